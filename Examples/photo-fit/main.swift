@@ -1,0 +1,106 @@
+// photo-fit: convert or fit a photo into a box, orientation applied.
+//
+//   photo-fit [--width W --height H] [--mode fit|fill] [--quality Q] INPUT OUTPUT
+//
+// The output format follows OUTPUT's extension (.jpg/.jpeg, .png, .webp).
+// Any failure prints one line starting with "error:" and exits with status 1.
+
+import Foundation
+import ImageCodecs
+
+struct Arguments {
+    enum Mode: String { case fit, fill }
+
+    var box: PixelSize?
+    var mode = Mode.fit
+    var quality = 85
+    var input = ""
+    var output = ""
+
+    static let usage = "usage: photo-fit [--width W --height H] [--mode fit|fill] [--quality Q] INPUT OUTPUT"
+
+    init(_ arguments: [String]) throws(FitError) {
+        var width: Int?, height: Int?
+        var positional: [String] = []
+        var iterator = arguments.makeIterator()
+        func value(for flag: String) throws(FitError) -> String {
+            guard let next = iterator.next() else { throw FitError("\(flag) needs a value") }
+            return next
+        }
+        func number(for flag: String, in range: ClosedRange<Int>) throws(FitError) -> Int {
+            let text = try value(for: flag)
+            guard let number = Int(text), range.contains(number) else {
+                throw FitError("\(flag) must be a whole number in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
+            }
+            return number
+        }
+        while let argument = iterator.next() {
+            switch argument {
+            case "--width": width = try number(for: argument, in: 1...65_535)
+            case "--height": height = try number(for: argument, in: 1...65_535)
+            case "--quality": quality = try number(for: argument, in: 1...100)
+            case "--mode":
+                let text = try value(for: argument)
+                guard let parsed = Mode(rawValue: text) else { throw FitError("--mode must be fit or fill, got '\(text)'") }
+                mode = parsed
+            case "-h", "--help":
+                print(Self.usage)
+                exit(0)
+            case _ where argument.hasPrefix("--"):
+                throw FitError("unknown option \(argument)")
+            default:
+                positional.append(argument)
+            }
+        }
+        guard positional.count == 2 else { throw FitError("expected INPUT and OUTPUT\n\(Self.usage)") }
+        input = positional[0]
+        output = positional[1]
+        switch (width, height) {
+        case let (width?, height?): box = PixelSize(width: width, height: height)
+        case (nil, nil): box = nil
+        default: throw FitError("--width and --height go together")
+        }
+    }
+}
+
+struct FitError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+func run() throws -> String {
+    let arguments = try Arguments(Array(CommandLine.arguments.dropFirst()))
+    let fileExtension = (arguments.output as NSString).pathExtension
+    guard let format = ImageFormat.forFileExtension(fileExtension) else {
+        throw FitError("cannot tell the output format from '\(arguments.output)'; use .jpg, .png or .webp")
+    }
+
+    var options = DecodeOptions()
+    if let box = arguments.box {
+        options.targetSize = arguments.mode == .fit ? .fitting(box) : .filling(box)
+    }
+    let decoded = try DecodedImage(decodingFileAt: arguments.input, options: options)
+    var bitmap = decoded.bitmap
+    if let box = arguments.box {
+        let sourceSize = decoded.sourceOrientation.orientedSize(decoded.sourceSize)
+        let target = arguments.mode == .fit ? sourceSize.fitting(in: box) : sourceSize.filling(box)
+        bitmap = bitmap.resized(to: target)
+        if arguments.mode == .fill { bitmap = bitmap.centerCropped(to: box) }
+    }
+
+    let encoded = try bitmap.encoded(as: format, options: EncodeOptions(quality: arguments.quality))
+    do {
+        try Data(encoded).write(to: URL(fileURLWithPath: arguments.output), options: .atomic)
+    } catch {
+        throw FitError("cannot write \(arguments.output): \(error.localizedDescription)")
+    }
+    return "\(arguments.input): \(decoded.format) \(decoded.sourceSize) -> \(format) \(bitmap.size), \(encoded.count) bytes"
+}
+
+do {
+    let summary = try run()
+    if ProcessInfo.processInfo.environment["PHOTO_FIT_QUIET"] == nil { print(summary) }
+} catch {
+    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+    exit(1)
+}

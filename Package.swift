@@ -1,0 +1,64 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Compiler settings shared by every Swift target: Swift 6 mode is the
+/// package default; complete strict concurrency is implied by it.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "PhotoDeck",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "ImageCodecs", targets: ["ImageCodecs"]),
+        .executable(name: "photo-fit", targets: ["photo-fit"]),
+    ],
+    targets: [
+        // MARK: C libraries (thin system-library shims)
+        .systemLibrary(
+            name: "CTurboJPEG",
+            pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]
+        ),
+        .systemLibrary(
+            name: "CPNG",
+            pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"]), .brew(["libpng"])]
+        ),
+        .systemLibrary(
+            name: "CWebP",
+            pkgConfig: "libwebp",
+            providers: [.apt(["libwebp-dev"]), .brew(["webp"])]
+        ),
+        // libpng's classic API reports errors with longjmp; this C target owns
+        // every setjmp so that no jump ever crosses a Swift frame.
+        .target(
+            name: "CPNGShim",
+            dependencies: ["CPNG"]
+        ),
+
+        // MARK: Modules
+        .target(
+            name: "ImageCodecs",
+            dependencies: ["CTurboJPEG", "CPNGShim", "CWebP"],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Examples
+        .executableTarget(
+            name: "photo-fit",
+            dependencies: ["ImageCodecs"],
+            path: "Examples/photo-fit",
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Tests
+        .testTarget(
+            name: "ImageCodecsTests",
+            dependencies: ["ImageCodecs"],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

@@ -1,0 +1,72 @@
+#ifndef PHOTODECK_PD_PNG_H
+#define PHOTODECK_PD_PNG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Outcome of a shim call. Every libpng error (which libpng reports with
+/// longjmp) is caught inside the shim and turned into one of these codes.
+typedef enum pd_png_status {
+    PD_PNG_OK = 0,
+    /// libpng rejected the data; `message` holds libpng's text.
+    PD_PNG_CORRUPT = 1,
+    /// The data ended before libpng had read what it needed.
+    PD_PNG_TRUNCATED = 2,
+    /// Allocation failed or the caller's arguments were inconsistent.
+    PD_PNG_FAILURE = 3
+} pd_png_status;
+
+/// What the header says and what the shim will write for it.
+typedef struct pd_png_header {
+    uint32_t width;
+    uint32_t height;
+    int bit_depth;        ///< As stored in IHDR.
+    int color_type;       ///< PNG_COLOR_TYPE_* as stored in IHDR.
+    int interlaced;       ///< 1 for Adam7.
+    int has_trns;         ///< 1 when a tRNS chunk precedes IDAT.
+    int output_channels;  ///< 1 (gray), 3 (RGB) or 4 (RGBA), 8 bits each.
+} pd_png_header;
+
+/// Messages libpng produced. `warning_count` counts every warning; only the
+/// first is kept.
+typedef struct pd_png_diagnostics {
+    char message[256];
+    char first_warning[256];
+    int warning_count;
+} pd_png_diagnostics;
+
+/// Reads the header of an in-memory PNG up to the first IDAT. When `pixels`
+/// is NULL only the header is read; otherwise the image is decoded into
+/// `pixels` (8 bits per channel, `header->output_channels` channels,
+/// `stride` bytes per row), which must hold `stride * height` bytes, and the
+/// trailing chunks are verified.
+///
+/// `max_width`/`max_height` bound the dimensions libpng accepts.
+pd_png_status pd_png_read(const uint8_t *data, size_t size,
+                          uint32_t max_width, uint32_t max_height,
+                          pd_png_header *header,
+                          uint8_t *pixels, size_t stride,
+                          pd_png_diagnostics *diagnostics);
+
+/// Encodes 8-bit pixels (`channels` = 1, 2, 3 or 4) as a PNG. On success
+/// `*output` points to a buffer from malloc that the caller frees with
+/// `pd_png_free`. `compression_level` is zlib's 0...9. When `exif` is not
+/// NULL an eXIf chunk is written before IDAT.
+pd_png_status pd_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height,
+                            size_t stride, int channels, int compression_level,
+                            const uint8_t *exif, uint32_t exif_length,
+                            uint8_t **output, size_t *output_size,
+                            pd_png_diagnostics *diagnostics);
+
+/// Frees a buffer returned by `pd_png_encode`.
+void pd_png_free(uint8_t *buffer);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

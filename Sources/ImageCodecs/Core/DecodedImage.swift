@@ -1,0 +1,47 @@
+/// The result of a decode: pixels plus what the file said about them.
+public struct DecodedImage: Sendable {
+    /// The decoded pixels. Upright when ``DecodeOptions/appliesOrientation``
+    /// was set (the default).
+    public var bitmap: Bitmap
+    /// The format the pixels came from.
+    public var format: ImageFormat
+    /// The orientation still to apply to ``bitmap``: ``ImageOrientation/up``
+    /// once applied, so it is never applied twice.
+    public var orientation: ImageOrientation
+    /// The orientation the file recorded.
+    public var sourceOrientation: ImageOrientation
+    /// The stored size of the full image, before any scaling or orientation.
+    public var sourceSize: PixelSize
+    /// The file's EXIF block, when present. Its orientation tag agrees with
+    /// ``orientation``: when the pixels were rotated, the tag reads 1, so
+    /// the block can be embedded in a re-encoded file safely.
+    public var exif: ExifMetadata?
+    /// Warnings the codec library reported for data it could recover from
+    /// (extraneous bytes, a bad ancillary chunk). Empty for clean files.
+    public var warnings: [String]
+
+    /// Creates a decoded image.
+    public init(
+        bitmap: Bitmap, format: ImageFormat, orientation: ImageOrientation, sourceOrientation: ImageOrientation,
+        sourceSize: PixelSize, exif: ExifMetadata? = nil, warnings: [String] = []
+    ) {
+        self.bitmap = bitmap
+        self.format = format
+        self.orientation = orientation
+        self.sourceOrientation = sourceOrientation
+        self.sourceSize = sourceSize
+        self.exif = exif
+        self.warnings = warnings
+    }
+
+    /// This image with its pending orientation applied (a no-op when it is
+    /// ``ImageOrientation/up``).
+    public func applyingOrientation() -> DecodedImage {
+        guard orientation != .up else { return self }
+        var copy = self
+        copy.bitmap = bitmap.oriented(orientation)
+        copy.orientation = .up
+        copy.exif = exif?.settingOrientation(.up)
+        return copy
+    }
+}

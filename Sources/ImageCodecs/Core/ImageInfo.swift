@@ -1,0 +1,49 @@
+/// What an image's header says, read without decoding pixels.
+///
+/// ```swift
+/// let info = try ImageInfo(probingFileAt: "/photos/IMG_0001.jpg")
+/// print(info.orientedSize, info.captureDate as Any)
+/// ```
+public struct ImageInfo: Hashable, Sendable, CustomStringConvertible {
+    /// The sniffed format.
+    public var format: ImageFormat
+    /// The stored pixel size, before orientation.
+    public var size: PixelSize
+    /// The EXIF orientation (``ImageOrientation/up`` when there is none).
+    public var orientation: ImageOrientation
+    /// Whether the image can have transparent pixels (an alpha channel, a
+    /// tRNS chunk, WebP alpha).
+    public var hasAlpha: Bool
+    /// Bits per sample as stored (8 for JPEG and WebP; 1...16 for PNG).
+    public var bitDepth: Int
+    /// The EXIF capture date, when the file has one.
+    public var captureDate: CaptureDate?
+    /// Whether the file holds more than one frame (animated WebP).
+    public var isAnimated: Bool
+
+    /// Creates a header description.
+    public init(
+        format: ImageFormat, size: PixelSize, orientation: ImageOrientation = .up, hasAlpha: Bool,
+        bitDepth: Int, captureDate: CaptureDate? = nil, isAnimated: Bool = false
+    ) {
+        self.format = format
+        self.size = size
+        self.orientation = orientation
+        self.hasAlpha = hasAlpha
+        self.bitDepth = bitDepth
+        self.captureDate = captureDate
+        self.isAnimated = isAnimated
+    }
+
+    /// The size as displayed, after orientation.
+    public var orientedSize: PixelSize { orientation.orientedSize(size) }
+
+    public var description: String {
+        var parts = ["\(format) \(size)", "\(bitDepth)-bit"]
+        if hasAlpha { parts.append("alpha") }
+        if orientation != .up { parts.append("orientation \(orientation)") }
+        if let captureDate { parts.append("taken \(captureDate)") }
+        if isAnimated { parts.append("animated") }
+        return parts.joined(separator: ", ")
+    }
+}
