@@ -23,6 +23,11 @@ let package = Package(
             providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]
         ),
         .systemLibrary(
+            name: "CJPEG",
+            pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg62-turbo-dev"]), .brew(["jpeg-turbo"])]
+        ),
+        .systemLibrary(
             name: "CPNG",
             pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"]), .brew(["libpng"])]
@@ -32,8 +37,9 @@ let package = Package(
             pkgConfig: "libwebp",
             providers: [.apt(["libwebp-dev"]), .brew(["webp"])]
         ),
-        // libpng's classic API reports errors with longjmp; this C target owns
-        // every setjmp so that no jump ever crosses a Swift frame.
+        // libpng's classic API and libjpeg report errors with longjmp; these C
+        // targets own every setjmp so that no jump ever crosses a Swift frame.
+        .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
         .target(
             name: "CPNGShim",
             dependencies: ["CPNG"]
@@ -42,7 +48,7 @@ let package = Package(
         // MARK: Modules
         .target(
             name: "ImageCodecs",
-            dependencies: ["CTurboJPEG", "CPNGShim", "CWebP"],
+            dependencies: ["CTurboJPEG", "CJPEGShim", "CPNGShim", "CWebP"],
             swiftSettings: swiftSettings
         ),
 
@@ -58,6 +64,7 @@ let package = Package(
         .testTarget(
             name: "ImageCodecsTests",
             dependencies: ["ImageCodecs"],
+            exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
     ]

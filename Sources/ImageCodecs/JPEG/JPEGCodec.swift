@@ -1,3 +1,4 @@
+import CJPEGShim
 import CTurboJPEG
 
 /// JPEG decoding and encoding through libjpeg-turbo's TurboJPEG API.
@@ -33,22 +34,30 @@ public struct JPEGCodec: ImageDecoding, ImageEncoding {
             .sorted { $0.num * $1.denom < $1.num * $0.denom }
     }()
 
-    /// The smallest DCT-scaled size of `size` that covers `required`.
-    static func scaledSize(of size: PixelSize, covering required: PixelSize) -> PixelSize {
+    /// The smallest DCT scaling of `size` (in eighths) that covers `required`,
+    /// and the size it produces.
+    static func scaling(of size: PixelSize, covering required: PixelSize) -> (eighths: Int, size: PixelSize) {
         for factor in shrinkingFactors {
             let scaled = PixelSize(
                 width: (size.width * factor.num + factor.denom - 1) / factor.denom,
                 height: (size.height * factor.num + factor.denom - 1) / factor.denom
             )
-            if scaled.covers(required) { return scaled }
+            if scaled.covers(required) { return (factor.num * 8 / factor.denom, scaled) }
         }
-        return size
+        return (8, size)
+    }
+
+    /// The layout libjpeg writes for a colour space.
+    private enum Layout {
+        case gray, rgb, cmyk
+        var channels: Int { self == .gray ? 1 : self == .rgb ? 3 : 4 }
     }
 
     public func decode(_ data: [UInt8], options: DecodeOptions) throws(ImageCodecError) -> DecodedImage {
         let header = try JPEGHeader(reading: MemoryByteSource(data))
         try header.checkSupported()
         let plan = try DecodePlan(format: .jpeg, storedSize: header.size, exif: header.exif, options: options)
+        let scaling = plan.wantsScaling ? Self.scaling(of: header.size, covering: plan.requiredStoredSize) : (eighths: 8, size: header.size)
 
         guard let handle = tjInitDecompress() else {
             throw .corrupt(format: .jpeg, message: "could not create a TurboJPEG decompressor")
@@ -59,49 +68,86 @@ public struct JPEGCodec: ImageDecoding, ImageEncoding {
         let headerStatus = data.withUnsafeBufferPointer { buffer in
             tjDecompressHeader3(handle, buffer.baseAddress, UInt(buffer.count), &width, &height, &subsampling, &colorspace)
         }
-        if headerStatus != 0 { throw Self.error(from: handle) }
-        let fullSize = PixelSize(width: Int(width), height: Int(height))
-        try options.limits.check(fullSize, format: .jpeg)
+        let pixels: [UInt8]
+        let layout: Layout
+        var warnings: [String] = []
+        if headerStatus == 0 {
+            guard Int(width) == header.size.width, Int(height) == header.size.height else {
+                throw .corrupt(format: .jpeg, message: "TurboJPEG reads \(width)x\(height), the frame header says \(header.size)")
+            }
+            switch TJCS(UInt32(colorspace)) {
+            case TJCS_GRAY: layout = .gray
+            case TJCS_CMYK, TJCS_YCCK: layout = .cmyk
+            default: layout = .rgb
+            }
+            (pixels, warnings) = try Self.decompress(data, handle: handle, size: scaling.size, layout: layout, options: options)
+        } else {
+            // TurboJPEG 2.1 refuses some valid files (unusual sampling
+            // factors); libjpeg's own API decodes them.
+            layout = header.componentCount == 1 ? .gray : header.componentCount == 4 ? .cmyk : .rgb
+            (pixels, warnings) = try Self.decompressWithLibjpeg(data, eighths: scaling.eighths, size: scaling.size, layout: layout, options: options)
+        }
 
-        let outputSize = plan.wantsScaling ? Self.scaledSize(of: fullSize, covering: plan.requiredStoredSize) : fullSize
-        let isCMYK = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
-        let isGray = colorspace == Int32(TJCS_GRAY.rawValue)
-        let (tjFormat, channels): (TJPF, Int) = isCMYK ? (TJPF_CMYK, 4) : isGray ? (TJPF_GRAY, 1) : (TJPF_RGB, 3)
-        let pitch = outputSize.width * channels
-        var pixels = [UInt8](repeating: 0, count: pitch * outputSize.height)
+        let bitmap: Bitmap
+        switch layout {
+        case .cmyk:
+            bitmap = Self.rgb(fromCMYK: pixels, size: scaling.size, inverted: header.adobeTransform != nil)
+        case .gray, .rgb:
+            bitmap = Bitmap(
+                uncheckedWidth: scaling.size.width, height: scaling.size.height, bytesPerRow: scaling.size.width * layout.channels,
+                pixelFormat: layout == .gray ? .gray8 : .rgb8, pixels: pixels
+            )
+        }
+        return plan.finish(bitmap, warnings: warnings, options: options)
+    }
 
+    private static func decompress(
+        _ data: [UInt8], handle: tjhandle, size: PixelSize, layout: Layout, options: DecodeOptions
+    ) throws(ImageCodecError) -> ([UInt8], [String]) {
+        let pitch = size.width * layout.channels
+        var pixels = [UInt8](repeating: 0, count: pitch * size.height)
+        let tjFormat: TJPF = layout == .gray ? TJPF_GRAY : layout == .cmyk ? TJPF_CMYK : TJPF_RGB
         let status = data.withUnsafeBufferPointer { source in
             pixels.withUnsafeMutableBufferPointer { destination in
                 tjDecompress2(
                     handle, source.baseAddress, UInt(source.count), destination.baseAddress,
-                    Int32(outputSize.width), Int32(pitch), Int32(outputSize.height), tjFormat.rawValue,
+                    Int32(size.width), Int32(pitch), Int32(size.height), tjFormat.rawValue,
                     TJFLAG_LIMITSCANS | TJFLAG_ACCURATEDCT
                 )
             }
         }
-        var warnings: [String] = []
-        if status != 0 {
-            let message = String(cString: tjGetErrorStr2(handle))
-            let isWarning = tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue)
-            let isTruncation = message.localizedCaseInsensitiveContains("premature end of JPEG file")
-            if !isWarning {
-                throw .corrupt(format: .jpeg, message: message)
-            } else if isTruncation && !options.acceptsTruncatedData {
-                throw .truncated(format: .jpeg, detail: message)
-            }
-            warnings.append(message)
+        guard status != 0 else { return (pixels, []) }
+        let message = String(cString: tjGetErrorStr2(handle))
+        guard tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue) else {
+            throw .corrupt(format: .jpeg, message: message)
         }
+        // TurboJPEG reports libjpeg's JWRN_JPEG_EOF with this fixed text.
+        if message.contains("Premature end of JPEG file") && !options.acceptsTruncatedData {
+            throw .truncated(format: .jpeg, detail: message)
+        }
+        return (pixels, [message])
+    }
 
-        let bitmap: Bitmap
-        if isCMYK {
-            bitmap = Self.rgb(fromCMYK: pixels, size: outputSize, inverted: header.adobeTransform != nil)
-        } else {
-            bitmap = Bitmap(
-                uncheckedWidth: outputSize.width, height: outputSize.height, bytesPerRow: pitch,
-                pixelFormat: isGray ? .gray8 : .rgb8, pixels: pixels
-            )
+    private static func decompressWithLibjpeg(
+        _ data: [UInt8], eighths: Int, size: PixelSize, layout: Layout, options: DecodeOptions
+    ) throws(ImageCodecError) -> ([UInt8], [String]) {
+        let pitch = size.width * layout.channels
+        var pixels = [UInt8](repeating: 0, count: pitch * size.height)
+        var diagnostics = pd_jpeg_diagnostics()
+        let output: pd_jpeg_output = layout == .gray ? PD_JPEG_GRAY : layout == .cmyk ? PD_JPEG_CMYK : PD_JPEG_RGB
+        let status = data.withUnsafeBufferPointer { source in
+            pixels.withUnsafeMutableBufferPointer { destination in
+                pd_jpeg_decode(
+                    source.baseAddress, source.count, Int32(eighths), output, destination.baseAddress, pitch,
+                    UInt32(size.width), UInt32(size.height), &diagnostics
+                )
+            }
         }
-        return plan.finish(bitmap, warnings: warnings, options: options)
+        guard status == 0 else { throw .corrupt(format: .jpeg, message: string(fromCCharacters: diagnostics.message)) }
+        if diagnostics.truncated != 0 && !options.acceptsTruncatedData {
+            throw .truncated(format: .jpeg, detail: string(fromCCharacters: diagnostics.first_warning))
+        }
+        return (pixels, diagnostics.warning_count > 0 ? [string(fromCCharacters: diagnostics.first_warning)] : [])
     }
 
     /// Converts libjpeg's CMYK output to RGB. Adobe (Photoshop) files store
@@ -122,14 +168,6 @@ public struct JPEGCodec: ImageDecoding, ImageEncoding {
             }
         }
         return Bitmap(uncheckedWidth: size.width, height: size.height, bytesPerRow: size.width * 3, pixelFormat: .rgb8, pixels: rgb)
-    }
-
-    static func error(from handle: tjhandle) -> ImageCodecError {
-        let message = String(cString: tjGetErrorStr2(handle))
-        if message.localizedCaseInsensitiveContains("premature end") {
-            return .truncated(format: .jpeg, detail: message)
-        }
-        return .corrupt(format: .jpeg, message: message)
     }
 
     // MARK: Encoding

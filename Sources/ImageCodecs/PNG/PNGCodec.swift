@@ -62,7 +62,7 @@ public struct PNGCodec: ImageDecoding, ImageEncoding {
 
         var warnings: [String] = []
         if diagnostics.warning_count > 0 {
-            let first = Self.string(from: diagnostics.first_warning)
+            let first = string(fromCCharacters: diagnostics.first_warning)
             warnings.append(diagnostics.warning_count == 1 ? first : "\(first) (and \(diagnostics.warning_count - 1) more warnings)")
         }
         let bitmap = Bitmap(uncheckedWidth: storedSize.width, height: storedSize.height, bytesPerRow: stride, pixelFormat: pixelFormat, pixels: pixels)
@@ -72,15 +72,8 @@ public struct PNGCodec: ImageDecoding, ImageEncoding {
     private static func check(_ status: pd_png_status, _ diagnostics: pd_png_diagnostics) throws(ImageCodecError) {
         switch status {
         case PD_PNG_OK: return
-        case PD_PNG_TRUNCATED: throw .truncated(format: .png, detail: string(from: diagnostics.message))
-        default: throw .corrupt(format: .png, message: string(from: diagnostics.message))
-        }
-    }
-
-    /// Reads a NUL-terminated C character array of a C struct.
-    static func string<T>(from tuple: T) -> String {
-        withUnsafeBytes(of: tuple) { raw in
-            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        case PD_PNG_TRUNCATED: throw .truncated(format: .png, detail: string(fromCCharacters: diagnostics.message))
+        default: throw .corrupt(format: .png, message: string(fromCCharacters: diagnostics.message))
         }
     }
 
@@ -102,7 +95,7 @@ public struct PNGCodec: ImageDecoding, ImageEncoding {
         }
         defer { pd_png_free(output) }
         guard status == PD_PNG_OK, let output else {
-            throw .encodingFailed(format: .png, message: Self.string(from: diagnostics.message))
+            throw .encodingFailed(format: .png, message: string(fromCCharacters: diagnostics.message))
         }
         return Array(UnsafeBufferPointer(start: output, count: outputSize))
     }

@@ -52,13 +52,48 @@ struct PNGHeader {
                     hasTransparencyChunk = true
                 case "acTL":
                     isAnimated = true
-                case "eXIf" where exif == nil && length <= 1 << 20:
-                    exif = ExifMetadata(bytes: try reader.bytes(at: bodyStart, length: length))
+                case "eXIf" where length <= 1 << 20:
+                    exif = ExifMetadata(bytes: try reader.bytes(at: bodyStart, length: length)) ?? exif
+                case "tEXt" where exif == nil && length <= 1 << 20:
+                    // ImageMagick's legacy "Raw profile type exif" (hex text).
+                    exif = Self.rawProfileExif(try reader.bytes(at: bodyStart, length: length))
                 default:
                     break
                 }
             }
             offset = bodyStart + length + 4
         }
+    }
+
+    /// The EXIF block in an ImageMagick raw-profile text chunk:
+    /// `keyword\0\nexif\n   LENGTH\nHEX...`.
+    static func rawProfileExif(_ body: [UInt8]) -> ExifMetadata? {
+        guard let nul = body.firstIndex(of: 0) else { return nil }
+        let keyword = String(decoding: body[..<nul], as: UTF8.self)
+        guard keyword == "Raw profile type exif" || keyword == "Raw profile type APP1" else { return nil }
+        var text = body[(nul + 1)...].drop { $0 == 0x0A }
+        text = text.drop { $0 != 0x0A }.dropFirst() // the profile name line
+        let lengthDigits = text.drop { $0 == 0x20 }.prefix { $0 >= 0x30 && $0 <= 0x39 }
+        guard let length = Int(String(decoding: lengthDigits, as: UTF8.self)), length > 0, length <= 1 << 20 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(length)
+        var high: UInt8?
+        for character in text.drop(while: { $0 != 0x0A }) {
+            let nibble: UInt8
+            switch character {
+            case 0x30...0x39: nibble = character - 0x30
+            case 0x61...0x66: nibble = character - 0x61 + 10
+            case 0x41...0x46: nibble = character - 0x41 + 10
+            default: continue
+            }
+            if let value = high {
+                bytes.append(value << 4 | nibble)
+                high = nil
+                if bytes.count == length { break }
+            } else {
+                high = nibble
+            }
+        }
+        return ExifMetadata(bytes: bytes)
     }
 }

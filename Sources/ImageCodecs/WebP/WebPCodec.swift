@@ -136,6 +136,8 @@ public struct WebPCodec: ImageDecoding, ImageEncoding {
         guard WebPConfigInit(&config) != 0 else { throw .encodingFailed(format: .webp, message: "libwebp version mismatch") }
         config.quality = Float(options.quality)
         config.lossless = options.isLossless ? 1 : 0
+        // Lossless means lossless: keep the colour of fully transparent pixels too.
+        config.exact = options.isLossless ? 1 : 0
         config.method = 4
         guard WebPValidateConfig(&config) != 0 else { throw .encodingFailed(format: .webp, message: "invalid encoder configuration") }
 

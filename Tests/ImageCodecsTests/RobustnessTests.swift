@@ -1,0 +1,147 @@
+import Foundation
+import ImageCodecs
+import Testing
+
+@Suite("Limits and damaged input")
+struct RobustnessTests {
+    /// A PNG whose IHDR claims `width` x `height`, with a correct CRC, and no pixels.
+    static func pngClaiming(width: Int, height: Int) -> [UInt8] {
+        func be32(_ value: Int) -> [UInt8] { [UInt8(value >> 24 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+        let body: [UInt8] = Array("IHDR".utf8) + be32(width) + be32(height) + [8, 2, 0, 0, 0]
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in body {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        let idat: [UInt8] = be32(10) + Array("IDAT".utf8) + [UInt8](repeating: 0, count: 14)
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + be32(13) + body + be32(Int(~crc)) + idat
+    }
+
+    /// A baseline JPEG header claiming `width` x `height`.
+    static func jpegClaiming(width: Int, height: Int) throws -> [UInt8] {
+        var bytes = try Bitmap.testPattern(width: 16, height: 16, format: .rgb8).encoded(as: .jpeg)
+        let sof = try #require(bytes.indices.dropLast().first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 })
+        bytes[sof + 5] = UInt8(height >> 8); bytes[sof + 6] = UInt8(height & 0xFF)
+        bytes[sof + 7] = UInt8(width >> 8); bytes[sof + 8] = UInt8(width & 0xFF)
+        return bytes
+    }
+
+    /// An extended WebP header (VP8X) claiming a canvas of `width` x `height`.
+    static func webpClaiming(width: Int, height: Int) throws -> [UInt8] {
+        let small = try Bitmap.testPattern(width: 16, height: 16, format: .rgba8).encoded(as: .webp, options: EncodeOptions(exif: ExifMetadata(orientation: .up)))
+        var bytes = small
+        #expect(String(decoding: bytes[12..<16], as: UTF8.self) == "VP8X")
+        let w = width - 1, h = height - 1
+        bytes[24] = UInt8(w & 0xFF); bytes[25] = UInt8(w >> 8 & 0xFF); bytes[26] = UInt8(w >> 16 & 0xFF)
+        bytes[27] = UInt8(h & 0xFF); bytes[28] = UInt8(h >> 8 & 0xFF); bytes[29] = UInt8(h >> 16 & 0xFF)
+        return bytes
+    }
+
+    @Test("a PNG claiming 50000x50000 fails from the header")
+    func hugePNG() {
+        #expect(throws: ImageCodecError.tooLarge(width: 50_000, height: 50_000, limit: 100_000_000)) {
+            try DecodedImage(decoding: Self.pngClaiming(width: 50_000, height: 50_000))
+        }
+    }
+
+    @Test("a JPEG claiming 65000x65000 fails from the header")
+    func hugeJPEG() throws {
+        let bytes = try Self.jpegClaiming(width: 65_000, height: 65_000)
+        #expect(try ImageInfo(probing: bytes).size == PixelSize(width: 65_000, height: 65_000))
+        #expect(throws: ImageCodecError.tooLarge(width: 65_000, height: 65_000, limit: 100_000_000)) {
+            try DecodedImage(decoding: bytes)
+        }
+    }
+
+    @Test("a WebP canvas claiming 16000x16000 fails from the header")
+    func hugeWebP() throws {
+        let bytes = try Self.webpClaiming(width: 16_000, height: 16_000)
+        do {
+            _ = try DecodedImage(decoding: bytes)
+            Issue.record("a lying WebP header decoded")
+        } catch {
+            // libwebp may reject the lie itself; PhotoDeck's limit must not be bypassed.
+            #expect(error != .tooLarge(width: 16, height: 16, limit: 100_000_000))
+        }
+    }
+
+    @Test("custom limits apply to every format", arguments: [ImageFormat.jpeg, .png, .webp])
+    func customLimits(_ format: ImageFormat) throws {
+        let bytes = try Bitmap.testPattern(width: 200, height: 100, format: .rgb8).encoded(as: format)
+        let limits = ImageLimits(maxPixelCount: 10_000)
+        #expect(throws: ImageCodecError.tooLarge(width: 200, height: 100, limit: 10_000)) {
+            try DecodedImage(decoding: bytes, options: DecodeOptions(limits: limits))
+        }
+        let sideLimits = ImageLimits(maxDimension: 150)
+        #expect(throws: ImageCodecError.tooLarge(width: 200, height: 100, limit: 100_000_000)) {
+            try DecodedImage(decoding: bytes, options: DecodeOptions(limits: sideLimits))
+        }
+    }
+
+    static let samples: [(String, ImageFormat)] = [
+        ("libjpeg-turbo-testimages/testorig.jpg", .jpeg),
+        ("libjpeg-turbo-testimages/testimgint.jpg", .jpeg),
+        ("pngsuite/png/basn6a08.png", .png),
+        ("pngsuite/png/basi3p02.png", .png),
+        ("libwebp-test-data/test.webp", .webp),
+        ("libwebp-test-data/lossless_color_transform.webp", .webp),
+        ("libwebp-test-data/lossy_alpha1.webp", .webp),
+    ]
+
+    @Test("every truncation fails with a typed error", arguments: samples.map(\.0))
+    func truncation(_ path: String) throws {
+        let bytes = try TestData.bytes(path)
+        var failures = 0
+        for fraction in stride(from: 0.0, to: 0.98, by: 0.07) {
+            let cut = Array(bytes.prefix(Int(Double(bytes.count) * fraction)))
+            do {
+                let image = try DecodedImage(decoding: cut)
+                Issue.record("\(path) cut to \(cut.count) of \(bytes.count) bytes decoded to \(image.bitmap)")
+            } catch {
+                failures += 1
+                #expect(!error.description.isEmpty)
+            }
+        }
+        #expect(failures == 14)
+    }
+
+    @Test("truncated JPEGs can return their partial image on request")
+    func partialJPEG() throws {
+        let bytes = try TestData.bytes("pillow-edgecases/truncated_jpeg.jpg")
+        #expect(throws: ImageCodecError.self) { try DecodedImage(decoding: bytes) }
+        let partial = try DecodedImage(decoding: bytes, options: DecodeOptions(acceptsTruncatedData: true))
+        #expect(partial.warnings.contains { $0.contains("Premature end") })
+    }
+
+    @Test("bit flips never crash, and decodes stay self-consistent", arguments: samples.map(\.0))
+    func bitFlips(_ path: String) throws {
+        let bytes = try TestData.bytes(path)
+        var generator = SeededGenerator(seed: UInt64(bytes.count))
+        var decoded = 0, rejected = 0
+        for _ in 0..<150 {
+            var damaged = bytes
+            for _ in 0..<Int.random(in: 1...8, using: &generator) {
+                let index = Int.random(in: 0..<damaged.count, using: &generator)
+                damaged[index] ^= UInt8(1) << UInt8.random(in: 0...7, using: &generator)
+            }
+            do {
+                let image = try DecodedImage(decoding: damaged)
+                #expect(image.bitmap.pixels.count == image.bitmap.bytesPerRow * image.bitmap.height)
+                decoded += 1
+            } catch {
+                #expect(!error.description.isEmpty)
+                rejected += 1
+            }
+        }
+        #expect(decoded + rejected == 150)
+    }
+
+    @Test("empty and tiny inputs are unsupported formats, not crashes")
+    func tinyInputs() {
+        #expect(throws: ImageCodecError.unsupportedFormat(leadingBytes: [])) { try DecodedImage(decoding: [UInt8]()) }
+        for prefix in [[0xFF, 0xD8, 0xFF], [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], Array("RIFF\0\0\0\0WEBP".utf8)] as [[UInt8]] {
+            #expect(throws: ImageCodecError.self) { try DecodedImage(decoding: prefix) }
+            #expect(throws: ImageCodecError.self) { try ImageInfo(probing: prefix) }
+        }
+    }
+}
