@@ -67,5 +67,10 @@ let package = Package(
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
+        .testTarget(
+            name: "PhotoFitTests",
+            dependencies: ["photo-fit", "ImageCodecs"],
+            swiftSettings: swiftSettings
+        ),
     ]
 )

@@ -52,7 +52,7 @@ struct Arguments {
                 positional.append(argument)
             }
         }
-        guard positional.count == 2 else { throw FitError("expected INPUT and OUTPUT\n\(Self.usage)") }
+        guard positional.count == 2 else { throw FitError("expected INPUT and OUTPUT; \(Self.usage)") }
         input = positional[0]
         output = positional[1]
         switch (width, height) {
@@ -94,7 +94,8 @@ func run() throws -> String {
     } catch {
         throw FitError("cannot write \(arguments.output): \(error.localizedDescription)")
     }
-    return "\(arguments.input): \(decoded.format) \(decoded.sourceSize) -> \(format) \(bitmap.size), \(encoded.count) bytes"
+    let oriented = decoded.sourceOrientation == .up ? "" : ", orientation \(decoded.sourceOrientation) applied"
+    return "\(arguments.input): \(decoded.format) \(decoded.sourceSize)\(oriented) -> \(format) \(bitmap.size), \(encoded.count) bytes"
 }
 
 do {

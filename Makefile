@@ -1,0 +1,53 @@
+# PhotoDeck: one command for the demo, one for the tests. Each installs the
+# Debian packages it needs first (as root on Debian 12).
+
+SHELL := /bin/bash
+export PATH := $(PATH):/opt/swift/usr/bin
+
+# Libraries the package links, and the reference tools the tests compare with.
+BUILD_PACKAGES := pkgconf libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev
+TEST_PACKAGES := $(BUILD_PACKAGES) libjpeg-turbo-progs webp
+BENCH_PACKAGES := $(TEST_PACKAGES) libvips-tools imagemagick python3-pil hyperfine
+
+DEMO_OUT ?= $(CURDIR)/.build/demo
+
+.PHONY: demo test bench-decode deps-build deps-test deps-bench
+
+define install_missing
+	@missing=""; \
+	for package in $(1); do \
+		dpkg-query -W -f='$${Status}' "$$package" 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$package"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+endef
+
+deps-build:
+	$(call install_missing,$(BUILD_PACKAGES))
+
+deps-test:
+	$(call install_missing,$(TEST_PACKAGES))
+
+deps-bench:
+	$(call install_missing,$(BENCH_PACKAGES))
+
+## demo: fit every bundled sample photo into 640x640 with photo-fit.
+demo: deps-build
+	swift build -c release --product photo-fit
+	@mkdir -p "$(DEMO_OUT)"
+	@for photo in Examples/Samples/*.jpg Examples/Samples/*.png Examples/Samples/*.webp; do \
+		name=$$(basename "$${photo%.*}"); \
+		.build/release/photo-fit --width 640 --height 640 --quality 85 "$$photo" "$(DEMO_OUT)/$$name-fit.jpg" || exit 1; \
+		.build/release/photo-fit --width 320 --height 320 --mode fill "$$photo" "$(DEMO_OUT)/$$name-square.webp" || exit 1; \
+	done
+	@echo "demo output: $(DEMO_OUT)"
+
+## test: the whole test suite.
+test: deps-test
+	swift test
+
+## bench-decode: decode throughput beside djpeg, dwebp and Pillow.
+bench-decode: deps-bench
+	scripts/bench-decode.sh

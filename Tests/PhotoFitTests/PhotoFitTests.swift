@@ -1,0 +1,108 @@
+import Foundation
+import ImageCodecs
+import Testing
+
+/// Runs the built `photo-fit` executable and checks its contract.
+@Suite("photo-fit command line")
+struct PhotoFitTests {
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let samples = packageRoot.appendingPathComponent("Examples/Samples")
+
+    struct Result {
+        let status: Int32
+        let reason: Process.TerminationReason
+        let standardError: String
+    }
+
+    static var executable: URL {
+        // The test bundle sits in the same build directory as the executable.
+        let buildDirectory = Bundle.main.bundleURL
+        let candidates = [
+            buildDirectory.appendingPathComponent("photo-fit"),
+            buildDirectory.deletingLastPathComponent().appendingPathComponent("photo-fit"),
+            packageRoot.appendingPathComponent(".build/debug/photo-fit"),
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[2]
+    }
+
+    static func run(_ arguments: [String]) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = ["PHOTO_FIT_QUIET": "1"]
+        let errorPipe = Pipe()
+        process.standardError = errorPipe
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let errorData = errorPipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, reason: process.terminationReason, standardError: String(decoding: errorData, as: UTF8.self))
+    }
+
+    static func temporaryFile(_ name: String) -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("photo-fit-\(UUID().uuidString)-\(name)").path
+    }
+
+    @Test("without a box it converts at full size with orientation applied")
+    func convertsFullSize() throws {
+        let output = Self.temporaryFile("full.png")
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let result = try Self.run([Self.samples.appendingPathComponent("portrait-orientation-6.jpg").path, output])
+        #expect(result.status == 0, "\(result.standardError)")
+        let info = try ImageInfo(probingFileAt: output)
+        #expect(info.format == .png)
+        #expect(info.size == PixelSize(width: 600, height: 900))
+        #expect(info.orientation == .up)
+    }
+
+    @Test("fit produces the largest image inside the box; fill covers and crops", arguments: [
+        ("fit", 640, 640, 427, 640), ("fill", 320, 320, 320, 320), ("fit", 5000, 5000, 600, 900), ("fill", 300, 100, 300, 100),
+    ])
+    func boxes(_ mode: String, _ width: Int, _ height: Int, _ expectedWidth: Int, _ expectedHeight: Int) throws {
+        let output = Self.temporaryFile("box.webp")
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let input = Self.samples.appendingPathComponent("portrait-orientation-6.jpg").path
+        let result = try Self.run(["--width", "\(width)", "--height", "\(height)", "--mode", mode, "--quality", "80", input, output])
+        #expect(result.status == 0, "\(result.standardError)")
+        let info = try ImageInfo(probingFileAt: output)
+        #expect(info.format == .webp)
+        #expect(info.size == PixelSize(width: expectedWidth, height: expectedHeight))
+    }
+
+    @Test("failures print one error: line and exit 1, never a signal", arguments: [
+        ["/nonexistent.jpg", "/tmp/out.jpg"],
+        ["--width", "100", "IN", "/tmp/out.jpg"],
+        ["--mode", "stretch", "IN", "/tmp/out.jpg"],
+        ["--quality", "0", "IN", "/tmp/out.jpg"],
+        ["IN", "/tmp/out.gif"],
+        ["only-one-argument"],
+        ["CORRUPT", "/tmp/out.png"],
+        ["TRUNCATED", "/tmp/out.png"],
+        ["IN", "/nonexistent-dir/out.jpg"],
+    ])
+    func failures(_ arguments: [String]) throws {
+        let corrupt = Self.temporaryFile("corrupt.jpg")
+        try Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + [UInt8](repeating: 0x42, count: 64)).write(to: URL(fileURLWithPath: corrupt))
+        let truncated = Self.temporaryFile("truncated.jpg")
+        let sample = try Data(contentsOf: Self.samples.appendingPathComponent("waterfall.jpg"))
+        try sample.prefix(sample.count / 2).write(to: URL(fileURLWithPath: truncated))
+        defer {
+            try? FileManager.default.removeItem(atPath: corrupt)
+            try? FileManager.default.removeItem(atPath: truncated)
+        }
+        let resolved = arguments.map {
+            switch $0 {
+            case "IN": Self.samples.appendingPathComponent("waterfall.jpg").path
+            case "CORRUPT": corrupt
+            case "TRUNCATED": truncated
+            default: $0
+            }
+        }
+        let result = try Self.run(resolved)
+        #expect(result.reason == .exit)
+        #expect(result.status == 1)
+        #expect(result.standardError.hasPrefix("error: "), "\(result.standardError)")
+        #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
+    }
+}
