@@ -60,6 +60,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: Benchmarks
+        .executableTarget(
+            name: "codec-bench",
+            dependencies: ["ImageCodecs"],
+            path: "Benchmarks/codec-bench",
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Tests
         .testTarget(
             name: "ImageCodecsTests",

@@ -105,7 +105,7 @@ public struct JPEGCodec: ImageDecoding, ImageEncoding {
         _ data: [UInt8], handle: tjhandle, size: PixelSize, layout: Layout, options: DecodeOptions
     ) throws(ImageCodecError) -> ([UInt8], [String]) {
         let pitch = size.width * layout.channels
-        var pixels = [UInt8](repeating: 0, count: pitch * size.height)
+        var pixels = [UInt8](decoderOutputCount: pitch * size.height)
         let tjFormat: TJPF = layout == .gray ? TJPF_GRAY : layout == .cmyk ? TJPF_CMYK : TJPF_RGB
         let status = data.withUnsafeBufferPointer { source in
             pixels.withUnsafeMutableBufferPointer { destination in
@@ -132,7 +132,7 @@ public struct JPEGCodec: ImageDecoding, ImageEncoding {
         _ data: [UInt8], eighths: Int, size: PixelSize, layout: Layout, options: DecodeOptions
     ) throws(ImageCodecError) -> ([UInt8], [String]) {
         let pitch = size.width * layout.channels
-        var pixels = [UInt8](repeating: 0, count: pitch * size.height)
+        var pixels = [UInt8](decoderOutputCount: pitch * size.height)
         var diagnostics = pd_jpeg_diagnostics()
         let output: pd_jpeg_output = layout == .gray ? PD_JPEG_GRAY : layout == .cmyk ? PD_JPEG_CMYK : PD_JPEG_RGB
         let status = data.withUnsafeBufferPointer { source in

@@ -50,7 +50,7 @@ public struct PNGCodec: ImageDecoding, ImageEncoding {
         default: throw .corrupt(format: .png, message: "unexpected output layout of \(channels) channels")
         }
         let stride = storedSize.width * channels
-        var pixels = [UInt8](repeating: 0, count: stride * storedSize.height)
+        var pixels = [UInt8](decoderOutputCount: stride * storedSize.height)
 
         // Second pass: the pixels; the chunks after the image are verified too.
         let decodeStatus = data.withUnsafeBufferPointer { buffer in

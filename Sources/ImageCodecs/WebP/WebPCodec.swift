@@ -63,7 +63,7 @@ public struct WebPCodec: ImageDecoding, ImageEncoding {
         }
         let pixelFormat: PixelFormat = hasAlpha ? .rgba8 : .rgb8
         let stride = size.width * pixelFormat.bytesPerPixel
-        var pixels = [UInt8](repeating: 0, count: stride * size.height)
+        var pixels = [UInt8](decoderOutputCount: stride * size.height)
         if scaled {
             config.options.use_scaling = 1
             config.options.scaled_width = Int32(size.width)

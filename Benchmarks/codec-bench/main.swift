@@ -1,0 +1,60 @@
+// codec-bench: times PhotoDeck's decoders in-process, for scripts/bench-decode.sh.
+//
+//   codec-bench FILE [--fit WxH] [--runs N]
+//
+// Prints one tab-separated line: median milliseconds, source megapixels per
+// second, and the decoded size. Build with -c release.
+
+import Dispatch
+import Foundation
+import ImageCodecs
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+    exit(1)
+}
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+var runs = 15
+var box: PixelSize?
+var path: String?
+while !arguments.isEmpty {
+    let argument = arguments.removeFirst()
+    switch argument {
+    case "--runs":
+        guard let value = arguments.first.flatMap(Int.init), value > 0 else { fail("--runs needs a positive number") }
+        runs = value
+        arguments.removeFirst()
+    case "--fit":
+        let parts = (arguments.first ?? "").split(separator: "x").compactMap { Int($0) }
+        guard parts.count == 2 else { fail("--fit needs WxH") }
+        box = PixelSize(width: parts[0], height: parts[1])
+        arguments.removeFirst()
+    default:
+        path = argument
+    }
+}
+guard let path, let bytes = FileManager.default.contents(atPath: path).map({ [UInt8]($0) }) else {
+    fail("usage: codec-bench FILE [--fit WxH] [--runs N]")
+}
+
+let options = DecodeOptions(targetSize: box.map { .fitting($0) } ?? .original, appliesOrientation: false)
+var times: [Double] = []
+var decodedSize = PixelSize(width: 0, height: 0)
+var sourceSize = PixelSize(width: 0, height: 0)
+do {
+    _ = try DecodedImage(decoding: bytes, options: options) // warm-up
+    for _ in 0..<runs {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let image = try DecodedImage(decoding: bytes, options: options)
+        times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        decodedSize = image.bitmap.size
+        sourceSize = image.sourceSize
+    }
+} catch {
+    fail("\(error)")
+}
+times.sort()
+let median = times.count % 2 == 1 ? times[times.count / 2] : (times[times.count / 2 - 1] + times[times.count / 2]) / 2
+let megapixelsPerSecond = Double(sourceSize.pixelCount) / 1e6 / (median / 1000)
+print(String(format: "%.2f\t%.1f\t%@", median, megapixelsPerSecond, decodedSize.description))
