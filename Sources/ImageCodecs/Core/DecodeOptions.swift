@@ -33,8 +33,9 @@ public struct DecodeOptions: Hashable, Sendable {
     public var appliesOrientation: Bool
     /// Limits checked from the header before pixel memory is allocated.
     public var limits: ImageLimits
-    /// Whether a file that ends early may return the part that decoded. By
-    /// default truncation is an error.
+    /// Whether a JPEG that ends early may return the part that decoded
+    /// (the rest is grey, and ``DecodedImage/warnings`` says so). By default
+    /// truncation is an error; PNG and WebP always treat it as one.
     public var acceptsTruncatedData: Bool
 
     /// Creates decode options.
