@@ -46,7 +46,7 @@ demo: deps-build
 
 ## test: the whole test suite.
 test: deps-test
-	swift test
+	swift test --disable-xctest
 
 ## bench-decode: decode throughput beside djpeg, dwebp and Pillow.
 bench-decode: deps-bench
