@@ -40,6 +40,8 @@ let package = Package(
         // libpng's classic API and libjpeg report errors with longjmp; these C
         // targets own every setjmp so that no jump ever crosses a Swift frame.
         .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
+        // The resampler's inner loops, built for AVX2 and baseline x86-64.
+        .target(name: "CResample"),
         .target(
             name: "CPNGShim",
             dependencies: ["CPNG"]
@@ -48,7 +50,7 @@ let package = Package(
         // MARK: Modules
         .target(
             name: "ImageCodecs",
-            dependencies: ["CTurboJPEG", "CJPEGShim", "CPNGShim", "CWebP"],
+            dependencies: ["CTurboJPEG", "CJPEGShim", "CPNGShim", "CWebP", "CResample"],
             swiftSettings: swiftSettings
         ),
 

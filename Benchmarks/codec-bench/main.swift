@@ -1,6 +1,9 @@
 // codec-bench: times PhotoDeck's decoders in-process, for scripts/bench-decode.sh.
 //
-//   codec-bench FILE [--fit WxH] [--runs N]
+//   codec-bench FILE [--fit WxH | --render WxH | --resize WxH] [--runs N]
+//
+// --fit decodes at size; --render makes a display rendition; --resize times
+// only the resampler on the full decode.
 //
 // Prints one tab-separated line: median milliseconds, source megapixels per
 // second, and the decoded size. Build with -c release.
@@ -17,6 +20,7 @@ func fail(_ message: String) -> Never {
 var arguments = Array(CommandLine.arguments.dropFirst())
 var runs = 15
 var box: PixelSize?
+var mode = "--fit"
 var path: String?
 while !arguments.isEmpty {
     let argument = arguments.removeFirst()
@@ -25,7 +29,8 @@ while !arguments.isEmpty {
         guard let value = arguments.first.flatMap(Int.init), value > 0 else { fail("--runs needs a positive number") }
         runs = value
         arguments.removeFirst()
-    case "--fit":
+    case "--fit", "--render", "--resize":
+        mode = argument
         let parts = (arguments.first ?? "").split(separator: "x").compactMap { Int($0) }
         guard parts.count == 2 else { fail("--fit needs WxH") }
         box = PixelSize(width: parts[0], height: parts[1])
@@ -43,10 +48,23 @@ var times: [Double] = []
 var decodedSize = PixelSize(width: 0, height: 0)
 var sourceSize = PixelSize(width: 0, height: 0)
 do {
-    _ = try DecodedImage(decoding: bytes, options: options) // warm-up
+    let full = try DecodedImage(decoding: bytes, options: DecodeOptions(appliesOrientation: false))
+    func once() throws -> DecodedImage {
+        switch (mode, box) {
+        case ("--render", let box?):
+            return try DecodedImage(rendering: bytes, in: box)
+        case ("--resize", let box?):
+            var image = full
+            image.bitmap = full.bitmap.resized(to: full.bitmap.size.fitting(in: box))
+            return image
+        default:
+            return try DecodedImage(decoding: bytes, options: options)
+        }
+    }
+    _ = try once() // warm-up
     for _ in 0..<runs {
         let start = DispatchTime.now().uptimeNanoseconds
-        let image = try DecodedImage(decoding: bytes, options: options)
+        let image = try once()
         times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
         decodedSize = image.bitmap.size
         sourceSize = image.sourceSize

@@ -9,10 +9,8 @@ import Foundation
 import ImageCodecs
 
 struct Arguments {
-    enum Mode: String { case fit, fill }
-
     var box: PixelSize?
-    var mode = Mode.fit
+    var mode = RenditionMode.fit
     var quality = 85
     var input = ""
     var output = ""
@@ -41,7 +39,7 @@ struct Arguments {
             case "--quality": quality = try number(for: argument, in: 1...100)
             case "--mode":
                 let text = try value(for: argument)
-                guard let parsed = Mode(rawValue: text) else { throw FitError("--mode must be fit or fill, got '\(text)'") }
+                guard let parsed = RenditionMode(rawValue: text) else { throw FitError("--mode must be fit or fill, got '\(text)'") }
                 mode = parsed
             case "-h", "--help":
                 print(Self.usage)
@@ -75,19 +73,13 @@ func run() throws -> String {
         throw FitError("cannot tell the output format from '\(arguments.output)'; use .jpg, .png or .webp")
     }
 
-    var options = DecodeOptions()
+    let decoded: DecodedImage
     if let box = arguments.box {
-        options.targetSize = arguments.mode == .fit ? .fitting(box) : .filling(box)
+        decoded = try DecodedImage(renderingFileAt: arguments.input, in: box, mode: arguments.mode)
+    } else {
+        decoded = try DecodedImage(decodingFileAt: arguments.input)
     }
-    let decoded = try DecodedImage(decodingFileAt: arguments.input, options: options)
-    var bitmap = decoded.bitmap
-    if let box = arguments.box {
-        let sourceSize = decoded.sourceOrientation.orientedSize(decoded.sourceSize)
-        let target = arguments.mode == .fit ? sourceSize.fitting(in: box) : sourceSize.filling(box)
-        bitmap = bitmap.resized(to: target)
-        if arguments.mode == .fill { bitmap = bitmap.centerCropped(to: box) }
-    }
-
+    let bitmap = decoded.bitmap
     let encoded = try bitmap.encoded(as: format, options: EncodeOptions(quality: arguments.quality))
     do {
         try Data(encoded).write(to: URL(fileURLWithPath: arguments.output), options: .atomic)

@@ -36,8 +36,8 @@ public struct JPEGCodec: ImageDecoding, ImageEncoding {
 
     /// The smallest DCT scaling of `size` (in eighths) that covers `required`,
     /// and the size it produces.
-    static func scaling(of size: PixelSize, covering required: PixelSize) -> (eighths: Int, size: PixelSize) {
-        for factor in shrinkingFactors {
+    static func scaling(of size: PixelSize, covering required: PixelSize, fastOnly: Bool = false) -> (eighths: Int, size: PixelSize) {
+        for factor in shrinkingFactors where !fastOnly || [1, 2, 4, 8].contains(factor.num * 8 / factor.denom) {
             let scaled = PixelSize(
                 width: (size.width * factor.num + factor.denom - 1) / factor.denom,
                 height: (size.height * factor.num + factor.denom - 1) / factor.denom
@@ -57,7 +57,7 @@ public struct JPEGCodec: ImageDecoding, ImageEncoding {
         let header = try JPEGHeader(reading: MemoryByteSource(data))
         try header.checkSupported()
         let plan = try DecodePlan(format: .jpeg, storedSize: header.size, exif: header.exif, options: options)
-        let scaling = plan.wantsScaling ? Self.scaling(of: header.size, covering: plan.requiredStoredSize) : (eighths: 8, size: header.size)
+        let scaling = plan.wantsScaling ? Self.scaling(of: header.size, covering: plan.requiredStoredSize, fastOnly: options.prefersFastScaling) : (eighths: 8, size: header.size)
 
         guard let handle = tjInitDecompress() else {
             throw .corrupt(format: .jpeg, message: "could not create a TurboJPEG decompressor")

@@ -13,8 +13,10 @@ public enum ResamplingFilter: String, Hashable, Sendable, CaseIterable {
     /// Lanczos windowed sinc with three lobes: the sharpest; the default.
     case lanczos3
 
-    /// How far, in source pixels at scale 1, the filter reaches.
-    var support: Double {
+    /// How far from its centre, in source pixels at scale 1, the filter has
+    /// non-zero weight. When shrinking by a factor `s` the reach is `s` times
+    /// this.
+    public var support: Double {
         switch self {
         case .box: 0.5
         case .bilinear: 1
@@ -23,8 +25,9 @@ public enum ResamplingFilter: String, Hashable, Sendable, CaseIterable {
         }
     }
 
-    /// The filter's weight at distance `x`.
-    func weight(_ x: Double) -> Double {
+    /// The filter's (unnormalised) weight at a distance `x` from its centre,
+    /// in source pixels at scale 1.
+    public func weight(atDistance x: Double) -> Double {
         let x = abs(x)
         switch self {
         case .box:

@@ -64,6 +64,8 @@ public struct WebPCodec: ImageDecoding, ImageEncoding {
         let pixelFormat: PixelFormat = hasAlpha ? .rgba8 : .rgb8
         let stride = size.width * pixelFormat.bytesPerPixel
         var pixels = [UInt8](decoderOutputCount: stride * size.height)
+        // libwebp filters on a second thread when it can.
+        config.options.use_threads = 1
         if scaled {
             config.options.use_scaling = 1
             config.options.scaled_width = Int32(size.width)
