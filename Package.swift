@@ -13,6 +13,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "ImageCodecs", targets: ["ImageCodecs"]),
+        .library(name: "PhotoBrowser", targets: ["PhotoBrowser"]),
         .executable(name: "photo-fit", targets: ["photo-fit"]),
     ],
     targets: [
@@ -54,6 +55,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        .target(
+            name: "PhotoBrowser",
+            dependencies: ["ImageCodecs"],
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Examples
         .executableTarget(
             name: "photo-fit",
@@ -71,10 +78,16 @@ let package = Package(
         ),
 
         // MARK: Tests
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(
             name: "ImageCodecsTests",
-            dependencies: ["ImageCodecs"],
+            dependencies: ["ImageCodecs", "TestSupport"],
             exclude: ["Fixtures"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PhotoBrowserTests",
+            dependencies: ["PhotoBrowser", "ImageCodecs", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,6 +1,7 @@
 import Foundation
 import ImageCodecs
 import Testing
+@_exported import TestSupport
 
 /// The third-party conformance images in `../shared/testdata` and their
 /// expectation table, `VERIFY.tsv`.
@@ -50,19 +51,6 @@ func fnv1a64<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt64 {
         hash = hash &* 0x100_0000_01B3
     }
     return hash
-}
-
-/// A small deterministic generator, so failures reproduce.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
-    mutating func next() -> UInt64 {
-        state = state &+ 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
 
 extension Bitmap {
