@@ -7,11 +7,11 @@ export PATH := $(PATH):/opt/swift/usr/bin
 # Libraries the package links, and the reference tools the tests compare with.
 BUILD_PACKAGES := pkgconf libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev
 TEST_PACKAGES := $(BUILD_PACKAGES) libjpeg-turbo-progs webp
-BENCH_PACKAGES := $(TEST_PACKAGES) libvips-tools imagemagick python3-pil hyperfine
+BENCH_PACKAGES := $(TEST_PACKAGES) libvips-tools imagemagick python3-pil hyperfine libimage-exiftool-perl time
 
 DEMO_OUT ?= $(CURDIR)/.build/demo
 
-.PHONY: demo test bench-decode deps-build deps-test deps-bench
+.PHONY: demo test bench-decode bench-fit deps-build deps-test deps-bench
 
 define install_missing
 	@missing=""; \
@@ -51,3 +51,8 @@ test: deps-test
 ## bench-decode: decode throughput beside djpeg, dwebp and Pillow.
 bench-decode: deps-bench
 	scripts/bench-decode.sh
+
+## bench-fit: photo-fit renditions beside vipsthumbnail, ImageMagick, Pillow, djpeg.
+bench-fit: deps-bench
+	swift build -c release --product photo-fit
+	/usr/bin/python3 scripts/bench-fit.py
