@@ -82,3 +82,80 @@ int pd_jpeg_decode(const uint8_t *data, size_t size, int scale_num, pd_jpeg_outp
     jpeg_destroy_decompress(&cinfo);
     return 0;
 }
+
+struct pd_jpeg_reader {
+    struct jpeg_decompress_struct cinfo;
+    pd_error_manager manager;
+    int started;
+};
+
+pd_jpeg_reader *pd_jpeg_reader_open(const uint8_t *data, size_t size, int scale_num, pd_jpeg_output output,
+                                    uint32_t width, uint32_t height, pd_jpeg_diagnostics *diagnostics) {
+    memset(diagnostics, 0, sizeof *diagnostics);
+    pd_jpeg_reader *reader = (pd_jpeg_reader *)calloc(1, sizeof *reader);
+    if (reader == NULL) {
+        snprintf(diagnostics->message, sizeof diagnostics->message, "out of memory");
+        return NULL;
+    }
+    reader->cinfo.err = jpeg_std_error(&reader->manager.base);
+    reader->manager.base.error_exit = pd_error_exit;
+    reader->manager.base.emit_message = pd_emit_message;
+    reader->manager.diagnostics = diagnostics;
+    if (setjmp(reader->manager.jump)) {
+        jpeg_destroy_decompress(&reader->cinfo);
+        free(reader);
+        return NULL;
+    }
+    jpeg_create_decompress(&reader->cinfo);
+    jpeg_mem_src(&reader->cinfo, data, (unsigned long)size);
+    jpeg_read_header(&reader->cinfo, TRUE);
+    reader->cinfo.scale_num = (unsigned int)scale_num;
+    reader->cinfo.scale_denom = 8;
+    reader->cinfo.dct_method = JDCT_ISLOW;
+    switch (output) {
+    case PD_JPEG_GRAY: reader->cinfo.out_color_space = JCS_GRAYSCALE; break;
+    case PD_JPEG_RGB: reader->cinfo.out_color_space = JCS_RGB; break;
+    case PD_JPEG_CMYK: reader->cinfo.out_color_space = JCS_CMYK; break;
+    }
+    jpeg_calc_output_dimensions(&reader->cinfo);
+    if (reader->cinfo.output_width != width || reader->cinfo.output_height != height ||
+        reader->cinfo.output_components != (int)output) {
+        snprintf(diagnostics->message, sizeof diagnostics->message,
+                 "libjpeg would produce %ux%u with %d components, expected %ux%u with %d",
+                 reader->cinfo.output_width, reader->cinfo.output_height, reader->cinfo.output_components,
+                 width, height, (int)output);
+        jpeg_destroy_decompress(&reader->cinfo);
+        free(reader);
+        return NULL;
+    }
+    jpeg_start_decompress(&reader->cinfo);
+    reader->started = 1;
+    return reader;
+}
+
+int pd_jpeg_reader_read(pd_jpeg_reader *reader, uint8_t *const *rows, uint32_t count) {
+    if (setjmp(reader->manager.jump)) return -1;
+    uint32_t done = 0;
+    while (done < count) {
+        if (reader->cinfo.output_scanline >= reader->cinfo.output_height) {
+            snprintf(reader->manager.diagnostics->message, sizeof reader->manager.diagnostics->message,
+                     "asked for rows past the end of the image");
+            return -1;
+        }
+        done += jpeg_read_scanlines(&reader->cinfo, (JSAMPARRAY)(rows + done), count - done);
+    }
+    return 0;
+}
+
+int pd_jpeg_reader_close(pd_jpeg_reader *reader) {
+    if (reader == NULL) return 0;
+    int status = 0;
+    if (setjmp(reader->manager.jump)) {
+        status = -1;
+    } else if (reader->started && reader->cinfo.output_scanline >= reader->cinfo.output_height) {
+        jpeg_finish_decompress(&reader->cinfo);
+    }
+    jpeg_destroy_decompress(&reader->cinfo);
+    free(reader);
+    return status;
+}

@@ -8,6 +8,8 @@
 #include <png.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <unistd.h>
 
 typedef struct pd_reader {
     const uint8_t *data;
@@ -15,6 +17,7 @@ typedef struct pd_reader {
     size_t offset;
     int ran_out;
     pd_png_diagnostics *diagnostics;
+    int fd; ///< Read with pread from here when `data` is NULL.
 } pd_reader;
 
 typedef struct pd_writer {
@@ -57,6 +60,22 @@ static void pd_read(png_structp png, png_bytep out, size_t length) {
         png_error(png, "unexpected end of PNG data");
     }
     memcpy(out, reader->data + reader->offset, length);
+    reader->offset += length;
+}
+
+static void pd_read_file(png_structp png, png_bytep out, size_t length) {
+    pd_reader *reader = (pd_reader *)png_get_io_ptr(png);
+    size_t filled = 0;
+    while (filled < length) {
+        ssize_t got = pread(reader->fd, out + filled, length - filled, (off_t)(reader->offset + filled));
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) png_error(png, strerror(errno));
+        if (got == 0) {
+            reader->ran_out = 1;
+            png_error(png, "unexpected end of PNG data");
+        }
+        filled += (size_t)got;
+    }
     reader->offset += length;
 }
 
@@ -125,7 +144,7 @@ pd_png_status pd_png_read(const uint8_t *data, size_t size,
         return size < 8 ? PD_PNG_TRUNCATED : PD_PNG_CORRUPT;
     }
 
-    pd_reader reader = {data, size, 0, 0, diagnostics};
+    pd_reader reader = {data, size, 0, 0, diagnostics, -1};
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, diagnostics, pd_error, pd_warning);
     if (png == NULL) {
         pd_copy_message(diagnostics->message, sizeof diagnostics->message, "png_create_read_struct failed");
@@ -255,3 +274,105 @@ pd_png_status pd_png_encode(const uint8_t *pixels, uint32_t width, uint32_t heig
 }
 
 void pd_png_free(uint8_t *buffer) { free(buffer); }
+
+struct pd_png_reader {
+    png_structp png;
+    png_infop info;
+    pd_reader input;
+    uint32_t rows_read;
+    uint32_t height;
+};
+
+static pd_png_reader *pd_png_reader_start(pd_png_reader *reader, png_rw_ptr read_fn, uint32_t max_width, uint32_t max_height,
+                                          pd_png_header *header, pd_png_diagnostics *diagnostics) {
+    reader->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, diagnostics, pd_error, pd_warning);
+    reader->info = reader->png != NULL ? png_create_info_struct(reader->png) : NULL;
+    if (reader->info == NULL) {
+        png_destroy_read_struct(&reader->png, NULL, NULL);
+        free(reader);
+        pd_copy_message(diagnostics->message, sizeof diagnostics->message, "could not create libpng structures");
+        return NULL;
+    }
+    if (setjmp(png_jmpbuf(reader->png))) {
+        png_destroy_read_struct(&reader->png, &reader->info, NULL);
+        free(reader);
+        return NULL;
+    }
+    png_set_read_fn(reader->png, &reader->input, read_fn);
+    png_set_user_limits(reader->png, max_width, max_height);
+    png_set_benign_errors(reader->png, 1);
+    png_read_info(reader->png, reader->info);
+    png_uint_32 width = 0, height = 0;
+    int bit_depth = 0, color_type = 0, interlace = 0;
+    png_get_IHDR(reader->png, reader->info, &width, &height, &bit_depth, &color_type, &interlace, NULL, NULL);
+    header->width = width;
+    header->height = height;
+    header->bit_depth = bit_depth;
+    header->color_type = color_type;
+    header->interlaced = interlace != PNG_INTERLACE_NONE;
+    header->has_trns = png_get_valid(reader->png, reader->info, PNG_INFO_tRNS) != 0;
+    if (header->interlaced) {
+        png_destroy_read_struct(&reader->png, &reader->info, NULL);
+        free(reader);
+        return NULL;
+    }
+    pd_configure_output(reader->png, reader->info, header);
+    header->output_channels = png_get_channels(reader->png, reader->info);
+    reader->height = height;
+    return reader;
+}
+
+pd_png_reader *pd_png_reader_open(const uint8_t *data, size_t size, uint32_t max_width, uint32_t max_height,
+                                  pd_png_header *header, pd_png_diagnostics *diagnostics) {
+    memset(header, 0, sizeof *header);
+    memset(diagnostics, 0, sizeof *diagnostics);
+    if (data == NULL || size < 8 || png_sig_cmp(data, 0, 8) != 0) {
+        pd_copy_message(diagnostics->message, sizeof diagnostics->message, "not a PNG signature");
+        return NULL;
+    }
+    pd_png_reader *reader = (pd_png_reader *)calloc(1, sizeof *reader);
+    if (reader == NULL) {
+        pd_copy_message(diagnostics->message, sizeof diagnostics->message, "out of memory");
+        return NULL;
+    }
+    reader->input = (pd_reader){data, size, 0, 0, diagnostics, -1};
+    return pd_png_reader_start(reader, pd_read, max_width, max_height, header, diagnostics);
+}
+
+pd_png_reader *pd_png_reader_open_file(int fd, uint32_t max_width, uint32_t max_height,
+                                       pd_png_header *header, pd_png_diagnostics *diagnostics) {
+    memset(header, 0, sizeof *header);
+    memset(diagnostics, 0, sizeof *diagnostics);
+    pd_png_reader *reader = (pd_png_reader *)calloc(1, sizeof *reader);
+    if (reader == NULL) {
+        pd_copy_message(diagnostics->message, sizeof diagnostics->message, "out of memory");
+        return NULL;
+    }
+    reader->input = (pd_reader){NULL, 0, 0, 0, diagnostics, fd};
+    return pd_png_reader_start(reader, pd_read_file, max_width, max_height, header, diagnostics);
+}
+
+pd_png_status pd_png_reader_read(pd_png_reader *reader, uint8_t *const *rows, uint32_t count) {
+    if (setjmp(png_jmpbuf(reader->png))) {
+        return reader->input.ran_out ? PD_PNG_TRUNCATED : PD_PNG_CORRUPT;
+    }
+    for (uint32_t row = 0; row < count; row++) {
+        if (reader->rows_read >= reader->height) png_error(reader->png, "asked for rows past the end of the image");
+        png_read_row(reader->png, rows[row], NULL);
+        reader->rows_read += 1;
+    }
+    return PD_PNG_OK;
+}
+
+pd_png_status pd_png_reader_close(pd_png_reader *reader) {
+    if (reader == NULL) return PD_PNG_OK;
+    pd_png_status status = PD_PNG_OK;
+    if (setjmp(png_jmpbuf(reader->png))) {
+        status = reader->input.ran_out ? PD_PNG_TRUNCATED : PD_PNG_CORRUPT;
+    } else if (reader->rows_read == reader->height) {
+        png_read_end(reader->png, NULL);
+    }
+    png_destroy_read_struct(&reader->png, &reader->info, NULL);
+    free(reader);
+    return status;
+}

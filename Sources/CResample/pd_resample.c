@@ -19,13 +19,14 @@ static inline uint8_t pd_clamp_byte(int32_t accumulator) {
 }
 
 PD_MULTIVERSION
-void pd_resample_vertical_row(const uint8_t *source, size_t source_stride, size_t row_bytes,
+void pd_resample_vertical_row(const uint8_t *const *rows, size_t row_bytes,
                               const int32_t *weights, int count,
                               int32_t *accumulator, uint8_t *output) {
     const int32_t first = weights[0];
+    const uint8_t *source = rows[0];
     for (size_t x = 0; x < row_bytes; x++) accumulator[x] = (int32_t)source[x] * first;
     for (int tap = 1; tap < count; tap++) {
-        const uint8_t *line = source + (size_t)tap * source_stride;
+        const uint8_t *line = rows[tap];
         const int32_t weight = weights[tap];
         for (size_t x = 0; x < row_bytes; x++) accumulator[x] += (int32_t)line[x] * weight;
     }

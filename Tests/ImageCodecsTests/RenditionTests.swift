@@ -1,3 +1,4 @@
+import Foundation
 import ImageCodecs
 import Testing
 
@@ -52,6 +53,62 @@ struct RenditionTests {
         }
         #expect(throws: ImageCodecError.invalidArgument("shrinkOnLoadHeadroom must be at least 1, got 0")) {
             try DecodedImage(rendering: bytes, in: PixelSize(width: 10, height: 10), options: RenditionOptions(shrinkOnLoadHeadroom: 0))
+        }
+    }
+}
+
+@Suite("Streaming renditions")
+struct StreamingRenditionTests {
+    static func temporaryFile(_ bytes: [UInt8], _ name: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("rendition-\(UUID().uuidString)-\(name)").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test("files and bytes give the same rendition, for streamed and whole-image paths", arguments: [
+        "pngsuite/png/basn6a08.png", "pngsuite/png/basi6a08.png", "pngsuite/png/basn0g16.png", "pngsuite/png/tbbn3p08.png",
+        "libjpeg-turbo-testimages/testorig.jpg", "libjpeg-turbo-testimages/testimgint.jpg", "pillow-edgecases/pil_sample_cmyk.jpg",
+        "exif-orientation-examples/Portrait_7.jpg", "libwebp-test-data/lossy_alpha1.webp",
+    ])
+    func fileMatchesBytes(_ path: String) throws {
+        let bytes = try TestData.bytes(path)
+        let box = PixelSize(width: 61, height: 47)
+        for mode in RenditionMode.allCases {
+            let fromBytes = try DecodedImage(rendering: bytes, in: box, mode: mode)
+            let fromFile = try DecodedImage(renderingFileAt: TestData.root.appendingPathComponent(path).path, in: box, mode: mode)
+            #expect(fromBytes.bitmap == fromFile.bitmap)
+            let info = try ImageInfo(probing: bytes)
+            let expected = mode == .fit ? info.orientedSize.fitting(in: box) : PixelSize(width: min(61, info.orientedSize.width), height: min(47, info.orientedSize.height))
+            #expect(fromBytes.bitmap.size == expected)
+            // Same picture as a whole decode resized by the reference resampler.
+            let reference = try DecodedImage(decoding: bytes).bitmap
+            if mode == .fit {
+                let referenceSmall = reference.referenceResized(to: expected)
+                let grey: (UInt8, UInt8, UInt8) = (128, 128, 128)
+                #expect(psnr(fromBytes.bitmap.flattened(onto: grey).packedBytes, referenceSmall.flattened(onto: grey).packedBytes) > 28, "\(path)")
+            }
+        }
+    }
+
+    @Test("a truncated PNG or JPEG fails with a typed error when streamed from a file", arguments: [
+        "pngsuite/png/basn2c16.png", "libjpeg-turbo-testimages/testorig.jpg",
+    ])
+    func truncatedFile(_ name: String) throws {
+        let bytes = try TestData.bytes(name)
+        let path = try Self.temporaryFile(Array(bytes.prefix(bytes.count * 2 / 3)), (name as NSString).lastPathComponent)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(throws: ImageCodecError.self) {
+            try DecodedImage(renderingFileAt: path, in: PixelSize(width: 16, height: 16))
+        }
+    }
+
+    @Test("limits apply before a streamed decode starts")
+    func streamedLimits() throws {
+        let bytes = try Bitmap.testPattern(width: 300, height: 200, format: .rgb8).encoded(as: .png)
+        let path = try Self.temporaryFile(bytes, "limits.png")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(throws: ImageCodecError.tooLarge(width: 300, height: 200, limit: 1000)) {
+            try DecodedImage(renderingFileAt: path, in: PixelSize(width: 16, height: 16), options: RenditionOptions(limits: ImageLimits(maxPixelCount: 1000)))
         }
     }
 }

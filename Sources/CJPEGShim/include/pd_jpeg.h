@@ -32,6 +32,26 @@ int pd_jpeg_decode(const uint8_t *data, size_t size, int scale_num, pd_jpeg_outp
                    uint8_t *pixels, size_t stride, uint32_t width, uint32_t height,
                    pd_jpeg_diagnostics *diagnostics);
 
+/// A JPEG being decoded a batch of rows at a time (libjpeg's scanline API),
+/// so that a caller can resample rows as they arrive instead of holding the
+/// whole image.
+typedef struct pd_jpeg_reader pd_jpeg_reader;
+
+/// Starts decoding: reads the header, scales by `scale_num`/8 and checks
+/// that the output is `width` x `height` with `output` channels. Returns
+/// NULL on failure (see `diagnostics`). `data` must outlive the reader.
+pd_jpeg_reader *pd_jpeg_reader_open(const uint8_t *data, size_t size, int scale_num, pd_jpeg_output output,
+                                    uint32_t width, uint32_t height, pd_jpeg_diagnostics *diagnostics);
+
+/// Decodes the next `count` rows into `rows[0]`...`rows[count - 1]` (each
+/// `width * output` bytes). Returns 0, or -1 on failure (see the
+/// diagnostics given to open, which also collect warnings).
+int pd_jpeg_reader_read(pd_jpeg_reader *reader, uint8_t *const *rows, uint32_t count);
+
+/// Finishes (verifying the end of the data when every row was read) and
+/// frees the reader. Returns 0, or -1 when finishing failed.
+int pd_jpeg_reader_close(pd_jpeg_reader *reader);
+
 #ifdef __cplusplus
 }
 #endif

@@ -62,6 +62,32 @@ pd_png_status pd_png_encode(const uint8_t *pixels, uint32_t width, uint32_t heig
                             uint8_t **output, size_t *output_size,
                             pd_png_diagnostics *diagnostics);
 
+/// A non-interlaced PNG being decoded a row at a time, so that a caller can
+/// resample rows as they arrive instead of holding the whole image.
+typedef struct pd_png_reader pd_png_reader;
+
+/// Starts decoding `data` (which must outlive the reader): reads the header
+/// and sets up the same 8-bit output as `pd_png_read`. Returns NULL on
+/// failure (see `diagnostics`, which also collects warnings later) or when
+/// the image is interlaced (then `header->interlaced` is 1 and no error is
+/// set: use `pd_png_read`).
+pd_png_reader *pd_png_reader_open(const uint8_t *data, size_t size, uint32_t max_width, uint32_t max_height,
+                                  pd_png_header *header, pd_png_diagnostics *diagnostics);
+
+/// Like `pd_png_reader_open`, but reads the PNG from file descriptor `fd`
+/// (with pread, from offset 0) as libpng asks for bytes, so the file is never
+/// held in memory. `fd` must stay open until the reader is closed.
+pd_png_reader *pd_png_reader_open_file(int fd, uint32_t max_width, uint32_t max_height,
+                                       pd_png_header *header, pd_png_diagnostics *diagnostics);
+
+/// Decodes the next `count` rows into `rows[0]`...`rows[count - 1]`.
+/// Returns PD_PNG_OK or an error status (see the diagnostics).
+pd_png_status pd_png_reader_read(pd_png_reader *reader, uint8_t *const *rows, uint32_t count);
+
+/// Verifies the chunks after the image (when every row was read) and frees
+/// the reader.
+pd_png_status pd_png_reader_close(pd_png_reader *reader);
+
 /// Frees a buffer returned by `pd_png_encode`.
 void pd_png_free(uint8_t *buffer);
 

@@ -12,10 +12,9 @@ extern "C" {
 #define PD_RESAMPLE_PRECISION 22
 
 /// One output row of the vertical pass: `row_bytes` bytes, each the
-/// weighted sum of the same byte in `count` source rows (the first at
-/// `source`, then every `source_stride` bytes). `accumulator` is scratch of
-/// `row_bytes` int32 values.
-void pd_resample_vertical_row(const uint8_t *source, size_t source_stride, size_t row_bytes,
+/// weighted sum of the same byte in the `count` source rows `rows[0]`...
+/// `rows[count - 1]`. `accumulator` is scratch of `row_bytes` int32 values.
+void pd_resample_vertical_row(const uint8_t *const *rows, size_t row_bytes,
                               const int32_t *weights, int count,
                               int32_t *accumulator, uint8_t *output);
 

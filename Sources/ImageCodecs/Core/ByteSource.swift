@@ -32,7 +32,7 @@ public struct MemoryByteSource: ByteSource {
 public final class FileByteSource: ByteSource {
     // Safe to share: the descriptor and size are immutable after init, and
     // pread does not use or move the shared file offset.
-    private let descriptor: Int32
+    let descriptor: Int32
     private let path: String
     /// Total length in bytes, from `fstat` when the file was opened.
     public let count: Int

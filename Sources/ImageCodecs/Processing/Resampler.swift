@@ -4,9 +4,9 @@ import Foundation
 
 /// The fast resampling engine behind ``Bitmap/resized(to:filter:)`` and
 /// renditions: separable fixed-point convolution, vertical pass first (it
-/// runs over whole rows of bytes and vectorises), then horizontal on the
-/// already shortened image, with rows split across threads when the work is
-/// large. Buffers are allocated once per call and per worker, never per row.
+/// runs over whole rows of bytes and vectorises), then horizontal, fused per
+/// output row (``RowResampler``), with rows split across threads when the
+/// work is large. Scratch is allocated once per worker, never per row.
 enum Resampler {
     /// Work (multiply-adds) above which a pass is split across threads.
     static let parallelThreshold = 4_000_000
@@ -54,71 +54,25 @@ enum Resampler {
 
     static func convolve(_ bitmap: Bitmap, to target: PixelSize, filter: ResamplingFilter) -> Bitmap {
         let channels = bitmap.pixelFormat.bytesPerPixel
-        let vertical = ResamplingKernel(sourceLength: bitmap.height, targetLength: target.height, filter: filter)
-        let horizontal = ResamplingKernel(sourceLength: bitmap.width, targetLength: target.width, filter: filter)
-
-        // Pass 1: columns. srcW x srcH -> srcW x dstH, over whole rows of bytes.
-        // Rows get 4 spare bytes so pass 2 can load RGB pixels as 4 bytes.
-        let rowBytes = bitmap.width * channels
-        let middleStride = rowBytes + 4
-        var middle = [UInt8](repeating: 0, count: middleStride * target.height)
+        let resampler = RowResampler(from: bitmap.size, to: target, channels: channels, filter: filter)
+        let targetStride = resampler.targetRowBytes
+        var result = [UInt8](repeating: 0, count: targetStride * target.height)
         let sourceStride = bitmap.bytesPerRow
         bitmap.pixels.withUnsafeBufferPointer { source in
-            middle.withUnsafeMutableBufferPointer { output in
-                let buffers = PassBuffers(source: source.baseAddress!, destination: output.baseAddress!)
-                let work = rowBytes * target.height * vertical.stride
-                forEachRowChunk(target.height, work: work) { rows in
-                    verticalPass(buffers, rows: rows, rowBytes: rowBytes, sourceStride: sourceStride, outputStride: middleStride, kernel: vertical)
-                }
-            }
-        }
-
-        // Pass 2: rows. srcW x dstH -> dstW x dstH.
-        let targetStride = target.width * channels
-        var result = [UInt8](repeating: 0, count: targetStride * target.height)
-        middle.withUnsafeBufferPointer { source in
             result.withUnsafeMutableBufferPointer { output in
                 let buffers = PassBuffers(source: source.baseAddress!, destination: output.baseAddress!)
-                let work = targetStride * target.height * horizontal.stride
+                let work = (resampler.sourceRowBytes * resampler.vertical.stride + targetStride * resampler.horizontal.stride) * target.height
                 forEachRowChunk(target.height, work: work) { rows in
-                    horizontalPass(buffers, rows: rows, width: target.width, channels: channels, sourceStride: middleStride, outputStride: targetStride, kernel: horizontal)
-                }
-            }
-        }
-        return Bitmap(uncheckedWidth: target.width, height: target.height, bytesPerRow: targetStride, pixelFormat: bitmap.pixelFormat, pixels: result)
-    }
-
-    private static func verticalPass(
-        _ buffers: PassBuffers, rows: Range<Int>, rowBytes: Int, sourceStride: Int, outputStride: Int, kernel: ResamplingKernel
-    ) {
-        let accumulator = UnsafeMutablePointer<Int32>.allocate(capacity: rowBytes)
-        defer { accumulator.deallocate() }
-        kernel.weights.withUnsafeBufferPointer { weights in
-            for row in rows {
-                pd_resample_vertical_row(
-                    buffers.source + Int(kernel.starts[row]) * sourceStride, sourceStride, rowBytes,
-                    weights.baseAddress! + row * kernel.stride, Int32(kernel.counts[row]),
-                    accumulator, buffers.destination + row * outputStride
-                )
-            }
-        }
-    }
-
-    private static func horizontalPass(
-        _ buffers: PassBuffers, rows: Range<Int>, width: Int, channels: Int, sourceStride: Int, outputStride: Int, kernel: ResamplingKernel
-    ) {
-        kernel.weights.withUnsafeBufferPointer { weights in
-            kernel.starts.withUnsafeBufferPointer { starts in
-                kernel.counts.withUnsafeBufferPointer { counts in
+                    let scratch = RowResampler.Scratch(resampler)
                     for row in rows {
-                        pd_resample_horizontal_row(
-                            buffers.source + row * sourceStride, buffers.destination + row * outputStride, Int32(width),
-                            Int32(channels), starts.baseAddress!, counts.baseAddress!, weights.baseAddress!, Int32(kernel.stride)
-                        )
+                        resampler.makeRow(row, output: buffers.destination + row * targetStride, scratch: scratch) { index in
+                            buffers.source + index * sourceStride
+                        }
                     }
                 }
             }
         }
+        return Bitmap(uncheckedWidth: target.width, height: target.height, bytesPerRow: targetStride, pixelFormat: bitmap.pixelFormat, pixels: result)
     }
 
     // MARK: Box pre-shrink
@@ -167,24 +121,25 @@ enum Resampler {
 
     static func premultiplied(_ bitmap: Bitmap) -> Bitmap {
         var pixels = bitmap.pixels
-        let rowBytes = bitmap.width * 4
         pixels.withUnsafeMutableBufferPointer { buffer in
-            for y in 0..<bitmap.height {
-                let row = buffer.baseAddress! + y * bitmap.bytesPerRow
-                var x = 0
-                while x < rowBytes {
-                    let alpha = UInt32(row[x + 3])
-                    if alpha != 255 {
-                        for channel in 0..<3 {
-                            let product = UInt32(row[x + channel]) * alpha + 128
-                            row[x + channel] = UInt8(truncatingIfNeeded: (product + (product >> 8)) >> 8)
-                        }
-                    }
-                    x += 4
-                }
-            }
+            for y in 0..<bitmap.height { premultiplyRow(buffer.baseAddress! + y * bitmap.bytesPerRow, width: bitmap.width) }
         }
         return Bitmap(uncheckedWidth: bitmap.width, height: bitmap.height, bytesPerRow: bitmap.bytesPerRow, pixelFormat: .rgba8, pixels: pixels)
+    }
+
+    /// Premultiplies one row of `width` RGBA pixels in place (rounded).
+    static func premultiplyRow(_ row: UnsafeMutablePointer<UInt8>, width: Int) {
+        var x = 0
+        while x < width * 4 {
+            let alpha = UInt32(row[x + 3])
+            if alpha != 255 {
+                for channel in 0..<3 {
+                    let product = UInt32(row[x + channel]) * alpha + 128
+                    row[x + channel] = UInt8(truncatingIfNeeded: (product + (product >> 8)) >> 8)
+                }
+            }
+            x += 4
+        }
     }
 
     static func unpremultiplied(_ bitmap: Bitmap) -> Bitmap {

@@ -43,11 +43,13 @@ extension DecodedImage {
     ///    WebP scaled decode to the smallest size that still leaves
     ///    ``RenditionOptions/shrinkOnLoadHeadroom`` times the target (PNG
     ///    decodes at full size);
-    /// 2. an integer box pre-shrink when the remaining ratio is still large;
-    /// 3. the final filter (Lanczos3 by default) to the exact size, alpha
-    ///    premultiplied, rows split across two threads when it pays;
-    /// 4. the EXIF orientation, applied once, to the small image;
-    /// 5. for ``RenditionMode/fill``, a centre crop to the box.
+    /// 2. the final filter (Lanczos3 by default) to the exact size, alpha
+    ///    premultiplied. JPEG and non-interlaced PNG rows are filtered on a
+    ///    second thread while they decode, so the decoded image is never held
+    ///    whole; other inputs are decoded whole, box pre-shrunk when the
+    ///    remaining ratio is large, and filtered on two threads;
+    /// 3. the EXIF orientation, applied once, to the small image;
+    /// 4. for ``RenditionMode/fill``, a centre crop to the box.
     ///
     /// The box is in display orientation. The result's ``exif`` (when the
     /// file had EXIF) says orientation 1, matching the upright pixels.
@@ -55,39 +57,97 @@ extension DecodedImage {
         rendering bytes: Bytes, in box: PixelSize, mode: RenditionMode = .fit,
         options: RenditionOptions = .default, registry: ImageCodecRegistry = .shared
     ) throws(ImageCodecError) {
+        let decodeOptions = try Self.decodeOptions(box: box, mode: mode, options: options)
+        let data = Array(bytes)
+        let decoder = try registry.decoder(for: MemoryByteSource(data.prefix(registry.signatureLength)))
+
+        // Streaming first: resample rows while they decode (JPEG, PNG).
+        if let streaming = decoder as? any RowDecoding {
+            let streamed: Result<DecodedImage?, ImageCodecError> = data.withUnsafeBufferPointer { buffer in
+                do throws(ImageCodecError) {
+                    guard let decode = try streaming.rowSource(for: buffer, options: decodeOptions) else { return .success(nil) }
+                    return .success(try Self.render(decode, box: box, mode: mode, filter: options.filter))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            if let image = try streamed.get() {
+                self = image
+                return
+            }
+        }
+
+        // Whole-image path: WebP (decoded straight to about twice the target),
+        // interlaced PNG, CMYK JPEG and formats added to the registry.
+        let decoded = try decoder.decode(data, options: decodeOptions)
+        let storedTarget = Self.storedTarget(source: decoded.sourceSize, orientation: decoded.orientation, box: box, mode: mode)
+        let bitmap = Resampler.resize(decoded.bitmap, to: storedTarget, filter: options.filter, boxPreshrink: true)
+        self = Self.finishRendition(
+            bitmap, format: decoded.format, orientation: decoded.orientation, sourceSize: decoded.sourceSize, exif: decoded.exif,
+            warnings: decoded.warnings, box: box, mode: mode
+        )
+    }
+
+    /// Decode options for the shrink-on-load step.
+    private static func decodeOptions(box: PixelSize, mode: RenditionMode, options: RenditionOptions) throws(ImageCodecError) -> DecodeOptions {
         guard !box.isEmpty else { throw .invalidArgument("the rendition box \(box) is empty") }
         guard options.shrinkOnLoadHeadroom >= 1 else {
             throw .invalidArgument("shrinkOnLoadHeadroom must be at least 1, got \(options.shrinkOnLoadHeadroom)")
         }
         let headroom = options.shrinkOnLoadHeadroom
         let loadBox = PixelSize(width: box.width * headroom, height: box.height * headroom)
-        let decodeOptions = DecodeOptions(
+        return DecodeOptions(
             targetSize: mode == .fit ? .fitting(loadBox) : .filling(loadBox), appliesOrientation: false, limits: options.limits,
             prefersFastScaling: true
         )
-        let decoded = try registry.decode(Array(bytes), options: decodeOptions)
+    }
 
-        let orientation = decoded.orientation
-        let sourceDisplaySize = decoded.sourceOrientation.orientedSize(decoded.sourceSize)
-        let displayTarget = mode == .fit ? sourceDisplaySize.fitting(in: box) : sourceDisplaySize.filling(box)
-        let storedTarget = orientation.swapsDimensions ? displayTarget.transposed : displayTarget
+    /// Resamples a streaming decode while it runs, then finishes it.
+    private static func render(_ decode: StreamingDecode, box: PixelSize, mode: RenditionMode, filter: ResamplingFilter) throws(ImageCodecError) -> DecodedImage {
+        let plan = decode.plan
+        let storedTarget = storedTarget(source: plan.storedSize, orientation: plan.orientation, box: box, mode: mode)
+        let (bitmap, warnings) = try StreamingResampler.resize(decode.source, to: storedTarget, filter: filter)
+        return finishRendition(
+            bitmap, format: plan.format, orientation: plan.orientation, sourceSize: plan.storedSize, exif: plan.exif,
+            warnings: warnings, box: box, mode: mode
+        )
+    }
 
-        var bitmap = Resampler.resize(decoded.bitmap, to: storedTarget, filter: options.filter, boxPreshrink: true)
-        bitmap = bitmap.oriented(orientation)
-        if mode == .fill { bitmap = bitmap.centerCropped(to: box) }
+    /// The rendition's size in stored orientation: the display size that
+    /// fits (or fills) the box, never larger than the source.
+    private static func storedTarget(source: PixelSize, orientation: ImageOrientation, box: PixelSize, mode: RenditionMode) -> PixelSize {
+        let display = orientation.orientedSize(source)
+        let target = mode == .fit ? display.fitting(in: box) : display.filling(box)
+        return orientation.swapsDimensions ? target.transposed : target
+    }
 
-        self = DecodedImage(
-            bitmap: bitmap, format: decoded.format, orientation: .up, sourceOrientation: decoded.sourceOrientation,
-            sourceSize: decoded.sourceSize, exif: decoded.exif?.settingOrientation(.up), warnings: decoded.warnings
+    /// Orients the resampled pixels (once, on the small image), crops a fill
+    /// to the box, and records that the EXIF orientation is now applied.
+    private static func finishRendition(
+        _ bitmap: Bitmap, format: ImageFormat, orientation: ImageOrientation, sourceSize: PixelSize, exif: ExifMetadata?,
+        warnings: [String], box: PixelSize, mode: RenditionMode
+    ) -> DecodedImage {
+        var upright = bitmap.oriented(orientation)
+        if mode == .fill { upright = upright.centerCropped(to: box) }
+        return DecodedImage(
+            bitmap: upright, format: format, orientation: .up, sourceOrientation: orientation,
+            sourceSize: sourceSize, exif: exif?.settingOrientation(.up), warnings: warnings
         )
     }
 
     /// Decodes the display-ready pixels of the image file at `path` for a
-    /// box; see ``init(rendering:in:mode:options:registry:)``.
+    /// box; see ``init(rendering:in:mode:options:registry:)``. A
+    /// non-interlaced PNG is read from disk as it decodes, never held whole.
     public init(
         renderingFileAt path: String, in box: PixelSize, mode: RenditionMode = .fit,
         options: RenditionOptions = .default, registry: ImageCodecRegistry = .shared
     ) throws(ImageCodecError) {
-        try self.init(rendering: try FileByteSource(path: path).readAll(), in: box, mode: mode, options: options, registry: registry)
+        let file = try FileByteSource(path: path)
+        if let png = try registry.decoder(for: file) as? PNGCodec,
+           let decode = try png.rowSource(for: file, options: Self.decodeOptions(box: box, mode: mode, options: options)) {
+            self = try Self.render(decode, box: box, mode: mode, filter: options.filter)
+            return
+        }
+        try self.init(rendering: try file.readAll(), in: box, mode: mode, options: options, registry: registry)
     }
 }

@@ -1,0 +1,63 @@
+import CJPEGShim
+
+/// Rows of a JPEG from libjpeg's scanline API (the same libjpeg-turbo
+/// engine as TurboJPEG, which has no row-by-row call).
+final class JPEGRowSource: RowSource {
+    private var reader: OpaquePointer?
+    /// Heap-allocated: the C reader keeps this address for its whole life.
+    private let diagnostics = UnsafeMutablePointer<pd_jpeg_diagnostics>.allocate(capacity: 1)
+    private let acceptsTruncatedData: Bool
+    // Defaults first, so that every stored property is set before any
+    // failure and deinit always frees the C reader and the diagnostics.
+    private(set) var size = PixelSize(width: 0, height: 0)
+    private(set) var pixelFormat = PixelFormat.rgb8
+
+    init(data: UnsafeBufferPointer<UInt8>, eighths: Int, size: PixelSize, gray: Bool, acceptsTruncatedData: Bool) throws(ImageCodecError) {
+        self.size = size
+        pixelFormat = gray ? .gray8 : .rgb8
+        self.acceptsTruncatedData = acceptsTruncatedData
+        diagnostics.initialize(to: pd_jpeg_diagnostics())
+        reader = pd_jpeg_reader_open(
+            data.baseAddress, data.count, Int32(eighths), gray ? PD_JPEG_GRAY : PD_JPEG_RGB, UInt32(size.width), UInt32(size.height), diagnostics
+        )
+        guard reader != nil else { throw .corrupt(format: .jpeg, message: string(fromCCharacters: diagnostics.pointee.message)) }
+    }
+
+    deinit {
+        pd_jpeg_reader_close(reader)
+        diagnostics.deallocate()
+    }
+
+    func read(into rows: UnsafePointer<UnsafeMutablePointer<UInt8>?>, count: Int) throws(ImageCodecError) {
+        guard pd_jpeg_reader_read(reader, rows, UInt32(count)) == 0 else {
+            throw .corrupt(format: .jpeg, message: string(fromCCharacters: diagnostics.pointee.message))
+        }
+        if diagnostics.pointee.truncated != 0 && !acceptsTruncatedData {
+            throw .truncated(format: .jpeg, detail: string(fromCCharacters: diagnostics.pointee.first_warning))
+        }
+    }
+
+    func finish() throws(ImageCodecError) -> [String] {
+        let status = pd_jpeg_reader_close(reader)
+        reader = nil
+        guard status == 0 else { throw .corrupt(format: .jpeg, message: string(fromCCharacters: diagnostics.pointee.message)) }
+        return diagnostics.pointee.warning_count > 0 ? [string(fromCCharacters: diagnostics.pointee.first_warning)] : []
+    }
+}
+
+extension JPEGCodec: RowDecoding {
+    func rowSource(for data: UnsafeBufferPointer<UInt8>, options: DecodeOptions) throws(ImageCodecError) -> StreamingDecode? {
+        let header = try JPEGHeader(reading: MemoryByteSource(data))
+        try header.checkSupported()
+        guard header.componentCount == 1 || header.componentCount == 3 else { return nil }
+        let plan = try DecodePlan(format: .jpeg, storedSize: header.size, exif: header.exif, options: options)
+        let scaling = plan.wantsScaling
+            ? Self.scaling(of: header.size, covering: plan.requiredStoredSize, fastOnly: options.prefersFastScaling)
+            : (eighths: 8, size: header.size)
+        let source = try JPEGRowSource(
+            data: data, eighths: scaling.eighths, size: scaling.size, gray: header.componentCount == 1,
+            acceptsTruncatedData: options.acceptsTruncatedData
+        )
+        return StreamingDecode(source: source, plan: plan)
+    }
+}

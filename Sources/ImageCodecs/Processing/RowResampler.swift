@@ -1,0 +1,75 @@
+import CResample
+
+/// Makes output rows from source rows: the vertical pass into one scratch
+/// row, then the horizontal pass into the output, fused per row so that no
+/// intermediate image is ever held. Both the in-memory resampler and the
+/// streaming pipeline use it.
+struct RowResampler: Sendable {
+    let vertical: ResamplingKernel
+    let horizontal: ResamplingKernel
+    let channels: Int
+    let sourceSize: PixelSize
+    let target: PixelSize
+
+    init(from sourceSize: PixelSize, to target: PixelSize, channels: Int, filter: ResamplingFilter) {
+        vertical = ResamplingKernel(sourceLength: sourceSize.height, targetLength: target.height, filter: filter)
+        horizontal = ResamplingKernel(sourceLength: sourceSize.width, targetLength: target.width, filter: filter)
+        self.channels = channels
+        self.sourceSize = sourceSize
+        self.target = target
+    }
+
+    var sourceRowBytes: Int { sourceSize.width * channels }
+    var targetRowBytes: Int { target.width * channels }
+
+    /// The first source row output row `row` reads.
+    func firstSourceRow(of row: Int) -> Int { Int(vertical.starts[row]) }
+    /// One past the last source row output row `row` reads.
+    func endSourceRow(of row: Int) -> Int { Int(vertical.starts[row] + vertical.counts[row]) }
+    /// The most source rows one output row reads.
+    var window: Int { vertical.stride }
+
+    /// Per-worker scratch memory, allocated once, never per row.
+    final class Scratch {
+        let accumulator: UnsafeMutablePointer<Int32>
+        /// One vertical-pass row plus 4 spare bytes (RGB pixels are read as 4 bytes).
+        let middle: UnsafeMutablePointer<UInt8>
+        let taps: UnsafeMutablePointer<UnsafePointer<UInt8>?>
+
+        init(_ resampler: RowResampler) {
+            accumulator = .allocate(capacity: resampler.sourceRowBytes)
+            middle = .allocate(capacity: resampler.sourceRowBytes + 4)
+            middle.initialize(repeating: 0, count: resampler.sourceRowBytes + 4)
+            taps = .allocate(capacity: resampler.window)
+        }
+
+        deinit {
+            accumulator.deallocate()
+            middle.deallocate()
+            taps.deallocate()
+        }
+    }
+
+    /// Writes output row `row` to `output`, reading source row `i` at
+    /// `sourceRow(i)`.
+    func makeRow(_ row: Int, output: UnsafeMutablePointer<UInt8>, scratch: Scratch, sourceRow: (Int) -> UnsafePointer<UInt8>) {
+        let start = Int(vertical.starts[row]), count = Int(vertical.counts[row])
+        for tap in 0..<count { scratch.taps[tap] = sourceRow(start + tap) }
+        vertical.weights.withUnsafeBufferPointer { weights in
+            pd_resample_vertical_row(
+                scratch.taps, sourceRowBytes, weights.baseAddress! + row * vertical.stride, Int32(count),
+                scratch.accumulator, scratch.middle
+            )
+        }
+        horizontal.weights.withUnsafeBufferPointer { weights in
+            horizontal.starts.withUnsafeBufferPointer { starts in
+                horizontal.counts.withUnsafeBufferPointer { counts in
+                    pd_resample_horizontal_row(
+                        scratch.middle, output, Int32(target.width), Int32(channels), starts.baseAddress!, counts.baseAddress!,
+                        weights.baseAddress!, Int32(horizontal.stride)
+                    )
+                }
+            }
+        }
+    }
+}
