@@ -15,7 +15,6 @@ typedef struct pd_reader {
     const uint8_t *data;
     size_t size;
     size_t offset;
-    int ran_out;
     pd_png_diagnostics *diagnostics;
     int fd; ///< Read with pread from here when `data` is NULL.
 } pd_reader;
@@ -56,7 +55,7 @@ static void pd_warning(png_structp png, png_const_charp message) {
 static void pd_read(png_structp png, png_bytep out, size_t length) {
     pd_reader *reader = (pd_reader *)png_get_io_ptr(png);
     if (length > reader->size - reader->offset) {
-        reader->ran_out = 1;
+        reader->diagnostics->truncated = 1;
         png_error(png, "unexpected end of PNG data");
     }
     memcpy(out, reader->data + reader->offset, length);
@@ -71,7 +70,7 @@ static void pd_read_file(png_structp png, png_bytep out, size_t length) {
         if (got < 0 && errno == EINTR) continue;
         if (got < 0) png_error(png, strerror(errno));
         if (got == 0) {
-            reader->ran_out = 1;
+            reader->diagnostics->truncated = 1;
             png_error(png, "unexpected end of PNG data");
         }
         filled += (size_t)got;
@@ -130,81 +129,6 @@ static void pd_configure_output(png_structp png, png_infop info, pd_png_header *
         (void)png_set_interlace_handling(png);
     }
     png_read_update_info(png, info);
-}
-
-pd_png_status pd_png_read(const uint8_t *data, size_t size,
-                          uint32_t max_width, uint32_t max_height,
-                          pd_png_header *header,
-                          uint8_t *pixels, size_t stride,
-                          pd_png_diagnostics *diagnostics) {
-    memset(header, 0, sizeof *header);
-    memset(diagnostics, 0, sizeof *diagnostics);
-    if (data == NULL || size < 8 || png_sig_cmp(data, 0, 8) != 0) {
-        pd_copy_message(diagnostics->message, sizeof diagnostics->message, "not a PNG signature");
-        return size < 8 ? PD_PNG_TRUNCATED : PD_PNG_CORRUPT;
-    }
-
-    pd_reader reader = {data, size, 0, 0, diagnostics, -1};
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, diagnostics, pd_error, pd_warning);
-    if (png == NULL) {
-        pd_copy_message(diagnostics->message, sizeof diagnostics->message, "png_create_read_struct failed");
-        return PD_PNG_FAILURE;
-    }
-    png_infop info = png_create_info_struct(png);
-    if (info == NULL) {
-        png_destroy_read_struct(&png, NULL, NULL);
-        pd_copy_message(diagnostics->message, sizeof diagnostics->message, "png_create_info_struct failed");
-        return PD_PNG_FAILURE;
-    }
-    png_bytep *volatile rows = NULL;
-
-    if (setjmp(png_jmpbuf(png))) {
-        free((void *)rows);
-        png_destroy_read_struct(&png, &info, NULL);
-        return reader.ran_out ? PD_PNG_TRUNCATED : PD_PNG_CORRUPT;
-    }
-
-    png_set_read_fn(png, &reader, pd_read);
-    png_set_user_limits(png, max_width, max_height);
-    // Damaged ancillary chunks are reported as warnings, never as failures of
-    // the image itself; critical chunks stay strict.
-    png_set_benign_errors(png, 1);
-    png_read_info(png, info);
-
-    png_uint_32 width = 0, height = 0;
-    int bit_depth = 0, color_type = 0, interlace = 0;
-    png_get_IHDR(png, info, &width, &height, &bit_depth, &color_type, &interlace, NULL, NULL);
-    header->width = width;
-    header->height = height;
-    header->bit_depth = bit_depth;
-    header->color_type = color_type;
-    header->interlaced = interlace != PNG_INTERLACE_NONE;
-    header->has_trns = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
-
-    pd_configure_output(png, info, header);
-    header->output_channels = png_get_channels(png, info);
-
-    if (pixels != NULL) {
-        size_t row_bytes = png_get_rowbytes(png, info);
-        if (row_bytes > stride || png_get_bit_depth(png, info) != 8) {
-            png_destroy_read_struct(&png, &info, NULL);
-            pd_copy_message(diagnostics->message, sizeof diagnostics->message, "output buffer does not match the PNG layout");
-            return PD_PNG_FAILURE;
-        }
-        rows = (png_bytep *)malloc(sizeof(png_bytep) * (size_t)height);
-        if (rows == NULL) {
-            png_destroy_read_struct(&png, &info, NULL);
-            pd_copy_message(diagnostics->message, sizeof diagnostics->message, "out of memory for row pointers");
-            return PD_PNG_FAILURE;
-        }
-        for (png_uint_32 y = 0; y < height; y++) rows[y] = pixels + (size_t)y * stride;
-        png_read_image(png, rows);
-        png_read_end(png, NULL);
-    }
-
-    free((void *)rows);
-    png_destroy_read_struct(&png, &info, NULL);
-    return PD_PNG_OK;
 }
 
 pd_png_status pd_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height,
@@ -281,6 +205,7 @@ struct pd_png_reader {
     pd_reader input;
     uint32_t rows_read;
     uint32_t height;
+    int interlaced;
 };
 
 static pd_png_reader *pd_png_reader_start(pd_png_reader *reader, png_rw_ptr read_fn, uint32_t max_width, uint32_t max_height,
@@ -311,14 +236,10 @@ static pd_png_reader *pd_png_reader_start(pd_png_reader *reader, png_rw_ptr read
     header->color_type = color_type;
     header->interlaced = interlace != PNG_INTERLACE_NONE;
     header->has_trns = png_get_valid(reader->png, reader->info, PNG_INFO_tRNS) != 0;
-    if (header->interlaced) {
-        png_destroy_read_struct(&reader->png, &reader->info, NULL);
-        free(reader);
-        return NULL;
-    }
     pd_configure_output(reader->png, reader->info, header);
     header->output_channels = png_get_channels(reader->png, reader->info);
     reader->height = height;
+    reader->interlaced = header->interlaced;
     return reader;
 }
 
@@ -335,7 +256,7 @@ pd_png_reader *pd_png_reader_open(const uint8_t *data, size_t size, uint32_t max
         pd_copy_message(diagnostics->message, sizeof diagnostics->message, "out of memory");
         return NULL;
     }
-    reader->input = (pd_reader){data, size, 0, 0, diagnostics, -1};
+    reader->input = (pd_reader){data, size, 0, diagnostics, -1};
     return pd_png_reader_start(reader, pd_read, max_width, max_height, header, diagnostics);
 }
 
@@ -348,14 +269,15 @@ pd_png_reader *pd_png_reader_open_file(int fd, uint32_t max_width, uint32_t max_
         pd_copy_message(diagnostics->message, sizeof diagnostics->message, "out of memory");
         return NULL;
     }
-    reader->input = (pd_reader){NULL, 0, 0, 0, diagnostics, fd};
+    reader->input = (pd_reader){NULL, 0, 0, diagnostics, fd};
     return pd_png_reader_start(reader, pd_read_file, max_width, max_height, header, diagnostics);
 }
 
 pd_png_status pd_png_reader_read(pd_png_reader *reader, uint8_t *const *rows, uint32_t count) {
     if (setjmp(png_jmpbuf(reader->png))) {
-        return reader->input.ran_out ? PD_PNG_TRUNCATED : PD_PNG_CORRUPT;
+        return reader->input.diagnostics->truncated ? PD_PNG_TRUNCATED : PD_PNG_CORRUPT;
     }
+    if (reader->interlaced) png_error(reader->png, "an interlaced PNG must be read whole");
     for (uint32_t row = 0; row < count; row++) {
         if (reader->rows_read >= reader->height) png_error(reader->png, "asked for rows past the end of the image");
         png_read_row(reader->png, rows[row], NULL);
@@ -368,11 +290,51 @@ pd_png_status pd_png_reader_close(pd_png_reader *reader) {
     if (reader == NULL) return PD_PNG_OK;
     pd_png_status status = PD_PNG_OK;
     if (setjmp(png_jmpbuf(reader->png))) {
-        status = reader->input.ran_out ? PD_PNG_TRUNCATED : PD_PNG_CORRUPT;
+        status = reader->input.diagnostics->truncated ? PD_PNG_TRUNCATED : PD_PNG_CORRUPT;
     } else if (reader->rows_read == reader->height) {
         png_read_end(reader->png, NULL);
     }
     png_destroy_read_struct(&reader->png, &reader->info, NULL);
     free(reader);
     return status;
+}
+
+pd_png_status pd_png_reader_read_image(pd_png_reader *reader, uint8_t *const *rows) {
+    if (setjmp(png_jmpbuf(reader->png))) {
+        return reader->input.diagnostics->truncated ? PD_PNG_TRUNCATED : PD_PNG_CORRUPT;
+    }
+    if (reader->rows_read != 0) png_error(reader->png, "rows were already read");
+    png_read_image(reader->png, (png_bytepp)rows);
+    reader->rows_read = reader->height;
+    return PD_PNG_OK;
+}
+
+pd_png_status pd_png_read(const uint8_t *data, size_t size,
+                          uint32_t max_width, uint32_t max_height,
+                          pd_png_header *header,
+                          uint8_t *pixels, size_t stride,
+                          pd_png_diagnostics *diagnostics) {
+    pd_png_reader *reader = pd_png_reader_open(data, size, max_width, max_height, header, diagnostics);
+    if (reader == NULL) {
+        return size < 8 || diagnostics->truncated ? PD_PNG_TRUNCATED : PD_PNG_CORRUPT;
+    }
+    if (pixels == NULL) {
+        return pd_png_reader_close(reader);
+    }
+    if (png_get_rowbytes(reader->png, reader->info) > stride || png_get_bit_depth(reader->png, reader->info) != 8) {
+        pd_png_reader_close(reader);
+        pd_copy_message(diagnostics->message, sizeof diagnostics->message, "output buffer does not match the PNG layout");
+        return PD_PNG_FAILURE;
+    }
+    uint8_t **rows = (uint8_t **)malloc(sizeof(uint8_t *) * (size_t)header->height);
+    if (rows == NULL) {
+        pd_png_reader_close(reader);
+        pd_copy_message(diagnostics->message, sizeof diagnostics->message, "out of memory for row pointers");
+        return PD_PNG_FAILURE;
+    }
+    for (uint32_t y = 0; y < header->height; y++) rows[y] = pixels + (size_t)y * stride;
+    pd_png_status status = pd_png_reader_read_image(reader, rows);
+    free(rows);
+    pd_png_status closed = pd_png_reader_close(reader);
+    return status != PD_PNG_OK ? status : closed;
 }

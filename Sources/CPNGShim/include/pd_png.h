@@ -37,6 +37,7 @@ typedef struct pd_png_diagnostics {
     char message[256];
     char first_warning[256];
     int warning_count;
+    int truncated; ///< 1 when the data ended before libpng was done.
 } pd_png_diagnostics;
 
 /// Reads the header of an in-memory PNG up to the first IDAT. When `pixels`
@@ -68,9 +69,9 @@ typedef struct pd_png_reader pd_png_reader;
 
 /// Starts decoding `data` (which must outlive the reader): reads the header
 /// and sets up the same 8-bit output as `pd_png_read`. Returns NULL on
-/// failure (see `diagnostics`, which also collects warnings later) or when
-/// the image is interlaced (then `header->interlaced` is 1 and no error is
-/// set: use `pd_png_read`).
+/// failure (see `diagnostics`, which also collects warnings later). An
+/// interlaced image (`header->interlaced`) must be read whole, with
+/// `pd_png_reader_read_image`.
 pd_png_reader *pd_png_reader_open(const uint8_t *data, size_t size, uint32_t max_width, uint32_t max_height,
                                   pd_png_header *header, pd_png_diagnostics *diagnostics);
 
@@ -80,9 +81,14 @@ pd_png_reader *pd_png_reader_open(const uint8_t *data, size_t size, uint32_t max
 pd_png_reader *pd_png_reader_open_file(int fd, uint32_t max_width, uint32_t max_height,
                                        pd_png_header *header, pd_png_diagnostics *diagnostics);
 
-/// Decodes the next `count` rows into `rows[0]`...`rows[count - 1]`.
-/// Returns PD_PNG_OK or an error status (see the diagnostics).
+/// Decodes the next `count` rows into `rows[0]`...`rows[count - 1]` (not
+/// for interlaced images). Returns PD_PNG_OK or an error status (see the
+/// diagnostics).
 pd_png_status pd_png_reader_read(pd_png_reader *reader, uint8_t *const *rows, uint32_t count);
+
+/// Decodes the whole image into `rows[0]`...`rows[height - 1]`, whether
+/// interlaced or not; no rows may have been read before.
+pd_png_status pd_png_reader_read_image(pd_png_reader *reader, uint8_t *const *rows);
 
 /// Verifies the chunks after the image (when every row was read) and frees
 /// the reader.

@@ -39,9 +39,11 @@ final class PNGRowSource: RowSource {
         diagnostics.initialize(to: pd_png_diagnostics())
         reader = open(&header, diagnostics, maxSide)
         guard reader != nil else {
-            if header.interlaced != 0 { return nil }
-            throw .corrupt(format: .png, message: string(fromCCharacters: diagnostics.pointee.message))
+            let message = string(fromCCharacters: diagnostics.pointee.message)
+            throw diagnostics.pointee.truncated != 0 ? .truncated(format: .png, detail: message) : .corrupt(format: .png, message: message)
         }
+        // Interlaced rows exist only after the last pass: decode those whole.
+        if header.interlaced != 0 { return nil }
         size = PixelSize(width: Int(header.width), height: Int(header.height))
         switch header.output_channels {
         case 1: pixelFormat = .gray8
