@@ -5,7 +5,7 @@ SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 
 # Libraries the package links, and the reference tools the tests compare with.
-BUILD_PACKAGES := pkgconf libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev
+BUILD_PACKAGES := pkgconf libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libsqlite3-dev libssl-dev
 TEST_PACKAGES := $(BUILD_PACKAGES) libjpeg-turbo-progs webp
 BENCH_PACKAGES := $(TEST_PACKAGES) libvips-tools imagemagick python3-pil hyperfine libimage-exiftool-perl time
 

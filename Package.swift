@@ -14,6 +14,7 @@ let package = Package(
     products: [
         .library(name: "ImageCodecs", targets: ["ImageCodecs"]),
         .library(name: "PhotoBrowser", targets: ["PhotoBrowser"]),
+        .library(name: "PhotoAlbum", targets: ["PhotoAlbum"]),
         .executable(name: "photo-fit", targets: ["photo-fit"]),
     ],
     targets: [
@@ -38,6 +39,16 @@ let package = Package(
             pkgConfig: "libwebp",
             providers: [.apt(["libwebp-dev"]), .brew(["webp"])]
         ),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
         // libpng's classic API and libjpeg report errors with longjmp; these C
         // targets own every setjmp so that no jump ever crosses a Swift frame.
         .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
@@ -61,6 +72,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        .target(
+            name: "PhotoAlbum",
+            dependencies: ["ImageCodecs", "CSQLite", "CCrypto"],
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Examples
         .executableTarget(
             name: "photo-fit",
@@ -77,6 +94,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: Fuzzing (scripts/fuzz.sh builds this with libFuzzer)
+        .executableTarget(
+            name: "photodeck-fuzz",
+            dependencies: ["ImageCodecs"],
+            path: "Fuzz/photodeck-fuzz",
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Tests
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(
@@ -88,6 +113,11 @@ let package = Package(
         .testTarget(
             name: "PhotoBrowserTests",
             dependencies: ["PhotoBrowser", "ImageCodecs", "TestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PhotoAlbumTests",
+            dependencies: ["PhotoAlbum", "ImageCodecs", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -48,6 +48,37 @@ public struct CaptureDate: Hashable, Sendable, Comparable, CustomStringConvertib
         self.utcOffsetSeconds = offset.flatMap(Self.parseOffset)
     }
 
+    /// Creates a capture date from its parts; `nil` when a part is out of range.
+    public init?(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, utcOffsetSeconds: Int? = nil) {
+        guard (1...9999).contains(year), (1...12).contains(month), (1...31).contains(day),
+              (0..<24).contains(hour), (0..<60).contains(minute), (0...60).contains(second),
+              utcOffsetSeconds.map({ abs($0) <= 14 * 3600 }) ?? true
+        else { return nil }
+        self.year = year
+        self.month = month
+        self.day = day
+        self.hour = hour
+        self.minute = minute
+        self.second = second
+        self.utcOffsetSeconds = utcOffsetSeconds
+    }
+
+    /// The wall-clock time as EXIF writes it: `"YYYY:MM:DD HH:MM:SS"`.
+    public var exifDateTime: String {
+        let yearText = String(year)
+        return String(repeating: "0", count: max(0, 4 - yearText.count)) + yearText
+            + ":\(Self.two(month)):\(Self.two(day)) \(Self.two(hour)):\(Self.two(minute)):\(Self.two(second))"
+    }
+
+    /// The offset as EXIF's `OffsetTimeOriginal` writes it (`"+09:00"`), when known.
+    public var exifOffset: String? {
+        utcOffsetSeconds.map { offset in
+            (offset < 0 ? "-" : "+") + "\(Self.two(abs(offset) / 3600)):\(Self.two(abs(offset) % 3600 / 60))"
+        }
+    }
+
+    private static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+
     private static func parseOffset(_ text: String) -> Int? {
         let bytes = Array(text.utf8.prefix(6))
         guard bytes.count == 6, bytes[0] == 0x2B || bytes[0] == 0x2D, bytes[3] == 0x3A,
@@ -77,12 +108,7 @@ public struct CaptureDate: Hashable, Sendable, Comparable, CustomStringConvertib
     public static func < (lhs: CaptureDate, rhs: CaptureDate) -> Bool { lhs.date < rhs.date }
 
     public var description: String {
-        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        var text = "\(year)-\(two(month))-\(two(day)) \(two(hour)):\(two(minute)):\(two(second))"
-        if let offset = utcOffsetSeconds {
-            let sign = offset < 0 ? "-" : "+"
-            text += " \(sign)\(two(abs(offset) / 3600)):\(two(abs(offset) % 3600 / 60))"
-        }
-        return text
+        let date = exifDateTime.replacingOccurrences(of: ":", with: "-", options: [], range: exifDateTime.startIndex..<exifDateTime.index(exifDateTime.startIndex, offsetBy: 10))
+        return exifOffset.map { "\(date) \($0)" } ?? date
     }
 }

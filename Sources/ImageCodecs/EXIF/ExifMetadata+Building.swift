@@ -16,14 +16,8 @@ extension ExifMetadata {
         append16(hasDate ? 2 : 1)
         append16(0x0112); append16(3); append32(1); append16(Int(orientation.rawValue)); append16(0)
         if let captureDate {
-            func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-            let year = String(captureDate.year)
-            let dateText = String(repeating: "0", count: max(0, 4 - year.count)) + year.suffix(4)
-                + ":\(two(captureDate.month)):\(two(captureDate.day)) \(two(captureDate.hour)):\(two(captureDate.minute)):\(two(captureDate.second))"
-            var offsetText: String?
-            if let offset = captureDate.utcOffsetSeconds {
-                offsetText = (offset < 0 ? "-" : "+") + "\(two(abs(offset) / 3600)):\(two(abs(offset) % 3600 / 60))"
-            }
+            let dateText = captureDate.exifDateTime
+            let offsetText = captureDate.exifOffset
             let exifIFDOffset = 8 + 2 + 2 * 12 + 4
             append16(0x8769); append16(4); append32(1); append32(exifIFDOffset)
             append32(0)

@@ -1,0 +1,93 @@
+// photodeck-fuzz: libFuzzer entry points for the parsers that see untrusted
+// bytes. Built by scripts/fuzz.sh with -sanitize=fuzzer,address and
+// -D FUZZING; the target is chosen with PHOTODECK_FUZZ_TARGET:
+//
+//   jpeg | png | webp   decode (full size, then at a small target size)
+//   probe               sniff and read the header only
+//   exif                parse an EXIF block and rewrite its orientation
+//   render              the streaming rendition pipeline
+//
+// Without FUZZING it builds as a small executable that runs every target
+// once over the files given, which is how crash regressions are replayed.
+
+import Foundation
+import ImageCodecs
+
+enum FuzzTarget: String, CaseIterable {
+    case jpeg, png, webp, probe, exif, render
+
+    static let selected: FuzzTarget = {
+        let name = ProcessInfo.processInfo.environment["PHOTODECK_FUZZ_TARGET"] ?? "probe"
+        return FuzzTarget(rawValue: name) ?? .probe
+    }()
+
+    /// Runs the target on one input. Errors are expected; only crashes,
+    /// leaks, hangs and memory errors are findings.
+    func run(_ bytes: [UInt8]) {
+        let limits = ImageLimits(maxPixelCount: 16_000_000, maxDimension: 8_192)
+        switch self {
+        case .jpeg, .png, .webp:
+            let prefix: [UInt8]
+            switch self {
+            case .jpeg: prefix = [0xFF, 0xD8, 0xFF]
+            case .png: prefix = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+            default: prefix = Array("RIFF".utf8)
+            }
+            // Keep the fuzzer inside the chosen format: force its signature.
+            var data = bytes
+            if !data.starts(with: prefix) { data = prefix + data }
+            _ = try? DecodedImage(decoding: data, options: DecodeOptions(limits: limits))
+            _ = try? DecodedImage(decoding: data, options: DecodeOptions(targetSize: .fitting(PixelSize(width: 64, height: 64)), limits: limits, acceptsTruncatedData: true))
+        case .probe:
+            _ = try? ImageInfo(probing: bytes)
+        case .exif:
+            if let exif = ExifMetadata(bytes: bytes) {
+                _ = exif.settingOrientation(.left).orientation
+                _ = exif.captureDate?.date
+            }
+        case .render:
+            _ = try? DecodedImage(rendering: bytes, in: PixelSize(width: 48, height: 48), mode: .fill, options: RenditionOptions(limits: limits))
+        }
+    }
+}
+
+#if FUZZING
+/// libFuzzer's driver, from libclang_rt.fuzzer_no_main (linked by scripts/fuzz.sh).
+@_silgen_name("LLVMFuzzerRunDriver")
+func LLVMFuzzerRunDriver(
+    _ argc: UnsafeMutablePointer<Int32>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
+) -> Int32
+
+@main
+struct FuzzMain {
+    static func main() {
+        var argc = CommandLine.argc
+        var argv = Optional(CommandLine.unsafeArgv)
+        exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in
+            FuzzTarget.selected.run(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
+            return 0
+        })
+    }
+}
+#else
+@main
+struct ReplayMain {
+    static func main() {
+        let paths = CommandLine.arguments.dropFirst()
+        guard !paths.isEmpty else {
+            print("usage: photodeck-fuzz FILE... (replays every fuzz target over the files)")
+            return
+        }
+        for path in paths {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                print("error: cannot read \(path)")
+                exit(1)
+            }
+            for target in FuzzTarget.allCases { target.run([UInt8](data)) }
+            print("ok \(path)")
+        }
+    }
+}
+#endif

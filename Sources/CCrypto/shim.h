@@ -1,0 +1,4 @@
+#ifndef PHOTODECK_CCRYPTO_SHIM_H
+#define PHOTODECK_CCRYPTO_SHIM_H
+#include <openssl/evp.h>
+#endif

@@ -1,0 +1,42 @@
+public import ImageCodecs
+
+/// Everything that can go wrong in an ``AlbumStore``. Each case says what
+/// happened and, where it helps, what to do.
+public enum AlbumError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A file to add could not be read.
+    case unreadableFile(path: String, reason: String)
+    /// A file to add is not an image PhotoDeck can read.
+    case notAnImage(path: String, reason: ImageCodecError)
+    /// The disk is full; nothing was committed.
+    case diskFull(path: String)
+    /// The store was written by a newer PhotoDeck.
+    case newerSchema(found: Int, supported: Int)
+    /// Another process has the store open.
+    case storeInUse(path: String)
+    /// A file in the store could not be written, moved or removed.
+    case storage(path: String, reason: String)
+    /// The index database failed.
+    case database(SQLiteError)
+    /// No album has this name.
+    case noSuchAlbum(String)
+    /// The asset is not in the album (or not in the store).
+    case noSuchAsset(AssetID)
+    /// An album with this name exists already.
+    case albumExists(String)
+
+    public var description: String {
+        switch self {
+        case .unreadableFile(let path, let reason): "cannot read \(path): \(reason)"
+        case .notAnImage(let path, let reason): "\(path) is not an image PhotoDeck can read: \(reason)"
+        case .diskFull(let path): "the disk is full while writing \(path); nothing was added, free some space and try again"
+        case .newerSchema(let found, let supported):
+            "the album store has schema version \(found), newer than the \(supported) this PhotoDeck understands; update PhotoDeck to open it"
+        case .storeInUse(let path): "the album store at \(path) is open in another process"
+        case .storage(let path, let reason): "cannot update \(path): \(reason)"
+        case .database(let error): "the album index failed: \(error)"
+        case .noSuchAlbum(let name): "there is no album named \"\(name)\""
+        case .noSuchAsset(let id): "asset \(id) is not there"
+        case .albumExists(let name): "an album named \"\(name)\" exists already"
+        }
+    }
+}

@@ -1,0 +1,159 @@
+import CSQLite
+import Foundation
+
+/// A connection to an SQLite database: a thin, typed layer over the C API.
+///
+/// Not thread-safe by itself: each instance is owned by one actor
+/// (``AlbumStore``, ``FolderPhotoLibrary``), which serialises its use.
+final class SQLiteDatabase {
+    private var handle: OpaquePointer?
+    let path: String
+
+    /// Opens (creating if needed) the database at `path` in WAL mode with
+    /// full synchronous commits: a committed transaction survives a crash
+    /// or power loss.
+    init(path: String) throws(SQLiteError) {
+        self.path = path
+        var connection: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let status = sqlite3_open_v2(path, &connection, flags, nil)
+        guard status == SQLITE_OK, let connection else {
+            let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close(connection)
+            throw SQLiteError(code: status, message: message, context: "opening \(path)")
+        }
+        handle = connection
+        sqlite3_extended_result_codes(connection, 1)
+        sqlite3_busy_timeout(connection, 5_000)
+        try execute("PRAGMA journal_mode = WAL")
+        try execute("PRAGMA synchronous = FULL")
+        try execute("PRAGMA foreign_keys = ON")
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    private func error(_ status: Int32, _ context: String) -> SQLiteError {
+        SQLiteError(code: status, message: String(cString: sqlite3_errmsg(handle)), context: context)
+    }
+
+    /// Runs one or more statements that return no rows.
+    func execute(_ sql: String) throws(SQLiteError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let status = sqlite3_exec(handle, sql, nil, nil, &message)
+        guard status == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? "unknown error"
+            sqlite3_free(message)
+            throw SQLiteError(code: sqlite3_extended_errcode(handle), message: text, context: sql)
+        }
+    }
+
+    /// Prepares a statement.
+    func prepare(_ sql: String) throws(SQLiteError) -> Statement {
+        var statement: OpaquePointer?
+        let status = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        guard status == SQLITE_OK, let statement else { throw error(status, sql) }
+        return Statement(statement, database: self, sql: sql)
+    }
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back
+    /// when it throws.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// `PRAGMA user_version`, the schema version.
+    var userVersion: Int {
+        get throws(SQLiteError) {
+            let statement = try prepare("PRAGMA user_version")
+            return try statement.step() ? statement.int(0) : 0
+        }
+    }
+
+    /// The rowid of the last inserted row.
+    var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// A prepared statement. Parameters are 1-based, columns 0-based, as in SQLite.
+    final class Statement {
+        private let statement: OpaquePointer
+        private let database: SQLiteDatabase
+        private let sql: String
+
+        fileprivate init(_ statement: OpaquePointer, database: SQLiteDatabase, sql: String) {
+            self.statement = statement
+            self.database = database
+            self.sql = sql
+        }
+
+        deinit { sqlite3_finalize(statement) }
+
+        /// Binds values to parameters 1, 2, ... in order.
+        @discardableResult
+        func bind(_ values: SQLiteValue...) throws(SQLiteError) -> Statement {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+            for (offset, value) in values.enumerated() {
+                let index = Int32(offset + 1)
+                let status: Int32
+                switch value {
+                case .null: status = sqlite3_bind_null(statement, index)
+                case .integer(let number): status = sqlite3_bind_int64(statement, index, number)
+                case .real(let number): status = sqlite3_bind_double(statement, index, number)
+                case .text(let text): status = sqlite3_bind_text(statement, index, text, -1, pd_sqlite_transient())
+                case .blob(let bytes):
+                    status = bytes.withUnsafeBytes { raw in
+                        sqlite3_bind_blob(statement, index, raw.baseAddress, Int32(raw.count), pd_sqlite_transient())
+                    }
+                }
+                guard status == SQLITE_OK else { throw database.error(status, sql) }
+            }
+            return self
+        }
+
+        /// Advances to the next row; `false` when there are no more.
+        func step() throws(SQLiteError) -> Bool {
+            let status = sqlite3_step(statement)
+            switch status {
+            case SQLITE_ROW: return true
+            case SQLITE_DONE: return false
+            default: throw database.error(sqlite3_extended_errcode(database.handle), sql)
+            }
+        }
+
+        /// Runs a statement that returns no rows.
+        func run() throws(SQLiteError) {
+            while try step() {}
+        }
+
+        func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(statement, column)) }
+        func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
+        func double(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
+        func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+        func text(_ column: Int32) -> String {
+            guard let pointer = sqlite3_column_text(statement, column) else { return "" }
+            return String(cString: pointer)
+        }
+        func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
+        func optionalInt(_ column: Int32) -> Int? { isNull(column) ? nil : int(column) }
+    }
+}
+
+/// A value bound to an SQL parameter.
+enum SQLiteValue {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob([UInt8])
+
+    static func int(_ value: Int) -> SQLiteValue { .integer(Int64(value)) }
+    static func optional(_ value: String?) -> SQLiteValue { value.map { .text($0) } ?? .null }
+    static func optional(_ value: Int?) -> SQLiteValue { value.map { .integer(Int64($0)) } ?? .null }
+}

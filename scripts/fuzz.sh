@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Fuzzes PhotoDeck's parsers with libFuzzer + AddressSanitizer.
+#
+#   scripts/fuzz.sh [TARGET...]        targets: jpeg png webp probe exif render (default: all)
+#
+# Environment:
+#   FUZZ_SECONDS   seconds per target (default 60)
+#   FUZZ_JOBS      parallel fuzzing processes per target (default 1)
+# Seeds come from ../shared/testdata; the growing corpus is kept in
+# .build/fuzz-corpus/TARGET. A crashing input is copied to
+# Tests/ImageCodecsTests/Fixtures/fuzz-regressions/, which the test suite
+# replays; the script then exits 1.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SECONDS_PER_TARGET=${FUZZ_SECONDS:-60}
+JOBS=${FUZZ_JOBS:-1}
+TARGETS=("$@")
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(jpeg png webp probe exif render)
+TESTDATA=../shared/testdata
+REGRESSIONS=Tests/ImageCodecsTests/Fixtures/fuzz-regressions
+
+swift build -c release --product photodeck-fuzz --build-path .build/fuzz \
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -D -Xswiftc FUZZING \
+    -Xcc -fsanitize=fuzzer-no-link,address -Xswiftc -use-ld=lld >/dev/null
+FUZZER=.build/fuzz/release/photodeck-fuzz
+
+seed() { # target corpus-dir
+    case "$1" in
+        jpeg) find "$TESTDATA" -iname '*.jp*g' ;;
+        png) find "$TESTDATA" -iname '*.png' -size -64k ;;
+        webp) find "$TESTDATA" -iname '*.webp' -size -64k ;;
+        exif) find "$TESTDATA/exif-orientation-examples" "$TESTDATA/pillow-edgecases" -iname '*.jpg' ;;
+        *) find "$TESTDATA" \( -iname '*.jp*g' -o -iname '*.png' -o -iname '*.webp' \) -size -64k ;;
+    esac | head -n 400 | while read -r file; do
+        if [ "$1" = exif ]; then
+            # Seed with the APP1 payloads, not whole JPEGs.
+            /usr/bin/python3 - "$file" "$2" <<'PY'
+import sys, os, hashlib
+data = open(sys.argv[1], "rb").read()
+i = data.find(b"Exif\x00\x00")
+if i >= 0:
+    block = data[i + 6:i + 6 + 65536]
+    open(os.path.join(sys.argv[2], hashlib.sha1(block).hexdigest()), "wb").write(block)
+PY
+        else
+            cp "$file" "$2/" 2>/dev/null || true
+        fi
+    done
+}
+
+status=0
+mkdir -p "$REGRESSIONS"
+for target in "${TARGETS[@]}"; do
+    corpus=.build/fuzz-corpus/$target
+    artifacts=.build/fuzz-artifacts/$target/
+    mkdir -p "$corpus" "$artifacts"
+    [ -n "$(ls -A "$corpus")" ] || seed "$target" "$corpus"
+    echo "fuzzing $target for ${SECONDS_PER_TARGET}s ($(ls "$corpus" | wc -l) corpus files)"
+    log=.build/fuzz-artifacts/$target.log
+    if ! PHOTODECK_FUZZ_TARGET=$target "$FUZZER" "$corpus" -max_total_time="$SECONDS_PER_TARGET" \
+        -rss_limit_mb=2048 -timeout=10 -max_len=262144 -jobs="$JOBS" -workers="$JOBS" \
+        -artifact_prefix="$artifacts" -print_final_stats=1 >"$log" 2>&1; then
+        status=1
+        echo "  FOUND a crash; see $log"
+    fi
+    grep -E "^stat::number_of_executed_units|^Done [0-9]+ runs" "$log" | tail -n 2 | sed 's/^/  /'
+    for crash in "$artifacts"crash-* "$artifacts"leak-* "$artifacts"timeout-* "$artifacts"oom-*; do
+        [ -f "$crash" ] || continue
+        cp "$crash" "$REGRESSIONS/$target-$(basename "$crash")"
+        echo "  saved $REGRESSIONS/$target-$(basename "$crash")"
+        status=1
+    done
+done
+exit $status
