@@ -1,0 +1,279 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import ImageCodecs
+
+/// A photo library backed by a folder tree: every JPEG, PNG and WebP under
+/// `root` (hidden files and folders skipped), described from its header
+/// alone and sorted by capture date, then file time.
+///
+/// ```swift
+/// let library = try FolderPhotoLibrary(root: "/home/me/Pictures")
+/// let summary = try await library.scan()               // first scan probes every file
+/// let wide = try await library.assets(matching: .shape(.landscape))
+/// for await change in await library.changes() { print(change) }   // inotify, or polling
+/// ```
+///
+/// The index persists in SQLite (by default `root/.photodeck/library.sqlite`),
+/// keyed by path with each file's size and modification time, so a rescan
+/// reads only files that changed.
+public actor FolderPhotoLibrary {
+    /// How ``changes(watching:)`` notices changes.
+    public enum WatchMode: Hashable, Sendable {
+        /// inotify where available, else polling every 2 seconds.
+        case automatic
+        /// Rescan on this interval.
+        case polling(Duration)
+    }
+
+    /// The folder the library lists.
+    public nonisolated let root: String
+    private let database: SQLiteDatabase
+    private var observers: [UUID: AsyncStream<LibraryChange>.Continuation] = [:]
+    private var watcher: DirectoryWatcher?
+    private var pollTask: Task<Void, Never>?
+    private var rescanPending = false
+
+    /// Opens the library of `root`, with its index at `indexPath` (default
+    /// `root/.photodeck/library.sqlite`).
+    public init(root: String, indexPath: String? = nil) throws(PhotoLibraryError) {
+        var info = stat()
+        guard stat(root, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { throw .notAFolder(root) }
+        let normalized = root.hasSuffix("/") && root.count > 1 ? String(root.dropLast()) : root
+        let database = try Self.openIndex(at: indexPath ?? "\(normalized)/.photodeck/library.sqlite")
+        self.root = normalized
+        self.database = database
+    }
+
+    private static func openIndex(at path: String) throws(PhotoLibraryError) -> SQLiteDatabase {
+        do {
+            try DurableFiles.makeFolder(String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]))
+        } catch {
+            throw .notAFolder(path)
+        }
+        do {
+            let database = try SQLiteDatabase(path: path)
+            if try database.userVersion == 0 {
+                try database.execute("""
+                    BEGIN;
+                    CREATE TABLE files (
+                        path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, is_image INTEGER NOT NULL,
+                        format TEXT, width INTEGER, height INTEGER, orientation INTEGER, bit_depth INTEGER,
+                        has_alpha INTEGER, animated INTEGER, capture_date TEXT, capture_offset INTEGER);
+                    PRAGMA user_version = 1;
+                    COMMIT;
+                    """)
+            }
+            return database
+        } catch {
+            throw .index(error)
+        }
+    }
+
+    deinit {
+        watcher?.stop()
+        pollTask?.cancel()
+    }
+
+    // MARK: Scanning
+
+    private struct FileStamp: Equatable {
+        let size: Int
+        let modifiedNanoseconds: Int64
+    }
+
+    /// Walks the folder tree, reads the header of every new or changed file,
+    /// forgets removed ones, and reports (and publishes) the changes.
+    @discardableResult
+    public func scan() throws(PhotoLibraryError) -> ScanSummary {
+        var summary = ScanSummary()
+        do {
+            var known: [String: (FileStamp, Bool)] = [:]
+            let rows = try database.prepare("SELECT path, size, mtime_ns, is_image FROM files")
+            while try rows.step() {
+                known[rows.text(0)] = (FileStamp(size: rows.int(1), modifiedNanoseconds: rows.int64(2)), rows.int(3) != 0)
+            }
+            var seen = Set<String>()
+            var files: [(relative: String, stamp: FileStamp)] = []
+            walk(root, relative: "", into: &files, failures: &summary.failures)
+            let upsert = try database.prepare("""
+                INSERT OR REPLACE INTO files (path, size, mtime_ns, is_image, format, width, height, orientation, bit_depth,
+                                              has_alpha, animated, capture_date, capture_offset)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            let delete = try database.prepare("DELETE FROM files WHERE path = ?")
+            try database.transaction {
+                for (relative, stamp) in files {
+                    seen.insert(relative)
+                    let previous = known[relative]
+                    if let previous, previous.0 == stamp {
+                        summary.unchanged += 1
+                        continue
+                    }
+                    summary.probed += 1
+                    let path = "\(root)/\(relative)"
+                    let info: ImageInfo
+                    do {
+                        info = try ImageInfo(probingFileAt: path)
+                    } catch ImageCodecError.fileAccess(_, let reason) {
+                        summary.failures[relative] = reason
+                        continue
+                    } catch {
+                        summary.notImages += 1
+                        try upsert.bind(.text(relative), .int(stamp.size), .integer(stamp.modifiedNanoseconds), .int(0),
+                                        .null, .null, .null, .null, .null, .null, .null, .null, .null).run()
+                        if previous?.1 == true { summary.changes.append(.removed(relative)) }
+                        continue
+                    }
+                    try upsert.bind(
+                        .text(relative), .int(stamp.size), .integer(stamp.modifiedNanoseconds), .int(1), .text(info.format.identifier),
+                        .int(info.size.width), .int(info.size.height), .int(Int(info.orientation.rawValue)), .int(info.bitDepth),
+                        .int(info.hasAlpha ? 1 : 0), .int(info.isAnimated ? 1 : 0), .optional(info.captureDate?.exifDateTime),
+                        .optional(info.captureDate?.utcOffsetSeconds)
+                    ).run()
+                    let asset = makeAsset(relative: relative, info: info, stamp: stamp)
+                    summary.changes.append(previous?.1 == true ? .modified(asset) : .added(asset))
+                }
+                for (relative, entry) in known where !seen.contains(relative) {
+                    try delete.bind(.text(relative)).run()
+                    if entry.1 { summary.changes.append(.removed(relative)) }
+                }
+            }
+        } catch let error as SQLiteError {
+            throw .index(error)
+        } catch {
+            throw .index(SQLiteError(code: -1, message: "\(error)", context: "scanning \(root)"))
+        }
+        summary.changes.sort { Self.path(of: $0) < Self.path(of: $1) }
+        for change in summary.changes {
+            for continuation in observers.values { continuation.yield(change) }
+        }
+        return summary
+    }
+
+    private static func path(of change: LibraryChange) -> String {
+        switch change {
+        case .added(let asset), .modified(let asset): asset.id
+        case .removed(let id): id
+        }
+    }
+
+    /// Collects regular files under `folder`, skipping hidden entries and
+    /// symbolic links (which could loop).
+    private func walk(_ folder: String, relative: String, into files: inout [(relative: String, stamp: FileStamp)], failures: inout [String: String]) {
+        guard let directory = opendir(folder) else {
+            failures[relative.isEmpty ? "." : relative] = String(cString: strerror(errno))
+            return
+        }
+        closedir(directory)
+        for name in DurableFiles.names(in: folder) where !name.hasPrefix(".") {
+            let path = "\(folder)/\(name)"
+            let child = relative.isEmpty ? name : "\(relative)/\(name)"
+            var info = stat()
+            guard lstat(path, &info) == 0 else {
+                failures[child] = String(cString: strerror(errno))
+                continue
+            }
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR: walk(path, relative: child, into: &files, failures: &failures)
+            case S_IFREG:
+                let nanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+                files.append((child, FileStamp(size: Int(info.st_size), modifiedNanoseconds: nanoseconds)))
+            default: continue
+            }
+        }
+    }
+
+    private func makeAsset(relative: String, info: ImageInfo, stamp: FileStamp) -> LibraryAsset {
+        LibraryAsset(
+            id: relative, path: "\(root)/\(relative)", info: info, byteCount: stamp.size,
+            modified: Date(timeIntervalSince1970: Double(stamp.modifiedNanoseconds) / 1e9)
+        )
+    }
+
+    // MARK: Listing
+
+    /// The images in the index that match `filter`, oldest first by capture
+    /// date (or file time when there is none), then by file time and path.
+    /// Call ``scan()`` first to bring the index up to date.
+    public func assets(matching filter: AssetFilter = .everything) throws(PhotoLibraryError) -> [LibraryAsset] {
+        do {
+            let rows = try database.prepare("""
+                SELECT path, size, mtime_ns, format, width, height, orientation, bit_depth, has_alpha, animated,
+                       capture_date, capture_offset FROM files WHERE is_image = 1
+                """)
+            var assets: [LibraryAsset] = []
+            while try rows.step() {
+                let identifier = rows.text(3)
+                let format = ImageCodecRegistry.shared.decodableFormats.first { $0.identifier == identifier }
+                    ?? ImageFormat(identifier: identifier, mediaType: "application/octet-stream", fileExtensions: [identifier])
+                let captureDate = rows.optionalText(10).flatMap { CaptureDate(exifDateTime: $0) }.flatMap { date in
+                    CaptureDate(year: date.year, month: date.month, day: date.day, hour: date.hour, minute: date.minute,
+                                second: date.second, utcOffsetSeconds: rows.optionalInt(11))
+                }
+                let info = ImageInfo(
+                    format: format, size: PixelSize(width: rows.int(4), height: rows.int(5)),
+                    orientation: ImageOrientation(exifValue: rows.int(6)), hasAlpha: rows.int(8) != 0, bitDepth: rows.int(7),
+                    captureDate: captureDate, isAnimated: rows.int(9) != 0
+                )
+                guard filter.matches(info) else { continue }
+                assets.append(makeAsset(relative: rows.text(0), info: info, stamp: FileStamp(size: rows.int(1), modifiedNanoseconds: rows.int64(2))))
+            }
+            return assets.sorted { ($0.sortDate, $0.modified, $0.id) < ($1.sortDate, $1.modified, $1.id) }
+        } catch {
+            throw .index(error)
+        }
+    }
+
+    // MARK: Watching
+
+    /// A stream of changes found from now on: the folder is watched with
+    /// inotify (new subfolders included) or polled, and each burst of events
+    /// triggers an incremental ``scan()``. The first subscriber starts the
+    /// watching; it stops when the library is released.
+    public func changes(watching mode: WatchMode = .automatic) -> AsyncStream<LibraryChange> {
+        let (stream, continuation) = AsyncStream<LibraryChange>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
+        let id = UUID()
+        observers[id] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.removeObserver(id) }
+        }
+        startWatching(mode)
+        return stream
+    }
+
+    private func removeObserver(_ id: UUID) { observers[id] = nil }
+
+    private func startWatching(_ mode: WatchMode) {
+        guard watcher == nil, pollTask == nil else { return }
+        if mode == .automatic {
+            let watcher = DirectoryWatcher(root: root)
+            let started = watcher.start { [weak self] in
+                Task { await self?.scheduleRescan() }
+            }
+            if started {
+                self.watcher = watcher
+                return
+            }
+        }
+        let interval: Duration
+        if case .polling(let requested) = mode { interval = requested } else { interval = .seconds(2) }
+        pollTask = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                guard let self else { return }
+                _ = try? await self.scan()
+            }
+        }
+    }
+
+    /// Coalesces a burst of events into one scan shortly after.
+    private func scheduleRescan() async {
+        guard !rescanPending else { return }
+        rescanPending = true
+        try? await Task.sleep(for: .milliseconds(100))
+        rescanPending = false
+        _ = try? scan()
+    }
+}

@@ -1,0 +1,58 @@
+public import Foundation
+public import ImageCodecs
+
+/// A photo in a ``FolderPhotoLibrary``.
+public struct LibraryAsset: Hashable, Sendable, Identifiable {
+    /// The path relative to the library's root: stable while the file stays.
+    public let id: String
+    /// The absolute path.
+    public let path: String
+    /// What the header says (no pixels were decoded).
+    public let info: ImageInfo
+    /// The file's size in bytes.
+    public let byteCount: Int
+    /// The file's modification time.
+    public let modified: Date
+
+    /// The date photos are sorted by: the capture date, or the file time.
+    public var sortDate: Date { info.captureDate?.date ?? modified }
+}
+
+/// A change in a ``FolderPhotoLibrary``, found by a scan.
+public enum LibraryChange: Hashable, Sendable {
+    /// A new image.
+    case added(LibraryAsset)
+    /// An image whose file changed (size or modification time).
+    case modified(LibraryAsset)
+    /// An image that is gone; the value is its id.
+    case removed(String)
+}
+
+/// The outcome of ``FolderPhotoLibrary/scan()``.
+public struct ScanSummary: Hashable, Sendable {
+    /// The changes found, in path order.
+    public var changes: [LibraryChange] = []
+    /// Files whose size and time were unchanged, so were not read.
+    public var unchanged = 0
+    /// Files that were read but are not images PhotoDeck reads.
+    public var notImages = 0
+    /// Files or folders that could not be read, with the reason.
+    public var failures: [String: String] = [:]
+    /// How many files were probed (read) in this scan.
+    public var probed = 0
+}
+
+/// Everything that can go wrong opening or scanning a library.
+public enum PhotoLibraryError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The root folder is missing or not a folder.
+    case notAFolder(String)
+    /// The index database failed.
+    case index(SQLiteError)
+
+    public var description: String {
+        switch self {
+        case .notAFolder(let path): "\(path) is not a folder"
+        case .index(let error): "the library index failed: \(error)"
+        }
+    }
+}
