@@ -52,6 +52,8 @@ let package = Package(
         // libpng's classic API and libjpeg report errors with longjmp; these C
         // targets own every setjmp so that no jump ever crosses a Swift frame.
         .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
+        // V4L2 ioctls and mmap streaming for the Linux camera.
+        .target(name: "CV4L2"),
         // The resampler's inner loops, built for AVX2 and baseline x86-64.
         .target(name: "CResample"),
         .target(
@@ -74,7 +76,7 @@ let package = Package(
 
         .target(
             name: "PhotoAlbum",
-            dependencies: ["ImageCodecs", "CSQLite", "CCrypto"],
+            dependencies: ["ImageCodecs", "CSQLite", "CCrypto", "CV4L2"],
             swiftSettings: swiftSettings
         ),
 

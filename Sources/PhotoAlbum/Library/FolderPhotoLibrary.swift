@@ -18,7 +18,7 @@ import ImageCodecs
 /// The index persists in SQLite (by default `root/.photodeck/library.sqlite`),
 /// keyed by path with each file's size and modification time, so a rescan
 /// reads only files that changed.
-public actor FolderPhotoLibrary {
+public actor FolderPhotoLibrary: PhotoSource {
     /// How ``changes(watching:)`` notices changes.
     public enum WatchMode: Hashable, Sendable {
         /// inotify where available, else polling every 2 seconds.
@@ -29,6 +29,9 @@ public actor FolderPhotoLibrary {
 
     /// The folder the library lists.
     public nonisolated let root: String
+    /// The kind of source this folder stands for (the library, or the
+    /// saved-photos album).
+    public nonisolated let kind: PhotoSourceKind
     private let database: SQLiteDatabase
     private var observers: [UUID: AsyncStream<LibraryChange>.Continuation] = [:]
     private var watcher: DirectoryWatcher?
@@ -37,13 +40,24 @@ public actor FolderPhotoLibrary {
 
     /// Opens the library of `root`, with its index at `indexPath` (default
     /// `root/.photodeck/library.sqlite`).
-    public init(root: String, indexPath: String? = nil) throws(PhotoLibraryError) {
+    public init(root: String, indexPath: String? = nil, kind: PhotoSourceKind = .photoLibrary) throws(PhotoLibraryError) {
         var info = stat()
         guard stat(root, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { throw .notAFolder(root) }
         let normalized = root.hasSuffix("/") && root.count > 1 ? String(root.dropLast()) : root
         let database = try Self.openIndex(at: indexPath ?? "\(normalized)/.photodeck/library.sqlite")
         self.root = normalized
         self.database = database
+        self.kind = kind
+    }
+
+    /// Available while the root folder exists and can be read.
+    public nonisolated func availability() async -> SourceAvailability {
+        var info = stat()
+        guard stat(root, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+            return .unavailable(reason: "\(root) is not there")
+        }
+        guard access(root, R_OK | X_OK) == 0 else { return .unavailable(reason: "\(root) cannot be read") }
+        return .available
     }
 
     private static func openIndex(at path: String) throws(PhotoLibraryError) -> SQLiteDatabase {

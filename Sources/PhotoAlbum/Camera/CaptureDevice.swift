@@ -1,0 +1,90 @@
+/// Which way a camera faces.
+public enum CameraPosition: String, Hashable, Sendable {
+    /// Towards the user.
+    case front
+    /// Away from the user.
+    case rear
+    /// A separate camera (a USB webcam).
+    case external
+}
+
+/// A camera the system reports.
+public struct CaptureDeviceInfo: Hashable, Sendable, Identifiable {
+    /// A stable identifier (on Linux, the device node path).
+    public let id: String
+    /// The name the driver gives.
+    public let name: String
+    /// Which way it faces, as far as its name tells.
+    public let position: CameraPosition
+    /// Why it cannot capture stills, or `nil` when it can.
+    public let problem: String?
+
+    /// Creates a description.
+    public init(id: String, name: String, position: CameraPosition, problem: String? = nil) {
+        self.id = id
+        self.name = name
+        self.position = position
+        self.problem = problem
+    }
+
+    /// Whether the device can capture stills.
+    public var canCapture: Bool { problem == nil }
+}
+
+/// Everything that can go wrong with a camera.
+public enum CameraError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// No usable camera is there.
+    case unavailable(reason: String)
+    /// The device exists but capturing failed; `reason` is the system's word.
+    case captureFailed(device: String, reason: String)
+    /// A frame arrived but could not be turned into an image.
+    case badFrame(device: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .unavailable(let reason): "no camera is available: \(reason)"
+        case .captureFailed(let device, let reason): "capturing from \(device) failed: \(reason)"
+        case .badFrame(let device, let reason): "\(device) sent a frame that is not a usable image: \(reason)"
+        }
+    }
+}
+
+/// The cameras a platform offers. Conform to plug in another backend (or a
+/// fake in tests); ``V4L2Camera`` is the Linux one.
+public protocol CaptureDeviceProvider: Sendable {
+    /// Every camera the system reports, usable or not.
+    func devices() -> [CaptureDeviceInfo]
+    /// Captures one still from the device with `id`, as an encoded image
+    /// (JPEG), at about `size`.
+    func captureStill(from id: String, near width: Int, _ height: Int) async throws(CameraError) -> [UInt8]
+}
+
+extension CaptureDeviceProvider {
+    /// The first usable camera facing `position`, or the first usable one.
+    public func preferredDevice(facing position: CameraPosition? = nil) -> CaptureDeviceInfo? {
+        let usable = devices().filter(\.canCapture)
+        return usable.first { $0.position == position } ?? usable.first
+    }
+}
+
+/// The camera as a ``PhotoSource``: available when a usable device exists.
+public struct CameraSource: PhotoSource {
+    /// The backend that lists and drives the cameras.
+    public let provider: any CaptureDeviceProvider
+
+    /// Wraps a backend (on Linux, ``V4L2Camera`` by default).
+    public init(provider: any CaptureDeviceProvider = V4L2Camera()) {
+        self.provider = provider
+    }
+
+    public var kind: PhotoSourceKind { .camera }
+
+    public func availability() async -> SourceAvailability {
+        let devices = provider.devices()
+        if devices.contains(where: \.canCapture) { return .available }
+        if let problem = devices.compactMap(\.problem).first {
+            return .unavailable(reason: "no camera can capture (\(problem))")
+        }
+        return .unavailable(reason: "no camera is connected")
+    }
+}
