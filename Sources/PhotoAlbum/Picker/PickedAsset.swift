@@ -1,0 +1,54 @@
+public import ImageCodecs
+
+/// A photo the user picked: a light handle that reads and decodes only when
+/// asked, at the size asked.
+public struct PickedAsset: Sendable, Identifiable {
+    /// The asset's identifier in its source (a library path, a capture name).
+    public let id: String
+    /// What its header says.
+    public let info: ImageInfo
+    /// The crop chosen while editing, in oriented pixels; `nil` when editing was off.
+    public let crop: CropRect?
+    private let load: @Sendable () throws(ImageCodecError) -> [UInt8]
+
+    /// Creates a handle. `load` returns the encoded bytes when needed.
+    public init(id: String, info: ImageInfo, crop: CropRect? = nil, load: @escaping @Sendable () throws(ImageCodecError) -> [UInt8]) {
+        self.id = id
+        self.info = info
+        self.crop = crop
+        self.load = load
+    }
+
+    /// The same photo with `crop` as its edit.
+    func withCrop(_ crop: CropRect?) -> PickedAsset {
+        PickedAsset(id: id, info: info, crop: crop, load: load)
+    }
+
+    /// The encoded original.
+    public func encodedData() throws(ImageCodecError) -> [UInt8] { try load() }
+
+    /// The whole photo, upright, fitted into `box` (full size when `nil`).
+    public func image(fitting box: PixelSize? = nil) throws(ImageCodecError) -> Bitmap {
+        let bytes = try load()
+        if let box { return try DecodedImage(rendering: bytes, in: box).bitmap }
+        return try DecodedImage(decoding: bytes).bitmap
+    }
+
+    /// The edited photo: the crop applied to the upright image, fitted into
+    /// `box` (the crop's full resolution when `nil`). `nil` when editing was off.
+    public func editedImage(fitting box: PixelSize? = nil) throws(ImageCodecError) -> Bitmap? {
+        guard let crop else { return nil }
+        let oriented = info.orientedSize
+        // Decode only as many pixels as the cropped result needs.
+        let scale = box.map { min(1, min(Double($0.width) / Double(crop.width), Double($0.height) / Double(crop.height))) } ?? 1
+        let needed = oriented.scaled(by: scale)
+        let decoded = try DecodedImage(decoding: try load(), options: DecodeOptions(targetSize: .fitting(needed))).bitmap
+        let factorX = Double(decoded.width) / Double(oriented.width), factorY = Double(decoded.height) / Double(oriented.height)
+        let scaledCrop = PixelSize(
+            width: max(1, Int((Double(crop.width) * factorX).rounded())), height: max(1, Int((Double(crop.height) * factorY).rounded()))
+        )
+        let cropped = try decoded.cropped(x: Int((Double(crop.x) * factorX).rounded()), y: Int((Double(crop.y) * factorY).rounded()), size: scaledCrop)
+        let target = box.map { crop.size.fitting(in: $0) } ?? crop.size
+        return cropped.size == target ? cropped : cropped.resized(to: target)
+    }
+}
