@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "PhotoBrowser", targets: ["PhotoBrowser"]),
         .library(name: "PhotoAlbum", targets: ["PhotoAlbum"]),
         .executable(name: "photo-fit", targets: ["photo-fit"]),
+        .executable(name: "photo-album", targets: ["photo-album"]),
     ],
     targets: [
         // MARK: C libraries (thin system-library shims)
@@ -88,6 +89,13 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        .executableTarget(
+            name: "photo-album",
+            dependencies: ["PhotoAlbum", "ImageCodecs"],
+            path: "Examples/photo-album",
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Benchmarks
         .executableTarget(
             name: "codec-bench",
@@ -124,7 +132,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PhotoFitTests",
-            dependencies: ["photo-fit", "ImageCodecs"],
+            dependencies: ["photo-fit", "photo-album", "ImageCodecs", "TestSupport"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -5,39 +5,10 @@ import Testing
 /// Runs the built `photo-fit` executable and checks its contract.
 @Suite("photo-fit command line")
 struct PhotoFitTests {
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let samples = packageRoot.appendingPathComponent("Examples/Samples")
+    static let samples = ExampleProcess.packageRoot.appendingPathComponent("Examples/Samples")
 
-    struct Result {
-        let status: Int32
-        let reason: Process.TerminationReason
-        let standardError: String
-    }
-
-    static var executable: URL {
-        // The test bundle sits in the same build directory as the executable.
-        let buildDirectory = Bundle.main.bundleURL
-        let candidates = [
-            buildDirectory.appendingPathComponent("photo-fit"),
-            buildDirectory.deletingLastPathComponent().appendingPathComponent("photo-fit"),
-            packageRoot.appendingPathComponent(".build/debug/photo-fit"),
-        ]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[2]
-    }
-
-    static func run(_ arguments: [String]) throws -> Result {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = ["PHOTO_FIT_QUIET": "1"]
-        let errorPipe = Pipe()
-        process.standardError = errorPipe
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let errorData = errorPipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, reason: process.terminationReason, standardError: String(decoding: errorData, as: UTF8.self))
+    static func run(_ arguments: [String]) throws -> ExampleProcess.Result {
+        try ExampleProcess.run("photo-fit", arguments, environment: ["PHOTO_FIT_QUIET": "1"])
     }
 
     static func temporaryFile(_ name: String) -> String {

@@ -1,0 +1,89 @@
+import PhotoAlbum
+
+/// The parsed command line of photo-album.
+struct Arguments {
+    enum Command {
+        case importFiles(album: String, paths: [String])
+        case list(album: String?, json: Bool)
+        case remove(album: String?, ids: [String])
+        case check
+        case pick(source: PhotoSourceKind?, limit: Int, from: String, album: String)
+    }
+
+    static let usage = """
+        usage: photo-album --store DIR import [--album NAME] PATH...
+               photo-album --store DIR list [--album NAME] [--json]
+               photo-album --store DIR remove [--album NAME] ID...
+               photo-album --store DIR check
+               photo-album --store DIR pick [--source camera|library] [--limit N] [--album NAME] --from DIR
+        """
+
+    static let defaultAlbum = "Favourites"
+
+    let store: String
+    let command: Command
+
+    init(_ arguments: [String]) throws(CLIError) {
+        var store: String?
+        var album: String?
+        var json = false
+        var source: PhotoSourceKind?
+        var limit = 1
+        var from: String?
+        var positional: [String] = []
+        var iterator = arguments.makeIterator()
+        func value(_ flag: String) throws(CLIError) -> String {
+            guard let next = iterator.next() else { throw CLIError("\(flag) needs a value") }
+            return next
+        }
+        while let argument = iterator.next() {
+            switch argument {
+            case "--store": store = try value(argument)
+            case "--album": album = try value(argument)
+            case "--json": json = true
+            case "--from": from = try value(argument)
+            case "--limit":
+                let text = try value(argument)
+                guard let number = Int(text), number >= 0 else { throw CLIError("--limit must be a whole number (0 for no limit), got '\(text)'") }
+                limit = number
+            case "--source":
+                switch try value(argument) {
+                case "camera": source = .camera
+                case "library": source = .photoLibrary
+                case let other: throw CLIError("--source must be camera or library, got '\(other)'")
+                }
+            case "-h", "--help": throw CLIError(Self.usage, isUsage: true)
+            case _ where argument.hasPrefix("--"): throw CLIError("unknown option \(argument)")
+            default: positional.append(argument)
+            }
+        }
+        guard let store else { throw CLIError("--store DIR is required") }
+        guard let verb = positional.first else { throw CLIError("no command given; try --help") }
+        let rest = Array(positional.dropFirst())
+        self.store = store
+        switch verb {
+        case "import":
+            guard !rest.isEmpty else { throw CLIError("import needs at least one file or folder") }
+            command = .importFiles(album: album ?? Self.defaultAlbum, paths: rest)
+        case "list": command = .list(album: album, json: json)
+        case "remove":
+            guard !rest.isEmpty else { throw CLIError("remove needs at least one asset id") }
+            command = .remove(album: album, ids: rest)
+        case "check": command = .check
+        case "pick":
+            guard let from else { throw CLIError("pick needs --from DIR (the library folder)") }
+            command = .pick(source: source, limit: limit, from: from, album: album ?? Self.defaultAlbum)
+        default: throw CLIError("unknown command '\(verb)'; try --help")
+        }
+    }
+}
+
+/// A command-line failure: printed as one `error:` line.
+struct CLIError: Error, CustomStringConvertible {
+    let description: String
+    let isUsage: Bool
+    init(_ description: String, isUsage: Bool = false) {
+        self.description = description
+        self.isUsage = isUsage
+    }
+}

@@ -1,0 +1,150 @@
+// photo-album: the app's own album from the command line.
+// Any failure prints one line starting with "error:" and exits with status 1.
+
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import ImageCodecs
+import PhotoAlbum
+
+@main
+struct PhotoAlbumCommand {
+    static func main() async {
+        do {
+            let arguments = try Arguments(Array(CommandLine.arguments.dropFirst()))
+            let status = try await run(arguments)
+            exit(status)
+        } catch let error as CLIError where error.isUsage {
+            print(error.description)
+            exit(0)
+        } catch {
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+
+    static func run(_ arguments: Arguments) async throws -> Int32 {
+        let store = try AlbumStore(directory: arguments.store)
+        if !store.lastRepair.isClean {
+            let repair = store.lastRepair
+            print("repaired: \(repair.removedTemporaryFiles.count) temporary and \(repair.removedOrphans.count) unreferenced files removed")
+        }
+        switch arguments.command {
+        case .importFiles(let album, let paths):
+            try await ensureAlbum(album, in: store)
+            var files: [String] = []
+            for path in paths { files += try expand(path) }
+            return try await importFiles(files, into: album, store: store)
+        case .list(let album, let json):
+            let albums = try await store.albums().filter { album == nil || $0.name == album }
+            if let album, albums.isEmpty { throw AlbumError.noSuchAlbum(album) }
+            var rows: [[String: String]] = []
+            for entry in albums {
+                for item in try await store.items(in: entry.name) {
+                    rows.append([
+                        "id": item.asset.rawValue, "album": entry.name, "position": "\(item.position)", "format": item.format.identifier,
+                        "width": "\(item.orientedSize.width)", "height": "\(item.orientedSize.height)", "bytes": "\(item.byteCount)",
+                        "name": item.originalName, "taken": item.captureDate?.description ?? "",
+                    ])
+                }
+            }
+            if json {
+                let data = try JSONSerialization.data(withJSONObject: rows, options: [.prettyPrinted, .sortedKeys])
+                print(String(decoding: data, as: UTF8.self))
+            } else {
+                for row in rows {
+                    print("\(row["id"]!.prefix(12))  \(row["album"]!)#\(row["position"]!)  \(row["width"]!)x\(row["height"]!) \(row["format"]!)  \(row["name"]!)  \(row["taken"]!)")
+                }
+            }
+            return 0
+        case .remove(let album, let ids):
+            let albums = try await store.albums().map(\.name).filter { album == nil || $0 == album }
+            for prefix in ids {
+                var removed = false
+                for name in albums {
+                    let matches = try await store.items(in: name).filter { $0.asset.rawValue.hasPrefix(prefix.lowercased()) }
+                    guard matches.count <= 1 else { throw CLIError("\(prefix) matches \(matches.count) photos in \(name); give more digits") }
+                    if let match = matches.first {
+                        try await store.remove(match.asset, from: name)
+                        print("removed \(match.asset.shortForm) from \(name)")
+                        removed = true
+                    }
+                }
+                guard removed else { throw CLIError("no photo matches \(prefix)") }
+            }
+            return 0
+        case .check:
+            let report = try await store.check()
+            for problem in report.problems { print("problem: \(problem)") }
+            print(report.isConsistent ? "consistent: \(report.assetCount) photos" : "inconsistent: \(report.problems.count) problems")
+            return report.isConsistent ? 0 : 1
+        case .pick(let source, let limit, let from, let album):
+            // The library's index lives in the store, not in the user's folder.
+            let indexName = String(from.utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }, radix: 16)
+            let library = try FolderPhotoLibrary(root: from, indexPath: "\(arguments.store)/libraries/\(indexName).sqlite")
+            let preference: [PhotoSourceKind] = source.map { [$0] } ?? [.camera, .photoLibrary]
+            let session = PickerSession(
+                configuration: PickerConfiguration(sourcePreference: preference, selectionLimit: limit), sources: [CameraSource(), library]
+            )
+            switch try await session.run(with: TerminalPicker()) {
+            case .cancelled:
+                print("cancelled")
+            case .picked(let assets):
+                try await ensureAlbum(album, in: store)
+                for asset in assets {
+                    let item = try await store.add(encodedImage: try asset.encodedData(), named: asset.id, to: album)
+                    print("added \(item.asset.shortForm) \(asset.id)")
+                }
+                print("picked \(assets.count) into \(album)")
+            }
+            return 0
+        }
+    }
+
+    static func importFiles(_ files: [String], into album: String, store: AlbumStore) async throws -> Int32 {
+        var progress = Progress(total: files.count)
+        var failures = 0, skipped = 0
+        for file in files {
+            let outcome: Result<AlbumItem, AlbumError>
+            do {
+                outcome = .success(try await store.add(fileAt: file, to: album))
+            } catch {
+                outcome = .failure(error)
+            }
+            switch outcome {
+            case .success(let item):
+                progress.advance("added \(item.asset.shortForm) \(file)")
+            case .failure(.notAnImage):
+                skipped += 1
+                progress.advance("skipped \(file): not an image")
+            case .failure(let error):
+                guard case .unreadableFile = error else { throw error }
+                failures += 1
+                progress.advance("failed \(file): \(error)")
+            }
+        }
+        print("imported \(files.count - failures - skipped) photos into \(album) (\(skipped) not images, \(failures) unreadable)")
+        return failures == 0 ? 0 : 1
+    }
+
+    static func ensureAlbum(_ name: String, in store: AlbumStore) async throws {
+        if try await !store.albums().contains(where: { $0.name == name }) { try await store.createAlbum(named: name) }
+    }
+
+    /// Files under a path (recursively for folders, hidden entries skipped), sorted.
+    static func expand(_ path: String) throws -> [String] {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw AlbumError.unreadableFile(path: path, reason: "No such file or directory") }
+        guard isFolder.boolValue else { return [path] }
+        let enumerator = FileManager.default.enumerator(atPath: path)
+        var files: [String] = []
+        while let relative = enumerator?.nextObject() as? String {
+            if relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
+            let full = "\(path)/\(relative)"
+            var folder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: full, isDirectory: &folder), !folder.boolValue { files.append(full) }
+        }
+        return files.sorted()
+    }
+}

@@ -1,0 +1,24 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// Import progress: a redrawn bar on a terminal, plain lines otherwise.
+struct Progress {
+    let total: Int
+    let isTerminal = isatty(STDERR_FILENO) == 1
+    private(set) var done = 0
+
+    mutating func advance(_ line: String) {
+        done += 1
+        if isTerminal {
+            let width = 30
+            let filled = total > 0 ? done * width / total : width
+            let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+            FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total) ".utf8))
+            if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
+        } else {
+            print(line)
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+/// Runs the example executables built beside the test bundle.
+enum ExampleProcess {
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    struct Result {
+        let status: Int32
+        let reason: Process.TerminationReason
+        let standardOutput: String
+        let standardError: String
+    }
+
+    /// The built executable `name`.
+    static func executable(_ name: String) -> URL {
+        // The test bundle sits in the same build directory as the executables.
+        let buildDirectory = Bundle.main.bundleURL
+        let candidates = [
+            buildDirectory.appendingPathComponent(name),
+            buildDirectory.deletingLastPathComponent().appendingPathComponent(name),
+            packageRoot.appendingPathComponent(".build/debug/\(name)"),
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[2]
+    }
+
+    /// A started process with its output collected to files (so a killed
+    /// child cannot block a pipe).
+    static func start(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Process {
+        let process = Process()
+        process.executableURL = executable(name)
+        process.arguments = arguments
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Runs `name` to completion with `input` on standard input.
+    static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:], input: String = "") throws -> Result {
+        let process = Process()
+        process.executableURL = executable(name)
+        process.arguments = arguments
+        process.environment = environment
+        // Standard error goes to a file, so that only one pipe is read and
+        // a chatty child can never fill the other one.
+        let errorPath = FileManager.default.temporaryDirectory.appendingPathComponent("example-\(UUID().uuidString).err")
+        _ = FileManager.default.createFile(atPath: errorPath.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: errorPath) }
+        let output = Pipe(), stdin = Pipe()
+        process.standardOutput = output
+        process.standardError = try FileHandle(forWritingTo: errorPath)
+        process.standardInput = stdin
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let errorData = (try? Data(contentsOf: errorPath)) ?? Data()
+        return Result(
+            status: process.terminationStatus, reason: process.terminationReason,
+            standardOutput: String(decoding: outputData, as: UTF8.self), standardError: String(decoding: errorData, as: UTF8.self)
+        )
+    }
+}
