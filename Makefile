@@ -33,15 +33,19 @@ deps-test:
 deps-bench:
 	$(call install_missing,$(BENCH_PACKAGES))
 
-## demo: fit every bundled sample photo into 640x640 with photo-fit.
+## demo: fit every bundled sample photo into 640x640 with photo-fit, then
+## gather them into an album with photo-album.
 demo: deps-build
-	swift build -c release --product photo-fit
+	swift build -c release --product photo-fit --product photo-album
 	@mkdir -p "$(DEMO_OUT)"
 	@for photo in Examples/Samples/*.jpg Examples/Samples/*.png Examples/Samples/*.webp; do \
 		name=$$(basename "$${photo%.*}"); \
 		.build/release/photo-fit --width 640 --height 640 --quality 85 "$$photo" "$(DEMO_OUT)/$$name-fit.jpg" || exit 1; \
 		.build/release/photo-fit --width 320 --height 320 --mode fill "$$photo" "$(DEMO_OUT)/$$name-square.webp" || exit 1; \
 	done
+	.build/release/photo-album --store "$(DEMO_OUT)/album" import --album Samples Examples/Samples
+	.build/release/photo-album --store "$(DEMO_OUT)/album" list
+	.build/release/photo-album --store "$(DEMO_OUT)/album" check
 	@echo "demo output: $(DEMO_OUT)"
 
 ## test: the whole test suite.

@@ -93,7 +93,7 @@ struct PhotoAlbumCommand {
             case .picked(let assets):
                 try await ensureAlbum(album, in: store)
                 for asset in assets {
-                    let item = try await store.add(encodedImage: try asset.encodedData(), named: asset.id, to: album)
+                    let item = try await store.add(asset, to: album)
                     print("added \(item.asset.shortForm) \(asset.id)")
                 }
                 print("picked \(assets.count) into \(album)")

@@ -189,6 +189,18 @@ public actor AlbumStore {
         try add(bytes, named: name, to: album, source: name)
     }
 
+    /// Adds a photo picked in a ``PickerSession`` (its original bytes) to `album`.
+    @discardableResult
+    public func add(_ picked: PickedAsset, to album: String) throws(AlbumError) -> AlbumItem {
+        let bytes: [UInt8]
+        do {
+            bytes = try picked.encodedData()
+        } catch {
+            throw .notAnImage(path: picked.id, reason: error)
+        }
+        return try add(bytes, named: picked.id.split(separator: "/").last.map(String.init) ?? picked.id, to: album, source: picked.id)
+    }
+
     private func add(_ bytes: [UInt8], named name: String, to album: String, source: String) throws(AlbumError) -> AlbumItem {
         let info: ImageInfo
         do {
