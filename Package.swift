@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "ImageCodecs", targets: ["ImageCodecs"]),
         .library(name: "PhotoBrowser", targets: ["PhotoBrowser"]),
         .library(name: "PhotoAlbum", targets: ["PhotoAlbum"]),
+        .library(name: "ShareKit", targets: ["ShareKit"]),
+        .library(name: "ShareKitTesting", targets: ["ShareKitTesting"]),
         .executable(name: "photo-fit", targets: ["photo-fit"]),
         .executable(name: "photo-album", targets: ["photo-album"]),
     ],
@@ -75,9 +77,27 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // A thin Swift layer over SQLite shared by PhotoAlbum and ShareKit
+        // (package access only; not a product).
+        .target(
+            name: "SQLiteSupport",
+            dependencies: ["CSQLite"],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "PhotoAlbum",
-            dependencies: ["ImageCodecs", "CSQLite", "CCrypto", "CV4L2"],
+            dependencies: ["ImageCodecs", "SQLiteSupport", "CCrypto", "CV4L2"],
+            swiftSettings: swiftSettings
+        ),
+
+        .target(
+            name: "ShareKit",
+            dependencies: ["ImageCodecs", "SQLiteSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "ShareKitTesting",
+            dependencies: ["ShareKit", "ImageCodecs"],
             swiftSettings: swiftSettings
         ),
 
@@ -127,7 +147,12 @@ let package = Package(
         ),
         .testTarget(
             name: "PhotoAlbumTests",
-            dependencies: ["PhotoAlbum", "ImageCodecs", "TestSupport"],
+            dependencies: ["PhotoAlbum", "ImageCodecs", "TestSupport", "SQLiteSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ShareKitTests",
+            dependencies: ["ShareKit", "ShareKitTesting", "ImageCodecs", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,6 +1,7 @@
 import Foundation
 import ImageCodecs
-@testable import PhotoAlbum
+import PhotoAlbum
+import SQLiteSupport
 import Testing
 import TestSupport
 

@@ -1,3 +1,4 @@
+public import SQLiteSupport
 public import ImageCodecs
 
 /// Everything that can go wrong in an ``AlbumStore``. Each case says what

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import SQLiteSupport
 import Glibc
 #endif
 import Foundation

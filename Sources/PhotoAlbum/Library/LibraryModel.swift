@@ -1,3 +1,4 @@
+public import SQLiteSupport
 public import Foundation
 public import ImageCodecs
 

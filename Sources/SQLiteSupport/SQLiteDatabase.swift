@@ -1,18 +1,19 @@
 import CSQLite
 import Foundation
 
-/// A connection to an SQLite database: a thin, typed layer over the C API.
+/// A connection to an SQLite database: a thin, typed layer over the C API,
+/// shared by the modules of this package (`package` access).
 ///
 /// Not thread-safe by itself: each instance is owned by one actor
 /// (``AlbumStore``, ``FolderPhotoLibrary``), which serialises its use.
-final class SQLiteDatabase {
+package final class SQLiteDatabase {
     private var handle: OpaquePointer?
-    let path: String
+    package let path: String
 
     /// Opens (creating if needed) the database at `path` in WAL mode with
     /// full synchronous commits: a committed transaction survives a crash
     /// or power loss.
-    init(path: String) throws(SQLiteError) {
+    package init(path: String) throws(SQLiteError) {
         self.path = path
         var connection: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
@@ -37,7 +38,7 @@ final class SQLiteDatabase {
     }
 
     /// Runs one or more statements that return no rows.
-    func execute(_ sql: String) throws(SQLiteError) {
+    package func execute(_ sql: String) throws(SQLiteError) {
         var message: UnsafeMutablePointer<CChar>?
         let status = sqlite3_exec(handle, sql, nil, nil, &message)
         guard status == SQLITE_OK else {
@@ -48,7 +49,7 @@ final class SQLiteDatabase {
     }
 
     /// Prepares a statement.
-    func prepare(_ sql: String) throws(SQLiteError) -> Statement {
+    package func prepare(_ sql: String) throws(SQLiteError) -> Statement {
         var statement: OpaquePointer?
         let status = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
         guard status == SQLITE_OK, let statement else { throw error(status, sql) }
@@ -57,7 +58,7 @@ final class SQLiteDatabase {
 
     /// Runs `body` in a transaction: committed when it returns, rolled back
     /// when it throws.
-    func transaction<T>(_ body: () throws -> T) throws -> T {
+    package func transaction<T>(_ body: () throws -> T) throws -> T {
         try execute("BEGIN IMMEDIATE")
         do {
             let result = try body()
@@ -70,7 +71,7 @@ final class SQLiteDatabase {
     }
 
     /// `PRAGMA user_version`, the schema version.
-    var userVersion: Int {
+    package var userVersion: Int {
         get throws(SQLiteError) {
             let statement = try prepare("PRAGMA user_version")
             return try statement.step() ? statement.int(0) : 0
@@ -78,10 +79,10 @@ final class SQLiteDatabase {
     }
 
     /// The rowid of the last inserted row.
-    var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    package var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
     /// A prepared statement. Parameters are 1-based, columns 0-based, as in SQLite.
-    final class Statement {
+    package final class Statement {
         private let statement: OpaquePointer
         private let database: SQLiteDatabase
         private let sql: String
@@ -96,7 +97,7 @@ final class SQLiteDatabase {
 
         /// Binds values to parameters 1, 2, ... in order.
         @discardableResult
-        func bind(_ values: SQLiteValue...) throws(SQLiteError) -> Statement {
+        package func bind(_ values: SQLiteValue...) throws(SQLiteError) -> Statement {
             sqlite3_reset(statement)
             sqlite3_clear_bindings(statement)
             for (offset, value) in values.enumerated() {
@@ -118,7 +119,7 @@ final class SQLiteDatabase {
         }
 
         /// Advances to the next row; `false` when there are no more.
-        func step() throws(SQLiteError) -> Bool {
+        package func step() throws(SQLiteError) -> Bool {
             let status = sqlite3_step(statement)
             switch status {
             case SQLITE_ROW: return true
@@ -128,32 +129,32 @@ final class SQLiteDatabase {
         }
 
         /// Runs a statement that returns no rows.
-        func run() throws(SQLiteError) {
+        package func run() throws(SQLiteError) {
             while try step() {}
         }
 
-        func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(statement, column)) }
-        func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
-        func double(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
-        func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
-        func text(_ column: Int32) -> String {
+        package func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(statement, column)) }
+        package func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
+        package func double(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
+        package func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+        package func text(_ column: Int32) -> String {
             guard let pointer = sqlite3_column_text(statement, column) else { return "" }
             return String(cString: pointer)
         }
-        func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
-        func optionalInt(_ column: Int32) -> Int? { isNull(column) ? nil : int(column) }
+        package func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
+        package func optionalInt(_ column: Int32) -> Int? { isNull(column) ? nil : int(column) }
     }
 }
 
 /// A value bound to an SQL parameter.
-enum SQLiteValue {
+package enum SQLiteValue {
     case null
     case integer(Int64)
     case real(Double)
     case text(String)
     case blob([UInt8])
 
-    static func int(_ value: Int) -> SQLiteValue { .integer(Int64(value)) }
-    static func optional(_ value: String?) -> SQLiteValue { value.map { .text($0) } ?? .null }
-    static func optional(_ value: Int?) -> SQLiteValue { value.map { .integer(Int64($0)) } ?? .null }
+    package static func int(_ value: Int) -> SQLiteValue { .integer(Int64(value)) }
+    package static func optional(_ value: String?) -> SQLiteValue { value.map { .text($0) } ?? .null }
+    package static func optional(_ value: Int?) -> SQLiteValue { value.map { .integer(Int64($0)) } ?? .null }
 }

@@ -1,0 +1,56 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// A ``CredentialStore`` in a JSON file readable only by its owner (mode
+/// 0600), replaced atomically (written to a temporary file, flushed, renamed)
+/// so a crash never leaves half a file.
+public actor FileCredentialStore: CredentialStore {
+    /// The file.
+    public nonisolated let path: String
+
+    /// Uses the file at `path` (created on the first save).
+    public init(path: String) {
+        self.path = path
+    }
+
+    private func load() throws -> [Credential] {
+        guard FileManager.default.fileExists(atPath: path) else { return [] }
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        return try JSONDecoder().decode([Credential].self, from: data)
+    }
+
+    private func write(_ credentials: [Credential]) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .secondsSince1970
+        let data = try encoder.encode(credentials)
+        let temporary = "\(path).\(getpid()).tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: temporary]) }
+        fchmod(fd, 0o600)
+        let written = data.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        let synced = fsync(fd) == 0
+        close(fd)
+        guard written == data.count, synced, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
+        }
+    }
+
+    public func credential(for provider: ProviderID, account: String?) throws -> Credential? {
+        try load().filter { $0.provider == provider.rawValue && (account == nil || $0.account == account) }
+            .sorted { $0.account < $1.account }.first
+    }
+
+    public func save(_ credential: Credential) throws {
+        var all = try load().filter { !($0.provider == credential.provider && $0.account == credential.account) }
+        all.append(credential)
+        try write(all)
+    }
+
+    public func removeCredential(for provider: ProviderID, account: String) throws {
+        try write(try load().filter { !($0.provider == provider.rawValue && $0.account == account) })
+    }
+}

@@ -1,0 +1,103 @@
+public import ImageCodecs
+
+/// How a provider counts text length.
+public enum TextCounting: Hashable, Sendable {
+    /// User-perceived characters (grapheme clusters): "👍🏽" is 1.
+    case characters
+    /// UTF-16 code units, as many APIs count: "👍🏽" is 4.
+    case utf16
+    /// UTF-8 bytes.
+    case utf8Bytes
+    /// Weibo's rule: a CJK (any non-ASCII) character counts 1, an ASCII
+    /// character 1/2, a link 10 (20 half-width characters; longer than 140
+    /// bytes, 10 plus the excess halved), the total rounded up.
+    case weibo
+}
+
+/// A provider's rules for one destination, as data.
+public struct ShareConstraints: Hashable, Sendable {
+    /// Text rules.
+    public struct Text: Hashable, Sendable {
+        /// The most text allowed, in ``counting`` units.
+        public var maxLength: Int
+        /// How length is counted.
+        public var counting: TextCounting
+        /// Whether a share must have text.
+        public var isRequired: Bool
+
+        /// Creates text rules.
+        public init(maxLength: Int, counting: TextCounting = .characters, isRequired: Bool = false) {
+            self.maxLength = maxLength
+            self.counting = counting
+            self.isRequired = isRequired
+        }
+    }
+
+    /// Image rules.
+    public struct Images: Hashable, Sendable {
+        /// The most images one share may carry.
+        public var maxCount: Int
+        /// The most bytes one encoded image may have.
+        public var maxBytes: Int
+        /// Formats accepted, most preferred first; others are re-encoded to the first.
+        public var formats: [ImageFormat]
+        /// The largest pixel size accepted (either side), if the provider has one.
+        public var maxDimension: Int?
+
+        /// Creates image rules.
+        public init(maxCount: Int, maxBytes: Int, formats: [ImageFormat] = [.jpeg, .png], maxDimension: Int? = nil) {
+            self.maxCount = maxCount
+            self.maxBytes = maxBytes
+            self.formats = formats
+            self.maxDimension = maxDimension
+        }
+    }
+
+    /// Thumbnail rules (a link preview or a chat bubble's picture).
+    public struct Thumbnail: Hashable, Sendable {
+        /// The most bytes.
+        public var maxBytes: Int
+        /// The box it must fit.
+        public var maxSize: PixelSize
+        /// The format written.
+        public var format: ImageFormat
+
+        /// Creates thumbnail rules.
+        public init(maxBytes: Int, maxSize: PixelSize, format: ImageFormat = .jpeg) {
+            self.maxBytes = maxBytes
+            self.maxSize = maxSize
+            self.format = format
+        }
+    }
+
+    /// How a destination takes links.
+    public enum Links: Hashable, Sendable {
+        /// As a link object with title, summary and thumbnail.
+        case object(maxTitleLength: Int, maxSummaryLength: Int)
+        /// Only as text: the URL is appended to the message.
+        case inText
+        /// Not at all.
+        case unsupported
+    }
+
+    /// Text rules; `nil` when the destination takes no text.
+    public var text: Text?
+    /// Image rules; `nil` when it takes no images.
+    public var images: Images?
+    /// Thumbnail rules; `nil` when it wants none.
+    public var thumbnail: Thumbnail?
+    /// How links are taken.
+    public var links: Links
+    /// Whether text, images and a link may be combined in one share; when
+    /// `false`, a share carries text alone, images (with text), or a link.
+    public var allowsMixedContent: Bool
+
+    /// Creates constraints.
+    public init(text: Text?, images: Images?, thumbnail: Thumbnail? = nil, links: Links = .inText, allowsMixedContent: Bool = true) {
+        self.text = text
+        self.images = images
+        self.thumbnail = thumbnail
+        self.links = links
+        self.allowsMixedContent = allowsMixedContent
+    }
+}
