@@ -133,7 +133,7 @@ let package = Package(
         ),
 
         // MARK: Tests
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: swiftSettings),
+        .target(name: "TestSupport", dependencies: ["ImageCodecs"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(
             name: "ImageCodecsTests",
             dependencies: ["ImageCodecs", "TestSupport"],

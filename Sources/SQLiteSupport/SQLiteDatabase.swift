@@ -141,6 +141,11 @@ package final class SQLiteDatabase {
             guard let pointer = sqlite3_column_text(statement, column) else { return "" }
             return String(cString: pointer)
         }
+        package func blob(_ column: Int32) -> [UInt8] {
+            let count = Int(sqlite3_column_bytes(statement, column))
+            guard count > 0, let pointer = sqlite3_column_blob(statement, column) else { return [] }
+            return Array(UnsafeRawBufferPointer(start: pointer, count: count))
+        }
         package func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
         package func optionalInt(_ column: Int32) -> Int? { isNull(column) ? nil : int(column) }
     }

@@ -112,7 +112,11 @@ public struct ContentAdapter: Sendable {
             }
         }
 
-        guard violations.isEmpty else { throw .invalidContent(violations) }
+        guard violations.isEmpty else {
+            // The thumbnail is made from the first image: report a bad image once.
+            var seen = Set<ConstraintViolation>()
+            throw .invalidContent(violations.filter { seen.insert($0).inserted })
+        }
         return PreparedContent(text: finalText, images: images, link: link, thumbnail: thumbnail, adjustments: adjustments, encodeCount: encodes)
     }
 

@@ -75,13 +75,6 @@ extension Bitmap {
         return out
     }
 
-    /// Random pixels: incompressible, so encoded files are large.
-    static func noise(width: Int, height: Int, seed: UInt64) -> Bitmap {
-        var generator = SeededGenerator(seed: seed)
-        let pixels = (0..<(width * height * 3)).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        return try! Bitmap(width: width, height: height, pixelFormat: .rgb8, pixels: pixels)
-    }
-
     /// A real photograph (libjpeg-turbo's testorig.jpg, 227x149), for lossy
     /// round trips.
     static func photo() throws -> Bitmap {

@@ -1,0 +1,201 @@
+public import Foundation
+import SQLiteSupport
+
+/// A durable queue of shares, sent when the network and credentials allow.
+///
+/// Entries live in SQLite, so they survive a restart. Posting is
+/// **at most once**: an entry is marked `sending` (committed) before its
+/// request goes out; a share whose outcome is unknown, or that was sending
+/// when the process died, becomes ``State/outcomeUnknown`` and is never
+/// re-posted automatically; the app asks the user. Failures that happened
+/// before anything was sent (no network, rate limited, not authorised) are
+/// retried on a later ``process()``.
+///
+/// ```swift
+/// let outbox = try Outbox(path: "\(support)/outbox.sqlite", center: center)
+/// let id = try await outbox.enqueue(content, to: target)
+/// await outbox.process()     // call when the app starts, comes online, or re-authorises
+/// ```
+public actor Outbox {
+    /// Where an entry stands.
+    public enum State: String, Hashable, Sendable, CaseIterable {
+        /// Waiting to be sent.
+        case queued
+        /// Being sent now (seen after a crash only until the next open).
+        case sending
+        /// Posted; ``Entry/postID`` holds the provider's id, when it gave one.
+        case posted
+        /// Maybe posted, maybe not: never retried automatically.
+        case outcomeUnknown
+        /// Failed for good (the content was refused, or retries ran out).
+        case failed
+    }
+
+    /// One queued share.
+    public struct Entry: Hashable, Sendable, Identifiable {
+        /// Its identifier.
+        public let id: UUID
+        /// Where it goes.
+        public let target: ShareTarget
+        /// As which account.
+        public let account: String?
+        /// Where it stands.
+        public let state: State
+        /// How many times sending was tried.
+        public let attempts: Int
+        /// The last error or uncertainty, in words (no tokens).
+        public let lastError: String?
+        /// The provider's post id once posted.
+        public let postID: String?
+    }
+
+    private let database: SQLiteDatabase
+    private let center: ShareCenter
+    private let network: any NetworkMonitor
+    private let policy: UploadPolicy
+    private let maxAttempts: Int
+
+    /// Opens (or creates) the outbox at `path`. Entries left `sending` by a
+    /// previous process become ``State/outcomeUnknown``.
+    public init(
+        path: String, center: ShareCenter, network: any NetworkMonitor = SysfsNetworkMonitor(),
+        policy: UploadPolicy = UploadPolicy(), maxAttempts: Int = 5
+    ) throws(ShareError) {
+        do {
+            let database = try SQLiteDatabase(path: path)
+            if try database.userVersion == 0 {
+                try database.execute("""
+                    BEGIN;
+                    CREATE TABLE entries (
+                        id TEXT PRIMARY KEY, provider TEXT NOT NULL, destination TEXT NOT NULL, display_name TEXT NOT NULL,
+                        account TEXT, content BLOB NOT NULL, byte_count INTEGER NOT NULL, state TEXT NOT NULL,
+                        attempts INTEGER NOT NULL DEFAULT 0, last_error TEXT, post_id TEXT, created_at REAL NOT NULL);
+                    PRAGMA user_version = 1;
+                    COMMIT;
+                    """)
+            }
+            try database.prepare("UPDATE entries SET state = ?, last_error = ? WHERE state = ?")
+                .bind(.text(State.outcomeUnknown.rawValue), .text("the app stopped while this share was being sent"), .text(State.sending.rawValue)).run()
+            self.database = database
+        } catch {
+            throw .adaptationFailed("the outbox at \(path) cannot be opened: \(error)")
+        }
+        self.center = center
+        self.network = network
+        self.policy = policy
+        self.maxAttempts = maxAttempts
+    }
+
+    /// Queues a share; it is sent by the next ``process()``.
+    @discardableResult
+    public func enqueue(_ content: ShareContent, to target: ShareTarget, account: String? = nil) throws(ShareError) -> UUID {
+        let id = UUID()
+        do {
+            let stored = try JSONEncoder().encode(try StoredContent(content))
+            let bytes = content.images.reduce(0) { total, image in
+                if case .encoded(let data) = image { return total + data.count }
+                return total + 4 * (image.bitmapPixelCount ?? 0)
+            }
+            try database.prepare("""
+                INSERT INTO entries (id, provider, destination, display_name, account, content, byte_count, state, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).bind(
+                    .text(id.uuidString), .text(target.provider.rawValue), .text(target.destination.rawValue), .text(target.displayName),
+                    .optional(account), .blob([UInt8](stored)), .int(bytes), .text(State.queued.rawValue), .real(Date().timeIntervalSince1970)
+                ).run()
+        } catch {
+            throw .adaptationFailed("the share cannot be queued: \(error)")
+        }
+        return id
+    }
+
+    /// Every entry, oldest first.
+    public func entries() throws(ShareError) -> [Entry] {
+        do {
+            let rows = try database.prepare("""
+                SELECT id, provider, destination, display_name, account, state, attempts, last_error, post_id FROM entries ORDER BY created_at, rowid
+                """)
+            var entries: [Entry] = []
+            while try rows.step() {
+                entries.append(Entry(
+                    id: UUID(uuidString: rows.text(0)) ?? UUID(),
+                    target: ShareTarget(provider: ProviderID(rows.text(1)), destination: ShareDestination(rows.text(2)), displayName: rows.text(3)),
+                    account: rows.optionalText(4), state: State(rawValue: rows.text(5)) ?? .failed, attempts: rows.int(6),
+                    lastError: rows.optionalText(7), postID: rows.optionalText(8)
+                ))
+            }
+            return entries
+        } catch {
+            throw .adaptationFailed("the outbox cannot be read: \(error)")
+        }
+    }
+
+    /// Forgets an entry (after the user dealt with an unknown outcome, say).
+    public func remove(_ id: UUID) throws(ShareError) {
+        do {
+            try database.prepare("DELETE FROM entries WHERE id = ?").bind(.text(id.uuidString)).run()
+        } catch {
+            throw .adaptationFailed("the outbox cannot be updated: \(error)")
+        }
+    }
+
+    /// Tries to send every queued entry the network and policy allow, oldest
+    /// first, and returns the entries afterwards.
+    @discardableResult
+    public func process() async -> [Entry] {
+        let path = await network.currentPath()
+        let queued: [(id: String, target: ShareTarget, account: String?, content: Data, bytes: Int, attempts: Int)]
+        do {
+            let rows = try database.prepare("""
+                SELECT id, provider, destination, display_name, account, content, byte_count, attempts FROM entries
+                WHERE state = ? ORDER BY created_at, rowid
+                """).bind(.text(State.queued.rawValue))
+            var found: [(String, ShareTarget, String?, Data, Int, Int)] = []
+            while try rows.step() {
+                found.append((rows.text(0), ShareTarget(provider: ProviderID(rows.text(1)), destination: ShareDestination(rows.text(2)), displayName: rows.text(3)),
+                              rows.optionalText(4), Data(rows.blob(5)), rows.int(6), rows.int(7)))
+            }
+            queued = found
+        } catch {
+            return (try? entries()) ?? []
+        }
+        for entry in queued {
+            guard policy.allows(bytes: entry.bytes, on: path) else { continue }
+            guard let stored = try? JSONDecoder().decode(StoredContent.self, from: entry.content) else {
+                update(entry.id, state: .failed, error: "the stored content is unreadable")
+                continue
+            }
+            // Committed before the request goes out: a crash from here on
+            // can only make this entry "outcome unknown", never a double post.
+            update(entry.id, state: .sending, error: nil, attempts: entry.attempts + 1)
+            do throws(ShareError) {
+                switch try await center.share(stored.content, to: entry.target, account: entry.account) {
+                case .posted(let receipt): update(entry.id, state: .posted, error: nil, postID: receipt.postID)
+                case .outcomeUnknown(let reason): update(entry.id, state: .outcomeUnknown, error: reason)
+                }
+            } catch {
+                switch error {
+                case .invalidContent, .rejected, .unknownTarget, .adaptationFailed, .cancelled:
+                    update(entry.id, state: .failed, error: error.description)
+                default:
+                    // Nothing was posted (no network, rate limited, not authorised, 5xx): try again later.
+                    update(entry.id, state: entry.attempts + 1 >= maxAttempts ? .failed : .queued, error: error.description)
+                }
+            }
+        }
+        return (try? entries()) ?? []
+    }
+
+    private func update(_ id: String, state: State, error: String?, attempts: Int? = nil, postID: String? = nil) {
+        try? database.prepare("""
+            UPDATE entries SET state = ?, last_error = ?, attempts = COALESCE(?, attempts), post_id = COALESCE(?, post_id) WHERE id = ?
+            """).bind(.text(state.rawValue), .optional(error), .optional(attempts), .optional(postID), .text(id)).run()
+    }
+}
+
+extension ShareImage {
+    var bitmapPixelCount: Int? {
+        if case .bitmap(let bitmap) = self { return bitmap.size.pixelCount }
+        return nil
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import ImageCodecs
+import ShareKit
+import Testing
+import TestSupport
+
+/// Constraint tables like the real providers'.
+enum Tables {
+    static let chatSession = ShareConstraints(
+        text: .init(maxLength: 10_240), images: .init(maxCount: 1, maxBytes: 10_000_000, formats: [.jpeg, .png]),
+        thumbnail: .init(maxBytes: 32_768, maxSize: PixelSize(width: 200, height: 200)), links: .object(maxTitleLength: 64, maxSummaryLength: 128),
+        allowsMixedContent: false
+    )
+    static let microblog = ShareConstraints(
+        text: .init(maxLength: 140, counting: .weibo, isRequired: true), images: .init(maxCount: 9, maxBytes: 200_000, formats: [.jpeg], maxDimension: 2048),
+        links: .inText
+    )
+    static let textOnly = ShareConstraints(text: .init(maxLength: 50), images: nil, links: .unsupported)
+}
+
+@Suite("Content adaptation")
+struct AdaptationTests {
+    static func noiseJPEG(_ width: Int, _ height: Int, seed: UInt64 = 1, orientation: ImageOrientation = .up) throws -> [UInt8] {
+        var generator = SeededGenerator(seed: seed)
+        let pixels = (0..<(width * height * 3)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        return try Bitmap(width: width, height: height, pixelFormat: .rgb8, pixels: pixels)
+            .encoded(as: .jpeg, options: EncodeOptions(quality: 95, exif: ExifMetadata(orientation: orientation)))
+    }
+
+    @Test("large images are re-encoded under the byte cap; small ones pass untouched")
+    func byteCaps() throws {
+        let big = try Self.noiseJPEG(1600, 1200)
+        #expect(big.count > 1_000_000)
+        let small = try Bitmap.noise(width: 64, height: 48, seed: 4).encoded(as: .jpeg)
+        let adapter = ContentAdapter()
+        let prepared = try adapter.prepare(ShareContent(text: "caps", images: [.encoded(big), .encoded(small)]), for: Tables.microblog)
+        #expect(prepared.images.count == 2)
+        #expect(prepared.images[0].bytes.count <= 200_000)
+        #expect(prepared.images[0].format == .jpeg)
+        #expect(prepared.images[1].bytes == small)
+        #expect(prepared.encodeCount >= 2)
+        let decoded = try DecodedImage(decoding: prepared.images[0].bytes)
+        #expect(decoded.bitmap.width <= 2048)
+    }
+
+    @Test("images in other formats, oversized or rotated, are converted")
+    func conversion() throws {
+        let webp = try Bitmap.noise(width: 3000, height: 100, seed: 2).encoded(as: .webp)
+        let rotated = try Self.noiseJPEG(120, 80, orientation: .right)
+        let prepared = try ContentAdapter().prepare(ShareContent(text: "x", images: [.encoded(webp), .encoded(rotated)]), for: Tables.microblog)
+        #expect(prepared.images[0].format == .jpeg)
+        #expect(prepared.images[0].size == PixelSize(width: 2048, height: 68))
+        #expect(prepared.images[1].size == PixelSize(width: 80, height: 120), "orientation applied once, into the pixels")
+        #expect(try ImageInfo(probing: prepared.images[1].bytes).orientation == .up)
+    }
+
+    @Test("thumbnails come in under their cap and box")
+    func thumbnail() throws {
+        let photo = try Self.noiseJPEG(1200, 900)
+        let link = ShareLink(url: URL(string: "https://example.com/a")!, title: String(repeating: "T", count: 100), summary: "s",
+                             thumbnail: .encoded(photo))
+        let prepared = try ContentAdapter().prepare(ShareContent(link: link), for: Tables.chatSession)
+        let thumbnail = try #require(prepared.thumbnail)
+        #expect(thumbnail.bytes.count <= 32_768)
+        #expect(thumbnail.size.width <= 200 && thumbnail.size.height <= 200)
+        #expect(prepared.link?.title?.count == 64)
+    }
+
+    @Test("links move into the text and the text is cut the provider's way")
+    func linkInText() throws {
+        let text = String(repeating: "好", count: 200)
+        let content = ShareContent(text: text, link: ShareLink(url: URL(string: "https://example.com/post/1")!))
+        let prepared = try ContentAdapter().prepare(content, for: Tables.microblog)
+        let final = try #require(prepared.text)
+        #expect(final.hasSuffix(" https://example.com/post/1"))
+        #expect(TextCounter(.weibo).length(of: final) <= 140)
+        #expect(prepared.link == nil)
+        #expect(prepared.adjustments.contains("moved the link into the text"))
+    }
+
+    @Test("every violation adaptation cannot fix is reported at once")
+    func violations() {
+        let tooMany = ShareContent(text: nil, images: Array(repeating: .encoded([1, 2, 3]), count: 10))
+        #expect(throws: ShareError.invalidContent([
+            ConstraintViolation(code: "text.required", message: "this destination needs some text"),
+            ConstraintViolation(code: "images.count", message: "10 images were given; at most 9 can be shared here"),
+        ])) { try ContentAdapter().prepare(tooMany, for: Tables.microblog) }
+        let mixed = ShareContent(text: "t", images: [.encoded([1])], link: ShareLink(url: URL(string: "https://e.com")!))
+        do {
+            _ = try ContentAdapter().prepare(mixed, for: Tables.chatSession)
+            Issue.record("mixed content passed")
+        } catch {
+            guard case .invalidContent(let found) = error else { Issue.record("\(error)"); return }
+            #expect(found.map(\.code) == ["content.mixed", "images.unreadable"])
+        }
+        #expect(throws: ShareError.invalidContent([ConstraintViolation(code: "link.unsupported", message: "links cannot be shared here")])) {
+            try ContentAdapter().prepare(ShareContent(text: "a", link: ShareLink(url: URL(string: "https://e.com")!)), for: Tables.textOnly)
+        }
+        #expect(throws: ShareError.invalidContent([ConstraintViolation(code: "content.empty", message: "there is nothing to share")])) {
+            try ContentAdapter().prepare(ShareContent(), for: Tables.textOnly)
+        }
+    }
+}
