@@ -18,7 +18,9 @@ public actor FileCredentialStore: CredentialStore {
     private func load() throws -> [Credential] {
         guard FileManager.default.fileExists(atPath: path) else { return [] }
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        return try JSONDecoder().decode([Credential].self, from: data)
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return try decoder.decode([Credential].self, from: data)
     }
 
     private func write(_ credentials: [Credential]) throws {
