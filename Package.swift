@@ -124,6 +124,13 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        .executableTarget(
+            name: "share-bench",
+            dependencies: ["ShareKit", "ImageCodecs"],
+            path: "Benchmarks/share-bench",
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Fuzzing (scripts/fuzz.sh builds this with libFuzzer)
         .executableTarget(
             name: "photodeck-fuzz",
@@ -152,7 +159,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ShareKitTests",
-            dependencies: ["ShareKit", "ShareKitTesting", "ImageCodecs", "TestSupport"],
+            dependencies: ["ShareKit", "ShareKitTesting", "ImageCodecs", "TestSupport", "SQLiteSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

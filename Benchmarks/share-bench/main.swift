@@ -1,0 +1,40 @@
+// share-bench: how long ShareKit takes to prepare a WeChat-sized share
+// (image under 10 MB, thumbnail under 32 KB in 200x200) from a photo file,
+// and how many encodes the byte-cap search made. Build with -c release.
+//
+//   share-bench FILE [--runs N]
+
+import Dispatch
+import Foundation
+import ImageCodecs
+import ShareKit
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard let path = arguments.first, let data = FileManager.default.contents(atPath: path) else {
+    FileHandle.standardError.write(Data("error: usage: share-bench FILE [--runs N]\n".utf8))
+    exit(1)
+}
+let runs = arguments.firstIndex(of: "--runs").flatMap { arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil } ?? 5
+let wechat = ShareConstraints(
+    text: .init(maxLength: 10_240), images: .init(maxCount: 1, maxBytes: 10_000_000, formats: [.jpeg, .png]),
+    thumbnail: .init(maxBytes: 32_768, maxSize: PixelSize(width: 200, height: 200)), links: .inText
+)
+let content = ShareContent(text: "A photo", images: [.encoded([UInt8](data))])
+var times: [Double] = []
+var prepared: PreparedContent?
+do {
+    for _ in 0..<runs {
+        let start = DispatchTime.now().uptimeNanoseconds
+        prepared = try ContentAdapter().prepare(content, for: wechat)
+        times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+    }
+} catch {
+    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+    exit(1)
+}
+times.sort()
+let result = prepared!
+print(String(format: "median %.1f ms over %d runs; %d encodes; image %d bytes (%@); thumbnail %d bytes %@",
+             times[times.count / 2], runs, result.encodeCount, result.images[0].bytes.count,
+             result.images[0].bytes.count == data.count ? "unchanged" : "re-encoded",
+             result.thumbnail?.bytes.count ?? 0, result.thumbnail?.size.description ?? "-"))

@@ -1,0 +1,131 @@
+import Foundation
+import ShareKit
+import ShareKitTesting
+import SQLiteSupport
+import Testing
+
+@Suite("Outbox")
+struct OutboxTests {
+    static func path() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("outbox-\(UUID().uuidString).sqlite").path
+    }
+
+    static func center(_ provider: MockShareProvider) async -> (ShareCenter, ShareTarget) {
+        let center = ShareCenter()
+        await center.register(provider)
+        return (center, ShareTarget(provider: provider.id, destination: .timeline, displayName: "Chat: timeline"))
+    }
+
+    @Test("queued shares survive a restart and are posted once")
+    func durability() async throws {
+        let path = Self.path()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let provider = MockShareProvider(id: "chat")
+        let (center, target) = await Self.center(provider)
+        let network = FakeNetworkMonitor(.unreachable)
+        do {
+            let outbox = try Outbox(path: path, center: center, network: network)
+            try await outbox.enqueue(ShareContent(text: "first"), to: target)
+            try await outbox.enqueue(ShareContent(text: "second", images: [.encoded(try PixelTestImages.jpeg)]), to: target)
+            let held = await outbox.process()
+            #expect(held.map(\.state) == [.queued, .queued], "nothing goes out while offline")
+        }
+        network.set(.wifi)
+        let reopened = try Outbox(path: path, center: center, network: network)
+        let sent = await reopened.process()
+        #expect(sent.map(\.state) == [.posted, .posted])
+        #expect(sent.map(\.postID) == ["1", "2"])
+        #expect(provider.recordedShares.map(\.content.text) == ["first", "second"])
+        #expect(provider.recordedShares[1].content.images.count == 1)
+        _ = await reopened.process()
+        #expect(provider.recordedShares.count == 2, "posted entries are never sent again")
+    }
+
+    @Test("an unknown outcome, or a crash mid-send, is never re-posted")
+    func atMostOnce() async throws {
+        let path = Self.path()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let provider = MockShareProvider(id: "chat")
+        provider.enqueue(.success(.outcomeUnknown(reason: "the connection dropped after the upload")))
+        let (center, target) = await Self.center(provider)
+        let outbox = try Outbox(path: path, center: center, network: FakeNetworkMonitor(.wifi))
+        let unknownID = try await outbox.enqueue(ShareContent(text: "maybe"), to: target)
+        let crashedID = try await outbox.enqueue(ShareContent(text: "crashed"), to: target)
+        // Simulate a process that died while sending the second entry.
+        let database = try SQLiteDatabase(path: path)
+        try database.prepare("UPDATE entries SET state = 'sending' WHERE id = ?").bind(.text(crashedID.uuidString)).run()
+        let afterCrash = try Outbox(path: path, center: center, network: FakeNetworkMonitor(.wifi))
+        let entries = await afterCrash.process()
+        #expect(entries.first { $0.id == unknownID }?.state == .outcomeUnknown)
+        #expect(entries.first { $0.id == crashedID }?.state == .outcomeUnknown)
+        #expect(entries.first { $0.id == crashedID }?.lastError == "the app stopped while this share was being sent")
+        _ = await afterCrash.process()
+        #expect(provider.recordedShares.map(\.content.text) == ["maybe"])
+        try await afterCrash.remove(unknownID)
+        #expect(try await afterCrash.entries().count == 1)
+    }
+
+    @Test("failures before sending are retried later; refused content fails for good")
+    func retries() async throws {
+        let path = Self.path()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let provider = MockShareProvider(id: "chat")
+        provider.enqueue(.failure(.network("cannot connect")), .failure(.rejected(reason: "duplicate post")))
+        let (center, target) = await Self.center(provider)
+        let outbox = try Outbox(path: path, center: center, network: FakeNetworkMonitor(.wired), maxAttempts: 3)
+        try await outbox.enqueue(ShareContent(text: "one"), to: target)
+        var entries = await outbox.process()
+        #expect(entries[0].state == .queued && entries[0].attempts == 1 && entries[0].lastError == "the network failed: cannot connect")
+        entries = await outbox.process()
+        #expect(entries[0].state == .failed && entries[0].lastError == "the provider rejected the content: duplicate post")
+    }
+
+    @Test("large uploads wait for Wi-Fi when the policy says so")
+    func uploadPolicy() async throws {
+        let path = Self.path()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let provider = MockShareProvider(id: "chat")
+        let (center, target) = await Self.center(provider)
+        let network = FakeNetworkMonitor(.cellular)
+        let outbox = try Outbox(path: path, center: center, network: network, policy: UploadPolicy(holdUploadsLargerThan: 100))
+        try await outbox.enqueue(ShareContent(text: "small"), to: target)
+        try await outbox.enqueue(ShareContent(text: "big", images: [.encoded(try PixelTestImages.jpeg)]), to: target)
+        #expect(await outbox.process().map(\.state) == [.posted, .queued])
+        network.set(.wifi)
+        #expect(await outbox.process().map(\.state) == [.posted, .posted])
+    }
+}
+
+@Suite("Network paths from sysfs")
+struct NetworkMonitorTests {
+    @Test("interfaces that are up decide the path: wired, then Wi-Fi, then cellular")
+    func paths() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("net-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        func interface(_ name: String, _ state: String, wireless: Bool = false) throws {
+            try FileManager.default.createDirectory(atPath: "\(root)/\(name)", withIntermediateDirectories: true)
+            try Data("\(state)\n".utf8).write(to: URL(fileURLWithPath: "\(root)/\(name)/operstate"))
+            if wireless { try FileManager.default.createDirectory(atPath: "\(root)/\(name)/wireless", withIntermediateDirectories: true) }
+        }
+        let monitor = SysfsNetworkMonitor(root: root)
+        try interface("lo", "unknown")
+        #expect(monitor.path() == .unreachable)
+        try interface("wwan0", "up")
+        #expect(monitor.path() == .cellular)
+        try interface("wlan0", "up", wireless: true)
+        #expect(monitor.path() == .wifi)
+        try interface("eth0", "down")
+        #expect(monitor.path() == .wifi)
+        try interface("eth0", "up")
+        #expect(monitor.path() == .wired)
+        #expect(SysfsNetworkMonitor(root: "/nonexistent").path() == .unreachable)
+        #expect(!UploadPolicy(holdUploadsLargerThan: 10).allows(bytes: 11, on: .cellular))
+        #expect(UploadPolicy(holdUploadsLargerThan: 10).allows(bytes: 11, on: .wifi))
+    }
+}
+
+enum PixelTestImages {
+    static var jpeg: [UInt8] {
+        get throws { try ImageCodecsBridge.smallJPEG() }
+    }
+}
