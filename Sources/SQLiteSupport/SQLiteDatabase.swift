@@ -78,6 +78,20 @@ package final class SQLiteDatabase {
         }
     }
 
+    /// Brings the schema up to date: migration `i` (from 0) runs, with
+    /// `PRAGMA user_version = i + 1`, in one transaction, when the stored
+    /// version is `i`. Returns the version found before migrating, so a
+    /// caller can refuse a database newer than `migrations.count`.
+    @discardableResult
+    package func migrate(_ migrations: [String]) throws(SQLiteError) -> Int {
+        let found = try userVersion
+        guard found < migrations.count else { return found }
+        for version in found..<migrations.count {
+            try execute("BEGIN IMMEDIATE;\n\(migrations[version])\nPRAGMA user_version = \(version + 1);\nCOMMIT;")
+        }
+        return found
+    }
+
     /// The rowid of the last inserted row.
     package var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 

@@ -35,17 +35,10 @@ public struct CaptureDate: Hashable, Sendable, Comparable, CustomStringConvertib
         }
         guard digits[4] == 0x3A, digits[7] == 0x3A, digits[13] == 0x3A, digits[16] == 0x3A,
               let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-              year > 0, (1...12).contains(month), (1...31).contains(day),
-              hour < 24, minute < 60, second <= 60
+              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19)
         else { return nil }
-        self.year = year
-        self.month = month
-        self.day = day
-        self.hour = hour
-        self.minute = minute
-        self.second = second
-        self.utcOffsetSeconds = offset.flatMap(Self.parseOffset)
+        self.init(year: year, month: month, day: day, hour: hour, minute: minute, second: second,
+                  utcOffsetSeconds: offset.flatMap(Self.parseOffset))
     }
 
     /// Creates a capture date from its parts; `nil` when a part is out of range.

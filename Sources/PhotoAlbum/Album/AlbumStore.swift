@@ -27,7 +27,7 @@ import ImageCodecs
 /// photo is never lost. One process at a time may open a store.
 public actor AlbumStore {
     /// The schema version this build writes and reads.
-    public static let schemaVersion = 1
+    public static var schemaVersion: Int { migrations.count }
 
     /// The store folder.
     public nonisolated let directory: String
@@ -59,7 +59,7 @@ public actor AlbumStore {
             let database = try SQLiteDatabase(path: "\(directory)/index.sqlite")
             let version = try database.userVersion
             guard version <= Self.schemaVersion else { throw AlbumError.newerSchema(found: version, supported: Self.schemaVersion) }
-            if version < Self.schemaVersion { try Self.migrate(database, from: version) }
+            try database.migrate(Self.migrations)
             self.directory = directory
             self.database = database
             self.lockDescriptor = lock
@@ -78,27 +78,21 @@ public actor AlbumStore {
 
     deinit { close(lockDescriptor) }
 
-    private static func migrate(_ database: SQLiteDatabase, from version: Int) throws(SQLiteError) {
-        if version < 1 {
-            try database.execute("""
-                BEGIN;
-                CREATE TABLE assets (
-                    id TEXT PRIMARY KEY, file TEXT NOT NULL, format TEXT NOT NULL,
-                    width INTEGER NOT NULL, height INTEGER NOT NULL, orientation INTEGER NOT NULL,
-                    capture_date TEXT, capture_offset INTEGER, byte_count INTEGER NOT NULL,
-                    original_name TEXT NOT NULL, added_at REAL NOT NULL);
-                CREATE TABLE albums (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, created_at REAL NOT NULL);
-                CREATE TABLE album_items (
-                    album_id INTEGER NOT NULL REFERENCES albums(id) ON DELETE CASCADE,
-                    asset_id TEXT NOT NULL REFERENCES assets(id),
-                    position INTEGER NOT NULL, added_at REAL NOT NULL,
-                    PRIMARY KEY (album_id, asset_id));
-                CREATE INDEX album_items_by_position ON album_items(album_id, position);
-                PRAGMA user_version = 1;
-                COMMIT;
-                """)
-        }
-    }
+    /// The schema, one migration per version.
+    private static let migrations = ["""
+        CREATE TABLE assets (
+            id TEXT PRIMARY KEY, file TEXT NOT NULL, format TEXT NOT NULL,
+            width INTEGER NOT NULL, height INTEGER NOT NULL, orientation INTEGER NOT NULL,
+            capture_date TEXT, capture_offset INTEGER, byte_count INTEGER NOT NULL,
+            original_name TEXT NOT NULL, added_at REAL NOT NULL);
+        CREATE TABLE albums (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, created_at REAL NOT NULL);
+        CREATE TABLE album_items (
+            album_id INTEGER NOT NULL REFERENCES albums(id) ON DELETE CASCADE,
+            asset_id TEXT NOT NULL REFERENCES assets(id),
+            position INTEGER NOT NULL, added_at REAL NOT NULL,
+            PRIMARY KEY (album_id, asset_id));
+        CREATE INDEX album_items_by_position ON album_items(album_id, position);
+        """]
 
     /// Removes temporary and unreferenced files; reports rows without files.
     private static func repair(database: SQLiteDatabase, originals: String) throws -> RepairReport {

@@ -69,17 +69,12 @@ public actor FolderPhotoLibrary: PhotoSource {
         }
         do {
             let database = try SQLiteDatabase(path: path)
-            if try database.userVersion == 0 {
-                try database.execute("""
-                    BEGIN;
-                    CREATE TABLE files (
-                        path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, is_image INTEGER NOT NULL,
-                        format TEXT, width INTEGER, height INTEGER, orientation INTEGER, bit_depth INTEGER,
-                        has_alpha INTEGER, animated INTEGER, capture_date TEXT, capture_offset INTEGER);
-                    PRAGMA user_version = 1;
-                    COMMIT;
-                    """)
-            }
+            try database.migrate(["""
+                CREATE TABLE files (
+                    path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, is_image INTEGER NOT NULL,
+                    format TEXT, width INTEGER, height INTEGER, orientation INTEGER, bit_depth INTEGER,
+                    has_alpha INTEGER, animated INTEGER, capture_date TEXT, capture_offset INTEGER);
+                """])
             return database
         } catch {
             throw .index(error)

@@ -63,17 +63,12 @@ public actor Outbox {
     ) throws(ShareError) {
         do {
             let database = try SQLiteDatabase(path: path)
-            if try database.userVersion == 0 {
-                try database.execute("""
-                    BEGIN;
-                    CREATE TABLE entries (
-                        id TEXT PRIMARY KEY, provider TEXT NOT NULL, destination TEXT NOT NULL, display_name TEXT NOT NULL,
-                        account TEXT, content BLOB NOT NULL, byte_count INTEGER NOT NULL, state TEXT NOT NULL,
-                        attempts INTEGER NOT NULL DEFAULT 0, last_error TEXT, post_id TEXT, created_at REAL NOT NULL);
-                    PRAGMA user_version = 1;
-                    COMMIT;
-                    """)
-            }
+            try database.migrate(["""
+                CREATE TABLE entries (
+                    id TEXT PRIMARY KEY, provider TEXT NOT NULL, destination TEXT NOT NULL, display_name TEXT NOT NULL,
+                    account TEXT, content BLOB NOT NULL, byte_count INTEGER NOT NULL, state TEXT NOT NULL,
+                    attempts INTEGER NOT NULL DEFAULT 0, last_error TEXT, post_id TEXT, created_at REAL NOT NULL);
+                """])
             try database.prepare("UPDATE entries SET state = ?, last_error = ? WHERE state = ?")
                 .bind(.text(State.outcomeUnknown.rawValue), .text("the app stopped while this share was being sent"), .text(State.sending.rawValue)).run()
             self.database = database
