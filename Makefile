@@ -6,12 +6,12 @@ export PATH := $(PATH):/opt/swift/usr/bin
 
 # Libraries the package links, and the reference tools the tests compare with.
 BUILD_PACKAGES := pkgconf libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libsqlite3-dev libssl-dev
-TEST_PACKAGES := $(BUILD_PACKAGES) libjpeg-turbo-progs webp
+TEST_PACKAGES := $(BUILD_PACKAGES) libjpeg-turbo-progs webp time python3
 BENCH_PACKAGES := $(TEST_PACKAGES) libvips-tools imagemagick python3-pil hyperfine libimage-exiftool-perl time
 
 DEMO_OUT ?= $(CURDIR)/.build/demo
 
-.PHONY: demo test bench-decode bench-fit deps-build deps-test deps-bench
+.PHONY: demo test test-asan check-docs lint bench-decode bench-fit deps-build deps-test deps-bench
 
 define install_missing
 	@missing=""; \
@@ -51,6 +51,19 @@ demo: deps-build
 ## test: the whole test suite.
 test: deps-test
 	swift test --disable-xctest
+
+## test-asan: the whole test suite under AddressSanitizer (C shims included).
+test-asan: deps-test
+	PHOTODECK_SANITIZER=address LSAN_OPTIONS=suppressions=$(CURDIR)/.ci/lsan.supp swift test --disable-xctest --sanitize=address --build-path .build/asan
+
+## check-docs: fails when a public symbol of a library has no doc comment.
+check-docs: deps-build
+	swift package dump-symbol-graph --minimum-access-level public >/dev/null
+	python3 scripts/check-docs.py
+
+## lint: swift-format with the committed .swift-format configuration.
+lint:
+	swift format lint --strict --recursive Sources Tests Examples Benchmarks Fuzz
 
 ## bench-decode: decode throughput beside djpeg, dwebp and Pillow.
 bench-decode: deps-bench

@@ -165,6 +165,7 @@ let package = Package(
         .testTarget(
             name: "PhotoFitTests",
             dependencies: ["photo-fit", "photo-album", "ImageCodecs", "TestSupport"],
+            exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -61,7 +61,7 @@ do {
             return try DecodedImage(decoding: bytes, options: options)
         }
     }
-    _ = try once() // warm-up
+    _ = try once()  // warm-up
     for _ in 0..<runs {
         let start = DispatchTime.now().uptimeNanoseconds
         let image = try once()

@@ -34,7 +34,9 @@ do {
 }
 times.sort()
 let result = prepared!
-print(String(format: "median %.1f ms over %d runs; %d encodes; image %d bytes (%@); thumbnail %d bytes %@",
-             times[times.count / 2], runs, result.encodeCount, result.images[0].bytes.count,
-             result.images[0].bytes.count == data.count ? "unchanged" : "re-encoded",
-             result.thumbnail?.bytes.count ?? 0, result.thumbnail?.size.description ?? "-"))
+print(
+    String(
+        format: "median %.1f ms over %d runs; %d encodes; image %d bytes (%@); thumbnail %d bytes %@",
+        times[times.count / 2], runs, result.encodeCount, result.images[0].bytes.count,
+        result.images[0].bytes.count == data.count ? "unchanged" : "re-encoded",
+        result.thumbnail?.bytes.count ?? 0, result.thumbnail?.size.description ?? "-"))

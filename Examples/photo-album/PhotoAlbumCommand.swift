@@ -1,12 +1,13 @@
 // photo-album: the app's own album from the command line.
 // Any failure prints one line starting with "error:" and exits with status 1.
 
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import ImageCodecs
 import PhotoAlbum
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 @main
 struct PhotoAlbumCommand {
@@ -54,7 +55,9 @@ struct PhotoAlbumCommand {
                 print(String(decoding: data, as: UTF8.self))
             } else {
                 for row in rows {
-                    print("\(row["id"]!.prefix(12))  \(row["album"]!)#\(row["position"]!)  \(row["width"]!)x\(row["height"]!) \(row["format"]!)  \(row["name"]!)  \(row["taken"]!)")
+                    print(
+                        "\(row["id"]!.prefix(12))  \(row["album"]!)#\(row["position"]!)  \(row["width"]!)x\(row["height"]!) \(row["format"]!)  \(row["name"]!)  \(row["taken"]!)"
+                    )
                 }
             }
             return 0
@@ -104,7 +107,8 @@ struct PhotoAlbumCommand {
 
     static func importFiles(_ files: [String], into album: String, store: AlbumStore) async throws -> Int32 {
         var progress = Progress(total: files.count)
-        var failures = 0, skipped = 0
+        var failures = 0
+        var skipped = 0
         for file in files {
             let outcome: Result<AlbumItem, AlbumError>
             do {
@@ -135,7 +139,9 @@ struct PhotoAlbumCommand {
     /// Files under a path (recursively for folders, hidden entries skipped), sorted.
     static func expand(_ path: String) throws -> [String] {
         var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw AlbumError.unreadableFile(path: path, reason: "No such file or directory") }
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw AlbumError.unreadableFile(path: path, reason: "No such file or directory")
+        }
         guard isFolder.boolValue else { return [path] }
         let enumerator = FileManager.default.enumerator(atPath: path)
         var files: [String] = []

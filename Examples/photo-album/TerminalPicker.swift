@@ -8,7 +8,10 @@ final class TerminalPicker: PickerInteraction {
     private let shownSources = Mutex(false)
 
     func nextAction(in state: PickerState) async -> PickerAction {
-        if !shownSources.withLock({ shown in defer { shown = true }; return shown }) {
+        if !shownSources.withLock({ shown in
+            defer { shown = true }
+            return shown
+        }) {
             for skipped in state.skippedSources { print("no \(skipped.kind): \(skipped.reason); using the \(state.source)") }
         }
         if let notice = state.notice { print("! \(notice)") }

@@ -18,7 +18,8 @@ struct Arguments {
     static let usage = "usage: photo-fit [--width W --height H] [--mode fit|fill] [--quality Q] INPUT OUTPUT"
 
     init(_ arguments: [String]) throws(FitError) {
-        var width: Int?, height: Int?
+        var width: Int?
+        var height: Int?
         var positional: [String] = []
         var iterator = arguments.makeIterator()
         func value(for flag: String) throws(FitError) -> String {

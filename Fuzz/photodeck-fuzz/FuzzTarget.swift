@@ -37,7 +37,8 @@ enum FuzzTarget: String, CaseIterable {
             var data = bytes
             if !data.starts(with: prefix) { data = prefix + data }
             _ = try? DecodedImage(decoding: data, options: DecodeOptions(limits: limits))
-            _ = try? DecodedImage(decoding: data, options: DecodeOptions(targetSize: .fitting(PixelSize(width: 64, height: 64)), limits: limits, acceptsTruncatedData: true))
+            _ = try? DecodedImage(
+                decoding: data, options: DecodeOptions(targetSize: .fitting(PixelSize(width: 64, height: 64)), limits: limits, acceptsTruncatedData: true))
         case .probe:
             _ = try? ImageInfo(probing: bytes)
         case .exif:
@@ -52,42 +53,43 @@ enum FuzzTarget: String, CaseIterable {
 }
 
 #if FUZZING
-/// libFuzzer's driver, from libclang_rt.fuzzer_no_main (linked by scripts/fuzz.sh).
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<Int32>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
-) -> Int32
+    /// libFuzzer's driver, from libclang_rt.fuzzer_no_main (linked by scripts/fuzz.sh).
+    @_silgen_name("LLVMFuzzerRunDriver")
+    func LLVMFuzzerRunDriver(
+        _ argc: UnsafeMutablePointer<Int32>,
+        _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+        _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
+    ) -> Int32
 
-@main
-struct FuzzMain {
-    static func main() {
-        var argc = CommandLine.argc
-        var argv = Optional(CommandLine.unsafeArgv)
-        exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in
-            FuzzTarget.selected.run(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
-            return 0
-        })
+    @main
+    struct FuzzMain {
+        static func main() {
+            var argc = CommandLine.argc
+            var argv = Optional(CommandLine.unsafeArgv)
+            exit(
+                LLVMFuzzerRunDriver(&argc, &argv) { data, size in
+                    FuzzTarget.selected.run(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
+                    return 0
+                })
+        }
     }
-}
 #else
-@main
-struct ReplayMain {
-    static func main() {
-        let paths = CommandLine.arguments.dropFirst()
-        guard !paths.isEmpty else {
-            print("usage: photodeck-fuzz FILE... (replays every fuzz target over the files)")
-            return
-        }
-        for path in paths {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                print("error: cannot read \(path)")
-                exit(1)
+    @main
+    struct ReplayMain {
+        static func main() {
+            let paths = CommandLine.arguments.dropFirst()
+            guard !paths.isEmpty else {
+                print("usage: photodeck-fuzz FILE... (replays every fuzz target over the files)")
+                return
             }
-            for target in FuzzTarget.allCases { target.run([UInt8](data)) }
-            print("ok \(path)")
+            for path in paths {
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    print("error: cannot read \(path)")
+                    exit(1)
+                }
+                for target in FuzzTarget.allCases { target.run([UInt8](data)) }
+                print("ok \(path)")
+            }
         }
     }
-}
 #endif

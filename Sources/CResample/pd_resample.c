@@ -7,7 +7,15 @@
 
 #include <string.h>
 
-#if defined(__x86_64__) && defined(__linux__) && (defined(__clang__) || defined(__GNUC__))
+#ifndef __has_feature
+#define __has_feature(feature) 0
+#endif
+// The ifunc resolvers target_clones generates run while the program loads,
+// before a sanitizer's runtime is ready; sanitized builds use one version.
+#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer) || __has_feature(memory_sanitizer) || \
+    defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+#define PD_MULTIVERSION
+#elif defined(__x86_64__) && defined(__linux__) && (defined(__clang__) || defined(__GNUC__))
 #define PD_MULTIVERSION __attribute__((target_clones("avx2", "default")))
 #else
 #define PD_MULTIVERSION

@@ -15,7 +15,7 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether the disk (or the database's size limit) is full.
-    public var isDiskFull: Bool { code & 0xFF == 13 } // SQLITE_FULL
+    public var isDiskFull: Bool { code & 0xFF == 13 }  // SQLITE_FULL
 
     public var description: String { "SQLite error \(code) in \(context): \(message)" }
 }

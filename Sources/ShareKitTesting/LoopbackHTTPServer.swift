@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 public import Foundation
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A small HTTP/1.1 server on 127.0.0.1 for tests of real network code:
 /// each request is answered by a handler that can also drop the

@@ -50,7 +50,8 @@ public final class MockShareProvider: ShareProvider {
     /// id is the call's number ("1", "2", ...).
     public init(
         id: ProviderID, displayName: String? = nil, destinations: [ShareDestination] = [.session, .timeline],
-        constraints: ShareConstraints = ShareConstraints(text: .init(maxLength: 2_000), images: .init(maxCount: 9, maxBytes: 10_000_000), links: .object(maxTitleLength: 512, maxSummaryLength: 1_024)),
+        constraints: ShareConstraints = ShareConstraints(
+            text: .init(maxLength: 2_000), images: .init(maxCount: 9, maxBytes: 10_000_000), links: .object(maxTitleLength: 512, maxSummaryLength: 1_024)),
         requiresCredential: Bool = false
     ) {
         self.id = id

@@ -19,10 +19,10 @@ struct DecodeAtSizeTests {
     @Test("JPEG picks the smallest DCT scale that covers the fitted size")
     func jpegPicksScale() throws {
         let cases: [(PixelSize, PixelSize)] = [
-            (PixelSize(width: 300, height: 300), PixelSize(width: 500, height: 375)), // 1/8 gives 250 < 300
-            (PixelSize(width: 250, height: 1000), PixelSize(width: 250, height: 188)), // exactly 1/8
+            (PixelSize(width: 300, height: 300), PixelSize(width: 500, height: 375)),  // 1/8 gives 250 < 300
+            (PixelSize(width: 250, height: 1000), PixelSize(width: 250, height: 188)),  // exactly 1/8
             (PixelSize(width: 1999, height: 1500), PixelSize(width: 2000, height: 1500)),
-            (PixelSize(width: 5000, height: 5000), PixelSize(width: 2000, height: 1500)), // never upscaled
+            (PixelSize(width: 5000, height: 5000), PixelSize(width: 2000, height: 1500)),  // never upscaled
         ]
         for (box, expected) in cases {
             let image = try DecodedImage(decoding: Self.jpeg, options: DecodeOptions(targetSize: .fitting(box)))

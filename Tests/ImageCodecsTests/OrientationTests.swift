@@ -118,10 +118,12 @@ struct OrientationTests {
         #expect(xmp.orientation == .up)
     }
 
-    @Test("broken EXIF blocks mean orientation 1, never a failed decode", arguments: [
-        "invalid-exif.jpg", "hopper_bad_exif.jpg", "exif-ifd-offset.jpg", "exif_typeerror.jpg", "truncated_exif_dpi.jpg",
-        "broken_exif_dpi.jpg", "empty_gps_ifd.jpg", "exif_gps_typeerror.jpg", "invalid-exif-without-x-resolution.jpg",
-    ])
+    @Test(
+        "broken EXIF blocks mean orientation 1, never a failed decode",
+        arguments: [
+            "invalid-exif.jpg", "hopper_bad_exif.jpg", "exif-ifd-offset.jpg", "exif_typeerror.jpg", "truncated_exif_dpi.jpg",
+            "broken_exif_dpi.jpg", "empty_gps_ifd.jpg", "exif_gps_typeerror.jpg", "invalid-exif-without-x-resolution.jpg",
+        ])
     func brokenExif(_ name: String) throws {
         let image = try DecodedImage(decoding: try TestData.bytes("pillow-edgecases/\(name)"))
         #expect(image.bitmap.width > 0)

@@ -122,12 +122,15 @@ struct ProbeAndRegistryTests {
 
     @Test("errors read as sentences")
     func errorDescriptions() {
-        #expect(ImageCodecError.unsupportedFormat(leadingBytes: [0x47, 0x49, 0x46, 0x38]).description
-            == "the data is not in a format any registered decoder reads (it starts with 47 49 46 38)")
-        #expect(ImageCodecError.tooLarge(width: 50_000, height: 50_000, limit: 100_000_000).description
-            == "the image is 50000x50000 pixels, more than the limit of 100000000 pixels; raise ImageLimits.maxPixelCount to decode it")
-        #expect(ImageCodecError.truncated(format: .png, detail: "unexpected end of PNG data").description
-            == "PNG data is truncated: unexpected end of PNG data")
+        #expect(
+            ImageCodecError.unsupportedFormat(leadingBytes: [0x47, 0x49, 0x46, 0x38]).description
+                == "the data is not in a format any registered decoder reads (it starts with 47 49 46 38)")
+        #expect(
+            ImageCodecError.tooLarge(width: 50_000, height: 50_000, limit: 100_000_000).description
+                == "the image is 50000x50000 pixels, more than the limit of 100000000 pixels; raise ImageLimits.maxPixelCount to decode it")
+        #expect(
+            ImageCodecError.truncated(format: .png, detail: "unexpected end of PNG data").description
+                == "PNG data is truncated: unexpected end of PNG data")
     }
 
     @Test("capture dates parse strictly")

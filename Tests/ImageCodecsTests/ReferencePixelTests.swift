@@ -22,7 +22,8 @@ struct ReferencePixelTests {
             guard !line.hasPrefix("#") else { return nil }
             let fields = line.split(separator: "\t").map(String.init)
             guard fields.count == 4, let width = Int(fields[1]), let height = Int(fields[2]),
-                  let hash = UInt64(fields[3], radix: 16) else { return nil }
+                let hash = UInt64(fields[3], radix: 16)
+            else { return nil }
             return PNGReference(path: fields[0], width: width, height: height, hash: hash)
         }
     }()

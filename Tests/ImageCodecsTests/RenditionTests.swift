@@ -65,11 +65,13 @@ struct StreamingRenditionTests {
         return path
     }
 
-    @Test("files and bytes give the same rendition, for streamed and whole-image paths", arguments: [
-        "pngsuite/png/basn6a08.png", "pngsuite/png/basi6a08.png", "pngsuite/png/basn0g16.png", "pngsuite/png/tbbn3p08.png",
-        "libjpeg-turbo-testimages/testorig.jpg", "libjpeg-turbo-testimages/testimgint.jpg", "pillow-edgecases/pil_sample_cmyk.jpg",
-        "exif-orientation-examples/Portrait_7.jpg", "libwebp-test-data/lossy_alpha1.webp",
-    ])
+    @Test(
+        "files and bytes give the same rendition, for streamed and whole-image paths",
+        arguments: [
+            "pngsuite/png/basn6a08.png", "pngsuite/png/basi6a08.png", "pngsuite/png/basn0g16.png", "pngsuite/png/tbbn3p08.png",
+            "libjpeg-turbo-testimages/testorig.jpg", "libjpeg-turbo-testimages/testimgint.jpg", "pillow-edgecases/pil_sample_cmyk.jpg",
+            "exif-orientation-examples/Portrait_7.jpg", "libwebp-test-data/lossy_alpha1.webp",
+        ])
     func fileMatchesBytes(_ path: String) throws {
         let bytes = try TestData.bytes(path)
         let box = PixelSize(width: 61, height: 47)
@@ -78,7 +80,9 @@ struct StreamingRenditionTests {
             let fromFile = try DecodedImage(renderingFileAt: TestData.root.appendingPathComponent(path).path, in: box, mode: mode)
             #expect(fromBytes.bitmap == fromFile.bitmap)
             let info = try ImageInfo(probing: bytes)
-            let expected = mode == .fit ? info.orientedSize.fitting(in: box) : PixelSize(width: min(61, info.orientedSize.width), height: min(47, info.orientedSize.height))
+            let expected =
+                mode == .fit
+                ? info.orientedSize.fitting(in: box) : PixelSize(width: min(61, info.orientedSize.width), height: min(47, info.orientedSize.height))
             #expect(fromBytes.bitmap.size == expected)
             // Same picture as a whole decode resized by the reference resampler.
             let reference = try DecodedImage(decoding: bytes).bitmap
@@ -90,9 +94,11 @@ struct StreamingRenditionTests {
         }
     }
 
-    @Test("a truncated PNG or JPEG fails with a typed error when streamed from a file", arguments: [
-        "pngsuite/png/basn2c16.png", "libjpeg-turbo-testimages/testorig.jpg",
-    ])
+    @Test(
+        "a truncated PNG or JPEG fails with a typed error when streamed from a file",
+        arguments: [
+            "pngsuite/png/basn2c16.png", "libjpeg-turbo-testimages/testorig.jpg",
+        ])
     func truncatedFile(_ name: String) throws {
         let bytes = try TestData.bytes(name)
         let path = try Self.temporaryFile(Array(bytes.prefix(bytes.count * 2 / 3)), (name as NSString).lastPathComponent)

@@ -21,19 +21,27 @@ struct RobustnessTests {
     static func jpegClaiming(width: Int, height: Int) throws -> [UInt8] {
         var bytes = try Bitmap.testPattern(width: 16, height: 16, format: .rgb8).encoded(as: .jpeg)
         let sof = try #require(bytes.indices.dropLast().first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 })
-        bytes[sof + 5] = UInt8(height >> 8); bytes[sof + 6] = UInt8(height & 0xFF)
-        bytes[sof + 7] = UInt8(width >> 8); bytes[sof + 8] = UInt8(width & 0xFF)
+        bytes[sof + 5] = UInt8(height >> 8)
+        bytes[sof + 6] = UInt8(height & 0xFF)
+        bytes[sof + 7] = UInt8(width >> 8)
+        bytes[sof + 8] = UInt8(width & 0xFF)
         return bytes
     }
 
     /// An extended WebP header (VP8X) claiming a canvas of `width` x `height`.
     static func webpClaiming(width: Int, height: Int) throws -> [UInt8] {
-        let small = try Bitmap.testPattern(width: 16, height: 16, format: .rgba8).encoded(as: .webp, options: EncodeOptions(exif: ExifMetadata(orientation: .up)))
+        let small = try Bitmap.testPattern(width: 16, height: 16, format: .rgba8).encoded(
+            as: .webp, options: EncodeOptions(exif: ExifMetadata(orientation: .up)))
         var bytes = small
         #expect(String(decoding: bytes[12..<16], as: UTF8.self) == "VP8X")
-        let w = width - 1, h = height - 1
-        bytes[24] = UInt8(w & 0xFF); bytes[25] = UInt8(w >> 8 & 0xFF); bytes[26] = UInt8(w >> 16 & 0xFF)
-        bytes[27] = UInt8(h & 0xFF); bytes[28] = UInt8(h >> 8 & 0xFF); bytes[29] = UInt8(h >> 16 & 0xFF)
+        let w = width - 1
+        let h = height - 1
+        bytes[24] = UInt8(w & 0xFF)
+        bytes[25] = UInt8(w >> 8 & 0xFF)
+        bytes[26] = UInt8(w >> 16 & 0xFF)
+        bytes[27] = UInt8(h & 0xFF)
+        bytes[28] = UInt8(h >> 8 & 0xFF)
+        bytes[29] = UInt8(h >> 16 & 0xFF)
         return bytes
     }
 
@@ -117,7 +125,8 @@ struct RobustnessTests {
     func bitFlips(_ path: String) throws {
         let bytes = try TestData.bytes(path)
         var generator = SeededGenerator(seed: UInt64(bytes.count))
-        var decoded = 0, rejected = 0
+        var decoded = 0
+        var rejected = 0
         for _ in 0..<150 {
             var damaged = bytes
             for _ in 0..<Int.random(in: 1...8, using: &generator) {

@@ -63,8 +63,9 @@ struct RoundTripTests {
         let bitmap = Bitmap.testPattern(width: 40, height: 30, format: .rgb8)
         let date = try #require(CaptureDate(exifDateTime: "2024:05:17 08:30:00"))
         let exif = ExifMetadata(orientation: .left, captureDate: date)
-        let withExif = try DecodedImage(decoding: try bitmap.encoded(as: format, options: EncodeOptions(exif: exif)),
-                                        options: DecodeOptions(appliesOrientation: false))
+        let withExif = try DecodedImage(
+            decoding: try bitmap.encoded(as: format, options: EncodeOptions(exif: exif)),
+            options: DecodeOptions(appliesOrientation: false))
         #expect(withExif.exif?.captureDate == date)
         #expect(withExif.orientation == .left)
         let info = try ImageInfo(probing: try bitmap.encoded(as: format, options: EncodeOptions(exif: exif)))

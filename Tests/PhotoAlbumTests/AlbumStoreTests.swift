@@ -2,8 +2,8 @@ import Foundation
 import ImageCodecs
 import PhotoAlbum
 import SQLiteSupport
-import Testing
 import TestSupport
+import Testing
 
 /// A fresh folder under the temporary directory, removed by `cleanUp`.
 struct Scratch {
@@ -128,7 +128,9 @@ struct AlbumStoreTests {
         let scratch = Scratch()
         defer { scratch.cleanUp() }
         let storePath = "\(scratch.path)/store"
-        let kept: AssetID, lost: AssetID, damaged: AssetID
+        let kept: AssetID
+        let lost: AssetID
+        let damaged: AssetID
         do {
             let store = try AlbumStore(directory: storePath)
             try await store.createAlbum(named: "A")

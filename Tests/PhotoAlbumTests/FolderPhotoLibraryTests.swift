@@ -1,8 +1,8 @@
 import Foundation
 import ImageCodecs
 import PhotoAlbum
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Folder photo library")
 struct FolderPhotoLibraryTests {
@@ -85,9 +85,11 @@ struct FolderPhotoLibraryTests {
         #expect(kinds == expected)
     }
 
-    @Test("changes are published as files are created, modified and deleted", arguments: [
-        FolderPhotoLibrary.WatchMode.automatic, .polling(.milliseconds(100)),
-    ])
+    @Test(
+        "changes are published as files are created, modified and deleted",
+        arguments: [
+            FolderPhotoLibrary.WatchMode.automatic, .polling(.milliseconds(100)),
+        ])
     func watching(_ mode: FolderPhotoLibrary.WatchMode) async throws {
         let scratch = Scratch()
         defer { scratch.cleanUp() }

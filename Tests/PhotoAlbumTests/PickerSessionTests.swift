@@ -59,7 +59,9 @@ struct PickerSessionTests {
         ("wide", try! quadrants(.up)), ("tall", try! quadrants(.right)), ("big", try! quadrants(.up, width: 300, height: 200)),
     ]
 
-    static func run(_ configuration: PickerConfiguration, _ actions: [PickerAction], sources: [any PhotoSource]? = nil) async throws -> (PickerResult, ScriptedPicker) {
+    static func run(_ configuration: PickerConfiguration, _ actions: [PickerAction], sources: [any PhotoSource]? = nil) async throws -> (
+        PickerResult, ScriptedPicker
+    ) {
         let picker = ScriptedPicker(actions)
         let session = PickerSession(configuration: configuration, sources: sources ?? [MemorySource(photos: photos)])
         return (try await session.run(with: picker), picker)
@@ -87,7 +89,10 @@ struct PickerSessionTests {
         #expect(picker.lastState?.candidates.count == 1)
         #expect(Self.ids(result) == [])
         let (picked, _) = try await Self.run(PickerConfiguration(), [.toggle(picker.lastState!.candidates[0].id), .confirm], sources: [camera])
-        guard case .picked(let assets) = picked else { Issue.record("not picked"); return }
+        guard case .picked(let assets) = picked else {
+            Issue.record("not picked")
+            return
+        }
         #expect(try assets[0].encodedData() == jpeg)
     }
 
@@ -97,8 +102,9 @@ struct PickerSessionTests {
         let (two, picker) = try await Self.run(PickerConfiguration(selectionLimit: 2), [.toggle("wide"), .toggle("tall"), .toggle("big"), .confirm])
         #expect(Self.ids(two) == ["wide", "tall"])
         #expect(picker.shown.withLock { $0[3].notice } == "at most 2 photos can be picked")
-        #expect(Self.ids(try await Self.run(PickerConfiguration(selectionLimit: 0), [.toggle("big"), .toggle("wide"), .toggle("tall"), .confirm]).0)
-            == ["big", "wide", "tall"])
+        #expect(
+            Self.ids(try await Self.run(PickerConfiguration(selectionLimit: 0), [.toggle("big"), .toggle("wide"), .toggle("tall"), .confirm]).0)
+                == ["big", "wide", "tall"])
     }
 
     @Test("order, preselection, filters, and cancel versus an empty pick")
@@ -124,7 +130,10 @@ struct PickerSessionTests {
         // The top-left displayed quadrant, whatever the storage.
         let rect = CropRect(x: 0, y: 0, width: oriented.width / 2, height: oriented.height / 2)
         let (result, _) = try await Self.run(configuration, [.toggle("photo"), .crop("photo", rect), .confirm], sources: [source])
-        guard case .picked(let assets) = result, let asset = assets.first else { Issue.record("not picked"); return }
+        guard case .picked(let assets) = result, let asset = assets.first else {
+            Issue.record("not picked")
+            return
+        }
         #expect(asset.crop == rect)
         let edited = try #require(try asset.editedImage())
         let upright = try DecodedImage(decoding: bytes).bitmap
@@ -139,16 +148,26 @@ struct PickerSessionTests {
     @Test("presets shape crops: square by default, fixed aspect kept, moved inside the image")
     func presets() async throws {
         let (square, _) = try await Self.run(PickerConfiguration(editing: .square), [.toggle("big"), .confirm])
-        guard case .picked(let assets) = square else { Issue.record("not picked"); return }
+        guard case .picked(let assets) = square else {
+            Issue.record("not picked")
+            return
+        }
         #expect(assets[0].crop == CropRect(x: 50, y: 0, width: 200, height: 200))
-        let (wide, _) = try await Self.run(PickerConfiguration(editing: .aspect(width: 16, height: 9)),
-                                           [.toggle("big"), .crop("big", CropRect(x: 250, y: 150, width: 160, height: 160)), .confirm])
-        guard case .picked(let cropped) = wide, let crop = cropped[0].crop else { Issue.record("not picked"); return }
+        let (wide, _) = try await Self.run(
+            PickerConfiguration(editing: .aspect(width: 16, height: 9)),
+            [.toggle("big"), .crop("big", CropRect(x: 250, y: 150, width: 160, height: 160)), .confirm])
+        guard case .picked(let cropped) = wide, let crop = cropped[0].crop else {
+            Issue.record("not picked")
+            return
+        }
         #expect(crop.width == 160 && crop.height == 90)
         #expect(crop.x + crop.width <= 300 && crop.y + crop.height <= 200)
         let (off, picker) = try await Self.run(PickerConfiguration(), [.toggle("big"), .crop("big", CropRect(x: 0, y: 0, width: 5, height: 5)), .confirm])
         #expect(picker.shown.withLock { $0[2].notice } == "editing is off")
-        guard case .picked(let plain) = off else { Issue.record("not picked"); return }
+        guard case .picked(let plain) = off else {
+            Issue.record("not picked")
+            return
+        }
         #expect(plain[0].crop == nil)
         #expect(try plain[0].editedImage() == nil)
         #expect(try plain[0].image(fitting: PixelSize(width: 30, height: 30)).size == PixelSize(width: 30, height: 20))
@@ -156,8 +175,9 @@ struct PickerSessionTests {
 
     @Test("no available source is an error that lists the reasons")
     func noSource() async {
-        let session = PickerSession(configuration: PickerConfiguration(sourcePreference: [.camera]),
-                                    sources: [CameraSource(provider: V4L2Camera(deviceRoot: "/nonexistent", sysfsRoot: "/nonexistent"))])
+        let session = PickerSession(
+            configuration: PickerConfiguration(sourcePreference: [.camera]),
+            sources: [CameraSource(provider: V4L2Camera(deviceRoot: "/nonexistent", sysfsRoot: "/nonexistent"))])
         do {
             _ = try await session.run(with: ScriptedPicker([]))
             Issue.record("a session without sources ran")

@@ -58,12 +58,15 @@ struct SourceAndCameraTests {
     func enumeration() throws {
         let scratch = Scratch()
         defer { scratch.cleanUp() }
-        let dev = "\(scratch.path)/dev", sys = "\(scratch.path)/sys"
+        let dev = "\(scratch.path)/dev"
+        let sys = "\(scratch.path)/sys"
         for node in ["video0", "video1", "video2", "video10", "videoX", "null"] {
             try FileManager.default.createDirectory(atPath: dev, withIntermediateDirectories: true)
             #expect(FileManager.default.createFile(atPath: "\(dev)/\(node)", contents: Data()))
         }
-        for (node, name) in [("video0", "Integrated Camera: Front"), ("video1", "Integrated Camera: Front"), ("video2", "USB Webcam C920"), ("video10", "Rear camera")] {
+        for (node, name) in [
+            ("video0", "Integrated Camera: Front"), ("video1", "Integrated Camera: Front"), ("video2", "USB Webcam C920"), ("video10", "Rear camera"),
+        ] {
             try FileManager.default.createDirectory(atPath: "\(sys)/\(node)", withIntermediateDirectories: true)
             try Data("\(name)\n".utf8).write(to: URL(fileURLWithPath: "\(sys)/\(node)/name"))
         }
@@ -115,7 +118,8 @@ struct SourceAndCameraTests {
         let encoded = try V4L2Camera.encodedImage(fromFrame: yuyv, fourcc: V4L2Camera.yuyvFourCC, width: 32, height: 16, bytesPerRow: 64, device: "cam")
         #expect(try ImageInfo(probing: encoded).size == PixelSize(width: 32, height: 16))
         #expect(throws: CameraError.self) {
-            try V4L2Camera.encodedImage(fromFrame: [0xFF, 0xD8, 0xFF, 0x00], fourcc: V4L2Camera.mjpegFourCC, width: 32, height: 16, bytesPerRow: 0, device: "cam")
+            try V4L2Camera.encodedImage(
+                fromFrame: [0xFF, 0xD8, 0xFF, 0x00], fourcc: V4L2Camera.mjpegFourCC, width: 32, height: 16, bytesPerRow: 0, device: "cam")
         }
     }
 }

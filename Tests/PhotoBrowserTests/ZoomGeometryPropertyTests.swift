@@ -1,8 +1,8 @@
 import Foundation
 import ImageCodecs
 import PhotoBrowser
-import Testing
 import TestSupport
+import Testing
 
 /// Invariants of the scale-to-fit engine, checked on random images,
 /// viewports, insets, screen scales, zooms and points.
@@ -14,17 +14,20 @@ struct ZoomGeometryPropertyTests {
     static func randomCase(_ generator: inout SeededGenerator) -> (ZoomGeometry, ZoomState) {
         let image = PixelSize(width: Int.random(in: 1...12_000, using: &generator), height: Int.random(in: 1...12_000, using: &generator))
         let viewport = CGSize(width: Double.random(in: 100...2_000, using: &generator), height: Double.random(in: 100...2_000, using: &generator))
-        let insets = Bool.random(using: &generator)
-            ? EdgeInsets(top: .random(in: 0...50, using: &generator), left: .random(in: 0...20, using: &generator),
-                         bottom: .random(in: 0...40, using: &generator), right: .random(in: 0...20, using: &generator))
+        let insets =
+            Bool.random(using: &generator)
+            ? EdgeInsets(
+                top: .random(in: 0...50, using: &generator), left: .random(in: 0...20, using: &generator),
+                bottom: .random(in: 0...40, using: &generator), right: .random(in: 0...20, using: &generator))
             : .zero
         let geometry = ZoomGeometry(
             imageSize: image, viewportSize: viewport, safeAreaInsets: insets, screenScale: [1, 2, 3].randomElement(using: &generator)!,
             contentMode: ContentMode.allCases.randomElement(using: &generator)!, maximumNativeMultiple: .random(in: 0.5...6, using: &generator)
         )
         let zoom = Double.random(in: geometry.minimumZoom...geometry.maximumZoom, using: &generator)
-        let center = CGPoint(x: .random(in: -500...Double(image.width) + 500, using: &generator),
-                             y: .random(in: -500...Double(image.height) + 500, using: &generator))
+        let center = CGPoint(
+            x: .random(in: -500...Double(image.width) + 500, using: &generator),
+            y: .random(in: -500...Double(image.height) + 500, using: &generator))
         return (geometry, ZoomState(zoom: zoom, center: center))
     }
 
@@ -85,8 +88,9 @@ struct ZoomGeometryPropertyTests {
             let (geometry, state) = Self.randomCase(&generator)
             let start = geometry.clamped(state)
             let visible = geometry.visibleRect
-            let anchor = CGPoint(x: .random(in: visible.minX...max(visible.minX, visible.maxX), using: &generator),
-                                 y: .random(in: visible.minY...max(visible.minY, visible.maxY), using: &generator))
+            let anchor = CGPoint(
+                x: .random(in: visible.minX...max(visible.minX, visible.maxX), using: &generator),
+                y: .random(in: visible.minY...max(visible.minY, visible.maxY), using: &generator))
             let target = Double.random(in: geometry.minimumZoom...geometry.maximumZoom, using: &generator)
             let imagePoint = geometry.imagePoint(atViewportPoint: anchor, in: start)
 

@@ -48,7 +48,8 @@ enum ExampleProcess {
         let errorPath = FileManager.default.temporaryDirectory.appendingPathComponent("example-\(UUID().uuidString).err")
         _ = FileManager.default.createFile(atPath: errorPath.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: errorPath) }
-        let output = Pipe(), stdin = Pipe()
+        let output = Pipe()
+        let stdin = Pipe()
         process.standardOutput = output
         process.standardError = try FileHandle(forWritingTo: errorPath)
         process.standardInput = stdin

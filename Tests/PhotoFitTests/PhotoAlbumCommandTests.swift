@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import ImageCodecs
-import Testing
 import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Runs the built `photo-album` executable.
 @Suite("photo-album command line")
@@ -58,10 +59,13 @@ struct PhotoAlbumCommandTests {
         #expect(!FileManager.default.fileExists(atPath: "\(Self.samples)/.photodeck"), "the library index must not be written into the user's folder")
     }
 
-    @Test("errors are one error: line and exit 1", arguments: [
-        ["list"], ["--store", "STORE", "frobnicate"], ["--store", "STORE", "import"], ["--store", "STORE", "remove", "abc"],
-        ["--store", "STORE", "list", "--album", "Nope"], ["--store", "STORE", "pick"], ["--store", "STORE", "pick", "--source", "scanner", "--from", "/tmp"],
-    ])
+    @Test(
+        "errors are one error: line and exit 1",
+        arguments: [
+            ["list"], ["--store", "STORE", "frobnicate"], ["--store", "STORE", "import"], ["--store", "STORE", "remove", "abc"],
+            ["--store", "STORE", "list", "--album", "Nope"], ["--store", "STORE", "pick"],
+            ["--store", "STORE", "pick", "--source", "scanner", "--from", "/tmp"],
+        ])
     func errors(_ arguments: [String]) throws {
         let work = Self.scratch()
         defer { try? FileManager.default.removeItem(atPath: work) }

@@ -27,9 +27,11 @@ struct PhotoFitTests {
         #expect(info.orientation == .up)
     }
 
-    @Test("fit produces the largest image inside the box; fill covers and crops", arguments: [
-        ("fit", 640, 640, 427, 640), ("fill", 320, 320, 320, 320), ("fit", 5000, 5000, 600, 900), ("fill", 300, 100, 300, 100),
-    ])
+    @Test(
+        "fit produces the largest image inside the box; fill covers and crops",
+        arguments: [
+            ("fit", 640, 640, 427, 640), ("fill", 320, 320, 320, 320), ("fit", 5000, 5000, 600, 900), ("fill", 300, 100, 300, 100),
+        ])
     func boxes(_ mode: String, _ width: Int, _ height: Int, _ expectedWidth: Int, _ expectedHeight: Int) throws {
         let output = Self.temporaryFile("box.webp")
         defer { try? FileManager.default.removeItem(atPath: output) }
@@ -41,17 +43,19 @@ struct PhotoFitTests {
         #expect(info.size == PixelSize(width: expectedWidth, height: expectedHeight))
     }
 
-    @Test("failures print one error: line and exit 1, never a signal", arguments: [
-        ["/nonexistent.jpg", "/tmp/out.jpg"],
-        ["--width", "100", "IN", "/tmp/out.jpg"],
-        ["--mode", "stretch", "IN", "/tmp/out.jpg"],
-        ["--quality", "0", "IN", "/tmp/out.jpg"],
-        ["IN", "/tmp/out.gif"],
-        ["only-one-argument"],
-        ["CORRUPT", "/tmp/out.png"],
-        ["TRUNCATED", "/tmp/out.png"],
-        ["IN", "/nonexistent-dir/out.jpg"],
-    ])
+    @Test(
+        "failures print one error: line and exit 1, never a signal",
+        arguments: [
+            ["/nonexistent.jpg", "/tmp/out.jpg"],
+            ["--width", "100", "IN", "/tmp/out.jpg"],
+            ["--mode", "stretch", "IN", "/tmp/out.jpg"],
+            ["--quality", "0", "IN", "/tmp/out.jpg"],
+            ["IN", "/tmp/out.gif"],
+            ["only-one-argument"],
+            ["CORRUPT", "/tmp/out.png"],
+            ["TRUNCATED", "/tmp/out.png"],
+            ["IN", "/nonexistent-dir/out.jpg"],
+        ])
     func failures(_ arguments: [String]) throws {
         let corrupt = Self.temporaryFile("corrupt.jpg")
         try Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + [UInt8](repeating: 0x42, count: 64)).write(to: URL(fileURLWithPath: corrupt))

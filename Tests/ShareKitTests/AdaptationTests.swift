@@ -1,8 +1,8 @@
 import Foundation
 import ImageCodecs
 import ShareKit
-import Testing
 import TestSupport
+import Testing
 
 /// Constraint tables like the real providers'.
 enum Tables {
@@ -57,8 +57,9 @@ struct AdaptationTests {
     @Test("thumbnails come in under their cap and box")
     func thumbnail() throws {
         let photo = try Self.noiseJPEG(1200, 900)
-        let link = ShareLink(url: URL(string: "https://example.com/a")!, title: String(repeating: "T", count: 100), summary: "s",
-                             thumbnail: .encoded(photo))
+        let link = ShareLink(
+            url: URL(string: "https://example.com/a")!, title: String(repeating: "T", count: 100), summary: "s",
+            thumbnail: .encoded(photo))
         let prepared = try ContentAdapter().prepare(ShareContent(link: link), for: Tables.chatSession)
         let thumbnail = try #require(prepared.thumbnail)
         #expect(thumbnail.bytes.count <= 32_768)
@@ -81,16 +82,21 @@ struct AdaptationTests {
     @Test("every violation adaptation cannot fix is reported at once")
     func violations() {
         let tooMany = ShareContent(text: nil, images: Array(repeating: .encoded([1, 2, 3]), count: 10))
-        #expect(throws: ShareError.invalidContent([
-            ConstraintViolation(code: "text.required", message: "this destination needs some text"),
-            ConstraintViolation(code: "images.count", message: "10 images were given; at most 9 can be shared here"),
-        ])) { try ContentAdapter().prepare(tooMany, for: Tables.microblog) }
+        #expect(
+            throws: ShareError.invalidContent([
+                ConstraintViolation(code: "text.required", message: "this destination needs some text"),
+                ConstraintViolation(code: "images.count", message: "10 images were given; at most 9 can be shared here"),
+            ])
+        ) { try ContentAdapter().prepare(tooMany, for: Tables.microblog) }
         let mixed = ShareContent(text: "t", images: [.encoded([1])], link: ShareLink(url: URL(string: "https://e.com")!))
         do {
             _ = try ContentAdapter().prepare(mixed, for: Tables.chatSession)
             Issue.record("mixed content passed")
         } catch {
-            guard case .invalidContent(let found) = error else { Issue.record("\(error)"); return }
+            guard case .invalidContent(let found) = error else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(found.map(\.code) == ["content.mixed", "images.unreadable"])
         }
         #expect(throws: ShareError.invalidContent([ConstraintViolation(code: "link.unsupported", message: "links cannot be shared here")])) {

@@ -1,7 +1,7 @@
 import Foundation
+import SQLiteSupport
 import ShareKit
 import ShareKitTesting
-import SQLiteSupport
 import Testing
 
 @Suite("Outbox")

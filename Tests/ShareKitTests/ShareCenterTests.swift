@@ -17,7 +17,7 @@ struct ShareCenterTests {
         #expect(await center.targets(for: content).map(\.description) == ["b-first/timeline", "b-first/session", "a-second/favorites"])
         await center.register(MockShareProvider(id: "b-first", destinations: [.session]))
         #expect(await center.providerIDs == ["b-first", "a-second"])
-        await first.unregister()   // the replaced registration's token no longer matches
+        await first.unregister()  // the replaced registration's token no longer matches
         #expect(await center.providerIDs == ["b-first", "a-second"])
         let textOnly = MockShareProvider(id: "texts", destinations: [.session], constraints: ShareConstraints(text: .init(maxLength: 10), images: nil))
         let token = await center.register(textOnly)

@@ -7,8 +7,8 @@ struct TextCounterTests {
     func weibo() {
         let counter = TextCounter(.weibo)
         #expect(counter.length(of: "你好") == 2)
-        #expect(counter.length(of: "hello") == 3)          // 5 halves, rounded up
-        #expect(counter.length(of: "你好 world") == 5)     // 4 + 6 halves = 10 halves
+        #expect(counter.length(of: "hello") == 3)  // 5 halves, rounded up
+        #expect(counter.length(of: "你好 world") == 5)  // 4 + 6 halves = 10 halves
         #expect(counter.length(of: "https://example.com/a/very/long/path?with=query") == 10)
         #expect(counter.length(of: "看 https://example.com 吧") == 1 + 10 + 1 + 1)
         #expect(counter.length(of: "👍") == 1)
@@ -36,7 +36,7 @@ struct TextCounterTests {
         #expect(characters.length(of: cut) <= 5)
         let utf16 = TextCounter(.utf16)
         let cut16 = utf16.truncate("ab👍🏽cd", to: 5)
-        #expect(cut16 == "ab…")                    // the 4-unit emoji does not fit with the ellipsis
+        #expect(cut16 == "ab…")  // the 4-unit emoji does not fit with the ellipsis
         let linked = "Read this: https://example.com/article and more text after"
         let weibo = TextCounter(.weibo)
         let trimmed = weibo.truncate(linked, to: 12)

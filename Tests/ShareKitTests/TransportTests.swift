@@ -7,7 +7,12 @@ import Testing
 /// Counts requests across the server's thread and the test.
 final class Counter: Sendable {
     let value = Mutex(0)
-    func next() -> Int { value.withLock { $0 += 1; return $0 } }
+    func next() -> Int {
+        value.withLock {
+            $0 += 1
+            return $0
+        }
+    }
 }
 
 @Suite("HTTP transport against a loopback server")
@@ -26,8 +31,10 @@ struct TransportTests {
         form.addField("status", "你好")
         form.addFile("pic", filename: "a.jpg", contentType: "image/jpeg", data: [UInt8](repeating: 7, count: 300_000))
         let progress = Mutex<[Int64]>([])
-        let post = try await ShareProgress.$reporter.withValue({ sent, _ in progress.withLock { $0.append(sent) } }) {
-            try await transport.send(HTTPRequest(method: "POST", url: server.url(path: "/upload"), headers: ["Content-Type": form.contentType], body: form.body))
+        let reporter: @Sendable (Int64, Int64) -> Void = { sent, _ in progress.withLock { $0.append(sent) } }
+        let post = try await ShareProgress.$reporter.withValue(reporter) {
+            try await transport.send(
+                HTTPRequest(method: "POST", url: server.url(path: "/upload"), headers: ["Content-Type": form.contentType], body: form.body))
         }
         #expect(post.status == 200)
         #expect(post.text == "\(form.body.count)")

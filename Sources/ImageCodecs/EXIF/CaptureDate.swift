@@ -34,18 +34,19 @@ public struct CaptureDate: Hashable, Sendable, Comparable, CustomStringConvertib
             return value
         }
         guard digits[4] == 0x3A, digits[7] == 0x3A, digits[13] == 0x3A, digits[16] == 0x3A,
-              let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19)
+            let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19)
         else { return nil }
-        self.init(year: year, month: month, day: day, hour: hour, minute: minute, second: second,
-                  utcOffsetSeconds: offset.flatMap(Self.parseOffset))
+        self.init(
+            year: year, month: month, day: day, hour: hour, minute: minute, second: second,
+            utcOffsetSeconds: offset.flatMap(Self.parseOffset))
     }
 
     /// Creates a capture date from its parts; `nil` when a part is out of range.
     public init?(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, utcOffsetSeconds: Int? = nil) {
         guard (1...9999).contains(year), (1...12).contains(month), (1...31).contains(day),
-              (0..<24).contains(hour), (0..<60).contains(minute), (0...60).contains(second),
-              utcOffsetSeconds.map({ abs($0) <= 14 * 3600 }) ?? true
+            (0..<24).contains(hour), (0..<60).contains(minute), (0...60).contains(second),
+            utcOffsetSeconds.map({ abs($0) <= 14 * 3600 }) ?? true
         else { return nil }
         self.year = year
         self.month = month
@@ -75,9 +76,9 @@ public struct CaptureDate: Hashable, Sendable, Comparable, CustomStringConvertib
     private static func parseOffset(_ text: String) -> Int? {
         let bytes = Array(text.utf8.prefix(6))
         guard bytes.count == 6, bytes[0] == 0x2B || bytes[0] == 0x2D, bytes[3] == 0x3A,
-              let hours = Int(String(decoding: bytes[1..<3], as: UTF8.self)),
-              let minutes = Int(String(decoding: bytes[4..<6], as: UTF8.self)),
-              hours <= 14, minutes < 60
+            let hours = Int(String(decoding: bytes[1..<3], as: UTF8.self)),
+            let minutes = Int(String(decoding: bytes[4..<6], as: UTF8.self)),
+            hours <= 14, minutes < 60
         else { return nil }
         let seconds = hours * 3600 + minutes * 60
         return bytes[0] == 0x2D ? -seconds : seconds
@@ -101,7 +102,8 @@ public struct CaptureDate: Hashable, Sendable, Comparable, CustomStringConvertib
     public static func < (lhs: CaptureDate, rhs: CaptureDate) -> Bool { lhs.date < rhs.date }
 
     public var description: String {
-        let date = exifDateTime.replacingOccurrences(of: ":", with: "-", options: [], range: exifDateTime.startIndex..<exifDateTime.index(exifDateTime.startIndex, offsetBy: 10))
+        let date = exifDateTime.replacingOccurrences(
+            of: ":", with: "-", options: [], range: exifDateTime.startIndex..<exifDateTime.index(exifDateTime.startIndex, offsetBy: 10))
         return exifOffset.map { "\(date) \($0)" } ?? date
     }
 }

@@ -11,22 +11,38 @@ extension ExifMetadata {
         // then, with a date, an Exif IFD holding DateTimeOriginal.
         var bytes: [UInt8] = [0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00]
         func append16(_ value: Int) { bytes += [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF)] }
-        func append32(_ value: Int) { append16(value & 0xFFFF); append16(value >> 16 & 0xFFFF) }
+        func append32(_ value: Int) {
+            append16(value & 0xFFFF)
+            append16(value >> 16 & 0xFFFF)
+        }
         let hasDate = captureDate != nil
         append16(hasDate ? 2 : 1)
-        append16(0x0112); append16(3); append32(1); append16(Int(orientation.rawValue)); append16(0)
+        append16(0x0112)
+        append16(3)
+        append32(1)
+        append16(Int(orientation.rawValue))
+        append16(0)
         if let captureDate {
             let dateText = captureDate.exifDateTime
             let offsetText = captureDate.exifOffset
             let exifIFDOffset = 8 + 2 + 2 * 12 + 4
-            append16(0x8769); append16(4); append32(1); append32(exifIFDOffset)
+            append16(0x8769)
+            append16(4)
+            append32(1)
+            append32(exifIFDOffset)
             append32(0)
             let entryCount = offsetText == nil ? 1 : 2
             let dataOffset = exifIFDOffset + 2 + entryCount * 12 + 4
             append16(entryCount)
-            append16(0x9003); append16(2); append32(20); append32(dataOffset)
+            append16(0x9003)
+            append16(2)
+            append32(20)
+            append32(dataOffset)
             if offsetText != nil {
-                append16(0x9011); append16(2); append32(7); append32(dataOffset + 20)
+                append16(0x9011)
+                append16(2)
+                append32(7)
+                append32(dataOffset + 20)
             }
             append32(0)
             bytes += Array(dateText.utf8) + [0]

@@ -49,7 +49,8 @@ public struct ExifMetadata: Hashable, Sendable {
             entries.first(where: { $0.tag == tag }).flatMap(reader.ascii)
         }
         let offset = text(0x9011, in: exifIFD)
-        captureDate = [text(0x9003, in: exifIFD), text(0x9004, in: exifIFD), text(0x0132, in: ifd0)]
+        captureDate =
+            [text(0x9003, in: exifIFD), text(0x9004, in: exifIFD), text(0x0132, in: ifd0)]
             .lazy.compactMap { $0 }.compactMap { CaptureDate(exifDateTime: $0, offset: offset) }.first
     }
 

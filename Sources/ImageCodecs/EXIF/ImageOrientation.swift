@@ -36,7 +36,8 @@ public enum ImageOrientation: UInt8, Hashable, Sendable, CaseIterable, CustomStr
     /// The stored-pixel coordinate shown at display coordinate (`x`, `y`),
     /// for stored pixels of `storedSize`.
     public func sourceCoordinate(ofDisplayX x: Int, y: Int, storedSize: PixelSize) -> (x: Int, y: Int) {
-        let w = storedSize.width, h = storedSize.height
+        let w = storedSize.width
+        let h = storedSize.height
         switch self {
         case .up: return (x, y)
         case .upMirrored: return (w - 1 - x, y)

@@ -57,14 +57,19 @@ public struct JPEGCodec: ImageDecoding, ImageEncoding {
         let header = try JPEGHeader(reading: MemoryByteSource(data))
         try header.checkSupported()
         let plan = try DecodePlan(format: .jpeg, storedSize: header.size, exif: header.exif, options: options)
-        let scaling = plan.wantsScaling ? Self.scaling(of: header.size, covering: plan.requiredStoredSize, fastOnly: options.prefersFastScaling) : (eighths: 8, size: header.size)
+        let scaling =
+            plan.wantsScaling
+            ? Self.scaling(of: header.size, covering: plan.requiredStoredSize, fastOnly: options.prefersFastScaling) : (eighths: 8, size: header.size)
 
         guard let handle = tjInitDecompress() else {
             throw .corrupt(format: .jpeg, message: "could not create a TurboJPEG decompressor")
         }
         defer { tjDestroy(handle) }
 
-        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+        var width: Int32 = 0
+        var height: Int32 = 0
+        var subsampling: Int32 = 0
+        var colorspace: Int32 = 0
         let headerStatus = data.withUnsafeBufferPointer { buffer in
             tjDecompressHeader3(handle, buffer.baseAddress, UInt(buffer.count), &width, &height, &subsampling, &colorspace)
         }
@@ -158,9 +163,16 @@ public struct JPEGCodec: ImageDecoding, ImageEncoding {
         cmyk.withUnsafeBufferPointer { source in
             rgb.withUnsafeMutableBufferPointer { target in
                 for index in 0..<count {
-                    var c = Int(source[index * 4]), m = Int(source[index * 4 + 1])
-                    var y = Int(source[index * 4 + 2]), k = Int(source[index * 4 + 3])
-                    if !inverted { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k }
+                    var c = Int(source[index * 4])
+                    var m = Int(source[index * 4 + 1])
+                    var y = Int(source[index * 4 + 2])
+                    var k = Int(source[index * 4 + 3])
+                    if !inverted {
+                        c = 255 - c
+                        m = 255 - m
+                        y = 255 - y
+                        k = 255 - k
+                    }
                     target[index * 3] = UInt8((c * k + 127) / 255)
                     target[index * 3 + 1] = UInt8((m * k + 127) / 255)
                     target[index * 3 + 2] = UInt8((y * k + 127) / 255)

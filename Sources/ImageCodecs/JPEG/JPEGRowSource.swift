@@ -51,7 +51,8 @@ extension JPEGCodec: RowDecoding {
         try header.checkSupported()
         guard header.componentCount == 1 || header.componentCount == 3 else { return nil }
         let plan = try DecodePlan(format: .jpeg, storedSize: header.size, exif: header.exif, options: options)
-        let scaling = plan.wantsScaling
+        let scaling =
+            plan.wantsScaling
             ? Self.scaling(of: header.size, covering: plan.requiredStoredSize, fastOnly: options.prefersFastScaling)
             : (eighths: 8, size: header.size)
         let source = try JPEGRowSource(

@@ -72,7 +72,7 @@ struct PNGHeader {
         let keyword = String(decoding: body[..<nul], as: UTF8.self)
         guard keyword == "Raw profile type exif" || keyword == "Raw profile type APP1" else { return nil }
         var text = body[(nul + 1)...].drop { $0 == 0x0A }
-        text = text.drop { $0 != 0x0A }.dropFirst() // the profile name line
+        text = text.drop { $0 != 0x0A }.dropFirst()  // the profile name line
         let lengthDigits = text.drop { $0 == 0x20 }.prefix { $0 >= 0x30 && $0 <= 0x39 }
         guard let length = Int(String(decoding: lengthDigits, as: UTF8.self)), length > 0, length <= 1 << 20 else { return nil }
         var bytes: [UInt8] = []

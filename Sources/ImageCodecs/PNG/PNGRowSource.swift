@@ -101,7 +101,8 @@ extension PNGCodec: RowDecoding {
     }
 
     private static func checked(_ decode: StreamingDecode) throws(ImageCodecError) -> StreamingDecode {
-        let source = decode.source, plan = decode.plan
+        let source = decode.source
+        let plan = decode.plan
         guard source.size == plan.storedSize else {
             throw .corrupt(format: .png, message: "libpng reads \(source.size), the IHDR chunk says \(plan.storedSize)")
         }

@@ -4,7 +4,8 @@ extension Bitmap {
     /// ``flattened(onto:)``) or added as opaque.
     public func converted(to format: PixelFormat) -> Bitmap {
         guard format != pixelFormat else { return self }
-        let sourceBPP = pixelFormat.bytesPerPixel, targetBPP = format.bytesPerPixel
+        let sourceBPP = pixelFormat.bytesPerPixel
+        let targetBPP = format.bytesPerPixel
         var output = [UInt8](repeating: 255, count: width * height * targetBPP)
         pixels.withUnsafeBufferPointer { source in
             output.withUnsafeMutableBufferPointer { target in
@@ -14,12 +15,16 @@ extension Bitmap {
                     for _ in 0..<width {
                         switch (pixelFormat, format) {
                         case (.gray8, _):
-                            target[t] = source[s]; target[t + 1] = source[s]; target[t + 2] = source[s]
+                            target[t] = source[s]
+                            target[t + 1] = source[s]
+                            target[t + 2] = source[s]
                         case (_, .gray8):
                             let luma = 299 * Int(source[s]) + 587 * Int(source[s + 1]) + 114 * Int(source[s + 2])
                             target[t] = UInt8((luma + 500) / 1000)
                         default:
-                            target[t] = source[s]; target[t + 1] = source[s + 1]; target[t + 2] = source[s + 2]
+                            target[t] = source[s]
+                            target[t + 1] = source[s + 1]
+                            target[t + 2] = source[s + 2]
                         }
                         s += sourceBPP
                         t += targetBPP
@@ -61,8 +66,10 @@ extension Bitmap {
     /// - Throws: ``ImageCodecError/invalidArgument(_:)`` when the rectangle
     ///   does not overlap the bitmap.
     public func cropped(x: Int, y: Int, size cropSize: PixelSize) throws(ImageCodecError) -> Bitmap {
-        let left = max(0, x), top = max(0, y)
-        let right = min(width, x + cropSize.width), bottom = min(height, y + cropSize.height)
+        let left = max(0, x)
+        let top = max(0, y)
+        let right = min(width, x + cropSize.width)
+        let bottom = min(height, y + cropSize.height)
         guard right > left, bottom > top else {
             throw .invalidArgument("crop \(cropSize) at (\(x), \(y)) lies outside the \(size) bitmap")
         }

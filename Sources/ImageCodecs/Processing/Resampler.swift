@@ -152,7 +152,9 @@ enum Resampler {
                 while x < rowBytes {
                     let alpha = UInt32(row[x + 3])
                     if alpha == 0 {
-                        row[x] = 0; row[x + 1] = 0; row[x + 2] = 0
+                        row[x] = 0
+                        row[x + 1] = 0
+                        row[x + 2] = 0
                     } else if alpha != 255 {
                         for channel in 0..<3 {
                             row[x + channel] = UInt8(min(255, (UInt32(row[x + channel]) * 255 + alpha / 2) / alpha))

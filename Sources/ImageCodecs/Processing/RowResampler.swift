@@ -53,7 +53,8 @@ struct RowResampler: Sendable {
     /// Writes output row `row` to `output`, reading source row `i` at
     /// `sourceRow(i)`.
     func makeRow(_ row: Int, output: UnsafeMutablePointer<UInt8>, scratch: Scratch, sourceRow: (Int) -> UnsafePointer<UInt8>) {
-        let start = Int(vertical.starts[row]), count = Int(vertical.counts[row])
+        let start = Int(vertical.starts[row])
+        let count = Int(vertical.counts[row])
         for tap in 0..<count { scratch.taps[tap] = sourceRow(start + tap) }
         vertical.weights.withUnsafeBufferPointer { weights in
             pd_resample_vertical_row(

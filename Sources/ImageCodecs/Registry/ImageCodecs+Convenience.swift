@@ -1,4 +1,3 @@
-
 extension ImageInfo {
     /// Reads the header of an encoded image in memory.
     ///

@@ -103,7 +103,8 @@ extension DecodedImage {
     }
 
     /// Resamples a streaming decode while it runs, then finishes it.
-    private static func render(_ decode: StreamingDecode, box: PixelSize, mode: RenditionMode, filter: ResamplingFilter) throws(ImageCodecError) -> DecodedImage {
+    private static func render(_ decode: StreamingDecode, box: PixelSize, mode: RenditionMode, filter: ResamplingFilter) throws(ImageCodecError) -> DecodedImage
+    {
         let plan = decode.plan
         let storedTarget = storedTarget(source: plan.storedSize, orientation: plan.orientation, box: box, mode: mode)
         let (bitmap, warnings) = try StreamingResampler.resize(decode.source, to: storedTarget, filter: filter)
@@ -144,7 +145,8 @@ extension DecodedImage {
     ) throws(ImageCodecError) {
         let file = try FileByteSource(path: path)
         if let png = try registry.decoder(for: file) as? PNGCodec,
-           let decode = try png.rowSource(for: file, options: Self.decodeOptions(box: box, mode: mode, options: options)) {
+            let decode = try png.rowSource(for: file, options: Self.decodeOptions(box: box, mode: mode, options: options))
+        {
             self = try Self.render(decode, box: box, mode: mode, filter: options.filter)
             return
         }

@@ -102,7 +102,7 @@ public struct WebPCodec: ImageDecoding, ImageEncoding {
             defer { WebPAnimDecoderDelete(decoder) }
             var info = WebPAnimInfo()
             guard WebPAnimDecoderGetInfo(decoder, &info) != 0,
-                  Int(info.canvas_width) == canvas.width, Int(info.canvas_height) == canvas.height
+                Int(info.canvas_width) == canvas.width, Int(info.canvas_height) == canvas.height
             else {
                 return .failure(.corrupt(format: .webp, message: "the animation canvas disagrees with the header"))
             }

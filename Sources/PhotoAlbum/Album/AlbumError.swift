@@ -1,5 +1,5 @@
-public import SQLiteSupport
 public import ImageCodecs
+public import SQLiteSupport
 
 /// Everything that can go wrong in an ``AlbumStore``. Each case says what
 /// happened and, where it helps, what to do.

@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import SQLiteSupport
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import ImageCodecs
+
+#if canImport(Glibc)
+    import SQLiteSupport
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The app's own albums: photos copied into a store folder, indexed in
 /// SQLite, several albums in one store.
@@ -79,7 +80,8 @@ public actor AlbumStore {
     deinit { close(lockDescriptor) }
 
     /// The schema, one migration per version.
-    private static let migrations = ["""
+    private static let migrations = [
+        """
         CREATE TABLE assets (
             id TEXT PRIMARY KEY, file TEXT NOT NULL, format TEXT NOT NULL,
             width INTEGER NOT NULL, height INTEGER NOT NULL, orientation INTEGER NOT NULL,
@@ -92,7 +94,8 @@ public actor AlbumStore {
             position INTEGER NOT NULL, added_at REAL NOT NULL,
             PRIMARY KEY (album_id, asset_id));
         CREATE INDEX album_items_by_position ON album_items(album_id, position);
-        """]
+        """
+    ]
 
     /// Removes temporary and unreferenced files; reports rows without files.
     private static func repair(database: SQLiteDatabase, originals: String) throws -> RepairReport {
@@ -131,7 +134,7 @@ public actor AlbumStore {
         do {
             try database.prepare("INSERT INTO albums (name, created_at) VALUES (?, ?)").bind(.text(name), .real(now.timeIntervalSince1970)).run()
         } catch {
-            if error.code == 2067 || error.code == 1555 { throw .albumExists(name) } // SQLITE_CONSTRAINT_UNIQUE / PRIMARYKEY
+            if error.code == 2067 || error.code == 1555 { throw .albumExists(name) }  // SQLITE_CONSTRAINT_UNIQUE / PRIMARYKEY
             throw .database(error)
         }
         notify(.albumCreated(name))
@@ -141,7 +144,8 @@ public actor AlbumStore {
     /// Every album, by name.
     public func albums() throws(AlbumError) -> [Album] {
         try wrap {
-            let statement = try database.prepare("""
+            let statement = try database.prepare(
+                """
                 SELECT a.name, a.created_at, COUNT(i.asset_id) FROM albums a
                 LEFT JOIN album_items i ON i.album_id = a.id GROUP BY a.id ORDER BY a.name
                 """)
@@ -220,22 +224,26 @@ public actor AlbumStore {
         let inserted: Bool = try wrap {
             try database.transaction {
                 if !stored {
-                    try database.prepare("""
+                    try database.prepare(
+                        """
                         INSERT INTO assets (id, file, format, width, height, orientation, capture_date, capture_offset,
                                             byte_count, original_name, added_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """).bind(
-                            .text(asset.rawValue), .text(relative), .text(info.format.identifier), .int(info.size.width),
-                            .int(info.size.height), .int(Int(info.orientation.rawValue)), .optional(info.captureDate?.exifDateTime),
-                            .optional(info.captureDate?.utcOffsetSeconds), .int(bytes.count), .text(name), .real(now)
-                        ).run()
+                        """
+                    ).bind(
+                        .text(asset.rawValue), .text(relative), .text(info.format.identifier), .int(info.size.width),
+                        .int(info.size.height), .int(Int(info.orientation.rawValue)), .optional(info.captureDate?.exifDateTime),
+                        .optional(info.captureDate?.utcOffsetSeconds), .int(bytes.count), .text(name), .real(now)
+                    ).run()
                 }
                 let existing = try database.prepare("SELECT 1 FROM album_items WHERE album_id = ? AND asset_id = ?")
                     .bind(.integer(albumID), .text(asset.rawValue))
                 if try existing.step() { return false }
-                try database.prepare("""
+                try database.prepare(
+                    """
                     INSERT INTO album_items (album_id, asset_id, position, added_at)
                     VALUES (?, ?, (SELECT COALESCE(MAX(position) + 1, 0) FROM album_items WHERE album_id = ?), ?)
-                    """).bind(.integer(albumID), .text(asset.rawValue), .integer(albumID), .real(now)).run()
+                    """
+                ).bind(.integer(albumID), .text(asset.rawValue), .integer(albumID), .real(now)).run()
                 return true
             }
         }
@@ -303,26 +311,31 @@ public actor AlbumStore {
     public func items(in album: String) throws(AlbumError) -> [AlbumItem] {
         let albumID = try albumID(album)
         return try wrap {
-            let statement = try database.prepare("""
+            let statement = try database.prepare(
+                """
                 SELECT a.id, i.position, a.format, a.width, a.height, a.orientation, a.capture_date, a.capture_offset,
                        a.byte_count, a.original_name, i.added_at
                 FROM album_items i JOIN assets a ON a.id = i.asset_id WHERE i.album_id = ? ORDER BY i.position
-                """).bind(.integer(albumID))
+                """
+            ).bind(.integer(albumID))
             var items: [AlbumItem] = []
             while try statement.step() {
                 let identifier = statement.text(2)
-                let format = ImageCodecRegistry.shared.decodableFormats.first { $0.identifier == identifier }
+                let format =
+                    ImageCodecRegistry.shared.decodableFormats.first { $0.identifier == identifier }
                     ?? ImageFormat(identifier: identifier, mediaType: "application/octet-stream", fileExtensions: [identifier])
-                items.append(AlbumItem(
-                    asset: AssetID(validated: statement.text(0)), album: album, position: statement.int(1), format: format,
-                    size: PixelSize(width: statement.int(3), height: statement.int(4)),
-                    orientation: ImageOrientation(exifValue: statement.int(5)),
-                    captureDate: statement.optionalText(6).flatMap { CaptureDate(exifDateTime: $0) }.flatMap { date in
-                        CaptureDate(year: date.year, month: date.month, day: date.day, hour: date.hour, minute: date.minute,
-                                    second: date.second, utcOffsetSeconds: statement.optionalInt(7))
-                    },
-                    byteCount: statement.int(8), originalName: statement.text(9), addedAt: Date(timeIntervalSince1970: statement.double(10))
-                ))
+                items.append(
+                    AlbumItem(
+                        asset: AssetID(validated: statement.text(0)), album: album, position: statement.int(1), format: format,
+                        size: PixelSize(width: statement.int(3), height: statement.int(4)),
+                        orientation: ImageOrientation(exifValue: statement.int(5)),
+                        captureDate: statement.optionalText(6).flatMap { CaptureDate(exifDateTime: $0) }.flatMap { date in
+                            CaptureDate(
+                                year: date.year, month: date.month, day: date.day, hour: date.hour, minute: date.minute,
+                                second: date.second, utcOffsetSeconds: statement.optionalInt(7))
+                        },
+                        byteCount: statement.int(8), originalName: statement.text(9), addedAt: Date(timeIntervalSince1970: statement.double(10))
+                    ))
             }
             return items
         }
@@ -357,7 +370,9 @@ public actor AlbumStore {
             var count = 0
             while try rows.step() {
                 count += 1
-                let id = rows.text(0), file = rows.text(1), expected = rows.int(2)
+                let id = rows.text(0)
+                let file = rows.text(1)
+                let expected = rows.int(2)
                 files.insert(file)
                 let path = "\(originalsFolder)/\(file)"
                 guard let size = DurableFiles.size(path) else {

@@ -1,8 +1,9 @@
 import CV4L2
-#if canImport(Glibc)
-import Glibc
-#endif
 import ImageCodecs
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Linux cameras through Video4Linux2: `/dev/video*` nodes, named from
 /// sysfs, queried with `VIDIOC_QUERYCAP`, captured with mmap streaming
@@ -91,7 +92,7 @@ public struct V4L2Camera: CaptureDeviceProvider {
         var frame = pd_v4l2_frame()
         var error = [CChar](repeating: 0, count: 256)
         guard pd_v4l2_capture(id, UInt32(clamping: width), UInt32(clamping: height), 3, 2_000, &frame, &error, error.count) == 0,
-              let data = frame.data
+            let data = frame.data
         else {
             throw .captureFailed(device: id, reason: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
@@ -106,7 +107,9 @@ public struct V4L2Camera: CaptureDeviceProvider {
     /// Turns a raw frame into a JPEG: MJPEG frames are checked and kept
     /// (libjpeg-turbo supplies the Huffman tables webcams leave out); YUYV
     /// frames are converted and encoded.
-    public static func encodedImage(fromFrame bytes: [UInt8], fourcc: UInt32, width: Int, height: Int, bytesPerRow: Int, device: String) throws(CameraError) -> [UInt8] {
+    public static func encodedImage(fromFrame bytes: [UInt8], fourcc: UInt32, width: Int, height: Int, bytesPerRow: Int, device: String) throws(CameraError)
+        -> [UInt8]
+    {
         do {
             if fourcc == pd_v4l2_fourcc_mjpeg {
                 _ = try DecodedImage(decoding: bytes, options: DecodeOptions(targetSize: .maxDimension(64)))

@@ -23,8 +23,13 @@ public enum YUYVConversion {
                     var s = y * stride
                     var t = y * width * 3
                     for _ in 0..<(width / 2) {
-                        let y0 = Int(source[s]), u = Int(source[s + 1]) - 128, y1 = Int(source[s + 2]), v = Int(source[s + 3]) - 128
-                        let red = 409 * v + 128, green = -100 * u - 208 * v + 128, blue = 516 * u + 128
+                        let y0 = Int(source[s])
+                        let u = Int(source[s + 1]) - 128
+                        let y1 = Int(source[s + 2])
+                        let v = Int(source[s + 3]) - 128
+                        let red = 409 * v + 128
+                        let green = -100 * u - 208 * v + 128
+                        let blue = 516 * u + 128
                         for luma in 0..<2 {
                             let c = 298 * ((luma == 0 ? y0 : y1) - 16)
                             target[t] = clamp((c + red) >> 8)

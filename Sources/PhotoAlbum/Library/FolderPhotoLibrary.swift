@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import SQLiteSupport
-import Glibc
-#endif
 import Foundation
 import ImageCodecs
+
+#if canImport(Glibc)
+    import SQLiteSupport
+    import Glibc
+#endif
 
 /// A photo library backed by a folder tree: every JPEG, PNG and WebP under
 /// `root` (hidden files and folders skipped), described from its header
@@ -69,12 +70,14 @@ public actor FolderPhotoLibrary: PhotoSource {
         }
         do {
             let database = try SQLiteDatabase(path: path)
-            try database.migrate(["""
+            try database.migrate([
+                """
                 CREATE TABLE files (
                     path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, is_image INTEGER NOT NULL,
                     format TEXT, width INTEGER, height INTEGER, orientation INTEGER, bit_depth INTEGER,
                     has_alpha INTEGER, animated INTEGER, capture_date TEXT, capture_offset INTEGER);
-                """])
+                """
+            ])
             return database
         } catch {
             throw .index(error)
@@ -107,7 +110,8 @@ public actor FolderPhotoLibrary: PhotoSource {
             var seen = Set<String>()
             var files: [(relative: String, stamp: FileStamp)] = []
             walk(root, relative: "", into: &files, failures: &summary.failures)
-            let upsert = try database.prepare("""
+            let upsert = try database.prepare(
+                """
                 INSERT OR REPLACE INTO files (path, size, mtime_ns, is_image, format, width, height, orientation, bit_depth,
                                               has_alpha, animated, capture_date, capture_offset)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -131,8 +135,10 @@ public actor FolderPhotoLibrary: PhotoSource {
                         continue
                     } catch {
                         summary.notImages += 1
-                        try upsert.bind(.text(relative), .int(stamp.size), .integer(stamp.modifiedNanoseconds), .int(0),
-                                        .null, .null, .null, .null, .null, .null, .null, .null, .null).run()
+                        try upsert.bind(
+                            .text(relative), .int(stamp.size), .integer(stamp.modifiedNanoseconds), .int(0),
+                            .null, .null, .null, .null, .null, .null, .null, .null, .null
+                        ).run()
                         if previous?.1 == true { summary.changes.append(.removed(relative)) }
                         continue
                     }
@@ -209,18 +215,21 @@ public actor FolderPhotoLibrary: PhotoSource {
     /// Call ``scan()`` first to bring the index up to date.
     public func assets(matching filter: AssetFilter = .everything) throws(PhotoLibraryError) -> [LibraryAsset] {
         do {
-            let rows = try database.prepare("""
+            let rows = try database.prepare(
+                """
                 SELECT path, size, mtime_ns, format, width, height, orientation, bit_depth, has_alpha, animated,
                        capture_date, capture_offset FROM files WHERE is_image = 1
                 """)
             var assets: [LibraryAsset] = []
             while try rows.step() {
                 let identifier = rows.text(3)
-                let format = ImageCodecRegistry.shared.decodableFormats.first { $0.identifier == identifier }
+                let format =
+                    ImageCodecRegistry.shared.decodableFormats.first { $0.identifier == identifier }
                     ?? ImageFormat(identifier: identifier, mediaType: "application/octet-stream", fileExtensions: [identifier])
                 let captureDate = rows.optionalText(10).flatMap { CaptureDate(exifDateTime: $0) }.flatMap { date in
-                    CaptureDate(year: date.year, month: date.month, day: date.day, hour: date.hour, minute: date.minute,
-                                second: date.second, utcOffsetSeconds: rows.optionalInt(11))
+                    CaptureDate(
+                        year: date.year, month: date.month, day: date.day, hour: date.hour, minute: date.minute,
+                        second: date.second, utcOffsetSeconds: rows.optionalInt(11))
                 }
                 let info = ImageInfo(
                     format: format, size: PixelSize(width: rows.int(4), height: rows.int(5)),

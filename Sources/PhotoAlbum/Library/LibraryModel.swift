@@ -1,6 +1,6 @@
-public import SQLiteSupport
 public import Foundation
 public import ImageCodecs
+public import SQLiteSupport
 
 /// A photo in a ``FolderPhotoLibrary``.
 public struct LibraryAsset: Hashable, Sendable, Identifiable {

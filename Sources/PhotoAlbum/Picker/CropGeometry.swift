@@ -53,7 +53,8 @@ public enum CropPreset: Hashable, Sendable {
             width = fitted.width
             height = fitted.height
         }
-        let centerX = rect.x + rect.width / 2, centerY = rect.y + rect.height / 2
+        let centerX = rect.x + rect.width / 2
+        let centerY = rect.y + rect.height / 2
         let x = min(max(0, centerX - width / 2), size.width - width)
         let y = min(max(0, centerY - height / 2), size.height - height)
         return CropRect(x: x, y: y, width: width, height: height)

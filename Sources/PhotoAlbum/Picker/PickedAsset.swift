@@ -43,7 +43,8 @@ public struct PickedAsset: Sendable, Identifiable {
         let scale = box.map { min(1, min(Double($0.width) / Double(crop.width), Double($0.height) / Double(crop.height))) } ?? 1
         let needed = oriented.scaled(by: scale)
         let decoded = try DecodedImage(decoding: try load(), options: DecodeOptions(targetSize: .fitting(needed))).bitmap
-        let factorX = Double(decoded.width) / Double(oriented.width), factorY = Double(decoded.height) / Double(oriented.height)
+        let factorX = Double(decoded.width) / Double(oriented.width)
+        let factorY = Double(decoded.height) / Double(oriented.height)
         let scaledCrop = PixelSize(
             width: max(1, Int((Double(crop.width) * factorX).rounded())), height: max(1, Int((Double(crop.height) * factorY).rounded()))
         )

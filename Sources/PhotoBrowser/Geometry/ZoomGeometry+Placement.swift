@@ -12,7 +12,8 @@ extension ZoomGeometry {
         func clampAxis(_ value: Double, imageLength: Double, visibleLength: Double) -> Double {
             let halfVisibleInPixels = visibleLength / zoom / 2
             guard imageLength * zoom > visibleLength else { return imageLength / 2 }
-            let lower = halfVisibleInPixels, upper = imageLength - halfVisibleInPixels
+            let lower = halfVisibleInPixels
+            let upper = imageLength - halfVisibleInPixels
             return value.isFinite ? min(max(value, lower), upper) : imageLength / 2
         }
         return ZoomState(
@@ -56,8 +57,10 @@ extension ZoomGeometry {
     /// `rect` with its edges moved to the nearest screen-pixel boundary.
     public func alignedToPixels(_ rect: CGRect) -> CGRect {
         func align(_ value: Double) -> Double { (value * screenScale).rounded() / screenScale }
-        let minX = align(Double(rect.minX)), minY = align(Double(rect.minY))
-        let maxX = align(Double(rect.maxX)), maxY = align(Double(rect.maxY))
+        let minX = align(Double(rect.minX))
+        let minY = align(Double(rect.minY))
+        let maxX = align(Double(rect.maxX))
+        let maxY = align(Double(rect.maxY))
         return CGRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
     }
 
@@ -87,13 +90,14 @@ extension ZoomGeometry {
 
     /// `state` panned by a drag of `translation` points, clamped.
     public func panned(_ state: ZoomState, by translation: CGSize) -> ZoomState {
-        clamped(ZoomState(
-            zoom: state.zoom,
-            center: CGPoint(
-                x: Double(state.center.x) - Double(translation.width) / state.zoom,
-                y: Double(state.center.y) - Double(translation.height) / state.zoom
-            )
-        ))
+        clamped(
+            ZoomState(
+                zoom: state.zoom,
+                center: CGPoint(
+                    x: Double(state.center.x) - Double(translation.width) / state.zoom,
+                    y: Double(state.center.y) - Double(translation.height) / state.zoom
+                )
+            ))
     }
 
     /// Where a double tap at `point` goes: back to the minimum zoom,

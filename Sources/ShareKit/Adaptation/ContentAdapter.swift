@@ -78,15 +78,19 @@ public struct ContentAdapter: Sendable {
         if !content.images.isEmpty {
             if let rule = constraints.images {
                 if content.images.count > rule.maxCount {
-                    violations.append(ConstraintViolation(
-                        code: "images.count", message: "\(content.images.count) images were given; at most \(rule.maxCount) can be shared here"
-                    ))
+                    violations.append(
+                        ConstraintViolation(
+                            code: "images.count", message: "\(content.images.count) images were given; at most \(rule.maxCount) can be shared here"
+                        ))
                 } else {
                     for (index, image) in content.images.enumerated() {
                         do {
-                            let (prepared, changed) = try fit(image, formats: rule.formats, maxBytes: rule.maxBytes,
-                                                              box: rule.maxDimension.map { PixelSize(width: $0, height: $0) }, encodes: &encodes)
-                            if changed { adjustments.append("re-encoded image \(index + 1) as \(prepared.format) \(prepared.size), \(prepared.bytes.count) bytes") }
+                            let (prepared, changed) = try fit(
+                                image, formats: rule.formats, maxBytes: rule.maxBytes,
+                                box: rule.maxDimension.map { PixelSize(width: $0, height: $0) }, encodes: &encodes)
+                            if changed {
+                                adjustments.append("re-encoded image \(index + 1) as \(prepared.format) \(prepared.size), \(prepared.bytes.count) bytes")
+                            }
                             images.append(prepared)
                         } catch let error as ShareError {
                             if case .invalidContent(let found) = error { violations += found } else { throw error }
@@ -156,7 +160,8 @@ public struct ContentAdapter: Sendable {
                 if first.count <= maxBytes {
                     best = first
                 } else {
-                    var low = minimumQuality, high = preferredQuality - 1
+                    var low = minimumQuality
+                    var high = preferredQuality - 1
                     while low <= high {
                         let quality = (low + high) / 2
                         let encoded = try bitmap.encoded(as: format, options: EncodeOptions(quality: quality))

@@ -73,7 +73,8 @@ public actor ShareCenter {
     private let adapter: ContentAdapter
 
     /// Creates a center.
-    public init(credentials: any CredentialStore = InMemoryCredentialStore(), clock: any ShareClock = SystemClock(), adapter: ContentAdapter = ContentAdapter()) {
+    public init(credentials: any CredentialStore = InMemoryCredentialStore(), clock: any ShareClock = SystemClock(), adapter: ContentAdapter = ContentAdapter())
+    {
         self.credentials = credentials
         self.clock = clock
         self.adapter = adapter
@@ -111,7 +112,8 @@ public actor ShareCenter {
         providers.flatMap { entry in
             entry.provider.destinations.compactMap { destination -> ShareTarget? in
                 guard let constraints = entry.provider.constraints(for: destination),
-                      Self.canTake(content, constraints) else { return nil }
+                    Self.canTake(content, constraints)
+                else { return nil }
                 return ShareTarget(provider: entry.provider.id, destination: destination, displayName: "\(entry.provider.displayName): \(destination)")
             }
         }
@@ -175,7 +177,7 @@ public actor ShareCenter {
     private func perform(_ share: PendingShare, events: AsyncStream<ShareEvent>.Continuation) async throws(ShareError) -> ShareOutcome {
         events.yield(.preparing)
         guard let provider = providers.first(where: { $0.provider.id == share.target.provider })?.provider,
-              let constraints = provider.constraints(for: share.target.destination)
+            let constraints = provider.constraints(for: share.target.destination)
         else { throw .unknownTarget(share.target) }
 
         var credential: Credential?

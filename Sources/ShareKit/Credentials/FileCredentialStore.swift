@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A ``CredentialStore`` in a JSON file readable only by its owner (mode
 /// 0600), replaced atomically (written to a temporary file, flushed, renamed)

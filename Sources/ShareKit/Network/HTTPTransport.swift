@@ -17,7 +17,9 @@ public struct HTTPRequest: Hashable, Sendable {
     public var isIdempotent: Bool
 
     /// Creates a request.
-    public init(method: String = "GET", url: URL, headers: [String: String] = [:], body: [UInt8] = [], timeout: Duration = .seconds(30), isIdempotent: Bool? = nil) {
+    public init(
+        method: String = "GET", url: URL, headers: [String: String] = [:], body: [UInt8] = [], timeout: Duration = .seconds(30), isIdempotent: Bool? = nil
+    ) {
         self.method = method
         self.url = url
         self.headers = headers

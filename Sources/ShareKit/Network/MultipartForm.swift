@@ -28,7 +28,8 @@ public struct MultipartForm: Hashable, Sendable {
 
     /// Adds a file.
     public mutating func addFile(_ name: String, filename: String, contentType: String, data: [UInt8]) {
-        let header = "Content-Disposition: form-data; name=\"\(Self.escape(name))\"; filename=\"\(Self.escape(filename))\"\r\n"
+        let header =
+            "Content-Disposition: form-data; name=\"\(Self.escape(name))\"; filename=\"\(Self.escape(filename))\"\r\n"
             + "Content-Type: \(contentType)\r\n\r\n"
         parts.append(Array(header.utf8) + data)
     }

@@ -1,10 +1,11 @@
-#if canImport(FoundationNetworking)
-import Foundation
-public import FoundationNetworking
-#else
-public import Foundation
-#endif
 import Synchronization
+
+#if canImport(FoundationNetworking)
+    import Foundation
+    public import FoundationNetworking
+#else
+    public import Foundation
+#endif
 
 /// The default ``HTTPTransport``, on Foundation's `URLSession`
 /// (FoundationNetworking on Linux): timeouts, cancellation, and upload
@@ -52,7 +53,8 @@ public final class URLSessionTransport: HTTPTransport {
                         continuation.resume(returning: .failure(.connectionLost("no HTTP response")))
                     }
                 }
-                let task = request.body.isEmpty
+                let task =
+                    request.body.isEmpty
                     ? session.dataTask(with: urlRequest, completionHandler: completion)
                     : session.uploadTask(with: urlRequest, from: Data(request.body), completionHandler: completion)
                 if let reporter { delegate.reporters.withLock { $0[task.taskIdentifier] = reporter } }

@@ -63,12 +63,14 @@ public actor Outbox {
     ) throws(ShareError) {
         do {
             let database = try SQLiteDatabase(path: path)
-            try database.migrate(["""
+            try database.migrate([
+                """
                 CREATE TABLE entries (
                     id TEXT PRIMARY KEY, provider TEXT NOT NULL, destination TEXT NOT NULL, display_name TEXT NOT NULL,
                     account TEXT, content BLOB NOT NULL, byte_count INTEGER NOT NULL, state TEXT NOT NULL,
                     attempts INTEGER NOT NULL DEFAULT 0, last_error TEXT, post_id TEXT, created_at REAL NOT NULL);
-                """])
+                """
+            ])
             try database.prepare("UPDATE entries SET state = ?, last_error = ? WHERE state = ?")
                 .bind(.text(State.outcomeUnknown.rawValue), .text("the app stopped while this share was being sent"), .text(State.sending.rawValue)).run()
             self.database = database
@@ -91,13 +93,15 @@ public actor Outbox {
                 if case .encoded(let data) = image { return total + data.count }
                 return total + 4 * (image.bitmapPixelCount ?? 0)
             }
-            try database.prepare("""
+            try database.prepare(
+                """
                 INSERT INTO entries (id, provider, destination, display_name, account, content, byte_count, state, created_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """).bind(
-                    .text(id.uuidString), .text(target.provider.rawValue), .text(target.destination.rawValue), .text(target.displayName),
-                    .optional(account), .blob([UInt8](stored)), .int(bytes), .text(State.queued.rawValue), .real(Date().timeIntervalSince1970)
-                ).run()
+                """
+            ).bind(
+                .text(id.uuidString), .text(target.provider.rawValue), .text(target.destination.rawValue), .text(target.displayName),
+                .optional(account), .blob([UInt8](stored)), .int(bytes), .text(State.queued.rawValue), .real(Date().timeIntervalSince1970)
+            ).run()
         } catch {
             throw .adaptationFailed("the share cannot be queued: \(error)")
         }
@@ -107,17 +111,19 @@ public actor Outbox {
     /// Every entry, oldest first.
     public func entries() throws(ShareError) -> [Entry] {
         do {
-            let rows = try database.prepare("""
+            let rows = try database.prepare(
+                """
                 SELECT id, provider, destination, display_name, account, state, attempts, last_error, post_id FROM entries ORDER BY created_at, rowid
                 """)
             var entries: [Entry] = []
             while try rows.step() {
-                entries.append(Entry(
-                    id: UUID(uuidString: rows.text(0)) ?? UUID(),
-                    target: ShareTarget(provider: ProviderID(rows.text(1)), destination: ShareDestination(rows.text(2)), displayName: rows.text(3)),
-                    account: rows.optionalText(4), state: State(rawValue: rows.text(5)) ?? .failed, attempts: rows.int(6),
-                    lastError: rows.optionalText(7), postID: rows.optionalText(8)
-                ))
+                entries.append(
+                    Entry(
+                        id: UUID(uuidString: rows.text(0)) ?? UUID(),
+                        target: ShareTarget(provider: ProviderID(rows.text(1)), destination: ShareDestination(rows.text(2)), displayName: rows.text(3)),
+                        account: rows.optionalText(4), state: State(rawValue: rows.text(5)) ?? .failed, attempts: rows.int(6),
+                        lastError: rows.optionalText(7), postID: rows.optionalText(8)
+                    ))
             }
             return entries
         } catch {
@@ -141,14 +147,19 @@ public actor Outbox {
         let path = await network.currentPath()
         let queued: [(id: String, target: ShareTarget, account: String?, content: Data, bytes: Int, attempts: Int)]
         do {
-            let rows = try database.prepare("""
+            let rows = try database.prepare(
+                """
                 SELECT id, provider, destination, display_name, account, content, byte_count, attempts FROM entries
                 WHERE state = ? ORDER BY created_at, rowid
-                """).bind(.text(State.queued.rawValue))
+                """
+            ).bind(.text(State.queued.rawValue))
             var found: [(String, ShareTarget, String?, Data, Int, Int)] = []
             while try rows.step() {
-                found.append((rows.text(0), ShareTarget(provider: ProviderID(rows.text(1)), destination: ShareDestination(rows.text(2)), displayName: rows.text(3)),
-                              rows.optionalText(4), Data(rows.blob(5)), rows.int(6), rows.int(7)))
+                found.append(
+                    (
+                        rows.text(0), ShareTarget(provider: ProviderID(rows.text(1)), destination: ShareDestination(rows.text(2)), displayName: rows.text(3)),
+                        rows.optionalText(4), Data(rows.blob(5)), rows.int(6), rows.int(7)
+                    ))
             }
             queued = found
         } catch {
@@ -182,9 +193,11 @@ public actor Outbox {
     }
 
     private func update(_ id: String, state: State, error: String?, attempts: Int? = nil, postID: String? = nil) {
-        try? database.prepare("""
+        try? database.prepare(
+            """
             UPDATE entries SET state = ?, last_error = ?, attempts = COALESCE(?, attempts), post_id = COALESCE(?, post_id) WHERE id = ?
-            """).bind(.text(state.rawValue), .optional(error), .optional(attempts), .optional(postID), .text(id)).run()
+            """
+        ).bind(.text(state.rawValue), .optional(error), .optional(attempts), .optional(postID), .text(id)).run()
     }
 }
 

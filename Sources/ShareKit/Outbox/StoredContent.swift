@@ -34,7 +34,9 @@ struct StoredContent: Codable {
         ShareContent(
             text: text, images: images.map { .encoded([UInt8]($0)) },
             link: link.flatMap { link in
-                URL(string: link.url).map { ShareLink(url: $0, title: link.title, summary: link.summary, thumbnail: link.thumbnail.map { .encoded([UInt8]($0)) }) }
+                URL(string: link.url).map {
+                    ShareLink(url: $0, title: link.title, summary: link.summary, thumbnail: link.thumbnail.map { .encoded([UInt8]($0)) })
+                }
             }
         )
     }

@@ -52,16 +52,22 @@ enum ReferenceDecoder {
         var index = 0
         func token() -> String {
             while index < bytes.count {
-                if bytes[index] == 0x23 { while index < bytes.count, bytes[index] != 0x0A { index += 1 } }
-                else if bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 { index += 1 }
-                else { break }
+                if bytes[index] == 0x23 {
+                    while index < bytes.count, bytes[index] != 0x0A { index += 1 }
+                } else if bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 {
+                    index += 1
+                } else {
+                    break
+                }
             }
             let start = index
             while index < bytes.count, ![0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
             return String(decoding: bytes[start..<index], as: UTF8.self)
         }
         let magic = token()
-        var width = 0, height = 0, channels = 0
+        var width = 0
+        var height = 0
+        var channels = 0
         switch magic {
         case "P5", "P6":
             width = Int(token()) ?? 0

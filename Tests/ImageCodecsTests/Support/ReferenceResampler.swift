@@ -1,5 +1,5 @@
-import ImageCodecs
 import Foundation
+import ImageCodecs
 
 /// Precomputed, normalised filter taps for resampling one axis.
 struct FloatResamplingWeights {
@@ -73,13 +73,16 @@ extension Bitmap {
                             var x = 0
                             while x < row.count {
                                 let alpha = row[x + 3] / 255
-                                row[x] *= alpha; row[x + 1] *= alpha; row[x + 2] *= alpha
+                                row[x] *= alpha
+                                row[x + 1] *= alpha
+                                row[x + 2] *= alpha
                                 x += 4
                             }
                         }
                         let outBase = y * middleStride
                         for ox in 0..<target.width {
-                            let start = horizontal.starts[ox], count = horizontal.counts[ox]
+                            let start = horizontal.starts[ox]
+                            let count = horizontal.counts[ox]
                             let weightBase = ox * horizontal.maxTaps
                             for channel in 0..<channels {
                                 var sum: Float = 0
@@ -105,7 +108,8 @@ extension Bitmap {
                     var accumulator = [Float](repeating: 0, count: middleStride)
                     for oy in 0..<target.height {
                         for index in 0..<middleStride { accumulator[index] = 0 }
-                        let start = vertical.starts[oy], count = vertical.counts[oy]
+                        let start = vertical.starts[oy]
+                        let count = vertical.counts[oy]
                         for tap in 0..<count {
                             let weight = weights[oy * vertical.maxTaps + tap]
                             let rowBase = (start + tap) * middleStride

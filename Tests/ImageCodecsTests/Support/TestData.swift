@@ -1,7 +1,7 @@
 import Foundation
 import ImageCodecs
-import Testing
 @_exported import TestSupport
+import Testing
 
 /// The third-party conformance images in `../shared/testdata` and their
 /// expectation table, `VERIFY.tsv`.
@@ -92,9 +92,14 @@ extension Bitmap {
                 let b: UInt8 = (x / 16 + y / 16) % 2 == 0 ? 40 : 200
                 switch format {
                 case .gray8: pixels[index] = UInt8((Int(r) + Int(g) + Int(b)) / 3)
-                case .rgb8: pixels[index] = r; pixels[index + 1] = g; pixels[index + 2] = b
+                case .rgb8:
+                    pixels[index] = r
+                    pixels[index + 1] = g
+                    pixels[index + 2] = b
                 case .rgba8:
-                    pixels[index] = r; pixels[index + 1] = g; pixels[index + 2] = b
+                    pixels[index] = r
+                    pixels[index + 1] = g
+                    pixels[index + 2] = b
                     pixels[index + 3] = UInt8((x + y) * 255 / max(1, width + height - 2))
                 }
                 index += format.bytesPerPixel

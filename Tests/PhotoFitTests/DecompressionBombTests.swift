@@ -1,0 +1,99 @@
+import Foundation
+import ImageCodecs
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Files that claim or expand to huge images: each fails fast or decodes in
+/// bounded memory, measured as the peak RSS of a `photo-fit` child process.
+@Suite("Decompression bombs")
+struct DecompressionBombTests {
+    static let fixtures = ExampleProcess.packageRoot.appendingPathComponent("Tests/PhotoFitTests/Fixtures").path
+
+    /// Sanitizer builds (`make test-asan`) add shadow memory and a
+    /// quarantine to every process, so their bound is looser; it still fails
+    /// a full decode of the 625 MP file.
+    static func bound(_ megabytes: Double) -> Double {
+        ProcessInfo.processInfo.environment["PHOTODECK_SANITIZER"] == nil ? megabytes : 400
+    }
+
+    /// Runs photo-fit under GNU time and returns its exit status and peak
+    /// resident memory in MB. (A child's ru_maxrss from wait4 would also count
+    /// the test process's own peak, inherited across the exec; GNU time forks
+    /// from a small process, so its figure is photo-fit's alone.)
+    static func photoFit(_ arguments: [String]) throws -> (status: Int32, peakMB: Double) {
+        let report = FileManager.default.temporaryDirectory.appendingPathComponent("bomb-rss-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: report) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
+        process.arguments = ["-f", "%M", "-o", report, ExampleProcess.executable("photo-fit").path] + arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        let text = try String(contentsOfFile: report, encoding: .utf8)
+        let kilobytes = text.split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }.last ?? .infinity
+        return (process.terminationStatus, kilobytes / 1024)
+    }
+
+    static func temporary(_ bytes: [UInt8], _ name: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bomb-\(UUID().uuidString)-\(name)").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test("a 625-megapixel PNG of 76 KB is refused from its header in little memory")
+    func pngClaimingTooMuch() throws {
+        let run = try Self.photoFit(["\(Self.fixtures)/bomb-25000.png", "/tmp/bomb-out.jpg"])
+        #expect(run.status == 1)
+        #expect(run.peakMB < Self.bound(48), "peak \(run.peakMB) MB")
+        #expect(throws: ImageCodecError.tooLarge(width: 25_000, height: 25_000, limit: 100_000_000)) {
+            try DecodedImage(decodingFileAt: "\(Self.fixtures)/bomb-25000.png")
+        }
+    }
+
+    @Test("an 81-megapixel PNG of 79 KB, within limits, renders in streaming memory")
+    func pngWithinLimits() throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("bomb-\(UUID().uuidString).jpg").path
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let run = try Self.photoFit(["--width", "200", "--height", "200", "\(Self.fixtures)/bomb-9000.png", output])
+        #expect(run.status == 0)
+        // 81 MB of pixels are never held: rows are resampled as they decode.
+        #expect(run.peakMB < Self.bound(64), "peak \(run.peakMB) MB")
+        #expect(try ImageInfo(probingFileAt: output).size == PixelSize(width: 200, height: 200))
+        // A tighter limit refuses it from the header.
+        #expect(throws: ImageCodecError.tooLarge(width: 9_000, height: 9_000, limit: 50_000_000)) {
+            try DecodedImage(decodingFileAt: "\(Self.fixtures)/bomb-9000.png", options: DecodeOptions(limits: ImageLimits(maxPixelCount: 50_000_000)))
+        }
+    }
+
+    @Test("JPEG and WebP headers that lie about their size fail fast", arguments: ["jpeg", "webp"])
+    func lyingHeaders(_ kind: String) throws {
+        var bytes: [UInt8]
+        if kind == "jpeg" {
+            bytes = try Bitmap(zeroedWidth: 16, height: 16, pixelFormat: .rgb8).encoded(as: .jpeg)
+            let sof = try #require(bytes.indices.dropLast().first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 })
+            bytes[sof + 5] = 0xFD
+            bytes[sof + 6] = 0xE8  // height 65000
+            bytes[sof + 7] = 0xFD
+            bytes[sof + 8] = 0xE8  // width 65000
+        } else {
+            bytes = try Bitmap(zeroedWidth: 16, height: 16, pixelFormat: .rgba8)
+                .encoded(as: .webp, options: EncodeOptions(exif: ExifMetadata(orientation: .up)))
+            // VP8X canvas 16000x16000.
+            bytes[24] = 0x7F
+            bytes[25] = 0x3E
+            bytes[26] = 0
+            bytes[27] = 0x7F
+            bytes[28] = 0x3E
+            bytes[29] = 0
+        }
+        let path = try Self.temporary(bytes, "lie.\(kind)")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let run = try Self.photoFit([path, "/tmp/bomb-lie-out.png"])
+        #expect(run.status == 1)
+        #expect(run.peakMB < Self.bound(48), "peak \(run.peakMB) MB")
+    }
+}
