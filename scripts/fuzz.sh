@@ -31,7 +31,7 @@ seed() { # target corpus-dir
         webp) find "$TESTDATA" -iname '*.webp' -size -64k ;;
         exif) find "$TESTDATA/exif-orientation-examples" "$TESTDATA/pillow-edgecases" -iname '*.jpg' ;;
         *) find "$TESTDATA" \( -iname '*.jp*g' -o -iname '*.png' -o -iname '*.webp' \) -size -64k ;;
-    esac | head -n 400 | while read -r file; do
+    esac | sort | awk 'NR <= 400' | while read -r file; do
         if [ "$1" = exif ]; then
             # Seed with the APP1 payloads, not whole JPEGs.
             /usr/bin/python3 - "$file" "$2" <<'PY'
@@ -57,13 +57,15 @@ for target in "${TARGETS[@]}"; do
     [ -n "$(ls -A "$corpus")" ] || seed "$target" "$corpus"
     echo "fuzzing $target for ${SECONDS_PER_TARGET}s ($(ls "$corpus" | wc -l) corpus files)"
     log=.build/fuzz-artifacts/$target.log
+    parallel=()
+    [ "$JOBS" -gt 1 ] && parallel=(-fork="$JOBS")
     if ! PHOTODECK_FUZZ_TARGET=$target "$FUZZER" "$corpus" -max_total_time="$SECONDS_PER_TARGET" \
-        -rss_limit_mb=2048 -timeout=10 -max_len=262144 -jobs="$JOBS" -workers="$JOBS" \
+        -rss_limit_mb=2048 -timeout=10 -max_len=262144 "${parallel[@]}" \
         -artifact_prefix="$artifacts" -print_final_stats=1 >"$log" 2>&1; then
         status=1
         echo "  FOUND a crash; see $log"
     fi
-    grep -E "^stat::number_of_executed_units|^Done [0-9]+ runs" "$log" | tail -n 2 | sed 's/^/  /'
+    grep -E "^stat::number_of_executed_units|^Done [0-9]+ runs" "$log" | tail -n 2 | sed 's/^/  /' || true
     for crash in "$artifacts"crash-* "$artifacts"leak-* "$artifacts"timeout-* "$artifacts"oom-*; do
         [ -f "$crash" ] || continue
         cp "$crash" "$REGRESSIONS/$target-$(basename "$crash")"
