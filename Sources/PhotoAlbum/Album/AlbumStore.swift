@@ -35,11 +35,11 @@ public actor AlbumStore {
     /// What opening the store found and mended.
     public nonisolated let lastRepair: RepairReport
 
-    private let database: SQLiteDatabase
+    let database: SQLiteDatabase
     private let lockDescriptor: Int32
     private var observers: [UUID: AsyncStream<AlbumChange>.Continuation] = [:]
 
-    private var originalsFolder: String { "\(directory)/originals" }
+    var originalsFolder: String { "\(directory)/originals" }
 
     /// Opens the store in `directory`, creating it if needed, and repairs
     /// what an interrupted write left behind.
@@ -96,32 +96,6 @@ public actor AlbumStore {
         CREATE INDEX album_items_by_position ON album_items(album_id, position);
         """
     ]
-
-    /// Removes temporary and unreferenced files; reports rows without files.
-    private static func repair(database: SQLiteDatabase, originals: String) throws -> RepairReport {
-        var report = RepairReport()
-        var known: [String: String] = [:]
-        let rows = try database.prepare("SELECT id, file FROM assets")
-        while try rows.step() { known[rows.text(1)] = rows.text(0) }
-        var present = Set<String>()
-        for shard in DurableFiles.names(in: originals) {
-            let folder = "\(originals)/\(shard)"
-            for name in DurableFiles.names(in: folder) {
-                let relative = "\(shard)/\(name)"
-                if name.hasSuffix(".tmp") {
-                    unlink("\(folder)/\(name)")
-                    report.removedTemporaryFiles.append(relative)
-                } else if known[relative] == nil {
-                    unlink("\(folder)/\(name)")
-                    report.removedOrphans.append(relative)
-                } else {
-                    present.insert(relative)
-                }
-            }
-        }
-        report.missingFiles = known.filter { !present.contains($0.key) }.map { AssetID(validated: $0.value) }.sorted()
-        return report
-    }
 
     // MARK: Albums
 
@@ -351,49 +325,6 @@ public actor AlbumStore {
         return "\(originalsFolder)/\(file)"
     }
 
-    // MARK: Checking
-
-    /// Verifies the database and the files: SQLite's integrity and foreign
-    /// key checks, every row's file present with the recorded size (and,
-    /// with `verifyingContents`, the recorded hash), and no unreferenced files.
-    public func check(verifyingContents: Bool = true) throws(AlbumError) -> ConsistencyReport {
-        try wrap {
-            var problems: [String] = []
-            let integrity = try database.prepare("PRAGMA integrity_check")
-            while try integrity.step() {
-                if integrity.text(0) != "ok" { problems.append("database: \(integrity.text(0))") }
-            }
-            let foreignKeys = try database.prepare("PRAGMA foreign_key_check")
-            while try foreignKeys.step() { problems.append("database: a row in \(foreignKeys.text(0)) refers to a missing \(foreignKeys.text(2))") }
-            let rows = try database.prepare("SELECT id, file, byte_count FROM assets")
-            var files = Set<String>()
-            var count = 0
-            while try rows.step() {
-                count += 1
-                let id = rows.text(0)
-                let file = rows.text(1)
-                let expected = rows.int(2)
-                files.insert(file)
-                let path = "\(originalsFolder)/\(file)"
-                guard let size = DurableFiles.size(path) else {
-                    problems.append("asset \(id): file \(file) is missing")
-                    continue
-                }
-                if size != expected {
-                    problems.append("asset \(id): file is \(size) bytes, the index says \(expected)")
-                } else if verifyingContents, let bytes = try? DurableFiles.read(path), ContentHash.sha256(bytes) != id {
-                    problems.append("asset \(id): file content does not match its hash")
-                }
-            }
-            for shard in DurableFiles.names(in: originalsFolder) {
-                for name in DurableFiles.names(in: "\(originalsFolder)/\(shard)") where !files.contains("\(shard)/\(name)") {
-                    problems.append("file \(shard)/\(name) is not in the index")
-                }
-            }
-            return ConsistencyReport(problems: problems, assetCount: count)
-        }
-    }
-
     // MARK: Changes
 
     /// A stream of every change made through this store from now on.
@@ -416,7 +347,7 @@ public actor AlbumStore {
 
     // MARK: Helpers
 
-    private func wrap<T>(_ body: () throws -> T) throws(AlbumError) -> T {
+    func wrap<T>(_ body: () throws -> T) throws(AlbumError) -> T {
         do {
             return try body()
         } catch let error as AlbumError {
