@@ -57,7 +57,7 @@ test-asan: deps-test
 	PHOTODECK_SANITIZER=address LSAN_OPTIONS=suppressions=$(CURDIR)/.ci/lsan.supp swift test --disable-xctest --sanitize=address --build-path .build/asan
 
 ## check-docs: fails when a public symbol of a library has no doc comment.
-check-docs: deps-build
+check-docs: deps-test
 	swift package dump-symbol-graph --minimum-access-level public >/dev/null
 	python3 scripts/check-docs.py
 
