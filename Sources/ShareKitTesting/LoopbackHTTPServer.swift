@@ -84,7 +84,7 @@ public final class LoopbackHTTPServer: Sendable {
                 }
                 log.requests.withLock { $0.append(request) }
                 Self.answer(client, with: handler(request))
-                close(client)
+                Self.closeGracefully(client)
             }
         }
         thread.name = "LoopbackHTTPServer"
@@ -103,6 +103,18 @@ public final class LoopbackHTTPServer: Sendable {
         close(listener)
     }
 
+    /// Ends the response, then waits briefly for the client to close, so
+    /// that unread bytes never turn the close into a reset that loses the
+    /// response.
+    private static func closeGracefully(_ client: Int32) {
+        shutdown(client, Int32(SHUT_WR))
+        var timeout = timeval(tv_sec: 1, tv_usec: 0)
+        setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var scratch = [UInt8](repeating: 0, count: 4096)
+        while scratch.withUnsafeMutableBytes({ recv(client, $0.baseAddress, $0.count, 0) }) > 0 {}
+        close(client)
+    }
+
     private static func readRequest(_ client: Int32) -> Request? {
         var buffer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
@@ -113,7 +125,8 @@ public final class LoopbackHTTPServer: Sendable {
         while true {
             if let end = headerEnd, buffer.count >= end + contentLength { break }
             let count = chunk.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, 0) }
-            if count <= 0 { return headerEnd == nil ? nil : nil }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { return nil }
             buffer += chunk[0..<count]
             if headerEnd == nil, let range = buffer.firstRange(of: [13, 10, 13, 10]) {
                 headerEnd = range.upperBound
