@@ -180,4 +180,17 @@ struct AlbumStoreTests {
         }
         #expect(received == [.albumCreated("A"), .added(item.asset, album: "A"), .removed(item.asset, album: "A")])
     }
+
+    @Test("change streams finish when the store is released")
+    func streamsFinish() async throws {
+        let scratch = Scratch()
+        defer { scratch.cleanUp() }
+        var store: AlbumStore? = try AlbumStore(directory: "\(scratch.path)/store")
+        let stream = await store!.changes()
+        try await store!.createAlbum(named: "A")
+        store = nil
+        var received: [AlbumChange] = []
+        for await change in stream { received.append(change) }
+        #expect(received == [.albumCreated("A")])
+    }
 }

@@ -37,7 +37,7 @@ public actor AlbumStore {
 
     let database: SQLiteDatabase
     private let lockDescriptor: Int32
-    private var observers: [UUID: AsyncStream<AlbumChange>.Continuation] = [:]
+    private let observers = ChangeObservers<AlbumChange>()
 
     var originalsFolder: String { "\(directory)/originals" }
 
@@ -330,20 +330,10 @@ public actor AlbumStore {
     /// A stream of every change made through this store from now on.
     /// Each call returns an independent stream; it ends when the store does.
     public func changes() -> AsyncStream<AlbumChange> {
-        let (stream, continuation) = AsyncStream<AlbumChange>.makeStream(bufferingPolicy: .bufferingNewest(1_000))
-        let id = UUID()
-        observers[id] = continuation
-        continuation.onTermination = { [weak self] _ in
-            Task { await self?.removeObserver(id) }
-        }
-        return stream
+        observers.stream(bufferingNewest: 1_000)
     }
 
-    private func removeObserver(_ id: UUID) { observers[id] = nil }
-
-    private func notify(_ change: AlbumChange) {
-        for continuation in observers.values { continuation.yield(change) }
-    }
+    private func notify(_ change: AlbumChange) { observers.yield(change) }
 
     // MARK: Helpers
 

@@ -35,7 +35,7 @@ public actor FolderPhotoLibrary: PhotoSource {
     /// saved-photos album).
     public nonisolated let kind: PhotoSourceKind
     private let database: SQLiteDatabase
-    private var observers: [UUID: AsyncStream<LibraryChange>.Continuation] = [:]
+    private let observers = ChangeObservers<LibraryChange>()
     private var watcher: DirectoryWatcher?
     private var pollTask: Task<Void, Never>?
     private var rescanPending = false
@@ -163,7 +163,7 @@ public actor FolderPhotoLibrary: PhotoSource {
         }
         summary.changes.sort { Self.path(of: $0) < Self.path(of: $1) }
         for change in summary.changes {
-            for continuation in observers.values { continuation.yield(change) }
+            observers.yield(change)
         }
         return summary
     }
@@ -252,17 +252,10 @@ public actor FolderPhotoLibrary: PhotoSource {
     /// triggers an incremental ``scan()``. The first subscriber starts the
     /// watching; it stops when the library is released.
     public func changes(watching mode: WatchMode = .automatic) -> AsyncStream<LibraryChange> {
-        let (stream, continuation) = AsyncStream<LibraryChange>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
-        let id = UUID()
-        observers[id] = continuation
-        continuation.onTermination = { [weak self] _ in
-            Task { await self?.removeObserver(id) }
-        }
+        let stream = observers.stream(bufferingNewest: 10_000)
         startWatching(mode)
         return stream
     }
-
-    private func removeObserver(_ id: UUID) { observers[id] = nil }
 
     private func startWatching(_ mode: WatchMode) {
         guard watcher == nil, pollTask == nil else { return }
