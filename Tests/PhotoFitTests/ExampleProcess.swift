@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Runs the example executables built beside the test bundle.
 enum ExampleProcess {
     static let packageRoot = URL(fileURLWithPath: #filePath)
@@ -53,9 +57,12 @@ enum ExampleProcess {
         process.standardOutput = output
         process.standardError = try FileHandle(forWritingTo: errorPath)
         process.standardInput = stdin
+        // A child that exits before reading its input must not kill the
+        // test process with SIGPIPE: the write fails instead.
+        signal(SIGPIPE, SIG_IGN)
         try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
+        try? stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8))
+        try? stdin.fileHandleForWriting.close()
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let errorData = (try? Data(contentsOf: errorPath)) ?? Data()

@@ -23,8 +23,10 @@ final class DirectoryWatcher: Sendable {
         self.root = root
         #if canImport(Glibc)
             inotify = inotify_init1(Int32(IN_CLOEXEC))
+            // A socket pair rather than a pipe: waking a thread that has
+            // already exited must fail with EPIPE, not raise SIGPIPE.
             var pipeEnds: [Int32] = [-1, -1]
-            if pipe(&pipeEnds) != 0 { pipeEnds = [-1, -1] }
+            if socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pipeEnds) != 0 { pipeEnds = [-1, -1] }
             wakeRead = pipeEnds[0]
             wakeWrite = pipeEnds[1]
         #else
@@ -96,7 +98,7 @@ final class DirectoryWatcher: Sendable {
         #if canImport(Glibc)
             if wakeWrite >= 0 {
                 var byte: UInt8 = 1
-                _ = write(wakeWrite, &byte, 1)
+                _ = send(wakeWrite, &byte, 1, Int32(MSG_NOSIGNAL))
             }
         #endif
     }
