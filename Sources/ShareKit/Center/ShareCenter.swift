@@ -185,7 +185,7 @@ public actor ShareCenter {
             do {
                 credential = try await credentials.credential(for: provider.id, account: share.account)
             } catch {
-                throw .adaptationFailed("the credential store failed: \(error)")
+                throw .storage("the credential store failed: \(error)")
             }
             guard let found = credential else {
                 pending[share.id] = share

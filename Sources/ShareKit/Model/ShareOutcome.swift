@@ -62,6 +62,8 @@ public enum ShareError: Error, Hashable, Sendable, CustomStringConvertible {
     case unknownTarget(ShareTarget)
     /// Content could not be read or re-encoded.
     case adaptationFailed(String)
+    /// The outbox or the credential store could not be read or written.
+    case storage(String)
 
     public var description: String {
         switch self {
@@ -76,6 +78,7 @@ public enum ShareError: Error, Hashable, Sendable, CustomStringConvertible {
         case .invalidContent(let violations): "the content cannot be shared here: " + violations.map(\.message).joined(separator: "; ")
         case .unknownTarget(let target): "no registered provider offers \(target)"
         case .adaptationFailed(let reason): "the content could not be prepared: \(reason)"
+        case .storage(let reason): "share storage failed: \(reason)"
         }
     }
 }

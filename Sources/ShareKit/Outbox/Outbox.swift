@@ -75,7 +75,7 @@ public actor Outbox {
                 .bind(.text(State.outcomeUnknown.rawValue), .text("the app stopped while this share was being sent"), .text(State.sending.rawValue)).run()
             self.database = database
         } catch {
-            throw .adaptationFailed("the outbox at \(path) cannot be opened: \(error)")
+            throw .storage("the outbox at \(path) cannot be opened: \(error)")
         }
         self.center = center
         self.network = network
@@ -103,7 +103,7 @@ public actor Outbox {
                 .optional(account), .blob([UInt8](stored)), .int(bytes), .text(State.queued.rawValue), .real(Date().timeIntervalSince1970)
             ).run()
         } catch {
-            throw .adaptationFailed("the share cannot be queued: \(error)")
+            throw .storage("the share cannot be queued: \(error)")
         }
         return id
     }
@@ -127,7 +127,7 @@ public actor Outbox {
             }
             return entries
         } catch {
-            throw .adaptationFailed("the outbox cannot be read: \(error)")
+            throw .storage("the outbox cannot be read: \(error)")
         }
     }
 
@@ -136,7 +136,7 @@ public actor Outbox {
         do {
             try database.prepare("DELETE FROM entries WHERE id = ?").bind(.text(id.uuidString)).run()
         } catch {
-            throw .adaptationFailed("the outbox cannot be updated: \(error)")
+            throw .storage("the outbox cannot be updated: \(error)")
         }
     }
 
