@@ -80,11 +80,11 @@ struct PhotoAlbumCommandTests {
     func crashSafety() throws {
         let work = Self.scratch()
         defer { try? FileManager.default.removeItem(atPath: work) }
-        // 60 distinct small JPEGs.
+        // 150 distinct small JPEGs: enough that an import outlasts the kill window.
         let photos = "\(work)/photos"
         try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
         var generator = SeededGenerator(seed: 99)
-        for index in 0..<60 {
+        for index in 0..<150 {
             let pixels = (0..<(96 * 64 * 3)).map { _ in UInt8.random(in: 0...255, using: &generator) }
             let bytes = try Bitmap(width: 96, height: 64, pixelFormat: .rgb8, pixels: pixels).encoded(as: .jpeg)
             try Data(bytes).write(to: URL(fileURLWithPath: "\(photos)/p\(index).jpg"))
@@ -93,7 +93,7 @@ struct PhotoAlbumCommandTests {
         var kills = 0
         for round in 0..<25 {
             let process = try ExampleProcess.start("photo-album", ["--store", store, "import", photos])
-            usleep(UInt32.random(in: 5_000...120_000, using: &generator))
+            usleep(UInt32.random(in: 2_000...60_000, using: &generator))
             if process.isRunning {
                 kill(process.processIdentifier, SIGKILL)
                 kills += 1
@@ -106,7 +106,7 @@ struct PhotoAlbumCommandTests {
         let finished = try Self.album(["--store", store, "import", photos])
         #expect(finished.status == 0, "\(finished.standardError)")
         let list = try Self.album(["--store", store, "list"])
-        #expect(list.standardOutput.split(separator: "\n").filter { $0.contains("Favourites#") }.count == 60)
-        #expect(try Self.album(["--store", store, "check"]).standardOutput.contains("consistent: 60 photos"))
+        #expect(list.standardOutput.split(separator: "\n").filter { $0.contains("Favourites#") }.count == 150)
+        #expect(try Self.album(["--store", store, "check"]).standardOutput.contains("consistent: 150 photos"))
     }
 }

@@ -222,7 +222,7 @@ public actor AlbumStore {
             }
         }
         if inserted { notify(.added(asset, album: album)) }
-        guard let item = try items(in: album).first(where: { $0.asset == asset }) else { throw .noSuchAsset(asset) }
+        guard let item = try fetchItems(in: album, only: asset).first else { throw .noSuchAsset(asset) }
         return item
     }
 
@@ -283,31 +283,29 @@ public actor AlbumStore {
 
     /// The photos in `album`, in order.
     public func items(in album: String) throws(AlbumError) -> [AlbumItem] {
+        try fetchItems(in: album, only: nil)
+    }
+
+    /// The rows of `album` (or only `asset`'s row), in order.
+    private func fetchItems(in album: String, only asset: AssetID?) throws(AlbumError) -> [AlbumItem] {
         let albumID = try albumID(album)
         return try wrap {
             let statement = try database.prepare(
                 """
                 SELECT a.id, i.position, a.format, a.width, a.height, a.orientation, a.capture_date, a.capture_offset,
                        a.byte_count, a.original_name, i.added_at
-                FROM album_items i JOIN assets a ON a.id = i.asset_id WHERE i.album_id = ? ORDER BY i.position
+                FROM album_items i JOIN assets a ON a.id = i.asset_id
+                WHERE i.album_id = ? AND (? IS NULL OR i.asset_id = ?) ORDER BY i.position
                 """
-            ).bind(.integer(albumID))
+            ).bind(.integer(albumID), .optional(asset?.rawValue), .optional(asset?.rawValue))
             var items: [AlbumItem] = []
             while try statement.step() {
-                let identifier = statement.text(2)
-                let format =
-                    ImageCodecRegistry.shared.decodableFormats.first { $0.identifier == identifier }
-                    ?? ImageFormat(identifier: identifier, mediaType: "application/octet-stream", fileExtensions: [identifier])
                 items.append(
                     AlbumItem(
-                        asset: AssetID(validated: statement.text(0)), album: album, position: statement.int(1), format: format,
-                        size: PixelSize(width: statement.int(3), height: statement.int(4)),
+                        asset: AssetID(validated: statement.text(0)), album: album, position: statement.int(1),
+                        format: .stored(statement.text(2)), size: PixelSize(width: statement.int(3), height: statement.int(4)),
                         orientation: ImageOrientation(exifValue: statement.int(5)),
-                        captureDate: statement.optionalText(6).flatMap { CaptureDate(exifDateTime: $0) }.flatMap { date in
-                            CaptureDate(
-                                year: date.year, month: date.month, day: date.day, hour: date.hour, minute: date.minute,
-                                second: date.second, utcOffsetSeconds: statement.optionalInt(7))
-                        },
+                        captureDate: .stored(statement.optionalText(6), utcOffsetSeconds: statement.optionalInt(7)),
                         byteCount: statement.int(8), originalName: statement.text(9), addedAt: Date(timeIntervalSince1970: statement.double(10))
                     ))
             }

@@ -222,19 +222,10 @@ public actor FolderPhotoLibrary: PhotoSource {
                 """)
             var assets: [LibraryAsset] = []
             while try rows.step() {
-                let identifier = rows.text(3)
-                let format =
-                    ImageCodecRegistry.shared.decodableFormats.first { $0.identifier == identifier }
-                    ?? ImageFormat(identifier: identifier, mediaType: "application/octet-stream", fileExtensions: [identifier])
-                let captureDate = rows.optionalText(10).flatMap { CaptureDate(exifDateTime: $0) }.flatMap { date in
-                    CaptureDate(
-                        year: date.year, month: date.month, day: date.day, hour: date.hour, minute: date.minute,
-                        second: date.second, utcOffsetSeconds: rows.optionalInt(11))
-                }
                 let info = ImageInfo(
-                    format: format, size: PixelSize(width: rows.int(4), height: rows.int(5)),
+                    format: .stored(rows.text(3)), size: PixelSize(width: rows.int(4), height: rows.int(5)),
                     orientation: ImageOrientation(exifValue: rows.int(6)), hasAlpha: rows.int(8) != 0, bitDepth: rows.int(7),
-                    captureDate: captureDate, isAnimated: rows.int(9) != 0
+                    captureDate: .stored(rows.optionalText(10), utcOffsetSeconds: rows.optionalInt(11)), isAnimated: rows.int(9) != 0
                 )
                 guard filter.matches(info) else { continue }
                 assets.append(makeAsset(relative: rows.text(0), info: info, stamp: FileStamp(size: rows.int(1), modifiedNanoseconds: rows.int64(2))))
