@@ -308,33 +308,3 @@ pd_png_status pd_png_reader_read_image(pd_png_reader *reader, uint8_t *const *ro
     reader->rows_read = reader->height;
     return PD_PNG_OK;
 }
-
-pd_png_status pd_png_read(const uint8_t *data, size_t size,
-                          uint32_t max_width, uint32_t max_height,
-                          pd_png_header *header,
-                          uint8_t *pixels, size_t stride,
-                          pd_png_diagnostics *diagnostics) {
-    pd_png_reader *reader = pd_png_reader_open(data, size, max_width, max_height, header, diagnostics);
-    if (reader == NULL) {
-        return size < 8 || diagnostics->truncated ? PD_PNG_TRUNCATED : PD_PNG_CORRUPT;
-    }
-    if (pixels == NULL) {
-        return pd_png_reader_close(reader);
-    }
-    if (png_get_rowbytes(reader->png, reader->info) > stride || png_get_bit_depth(reader->png, reader->info) != 8) {
-        pd_png_reader_close(reader);
-        pd_copy_message(diagnostics->message, sizeof diagnostics->message, "output buffer does not match the PNG layout");
-        return PD_PNG_FAILURE;
-    }
-    uint8_t **rows = (uint8_t **)malloc(sizeof(uint8_t *) * (size_t)header->height);
-    if (rows == NULL) {
-        pd_png_reader_close(reader);
-        pd_copy_message(diagnostics->message, sizeof diagnostics->message, "out of memory for row pointers");
-        return PD_PNG_FAILURE;
-    }
-    for (uint32_t y = 0; y < header->height; y++) rows[y] = pixels + (size_t)y * stride;
-    pd_png_status status = pd_png_reader_read_image(reader, rows);
-    free(rows);
-    pd_png_status closed = pd_png_reader_close(reader);
-    return status != PD_PNG_OK ? status : closed;
-}

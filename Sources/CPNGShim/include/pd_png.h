@@ -40,19 +40,6 @@ typedef struct pd_png_diagnostics {
     int truncated; ///< 1 when the data ended before libpng was done.
 } pd_png_diagnostics;
 
-/// Reads the header of an in-memory PNG up to the first IDAT. When `pixels`
-/// is NULL only the header is read; otherwise the image is decoded into
-/// `pixels` (8 bits per channel, `header->output_channels` channels,
-/// `stride` bytes per row), which must hold `stride * height` bytes, and the
-/// trailing chunks are verified.
-///
-/// `max_width`/`max_height` bound the dimensions libpng accepts.
-pd_png_status pd_png_read(const uint8_t *data, size_t size,
-                          uint32_t max_width, uint32_t max_height,
-                          pd_png_header *header,
-                          uint8_t *pixels, size_t stride,
-                          pd_png_diagnostics *diagnostics);
-
 /// Encodes 8-bit pixels (`channels` = 1, 2, 3 or 4) as a PNG. On success
 /// `*output` points to a buffer from malloc that the caller frees with
 /// `pd_png_free`. `compression_level` is zlib's 0...9. When `exif` is not
@@ -68,7 +55,8 @@ pd_png_status pd_png_encode(const uint8_t *pixels, uint32_t width, uint32_t heig
 typedef struct pd_png_reader pd_png_reader;
 
 /// Starts decoding `data` (which must outlive the reader): reads the header
-/// and sets up the same 8-bit output as `pd_png_read`. Returns NULL on
+/// and sets up 8-bit output (palette and gray expanded, tRNS as alpha,
+/// 16-bit samples rounded, gray with alpha as RGBA). Returns NULL on
 /// failure (see `diagnostics`, which also collects warnings later). An
 /// interlaced image (`header->interlaced`) must be read whole, with
 /// `pd_png_reader_read_image`.

@@ -26,55 +26,18 @@ public struct PNGCodec: ImageDecoding, ImageEncoding {
     }
 
     public func decode(_ data: [UInt8], options: DecodeOptions) throws(ImageCodecError) -> DecodedImage {
-        let pngHeader = try PNGHeader(reading: MemoryByteSource(data))
-        let plan = try DecodePlan(format: .png, storedSize: pngHeader.size, exif: pngHeader.exif, options: options)
-        let maxSide = UInt32(clamping: options.limits.maxDimension)
-        var header = pd_png_header()
-        var diagnostics = pd_png_diagnostics()
-
-        // First pass: libpng's view of the header and the output layout.
-        let status = data.withUnsafeBufferPointer { buffer in
-            pd_png_read(buffer.baseAddress, buffer.count, maxSide, maxSide, &header, nil, 0, &diagnostics)
-        }
-        try Self.check(status, diagnostics)
-        let storedSize = PixelSize(width: Int(header.width), height: Int(header.height))
-        guard storedSize == plan.storedSize else {
-            throw .corrupt(format: .png, message: "libpng reads \(storedSize), the IHDR chunk says \(plan.storedSize)")
-        }
-        let channels = Int(header.output_channels)
-        let pixelFormat: PixelFormat
-        switch channels {
-        case 1: pixelFormat = .gray8
-        case 3: pixelFormat = .rgb8
-        case 4: pixelFormat = .rgba8
-        default: throw .corrupt(format: .png, message: "unexpected output layout of \(channels) channels")
-        }
-        let stride = storedSize.width * channels
-        var pixels = [UInt8](decoderOutputCount: stride * storedSize.height)
-
-        // Second pass: the pixels; the chunks after the image are verified too.
-        let decodeStatus = data.withUnsafeBufferPointer { buffer in
-            pixels.withUnsafeMutableBufferPointer { output in
-                pd_png_read(buffer.baseAddress, buffer.count, maxSide, maxSide, &header, output.baseAddress, stride, &diagnostics)
+        let result: Result<DecodedImage, ImageCodecError> = data.withUnsafeBufferPointer { buffer in
+            do throws(ImageCodecError) {
+                let plan = try Self.plan(for: MemoryByteSource(buffer), options: options)
+                let source = try PNGRowSource(data: buffer, limits: options.limits)
+                try Self.checkSize(of: source, against: plan)
+                let (bitmap, warnings) = try source.readImage()
+                return .success(plan.finish(bitmap, warnings: warnings, options: options))
+            } catch {
+                return .failure(error)
             }
         }
-        try Self.check(decodeStatus, diagnostics)
-
-        var warnings: [String] = []
-        if diagnostics.warning_count > 0 {
-            let first = string(fromCCharacters: diagnostics.first_warning)
-            warnings.append(diagnostics.warning_count == 1 ? first : "\(first) (and \(diagnostics.warning_count - 1) more warnings)")
-        }
-        let bitmap = Bitmap(uncheckedWidth: storedSize.width, height: storedSize.height, bytesPerRow: stride, pixelFormat: pixelFormat, pixels: pixels)
-        return plan.finish(bitmap, warnings: warnings, options: options)
-    }
-
-    private static func check(_ status: pd_png_status, _ diagnostics: pd_png_diagnostics) throws(ImageCodecError) {
-        switch status {
-        case PD_PNG_OK: return
-        case PD_PNG_TRUNCATED: throw .truncated(format: .png, detail: string(fromCCharacters: diagnostics.message))
-        default: throw .corrupt(format: .png, message: string(fromCCharacters: diagnostics.message))
-        }
+        return try result.get()
     }
 
     // MARK: Encoding

@@ -1,6 +1,7 @@
 import CPNGShim
 
-/// Rows of a non-interlaced PNG from libpng's row API.
+/// A PNG read through the C shim's reader: row by row (``read(into:count:)``,
+/// not for interlaced images) or whole (``readImage()``).
 final class PNGRowSource: RowSource {
     private var reader: OpaquePointer?
     /// Heap-allocated: the C reader keeps this address for its whole life.
@@ -9,28 +10,30 @@ final class PNGRowSource: RowSource {
     // failure and deinit always frees the C reader and the diagnostics.
     private(set) var size = PixelSize(width: 0, height: 0)
     private(set) var pixelFormat = PixelFormat.rgb8
+    /// Whether the image is Adam7-interlaced: its rows exist only after the
+    /// last pass, so it must be read whole.
+    private(set) var isInterlaced = false
 
     /// Keeps the file open while libpng reads from it.
     private var file: FileByteSource?
 
-    /// Rows of the PNG in `data`; `nil` when it is interlaced (rows only
-    /// exist after the last pass).
-    convenience init?(data: UnsafeBufferPointer<UInt8>, limits: ImageLimits) throws(ImageCodecError) {
+    /// Reads the PNG in `data`, which must stay valid while the source is used.
+    convenience init(data: UnsafeBufferPointer<UInt8>, limits: ImageLimits) throws(ImageCodecError) {
         try self.init(limits: limits) { header, diagnostics, maxSide in
             pd_png_reader_open(data.baseAddress, data.count, maxSide, maxSide, header, diagnostics)
         }
     }
 
-    /// Rows of the PNG file `file`, read from disk as libpng needs them, so
-    /// the file is never held in memory; `nil` when it is interlaced.
-    convenience init?(file: FileByteSource, limits: ImageLimits) throws(ImageCodecError) {
+    /// Reads the PNG file `file` from disk as libpng needs bytes, so the file
+    /// is never held in memory.
+    convenience init(file: FileByteSource, limits: ImageLimits) throws(ImageCodecError) {
         try self.init(limits: limits) { header, diagnostics, maxSide in
             pd_png_reader_open_file(file.descriptor, maxSide, maxSide, header, diagnostics)
         }
         self.file = file
     }
 
-    private init?(
+    private init(
         limits: ImageLimits,
         open: (UnsafeMutablePointer<pd_png_header>, UnsafeMutablePointer<pd_png_diagnostics>, UInt32) -> OpaquePointer?
     ) throws(ImageCodecError) {
@@ -42,8 +45,7 @@ final class PNGRowSource: RowSource {
             let message = string(fromCCharacters: diagnostics.pointee.message)
             throw diagnostics.pointee.truncated != 0 ? .truncated(format: .png, detail: message) : .corrupt(format: .png, message: message)
         }
-        // Interlaced rows exist only after the last pass: decode those whole.
-        if header.interlaced != 0 { return nil }
+        isInterlaced = header.interlaced != 0
         size = PixelSize(width: Int(header.width), height: Int(header.height))
         switch header.output_channels {
         case 1: pixelFormat = .gray8
@@ -63,12 +65,27 @@ final class PNGRowSource: RowSource {
         try check(pd_png_reader_read(reader, rows, UInt32(count)))
     }
 
+    /// Decodes the whole image (interlaced or not) and finishes.
+    func readImage() throws(ImageCodecError) -> (Bitmap, [String]) {
+        let stride = size.width * pixelFormat.bytesPerPixel
+        var pixels = [UInt8](decoderOutputCount: stride * size.height)
+        let status = pixels.withUnsafeMutableBufferPointer { output in
+            let rows = (0..<size.height).map { Optional(output.baseAddress! + $0 * stride) }
+            return rows.withUnsafeBufferPointer { pd_png_reader_read_image(reader, $0.baseAddress) }
+        }
+        try check(status)
+        let warnings = try finish()
+        return (Bitmap(uncheckedWidth: size.width, height: size.height, bytesPerRow: stride, pixelFormat: pixelFormat, pixels: pixels), warnings)
+    }
+
     func finish() throws(ImageCodecError) -> [String] {
         let status = pd_png_reader_close(reader)
         reader = nil
         try check(status)
-        guard diagnostics.pointee.warning_count > 0 else { return [] }
-        return [string(fromCCharacters: diagnostics.pointee.first_warning)]
+        let count = diagnostics.pointee.warning_count
+        guard count > 0 else { return [] }
+        let first = string(fromCCharacters: diagnostics.pointee.first_warning)
+        return [count == 1 ? first : "\(first) (and \(count - 1) more warnings)"]
     }
 
     private func check(_ status: pd_png_status) throws(ImageCodecError) {
@@ -83,29 +100,29 @@ final class PNGRowSource: RowSource {
 extension PNGCodec: RowDecoding {
     func rowSource(for data: UnsafeBufferPointer<UInt8>, options: DecodeOptions) throws(ImageCodecError) -> StreamingDecode? {
         let plan = try Self.plan(for: MemoryByteSource(data), options: options)
-        guard let source = try PNGRowSource(data: data, limits: options.limits) else { return nil }
-        return try Self.checked(StreamingDecode(source: source, plan: plan))
+        let source = try PNGRowSource(data: data, limits: options.limits)
+        try Self.checkSize(of: source, against: plan)
+        return source.isInterlaced ? nil : StreamingDecode(source: source, plan: plan)
     }
 
     /// Rows of a PNG file read from disk as they are needed; `nil` when it
     /// is interlaced.
     func rowSource(for file: FileByteSource, options: DecodeOptions) throws(ImageCodecError) -> StreamingDecode? {
         let plan = try Self.plan(for: file, options: options)
-        guard let source = try PNGRowSource(file: file, limits: options.limits) else { return nil }
-        return try Self.checked(StreamingDecode(source: source, plan: plan))
+        let source = try PNGRowSource(file: file, limits: options.limits)
+        try Self.checkSize(of: source, against: plan)
+        return source.isInterlaced ? nil : StreamingDecode(source: source, plan: plan)
     }
 
-    private static func plan(for source: any ByteSource, options: DecodeOptions) throws(ImageCodecError) -> DecodePlan {
+    static func plan(for source: any ByteSource, options: DecodeOptions) throws(ImageCodecError) -> DecodePlan {
         let header = try PNGHeader(reading: source)
         return try DecodePlan(format: .png, storedSize: header.size, exif: header.exif, options: options)
     }
 
-    private static func checked(_ decode: StreamingDecode) throws(ImageCodecError) -> StreamingDecode {
-        let source = decode.source
-        let plan = decode.plan
+    /// Throws when libpng and the Swift header scan disagree on the size.
+    static func checkSize(of source: PNGRowSource, against plan: DecodePlan) throws(ImageCodecError) {
         guard source.size == plan.storedSize else {
             throw .corrupt(format: .png, message: "libpng reads \(source.size), the IHDR chunk says \(plan.storedSize)")
         }
-        return decode
     }
 }
