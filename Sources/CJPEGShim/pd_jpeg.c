@@ -1,5 +1,6 @@
 // libjpeg's default error_exit calls exit(); ours records the message and
-// longjmps back to the setjmp in pd_jpeg_decode, so no jump crosses Swift.
+// longjmps back to the setjmp in the reader function that called libjpeg,
+// so no jump ever crosses a Swift frame.
 
 #include "pd_jpeg.h"
 
@@ -35,52 +36,6 @@ static void pd_emit_message(j_common_ptr cinfo, int level) {
     }
     manager->diagnostics->warning_count += 1;
     cinfo->err->num_warnings++;
-}
-
-int pd_jpeg_decode(const uint8_t *data, size_t size, int scale_num, pd_jpeg_output output,
-                   uint8_t *pixels, size_t stride, uint32_t width, uint32_t height,
-                   pd_jpeg_diagnostics *diagnostics) {
-    memset(diagnostics, 0, sizeof *diagnostics);
-    struct jpeg_decompress_struct cinfo;
-    pd_error_manager manager;
-    memset(&cinfo, 0, sizeof cinfo);
-    cinfo.err = jpeg_std_error(&manager.base);
-    manager.base.error_exit = pd_error_exit;
-    manager.base.emit_message = pd_emit_message;
-    manager.diagnostics = diagnostics;
-
-    if (setjmp(manager.jump)) {
-        jpeg_destroy_decompress(&cinfo);
-        return -1;
-    }
-    jpeg_create_decompress(&cinfo);
-    jpeg_mem_src(&cinfo, data, (unsigned long)size);
-    jpeg_read_header(&cinfo, TRUE);
-    cinfo.scale_num = (unsigned int)scale_num;
-    cinfo.scale_denom = 8;
-    cinfo.dct_method = JDCT_ISLOW;
-    switch (output) {
-    case PD_JPEG_GRAY: cinfo.out_color_space = JCS_GRAYSCALE; break;
-    case PD_JPEG_RGB: cinfo.out_color_space = JCS_RGB; break;
-    case PD_JPEG_CMYK: cinfo.out_color_space = JCS_CMYK; break;
-    }
-    jpeg_calc_output_dimensions(&cinfo);
-    if (cinfo.output_width != width || cinfo.output_height != height ||
-        cinfo.output_components != (int)output || stride < (size_t)width * (size_t)output) {
-        snprintf(diagnostics->message, sizeof diagnostics->message,
-                 "libjpeg would produce %ux%u with %d components, expected %ux%u with %d",
-                 cinfo.output_width, cinfo.output_height, cinfo.output_components, width, height, (int)output);
-        jpeg_destroy_decompress(&cinfo);
-        return -1;
-    }
-    jpeg_start_decompress(&cinfo);
-    while (cinfo.output_scanline < cinfo.output_height) {
-        JSAMPROW row = pixels + (size_t)cinfo.output_scanline * stride;
-        jpeg_read_scanlines(&cinfo, &row, 1);
-    }
-    jpeg_finish_decompress(&cinfo);
-    jpeg_destroy_decompress(&cinfo);
-    return 0;
 }
 
 struct pd_jpeg_reader {

@@ -8,7 +8,7 @@
 extern "C" {
 #endif
 
-/// Output colour layouts of `pd_jpeg_decode`.
+/// Output colour layouts of a `pd_jpeg_reader`.
 typedef enum pd_jpeg_output {
     PD_JPEG_GRAY = 1,
     PD_JPEG_RGB = 3,
@@ -22,19 +22,10 @@ typedef struct pd_jpeg_diagnostics {
     int truncated; ///< 1 when libjpeg reported a premature end of data.
 } pd_jpeg_diagnostics;
 
-/// Decodes a JPEG with libjpeg's own API, for files TurboJPEG 2.1 refuses
-/// (unusual sampling factors). The image is scaled by `scale_num`/8 in the
-/// DCT and written as `output` channels into `pixels` (`stride` bytes per
-/// row, `width` x `height`, which must equal libjpeg's scaled output size).
-/// libjpeg's error exit longjmps back into this function; nothing escapes.
-/// Returns 0 on success, -1 on error (see `diagnostics`).
-int pd_jpeg_decode(const uint8_t *data, size_t size, int scale_num, pd_jpeg_output output,
-                   uint8_t *pixels, size_t stride, uint32_t width, uint32_t height,
-                   pd_jpeg_diagnostics *diagnostics);
-
-/// A JPEG being decoded a batch of rows at a time (libjpeg's scanline API),
-/// so that a caller can resample rows as they arrive instead of holding the
-/// whole image.
+/// A JPEG being decoded a batch of rows at a time with libjpeg's own
+/// scanline API: rows can be resampled as they arrive, and files TurboJPEG
+/// 2.1 refuses (unusual sampling factors) still decode. libjpeg's error exit
+/// longjmps back into the reader's functions; nothing escapes.
 typedef struct pd_jpeg_reader pd_jpeg_reader;
 
 /// Starts decoding: reads the header, scales by `scale_num`/8 and checks

@@ -136,23 +136,17 @@ public struct JPEGCodec: ImageDecoding, ImageEncoding {
     private static func decompressWithLibjpeg(
         _ data: [UInt8], eighths: Int, size: PixelSize, layout: Layout, options: DecodeOptions
     ) throws(ImageCodecError) -> ([UInt8], [String]) {
-        let pitch = size.width * layout.channels
-        var pixels = [UInt8](decoderOutputCount: pitch * size.height)
-        var diagnostics = pd_jpeg_diagnostics()
         let output: pd_jpeg_output = layout == .gray ? PD_JPEG_GRAY : layout == .cmyk ? PD_JPEG_CMYK : PD_JPEG_RGB
-        let status = data.withUnsafeBufferPointer { source in
-            pixels.withUnsafeMutableBufferPointer { destination in
-                pd_jpeg_decode(
-                    source.baseAddress, source.count, Int32(eighths), output, destination.baseAddress, pitch,
-                    UInt32(size.width), UInt32(size.height), &diagnostics
-                )
+        let result: Result<([UInt8], [String]), ImageCodecError> = data.withUnsafeBufferPointer { buffer in
+            do throws(ImageCodecError) {
+                let source = try JPEGRowSource(
+                    data: buffer, eighths: eighths, size: size, output: output, acceptsTruncatedData: options.acceptsTruncatedData)
+                return .success(try source.readAllRows())
+            } catch {
+                return .failure(error)
             }
         }
-        guard status == 0 else { throw .corrupt(format: .jpeg, message: string(fromCCharacters: diagnostics.message)) }
-        if diagnostics.truncated != 0 && !options.acceptsTruncatedData {
-            throw .truncated(format: .jpeg, detail: string(fromCCharacters: diagnostics.first_warning))
-        }
-        return (pixels, diagnostics.warning_count > 0 ? [string(fromCCharacters: diagnostics.first_warning)] : [])
+        return try result.get()
     }
 
     /// Converts libjpeg's CMYK output to RGB. Adobe (Photoshop) files store

@@ -1,7 +1,8 @@
 import CJPEGShim
 
 /// Rows of a JPEG from libjpeg's scanline API (the same libjpeg-turbo
-/// engine as TurboJPEG, which has no row-by-row call).
+/// engine as TurboJPEG, which has no row-by-row call): streamed by renditions,
+/// read whole (``readAllRows()``) for files TurboJPEG refuses.
 final class JPEGRowSource: RowSource {
     private var reader: OpaquePointer?
     /// Heap-allocated: the C reader keeps this address for its whole life.
@@ -10,15 +11,22 @@ final class JPEGRowSource: RowSource {
     // Defaults first, so that every stored property is set before any
     // failure and deinit always frees the C reader and the diagnostics.
     private(set) var size = PixelSize(width: 0, height: 0)
-    private(set) var pixelFormat = PixelFormat.rgb8
+    /// Bytes per pixel: 1 (gray), 3 (RGB) or 4 (CMYK).
+    private(set) var channels = 3
 
-    init(data: UnsafeBufferPointer<UInt8>, eighths: Int, size: PixelSize, gray: Bool, acceptsTruncatedData: Bool) throws(ImageCodecError) {
+    /// The row layout for streaming. CMYK sources are never streamed (their
+    /// rows need converting); they are read whole with ``readAllRows()``.
+    var pixelFormat: PixelFormat { channels == 1 ? .gray8 : .rgb8 }
+
+    init(
+        data: UnsafeBufferPointer<UInt8>, eighths: Int, size: PixelSize, output: pd_jpeg_output, acceptsTruncatedData: Bool
+    ) throws(ImageCodecError) {
         self.size = size
-        pixelFormat = gray ? .gray8 : .rgb8
+        channels = Int(output.rawValue)
         self.acceptsTruncatedData = acceptsTruncatedData
         diagnostics.initialize(to: pd_jpeg_diagnostics())
         reader = pd_jpeg_reader_open(
-            data.baseAddress, data.count, Int32(eighths), gray ? PD_JPEG_GRAY : PD_JPEG_RGB, UInt32(size.width), UInt32(size.height), diagnostics
+            data.baseAddress, data.count, Int32(eighths), output, UInt32(size.width), UInt32(size.height), diagnostics
         )
         guard reader != nil else { throw .corrupt(format: .jpeg, message: string(fromCCharacters: diagnostics.pointee.message)) }
     }
@@ -35,6 +43,25 @@ final class JPEGRowSource: RowSource {
         if diagnostics.pointee.truncated != 0 && !acceptsTruncatedData {
             throw .truncated(format: .jpeg, detail: string(fromCCharacters: diagnostics.pointee.first_warning))
         }
+    }
+
+    /// Every row, tightly packed, then finishes.
+    func readAllRows() throws(ImageCodecError) -> ([UInt8], [String]) {
+        let stride = size.width * channels
+        var pixels = [UInt8](decoderOutputCount: stride * size.height)
+        let result: Result<Void, ImageCodecError> = pixels.withUnsafeMutableBufferPointer { output in
+            var rows = (0..<size.height).map { Optional(output.baseAddress! + $0 * stride) }
+            return rows.withUnsafeMutableBufferPointer { pointers in
+                do throws(ImageCodecError) {
+                    try read(into: pointers.baseAddress!, count: size.height)
+                    return .success(())
+                } catch {
+                    return .failure(error)
+                }
+            }
+        }
+        try result.get()
+        return (pixels, try finish())
     }
 
     func finish() throws(ImageCodecError) -> [String] {
@@ -56,7 +83,7 @@ extension JPEGCodec: RowDecoding {
             ? Self.scaling(of: header.size, covering: plan.requiredStoredSize, fastOnly: options.prefersFastScaling)
             : (eighths: 8, size: header.size)
         let source = try JPEGRowSource(
-            data: data, eighths: scaling.eighths, size: scaling.size, gray: header.componentCount == 1,
+            data: data, eighths: scaling.eighths, size: scaling.size, output: header.componentCount == 1 ? PD_JPEG_GRAY : PD_JPEG_RGB,
             acceptsTruncatedData: options.acceptsTruncatedData
         )
         return StreamingDecode(source: source, plan: plan)
