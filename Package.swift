@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "PhotoAlbum", targets: ["PhotoAlbum"]),
         .library(name: "ShareKit", targets: ["ShareKit"]),
         .library(name: "ShareKitTesting", targets: ["ShareKitTesting"]),
+        .library(name: "WeiboShare", targets: ["WeiboShare"]),
+        .library(name: "WeChatShare", targets: ["WeChatShare"]),
         .executable(name: "photo-fit", targets: ["photo-fit"]),
         .executable(name: "photo-album", targets: ["photo-album"]),
     ],
@@ -95,6 +97,17 @@ let package = Package(
             dependencies: ["ImageCodecs", "SQLiteSupport"],
             swiftSettings: swiftSettings
         ),
+        // One module per provider family; ShareKit never imports them.
+        .target(
+            name: "WeiboShare",
+            dependencies: ["ShareKit", "ImageCodecs"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "WeChatShare",
+            dependencies: ["ShareKit", "ImageCodecs", "CCrypto"],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "ShareKitTesting",
             dependencies: ["ShareKit", "ImageCodecs"],
@@ -160,6 +173,11 @@ let package = Package(
         .testTarget(
             name: "ShareKitTests",
             dependencies: ["ShareKit", "ShareKitTesting", "ImageCodecs", "TestSupport", "SQLiteSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ProviderTests",
+            dependencies: ["WeiboShare", "WeChatShare", "ShareKit", "ShareKitTesting", "ImageCodecs", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -64,6 +64,11 @@ public enum ShareError: Error, Hashable, Sendable, CustomStringConvertible {
     case adaptationFailed(String)
     /// The outbox or the credential store could not be read or written.
     case storage(String)
+    /// A share the provider takes as several messages (an image, then its
+    /// text) stopped part way: `posted` of `total` messages went out, then
+    /// `failure` happened. Never retried as a whole: that would post the
+    /// first messages twice.
+    indirect case partiallyPosted(posted: Int, total: Int, failure: ShareError)
 
     public var description: String {
         switch self {
@@ -79,6 +84,8 @@ public enum ShareError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unknownTarget(let target): "no registered provider offers \(target)"
         case .adaptationFailed(let reason): "the content could not be prepared: \(reason)"
         case .storage(let reason): "share storage failed: \(reason)"
+        case .partiallyPosted(let posted, let total, let failure):
+            "only \(posted) of \(total) messages were posted before a failure (\(failure)); sharing again would repeat them"
         }
     }
 }

@@ -181,7 +181,7 @@ public actor Outbox {
                 }
             } catch {
                 switch error {
-                case .invalidContent, .rejected, .unknownTarget, .adaptationFailed, .cancelled:
+                case .invalidContent, .rejected, .unknownTarget, .adaptationFailed, .cancelled, .partiallyPosted:
                     update(entry.id, state: .failed, error: error.description)
                 default:
                     // Nothing was posted (no network, rate limited, not authorised, 5xx): try again later.

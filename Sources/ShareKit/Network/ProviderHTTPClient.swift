@@ -1,0 +1,95 @@
+/// How a provider talks to its HTTP API: idempotent steps (uploads that
+/// return an id, token and status queries) are retried under a
+/// ``RetryPolicy``; the one request that publishes is sent once, and a
+/// failure after it may have reached the server becomes "outcome unknown",
+/// never a retry that could post twice.
+///
+/// ```swift
+/// let upload = try await client.send(uploadRequest)              // retried on 5xx, timeouts
+/// switch try await client.publish(postRequest) {
+/// case .answered(let response): return try parse(response)
+/// case .unknown(let reason): return .outcomeUnknown(reason: reason)
+/// }
+/// ```
+public struct ProviderHTTPClient: Sendable {
+    /// What came of the publishing request.
+    public enum PublishAttempt: Sendable {
+        /// The server answered (any status).
+        case answered(HTTPResponse)
+        /// The request may have reached the server, but no answer came back.
+        case unknown(String)
+    }
+
+    /// Sends the requests.
+    public let transport: any HTTPTransport
+    /// Retries for idempotent steps.
+    public let retryPolicy: RetryPolicy
+    /// Backoff waits.
+    public let clock: any ShareClock
+    /// Where steps are logged.
+    public let log: any ShareLogHandler
+    /// When set, replaces every request's own timeout.
+    public let requestTimeout: Duration?
+
+    /// Creates a client. Requests and answers are logged to `log` (with
+    /// secrets redacted) as well as the providers' steps.
+    public init(
+        transport: any HTTPTransport, retryPolicy: RetryPolicy = RetryPolicy(), clock: any ShareClock = SystemClock(),
+        log: any ShareLogHandler = SilentShareLog(), requestTimeout: Duration? = nil
+    ) {
+        self.transport = log is SilentShareLog ? transport : transport.logging(to: log)
+        self.retryPolicy = retryPolicy
+        self.clock = clock
+        self.log = log
+        self.requestTimeout = requestTimeout
+    }
+
+    /// Sends an idempotent step, retrying it under ``retryPolicy``. A
+    /// transport failure is ``ShareError/network(_:)`` (or
+    /// ``ShareError/cancelled``); an HTTP answer of any status is returned.
+    public func send(_ request: HTTPRequest) async throws(ShareError) -> HTTPResponse {
+        var request = request
+        request.isIdempotent = true
+        if let requestTimeout { request.timeout = requestTimeout }
+        if Task.isCancelled { throw .cancelled }
+        do {
+            return try await transport.send(request, retrying: retryPolicy, clock: clock)
+        } catch {
+            if error == .cancelled { throw .cancelled }
+            throw .network("\(request.method) \(request.url.path): \(error)")
+        }
+    }
+
+    /// Sends the request that publishes, exactly once. Throws only when the
+    /// request certainly did not reach the server (cannot connect, or
+    /// cancelled before it was sent); answers ``PublishAttempt/unknown(_:)``
+    /// when it may have (a timeout, a dropped connection, a cancellation in
+    /// flight, or a gateway's 502/504 in place of the provider's answer).
+    public func publish(_ request: HTTPRequest) async throws(ShareError) -> PublishAttempt {
+        var request = request
+        request.isIdempotent = false
+        if let requestTimeout { request.timeout = requestTimeout }
+        if Task.isCancelled { throw .cancelled }
+        do {
+            let response = try await transport.send(request)
+            if response.status == 502 || response.status == 504 {
+                let reason = "a gateway answered HTTP \(response.status) for \(request.url.path); the post may or may not have been made"
+                log.log(ShareLogRecord(.warning, reason))
+                return .unknown(reason)
+            }
+            return .answered(response)
+        } catch {
+            switch error {
+            case .cannotConnect(let reason): throw .network("cannot connect: \(reason)")
+            case .cancelled:
+                let reason = "the share was cancelled while \(request.url.path) was in flight; the post may or may not have been made"
+                log.log(ShareLogRecord(.warning, reason))
+                return .unknown(reason)
+            case .timedOut, .connectionLost:
+                let reason = "\(error) during \(request.url.path); the post may or may not have been made, so it is not retried"
+                log.log(ShareLogRecord(.warning, reason))
+                return .unknown(reason)
+            }
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+public import ShareKit
+
+/// How WeChat's and WeCom's APIs answer: a JSON object that carries
+/// `errcode` and `errmsg` (`errcode` 0 or absent means success).
+public enum TencentAnswer {
+    /// Error codes, grouped by what the app should do.
+    public enum ErrorCode {
+        /// The access token is invalid, missing or expired: fetch a new one.
+        public static let authorization: Set<Int> = [40001, 40014, 41001, 42001, 42007]
+        /// Call frequency or quota limits (45047: too many messages to one user).
+        public static let rateLimit: Set<Int> = [45009, 45011, 45047]
+        /// "System busy": nothing was done; try later.
+        public static let busy = -1
+    }
+
+    /// The answer's JSON when it reports success; otherwise the typed
+    /// ``ShareError`` it means for `provider`. Never traps on a malformed body.
+    public static func check(_ response: HTTPResponse, provider: ProviderID, step: String) throws(ShareError) -> JSONValue {
+        let json: JSONValue
+        do {
+            json = try response.json()
+        } catch {
+            throw .server(status: response.status, message: "\(step): \(error)")
+        }
+        let code = json["errcode"]?.intValue ?? 0
+        if code != 0 { throw failure(code: code, message: json["errmsg"]?.stringValue ?? "", response: response, provider: provider, step: step) }
+        guard (200..<300).contains(response.status), case .object = json else {
+            throw .server(status: response.status, message: "\(step): unexpected answer \(JSONValue.snippet(of: response.body))")
+        }
+        return json
+    }
+
+    /// The ``ShareError`` for error `code`.
+    static func failure(code: Int, message: String, response: HTTPResponse, provider: ProviderID, step: String) -> ShareError {
+        // errmsg carries a request id ("... rid: 6004f3da-..."); keep it: support asks for it.
+        let reason = "\(step): \(message.isEmpty ? "error" : message) (errcode \(code))"
+        if ErrorCode.authorization.contains(code) { return .authorizationExpired(provider) }
+        if ErrorCode.rateLimit.contains(code) { return .rateLimited(retryAfter: response.retryAfter) }
+        if code == ErrorCode.busy || (500..<600).contains(response.status) { return .server(status: response.status, message: reason) }
+        return .rejected(reason: reason)
+    }
+}
+
+/// Sends one message of a share that a provider takes as several.
+protocol MessageSender: Sendable {
+    associatedtype Message: Sendable
+    /// Sends `message`: posted, outcome unknown, or a typed failure.
+    func send(_ message: Message) async throws(ShareError) -> ShareOutcome
+}
+
+/// Sends a share that a provider takes as several messages, one at a time,
+/// and says exactly how far it got: nothing (the first failure is thrown
+/// as is), part (``ShareError/partiallyPosted(posted:total:failure:)``),
+/// unknown (stops there), or all.
+enum MessageSequence {
+    static func post<Sender: MessageSender>(_ messages: [Sender.Message], via sender: Sender) async throws(ShareError) -> ShareOutcome {
+        var receipts: [ShareReceipt] = []
+        for (index, message) in messages.enumerated() {
+            let outcome: ShareOutcome
+            do {
+                outcome = try await sender.send(message)
+            } catch {
+                if index == 0 { throw error }
+                throw .partiallyPosted(posted: index, total: messages.count, failure: error)
+            }
+            switch outcome {
+            case .posted(let receipt): receipts.append(receipt)
+            case .outcomeUnknown(let reason):
+                if index == 0 && messages.count == 1 { return outcome }
+                let rest = messages.count - index - 1
+                return .outcomeUnknown(
+                    reason: "\(index) of \(messages.count) messages were posted, then message \(index + 1): \(reason)"
+                        + (rest > 0 ? "; the other \(rest) were not sent" : ""))
+            }
+        }
+        let ids = receipts.compactMap(\.postID)
+        return .posted(ShareReceipt(postID: ids.isEmpty ? nil : ids.joined(separator: ","), url: receipts.last?.url))
+    }
+}
+
+extension HTTPRequest {
+    /// A POST of a JSON document.
+    static func json(_ url: URL, _ document: JSONValue, idempotent: Bool, timeout: Duration = .seconds(30)) -> HTTPRequest {
+        HTTPRequest(
+            method: "POST", url: url, headers: ["Content-Type": "application/json; charset=utf-8"], body: document.encoded(), timeout: timeout,
+            isIdempotent: idempotent)
+    }
+}
+
+extension URL {
+    /// This URL with `items` added to its query.
+    func adding(_ items: [(String, String)]) -> URL {
+        var components = URLComponents(url: self, resolvingAgainstBaseURL: false)!
+        components.queryItems = (components.queryItems ?? []) + items.map { URLQueryItem(name: $0.0, value: $0.1) }
+        // `+` is a space to some servers: encode it.
+        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        return components.url!
+    }
+}

@@ -1,0 +1,150 @@
+public import Foundation
+public import ShareKit
+import CCrypto
+
+/// WeCom (WeChat Work): posts to a group chat through the group robot's
+/// documented webhook (`cgi-bin/webhook/send?key=...`). The webhook key is
+/// the only secret and lives in the configuration, so no credential is
+/// needed; it never appears in logs or errors.
+///
+/// One webhook call posts one message, so a picture with text is two
+/// messages (the picture first); a failure between them is reported as
+/// ``ShareError/partiallyPosted(posted:total:failure:)``. The robot takes 20
+/// messages a minute: register ``rateLimit`` with the center.
+///
+/// ```swift
+/// let wecom = WeComWebhookProvider(configuration: .init(webhookKey: key))
+/// await center.register(wecom)
+/// await center.setRateLimit(WeComWebhookProvider.rateLimit, for: WeComWebhookProvider.id)
+/// ```
+public struct WeComWebhookProvider: ShareProvider {
+    /// The provider's identifier, `"wecom"`.
+    public static let id: ProviderID = "wecom"
+    /// The robot's documented limit: 20 messages a minute.
+    public static let rateLimit = RateLimit(capacity: 20, perSecond: 20.0 / 60.0)
+
+    /// The robot's configuration.
+    public struct Configuration: Hashable, Sendable, CustomStringConvertible {
+        /// The webhook key (the `key` query parameter of the robot's URL).
+        public var webhookKey: String
+        /// Where the API lives (tests point this at a loopback server).
+        public var apiBase: URL
+
+        /// Creates a configuration.
+        public init(webhookKey: String, apiBase: URL = URL(string: "https://qyapi.weixin.qq.com")!) {
+            self.webhookKey = webhookKey
+            self.apiBase = apiBase
+        }
+
+        public var description: String { "WeComWebhookProvider.Configuration(key <redacted>, \(apiBase))" }
+    }
+
+    /// The configuration.
+    public let configuration: Configuration
+    private let client: ProviderHTTPClient
+    private let networkMonitor: (any NetworkMonitor)?
+
+    public var id: ProviderID { Self.id }
+    public var displayName: String { "WeCom" }
+    public var destinations: [ShareDestination] { [.session] }
+    public var requiresCredential: Bool { false }
+
+    /// Creates the provider.
+    public init(
+        configuration: Configuration, client: ProviderHTTPClient = ProviderHTTPClient(transport: URLSessionTransport()),
+        networkMonitor: (any NetworkMonitor)? = nil
+    ) {
+        self.configuration = configuration
+        self.client = client
+        self.networkMonitor = networkMonitor
+    }
+
+    public func constraints(for destination: ShareDestination) -> ShareConstraints? {
+        guard destination == .session else { return nil }
+        // Text up to 2048 bytes; a picture up to 2 MB (JPEG or PNG); a news
+        // card's title up to 128 bytes and description up to 512 bytes
+        // (counted as characters here, then trimmed to bytes when sent).
+        return ShareConstraints(
+            text: .init(maxLength: 2048, counting: .utf8Bytes),
+            images: .init(maxCount: 1, maxBytes: 2 * 1024 * 1024, formats: [.jpeg, .png]),
+            links: .object(maxTitleLength: 128, maxSummaryLength: 512),
+            allowsMixedContent: false
+        )
+    }
+
+    public func availability(credential: Credential?) async -> ProviderAvailability {
+        let reachable = await networkMonitor?.currentPath() != .unreachable
+        return ProviderAvailability(isConfigured: !configuration.webhookKey.isEmpty, isAuthorized: true, isReachable: reachable)
+    }
+
+    public func share(_ content: PreparedContent, to destination: ShareDestination, credential: Credential?) async throws(ShareError) -> ShareOutcome {
+        guard destination == .session else { throw .unknownTarget(ShareTarget(provider: id, destination: destination, displayName: displayName)) }
+        let messages = Self.messages(for: content)
+        guard !messages.isEmpty else { throw .invalidContent([ConstraintViolation(code: "content.empty", message: "there is nothing to share")]) }
+        client.log.log(ShareLogRecord(.info, "wecom: sending \(messages.count) message(s) to the group"))
+        let key = configuration.webhookKey
+        do throws(ShareError) {
+            return try await MessageSequence.post(messages, via: Sender(provider: self)).redacting([key])
+        } catch {
+            throw error.redacting([key])
+        }
+    }
+
+    /// The webhook messages for `content`, in the order they are sent.
+    static func messages(for content: PreparedContent) -> [JSONValue] {
+        var messages: [JSONValue] = []
+        for image in content.images {
+            messages.append([
+                "msgtype": "image", "image": ["base64": .string(Data(image.bytes).base64EncodedString()), "md5": .string(md5Hex(image.bytes))],
+            ])
+        }
+        if let text = content.text, !text.isEmpty {
+            messages.append(["msgtype": "text", "text": ["content": .string(text)]])
+        }
+        if let link = content.link {
+            let bytes = TextCounter(.utf8Bytes)
+            var article: [String: JSONValue] = [
+                "title": .string(bytes.truncate(link.title.flatMap { $0.isEmpty ? nil : $0 } ?? link.url.absoluteString, to: 128)),
+                "url": .string(link.url.absoluteString),
+            ]
+            if let summary = link.summary { article["description"] = .string(bytes.truncate(summary, to: 512)) }
+            messages.append(["msgtype": "news", "news": ["articles": [.object(article)]]])
+        }
+        return messages
+    }
+
+    /// Sends webhook messages.
+    struct Sender: MessageSender {
+        let provider: WeComWebhookProvider
+        func send(_ message: JSONValue) async throws(ShareError) -> ShareOutcome { try await provider.send(message) }
+    }
+
+    fileprivate func send(_ message: JSONValue) async throws(ShareError) -> ShareOutcome {
+        let url = configuration.apiBase.appending(path: "cgi-bin/webhook/send").adding([("key", configuration.webhookKey)])
+        switch try await client.publish(.json(url, message, idempotent: false)) {
+        case .unknown(let reason): return .outcomeUnknown(reason: reason)
+        case .answered(let response):
+            do throws(ShareError) {
+                _ = try TencentAnswer.check(response, provider: id, step: "webhook/send")
+                return .posted(ShareReceipt())
+            } catch {
+                if case .server = error, (200..<300).contains(response.status) { return .outcomeUnknown(reason: "\(error)") }
+                if case .rateLimited(nil) = error { throw .rateLimited(retryAfter: .seconds(60)) }
+                throw error
+            }
+        }
+    }
+
+    /// The MD5 of `bytes` in lowercase hex (the webhook checks pictures with it), from libcrypto.
+    static func md5Hex(_ bytes: [UInt8]) -> String {
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        let ok = bytes.withUnsafeBytes { raw in
+            digest.withUnsafeMutableBufferPointer { output in
+                EVP_Digest(raw.baseAddress, raw.count, output.baseAddress, &length, EVP_md5(), nil)
+            }
+        }
+        guard ok == 1 else { return "" }
+        return digest.prefix(Int(length)).map { String(format: "%02x", $0) }.joined()
+    }
+}

@@ -1,0 +1,129 @@
+public import Foundation
+public import ShareKit
+
+/// Weibo: posts a status with at most one picture to the signed-in user's
+/// timeline through the documented `2/statuses/share.json` API.
+///
+/// Weibo requires every status shared through that API to carry a link to
+/// one of the app's registered safe domains: the provider appends
+/// ``Configuration/safeDomainLink`` when the text has no link to that host,
+/// and its constraints keep room for it.
+///
+/// ```swift
+/// let weibo = WeiboProvider(configuration: .init(appKey: "123", safeDomainLink: URL(string: "https://example.com/app")!))
+/// await center.register(weibo)
+/// try await credentials.save(try await WeiboAuthorizer(appKey: "123", appSecret: secret, redirectURI: redirect).credential(forCode: code))
+/// ```
+public struct WeiboProvider: ShareProvider {
+    /// The provider's identifier, `"weibo"`.
+    public static let id: ProviderID = "weibo"
+
+    /// The app's registration with Weibo.
+    public struct Configuration: Hashable, Sendable {
+        /// The app key (`client_id`).
+        public var appKey: String
+        /// A link on one of the app's safe domains (the share API rejects statuses without one).
+        public var safeDomainLink: URL
+        /// Where the API lives (tests point this at a loopback server).
+        public var apiBase: URL
+
+        /// Creates a configuration.
+        public init(appKey: String, safeDomainLink: URL, apiBase: URL = URL(string: "https://api.weibo.com")!) {
+            self.appKey = appKey
+            self.safeDomainLink = safeDomainLink
+            self.apiBase = apiBase
+        }
+    }
+
+    /// Weibo's limits: 140 counted the Weibo way (CJK 1, ASCII 1/2, a link 10).
+    public static let maxTextLength = 140
+    /// The largest picture the API takes.
+    public static let maxImageBytes = 5 * 1024 * 1024
+
+    /// The configuration.
+    public let configuration: Configuration
+    private let client: ProviderHTTPClient
+    private let networkMonitor: (any NetworkMonitor)?
+
+    public var id: ProviderID { Self.id }
+    public var displayName: String { "Weibo" }
+    public var destinations: [ShareDestination] { [.timeline] }
+
+    /// Creates the provider. `client` carries the transport, retries for
+    /// idempotent steps and the log; `networkMonitor`, when given, decides
+    /// ``availability(credential:)``'s reachability.
+    public init(
+        configuration: Configuration, client: ProviderHTTPClient = ProviderHTTPClient(transport: URLSessionTransport()),
+        networkMonitor: (any NetworkMonitor)? = nil
+    ) {
+        self.configuration = configuration
+        self.client = client
+        self.networkMonitor = networkMonitor
+    }
+
+    public func constraints(for destination: ShareDestination) -> ShareConstraints? {
+        guard destination == .timeline else { return nil }
+        // Room for " " + the safe-domain link, which the provider appends.
+        let reserved = TextCounter(.weibo).length(of: " " + configuration.safeDomainLink.absoluteString)
+        return ShareConstraints(
+            text: .init(maxLength: Self.maxTextLength - reserved, counting: .weibo),
+            images: .init(maxCount: 1, maxBytes: Self.maxImageBytes, formats: [.jpeg, .png]),
+            links: .inText
+        )
+    }
+
+    public func availability(credential: Credential?) async -> ProviderAvailability {
+        let reachable = await networkMonitor?.currentPath() != .unreachable
+        return ProviderAvailability(
+            isConfigured: !configuration.appKey.isEmpty,
+            isAuthorized: credential.map { !$0.isExpired(at: client.clock.now) } ?? false,
+            isReachable: reachable
+        )
+    }
+
+    public func share(_ content: PreparedContent, to destination: ShareDestination, credential: Credential?) async throws(ShareError) -> ShareOutcome {
+        guard destination == .timeline else { throw .unknownTarget(ShareTarget(provider: id, destination: destination, displayName: "Weibo")) }
+        guard let credential else { throw .notAuthorized(id) }
+        guard content.images.count <= 1 else {
+            throw .invalidContent([ConstraintViolation(code: "images.count", message: "Weibo takes at most one picture per status")])
+        }
+        let request = shareRequest(status: status(for: content.text), image: content.images.first, token: credential.accessToken)
+        client.log.log(ShareLogRecord(.info, "weibo: posting a status\(content.images.isEmpty ? "" : " with a picture")"))
+        do throws(ShareError) {
+            switch try await client.publish(request) {
+            case .unknown(let reason): return .outcomeUnknown(reason: reason)
+            case .answered(let response): return try WeiboResponse.outcome(of: response).redacting([credential.accessToken])
+            }
+        } catch {
+            throw error.redacting([credential.accessToken])
+        }
+    }
+
+    /// The status text: the prepared text plus the safe-domain link unless it already has one.
+    func status(for text: String?) -> String {
+        let text = text ?? ""
+        guard let host = configuration.safeDomainLink.host?.lowercased() else { return text }
+        let hasLink = text.split(whereSeparator: \.isWhitespace).contains { word in
+            URL(string: String(word))?.host?.lowercased().hasSuffix(host) == true
+        }
+        if hasLink { return text }
+        return text.isEmpty ? configuration.safeDomainLink.absoluteString : text + " " + configuration.safeDomainLink.absoluteString
+    }
+
+    /// The multipart `statuses/share.json` request. The token goes in the
+    /// `Authorization: OAuth2` header, so it is in no URL and no form field.
+    func shareRequest(status: String, image: PreparedContent.Image?, token: String) -> HTTPRequest {
+        var form = MultipartForm()
+        // The API documents `status` as URL-encoded, also inside multipart bodies.
+        form.addField("status", URLEncodedForm.encode(status))
+        if let image {
+            let (name, type) = image.format == .png ? ("photo.png", "image/png") : ("photo.jpg", "image/jpeg")
+            form.addFile("pic", filename: name, contentType: type, data: image.bytes)
+        }
+        return HTTPRequest(
+            method: "POST", url: configuration.apiBase.appending(path: "2/statuses/share.json"),
+            headers: ["Content-Type": form.contentType, "Authorization": "OAuth2 \(token)"],
+            body: form.body, timeout: .seconds(60), isIdempotent: false
+        )
+    }
+}
