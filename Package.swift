@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "WeChatShare", targets: ["WeChatShare"]),
         .executable(name: "photo-fit", targets: ["photo-fit"]),
         .executable(name: "photo-album", targets: ["photo-album"]),
+        .executable(name: "photo-share", targets: ["photo-share"]),
     ],
     targets: [
         // MARK: C libraries (thin system-library shims)
@@ -129,6 +130,13 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        .executableTarget(
+            name: "photo-share",
+            dependencies: ["ShareKit", "WeiboShare", "WeChatShare", "ImageCodecs"],
+            path: "Examples/photo-share",
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Benchmarks
         .executableTarget(
             name: "codec-bench",
@@ -182,7 +190,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PhotoFitTests",
-            dependencies: ["photo-fit", "photo-album", "ImageCodecs", "TestSupport"],
+            dependencies: ["photo-fit", "photo-album", "photo-share", "ImageCodecs", "ShareKit", "ShareKitTesting", "TestSupport"],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),

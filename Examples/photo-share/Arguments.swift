@@ -1,0 +1,95 @@
+import Foundation
+import ShareKit
+
+/// The parsed command line of photo-share.
+struct Arguments {
+    static let usage = """
+        usage: photo-share targets [--text TEXT] [--link URL] [IMAGE...]
+               photo-share share --to PROVIDER/DESTINATION [--text TEXT] [--link URL [--title T] [--summary S]]
+                                 [--dry-run] [--verbose] [--api-base URL] [--credentials FILE] [IMAGE...]
+
+        providers and destinations: weibo/timeline, wechat/session, wechat/timeline, wecom/session
+
+        Secrets come from the environment, never from the command line:
+          PHOTODECK_WEIBO_TOKEN     a Weibo access token (or --credentials FILE, a ShareKit credential file)
+          PHOTODECK_WEIBO_APP_KEY   the Weibo app key        PHOTODECK_WEIBO_LINK   a link on the app's safe domain
+          PHOTODECK_WECHAT_TOKEN    a WeChat Official Account access token
+          PHOTODECK_WECHAT_APP_ID   its app id                PHOTODECK_WECHAT_TO    the follower (openid) for wechat/session
+          PHOTODECK_WECOM_KEY       a WeCom group robot's webhook key
+
+        --dry-run prepares the content and prints every request that would be sent (URLs with secrets
+        redacted, bodies summarised) without touching the network. Exit status: 0 posted (or dry run),
+        1 failed, 3 outcome unknown (do not share again blindly).
+        """
+
+    enum Command {
+        case targets
+        case share(ShareTarget)
+    }
+
+    var command: Command = .targets
+    var text: String?
+    var link: ShareLink?
+    var images: [String] = []
+    var dryRun = false
+    var verbose = false
+    var apiBase: URL?
+    var credentialsFile: String?
+
+    init(_ arguments: [String]) throws(CLIError) {
+        var iterator = arguments.makeIterator()
+        guard let verb = iterator.next() else { throw CLIError(Self.usage, isUsage: true) }
+        func value(_ flag: String) throws(CLIError) -> String {
+            guard let next = iterator.next() else { throw CLIError("\(flag) needs a value") }
+            return next
+        }
+        var to: String?
+        var linkURL: URL?
+        var title: String?
+        var summary: String?
+        while let argument = iterator.next() {
+            switch argument {
+            case "--to": to = try value(argument)
+            case "--text": text = try value(argument)
+            case "--link":
+                let raw = try value(argument)
+                guard let url = URL(string: raw), url.scheme == "http" || url.scheme == "https" else { throw CLIError("--link needs an http(s) URL, got '\(raw)'") }
+                linkURL = url
+            case "--title": title = try value(argument)
+            case "--summary": summary = try value(argument)
+            case "--dry-run": dryRun = true
+            case "--verbose", "-v": verbose = true
+            case "--api-base":
+                let raw = try value(argument)
+                guard let url = URL(string: raw), url.host != nil else { throw CLIError("--api-base needs a URL, got '\(raw)'") }
+                apiBase = url
+            case "--credentials": credentialsFile = try value(argument)
+            case "--help", "-h": throw CLIError(Self.usage, isUsage: true)
+            default:
+                if argument.hasPrefix("-") { throw CLIError("unknown option \(argument)\n\(Self.usage)") }
+                images.append(argument)
+            }
+        }
+        if let linkURL { link = ShareLink(url: linkURL, title: title, summary: summary) }
+        switch verb {
+        case "targets": command = .targets
+        case "share":
+            guard let to else { throw CLIError("share needs --to PROVIDER/DESTINATION") }
+            let parts = to.split(separator: "/").map(String.init)
+            guard parts.count == 2 else { throw CLIError("--to takes PROVIDER/DESTINATION (for example weibo/timeline), got '\(to)'") }
+            command = .share(ShareTarget(provider: ProviderID(parts[0]), destination: ShareDestination(parts[1]), displayName: to))
+        case "--help", "-h", "help": throw CLIError(Self.usage, isUsage: true)
+        default: throw CLIError("unknown command '\(verb)'\n\(Self.usage)")
+        }
+    }
+}
+
+/// A command-line error: one line on stderr (or the usage on stdout).
+struct CLIError: Error, CustomStringConvertible {
+    let description: String
+    let isUsage: Bool
+    init(_ description: String, isUsage: Bool = false) {
+        self.description = description
+        self.isUsage = isUsage
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import ShareKit
+import ShareKitTesting
+import Testing
+
+@Suite("photo-share")
+struct PhotoShareCommandTests {
+    static let secrets = [
+        "PHOTODECK_WEIBO_TOKEN": "2.00cliWEIBOsecret55", "PHOTODECK_WECHAT_TOKEN": "cliWECHATsecret_66_xyz", "PHOTODECK_WECOM_KEY": "cli-WECOM-key-77-abcd",
+    ]
+    static let sample = ExampleProcess.packageRoot.appendingPathComponent("Examples/Samples/waterfall.jpg").path
+
+    func run(_ arguments: [String], extra: [String: String] = [:]) throws -> ExampleProcess.Result {
+        try ExampleProcess.run("photo-share", arguments, environment: Self.secrets.merging(extra) { _, new in new })
+    }
+
+    func expectNoSecrets(_ result: ExampleProcess.Result, sourceLocation: SourceLocation = #_sourceLocation) {
+        for secret in Self.secrets.values {
+            #expect(!result.standardOutput.contains(secret), "stdout leaked a secret", sourceLocation: sourceLocation)
+            #expect(!result.standardError.contains(secret), "stderr leaked a secret", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test("--dry-run prints every request of every target with secrets redacted, and sends nothing", arguments: [
+        "weibo/timeline", "wechat/session", "wechat/timeline", "wecom/session",
+    ])
+    func dryRun(target: String) throws {
+        let result = try run(["share", "--to", target, "--dry-run", "--verbose", "--text", "Waterfall 瀑布", Self.sample])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("would send: POST https://"))
+        #expect(result.standardOutput.hasSuffix("dry run: nothing was sent\n"))
+        #expect(result.standardError.contains("[debug] → POST"))
+        if target != "weibo/timeline" { #expect(result.standardOutput.contains("=<redacted>")) }
+        expectNoSecrets(result)
+    }
+
+    @Test("targets lists what can take the content, in a stable order")
+    func targets() throws {
+        let result = try run(["targets", "--text", "hi", Self.sample], extra: ["PHOTODECK_WEIBO_APP_KEY": "k", "PHOTODECK_WECHAT_APP_ID": "wx1"])
+        #expect(result.status == 0)
+        #expect(result.standardOutput.split(separator: "\n").map { $0.split(separator: "\t")[0] } == ["weibo/timeline", "wechat/timeline", "wecom/session"])
+    }
+
+    @Test("a real run against a loopback server: posted (0), failures that echo secrets (1), a lost answer (3)")
+    func loopback() throws {
+        let posted = try LoopbackHTTPServer { _ in .respond(status: 200, body: Array(#"{"idstr":"4901","user":{"idstr":"17"}}"#.utf8)) }
+        defer { posted.stop() }
+        let environment = ["PHOTODECK_WEIBO_APP_KEY": "k"]
+        let ok = try run(["share", "--to", "weibo/timeline", "--api-base", posted.url(path: "").absoluteString, "--text", "hi", Self.sample], extra: environment)
+        #expect(ok.status == 0 && ok.standardOutput == "posted 4901 https://weibo.com/17/4901\n")
+        #expect(posted.requests.count == 1)
+
+        let echo = try LoopbackHTTPServer { request in
+            let echo: JSONValue = ["errcode": 40035, "errmsg": "bad \(request.path) \(request.headers)", "error_code": 20003, "error": "\(request.headers)"]
+            return .respond(status: 400, body: echo.encoded())
+        }
+        defer { echo.stop() }
+        for target in ["weibo/timeline", "wecom/session"] {
+            let failed = try run(["share", "--to", target, "--api-base", echo.url(path: "").absoluteString, "--verbose", "--text", "hi"], extra: environment)
+            #expect(failed.status == 1)
+            #expect(failed.standardError.contains("error: the provider rejected the content"))
+            expectNoSecrets(failed)
+        }
+
+        let lost = try LoopbackHTTPServer { _ in .dropConnection }
+        defer { lost.stop() }
+        let unknown = try run(["share", "--to", "wecom/session", "--api-base", lost.url(path: "").absoluteString, "--text", "hi"])
+        #expect(unknown.status == 3 && unknown.standardOutput.hasPrefix("outcome unknown:"))
+        #expect(lost.requests.count == 1)
+        expectNoSecrets(unknown)
+    }
+}
