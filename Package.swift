@@ -155,7 +155,7 @@ let package = Package(
         // MARK: Fuzzing (scripts/fuzz.sh builds this with libFuzzer)
         .executableTarget(
             name: "photodeck-fuzz",
-            dependencies: ["ImageCodecs"],
+            dependencies: ["ImageCodecs", "ShareKit", "WeiboShare", "WeChatShare"],
             path: "Fuzz/photodeck-fuzz",
             swiftSettings: swiftSettings
         ),
@@ -190,7 +190,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PhotoFitTests",
-            dependencies: ["photo-fit", "photo-album", "photo-share", "ImageCodecs", "ShareKit", "ShareKitTesting", "TestSupport"],
+            dependencies: ["photo-fit", "photo-album", "photo-share", "photodeck-fuzz", "ImageCodecs", "ShareKit", "ShareKitTesting", "TestSupport"],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Fuzzes PhotoDeck's parsers with libFuzzer + AddressSanitizer.
 #
-#   scripts/fuzz.sh [TARGET...]        targets: jpeg png webp probe exif render (default: all)
+#   scripts/fuzz.sh [TARGET...]        targets: jpeg png webp probe exif render json weibo tencent (default: all)
 #
 # Environment:
 #   FUZZ_SECONDS   seconds per target (default 60)
 #   FUZZ_JOBS      parallel fuzzing processes per target (default 1)
-# Seeds come from ../shared/testdata; the growing corpus is kept in
+# Seeds come from ../shared/testdata (images) and Fuzz/seeds/providers (answers); the growing corpus is kept in
 # .build/fuzz-corpus/TARGET. A crashing input is copied to
 # Tests/ImageCodecsTests/Fixtures/fuzz-regressions/, which the test suite
 # replays; the script then exits 1.
@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET=${FUZZ_SECONDS:-60}
 JOBS=${FUZZ_JOBS:-1}
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(jpeg png webp probe exif render)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(jpeg png webp probe exif render json weibo tencent)
 TESTDATA=../shared/testdata
 REGRESSIONS=Tests/ImageCodecsTests/Fixtures/fuzz-regressions
 
@@ -26,6 +26,12 @@ FUZZER=.build/fuzz/release/photodeck-fuzz
 
 seed() { # target corpus-dir
     case "$1" in
+        json | weibo | tencent)
+            # Provider answers; for weibo and tencent a leading byte picks the HTTP status (0: 200).
+            for file in Fuzz/seeds/providers/*.json; do
+                if [ "$1" = json ]; then cp "$file" "$2/"; else { printf '\000'; cat "$file"; } >"$2/$(basename "$file")"; fi
+            done
+            return ;;
         jpeg) find "$TESTDATA" -iname '*.jp*g' ;;
         png) find "$TESTDATA" -iname '*.png' -size -64k ;;
         webp) find "$TESTDATA" -iname '*.webp' -size -64k ;;
@@ -48,6 +54,8 @@ PY
     done
 }
 
+max_len() { case "$1" in json | weibo | tencent) echo 16384 ;; *) echo 262144 ;; esac; }
+
 status=0
 mkdir -p "$REGRESSIONS"
 for target in "${TARGETS[@]}"; do
@@ -60,7 +68,7 @@ for target in "${TARGETS[@]}"; do
     parallel=()
     [ "$JOBS" -gt 1 ] && parallel=(-fork="$JOBS")
     if ! PHOTODECK_FUZZ_TARGET=$target "$FUZZER" "$corpus" -max_total_time="$SECONDS_PER_TARGET" \
-        -rss_limit_mb=2048 -timeout=10 -max_len=262144 "${parallel[@]}" \
+        -rss_limit_mb=2048 -timeout=10 -max_len="$(max_len "$target")" "${parallel[@]}" \
         -artifact_prefix="$artifacts" -print_final_stats=1 >"$log" 2>&1; then
         status=1
         echo "  FOUND a crash; see $log"

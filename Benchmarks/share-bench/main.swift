@@ -11,7 +11,7 @@ import ShareKit
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let path = arguments.first, let data = FileManager.default.contents(atPath: path) else {
-    FileHandle.standardError.write(Data("error: usage: share-bench FILE [--runs N]\n".utf8))
+    try? FileHandle.standardError.write(contentsOf: Data("error: usage: share-bench FILE [--runs N]\n".utf8))
     exit(1)
 }
 let runs = arguments.firstIndex(of: "--runs").flatMap { arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil } ?? 5
@@ -29,7 +29,7 @@ do {
         times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
     }
 } catch {
-    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+    try? FileHandle.standardError.write(contentsOf: Data("error: \(error)\n".utf8))
     exit(1)
 }
 times.sort()

@@ -20,7 +20,7 @@ struct PhotoAlbumCommand {
             print(error.description)
             exit(0)
         } catch {
-            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            try? FileHandle.standardError.write(contentsOf: Data("error: \(error)\n".utf8))
             exit(1)
         }
     }

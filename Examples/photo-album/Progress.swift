@@ -16,8 +16,8 @@ struct Progress {
             let width = 30
             let filled = total > 0 ? done * width / total : width
             let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-            FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total) ".utf8))
-            if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
+            try? FileHandle.standardError.write(contentsOf: Data("\r[\(bar)] \(done)/\(total) ".utf8))
+            if done == total { try? FileHandle.standardError.write(contentsOf: Data("\n".utf8)) }
         } else {
             print(line)
         }

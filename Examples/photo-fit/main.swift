@@ -95,6 +95,6 @@ do {
     let summary = try run()
     if ProcessInfo.processInfo.environment["PHOTO_FIT_QUIET"] == nil { print(summary) }
 } catch {
-    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+    try? FileHandle.standardError.write(contentsOf: Data("error: \(error)\n".utf8))
     exit(1)
 }

@@ -65,5 +65,5 @@ struct DryRunTransport: HTTPTransport {
 
 /// Log lines on stderr (for --verbose).
 struct StandardErrorLog: ShareLogHandler {
-    func log(_ record: ShareLogRecord) { FileHandle.standardError.write(Data("\(record)\n".utf8)) }
+    func log(_ record: ShareLogRecord) { try? FileHandle.standardError.write(contentsOf: Data("\(record)\n".utf8)) }
 }

@@ -22,7 +22,7 @@ struct PhotoShareCommand {
             print(error.description)
             exit(0)
         } catch {
-            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            try? FileHandle.standardError.write(contentsOf: Data("error: \(error)\n".utf8))
             exit(1)
         }
     }
@@ -63,7 +63,7 @@ struct PhotoShareCommand {
         case .share(let target):
             let operation = await center.startShare(content, to: target)
             for await event in operation.events {
-                if case .finished = event, arguments.verbose { FileHandle.standardError.write(Data("finished sharing to \(target)\n".utf8)) }
+                if case .finished = event, arguments.verbose { try? FileHandle.standardError.write(contentsOf: Data("finished sharing to \(target)\n".utf8)) }
             }
             switch try await operation.outcome() {
             case .posted(let receipt):

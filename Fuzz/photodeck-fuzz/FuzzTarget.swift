@@ -6,15 +6,23 @@
 //   probe               sniff and read the header only
 //   exif                parse an EXIF block and rewrite its orientation
 //   render              the streaming rendition pipeline
+//   json                ShareKit's JSON reader (parse, read members, re-encode)
+//   weibo               Weibo's answers: statuses/share.json and the OAuth token
+//   tencent             WeChat's and WeCom's errcode answers and publish status
+//
+// For weibo and tencent the first byte picks the HTTP status; the rest is the body.
 //
 // Without FUZZING it builds as a small executable that runs every target
 // once over the files given, which is how crash regressions are replayed.
 
 import Foundation
 import ImageCodecs
+import ShareKit
+import WeChatShare
+import WeiboShare
 
 enum FuzzTarget: String, CaseIterable {
-    case jpeg, png, webp, probe, exif, render
+    case jpeg, png, webp, probe, exif, render, json, weibo, tencent
 
     static let selected: FuzzTarget = {
         let name = ProcessInfo.processInfo.environment["PHOTODECK_FUZZ_TARGET"] ?? "probe"
@@ -48,7 +56,31 @@ enum FuzzTarget: String, CaseIterable {
             }
         case .render:
             _ = try? DecodedImage(rendering: bytes, in: PixelSize(width: 48, height: 48), mode: .fill, options: RenditionOptions(limits: limits))
+        case .json:
+            if let value = try? JSONValue(parsing: bytes) {
+                _ = value["errcode"]?.intValue
+                _ = value[0]?.stringValue
+                _ = try? JSONValue(parsing: value.encoded())
+            }
+        case .weibo:
+            let response = Self.response(bytes)
+            _ = try? WeiboResponse.outcome(of: response)
+            _ = try? WeiboAuthorizer.credential(from: response, issuedAt: Date(timeIntervalSince1970: 0))
+        case .tencent:
+            let response = Self.response(bytes)
+            if let json = try? TencentAnswer.check(response, provider: "wechat", step: "fuzz") {
+                _ = json["publish_status"]?.intValue
+                _ = json["article_detail"]?["item"]?[0]?["article_url"]?.stringValue.flatMap(URL.init(string:))
+                _ = json["fail_idx"]?.arrayValue?.compactMap(\.intValue)
+            }
         }
+    }
+
+    /// An HTTP answer from fuzz bytes: the first byte picks the status.
+    static func response(_ bytes: [UInt8]) -> HTTPResponse {
+        let statuses = [200, 201, 400, 403, 404, 429, 500, 502, 503, 504]
+        let status = bytes.first.map { statuses[Int($0) % statuses.count] } ?? 200
+        return HTTPResponse(status: status, headers: ["Retry-After": "\(bytes.count)"], body: Array(bytes.dropFirst()))
     }
 }
 

@@ -66,7 +66,7 @@ public struct WeiboAuthorizer: Sendable {
     }
 
     /// Reads `{"access_token": "...", "expires_in": 157679999, "uid": "12341234"}`.
-    static func credential(from response: HTTPResponse, issuedAt now: Date) throws(ShareError) -> Credential {
+    package static func credential(from response: HTTPResponse, issuedAt now: Date) throws(ShareError) -> Credential {
         let json: JSONValue
         do {
             json = try response.json()

@@ -1,0 +1,121 @@
+import Foundation
+import ImageCodecs
+import TestSupport
+import Testing
+
+/// The album store under a failing file system: a disk that fills up (a
+/// small tmpfs in a private mount namespace) and write, sync and rename
+/// calls that fail at random (libfiu's POSIX preload, `fiu-run`). After
+/// every failure the store must check clean and still hold every photo an
+/// earlier, successful run committed.
+@Suite("photo-album under file-system faults", .serialized)
+struct AlbumFaultInjectionTests {
+    /// `count` distinct noise JPEGs of about 45 KB each in a new folder.
+    static func photos(_ count: Int, in folder: String, seed: UInt64) throws -> String {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for index in 0..<count {
+            let bytes = try Bitmap.noise(width: 160, height: 160, seed: seed + UInt64(index)).encoded(as: .jpeg, options: EncodeOptions(quality: 90))
+            try Data(bytes).write(to: URL(fileURLWithPath: "\(folder)/photo-\(seed)-\(index).jpg"))
+        }
+        return folder
+    }
+
+    /// The ids `photo-album list --json` prints.
+    static func ids(_ json: String) throws -> Set<String> {
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: String]])
+        return Set(rows.compactMap { $0["id"] })
+    }
+
+    @Test("a full disk stops the import with 'disk full'; the store checks clean and keeps every committed photo")
+    func fullDisk() throws {
+        let work = PhotoAlbumCommandTests.scratch()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        _ = try Self.photos(3, in: "\(work)/few", seed: 100)
+        _ = try Self.photos(40, in: "\(work)/many", seed: 200)
+        try FileManager.default.createDirectory(atPath: "\(work)/disk", withIntermediateDirectories: true)
+        let album = ExampleProcess.executable("photo-album").path
+        // Everything runs in one private mount namespace, where a 1 MB tmpfs is the disk.
+        let script = """
+            mount -t tmpfs -o size=1024k tmpfs "$W/disk" || exit 99
+            S="$W/disk/store"
+            "$A" --store "$S" import --album Trip "$W/few" >/dev/null 2>"$W/first.err"; echo "first=$?"
+            "$A" --store "$S" list --json >"$W/before.json"
+            "$A" --store "$S" import --album Trip "$W/many" >/dev/null 2>"$W/second.err"; echo "second=$?"
+            "$A" --store "$S" check >"$W/check.out" 2>&1; echo "check=$?"
+            "$A" --store "$S" list --json >"$W/after.json"
+            "$A" --store "$S" import --album Trip "$W/few" >/dev/null 2>&1; echo "again=$?"
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        process.arguments = ["-rm", "sh", "-c", script]
+        process.environment = ["W": work, "A": album, "PATH": "/usr/bin:/bin"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "the script failed: \(text)")
+        let statuses = Dictionary(
+            text.split(separator: "\n").compactMap { line -> (String, String)? in
+                let parts = line.split(separator: "=")
+                return parts.count == 2 ? (String(parts[0]), String(parts[1])) : nil
+            }, uniquingKeysWith: { _, last in last })
+        #expect(statuses["first"] == "0", "\(text) \((try? String(contentsOfFile: "\(work)/first.err", encoding: .utf8)) ?? "")")
+        #expect(statuses["second"] == "1", "the import must fail when the disk fills: \(text)")
+        let secondError = (try? String(contentsOfFile: "\(work)/second.err", encoding: .utf8)) ?? ""
+        #expect(secondError.contains("the disk is full"), "\(secondError)")
+        #expect(statuses["check"] == "0", "\((try? String(contentsOfFile: "\(work)/check.out", encoding: .utf8)) ?? "")")
+        #expect(statuses["again"] == "0", "re-adding photos already stored needs no space")
+        let before = try Self.ids(try String(contentsOfFile: "\(work)/before.json", encoding: .utf8))
+        let after = try Self.ids(try String(contentsOfFile: "\(work)/after.json", encoding: .utf8))
+        #expect(before.count == 3)
+        #expect(before.isSubset(of: after), "photos committed before the disk filled were lost")
+        #expect(after.count > 3 && after.count < 43, "some, not all, of the second import fit: \(after.count)")
+    }
+
+    @Test("write, sync and rename calls failing at random never corrupt the store or lose a committed photo")
+    func randomWriteErrors() throws {
+        let fiu = "/usr/bin/fiu-run"
+        try #require(FileManager.default.isExecutableFile(atPath: fiu), "fiu-run (Debian's fiu-utils) is needed; make deps installs it")
+        let work = PhotoAlbumCommandTests.scratch()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let photos = try Self.photos(30, in: "\(work)/photos", seed: 300)
+        let store = "\(work)/store"
+        var committed: Set<String> = []
+        var failedRuns = 0
+        for round in 0..<12 {
+            let probability = [0.005, 0.01, 0.02, 0.04][round % 4]
+            var arguments = ["-x"]
+            for point in ["posix/io/rw/write", "posix/io/rw/pwrite", "posix/io/sync/fsync", "posix/io/sync/fdatasync", "posix/io/dir/rename"] {
+                arguments += ["-c", "enable_random name=\(point),probability=\(probability)"]
+            }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: fiu)
+            process.arguments = arguments + [ExampleProcess.executable("photo-album").path, "--store", store, "import", "--album", "Trip", photos]
+            process.environment = ["PATH": "/usr/bin:/bin"]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationReason == .exit, "round \(round): photo-album died from a signal (\(process.terminationStatus))")
+            if process.terminationStatus != 0 { failedRuns += 1 }
+
+            let check = try PhotoAlbumCommandTests.album(["--store", store, "check"])
+            #expect(check.status == 0, "round \(round): \(check.standardOutput) \(check.standardError)")
+            let list = try PhotoAlbumCommandTests.album(["--store", store, "list", "--json"])
+            guard list.status == 0 else {
+                Issue.record("round \(round): list failed: \(list.standardError)")
+                continue
+            }
+            let now = try Self.ids(list.standardOutput)
+            #expect(committed.isSubset(of: now), "round \(round): committed photos were lost")
+            committed = now
+        }
+        #expect(failedRuns >= 3, "the injected faults must actually fail some imports (\(failedRuns) of 12 did)")
+        let final = try PhotoAlbumCommandTests.album(["--store", store, "import", "--album", "Trip", photos])
+        #expect(final.status == 0, "\(final.standardError)")
+        let all = try Self.ids(try PhotoAlbumCommandTests.album(["--store", store, "list", "--json"]).standardOutput)
+        #expect(all.count == 30 && committed.isSubset(of: all))
+        #expect(try PhotoAlbumCommandTests.album(["--store", store, "check"]).status == 0)
+    }
+}
