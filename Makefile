@@ -6,7 +6,7 @@ export PATH := $(PATH):/opt/swift/usr/bin
 
 # Libraries the package links, and the reference tools the tests compare with.
 BUILD_PACKAGES := pkgconf libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libsqlite3-dev libssl-dev
-TEST_PACKAGES := $(BUILD_PACKAGES) libjpeg-turbo-progs webp time python3
+TEST_PACKAGES := $(BUILD_PACKAGES) libjpeg-turbo-progs webp time python3 fiu-utils util-linux
 BENCH_PACKAGES := $(TEST_PACKAGES) libvips-tools imagemagick python3-pil hyperfine libimage-exiftool-perl time
 
 DEMO_OUT ?= $(CURDIR)/.build/demo
@@ -33,10 +33,10 @@ deps-test:
 deps-bench:
 	$(call install_missing,$(BENCH_PACKAGES))
 
-## demo: fit every bundled sample photo into 640x640 with photo-fit, then
-## gather them into an album with photo-album.
+## demo: fit every bundled sample photo into 640x640 with photo-fit, gather
+## them into an album with photo-album, then show what photo-share would send.
 demo: deps-build
-	swift build -c release --product photo-fit --product photo-album
+	swift build -c release --product photo-fit --product photo-album --product photo-share
 	@mkdir -p "$(DEMO_OUT)"
 	@for photo in Examples/Samples/*.jpg Examples/Samples/*.png Examples/Samples/*.webp; do \
 		name=$$(basename "$${photo%.*}"); \
@@ -46,6 +46,8 @@ demo: deps-build
 	.build/release/photo-album --store "$(DEMO_OUT)/album" import --album Samples Examples/Samples
 	.build/release/photo-album --store "$(DEMO_OUT)/album" list
 	.build/release/photo-album --store "$(DEMO_OUT)/album" check
+	.build/release/photo-share targets --dry-run --text "Waterfall" Examples/Samples/waterfall.jpg
+	.build/release/photo-share share --to wecom/session --dry-run --text "Waterfall 瀑布" Examples/Samples/waterfall.jpg
 	@echo "demo output: $(DEMO_OUT)"
 
 ## test: the whole test suite.

@@ -4,7 +4,7 @@ import ShareKit
 /// The parsed command line of photo-share.
 struct Arguments {
     static let usage = """
-        usage: photo-share targets [--text TEXT] [--link URL] [IMAGE...]
+        usage: photo-share targets [--dry-run] [--text TEXT] [--link URL] [IMAGE...]
                photo-share share --to PROVIDER/DESTINATION [--text TEXT] [--link URL [--title T] [--summary S]]
                                  [--dry-run] [--verbose] [--api-base URL] [--credentials FILE] [IMAGE...]
 
@@ -18,7 +18,8 @@ struct Arguments {
           PHOTODECK_WECOM_KEY       a WeCom group robot's webhook key
 
         --dry-run prepares the content and prints every request that would be sent (URLs with secrets
-        redacted, bodies summarised) without touching the network. Exit status: 0 posted (or dry run),
+        redacted, bodies summarised) without touching the network; every provider is registered, with
+        placeholders for keys the environment does not set. Exit status: 0 posted (or dry run),
         1 failed, 3 outcome unknown (do not share again blindly).
         """
 
@@ -53,7 +54,9 @@ struct Arguments {
             case "--text": text = try value(argument)
             case "--link":
                 let raw = try value(argument)
-                guard let url = URL(string: raw), url.scheme == "http" || url.scheme == "https" else { throw CLIError("--link needs an http(s) URL, got '\(raw)'") }
+                guard let url = URL(string: raw), url.scheme == "http" || url.scheme == "https" else {
+                    throw CLIError("--link needs an http(s) URL, got '\(raw)'")
+                }
                 linkURL = url
             case "--title": title = try value(argument)
             case "--summary": summary = try value(argument)

@@ -1,6 +1,6 @@
 public import Foundation
-public import ShareKit
 import ImageCodecs
+public import ShareKit
 
 /// WeChat through an Official Account's documented server APIs:
 /// - ``ShareDestination/session``: a chat with one follower (customer-service
@@ -217,7 +217,8 @@ public struct WeChatOfficialAccountProvider: ShareProvider {
                 do { try await client.clock.sleep(for: configuration.publishPollInterval) } catch { break }
             }
             do throws(ShareError) {
-                let response = try await client.send(.json(endpoint("cgi-bin/freepublish/get", token: token), ["publish_id": .string(publishID)], idempotent: true))
+                let response = try await client.send(
+                    .json(endpoint("cgi-bin/freepublish/get", token: token), ["publish_id": .string(publishID)], idempotent: true))
                 let json = try TencentAnswer.check(response, provider: id, step: "freepublish/get")
                 switch json["publish_status"]?.intValue {
                 case 0?:
@@ -243,13 +244,15 @@ public struct WeChatOfficialAccountProvider: ShareProvider {
     // MARK: Helpers
 
     /// Uploads `image` (an idempotent step: an upload only returns an id or URL).
-    fileprivate func upload(_ image: PreparedContent.Image, to path: String, type: String?, token: String, resultKey: String) async throws(ShareError) -> String {
+    fileprivate func upload(_ image: PreparedContent.Image, to path: String, type: String?, token: String, resultKey: String) async throws(ShareError) -> String
+    {
         var form = MultipartForm()
         let (name, contentType) = image.format == .png ? ("photo.png", "image/png") : ("photo.jpg", "image/jpeg")
         form.addFile("media", filename: name, contentType: contentType, data: image.bytes)
         var url = endpoint(path, token: token)
         if let type { url = url.adding([("type", type)]) }
-        let request = HTTPRequest(method: "POST", url: url, headers: ["Content-Type": form.contentType], body: form.body, timeout: .seconds(60), isIdempotent: true)
+        let request = HTTPRequest(
+            method: "POST", url: url, headers: ["Content-Type": form.contentType], body: form.body, timeout: .seconds(60), isIdempotent: true)
         let response = try await client.send(request)
         let step = path.replacingOccurrences(of: "cgi-bin/", with: "")
         return try requiredString(TencentAnswer.check(response, provider: id, step: step), resultKey, step: step)

@@ -1,6 +1,6 @@
+import CCrypto
 public import Foundation
 public import ShareKit
-import CCrypto
 
 /// WeCom (WeChat Work): posts to a group chat through the group robot's
 /// documented webhook (`cgi-bin/webhook/send?key=...`). The webhook key is

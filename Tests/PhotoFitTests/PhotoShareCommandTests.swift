@@ -21,9 +21,11 @@ struct PhotoShareCommandTests {
         }
     }
 
-    @Test("--dry-run prints every request of every target with secrets redacted, and sends nothing", arguments: [
-        "weibo/timeline", "wechat/session", "wechat/timeline", "wecom/session",
-    ])
+    @Test(
+        "--dry-run prints every request of every target with secrets redacted, and sends nothing",
+        arguments: [
+            "weibo/timeline", "wechat/session", "wechat/timeline", "wecom/session",
+        ])
     func dryRun(target: String) throws {
         let result = try run(["share", "--to", target, "--dry-run", "--verbose", "--text", "Waterfall 瀑布", Self.sample])
         #expect(result.status == 0, "\(result.standardError)")
@@ -46,7 +48,8 @@ struct PhotoShareCommandTests {
         let posted = try LoopbackHTTPServer { _ in .respond(status: 200, body: Array(#"{"idstr":"4901","user":{"idstr":"17"}}"#.utf8)) }
         defer { posted.stop() }
         let environment = ["PHOTODECK_WEIBO_APP_KEY": "k"]
-        let ok = try run(["share", "--to", "weibo/timeline", "--api-base", posted.url(path: "").absoluteString, "--text", "hi", Self.sample], extra: environment)
+        let ok = try run(
+            ["share", "--to", "weibo/timeline", "--api-base", posted.url(path: "").absoluteString, "--text", "hi", Self.sample], extra: environment)
         #expect(ok.status == 0 && ok.standardOutput == "posted 4901 https://weibo.com/17/4901\n")
         #expect(posted.requests.count == 1)
 

@@ -49,7 +49,8 @@ struct SecretsTests {
         let client = testClient(clock: clock, log: log, timeout: .seconds(2))
         let base = server.url(path: "")
         let store = InMemoryCredentialStore([
-            credential(WeiboProvider.id, token: Self.weiboToken, clock: clock), credential(WeChatOfficialAccountProvider.id, token: Self.wechatToken, clock: clock),
+            credential(WeiboProvider.id, token: Self.weiboToken, clock: clock),
+            credential(WeChatOfficialAccountProvider.id, token: Self.wechatToken, clock: clock),
         ])
         let center = ShareCenter(credentials: store, clock: clock)
         await center.register(
@@ -82,8 +83,10 @@ struct SecretsTests {
             seen += [error.description, String(reflecting: error)]
         }
         do throws(ShareError) {
-            _ = try await WeiboAuthorizer(appKey: "k", appSecret: Self.appSecret, redirectURI: URL(string: "https://photodeck.example/cb")!, apiBase: base, client: client)
-                .credential(forCode: "code-abc")
+            _ = try await WeiboAuthorizer(
+                appKey: "k", appSecret: Self.appSecret, redirectURI: URL(string: "https://photodeck.example/cb")!, apiBase: base, client: client
+            )
+            .credential(forCode: "code-abc")
         } catch {
             seen += [error.description, String(reflecting: error)]
         }

@@ -200,7 +200,8 @@ struct WeChatTests {
         defer { server.stop() }
         let clock = TestClock()
         await #expect(throws: ShareError.self) {
-            try await provider(server, clock: clock).share(prepared(text: "text only"), to: .timeline, credential: credential("wechat", token: Self.token, clock: clock))
+            try await provider(server, clock: clock).share(
+                prepared(text: "text only"), to: .timeline, credential: credential("wechat", token: Self.token, clock: clock))
         }
         #expect(server.requests.isEmpty)
     }
@@ -208,7 +209,8 @@ struct WeChatTests {
     @Test("the stable token endpoint gives a credential that expires after expires_in")
     func authorizer() async throws {
         let server = try LoopbackHTTPServer { request in
-            request.json?["secret"] == "the-app-secret" ? ok(["access_token": "TOKEN_1", "expires_in": 7200]) : ok(["errcode": 40125, "errmsg": "invalid appsecret"])
+            request.json?["secret"] == "the-app-secret"
+                ? ok(["access_token": "TOKEN_1", "expires_in": 7200]) : ok(["errcode": 40125, "errmsg": "invalid appsecret"])
         }
         defer { server.stop() }
         let clock = TestClock()

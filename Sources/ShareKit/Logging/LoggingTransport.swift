@@ -51,7 +51,8 @@ public struct LoggingTransport: HTTPTransport {
         do {
             let response = try await base.send(request)
             let level: ShareLogRecord.Level = (200..<400).contains(response.status) ? .debug : .warning
-            handler.log(ShareLogRecord(level, "← \(response.status) \(request.redactedURL) (\(Self.bytes(response.body.count)), \(Self.elapsed(since: started)))"))
+            handler.log(
+                ShareLogRecord(level, "← \(response.status) \(request.redactedURL) (\(Self.bytes(response.body.count)), \(Self.elapsed(since: started)))"))
             return response
         } catch {
             handler.log(ShareLogRecord(.warning, "✗ \(request.method) \(request.redactedURL): \(error) (\(Self.elapsed(since: started)))"))

@@ -140,7 +140,9 @@ extension JSONValue {
     }
 }
 
-extension JSONValue: ExpressibleByStringLiteral, ExpressibleByStringInterpolation, ExpressibleByIntegerLiteral, ExpressibleByDictionaryLiteral, ExpressibleByArrayLiteral {
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByStringInterpolation, ExpressibleByIntegerLiteral, ExpressibleByDictionaryLiteral,
+    ExpressibleByArrayLiteral
+{
     /// A string literal.
     public init(stringLiteral value: String) { self = .string(value) }
     /// An integer literal.
