@@ -48,7 +48,7 @@ struct AlbumFaultInjectionTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
         process.arguments = ["-rm", "sh", "-c", script]
-        process.environment = ["W": work, "A": album, "PATH": "/usr/bin:/bin"]
+        process.environment = ExampleProcess.sanitizerEnvironment.merging(["W": work, "A": album, "PATH": "/usr/bin:/bin"]) { _, own in own }
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -92,12 +92,18 @@ struct AlbumFaultInjectionTests {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: fiu)
             process.arguments = arguments + [ExampleProcess.executable("photo-album").path, "--store", store, "import", "--album", "Trip", photos]
-            process.environment = ["PATH": "/usr/bin:/bin"]
+            // Under AddressSanitizer a finding exits with 86 (not the 1 of an
+            // ordinary failed import), unsymbolized: the symbolizer's pipe
+            // would be failing too.
+            process.environment = ExampleProcess.sanitizerEnvironment.merging(["PATH": "/usr/bin:/bin", "ASAN_OPTIONS": "exitcode=86:symbolize=0"]) {
+                _, own in own
+            }
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
             process.waitUntilExit()
             #expect(process.terminationReason == .exit, "round \(round): photo-album died from a signal (\(process.terminationStatus))")
+            #expect(process.terminationStatus != 86, "round \(round): AddressSanitizer reported an error")
             if process.terminationStatus != 0 { failedRuns += 1 }
 
             let check = try PhotoAlbumCommandTests.album(["--store", store, "check"])
@@ -111,7 +117,12 @@ struct AlbumFaultInjectionTests {
             #expect(committed.isSubset(of: now), "round \(round): committed photos were lost")
             committed = now
         }
-        #expect(failedRuns >= 3, "the injected faults must actually fail some imports (\(failedRuns) of 12 did)")
+        // AddressSanitizer's own write interceptors sit in front of libfiu's,
+        // so faults only land in the plain build (`make test`); the sanitized
+        // run still checks that nothing it does trips the sanitizer.
+        if ProcessInfo.processInfo.environment["PHOTODECK_SANITIZER"] == nil {
+            #expect(failedRuns >= 3, "the injected faults must actually fail some imports (\(failedRuns) of 12 did)")
+        }
         let final = try PhotoAlbumCommandTests.album(["--store", store, "import", "--album", "Trip", photos])
         #expect(final.status == 0, "\(final.standardError)")
         let all = try Self.ids(try PhotoAlbumCommandTests.album(["--store", store, "list", "--json"]).standardOutput)

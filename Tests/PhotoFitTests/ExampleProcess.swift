@@ -16,6 +16,12 @@ enum ExampleProcess {
         let standardError: String
     }
 
+    /// The sanitizer settings of the test process (suppressions, options),
+    /// which children built with the same sanitizer need too.
+    static var sanitizerEnvironment: [String: String] {
+        ProcessInfo.processInfo.environment.filter { ["ASAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS", "UBSAN_OPTIONS"].contains($0.key) }
+    }
+
     /// The built executable `name`.
     static func executable(_ name: String) -> URL {
         // The test bundle sits in the same build directory as the executables.
@@ -34,7 +40,7 @@ enum ExampleProcess {
         let process = Process()
         process.executableURL = executable(name)
         process.arguments = arguments
-        process.environment = environment
+        process.environment = sanitizerEnvironment.merging(environment) { _, own in own }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -46,7 +52,7 @@ enum ExampleProcess {
         let process = Process()
         process.executableURL = executable(name)
         process.arguments = arguments
-        process.environment = environment
+        process.environment = sanitizerEnvironment.merging(environment) { _, own in own }
         // Standard error goes to a file, so that only one pipe is read and
         // a chatty child can never fill the other one.
         let errorPath = FileManager.default.temporaryDirectory.appendingPathComponent("example-\(UUID().uuidString).err")
