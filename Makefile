@@ -33,10 +33,13 @@ deps-test:
 deps-bench:
 	$(call install_missing,$(BENCH_PACKAGES))
 
-## demo: fit every bundled sample photo into 640x640 with photo-fit, gather
-## them into an album with photo-album, then show what photo-share would send.
+## demo: browse the bundled sample photos with photo-browser (pages, zoom,
+## prefetch; a PNG of each screen), fit them with photo-fit, gather them into
+## an album with photo-album, then show what photo-share would send.
 demo: deps-build
-	swift build -c release --product photo-fit --product photo-album --product photo-share
+	swift build -c release --product photo-browser --product photo-fit --product photo-album --product photo-share
+	.build/release/photo-browser --viewport 390x844 --scale 2 --out "$(DEMO_OUT)/browser" Examples/Samples -- \
+		next double-tap 200,400 pan -80,0 next next prev resize 844x390 tap goto 1
 	@mkdir -p "$(DEMO_OUT)"
 	@for photo in Examples/Samples/*.jpg Examples/Samples/*.png Examples/Samples/*.webp; do \
 		name=$$(basename "$${photo%.*}"); \

@@ -22,6 +22,7 @@ let package = Package(
         .executable(name: "photo-fit", targets: ["photo-fit"]),
         .executable(name: "photo-album", targets: ["photo-album"]),
         .executable(name: "photo-share", targets: ["photo-share"]),
+        .executable(name: "photo-browser", targets: ["photo-browser"]),
     ],
     targets: [
         // MARK: C libraries (thin system-library shims)
@@ -137,6 +138,13 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        .executableTarget(
+            name: "photo-browser",
+            dependencies: ["PhotoBrowser", "ImageCodecs"],
+            path: "Examples/photo-browser",
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Benchmarks
         .executableTarget(
             name: "codec-bench",
@@ -190,7 +198,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PhotoFitTests",
-            dependencies: ["photo-fit", "photo-album", "photo-share", "photodeck-fuzz", "ImageCodecs", "ShareKit", "ShareKitTesting", "TestSupport"],
+            dependencies: ["photo-fit", "photo-album", "photo-share", "photo-browser", "photodeck-fuzz", "ImageCodecs", "ShareKit", "ShareKitTesting", "TestSupport"],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),

@@ -1,0 +1,84 @@
+public import ImageCodecs
+
+/// One photo a browser shows: who it is, where its bytes are, and its size
+/// upright (after EXIF orientation), which the page geometry needs before
+/// any pixel is decoded.
+public struct BrowserPhoto: Hashable, Sendable, Identifiable {
+    /// Where the encoded bytes are.
+    public enum Source: Hashable, Sendable {
+        /// A file on disk (read only when a rendition is decoded).
+        case file(String)
+        /// Bytes in memory.
+        case encoded([UInt8])
+    }
+
+    /// A stable identity (a path, an asset id): the cache key.
+    public let id: String
+    /// Where the bytes are.
+    public let source: Source
+    /// The size in pixels, in display orientation.
+    public let displaySize: PixelSize
+
+    /// Creates a photo whose size is already known (an album or library index has it).
+    public init(id: String, source: Source, displaySize: PixelSize) {
+        self.id = id
+        self.source = source
+        self.displaySize = displaySize
+    }
+
+    /// A photo from a file, sized by probing its header (no pixels decoded).
+    public init(fileAt path: String) throws(ImageCodecError) {
+        let info = try ImageInfo(probingFileAt: path)
+        self.init(id: path, source: .file(path), displaySize: info.orientedSize)
+    }
+
+    /// Decodes the upright rendition that fits `size`: shrink on load, one
+    /// filter pass, orientation applied once (see ImageCodecs' renditions).
+    public func rendition(fitting size: PixelSize, limits: ImageLimits = .default) throws(ImageCodecError) -> Bitmap {
+        let options = RenditionOptions(limits: limits)
+        switch source {
+        case .file(let path): return try DecodedImage(renderingFileAt: path, in: size, mode: .fit, options: options).bitmap
+        case .encoded(let bytes): return try DecodedImage(rendering: bytes, in: size, mode: .fit, options: options).bitmap
+        }
+    }
+}
+
+/// What a browser pages through: any ordered collection of photos (an
+/// album, a folder, search results). Arrays of ``BrowserPhoto`` are one.
+///
+/// ```swift
+/// let photos = try paths.map { try BrowserPhoto(fileAt: $0) }
+/// let session = try await PhotoBrowserSession(collection: photos, settings: settings)
+/// ```
+public protocol PhotoCollection: Sendable {
+    /// How many photos there are.
+    var count: Int { get async }
+    /// The photo at `index` (0 ..< count).
+    func photo(at index: Int) async throws -> BrowserPhoto
+}
+
+extension Array: PhotoCollection where Element == BrowserPhoto {
+    /// The photo at `index`; throws ``BrowserError/pageOutOfRange(_:count:)`` outside the array.
+    public func photo(at index: Int) async throws -> BrowserPhoto {
+        guard indices.contains(index) else { throw BrowserError.pageOutOfRange(index, count: count) }
+        return self[index]
+    }
+}
+
+/// Why the browser could not show a page.
+public enum BrowserError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// There is no page `index` in a collection of `count`.
+    case pageOutOfRange(Int, count: Int)
+    /// The collection is empty.
+    case emptyCollection
+    /// The photo's rendition could not be decoded.
+    case undecodable(photoID: String, reason: ImageCodecError)
+
+    public var description: String {
+        switch self {
+        case .pageOutOfRange(let index, let count): "there is no page \(index) (the collection has \(count))"
+        case .emptyCollection: "there are no photos to show"
+        case .undecodable(let id, let reason): "\(id) cannot be shown: \(reason)"
+        }
+    }
+}

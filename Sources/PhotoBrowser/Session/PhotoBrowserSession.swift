@@ -1,0 +1,162 @@
+public import Foundation
+public import ImageCodecs
+
+/// Where a page's pixels came from.
+public enum RenditionOrigin: String, Hashable, Sendable {
+    /// Already in the cache.
+    case cached
+    /// A decode already running (a prefetch) was joined.
+    case prefetch
+    /// Decoded for this request.
+    case decoded
+}
+
+/// A page ready to display: the photo, where it sits, and its pixels.
+public struct BrowserPage: Hashable, Sendable {
+    /// The page index.
+    public let index: Int
+    /// The photo.
+    public let photo: BrowserPhoto
+    /// The zoom and position.
+    public let state: ZoomState
+    /// Where to draw the rendition, in viewport points.
+    public let frame: CGRect
+    /// The upright pixels, at most the size the screen needs.
+    public let rendition: Bitmap
+    /// Where the pixels came from.
+    public let origin: RenditionOrigin
+
+    /// Whether the pixels came from the cache (no decode).
+    public var wasCached: Bool { origin == .cached }
+}
+
+/// The browser's engine: a ``BrowserPager`` over a ``PhotoCollection``,
+/// decoding each page at the size its zoom needs (never more), keeping
+/// renditions in a byte-bounded ``RenditionCache``, and prefetching the
+/// neighbours of the shown page so that a page turn finds its pixels ready.
+/// Prefetches for pages that left the window are cancelled.
+///
+/// ```swift
+/// let session = try await PhotoBrowserSession(collection: photos, settings: .init(viewportSize: CGSize(width: 390, height: 844), screenScale: 3))
+/// var page = try await session.currentPage()                     // draw page.rendition in page.frame
+/// if case .turnedPage = try await session.handle(.swipe(translation: CGSize(width: -240, height: 0), velocity: .zero)) {
+///     page = try await session.currentPage()                     // a cache hit: it was prefetched
+/// }
+/// ```
+public actor PhotoBrowserSession {
+    /// The pager: page, zoom, chrome.
+    public private(set) var pager: BrowserPager
+    /// The renditions.
+    public let cache: RenditionCache
+    private let collection: any PhotoCollection
+    private let limits: ImageLimits
+    private var current: BrowserPhoto
+    private var prefetches: [Int: (key: RenditionCache.Key, task: Task<Void, Never>)] = [:]
+
+    /// Opens the collection at page `index` and starts prefetching around it.
+    public init(
+        collection: any PhotoCollection, settings: BrowserPager.Settings, startingAt index: Int = 0,
+        cache: RenditionCache = RenditionCache(capacityBytes: 96 << 20), limits: ImageLimits = .default
+    ) async throws {
+        let count = await collection.count
+        guard count > 0 else { throw BrowserError.emptyCollection }
+        guard (0..<count).contains(index) else { throw BrowserError.pageOutOfRange(index, count: count) }
+        let photo = try await collection.photo(at: index)
+        self.collection = collection
+        self.cache = cache
+        self.limits = limits
+        current = photo
+        pager = BrowserPager(count: count, index: index, imageSize: photo.displaySize, settings: settings)
+        await updatePrefetches()
+    }
+
+    /// The shown photo.
+    public var currentPhoto: BrowserPhoto { current }
+
+    /// The shown page with its pixels at the size the current zoom needs.
+    public func currentPage() async throws -> BrowserPage {
+        let key = RenditionCache.Key(photoID: current.id, size: pager.renditionSize)
+        let origin: RenditionOrigin =
+            await cache.cached(key) != nil ? .cached : await cache.pendingKeys.contains(key) ? .prefetch : .decoded
+        let rendition = try await Self.rendition(of: current, key: key, cache: cache, limits: limits)
+        return BrowserPage(index: pager.index, photo: current, state: pager.state, frame: pager.imageFrame, rendition: rendition, origin: origin)
+    }
+
+    /// Applies a gesture; a page turn loads the new page's photo and moves the prefetch window.
+    public func handle(_ gesture: BrowserGesture) async throws -> BrowserAction {
+        let action = pager.handle(gesture)
+        switch action {
+        case .turnedPage(let index): try await show(index)
+        case .zoomChanged:
+            // A resize changes every page's fit size: refetch the neighbours for it.
+            if case .resize = gesture {
+                await cancelPrefetches()
+                await updatePrefetches()
+            }
+        default: break
+        }
+        return action
+    }
+
+    /// Shows page `index` directly (a thumbnail grid's tap).
+    public func show(_ index: Int) async throws {
+        let count = await collection.count
+        guard (0..<count).contains(index) else { throw BrowserError.pageOutOfRange(index, count: count) }
+        pager.updateCount(count)
+        current = try await collection.photo(at: index)
+        pager.showPage(index, imageSize: current.displaySize)
+        await updatePrefetches()
+    }
+
+    /// Waits until the running prefetches finish (for tests and tools).
+    public func waitForPrefetches() async {
+        for entry in prefetches.values { await entry.task.value }
+    }
+
+    /// The pages being (or already) prefetched.
+    public var prefetchedIndices: [Int] { prefetches.keys.sorted() }
+
+    /// Starts prefetches for the pages in the window, cancels those outside it.
+    private func updatePrefetches() async {
+        let wanted = pager.prefetchIndices
+        for (index, entry) in prefetches where !wanted.contains(index) {
+            prefetches[index] = nil
+            // The page now shown keeps its decode: currentPage() joins it.
+            if index == pager.index { continue }
+            entry.task.cancel()
+            await cache.cancel(entry.key)
+        }
+        for index in wanted where prefetches[index] == nil {
+            guard let photo = try? await collection.photo(at: index) else { continue }
+            // The window may have moved while the photo was looked up.
+            guard prefetches[index] == nil, pager.prefetchIndices.contains(index) else { continue }
+            let geometry = pager.settings.geometry(for: photo.displaySize)
+            let key = RenditionCache.Key(photoID: photo.id, size: geometry.renditionSize(for: geometry.initialState))
+            let cache = cache
+            let limits = limits
+            let task = Task.detached(priority: .utility) {
+                _ = try? await Self.rendition(of: photo, key: key, cache: cache, limits: limits)
+            }
+            prefetches[index] = (key, task)
+        }
+    }
+
+    private func cancelPrefetches() async {
+        for entry in prefetches.values {
+            entry.task.cancel()
+            await cache.cancel(entry.key)
+        }
+        prefetches.removeAll()
+    }
+
+    private static func rendition(of photo: BrowserPhoto, key: RenditionCache.Key, cache: RenditionCache, limits: ImageLimits) async throws -> Bitmap {
+        try await cache.rendition(for: key) {
+            try Task.checkCancellation()
+            do throws(ImageCodecError) {
+                return try photo.rendition(fitting: key.size, limits: limits)
+            } catch {
+                throw BrowserError.undecodable(photoID: photo.id, reason: error)
+            }
+        }
+    }
+}
