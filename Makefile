@@ -37,7 +37,8 @@ deps-bench:
 ## prefetch; a PNG of each screen), fit them with photo-fit, gather them into
 ## an album with photo-album, then show what photo-share would send.
 demo: deps-build
-	swift build -c release --product photo-browser --product photo-fit --product photo-album --product photo-share
+	@# One product per call: `swift build` keeps only the last --product.
+	for product in photo-browser photo-fit photo-album photo-share; do swift build -c release --product $$product || exit 1; done
 	.build/release/photo-browser --viewport 390x844 --scale 2 --out "$(DEMO_OUT)/browser" Examples/Samples -- \
 		next double-tap 200,400 pan -80,0 next next prev resize 844x390 tap goto 1
 	@mkdir -p "$(DEMO_OUT)"

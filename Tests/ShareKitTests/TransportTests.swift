@@ -31,7 +31,7 @@ struct TransportTests {
         form.addField("status", "你好")
         form.addFile("pic", filename: "a.jpg", contentType: "image/jpeg", data: [UInt8](repeating: 7, count: 300_000))
         let progress = Mutex<[Int64]>([])
-        let reporter: @Sendable (Int64, Int64) -> Void = { sent, _ in progress.withLock { $0.append(sent) } }
+        let reporter = ShareProgress.Reporter { sent, _ in progress.withLock { $0.append(sent) } }
         let post = try await ShareProgress.$reporter.withValue(reporter) {
             try await transport.send(
                 HTTPRequest(method: "POST", url: server.url(path: "/upload"), headers: ["Content-Type": form.contentType], body: form.body))

@@ -58,10 +58,28 @@ struct TokenBucket: Sendable {
 
 /// Reports upload progress from wherever the bytes are sent (a transport)
 /// to the share's events, through a task-local value.
+///
+/// ```swift
+/// let reporter = ShareProgress.Reporter { sent, total in print("\(sent)/\(total)") }
+/// let response = try await ShareProgress.$reporter.withValue(reporter) { try await transport.send(upload) }
+/// ```
 public enum ShareProgress {
+    /// Receives `sent` of `total` bytes. A struct rather than a bare closure:
+    /// a task-local of optional function type crashed release builds
+    /// (Swift 6.3, `swift_task_localValuePush` got bad type metadata).
+    public struct Reporter: Sendable {
+        private let handler: @Sendable (_ sent: Int64, _ total: Int64) -> Void
+
+        /// Creates a reporter.
+        public init(_ handler: @escaping @Sendable (_ sent: Int64, _ total: Int64) -> Void) { self.handler = handler }
+
+        /// Reports `sent` of `total` bytes.
+        public func report(sent: Int64, total: Int64) { handler(sent, total) }
+    }
+
     /// The reporter of the share running in this task, if any.
-    @TaskLocal public static var reporter: (@Sendable (_ sent: Int64, _ total: Int64) -> Void)?
+    @TaskLocal public static var reporter: Reporter?
 
     /// Reports `sent` of `total` bytes to the current share, if any.
-    public static func report(sent: Int64, total: Int64) { reporter?(sent, total) }
+    public static func report(sent: Int64, total: Int64) { reporter?.report(sent: sent, total: total) }
 }

@@ -13,11 +13,11 @@ import Synchronization
 public final class URLSessionTransport: HTTPTransport {
     /// Routes session callbacks to the request that caused them.
     private final class Delegate: NSObject, URLSessionTaskDelegate, Sendable {
-        let reporters = Mutex<[Int: @Sendable (Int64, Int64) -> Void]>([:])
+        let reporters = Mutex<[Int: ShareProgress.Reporter]>([:])
 
         func urlSession(_ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64, totalBytesExpectedToSend: Int64) {
             let reporter = reporters.withLock { $0[task.taskIdentifier] }
-            reporter?(totalBytesSent, totalBytesExpectedToSend)
+            reporter?.report(sent: totalBytesSent, total: totalBytesExpectedToSend)
         }
     }
 
@@ -67,7 +67,7 @@ public final class URLSessionTransport: HTTPTransport {
         }
         if let task = holder.withLock({ $0 }) { _ = delegate.reporters.withLock { $0.removeValue(forKey: task.taskIdentifier) } }
         if case .success = result, let reporter, !request.body.isEmpty {
-            reporter(Int64(request.body.count), Int64(request.body.count))
+            reporter.report(sent: Int64(request.body.count), total: Int64(request.body.count))
         }
         return try result.get()
     }
