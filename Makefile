@@ -11,7 +11,7 @@ BENCH_PACKAGES := $(TEST_PACKAGES) libvips-tools imagemagick python3-pil hyperfi
 
 DEMO_OUT ?= $(CURDIR)/.build/demo
 
-.PHONY: demo test test-asan check-docs lint bench-decode bench-fit deps-build deps-test deps-bench
+.PHONY: demo test test-asan check-docs lint bench-decode bench-fit bench-browser deps-build deps-test deps-bench
 
 define install_missing
 	@missing=""; \
@@ -70,6 +70,10 @@ check-docs: deps-test
 ## lint: swift-format with the committed .swift-format configuration.
 lint:
 	swift format lint --strict --recursive Sources Tests Examples Benchmarks Fuzz
+
+## bench-browser: page turns with and without prefetch, beside vipsthumbnail.
+bench-browser: deps-bench
+	scripts/bench-browser.sh
 
 ## bench-decode: decode throughput beside djpeg, dwebp and Pillow.
 bench-decode: deps-bench

@@ -160,6 +160,13 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        .executableTarget(
+            name: "browser-bench",
+            dependencies: ["PhotoBrowser", "ImageCodecs"],
+            path: "Benchmarks/browser-bench",
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Fuzzing (scripts/fuzz.sh builds this with libFuzzer)
         .executableTarget(
             name: "photodeck-fuzz",

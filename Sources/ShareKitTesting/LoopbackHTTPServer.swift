@@ -44,6 +44,7 @@ public final class LoopbackHTTPServer: Sendable {
     private let listener: Int32
     private final class RequestLog: Sendable {
         let requests = Mutex<[Request]>([])
+        let stopped = Mutex(false)
     }
     private let log = RequestLog()
 
@@ -76,6 +77,17 @@ public final class LoopbackHTTPServer: Sendable {
                 let client = accept(fd, nil, nil)
                 if client < 0 {
                     if errno == EINTR { continue }
+                    if !log.stopped.withLock({ $0 }) {
+                        // A passing failure (out of descriptors, an aborted connection): keep serving.
+                        usleep(1000)
+                        continue
+                    }
+                    // Stopped (the listener was shut down). Only this thread
+                    // closes it: closed from stop(), its descriptor number
+                    // could be reused by another server's listener before
+                    // this loop came back to accept(), which would then
+                    // serve that server's connections.
+                    close(fd)
                     return
                 }
                 guard let request = Self.readRequest(client) else {
@@ -97,10 +109,14 @@ public final class LoopbackHTTPServer: Sendable {
     /// Every request received so far.
     public var requests: [Request] { log.requests.withLock { $0 } }
 
-    /// Stops listening.
+    /// Stops listening (the serving thread closes the socket; calling this
+    /// again does nothing).
     public func stop() {
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
+        let first = log.stopped.withLock { stopped in
+            defer { stopped = true }
+            return !stopped
+        }
+        if first { shutdown(listener, Int32(SHUT_RDWR)) }
     }
 
     /// Ends the response, then waits briefly for the client to close, so
