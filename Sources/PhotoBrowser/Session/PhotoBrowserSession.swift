@@ -33,8 +33,9 @@ public struct BrowserPage: Hashable, Sendable {
 /// The browser's engine: a ``BrowserPager`` over a ``PhotoCollection``,
 /// decoding each page at the size its zoom needs (never more), keeping
 /// renditions in a byte-bounded ``RenditionCache``, and prefetching the
-/// neighbours of the shown page so that a page turn finds its pixels ready.
-/// Prefetches for pages that left the window are cancelled.
+/// neighbours of the shown page (once its own pixels are ready) so that a
+/// page turn finds its pixels ready. Prefetches for pages that left the
+/// window are cancelled when the page turns.
 ///
 /// ```swift
 /// let session = try await PhotoBrowserSession(collection: photos, settings: .init(viewportSize: CGSize(width: 390, height: 844), screenScale: 3))
@@ -53,7 +54,8 @@ public actor PhotoBrowserSession {
     private var current: BrowserPhoto
     private var prefetches: [Int: (key: RenditionCache.Key, task: Task<Void, Never>)] = [:]
 
-    /// Opens the collection at page `index` and starts prefetching around it.
+    /// Opens the collection at page `index`. Prefetching around it starts
+    /// once its page has been shown (``currentPage()``).
     public init(
         collection: any PhotoCollection, settings: BrowserPager.Settings, startingAt index: Int = 0,
         cache: RenditionCache = RenditionCache(capacityBytes: 96 << 20), limits: ImageLimits = .default
@@ -67,7 +69,6 @@ public actor PhotoBrowserSession {
         self.limits = limits
         current = photo
         pager = BrowserPager(count: count, index: index, imageSize: photo.displaySize, settings: settings)
-        await updatePrefetches()
     }
 
     /// The shown photo.
@@ -79,6 +80,8 @@ public actor PhotoBrowserSession {
         let origin: RenditionOrigin =
             await cache.cached(key) != nil ? .cached : await cache.pendingKeys.contains(key) ? .prefetch : .decoded
         let rendition = try await Self.rendition(of: current, key: key, cache: cache, limits: limits)
+        // Neighbours are decoded after the shown page, never ahead of it.
+        await startPrefetches()
         return BrowserPage(index: pager.index, photo: current, state: pager.state, frame: pager.imageFrame, rendition: rendition, origin: origin)
     }
 
@@ -89,10 +92,7 @@ public actor PhotoBrowserSession {
         case .turnedPage(let index): try await show(index)
         case .zoomChanged:
             // A resize changes every page's fit size: refetch the neighbours for it.
-            if case .resize = gesture {
-                await cancelPrefetches()
-                await updatePrefetches()
-            }
+            if case .resize = gesture { await cancelPrefetches() }
         default: break
         }
         return action
@@ -105,7 +105,8 @@ public actor PhotoBrowserSession {
         pager.updateCount(count)
         current = try await collection.photo(at: index)
         pager.showPage(index, imageSize: current.displaySize)
-        await updatePrefetches()
+        // Stale prefetches stop now, so they do not slow the new page; new ones start once it is shown.
+        await cancelStalePrefetches()
     }
 
     /// Waits until the running prefetches finish (for tests and tools).
@@ -116,17 +117,22 @@ public actor PhotoBrowserSession {
     /// The pages being (or already) prefetched.
     public var prefetchedIndices: [Int] { prefetches.keys.sorted() }
 
-    /// Starts prefetches for the pages in the window, cancels those outside it.
-    private func updatePrefetches() async {
+    /// Cancels prefetches for pages that left the window (the page now
+    /// shown keeps its decode: currentPage() joins it).
+    private func cancelStalePrefetches() async {
         let wanted = pager.prefetchIndices
         for (index, entry) in prefetches where !wanted.contains(index) {
             prefetches[index] = nil
-            // The page now shown keeps its decode: currentPage() joins it.
             if index == pager.index { continue }
             entry.task.cancel()
             await cache.cancel(entry.key)
         }
-        for index in wanted where prefetches[index] == nil {
+    }
+
+    /// Starts prefetches for the pages in the window that have none.
+    private func startPrefetches() async {
+        await cancelStalePrefetches()
+        for index in pager.prefetchIndices where prefetches[index] == nil {
             guard let photo = try? await collection.photo(at: index) else { continue }
             // The window may have moved while the photo was looked up.
             guard prefetches[index] == nil, pager.prefetchIndices.contains(index) else { continue }
