@@ -11,7 +11,8 @@ struct Arguments {
         providers and destinations: weibo/timeline, wechat/session, wechat/timeline, wecom/session
 
         Secrets come from the environment, never from the command line:
-          PHOTODECK_WEIBO_TOKEN     a Weibo access token (or --credentials FILE, a ShareKit credential file)
+          PHOTODECK_WEIBO_TOKEN     a Weibo access token (else from --credentials FILE, a ShareKit
+                                    credential file, which is only read)
           PHOTODECK_WEIBO_APP_KEY   the Weibo app key        PHOTODECK_WEIBO_LINK   a link on the app's safe domain
           PHOTODECK_WECHAT_TOKEN    a WeChat Official Account access token
           PHOTODECK_WECHAT_APP_ID   its app id                PHOTODECK_WECHAT_TO    the follower (openid) for wechat/session

@@ -32,20 +32,24 @@ struct PhotoShareCommand {
         let log: any ShareLogHandler = arguments.verbose ? StandardErrorLog() : SilentShareLog()
         let transport: any HTTPTransport = arguments.dryRun ? DryRunTransport(output: { print($0) }) : URLSessionTransport()
         let client = ProviderHTTPClient(transport: transport, log: log)
-        let credentials: any CredentialStore =
-            arguments.credentialsFile.map { FileCredentialStore(path: $0) } ?? InMemoryCredentialStore()
+        // Credentials live in memory for this run: read from --credentials
+        // (never written back) and from the environment; a dry run fills the gaps with placeholders.
+        let credentials = InMemoryCredentialStore()
+        let file = arguments.credentialsFile.map { FileCredentialStore(path: $0) }
+        for (provider, variable) in [(WeiboProvider.id, "PHOTODECK_WEIBO_TOKEN"), (WeChatOfficialAccountProvider.id, "PHOTODECK_WECHAT_TOKEN")] {
+            if let token = environment[variable], !token.isEmpty {
+                await credentials.save(Credential(provider: provider, account: "environment", accessToken: token))
+            } else if let stored = try await file?.credential(for: provider, account: nil) {
+                await credentials.save(stored)
+            } else if arguments.dryRun {
+                await credentials.save(Credential(provider: provider, account: "dry-run", accessToken: "dry-run-token"))
+            }
+        }
         let center = ShareCenter(credentials: credentials)
         for provider in providers(environment: environment, apiBase: arguments.apiBase, client: client, dryRun: arguments.dryRun) {
             await center.register(provider)
         }
         await center.setRateLimit(WeComWebhookProvider.rateLimit, for: WeComWebhookProvider.id)
-        for (provider, variable) in [(WeiboProvider.id, "PHOTODECK_WEIBO_TOKEN"), (WeChatOfficialAccountProvider.id, "PHOTODECK_WECHAT_TOKEN")] {
-            if let token = environment[variable], !token.isEmpty {
-                try await credentials.save(Credential(provider: provider, account: "environment", accessToken: token))
-            } else if arguments.dryRun, try await credentials.credential(for: provider, account: nil) == nil {
-                try await credentials.save(Credential(provider: provider, account: "dry-run", accessToken: "dry-run-token"))
-            }
-        }
 
         var images: [ShareImage] = []
         for path in arguments.images {

@@ -105,10 +105,10 @@ public struct WeChatOfficialAccountProvider: ShareProvider {
         guard let credential else { throw .notAuthorized(id) }
         let token = credential.accessToken
         do throws(ShareError) {
-            switch destination {
-            case .session where configuration.sessionRecipient != nil:
-                return try await shareToSession(content, recipient: configuration.sessionRecipient!, token: token).redacting([token])
-            case .timeline:
+            switch (destination, configuration.sessionRecipient) {
+            case (.session, let recipient?):
+                return try await shareToSession(content, recipient: recipient, token: token).redacting([token])
+            case (.timeline, _):
                 return try await publishArticle(content, token: token).redacting([token])
             default:
                 throw .unknownTarget(ShareTarget(provider: id, destination: destination, displayName: displayName))

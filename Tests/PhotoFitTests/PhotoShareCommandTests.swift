@@ -36,6 +36,21 @@ struct PhotoShareCommandTests {
         expectNoSecrets(result)
     }
 
+    @Test("a credential file is read, never written, and its token is not printed")
+    func credentialFile() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tokens-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try await FileCredentialStore(path: path).save(Credential(provider: "weibo", account: "17", accessToken: "2.00fileTOKENsecret"))
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let result = try ExampleProcess.run(
+            "photo-share", ["share", "--to", "weibo/timeline", "--dry-run", "--verbose", "--credentials", path, "--text", "hi", Self.sample])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(!result.standardOutput.contains("2.00fileTOKENsecret") && !result.standardError.contains("2.00fileTOKENsecret"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "the credential file must not be written")
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+    }
+
     @Test("targets lists what can take the content, in a stable order")
     func targets() throws {
         let result = try run(["targets", "--text", "hi", Self.sample], extra: ["PHOTODECK_WEIBO_APP_KEY": "k", "PHOTODECK_WECHAT_APP_ID": "wx1"])

@@ -69,7 +69,7 @@ public actor RenditionCache {
     /// placeholder to show while the right one decodes).
     public func closest(photoID: String, to size: PixelSize) -> (key: Key, bitmap: Bitmap)? {
         let candidates = entries.filter { $0.key.photoID == photoID }
-        let covering = candidates.filter { $0.value.bitmap.width >= size.width || $0.value.bitmap.height >= size.height }
+        let covering = candidates.filter { $0.value.bitmap.width >= size.width && $0.value.bitmap.height >= size.height }
         let best =
             covering.min { $0.value.bitmap.byteCount < $1.value.bitmap.byteCount }
             ?? candidates.max { $0.value.bitmap.byteCount < $1.value.bitmap.byteCount }

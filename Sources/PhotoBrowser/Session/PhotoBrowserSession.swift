@@ -71,6 +71,11 @@ public actor PhotoBrowserSession {
         pager = BrowserPager(count: count, index: index, imageSize: photo.displaySize, settings: settings)
     }
 
+    deinit {
+        // Prefetches run detached: stop those not yet decoding.
+        for entry in prefetches.values { entry.task.cancel() }
+    }
+
     /// The shown photo.
     public var currentPhoto: BrowserPhoto { current }
 
