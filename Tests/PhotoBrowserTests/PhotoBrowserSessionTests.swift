@@ -66,6 +66,20 @@ struct PhotoBrowserSessionTests {
         #expect(try await session.currentPage().index == 4)
     }
 
+    @Test("a rendition too large for the cache is still decoded once while the user pans")
+    func pinnedRendition() async throws {
+        let session = try await PhotoBrowserSession(collection: try Self.photos(), settings: Self.settings, cache: RenditionCache(capacityBytes: 1))
+        _ = try await session.handle(.doubleTap(at: CGPoint(x: 100, y: 150)))
+        let zoomed = try await session.currentPage()
+        #expect(zoomed.origin == .decoded)
+        for _ in 0..<3 {
+            _ = try await session.handle(.pan(translation: CGSize(width: -20, height: 0)))
+            let panned = try await session.currentPage()
+            #expect(panned.origin == .cached && panned.rendition == zoomed.rendition)
+        }
+        #expect(await session.cache.statistics.itemCount == 0, "nothing fits a 1-byte cache")
+    }
+
     @Test("an empty collection, a bad start and an undecodable photo are typed errors")
     func errors() async throws {
         await #expect(throws: BrowserError.emptyCollection) { try await PhotoBrowserSession(collection: [BrowserPhoto](), settings: Self.settings) }

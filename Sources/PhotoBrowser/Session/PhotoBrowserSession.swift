@@ -53,6 +53,9 @@ public actor PhotoBrowserSession {
     private let limits: ImageLimits
     private var current: BrowserPhoto
     private var prefetches: [Int: (key: RenditionCache.Key, task: Task<Void, Never>)] = [:]
+    /// The rendition on screen, held even when it is too large for the
+    /// cache (a zoomed-in page), so that panning never decodes it again.
+    private var shown: (key: RenditionCache.Key, bitmap: Bitmap)?
 
     /// Opens the collection at page `index`. Prefetching around it starts
     /// once its page has been shown (``currentPage()``).
@@ -82,9 +85,13 @@ public actor PhotoBrowserSession {
     /// The shown page with its pixels at the size the current zoom needs.
     public func currentPage() async throws -> BrowserPage {
         let key = RenditionCache.Key(photoID: current.id, size: pager.renditionSize)
+        if let shown, shown.key == key {
+            return BrowserPage(index: pager.index, photo: current, state: pager.state, frame: pager.imageFrame, rendition: shown.bitmap, origin: .cached)
+        }
         let origin: RenditionOrigin =
             await cache.cached(key) != nil ? .cached : await cache.pendingKeys.contains(key) ? .prefetch : .decoded
         let rendition = try await Self.rendition(of: current, key: key, cache: cache, limits: limits)
+        shown = (key, rendition)
         // Neighbours are decoded after the shown page, never ahead of it.
         await startPrefetches()
         return BrowserPage(index: pager.index, photo: current, state: pager.state, frame: pager.imageFrame, rendition: rendition, origin: origin)
