@@ -117,6 +117,8 @@ let package = Package(
         ),
 
         // MARK: Examples
+        // What the example executables share (error lines, exit codes, flag values).
+        .target(name: "ExampleSupport", path: "Examples/Support", swiftSettings: swiftSettings),
         .executableTarget(
             name: "photo-fit",
             dependencies: ["ImageCodecs"],
@@ -126,21 +128,21 @@ let package = Package(
 
         .executableTarget(
             name: "photo-album",
-            dependencies: ["PhotoAlbum", "ImageCodecs"],
+            dependencies: ["PhotoAlbum", "ImageCodecs", "ExampleSupport"],
             path: "Examples/photo-album",
             swiftSettings: swiftSettings
         ),
 
         .executableTarget(
             name: "photo-share",
-            dependencies: ["ShareKit", "WeiboShare", "WeChatShare", "ImageCodecs"],
+            dependencies: ["ShareKit", "WeiboShare", "WeChatShare", "ImageCodecs", "ExampleSupport"],
             path: "Examples/photo-share",
             swiftSettings: swiftSettings
         ),
 
         .executableTarget(
             name: "photo-browser",
-            dependencies: ["PhotoBrowser", "ImageCodecs"],
+            dependencies: ["PhotoBrowser", "ImageCodecs", "ExampleSupport"],
             path: "Examples/photo-browser",
             swiftSettings: swiftSettings
         ),

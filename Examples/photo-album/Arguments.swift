@@ -1,3 +1,4 @@
+import ExampleSupport
 import PhotoAlbum
 
 /// The parsed command line of photo-album.
@@ -31,11 +32,8 @@ struct Arguments {
         var limit = 1
         var from: String?
         var positional: [String] = []
-        var iterator = arguments.makeIterator()
-        func value(_ flag: String) throws(CLIError) -> String {
-            guard let next = iterator.next() else { throw CLIError("\(flag) needs a value") }
-            return next
-        }
+        var iterator = ArgumentReader(arguments)
+        func value(_ flag: String) throws(CLIError) -> String { try iterator.value(for: flag) }
         while let argument = iterator.next() {
             switch argument {
             case "--store": store = try value(argument)
@@ -75,15 +73,5 @@ struct Arguments {
             command = .pick(source: source, limit: limit, from: from, album: album ?? Self.defaultAlbum)
         default: throw CLIError("unknown command '\(verb)'; try --help")
         }
-    }
-}
-
-/// A command-line failure: printed as one `error:` line.
-struct CLIError: Error, CustomStringConvertible {
-    let description: String
-    let isUsage: Bool
-    init(_ description: String, isUsage: Bool = false) {
-        self.description = description
-        self.isUsage = isUsage
     }
 }

@@ -1,6 +1,7 @@
 // photo-album: the app's own album from the command line.
 // Any failure prints one line starting with "error:" and exits with status 1.
 
+import ExampleSupport
 import Foundation
 import ImageCodecs
 import PhotoAlbum
@@ -12,17 +13,7 @@ import PhotoAlbum
 @main
 struct PhotoAlbumCommand {
     static func main() async {
-        do {
-            let arguments = try Arguments(Array(CommandLine.arguments.dropFirst()))
-            let status = try await run(arguments)
-            exit(status)
-        } catch let error as CLIError where error.isUsage {
-            print(error.description)
-            exit(0)
-        } catch {
-            try? FileHandle.standardError.write(contentsOf: Data("error: \(error)\n".utf8))
-            exit(1)
-        }
+        await runCommandLineTool { arguments in try await run(try Arguments(arguments)) }
     }
 
     static func run(_ arguments: Arguments) async throws -> Int32 {

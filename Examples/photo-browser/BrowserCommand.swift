@@ -1,3 +1,4 @@
+import ExampleSupport
 import Foundation
 import PhotoBrowser
 
@@ -71,15 +72,5 @@ enum BrowserCommand: Equatable {
         let parts = text.split(separator: "x").compactMap { Double($0) }
         guard parts.count == 2, parts.allSatisfy({ $0 >= 1 && $0 <= 20_000 }) else { throw CLIError("a size is WxH in points, got '\(text)'") }
         return CGSize(width: parts[0], height: parts[1])
-    }
-}
-
-/// A command-line error: one line on stderr (or the usage on stdout).
-struct CLIError: Error, CustomStringConvertible {
-    let description: String
-    let isUsage: Bool
-    init(_ description: String, isUsage: Bool = false) {
-        self.description = description
-        self.isUsage = isUsage
     }
 }

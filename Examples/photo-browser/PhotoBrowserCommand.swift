@@ -3,6 +3,7 @@
 // engine does and optionally writing each screen to a PNG.
 // Any failure prints one line starting with "error:" and exits with status 1.
 
+import ExampleSupport
 import Foundation
 import ImageCodecs
 import PhotoBrowser
@@ -23,15 +24,7 @@ struct PhotoBrowserCommand {
         """ + BrowserCommand.help
 
     static func main() async {
-        do {
-            exit(try await run(Array(CommandLine.arguments.dropFirst())))
-        } catch let error as CLIError where error.isUsage {
-            print(error.description)
-            exit(0)
-        } catch {
-            try? FileHandle.standardError.write(contentsOf: Data("error: \(error)\n".utf8))
-            exit(1)
-        }
+        await runCommandLineTool(run)
     }
 
     static func run(_ arguments: [String]) async throws -> Int32 {
@@ -41,11 +34,8 @@ struct PhotoBrowserCommand {
         var out: String?
         var paths: [String] = []
         var scripted: [String]?
-        var iterator = arguments.makeIterator()
-        func value(_ flag: String) throws(CLIError) -> String {
-            guard let next = iterator.next() else { throw CLIError("\(flag) needs a value") }
-            return next
-        }
+        var iterator = ArgumentReader(arguments)
+        func value(_ flag: String) throws(CLIError) -> String { try iterator.value(for: flag) }
         while let argument = iterator.next() {
             switch argument {
             case "--viewport": viewport = try BrowserCommand.size(try value(argument))

@@ -1,3 +1,4 @@
+import ExampleSupport
 import Foundation
 import ShareKit
 
@@ -39,12 +40,9 @@ struct Arguments {
     var credentialsFile: String?
 
     init(_ arguments: [String]) throws(CLIError) {
-        var iterator = arguments.makeIterator()
+        var iterator = ArgumentReader(arguments)
         guard let verb = iterator.next() else { throw CLIError(Self.usage, isUsage: true) }
-        func value(_ flag: String) throws(CLIError) -> String {
-            guard let next = iterator.next() else { throw CLIError("\(flag) needs a value") }
-            return next
-        }
+        func value(_ flag: String) throws(CLIError) -> String { try iterator.value(for: flag) }
         var to: String?
         var linkURL: URL?
         var title: String?
@@ -85,15 +83,5 @@ struct Arguments {
         case "--help", "-h", "help": throw CLIError(Self.usage, isUsage: true)
         default: throw CLIError("unknown command '\(verb)'\n\(Self.usage)")
         }
-    }
-}
-
-/// A command-line error: one line on stderr (or the usage on stdout).
-struct CLIError: Error, CustomStringConvertible {
-    let description: String
-    let isUsage: Bool
-    init(_ description: String, isUsage: Bool = false) {
-        self.description = description
-        self.isUsage = isUsage
     }
 }

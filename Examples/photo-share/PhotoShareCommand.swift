@@ -2,6 +2,7 @@
 // Any failure prints one line starting with "error:" and exits with status 1;
 // an unknown outcome exits with status 3.
 
+import ExampleSupport
 import Foundation
 import ImageCodecs
 import ShareKit
@@ -15,16 +16,7 @@ import WeiboShare
 @main
 struct PhotoShareCommand {
     static func main() async {
-        do {
-            let arguments = try Arguments(Array(CommandLine.arguments.dropFirst()))
-            exit(try await run(arguments))
-        } catch let error as CLIError where error.isUsage {
-            print(error.description)
-            exit(0)
-        } catch {
-            try? FileHandle.standardError.write(contentsOf: Data("error: \(error)\n".utf8))
-            exit(1)
-        }
+        await runCommandLineTool { arguments in try await run(try Arguments(arguments)) }
     }
 
     static func run(_ arguments: Arguments) async throws -> Int32 {

@@ -93,12 +93,7 @@ public struct WeChatOfficialAccountProvider: ShareProvider {
     }
 
     public func availability(credential: Credential?) async -> ProviderAvailability {
-        let reachable = await networkMonitor?.currentPath() != .unreachable
-        return ProviderAvailability(
-            isConfigured: !configuration.appID.isEmpty,
-            isAuthorized: credential.map { !$0.isExpired(at: client.clock.now) } ?? false,
-            isReachable: reachable
-        )
+        await .assess(isConfigured: !configuration.appID.isEmpty, credential: credential, clock: client.clock, network: networkMonitor)
     }
 
     public func share(_ content: PreparedContent, to destination: ShareDestination, credential: Credential?) async throws(ShareError) -> ShareOutcome {

@@ -73,8 +73,8 @@ public struct WeComWebhookProvider: ShareProvider {
     }
 
     public func availability(credential: Credential?) async -> ProviderAvailability {
-        let reachable = await networkMonitor?.currentPath() != .unreachable
-        return ProviderAvailability(isConfigured: !configuration.webhookKey.isEmpty, isAuthorized: true, isReachable: reachable)
+        await .assess(
+            isConfigured: !configuration.webhookKey.isEmpty, credential: credential, needsCredential: false, clock: client.clock, network: networkMonitor)
     }
 
     public func share(_ content: PreparedContent, to destination: ShareDestination, credential: Credential?) async throws(ShareError) -> ShareOutcome {

@@ -73,12 +73,7 @@ public struct WeiboProvider: ShareProvider {
     }
 
     public func availability(credential: Credential?) async -> ProviderAvailability {
-        let reachable = await networkMonitor?.currentPath() != .unreachable
-        return ProviderAvailability(
-            isConfigured: !configuration.appKey.isEmpty,
-            isAuthorized: credential.map { !$0.isExpired(at: client.clock.now) } ?? false,
-            isReachable: reachable
-        )
+        await .assess(isConfigured: !configuration.appKey.isEmpty, credential: credential, clock: client.clock, network: networkMonitor)
     }
 
     public func share(_ content: PreparedContent, to destination: ShareDestination, credential: Credential?) async throws(ShareError) -> ShareOutcome {

@@ -48,6 +48,24 @@ struct WeiboTests {
         #expect(weibo.constraints(for: .session) == nil)
     }
 
+    @Test("availability: configured by its app key, authorised until the token expires, reachable per the network monitor")
+    func availability() async throws {
+        let clock = TestClock()
+        let network = FakeNetworkMonitor(.wifi)
+        let weibo = WeiboProvider(
+            configuration: .init(appKey: "1", safeDomainLink: URL(string: "https://photodeck.example")!), client: testClient(clock: clock),
+            networkMonitor: network)
+        let token = credential(WeiboProvider.id, token: Self.token, clock: clock)
+        #expect(await weibo.availability(credential: token).isAvailable)
+        #expect(await weibo.availability(credential: nil).isAuthorized == false)
+        clock.advance(by: .seconds(3600))
+        #expect(await weibo.availability(credential: token).isAuthorized == false, "expired")
+        network.set(.unreachable)
+        #expect(await weibo.availability(credential: nil).isReachable == false)
+        let unconfigured = WeiboProvider(configuration: .init(appKey: "", safeDomainLink: URL(string: "https://photodeck.example")!))
+        #expect(await unconfigured.availability(credential: token).isConfigured == false)
+    }
+
     @Test(
         "error answers map to typed errors",
         arguments: [

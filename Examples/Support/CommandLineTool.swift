@@ -1,0 +1,56 @@
+// What every example executable shares: one way to fail, one way to exit,
+// one way to read flag values.
+
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A command-line error: one `error:` line on stderr, or, for a usage
+/// request, the usage text on stdout.
+package struct CLIError: Error, CustomStringConvertible {
+    /// What to print.
+    package let description: String
+    /// Whether this is the usage (`--help`), printed to stdout with status 0.
+    package let isUsage: Bool
+
+    /// Creates an error.
+    package init(_ description: String, isUsage: Bool = false) {
+        self.description = description
+        self.isUsage = isUsage
+    }
+}
+
+/// Runs an example's `body` with the command-line arguments and exits with
+/// the status it returns. A usage error prints the usage and exits 0; any
+/// other error prints one `error:` line on stderr and exits 1.
+package func runCommandLineTool(_ body: @Sendable ([String]) async throws -> Int32) async -> Never {
+    do {
+        exit(try await body(Array(CommandLine.arguments.dropFirst())))
+    } catch let error as CLIError where error.isUsage {
+        print(error.description)
+        exit(0)
+    } catch {
+        // write(contentsOf:) throws where FileHandle.write(_:) would trap on a closed stderr.
+        try? FileHandle.standardError.write(contentsOf: Data("error: \(error)\n".utf8))
+        exit(1)
+    }
+}
+
+/// Command-line arguments read in order, with the value that follows a flag.
+package struct ArgumentReader: IteratorProtocol {
+    private var iterator: IndexingIterator<[String]>
+
+    /// Reads `arguments`.
+    package init(_ arguments: [String]) { iterator = arguments.makeIterator() }
+
+    /// The next argument.
+    package mutating func next() -> String? { iterator.next() }
+
+    /// The argument after `flag`, or an error saying `flag` needs one.
+    package mutating func value(for flag: String) throws(CLIError) -> String {
+        guard let value = iterator.next() else { throw CLIError("\(flag) needs a value") }
+        return value
+    }
+}
