@@ -40,13 +40,16 @@ public enum WeiboResponse {
         guard (200..<300).contains(response.status) else {
             throw .server(status: response.status, message: "Weibo answered without an error code: \(JSONValue.snippet(of: response.body))")
         }
-        guard let postID = json["idstr"]?.stringValue ?? json["id"]?.stringValue, !postID.isEmpty, postID.allSatisfy(\.isNumber) else {
+        guard let postID = json["idstr"]?.stringValue ?? json["id"]?.stringValue, isDigits(postID) else {
             return .outcomeUnknown(reason: "Weibo answered HTTP \(response.status) without a status id; the status may have been posted")
         }
         let user = json["user"]?["idstr"]?.stringValue ?? json["user"]?["id"]?.stringValue
-        let url = user.flatMap { $0.allSatisfy(\.isNumber) ? URL(string: "https://weibo.com/\($0)/\(postID)") : nil }
+        let url = user.flatMap { isDigits($0) ? URL(string: "https://weibo.com/\($0)/\(postID)") : nil }
         return .posted(ShareReceipt(postID: postID, url: url))
     }
+
+    /// Whether `text` is a Weibo id: ASCII digits only.
+    static func isDigits(_ text: String) -> Bool { !text.isEmpty && text.utf8.allSatisfy { (48...57).contains($0) } }
 
     /// The ``ShareError`` for Weibo error `code`.
     static func failure(code: Int, message: String, response: HTTPResponse) -> ShareError {
