@@ -72,10 +72,11 @@ public struct WeChatOfficialAccountProvider: ShareProvider {
     public func constraints(for destination: ShareDestination) -> ShareConstraints? {
         switch destination {
         case .session where configuration.sessionRecipient != nil:
-            // Customer-service messages: text up to 2048 bytes; temporary image media up to 10 MB.
+            // Customer-service messages: text up to 2048 bytes; temporary image
+            // media up to 10 MB. Each picture is its own message, then the text.
             return ShareConstraints(
                 text: .init(maxLength: 2048, counting: .utf8Bytes),
-                images: .init(maxCount: 1, maxBytes: 10 * 1024 * 1024, formats: [.jpeg, .png]),
+                images: .init(maxCount: 9, maxBytes: 10 * 1024 * 1024, formats: [.jpeg, .png]),
                 links: .inText
             )
         case .timeline:

@@ -51,6 +51,23 @@ struct WeChatTests {
         #expect(requests[2].json == ["touser": "oFOLLOWER", "msgtype": "text", "text": ["content": "看看这张照片"]])
     }
 
+    @Test("several pictures go as one message each, in order, then the text")
+    func severalPictures() async throws {
+        let counter = RouteCounter()
+        let server = try LoopbackHTTPServer { request in
+            request.route == "POST /cgi-bin/media/upload"
+                ? ok(["media_id": "M\(counter.next(request.route))"]) : ok(["errcode": 0, "errmsg": "ok"])
+        }
+        defer { server.stop() }
+        let clock = TestClock()
+        let outcome = try await provider(server, clock: clock).share(
+            prepared(text: "three", images: [try noiseJPEG(seed: 1), try noiseJPEG(seed: 2), try noiseJPEG(seed: 3)]), to: .session,
+            credential: credential("wechat", token: Self.token, clock: clock))
+        #expect(outcome == .posted(ShareReceipt()))
+        let sends = server.requests.filter { $0.route == "POST /cgi-bin/message/custom/send" }.compactMap(\.json)
+        #expect(sends.map { $0["image"]?["media_id"]?.stringValue ?? $0["text"]?["content"]?.stringValue } == ["M1", "M2", "M3", "three"])
+    }
+
     @Test("an upload is retried after 5xx (it posts nothing); a send is not")
     func retriesOnlyUploads() async throws {
         let counter = RouteCounter()
