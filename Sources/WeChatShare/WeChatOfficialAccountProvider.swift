@@ -243,8 +243,7 @@ public struct WeChatOfficialAccountProvider: ShareProvider {
     fileprivate func upload(_ image: PreparedContent.Image, to path: String, type: String?, token: String, resultKey: String) async throws(ShareError) -> String
     {
         var form = MultipartForm()
-        let (name, contentType) = image.format == .png ? ("photo.png", "image/png") : ("photo.jpg", "image/jpeg")
-        form.addFile("media", filename: name, contentType: contentType, data: image.bytes)
+        form.addImage("media", image)
         var url = endpoint(path, token: token)
         if let type { url = url.adding([("type", type)]) }
         let request = HTTPRequest(

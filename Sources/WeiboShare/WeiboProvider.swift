@@ -111,10 +111,7 @@ public struct WeiboProvider: ShareProvider {
         var form = MultipartForm()
         // The API documents `status` as URL-encoded, also inside multipart bodies.
         form.addField("status", URLEncodedForm.encode(status))
-        if let image {
-            let (name, type) = image.format == .png ? ("photo.png", "image/png") : ("photo.jpg", "image/jpeg")
-            form.addFile("pic", filename: name, contentType: type, data: image.bytes)
-        }
+        if let image { form.addImage("pic", image) }
         return HTTPRequest(
             method: "POST", url: configuration.apiBase.appending(path: "2/statuses/share.json"),
             headers: ["Content-Type": form.contentType, "Authorization": "OAuth2 \(token)"],
