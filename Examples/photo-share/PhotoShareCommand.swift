@@ -84,20 +84,20 @@ struct PhotoShareCommand {
             let link = environment["PHOTODECK_WEIBO_LINK"].flatMap(URL.init(string:)) ?? URL(string: "https://photodeck.example/s")!
             providers.append(
                 WeiboProvider(
-                    configuration: .init(appKey: weiboKey, safeDomainLink: link, apiBase: apiBase ?? URL(string: "https://api.weibo.com")!), client: client))
+                    configuration: .init(appKey: weiboKey, safeDomainLink: link, apiBase: apiBase ?? WeiboProvider.defaultAPIBase), client: client))
         }
         let appID = environment["PHOTODECK_WECHAT_APP_ID"] ?? (dryRun ? "dry-run" : nil)
         if let appID {
             let recipient = environment["PHOTODECK_WECHAT_TO"] ?? (dryRun ? "dry-run-follower" : nil)
             providers.append(
                 WeChatOfficialAccountProvider(
-                    configuration: .init(appID: appID, sessionRecipient: recipient, apiBase: apiBase ?? URL(string: "https://api.weixin.qq.com")!),
+                    configuration: .init(appID: appID, sessionRecipient: recipient, apiBase: apiBase ?? WeChatOfficialAccountProvider.defaultAPIBase),
                     client: client))
         }
         let key = environment["PHOTODECK_WECOM_KEY"] ?? (dryRun ? "dry-run-key" : nil)
         if let key {
             providers.append(
-                WeComWebhookProvider(configuration: .init(webhookKey: key, apiBase: apiBase ?? URL(string: "https://qyapi.weixin.qq.com")!), client: client))
+                WeComWebhookProvider(configuration: .init(webhookKey: key, apiBase: apiBase ?? WeComWebhookProvider.defaultAPIBase), client: client))
         }
         return providers
     }

@@ -19,7 +19,7 @@ public struct WeChatAuthorizer: Sendable {
 
     /// Creates an authorizer.
     public init(
-        appID: String, appSecret: String, apiBase: URL = URL(string: "https://api.weixin.qq.com")!,
+        appID: String, appSecret: String, apiBase: URL = WeChatOfficialAccountProvider.defaultAPIBase,
         client: ProviderHTTPClient = ProviderHTTPClient(transport: URLSessionTransport())
     ) {
         self.appID = appID

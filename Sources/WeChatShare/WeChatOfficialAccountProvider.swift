@@ -24,6 +24,9 @@ public struct WeChatOfficialAccountProvider: ShareProvider {
     /// The provider's identifier, `"wechat"`.
     public static let id: ProviderID = "wechat"
 
+    /// Where WeChat's server API lives: `https://api.weixin.qq.com`.
+    public static let defaultAPIBase = URL(string: "https://api.weixin.qq.com")!
+
     /// The account's configuration.
     public struct Configuration: Hashable, Sendable {
         /// The Official Account's app id.
@@ -39,7 +42,7 @@ public struct WeChatOfficialAccountProvider: ShareProvider {
 
         /// Creates a configuration.
         public init(
-            appID: String, sessionRecipient: String? = nil, apiBase: URL = URL(string: "https://api.weixin.qq.com")!, publishPolls: Int = 5,
+            appID: String, sessionRecipient: String? = nil, apiBase: URL = WeChatOfficialAccountProvider.defaultAPIBase, publishPolls: Int = 5,
             publishPollInterval: Duration = .seconds(2)
         ) {
             self.appID = appID

@@ -23,6 +23,9 @@ public struct WeComWebhookProvider: ShareProvider {
     /// The robot's documented limit: 20 messages a minute.
     public static let rateLimit = RateLimit(capacity: 20, perSecond: 20.0 / 60.0)
 
+    /// Where WeCom's API lives: `https://qyapi.weixin.qq.com`.
+    public static let defaultAPIBase = URL(string: "https://qyapi.weixin.qq.com")!
+
     /// The robot's configuration.
     public struct Configuration: Hashable, Sendable, CustomStringConvertible {
         /// The webhook key (the `key` query parameter of the robot's URL).
@@ -31,7 +34,7 @@ public struct WeComWebhookProvider: ShareProvider {
         public var apiBase: URL
 
         /// Creates a configuration.
-        public init(webhookKey: String, apiBase: URL = URL(string: "https://qyapi.weixin.qq.com")!) {
+        public init(webhookKey: String, apiBase: URL = WeComWebhookProvider.defaultAPIBase) {
             self.webhookKey = webhookKey
             self.apiBase = apiBase
         }

@@ -23,7 +23,7 @@ public struct WeiboAuthorizer: Sendable {
 
     /// Creates an authorizer.
     public init(
-        appKey: String, appSecret: String, redirectURI: URL, apiBase: URL = URL(string: "https://api.weibo.com")!,
+        appKey: String, appSecret: String, redirectURI: URL, apiBase: URL = WeiboProvider.defaultAPIBase,
         client: ProviderHTTPClient = ProviderHTTPClient(transport: URLSessionTransport())
     ) {
         self.appKey = appKey

@@ -18,6 +18,9 @@ public struct WeiboProvider: ShareProvider {
     /// The provider's identifier, `"weibo"`.
     public static let id: ProviderID = "weibo"
 
+    /// Where Weibo's API lives: `https://api.weibo.com`.
+    public static let defaultAPIBase = URL(string: "https://api.weibo.com")!
+
     /// The app's registration with Weibo.
     public struct Configuration: Hashable, Sendable {
         /// The app key (`client_id`).
@@ -28,7 +31,7 @@ public struct WeiboProvider: ShareProvider {
         public var apiBase: URL
 
         /// Creates a configuration.
-        public init(appKey: String, safeDomainLink: URL, apiBase: URL = URL(string: "https://api.weibo.com")!) {
+        public init(appKey: String, safeDomainLink: URL, apiBase: URL = WeiboProvider.defaultAPIBase) {
             self.appKey = appKey
             self.safeDomainLink = safeDomainLink
             self.apiBase = apiBase
