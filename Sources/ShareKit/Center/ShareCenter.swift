@@ -207,29 +207,15 @@ public actor ShareCenter {
         let total = Int64(prepared.images.reduce(0) { $0 + $1.bytes.count } + (prepared.thumbnail?.bytes.count ?? 0))
         events.yield(.uploading(sent: 0, total: total))
         let reporter = ShareProgress.Reporter { sent, total in events.yield(.uploading(sent: sent, total: total)) }
-        let result = await Self.send(prepared, via: provider, to: share.target.destination, credential: credential, reporting: reporter)
+        let destination = share.target.destination
+        let result: Result<ShareOutcome, ShareError> = await ShareProgress.$reporter.withValue(reporter) {
+            do throws(ShareError) {
+                return .success(try await provider.share(prepared, to: destination, credential: credential))
+            } catch {
+                return .failure(error)
+            }
+        }
         if case .failure(.authorizationExpired) = result { pending[share.id] = share }
         return try result.get()
-    }
-
-    /// Hands prepared content to the provider with `reporter` as the task's
-    /// progress reporter.
-    private nonisolated static func send(
-        _ prepared: PreparedContent, via provider: any ShareProvider, to destination: ShareDestination, credential: Credential?,
-        reporting reporter: ShareProgress.Reporter
-    ) async -> Result<ShareOutcome, ShareError> {
-        await ShareProgress.$reporter.withValue(reporter) {
-            await attempt(prepared, via: provider, to: destination, credential: credential)
-        }
-    }
-
-    private nonisolated static func attempt(
-        _ prepared: PreparedContent, via provider: any ShareProvider, to destination: ShareDestination, credential: Credential?
-    ) async -> Result<ShareOutcome, ShareError> {
-        do throws(ShareError) {
-            return .success(try await provider.share(prepared, to: destination, credential: credential))
-        } catch {
-            return .failure(error)
-        }
     }
 }
