@@ -85,7 +85,7 @@ struct PhotoBrowserCommand {
             case .previous: note = "\(try await session.handle(.swipe(translation: CGSize(width: size.width / 2, height: 0), velocity: .zero)))"
             case .show: note = "show"
             case .goto(let index):
-                try await session.show(index)
+                try await session.showPage(index)
                 note = "turnedPage(to: \(index))"
             case .gesture(let gesture, _): note = "\(try await session.handle(gesture))"
             }

@@ -101,7 +101,7 @@ public actor PhotoBrowserSession {
     public func handle(_ gesture: BrowserGesture) async throws -> BrowserAction {
         let action = pager.handle(gesture)
         switch action {
-        case .turnedPage(let index): try await show(index)
+        case .turnedPage(let index): try await showPage(index)
         case .zoomChanged:
             // A resize changes every page's fit size: refetch the neighbours for it.
             if case .resize = gesture { await cancelPrefetches() }
@@ -111,7 +111,7 @@ public actor PhotoBrowserSession {
     }
 
     /// Shows page `index` directly (a thumbnail grid's tap).
-    public func show(_ index: Int) async throws {
+    public func showPage(_ index: Int) async throws {
         let count = await collection.count
         guard (0..<count).contains(index) else { throw BrowserError.pageOutOfRange(index, count: count) }
         pager.updateCount(count)
