@@ -11,7 +11,7 @@ BENCH_PACKAGES := $(TEST_PACKAGES) libvips-tools imagemagick python3-pil hyperfi
 
 DEMO_OUT ?= $(CURDIR)/.build/demo
 
-.PHONY: demo test test-asan check-docs lint bench-decode bench-fit bench-browser deps-build deps-test deps-bench
+.PHONY: demo test test-asan check-docs check-consumer lint bench-decode bench-fit bench-browser deps-build deps-test deps-bench
 
 define install_missing
 	@missing=""; \
@@ -66,6 +66,18 @@ test-asan: deps-test
 check-docs: deps-test
 	swift package dump-symbol-graph --minimum-access-level public >/dev/null
 	python3 scripts/check-docs.py
+
+## check-consumer: builds, tests and runs Tests/Consumer, an app that depends
+## on PhotoDeck as the README says, against this checkout (a path dependency
+## through a link named PhotoDeck, so the package name matches).
+check-consumer: deps-build
+	@work=$$(mktemp -d) && trap 'rm -rf "$$work"' EXIT && \
+	ln -s "$(CURDIR)" "$$work/PhotoDeck" && cp -R Tests/Consumer "$$work/MyApp" && \
+	sed -i 's#\.package(url: "https://github.com/<owner>/PhotoDeck.git", branch: "main")#.package(path: "../PhotoDeck")#' "$$work/MyApp/Package.swift" && \
+	grep -q 'package(path: "../PhotoDeck")' "$$work/MyApp/Package.swift" && \
+	swift build --package-path "$$work/MyApp" && \
+	swift test --package-path "$$work/MyApp" --disable-xctest && \
+	"$$work/MyApp/.build/debug/MyApp" Examples/Samples/waterfall.jpg Examples/Samples/portrait.webp
 
 ## lint: swift-format with the committed .swift-format configuration.
 lint:

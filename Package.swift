@@ -178,11 +178,11 @@ let package = Package(
         ),
 
         // MARK: Tests
-        .target(name: "TestSupport", dependencies: ["ImageCodecs"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
+        // Helpers every test target shares: fixtures, seeded data, fakes, waiting on events.
+        .target(name: "TestSupport", dependencies: ["ImageCodecs", "PhotoAlbum"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(
             name: "ImageCodecsTests",
             dependencies: ["ImageCodecs", "TestSupport"],
-            exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -200,6 +200,19 @@ let package = Package(
             dependencies: ["ShareKit", "ShareKitTesting", "ImageCodecs", "TestSupport", "SQLiteSupport"],
             swiftSettings: swiftSettings
         ),
+        // The README's and doc comments' code samples, compiled (and checked to be there).
+        .testTarget(
+            name: "DocSnippetTests",
+            dependencies: [
+                "ImageCodecs", "PhotoAlbum", "PhotoBrowser", "ShareKit", "ShareKitTesting", "WeiboShare", "WeChatShare", "TestSupport",
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ShareKitTestingTests",
+            dependencies: ["ShareKit", "ShareKitTesting", "TestSupport"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "ProviderTests",
             dependencies: ["WeiboShare", "WeChatShare", "ShareKit", "ShareKitTesting", "ImageCodecs", "TestSupport"],
@@ -208,7 +221,6 @@ let package = Package(
         .testTarget(
             name: "PhotoFitTests",
             dependencies: ["photo-fit", "photo-album", "photo-share", "photo-browser", "photodeck-fuzz", "ImageCodecs", "ShareKit", "ShareKitTesting", "TestSupport"],
-            exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 WORK=${WORK:-$(mktemp -d /tmp/bench-browser-XXXX)}
 DWELL=${DWELL:-400}
 ROUNDS=${ROUNDS:-5}
-SOURCE=../shared/testdata/exif-orientation-examples/Landscape_1.jpg
+SOURCE=Tests/Fixtures/conformance/exif-orientation-examples/Landscape_1.jpg
 mkdir -p "$WORK/photos"
 for i in 1 2 3 4 5 6 7 8; do
     out="$WORK/photos/photo-$i.jpg"

@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-15}
 WORK=${WORK:-$(mktemp -d)}
-SOURCE=../shared/testdata/exif-orientation-examples/Landscape_1.jpg
+SOURCE=Tests/Fixtures/conformance/exif-orientation-examples/Landscape_1.jpg
 PY=/usr/bin/python3
 
 swift build -c release --product codec-bench >/dev/null

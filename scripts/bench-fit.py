@@ -22,7 +22,7 @@ import time
 from PIL import Image, ImageChops, ImageOps, ImageStat
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
-SOURCE = os.path.join(ROOT, "..", "shared", "testdata", "exif-orientation-examples", "Landscape_1.jpg")
+SOURCE = os.path.join(ROOT, "Tests", "Fixtures", "conformance", "exif-orientation-examples", "Landscape_1.jpg")
 RUNS = int(os.environ.get("RUNS", "10"))
 WORK = os.environ.get("WORK") or tempfile.mkdtemp(prefix="bench-fit-")
 PHOTO_FIT = os.path.join(ROOT, ".build", "release", "photo-fit")

@@ -6,9 +6,9 @@
 # Environment:
 #   FUZZ_SECONDS   seconds per target (default 60)
 #   FUZZ_JOBS      parallel fuzzing processes per target (default 1)
-# Seeds come from ../shared/testdata (images) and Fuzz/seeds/providers (answers); the growing corpus is kept in
+# Seeds come from Tests/Fixtures/conformance (images) and Fuzz/seeds/providers (answers); the growing corpus is kept in
 # .build/fuzz-corpus/TARGET. A crashing input is copied to
-# Tests/ImageCodecsTests/Fixtures/fuzz-regressions/, which the test suite
+# Tests/Fixtures/fuzz-regressions/, which the test suite
 # replays; the script then exits 1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,8 +16,8 @@ SECONDS_PER_TARGET=${FUZZ_SECONDS:-60}
 JOBS=${FUZZ_JOBS:-1}
 TARGETS=("$@")
 [ ${#TARGETS[@]} -gt 0 ] || TARGETS=(jpeg png webp probe exif render json weibo tencent)
-TESTDATA=../shared/testdata
-REGRESSIONS=Tests/ImageCodecsTests/Fixtures/fuzz-regressions
+TESTDATA=Tests/Fixtures/conformance
+REGRESSIONS=Tests/Fixtures/fuzz-regressions
 
 swift build -c release --product photodeck-fuzz --build-path .build/fuzz \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -D -Xswiftc FUZZING \

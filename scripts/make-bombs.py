@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the decompression-bomb fixtures in Tests/PhotoFitTests/Fixtures/.
+"""Writes the decompression-bomb fixtures in Tests/Fixtures/bombs/.
 
 - bomb-25000.png: a valid 1-bit 25000x25000 PNG (625 MP) of zeros: 78 MB of
   rows in about 80 KB of zlib. Rejected from the header by the default limits.
@@ -13,7 +13,7 @@ import os
 import struct
 import zlib
 
-OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "PhotoFitTests", "Fixtures")
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Fixtures", "bombs")
 
 
 def chunk(kind, data):

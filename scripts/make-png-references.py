@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Writes Tests/ImageCodecsTests/Fixtures/png-references.tsv.
+"""Writes Tests/Fixtures/png-references.tsv.
 
 The reference decoder is pypng (pure Python, independent of libpng): every
-PNG in ../shared/testdata that it reads is expanded to 8-bit RGBA the way
+PNG in Tests/Fixtures/conformance that it reads is expanded to 8-bit RGBA the way
 PhotoDeck documents its PNG decoding, and the size and an FNV-1a 64-bit hash
 of the pixels are recorded:
 
@@ -19,8 +19,8 @@ import sys
 import png  # pypng
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-TESTDATA = os.path.join(ROOT, "..", "shared", "testdata")
-OUT = os.path.join(ROOT, "Tests", "ImageCodecsTests", "Fixtures", "png-references.tsv")
+TESTDATA = os.path.join(ROOT, "Tests", "Fixtures", "conformance")
+OUT = os.path.join(ROOT, "Tests", "Fixtures", "png-references.tsv")
 
 
 def fnv1a64(data) -> int:

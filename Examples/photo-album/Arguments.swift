@@ -4,7 +4,7 @@ import PhotoAlbum
 /// The parsed command line of photo-album.
 struct Arguments {
     enum Command {
-        case importFiles(album: String, paths: [String])
+        case importFiles(album: String, paths: [String], json: Bool)
         case list(album: String?, json: Bool)
         case remove(album: String?, ids: [String])
         case check
@@ -12,7 +12,7 @@ struct Arguments {
     }
 
     static let usage = """
-        usage: photo-album --store DIR import [--album NAME] PATH...
+        usage: photo-album --store DIR import [--album NAME] [--json] PATH...
                photo-album --store DIR list [--album NAME] [--json]
                photo-album --store DIR remove [--album NAME] ID...
                photo-album --store DIR check
@@ -62,7 +62,7 @@ struct Arguments {
         switch verb {
         case "import":
             guard !rest.isEmpty else { throw CLIError("import needs at least one file or folder") }
-            command = .importFiles(album: album ?? Self.defaultAlbum, paths: rest)
+            command = .importFiles(album: album ?? Self.defaultAlbum, paths: rest, json: json)
         case "list": command = .list(album: album, json: json)
         case "remove":
             guard !rest.isEmpty else { throw CLIError("remove needs at least one asset id") }

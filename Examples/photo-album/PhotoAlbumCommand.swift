@@ -23,11 +23,11 @@ struct PhotoAlbumCommand {
             print("repaired: \(repair.removedTemporaryFiles.count) temporary and \(repair.removedOrphans.count) unreferenced files removed")
         }
         switch arguments.command {
-        case .importFiles(let album, let paths):
+        case .importFiles(let album, let paths, let json):
             try await ensureAlbum(album, in: store)
             var files: [String] = []
-            for path in paths { files += try expand(path) }
-            return try await importFiles(files, into: album, store: store)
+            for path in paths { files += expand(path, skipping: arguments.store) }
+            return try await importFiles(files, into: album, store: store, json: json)
         case .list(let album, let json):
             let albums = try await store.albums().filter { album == nil || $0.name == album }
             if let album, albums.isEmpty { throw AlbumError.noSuchAlbum(album) }
@@ -86,59 +86,65 @@ struct PhotoAlbumCommand {
                 print("cancelled")
             case .picked(let assets):
                 try await ensureAlbum(album, in: store)
+                var alreadyThere = 0
                 for asset in assets {
-                    let item = try await store.add(asset, to: album)
-                    print("added \(item.asset.shortForm) \(asset.id)")
+                    switch try await store.add(asset, to: album) {
+                    case .added(let item): print("added \(item.asset.shortForm) \(asset.id)")
+                    case .alreadyInAlbum(let item):
+                        alreadyThere += 1
+                        print("already in album \(item.asset.shortForm) \(asset.id)")
+                    }
                 }
-                print("picked \(assets.count) into \(album)")
+                print("picked \(assets.count) into \(album) (\(alreadyThere) already there)")
             }
             return 0
         }
     }
 
-    static func importFiles(_ files: [String], into album: String, store: AlbumStore) async throws -> Int32 {
-        var progress = Progress(total: files.count)
-        var failures = 0
-        var skipped = 0
+    static func importFiles(_ files: [String], into album: String, store: AlbumStore, json: Bool) async throws -> Int32 {
+        var report = ImportReport(album: album)
+        var progress = Progress(total: files.count, printsLines: !json)
         for file in files {
-            let outcome: Result<AlbumItem, AlbumError>
+            let entry: ImportReport.Entry
             do {
-                outcome = .success(try await store.add(fileAt: file, to: album))
-            } catch {
-                outcome = .failure(error)
+                switch try await store.importFile(at: file, into: album) {
+                case .added(let item): entry = .init(path: file, status: .added, id: item.asset.rawValue)
+                case .alreadyInAlbum(let item): entry = .init(path: file, status: .alreadyInAlbum, id: item.asset.rawValue)
+                }
+            } catch .notAnImage(_, let reason) {
+                entry = .init(path: file, status: .notAnImage, reason: reason.description)
+            } catch .unreadableFile(_, let reason) {
+                entry = .init(path: file, status: .unreadable, reason: reason)
             }
-            switch outcome {
-            case .success(let item):
-                progress.advance("added \(item.asset.shortForm) \(file)")
-            case .failure(.notAnImage):
-                skipped += 1
-                progress.advance("skipped \(file): not an image")
-            case .failure(let error):
-                guard case .unreadableFile = error else { throw error }
-                failures += 1
-                progress.advance("failed \(file): \(error)")
-            }
+            report.entries.append(entry)
+            progress.advance(entry.line)
         }
-        print("imported \(files.count - failures - skipped) photos into \(album) (\(skipped) not images, \(failures) unreadable)")
-        return failures == 0 ? 0 : 1
+        if json {
+            print(try report.json())
+        } else {
+            print(report.summary)
+        }
+        return report.count(.unreadable) == 0 ? 0 : 1
     }
 
     static func ensureAlbum(_ name: String, in store: AlbumStore) async throws {
         if try await !store.albums().contains(where: { $0.name == name }) { try await store.createAlbum(named: name) }
     }
 
-    /// Files under a path (recursively for folders, hidden entries skipped), sorted.
-    static func expand(_ path: String) throws -> [String] {
+    /// Files under a path (recursively for folders, hidden entries and the
+    /// store's own folder skipped), sorted.
+    static func expand(_ path: String, skipping store: String) -> [String] {
+        let storeFolder = URL(fileURLWithPath: store).standardizedFileURL.resolvingSymlinksInPath().path
         var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-            throw AlbumError.unreadableFile(path: path, reason: "No such file or directory")
-        }
-        guard isFolder.boolValue else { return [path] }
+        // A missing path is reported as unreadable with the other files.
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else { return [path] }
         let enumerator = FileManager.default.enumerator(atPath: path)
         var files: [String] = []
         while let relative = enumerator?.nextObject() as? String {
             if relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
             let full = "\(path)/\(relative)"
+            let resolved = URL(fileURLWithPath: full).standardizedFileURL.resolvingSymlinksInPath().path
+            if resolved == storeFolder || resolved.hasPrefix(storeFolder + "/") { continue }
             var folder: ObjCBool = false
             if FileManager.default.fileExists(atPath: full, isDirectory: &folder), !folder.boolValue { files.append(full) }
         }

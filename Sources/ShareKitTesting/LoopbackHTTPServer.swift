@@ -5,26 +5,60 @@ import Synchronization
     import Glibc
 #endif
 
-/// A small HTTP/1.1 server on 127.0.0.1 for tests of real network code:
-/// each request is answered by a handler that can also drop the
-/// connection, stall, or send a truncated body.
+/// A small HTTP/1.1 server on 127.0.0.1 for tests of real network code.
+///
+/// Requests are answered by routes (method and path) or by one handler;
+/// an answer can also drop the connection, arrive late, or send a truncated
+/// body. Each connection is served on its own thread, so a late answer
+/// never holds up another request.
 ///
 /// ```swift
-/// let server = try LoopbackHTTPServer { request in .respond(status: 200, body: Array("ok".utf8)) }
+/// let server = try LoopbackHTTPServer(routes: [
+///     .init("POST", "/2/statuses/share.json") { request in
+///         .respond(status: 200, headers: ["Content-Type": "application/json"], body: Array(#"{"idstr":"1"}"#.utf8))
+///     },
+///     .init("GET", "/slow") { _ in .delayed(.seconds(5), status: 200, body: []) },
+/// ])
 /// defer { server.stop() }
-/// let url = server.url(path: "/upload")
+/// let url = server.url(path: "/2/statuses/share.json")   // unrouted requests get a 404
 /// ```
 public final class LoopbackHTTPServer: Sendable {
     /// A request as the server read it.
     public struct Request: Sendable {
-        /// The method.
+        /// The method, as sent (`GET`, `POST`, ...).
         public let method: String
-        /// The path, with its query.
-        public let path: String
+        /// The request target as sent: the path and, after `?`, the query.
+        public let target: String
         /// Header fields, names lowercased.
         public let headers: [String: String]
         /// The body.
         public let body: [UInt8]
+
+        /// Creates a request (the server makes these; tests of handlers can too).
+        public init(method: String, target: String, headers: [String: String] = [:], body: [UInt8] = []) {
+            self.method = method
+            self.target = target
+            self.headers = headers
+            self.body = body
+        }
+
+        /// The path, without the query.
+        public var path: String { String(target.prefix { $0 != "?" }) }
+
+        /// The raw query (after `?`), or `nil` when there is none.
+        public var query: String? {
+            guard let mark = target.firstIndex(of: "?") else { return nil }
+            return String(target[target.index(after: mark)...])
+        }
+
+        /// The query's items, percent-decoded; the first of a repeated name wins.
+        public var queryItems: [String: String] {
+            let items = URLComponents(string: "http://localhost\(target)")?.queryItems ?? []
+            return Dictionary(items.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { first, _ in first })
+        }
+
+        /// `"METHOD /path"`, the key routes match on.
+        public var route: String { "\(method) \(path)" }
     }
 
     /// How to answer.
@@ -33,24 +67,90 @@ public final class LoopbackHTTPServer: Sendable {
         case respond(status: Int, headers: [String: String] = [:], body: [UInt8] = [])
         /// Close the connection without answering.
         case dropConnection
-        /// Wait, then answer (or give up when the server stops).
+        /// Wait, then answer; when the server stops first, close without answering.
         case delayed(Duration, status: Int, body: [UInt8])
         /// Declare `declaredLength` bytes but send only `body`, then close.
         case truncated(status: Int, declaredLength: Int, body: [UInt8])
     }
 
+    /// Answers requests for one method and path.
+    public struct Route: Sendable {
+        /// The method to match (compared without regard to case).
+        public let method: String
+        /// The path to match exactly, without a query.
+        public let path: String
+        /// Makes the answer.
+        public let handler: @Sendable (Request) -> Reply
+
+        /// A route for `method` and `path`.
+        public init(_ method: String, _ path: String, handler: @escaping @Sendable (Request) -> Reply) {
+            self.method = method
+            self.path = path
+            self.handler = handler
+        }
+    }
+
     /// The port it listens on.
     public let port: Int
     private let listener: Int32
-    private final class RequestLog: Sendable {
+    private let shared: Shared
+
+    /// State the listening thread, the connection threads and the server share.
+    private final class Shared: Sendable {
         let requests = Mutex<[Request]>([])
         let stopped = Mutex(false)
-    }
-    private let log = RequestLog()
+        /// Read end of a socket pair whose write end is closed by `stop()`:
+        /// every delayed answer polls it, so stopping wakes them all.
+        let stopRead: Int32
+        let stopWrite: Int32
 
-    /// Starts listening on an ephemeral port of 127.0.0.1.
-    public init(handler: @escaping @Sendable (Request) -> Reply) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        init() throws {
+            var ends: [Int32] = [-1, -1]
+            guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
+                throw POSIXError(.init(rawValue: errno) ?? .EIO)
+            }
+            stopRead = ends[0]
+            stopWrite = ends[1]
+        }
+
+        /// Waits up to `duration`; `false` when the server stopped first.
+        func wait(_ duration: Duration) -> Bool {
+            let components = duration.components
+            var remaining = Int64(components.seconds) * 1000 + Int64(components.attoseconds / 1_000_000_000_000_000)
+            let clock = ContinuousClock()
+            let deadline = clock.now.advanced(by: duration)
+            while remaining > 0 {
+                var descriptor = pollfd(fd: stopRead, events: Int16(POLLIN), revents: 0)
+                let result = poll(&descriptor, 1, Int32(min(remaining, Int64(Int32.max))))
+                if result > 0 { return false }
+                if result < 0 && errno != EINTR { return false }
+                let left = clock.now.duration(to: deadline).components
+                remaining = Int64(left.seconds) * 1000 + Int64(left.attoseconds / 1_000_000_000_000_000)
+            }
+            return !stopped.withLock { $0 }
+        }
+
+        deinit {
+            close(stopRead)
+            if !stopped.withLock({ $0 }) { close(stopWrite) }
+        }
+    }
+
+    /// Starts listening on an ephemeral port of 127.0.0.1; `handler` answers
+    /// every request.
+    public convenience init(handler: @escaping @Sendable (Request) -> Reply) throws {
+        try self.init(routes: [], unmatched: handler)
+    }
+
+    /// Starts listening on an ephemeral port of 127.0.0.1; each request goes
+    /// to the first route with its method and path, else to `unmatched`
+    /// (by default a 404 naming the route).
+    public init(
+        routes: [Route],
+        unmatched: @escaping @Sendable (Request) -> Reply = { request in .respond(status: 404, body: Array("no route for \(request.route)".utf8)) }
+    ) throws {
+        let shared = try Shared()
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -61,7 +161,7 @@ public final class LoopbackHTTPServer: Sendable {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0, listen(fd, 16) == 0 else {
+        guard bound == 0, listen(fd, 64) == 0 else {
             close(fd)
             throw POSIXError(.init(rawValue: errno) ?? .EIO)
         }
@@ -71,13 +171,17 @@ public final class LoopbackHTTPServer: Sendable {
         }
         port = Int(UInt16(bigEndian: address.sin_port))
         listener = fd
-        let log = self.log
+        self.shared = shared
+        let respond: @Sendable (Request) -> Reply = { request in
+            let route = routes.first { $0.method.caseInsensitiveCompare(request.method) == .orderedSame && $0.path == request.path }
+            return (route?.handler ?? unmatched)(request)
+        }
         let thread = Thread {
             while true {
                 let client = accept(fd, nil, nil)
                 if client < 0 {
                     if errno == EINTR { continue }
-                    if !log.stopped.withLock({ $0 }) {
+                    if !shared.stopped.withLock({ $0 }) {
                         // A passing failure (out of descriptors, an aborted connection): keep serving.
                         usleep(1000)
                         continue
@@ -90,13 +194,7 @@ public final class LoopbackHTTPServer: Sendable {
                     close(fd)
                     return
                 }
-                guard let request = Self.readRequest(client) else {
-                    close(client)
-                    continue
-                }
-                log.requests.withLock { $0.append(request) }
-                Self.answer(client, with: handler(request))
-                Self.closeGracefully(client)
+                Self.serve(client, shared: shared, respond: respond)
             }
         }
         thread.name = "LoopbackHTTPServer"
@@ -106,17 +204,34 @@ public final class LoopbackHTTPServer: Sendable {
     /// The URL of `path` on this server.
     public func url(path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
 
-    /// Every request received so far.
-    public var requests: [Request] { log.requests.withLock { $0 } }
+    /// Every request received so far, in the order they were read.
+    public var requests: [Request] { shared.requests.withLock { $0 } }
 
-    /// Stops listening (the serving thread closes the socket; calling this
-    /// again does nothing).
+    /// Stops listening and wakes every delayed answer, which then closes its
+    /// connection unanswered. Calling this again does nothing.
     public func stop() {
-        let first = log.stopped.withLock { stopped in
+        let first = shared.stopped.withLock { stopped in
             defer { stopped = true }
             return !stopped
         }
-        if first { shutdown(listener, Int32(SHUT_RDWR)) }
+        guard first else { return }
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(shared.stopWrite)
+    }
+
+    /// Reads one request and answers it on a thread of its own.
+    private static func serve(_ client: Int32, shared: Shared, respond: @escaping @Sendable (Request) -> Reply) {
+        let thread = Thread {
+            guard let request = readRequest(client) else {
+                close(client)
+                return
+            }
+            shared.requests.withLock { $0.append(request) }
+            answer(client, with: respond(request), shared: shared)
+            closeGracefully(client)
+        }
+        thread.name = "LoopbackHTTPServer connection"
+        thread.start()
     }
 
     /// Ends the response, then waits briefly for the client to close, so
@@ -153,7 +268,7 @@ public final class LoopbackHTTPServer: Sendable {
                     guard let colon = line.firstIndex(of: ":") else { continue }
                     headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
                 }
-                contentLength = Int(headers["content-length"] ?? "0") ?? 0
+                contentLength = max(0, Int(headers["content-length"] ?? "0") ?? 0)
                 if headers["expect"]?.lowercased() == "100-continue" {
                     let interim = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
                     _ = interim.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -161,10 +276,11 @@ public final class LoopbackHTTPServer: Sendable {
             }
         }
         guard requestLine.count >= 2, let end = headerEnd else { return nil }
-        return Request(method: String(requestLine[0]), path: String(requestLine[1]), headers: headers, body: Array(buffer[end..<(end + contentLength)]))
+        return Request(
+            method: String(requestLine[0]), target: String(requestLine[1]), headers: headers, body: Array(buffer[end..<(end + contentLength)]))
     }
 
-    private static func answer(_ client: Int32, with reply: Reply) {
+    private static func answer(_ client: Int32, with reply: Reply, shared: Shared) {
         func write(_ status: Int, _ headers: [String: String], _ body: [UInt8], declared: Int? = nil) {
             var head = "HTTP/1.1 \(status) Status\r\nContent-Length: \(declared ?? body.count)\r\nConnection: close\r\n"
             for (name, value) in headers { head += "\(name): \(value)\r\n" }
@@ -180,9 +296,7 @@ public final class LoopbackHTTPServer: Sendable {
         case .respond(let status, let headers, let body): write(status, headers, body)
         case .dropConnection: break
         case .delayed(let delay, let status, let body):
-            let components = delay.components
-            usleep(UInt32(min(Int64(UInt32.max), components.seconds * 1_000_000 + components.attoseconds / 1_000_000_000_000)))
-            write(status, [:], body)
+            if shared.wait(delay) { write(status, [:], body) }
         case .truncated(let status, let declared, let body): write(status, [:], body, declared: declared)
         }
     }

@@ -13,6 +13,21 @@ import Synchronization
 /// // ... run the code under test ...
 /// #expect(mock.recordedShares.count == 2)
 /// ```
+///
+/// Destinations can have limits of their own, and a share can be held in
+/// flight until the test cancels it:
+///
+/// ```swift
+/// let feed = MockShareProvider(
+///     id: "feed", constraintsByDestination: [
+///         .session: ShareConstraints(text: .init(maxLength: 500), images: nil, links: .inText),
+///         .timeline: ShareConstraints(text: .init(maxLength: 140), images: .init(maxCount: 1, maxBytes: 1_000_000), links: .inText),
+///     ])
+/// feed.enqueue(.untilCancelled)
+/// let operation = await center.startShare(content, to: target)
+/// await feed.waitForShares(count: 1)        // the provider has it now
+/// operation.cancel()
+/// ```
 public final class MockShareProvider: ShareProvider {
     /// One recorded call.
     public struct Recorded: Sendable {
@@ -30,6 +45,9 @@ public final class MockShareProvider: ShareProvider {
         case result(Result<ShareOutcome, ShareError>)
         /// Wait, then answer (cancellation ends the wait with ``ShareError/cancelled``).
         case delayed(Duration, Result<ShareOutcome, ShareError>)
+        /// Never answer: the share stays in flight until its task is
+        /// cancelled, then fails with ``ShareError/cancelled``.
+        case untilCancelled
 
         /// A success.
         public static func success(_ outcome: ShareOutcome) -> Script { .result(.success(outcome)) }
@@ -42,27 +60,60 @@ public final class MockShareProvider: ShareProvider {
     public let destinations: [ShareDestination]
     public let requiresCredential: Bool
     private let constraintsByDestination: [ShareDestination: ShareConstraints]
-    private let state = Mutex<(scripts: [Script], recorded: [Recorded], availability: ProviderAvailability)>(
-        ([], [], ProviderAvailability(isConfigured: true, isAuthorized: true, isReachable: true))
-    )
+    private struct State {
+        var scripts: [Script] = []
+        var recorded: [Recorded] = []
+        var availability = ProviderAvailability(isConfigured: true, isAuthorized: true, isReachable: true)
+        var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    }
+    private let state = Mutex(State())
 
-    /// Creates a mock. Unscripted shares succeed with a receipt whose post
-    /// id is the call's number ("1", "2", ...).
-    public init(
+    /// The limits every destination of a mock has unless told otherwise:
+    /// 2,000 characters, 9 images of 10 MB, a link object.
+    public static let defaultConstraints = ShareConstraints(
+        text: .init(maxLength: 2_000), images: .init(maxCount: 9, maxBytes: 10_000_000), links: .object(maxTitleLength: 512, maxSummaryLength: 1_024))
+
+    /// Creates a mock whose `destinations` all have `constraints`.
+    /// Unscripted shares succeed with a receipt whose post id is the call's
+    /// number ("1", "2", ...).
+    public convenience init(
         id: ProviderID, displayName: String? = nil, destinations: [ShareDestination] = [.session, .timeline],
-        constraints: ShareConstraints = ShareConstraints(
-            text: .init(maxLength: 2_000), images: .init(maxCount: 9, maxBytes: 10_000_000), links: .object(maxTitleLength: 512, maxSummaryLength: 1_024)),
+        constraints: ShareConstraints = MockShareProvider.defaultConstraints, requiresCredential: Bool = false
+    ) {
+        self.init(
+            id: id, displayName: displayName, constraintsByDestination: Dictionary(uniqueKeysWithValues: destinations.map { ($0, constraints) }),
+            order: destinations, requiresCredential: requiresCredential)
+    }
+
+    /// Creates a mock whose destinations each have their own limits; the
+    /// destinations are listed in `order` (by default sorted by name).
+    public init(
+        id: ProviderID, displayName: String? = nil, constraintsByDestination: [ShareDestination: ShareConstraints], order: [ShareDestination]? = nil,
         requiresCredential: Bool = false
     ) {
         self.id = id
         self.displayName = displayName ?? id.rawValue
-        self.destinations = destinations
+        self.destinations = order ?? constraintsByDestination.keys.sorted { $0.rawValue < $1.rawValue }
         self.requiresCredential = requiresCredential
-        constraintsByDestination = Dictionary(uniqueKeysWithValues: destinations.map { ($0, constraints) })
+        self.constraintsByDestination = constraintsByDestination
     }
 
     /// Queues answers for the next shares, in order.
     public func enqueue(_ scripts: Script...) { state.withLock { $0.scripts += scripts } }
+
+    /// Returns once the provider has received `count` shares in all (at
+    /// once when it already has): the event to wait for before acting on a
+    /// share in flight.
+    public func waitForShares(count: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let reached = state.withLock { state in
+                if state.recorded.count >= count { return true }
+                state.waiters.append((count, continuation))
+                return false
+            }
+            if reached { continuation.resume() }
+        }
+    }
 
     /// Sets what ``availability(credential:)`` reports.
     public func setAvailability(_ availability: ProviderAvailability) { state.withLock { $0.availability = availability } }
@@ -75,10 +126,14 @@ public final class MockShareProvider: ShareProvider {
     public func availability(credential: Credential?) async -> ProviderAvailability { state.withLock { $0.availability } }
 
     public func share(_ content: PreparedContent, to destination: ShareDestination, credential: Credential?) async throws(ShareError) -> ShareOutcome {
-        let (script, number) = state.withLock { state -> (Script?, Int) in
+        let (script, number, ready) = state.withLock { state -> (Script?, Int, [CheckedContinuation<Void, Never>]) in
             state.recorded.append(Recorded(content: content, destination: destination, account: credential?.account))
-            return (state.scripts.isEmpty ? nil : state.scripts.removeFirst(), state.recorded.count)
+            let count = state.recorded.count
+            let ready = state.waiters.filter { $0.count <= count }.map(\.continuation)
+            state.waiters.removeAll { $0.count <= count }
+            return (state.scripts.isEmpty ? nil : state.scripts.removeFirst(), count, ready)
         }
+        for waiter in ready { waiter.resume() }
         switch script {
         case nil:
             return .posted(ShareReceipt(postID: "\(number)"))
@@ -87,6 +142,10 @@ public final class MockShareProvider: ShareProvider {
         case .delayed(let delay, let result)?:
             do { try await Task.sleep(for: delay) } catch { throw .cancelled }
             return try result.get()
+        case .untilCancelled?:
+            while true {
+                do { try await Task.sleep(for: .seconds(3_600)) } catch { throw .cancelled }
+            }
         }
     }
 }

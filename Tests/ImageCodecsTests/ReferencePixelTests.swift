@@ -1,9 +1,10 @@
 import Foundation
 import ImageCodecs
+import TestSupport
 import Testing
 
 /// Pixel comparisons against reference decoders: PNG exact against
-/// ImageMagick (hashes in Fixtures/png-references.tsv), JPEG within ±1 of
+/// pypng (hashes in Tests/Fixtures/png-references.tsv), JPEG within ±1 of
 /// djpeg, WebP exact against dwebp.
 @Suite("Reference pixels")
 struct ReferencePixelTests {
@@ -16,7 +17,7 @@ struct ReferencePixelTests {
     }
 
     static let pngReferences: [PNGReference] = {
-        let url = TestData.fixtures.appendingPathComponent("png-references.tsv")
+        let url = TestData.packageRoot.appendingPathComponent("Tests/Fixtures/png-references.tsv")
         guard let text = try? String(contentsOf: url, encoding: .utf8) else { return [] }
         return text.split(separator: "\n").compactMap { line in
             guard !line.hasPrefix("#") else { return nil }
@@ -39,7 +40,7 @@ struct ReferencePixelTests {
         let image = try DecodedImage(decoding: bytes, options: DecodeOptions(appliesOrientation: false))
         #expect(image.bitmap.size == PixelSize(width: reference.width, height: reference.height))
         let hash = fnv1a64(image.bitmap.rgbaBytes)
-        #expect(hash == reference.hash, "pixels differ from ImageMagick's decode of \(reference.path)")
+        #expect(hash == reference.hash, "pixels differ from pypng's decode of \(reference.path)")
     }
 
     static let referenceJPEGs = TestData.entries.filter {
@@ -78,17 +79,58 @@ struct ReferencePixelTests {
 
     @Test("WebP decodes are exact against dwebp", arguments: referenceWebPs)
     func webpMatchesDwebp(_ entry: TestData.Entry) throws {
-        let image = try DecodedImage(decoding: try entry.bytes(), options: DecodeOptions(appliesOrientation: false))
-        let reference = try ReferenceDecoder.dwebp(entry.url)
+        try Self.expectExactAgainstDwebp(try entry.bytes(), file: entry.url)
+    }
+
+    @Test("libwebp's own tools make the generated WebP set")
+    func generatedSetIsMade() throws {
+        let samples = try GeneratedWebP.samples()
+        #expect(samples.count == 17)
+        #expect(samples.filter(\.isAnimated).count == 3)
+    }
+
+    @Test("generated WebPs probe at the size cwebp wrote and decode exactly as dwebp does", arguments: GeneratedWebP.stills)
+    func generatedStill(_ sample: GeneratedWebP.Sample) throws {
+        let bytes = try sample.bytes()
+        let info = try ImageInfo(probing: bytes)
+        #expect(info.format == .webp && !info.isAnimated)
+        #expect(info.size == PixelSize(width: sample.width, height: sample.height), "\(sample.command)")
+        try Self.expectExactAgainstDwebp(bytes, file: sample.url)
+        if sample.name == "exif-orientation-6" {
+            #expect(info.orientation == .right)
+            #expect(try DecodedImage(decoding: bytes).bitmap.size == PixelSize(width: 128, height: 128))
+        }
+    }
+
+    @Test("generated animations probe as animated and decode to their first frame", arguments: GeneratedWebP.animations)
+    func generatedAnimation(_ sample: GeneratedWebP.Sample) throws {
+        let bytes = try sample.bytes()
+        let info = try ImageInfo(probing: bytes)
+        #expect(info.isAnimated && info.size == PixelSize(width: sample.width, height: sample.height))
+        // The first frame, cut out by webpmux, is a still dwebp can read;
+        // every frame here covers the whole canvas, so it is frame 0.
+        let frame = FileManager.default.temporaryDirectory.appendingPathComponent("frame1-\(UUID().uuidString).webp")
+        defer { try? FileManager.default.removeItem(at: frame) }
+        _ = try ReferenceDecoder.run("/usr/bin/webpmux", ["-get", "frame", "1", sample.url.path, "-o", frame.path])
+        let reference = try ReferenceDecoder.dwebp(frame)
+        let image = try DecodedImage(decoding: bytes)
+        #expect(image.bitmap.size == PixelSize(width: reference.width, height: reference.height))
+        #expect(image.bitmap.rgbaBytes == reference.pixels, "\(sample.command)")
+    }
+
+    /// Decodes `bytes` and compares every pixel with `dwebp -pam` of `file`.
+    static func expectExactAgainstDwebp(_ bytes: [UInt8], file: URL) throws {
+        let image = try DecodedImage(decoding: bytes, options: DecodeOptions(appliesOrientation: false))
+        let reference = try ReferenceDecoder.dwebp(file)
         #expect(reference.width == image.bitmap.width && reference.height == image.bitmap.height)
         #expect(reference.channels == 4)
         if image.bitmap.pixelFormat.hasAlpha {
-            #expect(image.bitmap.rgbaBytes == reference.pixels)
+            #expect(image.bitmap.rgbaBytes == reference.pixels, "\(file.lastPathComponent)")
         } else {
             // The file declares no alpha, so it decodes to RGB; dwebp's PAM
             // always has an alpha channel, which is compared away.
             let referenceRGB = reference.pixels.enumerated().filter { $0.offset % 4 != 3 }.map(\.element)
-            #expect(image.bitmap.packedBytes == referenceRGB)
+            #expect(image.bitmap.packedBytes == referenceRGB, "\(file.lastPathComponent)")
         }
     }
 }

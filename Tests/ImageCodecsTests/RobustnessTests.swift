@@ -1,5 +1,6 @@
 import Foundation
 import ImageCodecs
+import TestSupport
 import Testing
 
 @Suite("Limits and damaged input")
@@ -91,13 +92,13 @@ struct RobustnessTests {
         ("libjpeg-turbo-testimages/testimgint.jpg", .jpeg),
         ("pngsuite/png/basn6a08.png", .png),
         ("pngsuite/png/basi3p02.png", .png),
-        ("libwebp-test-data/test.webp", .webp),
-        ("libwebp-test-data/lossless_color_transform.webp", .webp),
-        ("libwebp-test-data/lossy_alpha1.webp", .webp),
+        ("image-rs-samples/webp/lossy_images/simple-rgb.webp", .webp),
+        ("image-rs-samples/webp/lossless_images/multi-color.webp", .webp),
+        ("image-rs-samples/webp/extended_images/lossy_alpha.webp", .webp),
     ]
 
-    @Test("every truncation fails with a typed error", arguments: samples.map(\.0))
-    func truncation(_ path: String) throws {
+    @Test("every truncation fails with a typed error naming the format", arguments: samples)
+    func truncation(_ path: String, _ format: ImageFormat) throws {
         let bytes = try TestData.bytes(path)
         var failures = 0
         for fraction in stride(from: 0.0, to: 0.98, by: 0.07) {
@@ -107,7 +108,13 @@ struct RobustnessTests {
                 Issue.record("\(path) cut to \(cut.count) of \(bytes.count) bytes decoded to \(image.bitmap)")
             } catch {
                 failures += 1
-                #expect(!error.description.isEmpty)
+                // Too short to sniff: not an image at all. Otherwise the
+                // error says which format ran out or broke.
+                if ImageFormat(sniffing: cut) == nil {
+                    #expect(error == .unsupportedFormat(leadingBytes: Array(cut.prefix(12))))
+                } else {
+                    #expect(error.isTruncatedOrCorrupt(format), "\(path) cut to \(cut.count) bytes: \(error)")
+                }
             }
         }
         #expect(failures == 14)
@@ -116,13 +123,15 @@ struct RobustnessTests {
     @Test("truncated JPEGs can return their partial image on request")
     func partialJPEG() throws {
         let bytes = try TestData.bytes("pillow-edgecases/truncated_jpeg.jpg")
-        #expect(throws: ImageCodecError.self) { try DecodedImage(decoding: bytes) }
+        let error = #expect(throws: ImageCodecError.self) { try DecodedImage(decoding: bytes) }
+        #expect(error?.isTruncatedOrCorrupt(.jpeg) == true, "\(String(describing: error))")
+        if case .truncated = error {} else { Issue.record("a cut scan is 'truncated', not \(String(describing: error))") }
         let partial = try DecodedImage(decoding: bytes, options: DecodeOptions(acceptsTruncatedData: true))
         #expect(partial.warnings.contains { $0.contains("Premature end") })
     }
 
-    @Test("bit flips never crash, and decodes stay self-consistent", arguments: samples.map(\.0))
-    func bitFlips(_ path: String) throws {
+    @Test("bit flips never crash, and decodes stay self-consistent", arguments: samples)
+    func bitFlips(_ path: String, _ format: ImageFormat) throws {
         let bytes = try TestData.bytes(path)
         var generator = SeededGenerator(seed: UInt64(bytes.count))
         var decoded = 0
@@ -138,7 +147,13 @@ struct RobustnessTests {
                 #expect(image.bitmap.pixels.count == image.bitmap.bytesPerRow * image.bitmap.height)
                 decoded += 1
             } catch {
-                #expect(!error.description.isEmpty)
+                // A flip in the signature makes it unrecognisable; anywhere
+                // else the error names the sample's format.
+                if ImageFormat(sniffing: damaged) == nil {
+                    #expect(error == .unsupportedFormat(leadingBytes: Array(damaged.prefix(12))))
+                } else {
+                    #expect(error.format == format || error.isTooLarge, "\(path): \(error)")
+                }
                 rejected += 1
             }
         }
@@ -148,9 +163,15 @@ struct RobustnessTests {
     @Test("empty and tiny inputs are unsupported formats, not crashes")
     func tinyInputs() {
         #expect(throws: ImageCodecError.unsupportedFormat(leadingBytes: [])) { try DecodedImage(decoding: [UInt8]()) }
-        for prefix in [[0xFF, 0xD8, 0xFF], [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], Array("RIFF\0\0\0\0WEBP".utf8)] as [[UInt8]] {
-            #expect(throws: ImageCodecError.self) { try DecodedImage(decoding: prefix) }
-            #expect(throws: ImageCodecError.self) { try ImageInfo(probing: prefix) }
+        let prefixes: [([UInt8], ImageFormat)] = [
+            ([0xFF, 0xD8, 0xFF], .jpeg), ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], .png), (Array("RIFF\0\0\0\0WEBP".utf8), .webp),
+        ]
+        for (prefix, format) in prefixes {
+            let decodeError = #expect(throws: ImageCodecError.self) { try DecodedImage(decoding: prefix) }
+            let probeError = #expect(throws: ImageCodecError.self) { try ImageInfo(probing: prefix) }
+            for error in [decodeError, probeError] {
+                #expect(error?.isTruncatedOrCorrupt(format) == true, "\(format) signature alone: \(String(describing: error))")
+            }
         }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import ImageCodecs
 import PhotoAlbum
 import Synchronization
+import TestSupport
 import Testing
 
 /// A picker UI that plays back a script and records what it was shown.
@@ -27,13 +28,6 @@ struct MemorySource: PickableSource {
             return filter.matches(info) ? PickedAsset(id: id, info: info) { () throws(ImageCodecError) -> [UInt8] in bytes } : nil
         }
     }
-}
-
-/// A camera that "captures" a fixed JPEG.
-struct StillCamera: CaptureDeviceProvider {
-    let jpeg: [UInt8]
-    func devices() -> [CaptureDeviceInfo] { [CaptureDeviceInfo(id: "cam0", name: "Test camera", position: .rear)] }
-    func captureStill(from id: String, near width: Int, _ height: Int) async throws(CameraError) -> [UInt8] { jpeg }
 }
 
 @Suite("Picker sessions")
@@ -83,7 +77,7 @@ struct PickerSessionTests {
     @Test("the camera is used when there is one")
     func cameraCapture() async throws {
         let jpeg = try Bitmap(width: 32, height: 24, pixelFormat: .rgb8, pixels: [UInt8](repeating: 77, count: 32 * 24 * 3)).encoded(as: .jpeg)
-        let camera = CameraSource(provider: StillCamera(jpeg: jpeg))
+        let camera = CameraSource(provider: FakeCamera(capturing: jpeg))
         let (result, picker) = try await Self.run(PickerConfiguration(), [.confirm], sources: [camera, MemorySource(photos: Self.photos)])
         #expect(picker.lastState?.source == .camera)
         #expect(picker.lastState?.candidates.count == 1)

@@ -1,6 +1,7 @@
 import Foundation
 import ImageCodecs
 import PhotoAlbum
+import TestSupport
 import Testing
 
 /// A source with a fixed availability.
@@ -10,27 +11,18 @@ struct FixedSource: PhotoSource {
     func availability() async -> SourceAvailability { state }
 }
 
-/// A camera backend with scripted devices.
-struct FakeCameras: CaptureDeviceProvider {
-    let list: [CaptureDeviceInfo]
-    func devices() -> [CaptureDeviceInfo] { list }
-    func captureStill(from id: String, near width: Int, _ height: Int) async throws(CameraError) -> [UInt8] {
-        throw .captureFailed(device: id, reason: "fake")
-    }
-}
-
 @Suite("Sources and the camera")
 struct SourceAndCameraTests {
     @Test("the camera is preferred; without one the library is chosen and the reason kept")
     func fallback() async throws {
         let library = FixedSource(kind: .photoLibrary, state: .available)
-        let noCamera = CameraSource(provider: FakeCameras(list: []))
+        let noCamera = CameraSource(provider: FakeCamera(devices: []))
         let selection = await SourceSelector().select(from: [library, noCamera])
         #expect(selection.chosen?.kind == .photoLibrary)
         #expect(selection.skipped.map(\.kind) == [.camera])
         #expect(selection.skipped.first?.reason == "no camera is connected")
 
-        let camera = CameraSource(provider: FakeCameras(list: [CaptureDeviceInfo(id: "/dev/video0", name: "Webcam", position: .external)]))
+        let camera = CameraSource(provider: FakeCamera(devices: [CaptureDeviceInfo(id: "/dev/video0", name: "Webcam", position: .external)]))
         #expect(await SourceSelector().select(from: [library, camera]).chosen?.kind == .camera)
 
         let order = SourceSelector(preferredOrder: [.savedPhotosAlbum, .photoLibrary])
@@ -106,8 +98,12 @@ struct SourceAndCameraTests {
         #expect(pixel(3, 1) == [255, 255, 255])
         #expect(maxDifference(pixel(4, 0), [255, 0, 0]) <= 2)
         #expect(maxDifference(pixel(6, 1), [0, 0, 255]) <= 3)
-        #expect(throws: ImageCodecError.self) { try YUYVConversion.rgbBitmap(fromYUYV: bytes, width: 7, height: 2) }
-        #expect(throws: ImageCodecError.self) { try YUYVConversion.rgbBitmap(fromYUYV: Array(bytes.prefix(10)), width: 8, height: 2) }
+        #expect(throws: ImageCodecError.invalidArgument("YUYV needs an even, positive width; got 7x2")) {
+            try YUYVConversion.rgbBitmap(fromYUYV: bytes, width: 7, height: 2)
+        }
+        #expect(throws: ImageCodecError.invalidArgument("10 bytes are too few for 8x2 YUYV with 16 bytes per row")) {
+            try YUYVConversion.rgbBitmap(fromYUYV: Array(bytes.prefix(10)), width: 8, height: 2)
+        }
     }
 
     @Test("frames become JPEGs: MJPEG is checked and kept, YUYV is encoded, garbage is refused")

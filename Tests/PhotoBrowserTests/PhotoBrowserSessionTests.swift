@@ -10,7 +10,7 @@ struct PhotoBrowserSessionTests {
     /// Five generated JPEGs of different shapes, in memory.
     static func photos() throws -> [BrowserPhoto] {
         try [(1200, 800), (800, 1200), (1600, 900), (1000, 1000), (640, 480)].enumerated().map { index, size in
-            let bytes = try Bitmap.noise(width: size.0, height: size.1, seed: UInt64(index)).encoded(as: .jpeg)
+            let bytes = try noiseJPEG(width: size.0, height: size.1, seed: UInt64(index))
             return BrowserPhoto(id: "photo-\(index)", source: .encoded(bytes), displaySize: PixelSize(width: size.0, height: size.1))
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import ImageCodecs
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import PhotoBrowser
@@ -35,21 +36,26 @@ struct RenditionCacheTests {
         let cache = RenditionCache(capacityBytes: 1 << 20)
         final class Decodes: Sendable { let count = Mutex(0) }
         let decodes = Decodes()
+        // The decode is held until all eight requests are in, so the seven
+        // later ones must join it.
+        let release = Latch()
         try await withThrowingTaskGroup(of: Bitmap.self) { group in
             for _ in 0..<8 {
                 group.addTask {
                     try await cache.rendition(for: Self.key("x")) {
                         decodes.count.withLock { $0 += 1 }
-                        try await Task.sleep(for: .milliseconds(50))
+                        await release.wait()
                         return Self.bitmap()
                     }
                 }
             }
+            try await waitUntil("seven requests to join the decode") { await cache.statistics.joins == 7 }
+            release.open()
             for try await bitmap in group { #expect(bitmap.byteCount == 400) }
         }
         #expect(decodes.count.withLock { $0 } == 1)
         let stats = await cache.statistics
-        #expect(stats.misses == 1 && stats.joins + stats.hits == 7)
+        #expect(stats.misses == 1 && stats.joins == 7 && stats.hits == 0)
     }
 
     @Test("a failed decode is not cached and a cancelled one can be retried")
@@ -64,7 +70,7 @@ struct RenditionCacheTests {
                 return Self.bitmap()
             }
         }
-        while await cache.pendingKeys.isEmpty { await Task.yield() }
+        try await waitUntil("the slow decode to start") { await !cache.pendingKeys.isEmpty }
         await cache.cancel(Self.key("s"))
         await #expect(throws: CancellationError.self) { try await slow.value }
         let retried = try await cache.rendition(for: Self.key("s")) { Self.bitmap() }

@@ -1,5 +1,6 @@
 import Foundation
 import ImageCodecs
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -10,7 +11,7 @@ import Testing
 /// bounded memory, measured as the peak RSS of a `photo-fit` child process.
 @Suite("Decompression bombs")
 struct DecompressionBombTests {
-    static let fixtures = ExampleProcess.packageRoot.appendingPathComponent("Tests/PhotoFitTests/Fixtures").path
+    static let fixtures = ExampleProcess.packageRoot.appendingPathComponent("Tests/Fixtures/bombs").path
 
     /// Sanitizer builds (`make test-asan`) add shadow memory and a
     /// quarantine to every process, so their bound is looser; it still fails
@@ -23,7 +24,11 @@ struct DecompressionBombTests {
     /// resident memory in MB. (A child's ru_maxrss from wait4 would also count
     /// the test process's own peak, inherited across the exec; GNU time forks
     /// from a small process, so its figure is photo-fit's alone.)
-    static func photoFit(_ arguments: [String]) throws -> (status: Int32, peakMB: Double) {
+    static func photoFit(_ arguments: [String]) async throws -> (status: Int32, peakMB: Double) {
+        try await offPool { try photoFitBlocking(arguments) }
+    }
+
+    static func photoFitBlocking(_ arguments: [String]) throws -> (status: Int32, peakMB: Double) {
         let report = FileManager.default.temporaryDirectory.appendingPathComponent("bomb-rss-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: report) }
         let process = Process()
@@ -45,8 +50,8 @@ struct DecompressionBombTests {
     }
 
     @Test("a 625-megapixel PNG of 76 KB is refused from its header in little memory")
-    func pngClaimingTooMuch() throws {
-        let run = try Self.photoFit(["\(Self.fixtures)/bomb-25000.png", "/tmp/bomb-out.jpg"])
+    func pngClaimingTooMuch() async throws {
+        let run = try await Self.photoFit(["\(Self.fixtures)/bomb-25000.png", "/tmp/bomb-out.jpg"])
         #expect(run.status == 1)
         #expect(run.peakMB < Self.bound(48), "peak \(run.peakMB) MB")
         #expect(throws: ImageCodecError.tooLarge(width: 25_000, height: 25_000, limit: 100_000_000)) {
@@ -55,10 +60,10 @@ struct DecompressionBombTests {
     }
 
     @Test("an 81-megapixel PNG of 79 KB, within limits, renders in streaming memory")
-    func pngWithinLimits() throws {
+    func pngWithinLimits() async throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("bomb-\(UUID().uuidString).jpg").path
         defer { try? FileManager.default.removeItem(atPath: output) }
-        let run = try Self.photoFit(["--width", "200", "--height", "200", "\(Self.fixtures)/bomb-9000.png", output])
+        let run = try await Self.photoFit(["--width", "200", "--height", "200", "\(Self.fixtures)/bomb-9000.png", output])
         #expect(run.status == 0)
         // 81 MB of pixels are never held: rows are resampled as they decode.
         #expect(run.peakMB < Self.bound(64), "peak \(run.peakMB) MB")
@@ -70,7 +75,7 @@ struct DecompressionBombTests {
     }
 
     @Test("JPEG and WebP headers that lie about their size fail fast", arguments: ["jpeg", "webp"])
-    func lyingHeaders(_ kind: String) throws {
+    func lyingHeaders(_ kind: String) async throws {
         var bytes: [UInt8]
         if kind == "jpeg" {
             bytes = try Bitmap(zeroedWidth: 16, height: 16, pixelFormat: .rgb8).encoded(as: .jpeg)
@@ -92,7 +97,7 @@ struct DecompressionBombTests {
         }
         let path = try Self.temporary(bytes, "lie.\(kind)")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let run = try Self.photoFit([path, "/tmp/bomb-lie-out.png"])
+        let run = try await Self.photoFit([path, "/tmp/bomb-lie-out.png"])
         #expect(run.status == 1)
         #expect(run.peakMB < Self.bound(48), "peak \(run.peakMB) MB")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -9,7 +10,7 @@ enum ExampleProcess {
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    struct Result {
+    struct Result: Sendable {
         let status: Int32
         let reason: Process.TerminationReason
         let standardOutput: String
@@ -22,8 +23,10 @@ enum ExampleProcess {
         ProcessInfo.processInfo.environment.filter { ["ASAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS", "UBSAN_OPTIONS"].contains($0.key) }
     }
 
-    /// The built executable `name`.
+    /// The built executable `name` (or the program at `name` when it is an
+    /// absolute path).
     static func executable(_ name: String) -> URL {
+        if name.hasPrefix("/") { return URL(fileURLWithPath: name) }
         // The test bundle sits in the same build directory as the executables.
         let buildDirectory = Bundle.main.bundleURL
         let candidates = [
@@ -47,8 +50,15 @@ enum ExampleProcess {
         return process
     }
 
-    /// Runs `name` to completion with `input` on standard input.
-    static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:], input: String = "") throws -> Result {
+    /// Runs `name` to completion with `input` on standard input, waiting on
+    /// a thread of its own (see `offPool`).
+    static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:], input: String = "") async throws -> Result {
+        try await offPool { try runBlocking(name, arguments, environment: environment, input: input) }
+    }
+
+    /// Runs `name` to completion, blocking the calling thread: only for
+    /// code that already runs on a thread of its own.
+    static func runBlocking(_ name: String, _ arguments: [String], environment: [String: String] = [:], input: String = "") throws -> Result {
         let process = Process()
         process.executableURL = executable(name)
         process.arguments = arguments

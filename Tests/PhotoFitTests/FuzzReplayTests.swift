@@ -1,7 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
 
-/// Replays every saved fuzz finding (Tests/ImageCodecsTests/Fixtures/fuzz-regressions,
+/// Replays every saved fuzz finding (Tests/Fixtures/fuzz-regressions,
 /// written by scripts/fuzz.sh) and the provider-answer seeds through every
 /// fuzz target, in the non-fuzzing build of photodeck-fuzz: each must end
 /// cleanly, not with a signal.
@@ -14,26 +15,20 @@ struct FuzzReplayTests {
         return ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { !$0.hasPrefix(".") }.sorted().map { "\(path)/\($0)" }
     }
 
-    /// The test data's files labelled `invalid` or `fuzz` in VERIFY.tsv.
-    static func hostileTestData() throws -> [String] {
-        let testdata = root.appendingPathComponent("../shared/testdata").standardizedFileURL.path
-        let table = try String(contentsOfFile: "\(testdata)/VERIFY.tsv", encoding: .utf8)
-        return table.split(separator: "\n").compactMap { line -> String? in
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
-            guard fields.count > 3, fields[3] == "invalid" || fields[3] == "fuzz" else { return nil }
-            return "\(testdata)/\(fields[0])"
-        }
+    /// The conformance files labelled `invalid` or `fuzz` in VERIFY.tsv.
+    static func hostileTestData() -> [String] {
+        TestData.entries.filter { $0.intent == "invalid" || $0.intent == "fuzz" }.map(\.url.path)
     }
 
     @Test("saved crashes, provider answers and the test data's hostile files run through every target without crashing")
-    func replay() throws {
-        let regressions = Self.files(in: "Tests/ImageCodecsTests/Fixtures/fuzz-regressions")
+    func replay() async throws {
+        let regressions = Self.files(in: "Tests/Fixtures/fuzz-regressions")
         let seeds = Self.files(in: "Fuzz/seeds/providers")
-        let hostile = try Self.hostileTestData()
+        let hostile = Self.hostileTestData()
         let inputs = regressions + seeds + hostile
         #expect(seeds.count >= 9)
         #expect(hostile.count >= 150)
-        let result = try ExampleProcess.run("photodeck-fuzz", inputs)
+        let result = try await ExampleProcess.run("photodeck-fuzz", inputs)
         #expect(result.reason == .exit && result.status == 0, "\(result.standardOutput.suffix(400)) \(result.standardError.suffix(2000))")
         #expect(result.standardOutput.split(separator: "\n").filter { $0.hasPrefix("ok ") }.count == inputs.count)
     }

@@ -7,10 +7,10 @@ struct PhotoBrowserCommandTests {
     static let samples = ExampleProcess.packageRoot.appendingPathComponent("Examples/Samples").path
 
     @Test("a scripted session over the samples: pages, zoom, prefetch hits and a snapshot per step")
-    func scripted() throws {
+    func scripted() async throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("photo-browser-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: out) }
-        let result = try ExampleProcess.run(
+        let result = try await ExampleProcess.run(
             "photo-browser",
             [
                 "--viewport", "390x844", "--scale", "2", "--out", out, Self.samples, "--", "next", "double-tap", "200,400", "pan", "-50,0", "next", "next",
@@ -41,13 +41,13 @@ struct PhotoBrowserCommandTests {
     }
 
     @Test("bad commands and empty folders are one error line")
-    func errors() throws {
-        let bad = try ExampleProcess.run("photo-browser", [Self.samples, "--", "fly"])
+    func errors() async throws {
+        let bad = try await ExampleProcess.run("photo-browser", [Self.samples, "--", "fly"])
         #expect(bad.status == 1 && bad.standardError.hasPrefix("error: unknown command 'fly'"))
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("empty-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: empty) }
-        let none = try ExampleProcess.run("photo-browser", [empty])
+        let none = try await ExampleProcess.run("photo-browser", [empty])
         #expect(none.status == 1 && none.standardError.contains("no photos"))
     }
 }

@@ -7,8 +7,8 @@ import Testing
 struct PhotoFitTests {
     static let samples = ExampleProcess.packageRoot.appendingPathComponent("Examples/Samples")
 
-    static func run(_ arguments: [String]) throws -> ExampleProcess.Result {
-        try ExampleProcess.run("photo-fit", arguments, environment: ["PHOTO_FIT_QUIET": "1"])
+    static func run(_ arguments: [String]) async throws -> ExampleProcess.Result {
+        try await ExampleProcess.run("photo-fit", arguments, environment: ["PHOTO_FIT_QUIET": "1"])
     }
 
     static func temporaryFile(_ name: String) -> String {
@@ -16,10 +16,10 @@ struct PhotoFitTests {
     }
 
     @Test("without a box it converts at full size with orientation applied")
-    func convertsFullSize() throws {
+    func convertsFullSize() async throws {
         let output = Self.temporaryFile("full.png")
         defer { try? FileManager.default.removeItem(atPath: output) }
-        let result = try Self.run([Self.samples.appendingPathComponent("portrait-orientation-6.jpg").path, output])
+        let result = try await Self.run([Self.samples.appendingPathComponent("portrait-orientation-6.jpg").path, output])
         #expect(result.status == 0, "\(result.standardError)")
         let info = try ImageInfo(probingFileAt: output)
         #expect(info.format == .png)
@@ -32,11 +32,11 @@ struct PhotoFitTests {
         arguments: [
             ("fit", 640, 640, 427, 640), ("fill", 320, 320, 320, 320), ("fit", 5000, 5000, 600, 900), ("fill", 300, 100, 300, 100),
         ])
-    func boxes(_ mode: String, _ width: Int, _ height: Int, _ expectedWidth: Int, _ expectedHeight: Int) throws {
+    func boxes(_ mode: String, _ width: Int, _ height: Int, _ expectedWidth: Int, _ expectedHeight: Int) async throws {
         let output = Self.temporaryFile("box.webp")
         defer { try? FileManager.default.removeItem(atPath: output) }
         let input = Self.samples.appendingPathComponent("portrait-orientation-6.jpg").path
-        let result = try Self.run(["--width", "\(width)", "--height", "\(height)", "--mode", mode, "--quality", "80", input, output])
+        let result = try await Self.run(["--width", "\(width)", "--height", "\(height)", "--mode", mode, "--quality", "80", input, output])
         #expect(result.status == 0, "\(result.standardError)")
         let info = try ImageInfo(probingFileAt: output)
         #expect(info.format == .webp)
@@ -56,7 +56,7 @@ struct PhotoFitTests {
             ["TRUNCATED", "/tmp/out.png"],
             ["IN", "/nonexistent-dir/out.jpg"],
         ])
-    func failures(_ arguments: [String]) throws {
+    func failures(_ arguments: [String]) async throws {
         let corrupt = Self.temporaryFile("corrupt.jpg")
         try Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + [UInt8](repeating: 0x42, count: 64)).write(to: URL(fileURLWithPath: corrupt))
         let truncated = Self.temporaryFile("truncated.jpg")
@@ -74,7 +74,7 @@ struct PhotoFitTests {
             default: $0
             }
         }
-        let result = try Self.run(resolved)
+        let result = try await Self.run(resolved)
         #expect(result.reason == .exit)
         #expect(result.status == 1)
         #expect(result.standardError.hasPrefix("error: "), "\(result.standardError)")

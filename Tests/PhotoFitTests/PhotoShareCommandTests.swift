@@ -10,8 +10,8 @@ struct PhotoShareCommandTests {
     ]
     static let sample = ExampleProcess.packageRoot.appendingPathComponent("Examples/Samples/waterfall.jpg").path
 
-    func run(_ arguments: [String], extra: [String: String] = [:]) throws -> ExampleProcess.Result {
-        try ExampleProcess.run("photo-share", arguments, environment: Self.secrets.merging(extra) { _, new in new })
+    func run(_ arguments: [String], extra: [String: String] = [:]) async throws -> ExampleProcess.Result {
+        try await ExampleProcess.run("photo-share", arguments, environment: Self.secrets.merging(extra) { _, new in new })
     }
 
     func expectNoSecrets(_ result: ExampleProcess.Result, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -26,8 +26,8 @@ struct PhotoShareCommandTests {
         arguments: [
             "weibo/timeline", "wechat/session", "wechat/timeline", "wecom/session",
         ])
-    func dryRun(target: String) throws {
-        let result = try run(["share", "--to", target, "--dry-run", "--verbose", "--text", "Waterfall 瀑布", Self.sample])
+    func dryRun(target: String) async throws {
+        let result = try await run(["share", "--to", target, "--dry-run", "--verbose", "--text", "Waterfall 瀑布", Self.sample])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("would send: POST https://"))
         #expect(result.standardOutput.hasSuffix("dry run: nothing was sent\n"))
@@ -42,7 +42,7 @@ struct PhotoShareCommandTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         try await FileCredentialStore(path: path).save(Credential(provider: "weibo", account: "17", accessToken: "2.00fileTOKENsecret"))
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        let result = try ExampleProcess.run(
+        let result = try await ExampleProcess.run(
             "photo-share", ["share", "--to", "weibo/timeline", "--dry-run", "--verbose", "--credentials", path, "--text", "hi", Self.sample])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(!result.standardOutput.contains("2.00fileTOKENsecret") && !result.standardError.contains("2.00fileTOKENsecret"))
@@ -52,18 +52,18 @@ struct PhotoShareCommandTests {
     }
 
     @Test("targets lists what can take the content, in a stable order")
-    func targets() throws {
-        let result = try run(["targets", "--text", "hi", Self.sample], extra: ["PHOTODECK_WEIBO_APP_KEY": "k", "PHOTODECK_WECHAT_APP_ID": "wx1"])
+    func targets() async throws {
+        let result = try await run(["targets", "--text", "hi", Self.sample], extra: ["PHOTODECK_WEIBO_APP_KEY": "k", "PHOTODECK_WECHAT_APP_ID": "wx1"])
         #expect(result.status == 0)
         #expect(result.standardOutput.split(separator: "\n").map { $0.split(separator: "\t")[0] } == ["weibo/timeline", "wechat/timeline", "wecom/session"])
     }
 
     @Test("a real run against a loopback server: posted (0), failures that echo secrets (1), a lost answer (3)")
-    func loopback() throws {
+    func loopback() async throws {
         let posted = try LoopbackHTTPServer { _ in .respond(status: 200, body: Array(#"{"idstr":"4901","user":{"idstr":"17"}}"#.utf8)) }
         defer { posted.stop() }
         let environment = ["PHOTODECK_WEIBO_APP_KEY": "k"]
-        let ok = try run(
+        let ok = try await run(
             ["share", "--to", "weibo/timeline", "--api-base", posted.url(path: "").absoluteString, "--text", "hi", Self.sample], extra: environment)
         #expect(ok.status == 0 && ok.standardOutput == "posted 4901 https://weibo.com/17/4901\n")
         #expect(posted.requests.count == 1)
@@ -74,7 +74,8 @@ struct PhotoShareCommandTests {
         }
         defer { echo.stop() }
         for target in ["weibo/timeline", "wecom/session"] {
-            let failed = try run(["share", "--to", target, "--api-base", echo.url(path: "").absoluteString, "--verbose", "--text", "hi"], extra: environment)
+            let failed = try await run(
+                ["share", "--to", target, "--api-base", echo.url(path: "").absoluteString, "--verbose", "--text", "hi"], extra: environment)
             #expect(failed.status == 1)
             #expect(failed.standardError.contains("error: the provider rejected the content"))
             expectNoSecrets(failed)
@@ -82,7 +83,7 @@ struct PhotoShareCommandTests {
 
         let lost = try LoopbackHTTPServer { _ in .dropConnection }
         defer { lost.stop() }
-        let unknown = try run(["share", "--to", "wecom/session", "--api-base", lost.url(path: "").absoluteString, "--text", "hi"])
+        let unknown = try await run(["share", "--to", "wecom/session", "--api-base", lost.url(path: "").absoluteString, "--text", "hi"])
         #expect(unknown.status == 3 && unknown.standardOutput.hasPrefix("outcome unknown:"))
         #expect(lost.requests.count == 1)
         expectNoSecrets(unknown)

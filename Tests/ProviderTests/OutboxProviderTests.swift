@@ -2,6 +2,7 @@ import Foundation
 import ShareKit
 import ShareKitTesting
 import Synchronization
+import TestSupport
 import Testing
 import WeChatShare
 import WeiboShare

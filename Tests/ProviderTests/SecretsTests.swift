@@ -1,6 +1,7 @@
 import Foundation
 import ShareKit
 import ShareKitTesting
+import TestSupport
 import Testing
 import WeChatShare
 import WeiboShare
@@ -23,7 +24,7 @@ struct SecretsTests {
     /// A server answering every request with `fault`, echoing what it received.
     static func server(_ fault: Fault) throws -> LoopbackHTTPServer {
         try LoopbackHTTPServer { request in
-            let echo = "\(request.method) \(request.path) \(request.headers) \(String(decoding: request.body.prefix(300), as: UTF8.self))"
+            let echo = "\(request.method) \(request.target) \(request.headers) \(String(decoding: request.body.prefix(300), as: UTF8.self))"
             switch fault {
             case .echoError: return ok(["errcode": 40035, "errmsg": .string("invalid args: \(echo)"), "error_code": 20003, "error": .string(echo)])
             case .echo500: return .respond(status: 500, body: Array("Internal error while handling \(echo)".utf8))
@@ -99,7 +100,7 @@ struct SecretsTests {
             }
         }
         // The secrets did reach the server: the scan is not vacuous.
-        let sent = server.requests.map { "\($0.path) \($0.headers) \(String(decoding: $0.body, as: UTF8.self))" }.joined()
+        let sent = server.requests.map { "\($0.target) \($0.headers) \(String(decoding: $0.body, as: UTF8.self))" }.joined()
         #expect(sent.contains(Self.weiboToken) && sent.contains(Self.wechatToken) && sent.contains(Self.wecomKey))
     }
 }

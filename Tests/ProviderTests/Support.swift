@@ -4,26 +4,12 @@ import ShareKit
 import ShareKitTesting
 import TestSupport
 
-/// A JPEG of noise, `width` x `height`.
-func noiseJPEG(width: Int = 64, height: Int = 48, seed: UInt64 = 1) throws -> [UInt8] {
-    try Bitmap.noise(width: width, height: height, seed: seed).encoded(as: .jpeg)
-}
-
 /// A credential that expires in an hour of `clock`.
 func credential(_ provider: ProviderID, token: String, account: String = "42", clock: TestClock) -> Credential {
     Credential(provider: provider, account: account, accessToken: token, expiresAt: clock.now.addingTimeInterval(3600))
 }
 
 extension LoopbackHTTPServer.Request {
-    /// "METHOD /path", without the query.
-    var route: String { "\(method) \(path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? path)" }
-
-    /// The query's items.
-    var query: [String: String] {
-        let items = URLComponents(string: "http://x\(path)")?.queryItems ?? []
-        return Dictionary(items.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { first, _ in first })
-    }
-
     /// The body as JSON.
     var json: JSONValue? { try? JSONValue(parsing: body) }
 

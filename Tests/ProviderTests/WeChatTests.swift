@@ -2,6 +2,7 @@ import Foundation
 import ShareKit
 import ShareKitTesting
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import WeChatShare
@@ -45,7 +46,7 @@ struct WeChatTests {
         #expect(outcome == .posted(ShareReceipt()))
         let requests = server.requests
         #expect(requests.map(\.route) == ["POST /cgi-bin/media/upload", "POST /cgi-bin/message/custom/send", "POST /cgi-bin/message/custom/send"])
-        #expect(requests[0].query == ["access_token": Self.token, "type": "image"])
+        #expect(requests[0].queryItems == ["access_token": Self.token, "type": "image"])
         #expect(requests[0].formParts["media"] == jpeg)
         #expect(requests[1].json == ["touser": "oFOLLOWER", "msgtype": "image", "image": ["media_id": "MEDIA_1"]])
         #expect(requests[2].json == ["touser": "oFOLLOWER", "msgtype": "text", "text": ["content": "看看这张照片"]])
@@ -187,7 +188,7 @@ struct WeChatTests {
         #expect(
             draft["content"]
                 == "<p>Trip &lt;day 1&gt;</p><p>Second line</p><p><img src=\"http://mmbiz.qpic.cn/pic1\"/></p><p><img src=\"http://mmbiz.qpic.cn/pic2\"/></p>")
-        #expect(server.requests.first { $0.route == "POST /cgi-bin/material/add_material" }?.query["type"] == "thumb")
+        #expect(server.requests.first { $0.route == "POST /cgi-bin/material/add_material" }?.queryItems["type"] == "thumb")
     }
 
     @Test("a publish job that is still running after the polls is 'outcome unknown'; a refused one is rejected")

@@ -1,6 +1,7 @@
 import Foundation
 import ShareKit
 import ShareKitTesting
+import TestSupport
 import Testing
 
 @testable import WeChatShare
@@ -28,7 +29,7 @@ struct WeComTests {
         #expect(outcome == .posted(ShareReceipt()))
         let requests = server.requests
         #expect(requests.map(\.route) == ["POST /cgi-bin/webhook/send", "POST /cgi-bin/webhook/send"])
-        #expect(requests.allSatisfy { $0.query["key"] == Self.key })
+        #expect(requests.allSatisfy { $0.queryItems["key"] == Self.key })
         let image = try #require(requests[0].json?["image"])
         #expect(image["base64"]?.stringValue.flatMap { Data(base64Encoded: $0) }.map { [UInt8]($0) } == jpeg)
         #expect(image["md5"]?.stringValue == WeComWebhookProvider.md5Hex(jpeg))

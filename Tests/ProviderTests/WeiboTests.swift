@@ -1,6 +1,7 @@
 import Foundation
 import ShareKit
 import ShareKitTesting
+import TestSupport
 import Testing
 
 @testable import WeiboShare
@@ -30,7 +31,7 @@ struct WeiboTests {
         #expect(server.requests.count == 1)
         #expect(request.route == "POST /2/statuses/share.json")
         #expect(request.headers["authorization"] == "OAuth2 \(Self.token)")
-        #expect(!request.path.contains(Self.token))
+        #expect(!request.target.contains(Self.token))
         let parts = request.formParts
         let status = try #require(parts["status"]).withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }
         #expect(status.removingPercentEncoding == "海边的日落 sunset https://photodeck.example/s")

@@ -20,16 +20,9 @@ enum Tables {
 
 @Suite("Content adaptation")
 struct AdaptationTests {
-    static func noiseJPEG(_ width: Int, _ height: Int, seed: UInt64 = 1, orientation: ImageOrientation = .up) throws -> [UInt8] {
-        var generator = SeededGenerator(seed: seed)
-        let pixels = (0..<(width * height * 3)).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        return try Bitmap(width: width, height: height, pixelFormat: .rgb8, pixels: pixels)
-            .encoded(as: .jpeg, options: EncodeOptions(quality: 95, exif: ExifMetadata(orientation: orientation)))
-    }
-
     @Test("large images are re-encoded under the byte cap; small ones pass untouched")
     func byteCaps() throws {
-        let big = try Self.noiseJPEG(1600, 1200)
+        let big = try noiseJPEG(width: 1600, height: 1200, quality: 95)
         #expect(big.count > 1_000_000)
         let small = try Bitmap.noise(width: 64, height: 48, seed: 4).encoded(as: .jpeg)
         let adapter = ContentAdapter()
@@ -46,7 +39,7 @@ struct AdaptationTests {
     @Test("images in other formats, oversized or rotated, are converted")
     func conversion() throws {
         let webp = try Bitmap.noise(width: 3000, height: 100, seed: 2).encoded(as: .webp)
-        let rotated = try Self.noiseJPEG(120, 80, orientation: .right)
+        let rotated = try noiseJPEG(width: 120, height: 80, quality: 95, orientation: .right)
         let prepared = try ContentAdapter().prepare(ShareContent(text: "x", images: [.encoded(webp), .encoded(rotated)]), for: Tables.microblog)
         #expect(prepared.images[0].format == .jpeg)
         #expect(prepared.images[0].size == PixelSize(width: 2048, height: 68))
@@ -56,7 +49,7 @@ struct AdaptationTests {
 
     @Test("thumbnails come in under their cap and box")
     func thumbnail() throws {
-        let photo = try Self.noiseJPEG(1200, 900)
+        let photo = try noiseJPEG(width: 1200, height: 900, quality: 95)
         let link = ShareLink(
             url: URL(string: "https://example.com/a")!, title: String(repeating: "T", count: 100), summary: "s",
             thumbnail: .encoded(photo))

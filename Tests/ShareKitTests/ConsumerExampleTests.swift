@@ -32,13 +32,13 @@ func captionSharing() async throws {
     let center = ShareCenter()
     await center.register(mock)
     let signIns = SignInLog()
-    let sharer = CaptionSharer(center: center, onSignInNeeded: { signIns.record($0) })
+    let sharer = CaptionSharer(center: center, onSignInNeeded: { signIns.record($0) })  // your code
 
     #expect(await sharer.share("Hello 👋"))
     #expect(mock.recordedShares.map(\.content.text) == ["Hello 👋"])
     #expect(mock.recordedShares.map(\.destination) == [.session])
 
-    #expect(await sharer.share("Again") == false)
+    #expect(await sharer.share("Again") == false)  // your code saw .authorizationExpired
     #expect(signIns.providers == ["chat"])
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import SQLiteSupport
 import ShareKit
 import ShareKitTesting
+import TestSupport
 import Testing
 
 @Suite("Outbox")
@@ -126,6 +127,6 @@ struct NetworkMonitorTests {
 
 enum PixelTestImages {
     static var jpeg: [UInt8] {
-        get throws { try ImageCodecsBridge.smallJPEG() }
+        get throws { try noiseJPEG(width: 40, height: 30, seed: 5) }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import ImageCodecs
 import ShareKit
 import ShareKitTesting
+import TestSupport
 import Testing
 
 @Suite("Share center")
@@ -78,7 +79,7 @@ struct ShareCenterTests {
         let center = ShareCenter()
         let provider = MockShareProvider(id: Self.chat)
         await center.register(provider)
-        let jpeg = try Bitmap.noise(width: 32, height: 32, seed: 1).encoded(as: .jpeg)
+        let jpeg = try noiseJPEG(width: 32, height: 32)
         let content = ShareContent(text: "pic", images: [.encoded(jpeg)])
         let target = try #require(await center.targets(for: content).first)
         let operation = await center.startShare(content, to: target)
@@ -88,9 +89,11 @@ struct ShareCenterTests {
         #expect(events.contains(.uploading(sent: 0, total: Int64(jpeg.count))))
         #expect(events.last == .finished(.success(.posted(ShareReceipt(postID: "1")))))
 
-        provider.enqueue(.delayed(.seconds(30), .success(.posted(ShareReceipt(postID: "late")))))
+        // Cancel once the provider holds the share: the cancel reaches a
+        // share in flight, not one that has not started.
+        provider.enqueue(.untilCancelled)
         let slow = await center.startShare(content, to: target)
-        try await Task.sleep(for: .milliseconds(50))
+        await provider.waitForShares(count: 2)
         slow.cancel()
         await #expect(throws: ShareError.cancelled) { try await slow.outcome() }
 

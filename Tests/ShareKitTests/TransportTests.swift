@@ -2,6 +2,7 @@ import Foundation
 import ShareKit
 import ShareKitTesting
 import Synchronization
+import TestSupport
 import Testing
 
 /// Counts requests across the server's thread and the test.
@@ -70,13 +71,17 @@ struct TransportTests {
         let transport = URLSessionTransport()
         let dropping = try LoopbackHTTPServer { _ in .dropConnection }
         defer { dropping.stop() }
-        await #expect(throws: TransportError.self) { try await transport.send(HTTPRequest(url: dropping.url(path: "/"), timeout: .seconds(5))) }
+        let dropped = await #expect(throws: TransportError.self) { try await transport.send(HTTPRequest(url: dropping.url(path: "/"), timeout: .seconds(5))) }
+        #expect(dropped?.mayHaveReachedServer == true, "a dropped connection may have delivered the request: \(String(describing: dropped))")
 
         let truncating = try LoopbackHTTPServer { _ in .truncated(status: 200, declaredLength: 1000, body: Array("partial".utf8)) }
         defer { truncating.stop() }
-        await #expect(throws: TransportError.self) { try await transport.send(HTTPRequest(url: truncating.url(path: "/"), timeout: .seconds(5))) }
+        let truncated = await #expect(throws: TransportError.self) {
+            try await transport.send(HTTPRequest(url: truncating.url(path: "/"), timeout: .seconds(5)))
+        }
+        #expect(truncated?.mayHaveReachedServer == true, "a truncated answer means the request arrived: \(String(describing: truncated))")
 
-        let slow = try LoopbackHTTPServer { _ in .delayed(.seconds(3), status: 200, body: []) }
+        let slow = try LoopbackHTTPServer { _ in .delayed(.seconds(60), status: 200, body: []) }  // stop() ends the wait
         defer { slow.stop() }
         do {
             _ = try await transport.send(HTTPRequest(url: slow.url(path: "/"), timeout: .milliseconds(500)))
@@ -98,11 +103,14 @@ struct TransportTests {
 
     @Test("cancelling the task cancels the request")
     func cancellation() async throws {
-        let server = try LoopbackHTTPServer { _ in .delayed(.seconds(3), status: 200, body: []) }
+        // The answer would take a minute; the server stopping wakes it.
+        let server = try LoopbackHTTPServer { _ in .delayed(.seconds(60), status: 200, body: []) }
         defer { server.stop() }
         let transport = URLSessionTransport()
-        let task = Task { try await transport.send(HTTPRequest(url: server.url(path: "/slow"), timeout: .seconds(10))) }
-        try await Task.sleep(for: .milliseconds(200))
+        let task = Task { try await transport.send(HTTPRequest(url: server.url(path: "/slow"), timeout: .seconds(120))) }
+        // Cancel once the request is on the server, so the cancel reaches a
+        // request in flight.
+        try await waitUntil("the request to reach the server") { !server.requests.isEmpty }
         task.cancel()
         do {
             _ = try await task.value

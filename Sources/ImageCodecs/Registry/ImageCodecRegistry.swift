@@ -6,8 +6,8 @@ import Synchronization
 /// registering a decoder (and, if it can be written, an encoder):
 ///
 /// ```swift
-/// ImageCodecRegistry.shared.register(MyHEIFDecoder())
-/// let image = try DecodedImage(decoding: heifBytes) // now understood
+/// ImageCodecRegistry.shared.register(MyPGMDecoder())
+/// let image = try DecodedImage(decoding: pgmBytes) // now understood
 /// ```
 ///
 /// A later registration for the same format replaces the earlier one.
@@ -65,6 +65,12 @@ public final class ImageCodecRegistry: Sendable {
     /// The longest signature any registered decoder needs.
     var signatureLength: Int { state.withLock { $0.decoders.map(\.signatureLength).max() ?? 0 } }
 
+    /// How many leading bytes to read before choosing a decoder: every
+    /// signature, and at least 12 so an error can show what the data starts
+    /// with even when no decoder (or only one with a short signature) is
+    /// registered.
+    var sniffLength: Int { max(signatureLength, 12) }
+
     /// The format of encoded bytes, sniffed from their signature (never from a
     /// file name); `nil` when no registered decoder recognises them.
     public func format<Bytes: Collection<UInt8>>(of bytes: Bytes) -> ImageFormat? {
@@ -73,8 +79,8 @@ public final class ImageCodecRegistry: Sendable {
 
     /// The decoder for the data in `source`.
     func decoder(for source: any ByteSource) throws(ImageCodecError) -> any ImageDecoding {
-        let leading = try source.bytes(at: 0, length: signatureLength)
-        guard let decoder = decoder(recognizing: leading) else {
+        let leading = try source.bytes(at: 0, length: sniffLength)
+        guard let decoder = decoder(recognizing: Array(leading.prefix(signatureLength))) else {
             throw .unsupportedFormat(leadingBytes: Array(leading.prefix(12)))
         }
         return decoder
@@ -87,7 +93,7 @@ public final class ImageCodecRegistry: Sendable {
 
     /// Decodes `data`.
     public func decode(_ data: [UInt8], options: DecodeOptions = .default) throws(ImageCodecError) -> DecodedImage {
-        try decoder(for: MemoryByteSource(data.prefix(signatureLength))).decode(data, options: options)
+        try decoder(for: MemoryByteSource(data.prefix(sniffLength))).decode(data, options: options)
     }
 
     /// Encodes `bitmap` as `format`.

@@ -59,7 +59,7 @@ extension DecodedImage {
     ) throws(ImageCodecError) {
         let decodeOptions = try Self.decodeOptions(box: box, mode: mode, options: options)
         let data = Array(bytes)
-        let decoder = try registry.decoder(for: MemoryByteSource(data.prefix(registry.signatureLength)))
+        let decoder = try registry.decoder(for: MemoryByteSource(data.prefix(registry.sniffLength)))
 
         // Streaming first: resample rows while they decode (JPEG, PNG).
         if let streaming = decoder as? any RowDecoding {

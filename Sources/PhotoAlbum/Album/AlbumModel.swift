@@ -98,3 +98,24 @@ public struct ConsistencyReport: Hashable, Sendable {
     /// Whether the database and the files agree.
     public var isConsistent: Bool { problems.isEmpty }
 }
+
+/// What adding a photo to an album did.
+public enum AlbumAddition: Hashable, Sendable {
+    /// The photo was appended to the album.
+    case added(AlbumItem)
+    /// The album already held the same content (perhaps under another
+    /// file name); nothing changed.
+    case alreadyInAlbum(AlbumItem)
+
+    /// The album's item for the photo, either way.
+    public var item: AlbumItem {
+        switch self {
+        case .added(let item), .alreadyInAlbum(let item): item
+        }
+    }
+
+    /// Whether the album changed.
+    public var isNew: Bool {
+        if case .added = self { true } else { false }
+    }
+}

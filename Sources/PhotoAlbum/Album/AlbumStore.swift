@@ -144,13 +144,28 @@ public actor AlbumStore {
 
     /// Copies the image file at `path` into the store (once, however many
     /// albums hold it) and appends it to `album`. Adding a photo the album
-    /// has already returns the existing item.
+    /// has already returns the existing item; ``importFile(at:into:)`` says
+    /// which of the two happened.
     ///
     /// - Throws: ``AlbumError/unreadableFile(path:reason:)``,
     ///   ``AlbumError/notAnImage(path:reason:)``, ``AlbumError/diskFull(path:)``,
     ///   ``AlbumError/noSuchAlbum(_:)``.
     @discardableResult
     public func add(fileAt path: String, to album: String) throws(AlbumError) -> AlbumItem {
+        try importFile(at: path, into: album).item
+    }
+
+    /// Adds the image file at `path` to `album`, like ``add(fileAt:to:)``,
+    /// and tells whether the album already held the same content (a second
+    /// copy of a photo under another name counts as already there).
+    ///
+    /// ```swift
+    /// switch try await store.importFile(at: "IMG_0001.jpg", into: "Trip") {
+    /// case .added(let item): print("added", item.asset.shortForm)
+    /// case .alreadyInAlbum(let item): print("already in album", item.asset.shortForm)
+    /// }
+    /// ```
+    public func importFile(at path: String, into album: String) throws(AlbumError) -> AlbumAddition {
         let bytes = try DurableFiles.read(path)
         let name = path.split(separator: "/").last.map(String.init) ?? path
         return try add(bytes, named: name, to: album, source: path)
@@ -159,12 +174,13 @@ public actor AlbumStore {
     /// Adds encoded image bytes (a camera capture, a picked photo) to `album`.
     @discardableResult
     public func add(encodedImage bytes: [UInt8], named name: String, to album: String) throws(AlbumError) -> AlbumItem {
-        try add(bytes, named: name, to: album, source: name)
+        try add(bytes, named: name, to: album, source: name).item
     }
 
-    /// Adds a photo picked in a ``PickerSession`` (its original bytes) to `album`.
+    /// Adds a photo picked in a ``PickerSession`` (its original bytes) to
+    /// `album`, telling whether the album already held it.
     @discardableResult
-    public func add(_ picked: PickedAsset, to album: String) throws(AlbumError) -> AlbumItem {
+    public func add(_ picked: PickedAsset, to album: String) throws(AlbumError) -> AlbumAddition {
         let bytes: [UInt8]
         do {
             bytes = try picked.encodedData()
@@ -174,7 +190,7 @@ public actor AlbumStore {
         return try add(bytes, named: picked.id.split(separator: "/").last.map(String.init) ?? picked.id, to: album, source: picked.id)
     }
 
-    private func add(_ bytes: [UInt8], named name: String, to album: String, source: String) throws(AlbumError) -> AlbumItem {
+    private func add(_ bytes: [UInt8], named name: String, to album: String, source: String) throws(AlbumError) -> AlbumAddition {
         let info: ImageInfo
         do {
             info = try ImageInfo(probing: bytes)
@@ -223,7 +239,7 @@ public actor AlbumStore {
         }
         if inserted { notify(.added(asset, album: album)) }
         guard let item = try fetchItems(in: album, only: asset).first else { throw .noSuchAsset(asset) }
-        return item
+        return inserted ? .added(item) : .alreadyInAlbum(item)
     }
 
     // MARK: Removing and reordering

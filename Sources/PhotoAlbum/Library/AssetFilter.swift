@@ -19,8 +19,10 @@ public enum AssetShape: String, Hashable, Sendable, CaseIterable {
 /// ``all(_:)`` and ``not(_:)``.
 ///
 /// ```swift
-/// let filter: AssetFilter = .all([.formats([.jpeg, .webp]), .minimumSize(PixelSize(width: 1000, height: 1000)),
-///                                  .not(.shape(.portrait))])
+/// let filter: AssetFilter = .all([
+///     .formats([.jpeg, .webp]), .minimumSize(PixelSize(width: 1000, height: 1000)),
+///     .not(.shape(.portrait)),
+/// ])
 /// ```
 public indirect enum AssetFilter: Hashable, Sendable {
     /// Every image.

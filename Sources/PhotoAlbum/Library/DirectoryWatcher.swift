@@ -36,30 +36,22 @@ final class DirectoryWatcher: Sendable {
         #endif
     }
 
-    /// Starts a thread that calls `onChange` (from that thread) after each
-    /// batch of file-system events. Returns `false` when inotify is unavailable.
+    /// Watches the tree, then starts a thread that calls `onChange` (from
+    /// that thread) after each batch of file-system events. The folders
+    /// that exist now are watched before this returns, so no change made
+    /// after it can be missed. Returns `false` when inotify is unavailable.
     func start(onChange: @escaping @Sendable () -> Void) -> Bool {
         #if canImport(Glibc)
             guard inotify >= 0, wakeRead >= 0 else { return false }
             let (inotify, wakeRead, root) = (self.inotify, self.wakeRead, self.root)
+            let initial = Self.watchTree(root, inotify: inotify)
             started.withLock { $0 = true }
             let thread = Thread {
                 defer {
                     close(inotify)
                     close(wakeRead)
                 }
-                var watches: [Int32: String] = [:]
-                let mask = UInt32(IN_CREATE | IN_DELETE | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF | IN_ATTRIB)
-                func watch(_ folder: String) {
-                    let descriptor = inotify_add_watch(inotify, folder, mask)
-                    if descriptor >= 0 { watches[descriptor] = folder }
-                    for name in DurableFiles.names(in: folder) where !name.hasPrefix(".") {
-                        var info = stat()
-                        let path = "\(folder)/\(name)"
-                        if lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { watch(path) }
-                    }
-                }
-                watch(root)
+                var watches = initial
                 var buffer = [UInt8](repeating: 0, count: 64 * 1024)
                 var descriptors = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
                 while true {
@@ -68,7 +60,9 @@ final class DirectoryWatcher: Sendable {
                     guard descriptors[0].revents != 0 else { continue }
                     let count = buffer.withUnsafeMutableBytes { read(inotify, $0.baseAddress, $0.count) }
                     guard count > 0 else { continue }
-                    // Watch folders created since the last batch.
+                    // Watch folders created since the last batch. A file
+                    // made in one before its watch was added is found by the
+                    // rescan that `onChange` triggers, which runs after it.
                     var offset = 0
                     while offset + MemoryLayout<inotify_event>.size <= count {
                         let (descriptor, eventMask, nameLength) = buffer.withUnsafeBytes { raw in
@@ -78,7 +72,7 @@ final class DirectoryWatcher: Sendable {
                         if eventMask & UInt32(IN_ISDIR) != 0, eventMask & UInt32(IN_CREATE | IN_MOVED_TO) != 0, let folder = watches[descriptor] {
                             let start = offset + MemoryLayout<inotify_event>.size
                             let name = String(decoding: buffer[start..<min(count, start + nameLength)].prefix { $0 != 0 }, as: UTF8.self)
-                            if !name.hasPrefix(".") { watch("\(folder)/\(name)") }
+                            if !name.hasPrefix(".") { watches.merge(Self.watchTree("\(folder)/\(name)", inotify: inotify)) { _, new in new } }
                         }
                         offset += MemoryLayout<inotify_event>.size + nameLength
                     }
@@ -92,6 +86,25 @@ final class DirectoryWatcher: Sendable {
             return false
         #endif
     }
+
+    #if canImport(Glibc)
+        /// Adds a watch on `folder` and every subfolder (hidden ones and
+        /// symbolic links skipped); returns the folders by watch descriptor.
+        private static func watchTree(_ folder: String, inotify: Int32) -> [Int32: String] {
+            let mask = UInt32(IN_CREATE | IN_DELETE | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF | IN_ATTRIB)
+            var watches: [Int32: String] = [:]
+            let descriptor = inotify_add_watch(inotify, folder, mask)
+            if descriptor >= 0 { watches[descriptor] = folder }
+            for name in DurableFiles.names(in: folder) where !name.hasPrefix(".") {
+                var info = stat()
+                let path = "\(folder)/\(name)"
+                if lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+                    watches.merge(watchTree(path, inotify: inotify)) { _, new in new }
+                }
+            }
+            return watches
+        }
+    #endif
 
     /// Stops the thread (if started) and releases the descriptors.
     func stop() {

@@ -60,9 +60,10 @@ public struct ProviderRegistration: Hashable, Sendable {
 ///
 /// ```swift
 /// let center = ShareCenter(credentials: FileCredentialStore(path: tokensPath))
-/// let registration = await center.register(WeChatProvider(appID: "wx123"))
+/// let registration = await center.register(WeComWebhookProvider(configuration: .init(webhookKey: robotKey)))
 /// let targets = await center.targets(for: content)          // what a share sheet shows
 /// let outcome = try await center.share(content, to: targets[0])
+/// await registration.unregister()
 /// ```
 public actor ShareCenter {
     private var providers: [(id: UUID, provider: any ShareProvider)] = []

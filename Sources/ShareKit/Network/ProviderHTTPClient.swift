@@ -6,7 +6,8 @@
 ///
 /// ```swift
 /// let upload = try await client.send(uploadRequest)              // retried on 5xx, timeouts
-/// switch try await client.publish(postRequest) {
+/// let mediaID = try parseMediaID(upload)
+/// switch try await client.publish(postRequest(mediaID)) {          // sent once
 /// case .answered(let response): return try parse(response)
 /// case .unknown(let reason): return .outcomeUnknown(reason: reason)
 /// }

@@ -1,0 +1,57 @@
+import Foundation
+
+/// What `photo-album import` did with each file, for the per-file lines,
+/// the summary line and `--json`.
+struct ImportReport {
+    enum Status: String, CaseIterable {
+        case added
+        case alreadyInAlbum = "already-in-album"
+        case notAnImage = "not-an-image"
+        case unreadable
+    }
+
+    struct Entry {
+        let path: String
+        let status: Status
+        var id: String? = nil
+        var reason: String? = nil
+
+        /// The line printed as the file is done.
+        var line: String {
+            switch status {
+            case .added: "added \(id.map { String($0.prefix(12)) } ?? "") \(path)"
+            case .alreadyInAlbum: "already in album \(id.map { String($0.prefix(12)) } ?? "") \(path)"
+            case .notAnImage: "skipped \(path): not an image"
+            case .unreadable: "failed \(path): \(reason ?? "unreadable")"
+            }
+        }
+    }
+
+    let album: String
+    var entries: [Entry] = []
+
+    func count(_ status: Status) -> Int { entries.filter { $0.status == status }.count }
+
+    /// `imported N photos into ALBUM (D already there, X not images, U unreadable)`.
+    var summary: String {
+        let imported = count(.added)
+        return "imported \(imported) photo\(imported == 1 ? "" : "s") into \(album) "
+            + "(\(count(.alreadyInAlbum)) already there, \(count(.notAnImage)) not images, \(count(.unreadable)) unreadable)"
+    }
+
+    /// One JSON document: the counts and every file's outcome.
+    func json() throws -> String {
+        let files: [[String: String]] = entries.map { entry in
+            var row = ["path": entry.path, "status": entry.status.rawValue]
+            if let id = entry.id { row["id"] = id }
+            if let reason = entry.reason { row["reason"] = reason }
+            return row
+        }
+        let document: [String: Any] = [
+            "album": album, "imported": count(.added), "alreadyInAlbum": count(.alreadyInAlbum), "notImages": count(.notAnImage),
+            "unreadable": count(.unreadable), "files": files,
+        ]
+        let data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        return String(decoding: data, as: UTF8.self)
+    }
+}

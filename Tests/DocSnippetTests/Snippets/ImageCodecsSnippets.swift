@@ -1,0 +1,128 @@
+// The ImageCodecs code samples of the README and the doc comments,
+// compiled. Each function is one sample with its context as parameters;
+// SnippetCoverageTests checks that the samples' text is here.
+
+import Foundation
+import ImageCodecs
+
+/// A minimal decoder for binary PGM (P5), the kind of format an app
+/// registers (the registry's doc sample).
+struct MyPGMDecoder: ImageDecoding {
+    static let pgm = ImageFormat(identifier: "pgm", mediaType: "image/x-portable-graymap", fileExtensions: ["pgm"])
+    var format: ImageFormat { Self.pgm }
+    var signatureLength: Int { 2 }
+    func recognizes(_ leadingBytes: ArraySlice<UInt8>) -> Bool { leadingBytes.elementsEqual([0x50, 0x35]) }
+    func probe(_ source: any ByteSource) throws(ImageCodecError) -> ImageInfo {
+        let header = String(decoding: try source.bytes(at: 0, length: 64), as: UTF8.self).split(whereSeparator: \.isWhitespace)
+        guard header.count >= 3, let width = Int(header[1]), let height = Int(header[2]) else {
+            throw .corrupt(format: Self.pgm, message: "bad header")
+        }
+        return ImageInfo(format: Self.pgm, size: PixelSize(width: width, height: height), hasAlpha: false, bitDepth: 8)
+    }
+    func decode(_ data: [UInt8], options: DecodeOptions) throws(ImageCodecError) -> DecodedImage {
+        let info = try probe(MemoryByteSource(data))
+        let count = info.size.pixelCount
+        guard data.count >= count else { throw .truncated(format: Self.pgm, detail: "\(data.count) bytes") }
+        let bitmap = try Bitmap(width: info.size.width, height: info.size.height, pixelFormat: .gray8, pixels: Array(data.suffix(count)))
+        return DecodedImage(bitmap: bitmap, format: Self.pgm, orientation: .up, sourceOrientation: .up, sourceSize: info.size)
+    }
+}
+
+enum ImageCodecsSnippets {
+    static func readme(_ unused: Void = ()) throws {
+        let info = try ImageInfo(probingFileAt: "IMG_0001.jpg")  // header only: size, orientation, alpha, date
+        let image = try DecodedImage(
+            decodingFileAt: "IMG_0001.jpg",
+            options: DecodeOptions(targetSize: .fitting(PixelSize(width: 1170, height: 2532))))
+        let thumbnail = image.bitmap.resized(to: image.bitmap.size.fitting(in: PixelSize(width: 320, height: 320)))
+        let jpeg = try thumbnail.encoded(as: .jpeg, options: EncodeOptions(quality: 85, exif: image.exif))
+        _ = (info, jpeg)
+    }
+
+    static func readmeRendition() throws {
+        let page = try DecodedImage(renderingFileAt: "IMG_0001.jpg", in: PixelSize(width: 1170, height: 2532), mode: .fit)
+        _ = page
+    }
+
+    static func decodeOptions(data: [UInt8]) throws {
+        // Decode a 24 MP photo for a 1170×2532 screen: JPEG's DCT scaling
+        // produces the smallest image that still covers the fitted size.
+        let options = DecodeOptions(targetSize: .fitting(PixelSize(width: 1170, height: 2532)))
+        let image = try DecodedImage(decoding: data, options: options)
+        _ = image
+    }
+
+    static func encodeOptions(bitmap: Bitmap) throws {
+        var options = EncodeOptions(quality: 85)
+        options.isProgressive = true
+        let jpeg = try bitmap.encoded(as: .jpeg, options: options)
+        _ = jpeg
+    }
+
+    static func errors(data: [UInt8]) {
+        do {
+            _ = try DecodedImage(decoding: data)
+        } catch {
+            print(error)  // "PNG data is truncated: unexpected end of PNG data"
+        }
+    }
+
+    static func format() {
+        let heif = ImageFormat(identifier: "heif", mediaType: "image/heif", fileExtensions: ["heic", "heif"])
+        _ = heif
+    }
+
+    static func info() throws {
+        let info = try ImageInfo(probingFileAt: "/photos/IMG_0001.jpg")
+        print(info.orientedSize, info.captureDate as Any)
+    }
+
+    static func pixelSize() -> PixelSize {
+        PixelSize(width: 4000, height: 3000).fitting(in: PixelSize(width: 1920, height: 1080))
+        // 1440 × 1080
+    }
+
+    static func exif(bitmap: Bitmap) throws {
+        let exif = ExifMetadata(orientation: .right)
+        let jpeg = try bitmap.encoded(as: .jpeg, options: EncodeOptions(exif: exif))
+        _ = jpeg
+    }
+
+    static func resize(bitmap: Bitmap) {
+        let thumbnail = bitmap.resized(to: bitmap.size.fitting(in: PixelSize(width: 320, height: 320)))
+        _ = thumbnail
+    }
+
+    static func registry(pgmBytes: [UInt8]) throws {
+        ImageCodecRegistry.shared.register(MyPGMDecoder())
+        let image = try DecodedImage(decoding: pgmBytes)  // now understood
+        _ = image
+    }
+
+    static func decodeAtSize(bytes: [UInt8]) throws {
+        let image = try DecodedImage(decoding: bytes, options: .init(targetSize: .maxDimension(2048)))
+        _ = image
+    }
+
+    static func encode(bitmap: Bitmap) throws {
+        let png = try bitmap.encoded(as: .png)
+        let jpeg = try bitmap.encoded(as: .jpeg, options: EncodeOptions(quality: 90))
+        _ = (png, jpeg)
+    }
+
+    static func rendition(jpegBytes: [UInt8]) throws {
+        let screen = PixelSize(width: 1170, height: 2532)
+        let page = try DecodedImage(rendering: jpegBytes, in: screen, mode: .fit)
+        // page.bitmap is at most 1170x2532, upright, never upscaled.
+        _ = page
+    }
+}
+
+extension ImageCodecsSnippets {
+    /// README: "A first app, one module at a time".
+    static func firstApp() throws {
+        let page = try DecodedImage(renderingFileAt: "IMG_0001.jpg", in: PixelSize(width: 1170, height: 2532), mode: .fit)
+        let jpeg = try page.bitmap.encoded(as: .jpeg, options: EncodeOptions(quality: 85))
+        try Data(jpeg).write(to: URL(fileURLWithPath: "page.jpg"))
+    }
+}

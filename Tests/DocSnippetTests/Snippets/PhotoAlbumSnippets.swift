@@ -1,0 +1,79 @@
+// The PhotoAlbum code samples of the README and the doc comments, compiled.
+
+import ImageCodecs
+import PhotoAlbum
+
+enum PhotoAlbumSnippets {
+    static func readme(myInterface: any PickerInteraction) async throws {
+        let store = try AlbumStore(directory: "/var/lib/myapp/albums")  // repairs interrupted writes on open
+        try await store.createAlbum(named: "Trip")
+        let item = try await store.add(fileAt: "IMG_0001.jpg", to: "Trip")  // copied once, content-addressed
+
+        let library = try FolderPhotoLibrary(root: "/home/me/Pictures")
+        try await library.scan()  // rescans read only changed files
+        let session = PickerSession(
+            configuration: PickerConfiguration(selectionLimit: 3, editing: .square),
+            sources: [CameraSource(), library])  // camera first, library as fallback
+        if case .picked(let photos) = try await session.run(with: myInterface) {
+            let thumbnail = try photos[0].editedImage(fitting: PixelSize(width: 512, height: 512))
+            print(thumbnail?.size as Any)  // nil when the picker was not set to edit
+        }
+        _ = item
+    }
+
+    static func albumStore() async throws {
+        let store = try AlbumStore(directory: "/var/lib/myapp/albums")
+        try await store.createAlbum(named: "Favourites")
+        let item = try await store.add(fileAt: "/photos/IMG_0001.jpg", to: "Favourites")
+        for item in try await store.items(in: "Favourites") { print(item.asset.shortForm, item.orientedSize) }
+        _ = item
+    }
+
+    static func importFile(store: AlbumStore) async throws {
+        switch try await store.importFile(at: "IMG_0001.jpg", into: "Trip") {
+        case .added(let item): print("added", item.asset.shortForm)
+        case .alreadyInAlbum(let item): print("already in album", item.asset.shortForm)
+        }
+    }
+
+    static func filter() -> AssetFilter {
+        let filter: AssetFilter = .all([
+            .formats([.jpeg, .webp]), .minimumSize(PixelSize(width: 1000, height: 1000)),
+            .not(.shape(.portrait)),
+        ])
+        return filter
+    }
+
+    static func library() async throws {
+        let library = try FolderPhotoLibrary(root: "/home/me/Pictures")
+        let summary = try await library.scan()  // first scan probes every file
+        let wide = try await library.assets(matching: .shape(.landscape))
+        for await change in await library.changes() { print(change) }  // inotify, or polling
+        _ = (summary, wide)
+    }
+
+    static func picker(library: FolderPhotoLibrary, terminalUI: any PickerInteraction) async throws {
+        let session = PickerSession(
+            configuration: PickerConfiguration(selectionLimit: 3, editing: .square),
+            sources: [CameraSource(), library])
+        switch try await session.run(with: terminalUI) {
+        case .picked(let photos): for photo in photos { _ = try photo.editedImage(fitting: PixelSize(width: 512, height: 512)) }
+        case .cancelled: break
+        }
+    }
+
+    static func sources(library: FolderPhotoLibrary) async {
+        let selection = await SourceSelector().select(from: [CameraSource(), library])
+        if let skipped = selection.skipped.first { print("no \(skipped.kind): \(skipped.reason)") }
+    }
+}
+
+extension PhotoAlbumSnippets {
+    /// README: "A first app, one module at a time".
+    static func firstApp() async throws {
+        let store = try AlbumStore(directory: "Albums")
+        try await store.createAlbum(named: "Trip")
+        let addition = try await store.importFile(at: "IMG_0001.jpg", into: "Trip")
+        print(addition.isNew ? "added" : "already in album", addition.item.asset.shortForm)
+    }
+}

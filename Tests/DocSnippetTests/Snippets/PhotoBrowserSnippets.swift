@@ -1,0 +1,81 @@
+// The PhotoBrowser code samples of the README and the doc comments, compiled.
+
+import Foundation
+import ImageCodecs
+import PhotoBrowser
+
+enum PhotoBrowserSnippets {
+    static func readme(paths: [String], close: () -> Void) async throws {
+        let photos = try paths.map { try BrowserPhoto(fileAt: $0) }  // header probe only
+        let settings = BrowserPager.Settings(viewportSize: CGSize(width: 390, height: 844), screenScale: 3)
+        let session = try await PhotoBrowserSession(collection: photos, settings: settings)
+        var page = try await session.currentPage()  // draw page.rendition in page.frame
+        switch try await session.handle(.swipe(translation: CGSize(width: -220, height: 0), velocity: .zero)) {
+        case .turnedPage: page = try await session.currentPage()  // prefetched: page.origin == .cached
+        case .dismiss: close()
+        default: break
+        }
+        _ = page
+    }
+
+    static func readmeGeometry(info: ImageInfo) {
+        let geometry = ZoomGeometry(imageSize: info.orientedSize, viewportSize: CGSize(width: 390, height: 844), screenScale: 3)
+        var state = geometry.initialState
+        state = geometry.doubleTapped(state, at: CGPoint(x: 120, y: 400))
+        let frame = geometry.imageFrame(for: state)  // where to draw
+        let pixels = geometry.renditionSize(for: state)  // what to decode
+        _ = (frame, pixels)
+    }
+
+    static func cache(photo: BrowserPhoto, size: PixelSize) async throws {
+        let cache = RenditionCache(capacityBytes: 64 << 20)
+        let bitmap = try await cache.rendition(for: .init(photoID: photo.id, size: size)) {
+            try photo.rendition(fitting: size)
+        }
+        _ = bitmap
+    }
+
+    static func geometry() {
+        let geometry = ZoomGeometry(
+            imageSize: PixelSize(width: 4032, height: 3024),
+            viewportSize: CGSize(width: 390, height: 844), screenScale: 3)
+        var state = geometry.initialState  // aspect fit, centred
+        state = geometry.zoomed(state, to: geometry.maximumZoom, keeping: CGPoint(x: 100, y: 400))
+        let frame = geometry.imageFrame(for: state)  // where to draw, pixel-aligned
+        let pixels = geometry.renditionSize(for: state)  // what to decode
+        _ = (frame, pixels)
+    }
+
+    static func pager(photos: [BrowserPhoto], settings: BrowserPager.Settings) {
+        var pager = BrowserPager(count: photos.count, imageSize: photos[0].displaySize, settings: settings)
+        if case .turnedPage(let next) = pager.handle(.swipe(translation: CGSize(width: -200, height: 0), velocity: .zero)) {
+            pager.showPage(next, imageSize: photos[next].displaySize)
+        }
+    }
+
+    static func photos(paths: [String], settings: BrowserPager.Settings) async throws {
+        let photos = try paths.map { try BrowserPhoto(fileAt: $0) }
+        let session = try await PhotoBrowserSession(collection: photos, settings: settings)
+        _ = session
+    }
+
+    static func session(photos: [BrowserPhoto]) async throws {
+        let session = try await PhotoBrowserSession(collection: photos, settings: .init(viewportSize: CGSize(width: 390, height: 844), screenScale: 3))
+        var page = try await session.currentPage()  // draw page.rendition in page.frame
+        if case .turnedPage = try await session.handle(.swipe(translation: CGSize(width: -240, height: 0), velocity: .zero)) {
+            page = try await session.currentPage()  // a cache hit: it was prefetched
+        }
+        _ = page
+    }
+}
+
+extension PhotoBrowserSnippets {
+    /// README: "A first app, one module at a time".
+    static func firstApp() async throws {
+        let photos = try ["IMG_0001.jpg", "IMG_0002.jpg"].map { try BrowserPhoto(fileAt: $0) }
+        let session = try await PhotoBrowserSession(collection: photos, settings: .init(viewportSize: CGSize(width: 390, height: 844), screenScale: 3))
+        let shown = try await session.currentPage()  // draw shown.rendition in shown.frame
+        let turn = try await session.handle(.swipe(translation: CGSize(width: -220, height: 0), velocity: .zero))
+        _ = (shown, turn)
+    }
+}

@@ -1,0 +1,51 @@
+// The WeiboShare and WeChatShare code samples of the README and the doc
+// comments, compiled.
+
+import Foundation
+import ShareKit
+import WeChatShare
+import WeiboShare
+
+enum ProviderSnippets {
+    static func readme(
+        center: ShareCenter, credentials: any CredentialStore, myLogHandler: any ShareLogHandler, key: String, appLink: URL, openID: String,
+        robotKey: String, secret: String
+    ) async throws {
+        let client = ProviderHTTPClient(transport: URLSessionTransport(), log: myLogHandler)  // retries, redacted logging
+        await center.register(WeiboProvider(configuration: .init(appKey: key, safeDomainLink: appLink), client: client))
+        await center.register(WeChatOfficialAccountProvider(configuration: .init(appID: "wx...", sessionRecipient: openID), client: client))
+        await center.register(WeComWebhookProvider(configuration: .init(webhookKey: robotKey), client: client))
+        await center.setRateLimit(WeComWebhookProvider.rateLimit, for: WeComWebhookProvider.id)  // 20 a minute
+        try await credentials.save(try await WeChatAuthorizer(appID: "wx...", appSecret: secret).credential())
+    }
+
+    static func wechatAuthorizer(store: any CredentialStore, secret: String) async throws {
+        let authorizer = WeChatAuthorizer(appID: "wx123", appSecret: secret)
+        try await store.save(try await authorizer.credential())
+    }
+
+    static func officialAccount(center: ShareCenter, credentials: any CredentialStore, followerOpenID: String, secret: String) async throws {
+        let wechat = WeChatOfficialAccountProvider(configuration: .init(appID: "wx123", sessionRecipient: followerOpenID))
+        await center.register(wechat)
+        try await credentials.save(try await WeChatAuthorizer(appID: "wx123", appSecret: secret).credential())
+    }
+
+    static func wecom(center: ShareCenter, key: String) async {
+        let wecom = WeComWebhookProvider(configuration: .init(webhookKey: key))
+        await center.register(wecom)
+        await center.setRateLimit(WeComWebhookProvider.rateLimit, for: WeComWebhookProvider.id)
+    }
+
+    static func weiboAuthorizer(store: any CredentialStore, secret: String, nonce: String, code: String, openBrowser: (URL) -> Void) async throws {
+        let authorizer = WeiboAuthorizer(appKey: "123", appSecret: secret, redirectURI: URL(string: "https://example.com/cb")!)
+        openBrowser(authorizer.authorizationURL(state: nonce))
+        let credential = try await authorizer.credential(forCode: code)
+        try await store.save(credential)
+    }
+
+    static func weibo(center: ShareCenter, credentials: any CredentialStore, secret: String, redirect: URL, code: String) async throws {
+        let weibo = WeiboProvider(configuration: .init(appKey: "123", safeDomainLink: URL(string: "https://example.com/app")!))
+        await center.register(weibo)
+        try await credentials.save(try await WeiboAuthorizer(appKey: "123", appSecret: secret, redirectURI: redirect).credential(forCode: code))
+    }
+}

@@ -1,0 +1,57 @@
+// The ShareKitTesting code samples of the README and the doc comments,
+// compiled. The README's consumer test runs for real in
+// Tests/ShareKitTests/ConsumerExampleTests.swift.
+
+import Foundation
+import ShareKit
+import ShareKitTesting
+import Testing
+
+enum ShareKitTestingSnippets {
+    static func inMemoryLog(token: String) {
+        let log = InMemoryShareLog()
+        let transport = StubHTTPTransport().logging(to: log)
+        // ... share ...
+        #expect(!log.records.contains { $0.message.contains(token) })
+        _ = transport
+    }
+
+    static func loopback() throws {
+        let server = try LoopbackHTTPServer(routes: [
+            .init("POST", "/2/statuses/share.json") { request in
+                .respond(status: 200, headers: ["Content-Type": "application/json"], body: Array(#"{"idstr":"1"}"#.utf8))
+            },
+            .init("GET", "/slow") { _ in .delayed(.seconds(5), status: 200, body: []) },
+        ])
+        defer { server.stop() }
+        let url = server.url(path: "/2/statuses/share.json")  // unrouted requests get a 404
+        _ = url
+    }
+
+    static func mock(center: ShareCenter) async {
+        let mock = MockShareProvider(id: "chat", destinations: [.session])
+        mock.enqueue(.failure(.authorizationExpired("chat")), .success(.posted(ShareReceipt(postID: "42"))))
+        await center.register(mock)
+        // ... run the code under test ...
+        #expect(mock.recordedShares.count == 2)
+    }
+
+    static func heldShare(center: ShareCenter, content: ShareContent, target: ShareTarget) async {
+        let feed = MockShareProvider(
+            id: "feed",
+            constraintsByDestination: [
+                .session: ShareConstraints(text: .init(maxLength: 500), images: nil, links: .inText),
+                .timeline: ShareConstraints(text: .init(maxLength: 140), images: .init(maxCount: 1, maxBytes: 1_000_000), links: .inText),
+            ])
+        feed.enqueue(.untilCancelled)
+        let operation = await center.startShare(content, to: target)
+        await feed.waitForShares(count: 1)  // the provider has it now
+        operation.cancel()
+    }
+
+    static func stub() {
+        let transport = StubHTTPTransport()
+        transport.respond(to: "POST /2/statuses/share.json", with: HTTPResponse(status: 200, body: Array(#"{"idstr":"1"}"#.utf8)))
+        _ = transport
+    }
+}
