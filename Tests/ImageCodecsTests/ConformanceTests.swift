@@ -5,7 +5,7 @@ import Testing
 
 /// Every image in Tests/Fixtures/conformance, against the expectations of
 /// its VERIFY.tsv.
-@Suite("Conformance: third-party test images")
+@Suite("Conformance: third-party test images", .dedicatedThreads)
 struct ConformanceTests {
     @Test("the expectation table is present")
     func tableIsPresent() {

@@ -1,7 +1,8 @@
 import ImageCodecs
+import TestSupport
 import Testing
 
-@Suite("Decode at size")
+@Suite("Decode at size", .dedicatedThreads)
 struct DecodeAtSizeTests {
     static let large = Bitmap.testPattern(width: 2000, height: 1500, format: .rgb8)
     static let jpeg = try! large.encoded(as: .jpeg, options: EncodeOptions(quality: 80))

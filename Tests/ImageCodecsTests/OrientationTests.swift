@@ -3,7 +3,7 @@ import ImageCodecs
 import TestSupport
 import Testing
 
-@Suite("EXIF orientation")
+@Suite("EXIF orientation", .dedicatedThreads)
 struct OrientationTests {
     /// Where the stored image's top-left and top-right pixels must appear on
     /// screen, per the EXIF specification's table (independent of the

@@ -17,7 +17,7 @@ final class CountingSource: ByteSource {
     }
 }
 
-@Suite("Probe, sniffing and the codec registry")
+@Suite("Probe, sniffing and the codec registry", .dedicatedThreads)
 struct ProbeAndRegistryTests {
     @Test("probing reads only headers, even when WebP's EXIF follows the pixels")
     func probeReadsLittle() throws {

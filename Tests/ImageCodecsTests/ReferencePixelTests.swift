@@ -6,7 +6,7 @@ import Testing
 /// Pixel comparisons against reference decoders: PNG exact against
 /// pypng (hashes in Tests/Fixtures/png-references.tsv), JPEG within ±1 of
 /// djpeg, WebP exact against dwebp.
-@Suite("Reference pixels")
+@Suite("Reference pixels", .dedicatedThreads)
 struct ReferencePixelTests {
     struct PNGReference: CustomTestStringConvertible, Sendable {
         let path: String

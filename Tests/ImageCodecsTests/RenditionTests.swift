@@ -3,7 +3,7 @@ import ImageCodecs
 import TestSupport
 import Testing
 
-@Suite("Renditions")
+@Suite("Renditions", .dedicatedThreads)
 struct RenditionTests {
     static let photo = Bitmap.testPattern(width: 1600, height: 1200, format: .rgb8)
 
@@ -58,7 +58,7 @@ struct RenditionTests {
     }
 }
 
-@Suite("Streaming renditions")
+@Suite("Streaming renditions", .dedicatedThreads)
 struct StreamingRenditionTests {
     static func temporaryFile(_ bytes: [UInt8], _ name: String) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("rendition-\(UUID().uuidString)-\(name)").path

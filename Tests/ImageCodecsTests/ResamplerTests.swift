@@ -1,7 +1,8 @@
 import ImageCodecs
+import TestSupport
 import Testing
 
-@Suite("Resampler")
+@Suite("Resampler", .dedicatedThreads)
 struct ResamplerTests {
     struct Case: CustomTestStringConvertible, Sendable {
         let format: PixelFormat

@@ -3,7 +3,7 @@ import ImageCodecs
 import TestSupport
 import Testing
 
-@Suite("Limits and damaged input")
+@Suite("Limits and damaged input", .dedicatedThreads)
 struct RobustnessTests {
     /// A PNG whose IHDR claims `width` x `height`, with a correct CRC, and no pixels.
     static func pngClaiming(width: Int, height: Int) -> [UInt8] {

@@ -1,7 +1,8 @@
 import ImageCodecs
+import TestSupport
 import Testing
 
-@Suite("Encode and decode round trips")
+@Suite("Encode and decode round trips", .dedicatedThreads)
 struct RoundTripTests {
     @Test("PNG is lossless for every pixel format", arguments: PixelFormat.allCases)
     func pngExact(_ format: PixelFormat) throws {

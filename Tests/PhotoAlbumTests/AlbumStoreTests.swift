@@ -27,7 +27,7 @@ struct Scratch {
     }
 }
 
-@Suite("Album store")
+@Suite("Album store", .dedicatedThreads)
 struct AlbumStoreTests {
     @Test("adding records metadata and copies the original once")
     func addAndList() async throws {

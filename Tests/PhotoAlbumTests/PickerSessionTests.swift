@@ -30,7 +30,7 @@ struct MemorySource: PickableSource {
     }
 }
 
-@Suite("Picker sessions")
+@Suite("Picker sessions", .dedicatedThreads)
 struct PickerSessionTests {
     /// A 60x40 stored PNG with four coloured quadrants, tagged with `orientation`.
     static func quadrants(_ orientation: ImageOrientation, width: Int = 60, height: Int = 40) throws -> [UInt8] {

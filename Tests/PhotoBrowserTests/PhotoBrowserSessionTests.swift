@@ -5,7 +5,7 @@ import Testing
 
 @testable import PhotoBrowser
 
-@Suite("Photo browser session")
+@Suite("Photo browser session", .dedicatedThreads)
 struct PhotoBrowserSessionTests {
     /// Five generated JPEGs of different shapes, in memory.
     static func photos() throws -> [BrowserPhoto] {

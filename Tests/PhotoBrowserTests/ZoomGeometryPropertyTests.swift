@@ -6,7 +6,7 @@ import Testing
 
 /// Invariants of the scale-to-fit engine, checked on random images,
 /// viewports, insets, screen scales, zooms and points.
-@Suite("Zoom geometry properties")
+@Suite("Zoom geometry properties", .dedicatedThreads)
 struct ZoomGeometryPropertyTests {
     static let iterations = 2_000
 

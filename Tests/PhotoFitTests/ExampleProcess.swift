@@ -81,7 +81,7 @@ enum ExampleProcess {
         try? stdin.fileHandleForWriting.close()
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        let errorData = (try? Data(contentsOf: errorPath)) ?? Data()
+        let errorData = Data((try? fileBytes(errorPath)) ?? [])
         return Result(
             status: process.terminationStatus, reason: process.terminationReason,
             standardOutput: String(decoding: outputData, as: UTF8.self), standardError: String(decoding: errorData, as: UTF8.self)

@@ -18,7 +18,7 @@ enum Tables {
     static let textOnly = ShareConstraints(text: .init(maxLength: 50), images: nil, links: .unsupported)
 }
 
-@Suite("Content adaptation")
+@Suite("Content adaptation", .dedicatedThreads)
 struct AdaptationTests {
     @Test("large images are re-encoded under the byte cap; small ones pass untouched")
     func byteCaps() throws {

@@ -26,7 +26,7 @@ public enum GeneratedWebP {
         public let url: URL
         public var testDescription: String { name }
         /// The file's bytes.
-        public func bytes() throws -> [UInt8] { try [UInt8](Data(contentsOf: url)) }
+        public func bytes() throws -> [UInt8] { try fileBytes(url) }
     }
 
     /// What went wrong making the set.

@@ -40,7 +40,7 @@ public enum TestData {
         /// The file.
         public var url: URL { TestData.root.appendingPathComponent(path) }
         /// The file's bytes.
-        public func bytes() throws -> [UInt8] { try [UInt8](Data(contentsOf: url)) }
+        public func bytes() throws -> [UInt8] { try fileBytes(url) }
     }
 
     /// Every row of the table.
@@ -65,6 +65,6 @@ public enum TestData {
 
     /// The bytes of the file at `path` below ``root``.
     public static func bytes(_ path: String) throws -> [UInt8] {
-        try [UInt8](Data(contentsOf: root.appendingPathComponent(path)))
+        try fileBytes(root.appendingPathComponent(path))
     }
 }

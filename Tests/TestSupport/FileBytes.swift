@@ -1,0 +1,26 @@
+public import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The bytes of the file at `url`, read with POSIX calls.
+///
+/// Foundation's `Data(contentsOf:)` leaks a 4 KB buffer when the file is
+/// empty (FoundationEssentials, Swift 6.3), which LeakSanitizer reports in
+/// `make test-asan`; empty files are common here (a child's empty standard
+/// error, the empty-file fixture).
+public func fileBytes(_ url: URL) throws -> [UInt8] {
+    let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    defer { close(descriptor) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        if count < 0 && errno == EINTR { continue }
+        guard count >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        if count == 0 { return bytes }
+        bytes += chunk[0..<count]
+    }
+}
