@@ -147,11 +147,12 @@ struct PhotoAlbumCommandTests {
                 try process.run()
                 var seen = 0
                 var pending = ""
+                // A read may bring several lines: count only up to the k-th.
                 while seen < newPhotos {
                     let chunk = output.fileHandleForReading.availableData
                     if chunk.isEmpty { break }  // the import ended first: reported below
                     pending += String(decoding: chunk, as: UTF8.self)
-                    while let newline = pending.firstIndex(of: "\n") {
+                    while seen < newPhotos, let newline = pending.firstIndex(of: "\n") {
                         if pending[..<newline].hasPrefix("added ") { seen += 1 }
                         pending = String(pending[pending.index(after: newline)...])
                     }
