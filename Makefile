@@ -6,12 +6,12 @@ export PATH := $(PATH):/opt/swift/usr/bin
 
 # Libraries the package links, and the reference tools the tests compare with.
 BUILD_PACKAGES := pkgconf libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libsqlite3-dev libssl-dev
-TEST_PACKAGES := $(BUILD_PACKAGES) libjpeg-turbo-progs webp time python3 fiu-utils util-linux
+TEST_PACKAGES := $(BUILD_PACKAGES) libjpeg-turbo-progs webp time python3 fiu-utils util-linux iproute2
 BENCH_PACKAGES := $(TEST_PACKAGES) libvips-tools imagemagick python3-pil hyperfine libimage-exiftool-perl time
 
 DEMO_OUT ?= $(CURDIR)/.build/demo
 
-.PHONY: demo test test-asan check-docs check-consumer lint bench-decode bench-fit bench-browser deps-build deps-test deps-bench
+.PHONY: demo test test-asan check-docs check-consumer lint bench-decode bench-fit bench-browser bench-workers deps-build deps-test deps-bench
 
 define install_missing
 	@missing=""; \
@@ -86,6 +86,10 @@ lint:
 ## bench-browser: page turns with and without prefetch, beside vipsthumbnail.
 bench-browser: deps-bench
 	scripts/bench-browser.sh
+
+## bench-workers: concurrent renditions on ImageWorkers vs. on the cooperative pool.
+bench-workers: deps-bench
+	scripts/bench-workers.sh
 
 ## bench-decode: decode throughput beside djpeg, dwebp and Pillow.
 bench-decode: deps-bench

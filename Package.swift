@@ -16,7 +16,9 @@ let package = Package(
         .library(name: "PhotoBrowser", targets: ["PhotoBrowser"]),
         .library(name: "PhotoAlbum", targets: ["PhotoAlbum"]),
         .library(name: "ShareKit", targets: ["ShareKit"]),
+        .library(name: "ShareKitHTTP", targets: ["ShareKitHTTP"]),
         .library(name: "ShareKitTesting", targets: ["ShareKitTesting"]),
+        .library(name: "ShareKitHTTPTesting", targets: ["ShareKitHTTPTesting"]),
         .library(name: "WeiboShare", targets: ["WeiboShare"]),
         .library(name: "WeChatShare", targets: ["WeChatShare"]),
         .executable(name: "photo-fit", targets: ["photo-fit"]),
@@ -61,6 +63,8 @@ let package = Package(
         .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
         // V4L2 ioctls and mmap streaming for the Linux camera.
         .target(name: "CV4L2"),
+        // rtnetlink (socket, poll, and the NLMSG_* macros) for the network monitor.
+        .target(name: "CNetlink"),
         // The resampler's inner loops, built for AVX2 and baseline x86-64.
         .target(name: "CResample"),
         .target(
@@ -96,23 +100,39 @@ let package = Package(
 
         .target(
             name: "ShareKit",
-            dependencies: ["ImageCodecs", "SQLiteSupport"],
+            dependencies: ["ImageCodecs", "SQLiteSupport", "CNetlink"],
+            swiftSettings: swiftSettings
+        ),
+        // What provider authors build with: HTTP transport, the provider
+        // client with its at-most-once publish rule, forms, JSON, logging.
+        .target(
+            name: "ShareKitHTTP",
+            dependencies: ["ShareKit", "ImageCodecs"],
             swiftSettings: swiftSettings
         ),
         // One module per provider family; ShareKit never imports them.
         .target(
             name: "WeiboShare",
-            dependencies: ["ShareKit", "ImageCodecs"],
+            dependencies: ["ShareKit", "ShareKitHTTP", "ImageCodecs"],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "WeChatShare",
-            dependencies: ["ShareKit", "ImageCodecs", "CCrypto"],
+            dependencies: ["ShareKit", "ShareKitHTTP", "ImageCodecs", "CCrypto"],
             swiftSettings: swiftSettings
         ),
+        // Test doubles for apps (a mock provider, a clock, a network monitor)
+        // and, separately, for provider authors (a loopback HTTP server, a
+        // stub transport, an in-memory log), so an app's tests need not
+        // link the HTTP toolkit.
         .target(
             name: "ShareKitTesting",
             dependencies: ["ShareKit", "ImageCodecs"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "ShareKitHTTPTesting",
+            dependencies: ["ShareKitHTTP", "ShareKit"],
             swiftSettings: swiftSettings
         ),
 
@@ -135,7 +155,7 @@ let package = Package(
 
         .executableTarget(
             name: "photo-share",
-            dependencies: ["ShareKit", "WeiboShare", "WeChatShare", "ImageCodecs", "ExampleSupport"],
+            dependencies: ["ShareKit", "ShareKitHTTP", "WeiboShare", "WeChatShare", "ImageCodecs", "ExampleSupport"],
             path: "Examples/photo-share",
             swiftSettings: swiftSettings
         ),
@@ -169,15 +189,24 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        .executableTarget(
+            name: "workers-bench",
+            dependencies: ["ImageCodecs"],
+            path: "Benchmarks/workers-bench",
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Fuzzing (scripts/fuzz.sh builds this with libFuzzer)
         .executableTarget(
             name: "photodeck-fuzz",
-            dependencies: ["ImageCodecs", "ShareKit", "WeiboShare", "WeChatShare"],
+            dependencies: ["ImageCodecs", "ShareKit", "ShareKitHTTP", "WeiboShare", "WeChatShare"],
             path: "Fuzz/photodeck-fuzz",
             swiftSettings: swiftSettings
         ),
 
         // MARK: Tests
+        // Prints LinuxNetworkMonitor's paths; the tests run it in a network namespace.
+        .executableTarget(name: "netwatch", dependencies: ["ShareKit"], path: "Tests/NetWatch", swiftSettings: swiftSettings),
         // Helpers every test target shares: fixtures, seeded data, fakes, waiting on events.
         .target(name: "TestSupport", dependencies: ["ImageCodecs", "PhotoAlbum"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(
@@ -197,30 +226,32 @@ let package = Package(
         ),
         .testTarget(
             name: "ShareKitTests",
-            dependencies: ["ShareKit", "ShareKitTesting", "ImageCodecs", "TestSupport", "SQLiteSupport"],
+            dependencies: ["ShareKit", "ShareKitHTTP", "ShareKitTesting", "ShareKitHTTPTesting", "ImageCodecs", "TestSupport", "SQLiteSupport"],
             swiftSettings: swiftSettings
         ),
         // The README's and doc comments' code samples, compiled (and checked to be there).
         .testTarget(
             name: "DocSnippetTests",
             dependencies: [
-                "ImageCodecs", "PhotoAlbum", "PhotoBrowser", "ShareKit", "ShareKitTesting", "WeiboShare", "WeChatShare", "TestSupport",
+                "ImageCodecs", "PhotoAlbum", "PhotoBrowser", "ShareKit", "ShareKitHTTP", "ShareKitTesting", "ShareKitHTTPTesting", "WeiboShare",
+                "WeChatShare", "TestSupport",
             ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "ShareKitTestingTests",
-            dependencies: ["ShareKit", "ShareKitTesting", "TestSupport"],
+            dependencies: ["ShareKit", "ShareKitHTTP", "ShareKitTesting", "ShareKitHTTPTesting", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "ProviderTests",
-            dependencies: ["WeiboShare", "WeChatShare", "ShareKit", "ShareKitTesting", "ImageCodecs", "TestSupport"],
+            dependencies: ["WeiboShare", "WeChatShare", "ShareKit", "ShareKitHTTP", "ShareKitTesting", "ShareKitHTTPTesting", "ImageCodecs", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "PhotoFitTests",
-            dependencies: ["photo-fit", "photo-album", "photo-share", "photo-browser", "photodeck-fuzz", "ImageCodecs", "ShareKit", "ShareKitTesting", "TestSupport"],
+            dependencies: ["photo-fit", "photo-album", "photo-share", "photo-browser", "photodeck-fuzz", "netwatch", "ImageCodecs", "ShareKit", "ShareKitHTTP", "ShareKitTesting", "ShareKitHTTPTesting", "TestSupport",
+            ],
             swiftSettings: swiftSettings
         ),
     ]

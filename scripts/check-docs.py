@@ -14,7 +14,7 @@ import json
 import os
 import sys
 
-MODULES = ["ImageCodecs", "PhotoBrowser", "PhotoAlbum", "ShareKit", "ShareKitTesting"]
+MODULES = ["ImageCodecs", "PhotoBrowser", "PhotoAlbum", "ShareKit", "ShareKitHTTP", "ShareKitTesting", "ShareKitHTTPTesting", "WeiboShare", "WeChatShare"]
 
 
 def main() -> int:

@@ -1,6 +1,7 @@
 import ExampleSupport
 import Foundation
 import ShareKit
+import ShareKitHTTP
 
 /// The parsed command line of photo-share.
 struct Arguments {

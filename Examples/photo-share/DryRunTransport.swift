@@ -1,5 +1,6 @@
 import Foundation
 import ShareKit
+import ShareKitHTTP
 
 /// A transport that sends nothing: it prints each request (URL redacted,
 /// body summarised, no header values but the content type) and answers

@@ -6,6 +6,7 @@ import ExampleSupport
 import Foundation
 import ImageCodecs
 import ShareKit
+import ShareKitHTTP
 import WeChatShare
 import WeiboShare
 
@@ -41,7 +42,6 @@ struct PhotoShareCommand {
         for provider in providers(environment: environment, apiBase: arguments.apiBase, client: client, dryRun: arguments.dryRun) {
             await center.register(provider)
         }
-        await center.setRateLimit(WeComWebhookProvider.rateLimit, for: WeComWebhookProvider.id)
 
         var images: [ShareImage] = []
         for path in arguments.images {

@@ -18,6 +18,7 @@
 import Foundation
 import ImageCodecs
 import ShareKit
+import ShareKitHTTP
 import WeChatShare
 import WeiboShare
 

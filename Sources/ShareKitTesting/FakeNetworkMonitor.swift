@@ -1,15 +1,48 @@
+import Foundation
 public import ShareKit
 import Synchronization
 
-/// A ``NetworkMonitor`` that reports whatever path it is set to.
+/// A ``NetworkMonitor`` that reports whatever path it is set to, and
+/// announces each change to every ``pathUpdates()`` stream at once.
+///
+/// ```swift
+/// let network = FakeNetworkMonitor(.unreachable)
+/// let sender = Task { await outbox.sendWhenReachable() }
+/// network.set(.wifi)            // the outbox sends now
+/// ```
 public final class FakeNetworkMonitor: NetworkMonitor {
-    private let path: Mutex<NetworkPath>
+    private struct State {
+        var path: NetworkPath
+        var listeners: [UUID: AsyncStream<NetworkPath>.Continuation] = [:]
+    }
+    private let state: Mutex<State>
 
     /// Creates a monitor reporting `path`.
-    public init(_ path: NetworkPath = .wifi) { self.path = Mutex(path) }
+    public init(_ path: NetworkPath = .wifi) { state = Mutex(State(path: path)) }
 
-    /// Changes the reported path.
-    public func set(_ newPath: NetworkPath) { path.withLock { $0 = newPath } }
+    /// Changes the reported path and tells every listener.
+    public func set(_ newPath: NetworkPath) {
+        let listeners = state.withLock { state -> [AsyncStream<NetworkPath>.Continuation] in
+            guard state.path != newPath else { return [] }
+            state.path = newPath
+            return Array(state.listeners.values)
+        }
+        for listener in listeners { listener.yield(newPath) }
+    }
 
-    public func currentPath() async -> NetworkPath { path.withLock { $0 } }
+    /// How many streams are listening (so a test can wait until one is).
+    public var listenerCount: Int { state.withLock { $0.listeners.count } }
+
+    public func currentPath() async -> NetworkPath { state.withLock { $0.path } }
+
+    public func pathUpdates() -> AsyncStream<NetworkPath> {
+        let (stream, continuation) = AsyncStream<NetworkPath>.makeStream()
+        let id = UUID()
+        state.withLock { state in
+            continuation.yield(state.path)
+            state.listeners[id] = continuation
+        }
+        continuation.onTermination = { [weak self] _ in _ = self?.state.withLock { $0.listeners.removeValue(forKey: id) } }
+        return stream
+    }
 }

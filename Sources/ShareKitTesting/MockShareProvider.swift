@@ -2,9 +2,10 @@ import Foundation
 public import ShareKit
 import Synchronization
 
-/// A ``ShareProvider`` for tests: it records every share it is given and
-/// answers with scripted outcomes, in the spirit of swift-log's in-memory
-/// handler.
+/// A ``ShareProvider`` for tests: it records every share it is given,
+/// reports each image's upload as one request (so progress events flow),
+/// and answers with scripted outcomes, in the spirit of swift-log's
+/// in-memory handler.
 ///
 /// ```swift
 /// let mock = MockShareProvider(id: "chat", destinations: [.session])
@@ -64,6 +65,7 @@ public final class MockShareProvider: ShareProvider {
         var scripts: [Script] = []
         var recorded: [Recorded] = []
         var availability = ProviderAvailability(isConfigured: true, isAuthorized: true, isReachable: true)
+        var rateLimits: [RateLimit] = []
         var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
     private let state = Mutex(State())
@@ -115,6 +117,12 @@ public final class MockShareProvider: ShareProvider {
         }
     }
 
+    /// Sets the rate limits the mock declares for every destination (the
+    /// center applies them as it does a real provider's).
+    public func declareRateLimits(_ limits: [RateLimit]) { state.withLock { $0.rateLimits = limits } }
+
+    public func rateLimits(for destination: ShareDestination) -> [RateLimit] { state.withLock { $0.rateLimits } }
+
     /// Sets what ``availability(credential:)`` reports.
     public func setAvailability(_ availability: ProviderAvailability) { state.withLock { $0.availability = availability } }
 
@@ -123,7 +131,13 @@ public final class MockShareProvider: ShareProvider {
 
     public func constraints(for destination: ShareDestination) -> ShareConstraints? { constraintsByDestination[destination] }
 
-    public func availability(credential: Credential?) async -> ProviderAvailability { state.withLock { $0.availability } }
+    /// What ``setAvailability(_:)`` set; a mock that requires a credential
+    /// is not authorised without one.
+    public func availability(credential: Credential?) async -> ProviderAvailability {
+        var availability = state.withLock { $0.availability }
+        if requiresCredential && credential == nil { availability.isAuthorized = false }
+        return availability
+    }
 
     public func share(_ content: PreparedContent, to destination: ShareDestination, credential: Credential?) async throws(ShareError) -> ShareOutcome {
         let (script, number, ready) = state.withLock { state -> (Script?, Int, [CheckedContinuation<Void, Never>]) in
@@ -134,6 +148,14 @@ public final class MockShareProvider: ShareProvider {
             return (state.scripts.isEmpty ? nil : state.scripts.removeFirst(), count, ready)
         }
         for waiter in ready { waiter.resume() }
+        // Each image uploads as one request, as real providers report it.
+        for image in content.images {
+            let request = UUID()
+            let bytes = Int64(image.bytes.count)
+            ShareProgress.report(request: request, sent: 0, total: bytes)
+            ShareProgress.report(request: request, sent: bytes / 2, total: bytes)
+            ShareProgress.report(request: request, sent: bytes, total: bytes)
+        }
         switch script {
         case nil:
             return .posted(ShareReceipt(postID: "\(number)"))

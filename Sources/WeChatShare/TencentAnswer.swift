@@ -1,5 +1,6 @@
 import Foundation
 public import ShareKit
+public import ShareKitHTTP
 
 /// How WeChat's and WeCom's APIs answer: a JSON object that carries
 /// `errcode` and `errmsg` (`errcode` 0 or absent means success).

@@ -1,5 +1,6 @@
 public import Foundation
 public import ShareKit
+public import ShareKitHTTP
 
 /// Gets an Official Account's access token (`cgi-bin/stable_token`, the
 /// documented way: repeated calls return the same token until it nears

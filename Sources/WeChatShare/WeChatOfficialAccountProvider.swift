@@ -1,6 +1,7 @@
 public import Foundation
 import ImageCodecs
 public import ShareKit
+public import ShareKitHTTP
 
 /// WeChat through an Official Account's documented server APIs:
 /// - ``ShareDestination/session``: a chat with one follower (customer-service
@@ -171,9 +172,7 @@ public struct WeChatOfficialAccountProvider: ShareProvider {
 
     private func publishArticle(_ content: PreparedContent, token: String) async throws(ShareError) -> ShareOutcome {
         guard let thumbnail = content.thumbnail else {
-            throw .invalidContent([
-                ConstraintViolation(code: "thumbnail.required", message: "a WeChat article needs a cover: share at least one picture or a link thumbnail")
-            ])
+            throw .invalidContent([.thumbnailUnavailable("a WeChat article needs a cover: share at least one picture or a link thumbnail")])
         }
         let text = content.text ?? ""
         let title = content.link?.title.flatMap { $0.isEmpty ? nil : $0 } ?? TextCounter(.characters).truncate(Self.firstLine(of: text), to: 32)

@@ -1,6 +1,7 @@
 import CCrypto
 public import Foundation
 public import ShareKit
+public import ShareKitHTTP
 
 /// WeCom (WeChat Work): posts to a group chat through the group robot's
 /// documented webhook (`cgi-bin/webhook/send?key=...`). The webhook key is
@@ -10,18 +11,19 @@ public import ShareKit
 /// One webhook call posts one message, so a picture with text is two
 /// messages (the picture first); a failure between them is reported as
 /// ``ShareError/partiallyPosted(posted:total:failure:)``. The robot takes 20
-/// messages a minute: register ``rateLimit`` with the center.
+/// messages a minute (``messagesPerMinute``), which the center applies.
 ///
 /// ```swift
 /// let wecom = WeComWebhookProvider(configuration: .init(webhookKey: key))
 /// await center.register(wecom)
-/// await center.setRateLimit(WeComWebhookProvider.rateLimit, for: WeComWebhookProvider.id)
 /// ```
 public struct WeComWebhookProvider: ShareProvider {
     /// The provider's identifier, `"wecom"`.
     public static let id: ProviderID = "wecom"
-    /// The robot's documented limit: 20 messages a minute.
-    public static let rateLimit = RateLimit(capacity: 20, perSecond: 20.0 / 60.0)
+    /// The robot's documented limit: 20 messages a minute. A share of a
+    /// picture with text is two messages, so the center counts shares
+    /// against half of it.
+    public static let messagesPerMinute = 20
 
     /// Where WeCom's API lives: `https://qyapi.weixin.qq.com`.
     public static let defaultAPIBase = URL(string: "https://qyapi.weixin.qq.com")!
@@ -80,10 +82,23 @@ public struct WeComWebhookProvider: ShareProvider {
             isConfigured: !configuration.webhookKey.isEmpty, credential: credential, needsCredential: false, clock: client.clock, network: networkMonitor)
     }
 
+    public func rateLimits(for destination: ShareDestination) -> [RateLimit] {
+        // Shares of up to two messages each must stay under 20 messages a minute.
+        [RateLimit(Self.messagesPerMinute / 2, per: .seconds(60))]
+    }
+
+    public func plannedUploadBytes(for content: PreparedContent, to destination: ShareDestination) -> Int64 {
+        // Each message is one JSON body; a picture goes as base64 (4/3 of its bytes).
+        Int64(Self.messages(for: content).reduce(0) { $0 + $1.encoded().count })
+    }
+
     public func share(_ content: PreparedContent, to destination: ShareDestination, credential: Credential?) async throws(ShareError) -> ShareOutcome {
         guard destination == .session else { throw .unknownTarget(ShareTarget(provider: id, destination: destination, displayName: displayName)) }
+        if let rules = constraints(for: destination) {
+            let violations = rules.violations(of: ShareContent(content))
+            guard violations.isEmpty else { throw .invalidContent(violations) }
+        }
         let messages = Self.messages(for: content)
-        guard !messages.isEmpty else { throw .invalidContent([ConstraintViolation(code: "content.empty", message: "there is nothing to share")]) }
         client.log.log(ShareLogRecord(.info, "wecom: sending \(messages.count) message(s) to the group"))
         let key = configuration.webhookKey
         do throws(ShareError) {

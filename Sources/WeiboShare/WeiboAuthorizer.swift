@@ -1,5 +1,6 @@
 public import Foundation
 public import ShareKit
+public import ShareKitHTTP
 
 /// Signs a user in to Weibo with OAuth 2 (authorization code): the app
 /// opens ``authorizationURL(state:)`` in a browser, receives `code` at its
@@ -55,7 +56,7 @@ public struct WeiboAuthorizer: Sendable {
             body: form.body, isIdempotent: false)
         let response: HTTPResponse
         switch try await client.publish(request) {
-        case .unknown(let reason): throw .network(reason)
+        case .unknown(let reason): throw .network(UnderlyingError(message: reason))
         case .answered(let answer): response = answer
         }
         do throws(ShareError) {

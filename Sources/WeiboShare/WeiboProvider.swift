@@ -1,5 +1,6 @@
 public import Foundation
 public import ShareKit
+public import ShareKitHTTP
 
 /// Weibo: posts a status with at most one picture to the signed-in user's
 /// timeline through the documented `2/statuses/share.json` API.
@@ -42,6 +43,10 @@ public struct WeiboProvider: ShareProvider {
     public static let maxTextLength = 140
     /// The largest picture the API takes.
     public static let maxImageBytes = 5 * 1024 * 1024
+    /// Weibo's posting limit for a third-party app: 30 statuses an hour per
+    /// account (the "rate limits" page of open.weibo.com); the center
+    /// applies it.
+    public static let postsPerHour = RateLimit(30, per: .seconds(3_600), scope: .account)
 
     /// The configuration.
     public let configuration: Configuration
@@ -79,11 +84,19 @@ public struct WeiboProvider: ShareProvider {
         await .assess(isConfigured: !configuration.appKey.isEmpty, credential: credential, clock: client.clock, network: networkMonitor)
     }
 
+    public func rateLimits(for destination: ShareDestination) -> [RateLimit] { [Self.postsPerHour] }
+
+    public func plannedUploadBytes(for content: PreparedContent, to destination: ShareDestination) -> Int64 {
+        // One multipart body: the status, the picture and about 400 bytes of part headers.
+        Int64(status(for: content.text).utf8.count * 3 + (content.images.first?.bytes.count ?? 0) + 400)
+    }
+
     public func share(_ content: PreparedContent, to destination: ShareDestination, credential: Credential?) async throws(ShareError) -> ShareOutcome {
         guard destination == .timeline else { throw .unknownTarget(ShareTarget(provider: id, destination: destination, displayName: "Weibo")) }
         guard let credential else { throw .notAuthorized(id) }
-        guard content.images.count <= 1 else {
-            throw .invalidContent([ConstraintViolation(code: "images.count", message: "Weibo takes at most one picture per status")])
+        if let rules = constraints(for: destination) {
+            let violations = rules.violations(of: ShareContent(content))
+            guard violations.isEmpty else { throw .invalidContent(violations) }
         }
         let request = shareRequest(status: status(for: content.text), image: content.images.first, token: credential.accessToken)
         client.log.log(ShareLogRecord(.info, "weibo: posting a status\(content.images.isEmpty ? "" : " with a picture")"))

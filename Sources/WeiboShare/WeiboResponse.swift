@@ -1,5 +1,6 @@
 import Foundation
 public import ShareKit
+public import ShareKitHTTP
 
 /// How Weibo's answers read: a status object on success, or
 /// `{"error": "...", "error_code": 21327, "request": "/2/statuses/share.json"}`

@@ -1,5 +1,7 @@
 import Foundation
 import ShareKit
+import ShareKitHTTP
+import ShareKitHTTPTesting
 import ShareKitTesting
 import Synchronization
 import TestSupport

@@ -1,6 +1,8 @@
 import Foundation
 import ImageCodecs
 import ShareKit
+import ShareKitHTTP
+import ShareKitHTTPTesting
 import ShareKitTesting
 import TestSupport
 

@@ -1,5 +1,7 @@
 import Foundation
 import ShareKit
+import ShareKitHTTP
+import ShareKitHTTPTesting
 import ShareKitTesting
 import TestSupport
 import Testing
@@ -163,7 +165,7 @@ struct WeiboTests {
         await #expect(throws: ShareError.authorizationExpired("weibo")) { try await center.share(content, to: target) }
         let pending = try #require(await center.pendingShares().first)
         await store.save(credential(WeiboProvider.id, token: "fresh-token-123", clock: clock))
-        let outcome = try await center.resume(pending).outcome()
+        let outcome = try await #require(await center.resume(pending)).outcome()
         #expect(outcome == .posted(ShareReceipt(postID: "77", url: URL(string: "https://weibo.com/9/77"))))
         // The 200-character text was trimmed so that text + link count at most 140.
         let status = try #require(server.requests.last?.formParts["status"]).withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }

@@ -1,4 +1,6 @@
 import ShareKit
+import ShareKitHTTP
+import ShareKitHTTPTesting
 import ShareKitTesting
 import TestSupport
 import Testing

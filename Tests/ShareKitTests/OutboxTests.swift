@@ -1,6 +1,8 @@
 import Foundation
 import SQLiteSupport
 import ShareKit
+import ShareKitHTTP
+import ShareKitHTTPTesting
 import ShareKitTesting
 import TestSupport
 import Testing
@@ -71,7 +73,7 @@ struct OutboxTests {
         let path = Self.path()
         defer { try? FileManager.default.removeItem(atPath: path) }
         let provider = MockShareProvider(id: "chat")
-        provider.enqueue(.failure(.network("cannot connect")), .failure(.rejected(reason: "duplicate post")))
+        provider.enqueue(.failure(.network(UnderlyingError(message: "cannot connect"))), .failure(.rejected(reason: "duplicate post")))
         let (center, target) = await Self.center(provider)
         let outbox = try Outbox(path: path, center: center, network: FakeNetworkMonitor(.wired), maxAttempts: 3)
         try await outbox.enqueue(ShareContent(text: "one"), to: target)
@@ -94,34 +96,6 @@ struct OutboxTests {
         #expect(await outbox.process().map(\.state) == [.posted, .queued])
         network.set(.wifi)
         #expect(await outbox.process().map(\.state) == [.posted, .posted])
-    }
-}
-
-@Suite("Network paths from sysfs")
-struct NetworkMonitorTests {
-    @Test("interfaces that are up decide the path: wired, then Wi-Fi, then cellular")
-    func paths() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("net-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        func interface(_ name: String, _ state: String, wireless: Bool = false) throws {
-            try FileManager.default.createDirectory(atPath: "\(root)/\(name)", withIntermediateDirectories: true)
-            try Data("\(state)\n".utf8).write(to: URL(fileURLWithPath: "\(root)/\(name)/operstate"))
-            if wireless { try FileManager.default.createDirectory(atPath: "\(root)/\(name)/wireless", withIntermediateDirectories: true) }
-        }
-        let monitor = SysfsNetworkMonitor(root: root)
-        try interface("lo", "unknown")
-        #expect(monitor.path() == .unreachable)
-        try interface("wwan0", "up")
-        #expect(monitor.path() == .cellular)
-        try interface("wlan0", "up", wireless: true)
-        #expect(monitor.path() == .wifi)
-        try interface("eth0", "down")
-        #expect(monitor.path() == .wifi)
-        try interface("eth0", "up")
-        #expect(monitor.path() == .wired)
-        #expect(SysfsNetworkMonitor(root: "/nonexistent").path() == .unreachable)
-        #expect(!UploadPolicy(holdUploadsLargerThan: 10).allows(bytes: 11, on: .cellular))
-        #expect(UploadPolicy(holdUploadsLargerThan: 10).allows(bytes: 11, on: .wifi))
     }
 }
 

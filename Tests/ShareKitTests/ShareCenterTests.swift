@@ -1,6 +1,8 @@
 import Foundation
 import ImageCodecs
 import ShareKit
+import ShareKitHTTP
+import ShareKitHTTPTesting
 import ShareKitTesting
 import TestSupport
 import Testing
@@ -48,7 +50,7 @@ struct ShareCenterTests {
 
         await store.save(Credential(provider: Self.chat, account: "me", accessToken: "secret-token-2", expiresAt: clock.now.addingTimeInterval(3600)))
         for share in pending {
-            let outcome = try await center.resume(share).outcome()
+            let outcome = try await #require(await center.resume(share)).outcome()
             #expect(outcome == .posted(ShareReceipt(postID: "\(provider.recordedShares.count)")))
         }
         #expect(await center.pendingShares().isEmpty)
@@ -65,7 +67,7 @@ struct ShareCenterTests {
         let clock = TestClock()
         let center = ShareCenter(clock: clock)
         await center.register(MockShareProvider(id: Self.chat))
-        await center.setRateLimit(RateLimit(capacity: 2, perSecond: 0.5), for: Self.chat)
+        await center.setRateLimits([RateLimit(2, per: .seconds(4))], for: Self.chat)
         let target = try #require(await center.targets(for: ShareContent(text: "x")).first)
         _ = try await center.share(ShareContent(text: "1"), to: target)
         _ = try await center.share(ShareContent(text: "2"), to: target)
@@ -86,7 +88,8 @@ struct ShareCenterTests {
         var events: [ShareEvent] = []
         for await event in operation.events { events.append(event) }
         #expect(events.first == .preparing)
-        #expect(events.contains(.uploading(sent: 0, total: Int64(jpeg.count))))
+        // The total announced first: the picture and the text.
+        #expect(events.contains(.uploading(sent: 0, total: Int64(jpeg.count + "pic".utf8.count))))
         #expect(events.last == .finished(.success(.posted(ShareReceipt(postID: "1")))))
 
         // Cancel once the provider holds the share: the cancel reaches a

@@ -1,4 +1,5 @@
 import ShareKit
+import ShareKitHTTP
 import Testing
 
 @Suite("Text counting and truncation")

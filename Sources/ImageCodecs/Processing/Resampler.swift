@@ -1,5 +1,4 @@
 import CResample
-import Dispatch
 import Foundation
 
 /// The fast resampling engine behind ``Bitmap/resized(to:filter:)`` and
@@ -33,21 +32,22 @@ enum Resampler {
 
     /// Raw pointers shared by the workers of one pass. Safe to send: every
     /// worker reads the shared input and writes a disjoint range of output
-    /// rows, and `concurrentPerform` returns only when all workers are done,
-    /// while the buffers are still alive.
+    /// rows, and ``ParallelWork/forEach(_:_:)`` returns only when all
+    /// workers are done, while the buffers are still alive.
     private struct PassBuffers: @unchecked Sendable {
         let source: UnsafePointer<UInt8>
         let destination: UnsafeMutablePointer<UInt8>
     }
 
-    /// Runs `body(rowRange)` over `rows`, on several threads when `work` is large.
-    private static func forEachRowChunk(_ rows: Int, work: Int, _ body: @Sendable (Range<Int>) -> Void) {
+    /// Runs `body(rowRange)` over `rows`, on several threads when `work` is
+    /// large and the caller may block (see ``ParallelWork``).
+    private static func forEachRowChunk(_ rows: Int, work: Int, _ body: @escaping @Sendable (Range<Int>) -> Void) {
         let workers = work >= parallelThreshold && rows >= 2 ? workerCount : 1
         if workers == 1 {
             body(0..<rows)
             return
         }
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+        ParallelWork.forEach(workers) { worker in
             body((rows * worker / workers)..<(rows * (worker + 1) / workers))
         }
     }

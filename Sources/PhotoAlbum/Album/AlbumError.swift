@@ -1,5 +1,4 @@
 public import ImageCodecs
-public import SQLiteSupport
 
 /// Everything that can go wrong in an ``AlbumStore``. Each case says what
 /// happened and, where it helps, what to do.
@@ -17,7 +16,7 @@ public enum AlbumError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A file in the store could not be written, moved or removed.
     case storage(path: String, reason: String)
     /// The index database failed.
-    case database(SQLiteError)
+    case database(DatabaseFailure)
     /// No album has this name.
     case noSuchAlbum(String)
     /// The asset is not in the album (or not in the store).

@@ -70,7 +70,7 @@ public actor AlbumStore {
             throw error
         } catch let error as SQLiteError {
             close(lock)
-            throw .database(error)
+            throw .database(DatabaseFailure(error))
         } catch {
             close(lock)
             throw .storage(path: directory, reason: "\(error)")
@@ -109,7 +109,7 @@ public actor AlbumStore {
             try database.prepare("INSERT INTO albums (name, created_at) VALUES (?, ?)").bind(.text(name), .real(now.timeIntervalSince1970)).run()
         } catch {
             if error.code == 2067 || error.code == 1555 { throw .albumExists(name) }  // SQLITE_CONSTRAINT_UNIQUE / PRIMARYKEY
-            throw .database(error)
+            throw .database(DatabaseFailure(error))
         }
         notify(.albumCreated(name))
         return Album(name: name, itemCount: 0, createdAt: now)
@@ -357,7 +357,7 @@ public actor AlbumStore {
         } catch let error as AlbumError {
             throw error
         } catch let error as SQLiteError {
-            throw error.isDiskFull ? .diskFull(path: database.path) : .database(error)
+            throw error.isDiskFull ? .diskFull(path: database.path) : .database(DatabaseFailure(error))
         } catch {
             throw .storage(path: directory, reason: "\(error)")
         }

@@ -80,7 +80,7 @@ public actor FolderPhotoLibrary: PhotoSource {
             ])
             return database
         } catch {
-            throw .index(error)
+            throw .index(DatabaseFailure(error))
         }
     }
 
@@ -157,9 +157,9 @@ public actor FolderPhotoLibrary: PhotoSource {
                 }
             }
         } catch let error as SQLiteError {
-            throw .index(error)
+            throw .index(DatabaseFailure(error))
         } catch {
-            throw .index(SQLiteError(code: -1, message: "\(error)", context: "scanning \(root)"))
+            throw .index(DatabaseFailure(message: "\(error)", operation: "scanning \(root)"))
         }
         summary.changes.sort { Self.path(of: $0) < Self.path(of: $1) }
         for change in summary.changes {
@@ -232,7 +232,7 @@ public actor FolderPhotoLibrary: PhotoSource {
             }
             return assets.sorted { ($0.sortDate, $0.modified, $0.id) < ($1.sortDate, $1.modified, $1.id) }
         } catch {
-            throw .index(error)
+            throw .index(DatabaseFailure(error))
         }
     }
 

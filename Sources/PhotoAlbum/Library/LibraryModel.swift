@@ -1,6 +1,5 @@
 public import Foundation
 public import ImageCodecs
-public import SQLiteSupport
 
 /// A photo in a ``FolderPhotoLibrary``.
 public struct LibraryAsset: Hashable, Sendable, Identifiable {
@@ -48,7 +47,7 @@ public enum PhotoLibraryError: Error, Hashable, Sendable, CustomStringConvertibl
     /// The root folder is missing or not a folder.
     case notAFolder(String)
     /// The index database failed.
-    case index(SQLiteError)
+    case index(DatabaseFailure)
 
     public var description: String {
         switch self {

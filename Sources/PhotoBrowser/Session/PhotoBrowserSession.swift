@@ -170,8 +170,12 @@ public actor PhotoBrowserSession {
     private static func rendition(of photo: BrowserPhoto, key: RenditionCache.Key, cache: RenditionCache, limits: ImageLimits) async throws -> Bitmap {
         try await cache.rendition(for: key) {
             try Task.checkCancellation()
+            // Decoding blocks: it runs on ImageCodecs' own threads (where it
+            // may use both cores), never on the cooperative pool.
             do throws(ImageCodecError) {
-                return try photo.rendition(fitting: key.size, limits: limits)
+                return try await ImageWorkers.shared.run { () throws(ImageCodecError) -> Bitmap in
+                    try photo.rendition(fitting: key.size, limits: limits)
+                }
             } catch {
                 throw BrowserError.undecodable(photoID: photo.id, reason: error)
             }

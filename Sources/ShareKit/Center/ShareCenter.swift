@@ -1,62 +1,10 @@
-public import Foundation
-
-/// What happened during one share, in order.
-public enum ShareEvent: Hashable, Sendable {
-    /// Adapting the content to the provider.
-    case preparing
-    /// Uploading: `sent` of `total` bytes.
-    case uploading(sent: Int64, total: Int64)
-    /// Done, with the outcome or the failure.
-    case finished(Result<ShareOutcome, ShareError>)
-}
-
-/// A share that could not finish because the account's authorisation
-/// expired (or was missing); resume it after the app re-authorises.
-public struct PendingShare: Hashable, Sendable, Identifiable {
-    /// An identifier.
-    public let id: UUID
-    /// What was being shared.
-    public let content: ShareContent
-    /// Where.
-    public let target: ShareTarget
-    /// As which account (`nil`: any signed-in account).
-    public let account: String?
-}
-
-/// One running share: its events, its outcome, and a way to cancel it.
-public struct ShareOperation: Sendable {
-    /// Events as they happen; the stream ends after ``ShareEvent/finished(_:)``.
-    public let events: AsyncStream<ShareEvent>
-    private let task: Task<Result<ShareOutcome, ShareError>, Never>
-
-    init(events: AsyncStream<ShareEvent>, task: Task<Result<ShareOutcome, ShareError>, Never>) {
-        self.events = events
-        self.task = task
-    }
-
-    /// Waits for the outcome.
-    public func outcome() async throws(ShareError) -> ShareOutcome { try await task.value.get() }
-
-    /// Cancels the share; it ends with ``ShareError/cancelled`` unless it was done.
-    public func cancel() { task.cancel() }
-}
-
-/// A registration in a ``ShareCenter``; ``unregister()`` removes the provider.
-public struct ProviderRegistration: Hashable, Sendable {
-    let id: UUID
-    let center: ShareCenter
-
-    /// Removes the provider from the center.
-    public func unregister() async { await center.remove(id) }
-
-    public static func == (lhs: ProviderRegistration, rhs: ProviderRegistration) -> Bool { lhs.id == rhs.id }
-    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
-}
+import Foundation
 
 /// The registry of share providers and the one place shares go through:
-/// it lists the targets that can take some content, adapts the content to
-/// the provider's constraints, checks credentials (expiry first), respects
-/// rate limits, and reports events.
+/// it lists the targets that can take some content (and whether each can
+/// take it now), adapts the content to the provider's constraints off the
+/// actor, checks credentials (expiry first), applies the providers' rate
+/// limits, and reports events.
 ///
 /// ```swift
 /// let center = ShareCenter(credentials: FileCredentialStore(path: tokensPath))
@@ -65,15 +13,22 @@ public struct ProviderRegistration: Hashable, Sendable {
 /// let outcome = try await center.share(content, to: targets[0])
 /// await registration.unregister()
 /// ```
+///
+/// A share stopped by a missing or expired credential is held here
+/// (``pendingShares()``) unless it came from an ``Outbox``, which keeps its
+/// own; each held share is resumed once (``resume(_:)``,
+/// ``resumePendingShares(for:)``).
 public actor ShareCenter {
     private var providers: [(id: UUID, provider: any ShareProvider)] = []
     private var pending: [UUID: PendingShare] = [:]
-    private var buckets: [ProviderID: TokenBucket] = [:]
-    private let credentials: any CredentialStore
-    private let clock: any ShareClock
-    private let adapter: ContentAdapter
+    private var limitOverrides: [ProviderID: [RateLimit]] = [:]
+    private var buckets: [String: TokenBucket] = [:]
+    let credentials: any CredentialStore
+    let clock: any ShareClock
+    let adapter: ContentAdapter
 
-    /// Creates a center.
+    /// Creates a center. `adapter` prepares content (give it your own
+    /// `ImageCodecRegistry` to share formats you registered).
     public init(credentials: any CredentialStore = InMemoryCredentialStore(), clock: any ShareClock = SystemClock(), adapter: ContentAdapter = ContentAdapter())
     {
         self.credentials = credentials
@@ -101,40 +56,104 @@ public actor ShareCenter {
     /// The registered providers' ids, in registration order.
     public var providerIDs: [ProviderID] { providers.map(\.provider.id) }
 
-    /// Limits how often `provider` is sent shares.
-    public func setRateLimit(_ limit: RateLimit?, for provider: ProviderID) {
-        buckets[provider] = limit.map { TokenBucket(limit: $0, now: clock.now) }
-    }
+    func provider(_ id: ProviderID) -> (any ShareProvider)? { providers.first { $0.provider.id == id }?.provider }
+
+    // MARK: Targets
 
     /// Every target that can take `content` once adapted, in registration
     /// order and each provider's destination order (stable, for a share
-    /// sheet). Images are not re-encoded to decide this.
-    public func targets(for content: ShareContent) -> [ShareTarget] {
-        providers.flatMap { entry in
-            entry.provider.destinations.compactMap { destination -> ShareTarget? in
-                guard let constraints = entry.provider.constraints(for: destination),
-                    Self.canTake(content, constraints)
-                else { return nil }
-                return ShareTarget(provider: entry.provider.id, destination: destination, displayName: "\(entry.provider.displayName): \(destination)")
-            }
+    /// sheet), each with its provider's availability now (sign-in needed,
+    /// no network). Decided by ``ShareConstraints/violations(of:)``, without
+    /// decoding an image.
+    public func targets(for content: ShareContent) async -> [ShareTarget] {
+        var targets: [ShareTarget] = []
+        for provider in providers.map(\.provider) {
+            let destinations = provider.destinations.filter { provider.constraints(for: $0)?.violations(of: content).isEmpty == true }
+            guard !destinations.isEmpty else { continue }
+            let availability = await availability(of: provider, account: nil)
+            targets += destinations.map { target(provider, $0, availability) }
         }
+        return targets
     }
 
-    /// A quick structural check: kinds and counts, not bytes.
-    private static func canTake(_ content: ShareContent, _ constraints: ShareConstraints) -> Bool {
-        if content.isEmpty { return false }
-        if !content.images.isEmpty && (constraints.images.map { content.images.count > $0.maxCount } ?? true) { return false }
-        if let text = content.text, !text.isEmpty, constraints.text == nil { return false }
-        if content.link != nil {
-            switch constraints.links {
-            case .unsupported: return false
-            case .inText: if constraints.text == nil { return false }
-            case .object: break
-            }
-            if !constraints.allowsMixedContent && !content.images.isEmpty { return false }
+    /// The target for `destination` of the registered provider `provider`
+    /// (to find a saved "last used" target again), or `nil`.
+    public func target(provider id: ProviderID, destination: ShareDestination) async -> ShareTarget? {
+        guard let provider = provider(id), provider.destinations.contains(destination) else { return nil }
+        return target(provider, destination, await availability(of: provider, account: nil))
+    }
+
+    private func target(_ provider: any ShareProvider, _ destination: ShareDestination, _ availability: ProviderAvailability) -> ShareTarget {
+        ShareTarget(provider: provider.id, destination: destination, displayName: "\(provider.displayName): \(destination)", availability: availability)
+    }
+
+    private func availability(of provider: any ShareProvider, account: String?) async -> ProviderAvailability {
+        let credential = provider.requiresCredential ? try? await credentials.credential(for: provider.id, account: account) : nil
+        return await provider.availability(credential: credential ?? nil)
+    }
+
+    // MARK: Rate limits
+
+    /// Replaces the rate limits `provider` declares (``ShareProvider/rateLimits(for:)``)
+    /// with `limits` for all its destinations; `[]` lifts them, `nil`
+    /// restores the provider's own.
+    public func setRateLimits(_ limits: [RateLimit]?, for provider: ProviderID) {
+        limitOverrides[provider] = limits
+        buckets = buckets.filter { !$0.key.hasPrefix("\(provider)|") }
+    }
+
+    /// The limits that apply to `provider`'s `destination`.
+    private func limits(_ provider: any ShareProvider, _ destination: ShareDestination) -> [RateLimit] {
+        limitOverrides[provider.id] ?? provider.rateLimits(for: destination)
+    }
+
+    private func bucketKey(_ provider: ProviderID, _ destination: ShareDestination, _ limit: RateLimit, _ index: Int, account: String?) -> String {
+        "\(provider)|\(destination)|\(index)|\(limit.count)/\(limit.interval)|\(limit.scope == .account ? account ?? "" : "")"
+    }
+
+    /// How long until every limit on this share has room (`nil`: now). With
+    /// `take`, takes a token from each when all have room.
+    func rateLimitWait(_ provider: any ShareProvider, _ destination: ShareDestination, account: String?, take: Bool) -> Duration? {
+        let now = clock.now
+        var longest: Duration?
+        var keys: [String] = []
+        for (index, limit) in limits(provider, destination).enumerated() {
+            let key = bucketKey(provider.id, destination, limit, index, account: account)
+            var bucket = buckets[key] ?? TokenBucket(limit: limit, now: now)
+            if let wait = bucket.wait(at: now) { longest = max(longest ?? .zero, wait) }
+            buckets[key] = bucket
+            keys.append(key)
         }
-        if constraints.text?.isRequired == true && (content.text ?? "").isEmpty && content.link == nil { return false }
-        return true
+        if take, longest == nil {
+            for key in keys { buckets[key]?.take() }
+        }
+        return longest
+    }
+
+    // MARK: Held shares
+
+    /// Shares held back by a missing or expired authorisation, in the order
+    /// they were held.
+    public func pendingShares() -> [PendingShare] { pending.values.sorted { ($0.heldAt, $0.id.uuidString) < ($1.heldAt, $1.id.uuidString) } }
+
+    /// Tries a held share again (after the app re-authorised). `nil` when
+    /// the share is no longer held (it was resumed or discarded already):
+    /// a held share is sent again once, however often this is called.
+    public func resume(_ share: PendingShare) -> ShareOperation? {
+        guard let held = pending.removeValue(forKey: share.id) else { return nil }
+        return start(held.id, held.content, to: held.target, account: held.account, holds: true)
+    }
+
+    /// Resumes every share held for `provider`, oldest first.
+    public func resumePendingShares(for provider: ProviderID) -> [ShareOperation] {
+        pendingShares().filter { $0.target.provider == provider }.compactMap { resume($0) }
+    }
+
+    /// Forgets a held share without sending it.
+    public func discard(_ share: PendingShare) { pending[share.id] = nil }
+
+    func hold(_ id: UUID, _ content: ShareContent, _ target: ShareTarget, _ account: String?) {
+        pending[id] = PendingShare(id: id, content: content, target: target, account: account, heldAt: clock.now)
     }
 
     // MARK: Sharing
@@ -146,77 +165,12 @@ public actor ShareCenter {
 
     /// Starts a share and returns it at once, with its events.
     public func startShare(_ content: ShareContent, to target: ShareTarget, account: String? = nil) -> ShareOperation {
-        start(PendingShare(id: UUID(), content: content, target: target, account: account))
+        start(UUID(), content, to: target, account: account, holds: true)
     }
 
-    /// Shares held back by a missing or expired authorisation.
-    public func pendingShares() -> [PendingShare] { pending.values.sorted { $0.id.uuidString < $1.id.uuidString } }
-
-    /// Tries a pending share again (after the app re-authorised).
-    public func resume(_ share: PendingShare) -> ShareOperation {
-        pending[share.id] = nil
-        return start(share)
-    }
-
-    private func start(_ share: PendingShare) -> ShareOperation {
-        let (events, continuation) = AsyncStream<ShareEvent>.makeStream(bufferingPolicy: .bufferingNewest(256))
-        let task = Task { () -> Result<ShareOutcome, ShareError> in
-            var result: Result<ShareOutcome, ShareError>
-            do throws(ShareError) {
-                result = .success(try await self.perform(share, events: continuation))
-            } catch {
-                result = .failure(error)
-            }
-            if Task.isCancelled, case .failure(let error) = result, error != .cancelled { result = .failure(.cancelled) }
-            continuation.yield(.finished(result))
-            continuation.finish()
-            return result
-        }
-        return ShareOperation(events: events, task: task)
-    }
-
-    private func perform(_ share: PendingShare, events: AsyncStream<ShareEvent>.Continuation) async throws(ShareError) -> ShareOutcome {
-        events.yield(.preparing)
-        guard let provider = providers.first(where: { $0.provider.id == share.target.provider })?.provider,
-            let constraints = provider.constraints(for: share.target.destination)
-        else { throw .unknownTarget(share.target) }
-
-        var credential: Credential?
-        if provider.requiresCredential {
-            do {
-                credential = try await credentials.credential(for: provider.id, account: share.account)
-            } catch {
-                throw .storage("the credential store failed: \(error)")
-            }
-            guard let found = credential else {
-                pending[share.id] = share
-                throw .notAuthorized(provider.id)
-            }
-            if found.isExpired(at: clock.now) {
-                pending[share.id] = share
-                throw .authorizationExpired(provider.id)
-            }
-        }
-        if var bucket = buckets[provider.id] {
-            let wait = bucket.take(at: clock.now)
-            buckets[provider.id] = bucket
-            if let wait { throw .rateLimited(retryAfter: wait) }
-        }
-
-        let prepared = try adapter.prepare(share.content, for: constraints)
-        if Task.isCancelled { throw .cancelled }
-        let total = Int64(prepared.images.reduce(0) { $0 + $1.bytes.count } + (prepared.thumbnail?.bytes.count ?? 0))
-        events.yield(.uploading(sent: 0, total: total))
-        let reporter = ShareProgress.Reporter { sent, total in events.yield(.uploading(sent: sent, total: total)) }
-        let destination = share.target.destination
-        let result: Result<ShareOutcome, ShareError> = await ShareProgress.$reporter.withValue(reporter) {
-            do throws(ShareError) {
-                return .success(try await provider.share(prepared, to: destination, credential: credential))
-            } catch {
-                return .failure(error)
-            }
-        }
-        if case .failure(.authorizationExpired) = result { pending[share.id] = share }
-        return try result.get()
+    /// Shares for an ``Outbox``: a share stopped by authorisation is not
+    /// held here, because the outbox keeps it.
+    func shareFromOutbox(_ content: ShareContent, to target: ShareTarget, account: String?) async throws(ShareError) -> ShareOutcome {
+        try await start(UUID(), content, to: target, account: account, holds: false).outcome()
     }
 }

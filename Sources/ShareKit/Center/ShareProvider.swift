@@ -38,28 +38,22 @@ public protocol ShareProvider: Sendable {
     /// ``ShareError``; returns ``ShareOutcome/outcomeUnknown(reason:)`` when
     /// the post may or may not have happened.
     func share(_ content: PreparedContent, to destination: ShareDestination, credential: Credential?) async throws(ShareError) -> ShareOutcome
+    /// How often the provider takes shares to `destination`; the center
+    /// applies these (per provider, or per account) unless the app set its
+    /// own. None by default.
+    func rateLimits(for destination: ShareDestination) -> [RateLimit]
+    /// About how many bytes sharing `content` uploads, in all requests: the
+    /// progress total the center announces before the first request. By
+    /// default the images', the thumbnail's and the text's bytes.
+    func plannedUploadBytes(for content: PreparedContent, to destination: ShareDestination) -> Int64
 }
 
 extension ShareProvider {
     public var requiresCredential: Bool { true }
-}
 
-extension ProviderAvailability {
-    /// The usual assessment for an HTTP provider: configured as given;
-    /// authorised when no credential is needed or `credential` has not
-    /// expired at `clock`'s time; reachable unless `network` reports no path
-    /// (assumed reachable without a monitor).
-    ///
-    /// ```swift
-    /// func availability(credential: Credential?) async -> ProviderAvailability {
-    ///     await .assess(isConfigured: !appKey.isEmpty, credential: credential, clock: client.clock, network: monitor)
-    /// }
-    /// ```
-    public static func assess(
-        isConfigured: Bool, credential: Credential?, needsCredential: Bool = true, clock: any ShareClock, network: (any NetworkMonitor)?
-    ) async -> ProviderAvailability {
-        let reachable = await network?.currentPath() != .unreachable
-        let authorized = !needsCredential || credential.map { !$0.isExpired(at: clock.now) } ?? false
-        return ProviderAvailability(isConfigured: isConfigured, isAuthorized: authorized, isReachable: reachable)
+    public func rateLimits(for destination: ShareDestination) -> [RateLimit] { [] }
+
+    public func plannedUploadBytes(for content: PreparedContent, to destination: ShareDestination) -> Int64 {
+        Int64(content.images.reduce(0) { $0 + $1.bytes.count } + (content.thumbnail?.bytes.count ?? 0) + (content.text?.utf8.count ?? 0))
     }
 }

@@ -4,7 +4,7 @@ public import Foundation
 /// `dump` never show the tokens.
 public struct Credential: Hashable, Sendable, Codable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The provider.
-    public let provider: String
+    public let provider: ProviderID
     /// The account on it (a user id).
     public let account: String
     /// The bearer token.
@@ -16,15 +16,12 @@ public struct Credential: Hashable, Sendable, Codable, CustomStringConvertible, 
 
     /// Creates a credential.
     public init(provider: ProviderID, account: String, accessToken: String, refreshToken: String? = nil, expiresAt: Date? = nil) {
-        self.provider = provider.rawValue
+        self.provider = provider
         self.account = account
         self.accessToken = accessToken
         self.refreshToken = refreshToken
         self.expiresAt = expiresAt
     }
-
-    /// The provider's identifier.
-    public var providerID: ProviderID { ProviderID(provider) }
 
     /// Whether the access token has expired at `now` (with `margin` to spare
     /// for the request itself).
@@ -67,7 +64,7 @@ public actor InMemoryCredentialStore: CredentialStore {
 
     public func credential(for provider: ProviderID, account: String?) -> Credential? {
         if let account { return credentials["\(provider)/\(account)"] }
-        return credentials.values.filter { $0.provider == provider.rawValue }.sorted { $0.account < $1.account }.first
+        return credentials.values.filter { $0.provider == provider }.sorted { $0.account < $1.account }.first
     }
 
     public func save(_ credential: Credential) { credentials["\(credential.provider)/\(credential.account)"] = credential }

@@ -43,7 +43,7 @@ public actor FileCredentialStore: CredentialStore {
     }
 
     public func credential(for provider: ProviderID, account: String?) throws -> Credential? {
-        try load().filter { $0.provider == provider.rawValue && (account == nil || $0.account == account) }
+        try load().filter { $0.provider == provider && (account == nil || $0.account == account) }
             .sorted { $0.account < $1.account }.first
     }
 
@@ -54,6 +54,6 @@ public actor FileCredentialStore: CredentialStore {
     }
 
     public func removeCredential(for provider: ProviderID, account: String) throws {
-        try write(try load().filter { !($0.provider == provider.rawValue && $0.account == account) })
+        try write(try load().filter { !($0.provider == provider && $0.account == account) })
     }
 }

@@ -14,6 +14,15 @@ public enum TextCounting: Hashable, Sendable {
     case weibo
 }
 
+/// What happens to text longer than a destination takes.
+public enum TextOverflow: Hashable, Sendable {
+    /// Cut it to fit, never inside a character, an emoji or a link.
+    case truncate
+    /// Refuse the share with ``ConstraintViolation/textTooLong(length:maxLength:)``
+    /// (a caption that must stay whole).
+    case refuse
+}
+
 /// A provider's rules for one destination, as data.
 public struct ShareConstraints: Hashable, Sendable {
     /// Text rules.
@@ -24,12 +33,16 @@ public struct ShareConstraints: Hashable, Sendable {
         public var counting: TextCounting
         /// Whether a share must have text.
         public var isRequired: Bool
+        /// What happens to longer text, unless the content says
+        /// (``ShareContent/textOverflow``).
+        public var overflow: TextOverflow
 
         /// Creates text rules.
-        public init(maxLength: Int, counting: TextCounting = .characters, isRequired: Bool = false) {
+        public init(maxLength: Int, counting: TextCounting = .characters, isRequired: Bool = false, overflow: TextOverflow = .truncate) {
             self.maxLength = maxLength
             self.counting = counting
             self.isRequired = isRequired
+            self.overflow = overflow
         }
     }
 

@@ -41,59 +41,18 @@ public struct ShareContent: Hashable, Sendable {
     public var images: [ShareImage]
     /// A link.
     public var link: ShareLink?
+    /// What happens to text longer than the destination takes; `nil`
+    /// follows the destination's rule (``ShareConstraints/Text/overflow``).
+    public var textOverflow: TextOverflow?
 
     /// Creates content.
-    public init(text: String? = nil, images: [ShareImage] = [], link: ShareLink? = nil) {
+    public init(text: String? = nil, images: [ShareImage] = [], link: ShareLink? = nil, textOverflow: TextOverflow? = nil) {
         self.text = text
         self.images = images
         self.link = link
+        self.textOverflow = textOverflow
     }
 
     /// Whether there is nothing to share.
     public var isEmpty: Bool { (text ?? "").isEmpty && images.isEmpty && link == nil }
-}
-
-/// Content fitted to one provider's constraints for one destination: what
-/// a provider's ``ShareProvider/share(_:to:credential:)`` receives.
-public struct PreparedContent: Hashable, Sendable {
-    /// An encoded image ready to upload.
-    public struct Image: Hashable, Sendable {
-        /// The encoded bytes.
-        public let bytes: [UInt8]
-        /// Their format.
-        public let format: ImageFormat
-        /// Their pixel size.
-        public let size: PixelSize
-
-        /// Creates an image.
-        public init(bytes: [UInt8], format: ImageFormat, size: PixelSize) {
-            self.bytes = bytes
-            self.format = format
-            self.size = size
-        }
-    }
-
-    /// The text, counted and trimmed the provider's way (links moved in
-    /// when the destination takes no link object).
-    public let text: String?
-    /// The images, each in an accepted format under the byte cap.
-    public let images: [Image]
-    /// The link object, when the destination takes one.
-    public let link: ShareLink?
-    /// The thumbnail under its cap, when the destination wants one.
-    public let thumbnail: Image?
-    /// What adaptation changed, in plain words, for logs and UIs.
-    public let adjustments: [String]
-    /// How many encodes adaptation made (the byte-cap search's cost).
-    public let encodeCount: Int
-
-    /// Creates prepared content.
-    public init(text: String?, images: [Image], link: ShareLink?, thumbnail: Image?, adjustments: [String] = [], encodeCount: Int = 0) {
-        self.text = text
-        self.images = images
-        self.link = link
-        self.thumbnail = thumbnail
-        self.adjustments = adjustments
-        self.encodeCount = encodeCount
-    }
 }

@@ -26,7 +26,7 @@ public struct ShareDestination: Hashable, Sendable, Comparable, CustomStringConv
 }
 
 /// A provider's identifier (`"wechat"`, `"weibo"`).
-public struct ProviderID: Hashable, Sendable, Comparable, CustomStringConvertible, ExpressibleByStringLiteral {
+public struct ProviderID: Hashable, Sendable, Comparable, Codable, CustomStringConvertible, ExpressibleByStringLiteral {
     /// The identifier.
     public let rawValue: String
 
@@ -39,23 +39,54 @@ public struct ProviderID: Hashable, Sendable, Comparable, CustomStringConvertibl
     public static func < (lhs: ProviderID, rhs: ProviderID) -> Bool { lhs.rawValue < rhs.rawValue }
 
     public var description: String { rawValue }
+
+    /// Reads the identifier from a JSON string.
+    public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
+
+    /// Writes the identifier as a JSON string.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
 }
 
-/// One place a share can go: a provider and one of its destinations.
+/// A place a share can go: one destination of one provider, as a share
+/// sheet lists it.
+///
+/// Two targets are the same target when their provider and destination
+/// are: a saved "last used" target still matches after the provider's name
+/// or the availability changes (``ShareCenter/target(provider:destination:)``
+/// finds it again).
 public struct ShareTarget: Hashable, Sendable, CustomStringConvertible {
     /// The provider.
     public let provider: ProviderID
-    /// The destination on it.
+    /// The destination.
     public let destination: ShareDestination
-    /// What a share sheet shows (`"WeChat: timeline"`).
+    /// What a share sheet shows ("WeChat: session").
     public let displayName: String
+    /// Whether the provider can take the share now, and if not why (sign-in
+    /// needed, no network, not configured), as the center last asked it.
+    public let availability: ProviderAvailability
 
     /// Creates a target.
-    public init(provider: ProviderID, destination: ShareDestination, displayName: String) {
+    public init(
+        provider: ProviderID, destination: ShareDestination, displayName: String,
+        availability: ProviderAvailability = ProviderAvailability(isConfigured: true, isAuthorized: true, isReachable: true)
+    ) {
         self.provider = provider
         self.destination = destination
         self.displayName = displayName
+        self.availability = availability
     }
 
+    /// `provider/destination`.
     public var description: String { "\(provider)/\(destination)" }
+
+    /// Same provider and destination.
+    public static func == (lhs: ShareTarget, rhs: ShareTarget) -> Bool { lhs.provider == rhs.provider && lhs.destination == rhs.destination }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(provider)
+        hasher.combine(destination)
+    }
 }

@@ -10,13 +10,12 @@ extension ShareError {
         func clean(_ text: String) -> String { secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: "<redacted>") } }
         switch self {
         case .rejected(let reason): return .rejected(reason: clean(reason))
-        case .network(let reason): return .network(clean(reason))
+        case .network(let cause): return .network(cause.redacting(secrets))
         case .server(let status, let message): return .server(status: status, message: clean(message))
-        case .invalidContent(let violations): return .invalidContent(violations.map { ConstraintViolation(code: $0.code, message: clean($0.message)) })
-        case .adaptationFailed(let reason): return .adaptationFailed(clean(reason))
-        case .storage(let reason): return .storage(clean(reason))
+        case .adaptationFailed(let cause): return .adaptationFailed(cause.redacting(secrets))
+        case .storage(let cause): return .storage(cause.redacting(secrets))
         case .partiallyPosted(let posted, let total, let failure): return .partiallyPosted(posted: posted, total: total, failure: failure.redacting(secrets))
-        case .cancelled, .notAuthorized, .authorizationExpired, .rateLimited, .unknownTarget: return self
+        case .cancelled, .notAuthorized, .authorizationExpired, .rateLimited, .unknownTarget, .invalidContent: return self
         }
     }
 }

@@ -8,13 +8,20 @@ import SQLiteSupport
 /// request goes out; a share whose outcome is unknown, or that was sending
 /// when the process died, becomes ``State/outcomeUnknown`` and is never
 /// re-posted automatically; the app asks the user. Failures that happened
-/// before anything was sent (no network, rate limited, not authorised) are
-/// retried on a later ``process()``.
+/// before anything was sent (no network, not authorised, 5xx) are retried
+/// on a later ``process()``; a rate limit's wait is honoured without
+/// spending an attempt.
+///
+/// The outbox owns its shares: one stopped by a missing or expired
+/// credential stays queued here and is not also held by the
+/// ``ShareCenter``, so signing in again and calling ``process()`` sends it
+/// once.
 ///
 /// ```swift
-/// let outbox = try Outbox(path: "\(support)/outbox.sqlite", center: center)
+/// let outbox = try Outbox(path: "\(support)/outbox.sqlite", center: center, network: LinuxNetworkMonitor())
 /// let id = try await outbox.enqueue(content, to: target)
-/// await outbox.process()     // call when the app starts, comes online, or re-authorises
+/// await outbox.process()     // call when the app starts or re-authorises
+/// let sender = Task { await outbox.sendWhenReachable() }   // and whenever the network comes back
 /// ```
 public actor Outbox {
     /// Where an entry stands.
@@ -54,12 +61,13 @@ public actor Outbox {
     private let network: any NetworkMonitor
     private let policy: UploadPolicy
     private let maxAttempts: Int
+    private let clock: any ShareClock
 
     /// Opens (or creates) the outbox at `path`. Entries left `sending` by a
     /// previous process become ``State/outcomeUnknown``.
     public init(
-        path: String, center: ShareCenter, network: any NetworkMonitor = SysfsNetworkMonitor(),
-        policy: UploadPolicy = UploadPolicy(), maxAttempts: Int = 5
+        path: String, center: ShareCenter, network: any NetworkMonitor = LinuxNetworkMonitor(),
+        policy: UploadPolicy = UploadPolicy(), maxAttempts: Int = 5, clock: any ShareClock = SystemClock()
     ) throws(ShareError) {
         do {
             let database = try SQLiteDatabase(path: path)
@@ -69,18 +77,21 @@ public actor Outbox {
                     id TEXT PRIMARY KEY, provider TEXT NOT NULL, destination TEXT NOT NULL, display_name TEXT NOT NULL,
                     account TEXT, content BLOB NOT NULL, byte_count INTEGER NOT NULL, state TEXT NOT NULL,
                     attempts INTEGER NOT NULL DEFAULT 0, last_error TEXT, post_id TEXT, created_at REAL NOT NULL);
-                """
+                """,
+                // When a rate limit said to wait: not sent before this time.
+                "ALTER TABLE entries ADD COLUMN not_before REAL;",
             ])
             try database.prepare("UPDATE entries SET state = ?, last_error = ? WHERE state = ?")
                 .bind(.text(State.outcomeUnknown.rawValue), .text("the app stopped while this share was being sent"), .text(State.sending.rawValue)).run()
             self.database = database
         } catch {
-            throw .storage("the outbox at \(path) cannot be opened: \(error)")
+            throw .storage(UnderlyingError(error, context: "the outbox at \(path) cannot be opened"))
         }
         self.center = center
         self.network = network
         self.policy = policy
         self.maxAttempts = maxAttempts
+        self.clock = clock
     }
 
     /// Queues a share; it is sent by the next ``process()``.
@@ -103,7 +114,7 @@ public actor Outbox {
                 .optional(account), .blob([UInt8](stored)), .int(bytes), .text(State.queued.rawValue), .real(Date().timeIntervalSince1970)
             ).run()
         } catch {
-            throw .storage("the share cannot be queued: \(error)")
+            throw .storage(UnderlyingError(error, context: "the share cannot be queued"))
         }
         return id
     }
@@ -127,7 +138,7 @@ public actor Outbox {
             }
             return entries
         } catch {
-            throw .storage("the outbox cannot be read: \(error)")
+            throw .storage(UnderlyingError(error, context: "the outbox cannot be read"))
         }
     }
 
@@ -136,7 +147,19 @@ public actor Outbox {
         do {
             try database.prepare("DELETE FROM entries WHERE id = ?").bind(.text(id.uuidString)).run()
         } catch {
-            throw .storage("the outbox cannot be updated: \(error)")
+            throw .storage(UnderlyingError(error, context: "the outbox cannot be updated"))
+        }
+    }
+
+    /// Sends queued shares each time the network path becomes one the
+    /// upload policy allows (and once at the start), until the calling task
+    /// is cancelled. Run it in a task of its own.
+    public func sendWhenReachable() async {
+        var previous: NetworkPath?
+        for await path in network.pathUpdates() {
+            defer { previous = path }
+            guard path != previous, path != .unreachable else { continue }
+            _ = await process(on: path)
         }
     }
 
@@ -144,15 +167,19 @@ public actor Outbox {
     /// first, and returns the entries afterwards.
     @discardableResult
     public func process() async -> [Entry] {
-        let path = await network.currentPath()
+        await process(on: await network.currentPath())
+    }
+
+    private func process(on path: NetworkPath) async -> [Entry] {
+        let now = clock.now.timeIntervalSince1970
         let queued: [(id: String, target: ShareTarget, account: String?, content: Data, bytes: Int, attempts: Int)]
         do {
             let rows = try database.prepare(
                 """
                 SELECT id, provider, destination, display_name, account, content, byte_count, attempts FROM entries
-                WHERE state = ? ORDER BY created_at, rowid
+                WHERE state = ? AND (not_before IS NULL OR not_before <= ?) ORDER BY created_at, rowid
                 """
-            ).bind(.text(State.queued.rawValue))
+            ).bind(.text(State.queued.rawValue), .real(now))
             var found: [(String, ShareTarget, String?, Data, Int, Int)] = []
             while try rows.step() {
                 found.append(
@@ -175,7 +202,7 @@ public actor Outbox {
             // can only make this entry "outcome unknown", never a double post.
             update(entry.id, state: .sending, error: nil, attempts: entry.attempts + 1)
             do throws(ShareError) {
-                switch try await center.share(stored.content, to: entry.target, account: entry.account) {
+                switch try await center.shareFromOutbox(stored.content, to: entry.target, account: entry.account) {
                 case .posted(let receipt): update(entry.id, state: .posted, error: nil, postID: receipt.postID)
                 case .outcomeUnknown(let reason): update(entry.id, state: .outcomeUnknown, error: reason)
                 }
@@ -183,6 +210,10 @@ public actor Outbox {
                 switch error {
                 case .invalidContent, .rejected, .unknownTarget, .adaptationFailed, .cancelled, .partiallyPosted:
                     update(entry.id, state: .failed, error: error.description)
+                case .rateLimited(let retryAfter):
+                    // Nothing was sent: wait as told, and keep the attempt.
+                    update(entry.id, state: .queued, error: error.description, attempts: entry.attempts)
+                    if let retryAfter { postpone(entry.id, by: retryAfter) }
                 default:
                     // Nothing was posted (no network, rate limited, not authorised, 5xx): try again later.
                     update(entry.id, state: entry.attempts + 1 >= maxAttempts ? .failed : .queued, error: error.description)
@@ -190,6 +221,12 @@ public actor Outbox {
             }
         }
         return (try? entries()) ?? []
+    }
+
+    private func postpone(_ id: String, by wait: Duration) {
+        let components = wait.components
+        let until = clock.now.timeIntervalSince1970 + Double(components.seconds) + Double(components.attoseconds) / 1e18
+        try? database.prepare("UPDATE entries SET not_before = ? WHERE id = ?").bind(.real(until), .text(id)).run()
     }
 
     private func update(_ id: String, state: State, error: String?, attempts: Int? = nil, postID: String? = nil) {

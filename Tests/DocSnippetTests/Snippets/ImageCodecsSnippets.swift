@@ -126,3 +126,12 @@ extension ImageCodecsSnippets {
         try Data(jpeg).write(to: URL(fileURLWithPath: "page.jpg"))
     }
 }
+
+extension ImageCodecsSnippets {
+    static func workers(path: String, screen: PixelSize) async throws {
+        let page = try await ImageWorkers.shared.run {
+            try DecodedImage(renderingFileAt: path, in: screen, mode: .fit)
+        }
+        _ = page
+    }
+}

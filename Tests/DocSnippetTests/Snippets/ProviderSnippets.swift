@@ -3,6 +3,7 @@
 
 import Foundation
 import ShareKit
+import ShareKitHTTP
 import WeChatShare
 import WeiboShare
 
@@ -14,8 +15,7 @@ enum ProviderSnippets {
         let client = ProviderHTTPClient(transport: URLSessionTransport(), log: myLogHandler)  // retries, redacted logging
         await center.register(WeiboProvider(configuration: .init(appKey: key, safeDomainLink: appLink), client: client))
         await center.register(WeChatOfficialAccountProvider(configuration: .init(appID: "wx...", sessionRecipient: openID), client: client))
-        await center.register(WeComWebhookProvider(configuration: .init(webhookKey: robotKey), client: client))
-        await center.setRateLimit(WeComWebhookProvider.rateLimit, for: WeComWebhookProvider.id)  // 20 a minute
+        await center.register(WeComWebhookProvider(configuration: .init(webhookKey: robotKey), client: client))  // 20 messages a minute, applied
         try await credentials.save(try await WeChatAuthorizer(appID: "wx...", appSecret: secret).credential())
     }
 
@@ -33,7 +33,6 @@ enum ProviderSnippets {
     static func wecom(center: ShareCenter, key: String) async {
         let wecom = WeComWebhookProvider(configuration: .init(webhookKey: key))
         await center.register(wecom)
-        await center.setRateLimit(WeComWebhookProvider.rateLimit, for: WeComWebhookProvider.id)
     }
 
     static func weiboAuthorizer(store: any CredentialStore, secret: String, nonce: String, code: String, openBrowser: (URL) -> Void) async throws {

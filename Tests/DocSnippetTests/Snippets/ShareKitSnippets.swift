@@ -2,6 +2,7 @@
 
 import Foundation
 import ShareKit
+import ShareKitHTTP
 import WeChatShare
 
 /// A provider's shape, for the samples that show what a provider writes.
@@ -53,10 +54,11 @@ enum ShareKitSnippets {
         _ = outcome
     }
 
-    static func progress(transport: any HTTPTransport, upload: HTTPRequest) async throws {
-        let reporter = ShareProgress.Reporter { sent, total in print("\(sent)/\(total)") }
-        let response = try await ShareProgress.$reporter.withValue(reporter) { try await transport.send(upload) }
-        _ = response
+    static func progress(body: [UInt8]) {
+        let request = UUID()
+        ShareProgress.report(request: request, sent: 0, total: Int64(body.count))
+        // ... as the body goes out ...
+        ShareProgress.report(request: request, sent: Int64(body.count), total: Int64(body.count))
     }
 
     static func logging() {
@@ -114,5 +116,43 @@ extension ShareKitSnippets {
         if let target = await center.targets(for: content).first {
             print(try await center.share(content, to: target))  // .posted(receipt) or .outcomeUnknown(reason:)
         }
+    }
+}
+
+extension ShareKitSnippets {
+    static func rateLimit() -> RateLimit {
+        let limit = RateLimit(30, per: .seconds(3_600), scope: .account)
+        return limit
+    }
+
+    static func cause(_ error: ShareError, offerToRetry: () -> Void) {
+        if case .network(let cause) = error, cause.error as? TransportError == .timedOut {
+            offerToRetry()
+        }
+        print(error)  // "the network failed: GET /token: the request timed out"
+    }
+
+    static func linuxMonitor() async {
+        let monitor = LinuxNetworkMonitor()
+        for await path in monitor.pathUpdates() { print("now on", path) }
+    }
+
+    static func monitorUpdates(monitor: any NetworkMonitor, outbox: Outbox) async {
+        for await path in monitor.pathUpdates() where path != .unreachable {
+            await outbox.process()
+        }
+    }
+
+    static func outboxOnReconnect(support: String, center: ShareCenter, content: ShareContent, target: ShareTarget) async throws {
+        let outbox = try Outbox(path: "\(support)/outbox.sqlite", center: center, network: LinuxNetworkMonitor())
+        let id = try await outbox.enqueue(content, to: target)
+        await outbox.process()  // call when the app starts or re-authorises
+        let sender = Task { await outbox.sendWhenReachable() }  // and whenever the network comes back
+        _ = (id, sender)
+    }
+
+    static func violations(constraints: ShareConstraints, caption: String, askForAShorterCaption: () -> Void) {
+        let problems = constraints.violations(of: ShareContent(text: caption, textOverflow: .refuse))
+        if problems.contains(where: { if case .textTooLong = $0 { true } else { false } }) { askForAShorterCaption() }
     }
 }

@@ -4,6 +4,8 @@
 
 import Foundation
 import ShareKit
+import ShareKitHTTP
+import ShareKitHTTPTesting
 import ShareKitTesting
 import Testing
 
@@ -53,5 +55,14 @@ enum ShareKitTestingSnippets {
         let transport = StubHTTPTransport()
         transport.respond(to: "POST /2/statuses/share.json", with: HTTPResponse(status: 200, body: Array(#"{"idstr":"1"}"#.utf8)))
         _ = transport
+    }
+}
+
+extension ShareKitTestingSnippets {
+    static func fakeNetwork(outbox: Outbox) {
+        let network = FakeNetworkMonitor(.unreachable)
+        let sender = Task { await outbox.sendWhenReachable() }
+        network.set(.wifi)  // the outbox sends now
+        _ = sender
     }
 }

@@ -6,6 +6,7 @@ import ImageCodecs
 import PhotoAlbum
 import PhotoBrowser
 import ShareKit
+import ShareKitHTTP
 import WeChatShare
 import WeiboShare
 

@@ -1,4 +1,5 @@
 import Foundation
+public import ShareKit
 
 /// A `multipart/form-data` body.
 ///

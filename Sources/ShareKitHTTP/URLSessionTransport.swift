@@ -1,3 +1,4 @@
+import ShareKit
 import Synchronization
 
 #if canImport(FoundationNetworking)
@@ -13,11 +14,11 @@ import Synchronization
 public final class URLSessionTransport: HTTPTransport {
     /// Routes session callbacks to the request that caused them.
     private final class Delegate: NSObject, URLSessionTaskDelegate, Sendable {
-        let reporters = Mutex<[Int: ShareProgress.Reporter]>([:])
+        let reporters = Mutex<[Int: (request: UUID, reporter: ShareProgress.Reporter)]>([:])
 
         func urlSession(_ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64, totalBytesExpectedToSend: Int64) {
-            let reporter = reporters.withLock { $0[task.taskIdentifier] }
-            reporter?.report(sent: totalBytesSent, total: totalBytesExpectedToSend)
+            guard let entry = reporters.withLock({ $0[task.taskIdentifier] }) else { return }
+            entry.reporter.report(request: entry.request, sent: totalBytesSent, total: totalBytesExpectedToSend)
         }
     }
 
@@ -39,6 +40,9 @@ public final class URLSessionTransport: HTTPTransport {
         let components = request.timeout.components
         urlRequest.timeoutInterval = Double(components.seconds) + Double(components.attoseconds) / 1e18
         let reporter = ShareProgress.reporter
+        let requestID = UUID()
+        let bodyBytes = Int64(request.body.count)
+        if let reporter, bodyBytes > 0 { reporter.report(request: requestID, sent: 0, total: bodyBytes) }
         let holder = Mutex<URLSessionTask?>(nil)
         let result: Result<HTTPResponse, TransportError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
@@ -57,7 +61,7 @@ public final class URLSessionTransport: HTTPTransport {
                     request.body.isEmpty
                     ? session.dataTask(with: urlRequest, completionHandler: completion)
                     : session.uploadTask(with: urlRequest, from: Data(request.body), completionHandler: completion)
-                if let reporter { delegate.reporters.withLock { $0[task.taskIdentifier] = reporter } }
+                if let reporter { delegate.reporters.withLock { $0[task.taskIdentifier] = (requestID, reporter) } }
                 holder.withLock { $0 = task }
                 if Task.isCancelled { task.cancel() }
                 task.resume()
@@ -66,8 +70,8 @@ public final class URLSessionTransport: HTTPTransport {
             holder.withLock { $0?.cancel() }
         }
         if let task = holder.withLock({ $0 }) { _ = delegate.reporters.withLock { $0.removeValue(forKey: task.taskIdentifier) } }
-        if case .success = result, let reporter, !request.body.isEmpty {
-            reporter.report(sent: Int64(request.body.count), total: Int64(request.body.count))
+        if case .success = result, let reporter, bodyBytes > 0 {
+            reporter.report(request: requestID, sent: bodyBytes, total: bodyBytes)
         }
         return try result.get()
     }

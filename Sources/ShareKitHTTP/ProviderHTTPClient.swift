@@ -1,3 +1,6 @@
+import Foundation
+public import ShareKit
+
 /// How a provider talks to its HTTP API: idempotent steps (uploads that
 /// return an id, token and status queries) are retried under a
 /// ``RetryPolicy``; the one request that publishes is sent once, and a
@@ -57,7 +60,7 @@ public struct ProviderHTTPClient: Sendable {
             return try await transport.send(request, retrying: retryPolicy, clock: clock)
         } catch {
             if error == .cancelled { throw .cancelled }
-            throw .network("\(request.method) \(request.url.path): \(error)")
+            throw .network(UnderlyingError(error, context: "\(request.method) \(request.url.path)"))
         }
     }
 
@@ -81,7 +84,7 @@ public struct ProviderHTTPClient: Sendable {
             return .answered(response)
         } catch {
             switch error {
-            case .cannotConnect(let reason): throw .network("cannot connect: \(reason)")
+            case .cannotConnect: throw .network(UnderlyingError(error, context: "\(request.method) \(request.url.path)"))
             case .cancelled:
                 let reason = "the share was cancelled while \(request.url.path) was in flight; the post may or may not have been made"
                 log.log(ShareLogRecord(.warning, reason))

@@ -1,4 +1,6 @@
-public import ShareKit
+import Foundation
+import ShareKit
+public import ShareKitHTTP
 import Synchronization
 
 /// An ``HTTPTransport`` with canned responses per route that records every
@@ -48,7 +50,7 @@ public final class StubHTTPTransport: HTTPTransport {
         }
         switch reply {
         case .response(let response)?:
-            ShareProgress.report(sent: Int64(request.body.count), total: Int64(request.body.count))
+            ShareProgress.report(request: UUID(), sent: Int64(request.body.count), total: Int64(request.body.count))
             return response
         case .failure(let error)?: throw error
         case nil: return HTTPResponse(status: 404, body: Array("no stub for \(route)".utf8))

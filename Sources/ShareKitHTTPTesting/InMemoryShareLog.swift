@@ -1,4 +1,5 @@
-public import ShareKit
+import ShareKit
+public import ShareKitHTTP
 import Synchronization
 
 /// A ``ShareLogHandler`` that keeps every line, for tests that check what

@@ -40,7 +40,7 @@ public struct ShareLogRecord: Hashable, Sendable, CustomStringConvertible {
 
 /// Where ShareKit's log lines go: the plug-in point for an app's logger
 /// (bridge it to swift-log or os_log in a few lines). Implementations must
-/// be thread-safe; ShareKitTesting's `InMemoryShareLog` records lines for tests.
+/// be thread-safe; ShareKitHTTPTesting's `InMemoryShareLog` records lines for tests.
 ///
 /// ```swift
 /// struct PrintLog: ShareLogHandler {

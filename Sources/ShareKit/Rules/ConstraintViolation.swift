@@ -1,0 +1,53 @@
+public import ImageCodecs
+
+/// A rule of a destination that some content breaks, and adaptation cannot
+/// fix. A closed set: a share sheet can explain each one, and tests can
+/// match them.
+public enum ConstraintViolation: Hashable, Sendable, CustomStringConvertible {
+    /// There is nothing to share.
+    case emptyContent
+    /// The destination takes no text.
+    case textNotAccepted
+    /// The destination needs some text.
+    case textRequired
+    /// The text is longer than the destination allows, and it must be kept
+    /// whole (``TextOverflow/refuse``); lengths in the destination's units.
+    case textTooLong(length: Int, maxLength: Int)
+    /// The destination takes no links.
+    case linkNotAccepted
+    /// The link goes into the text, and alone it is longer than the text allows.
+    case linkTooLong(maxLength: Int)
+    /// A link and images together, where the destination takes one or the other.
+    case linkWithImages
+    /// The destination takes no images.
+    case imagesNotAccepted
+    /// More images than the destination takes.
+    case tooManyImages(count: Int, maxCount: Int)
+    /// The image at `index` (from 0) cannot be read.
+    case unreadableImage(index: Int, ImageCodecError)
+    /// The image at `index` cannot be made smaller than `maxBytes`, however
+    /// far it is downscaled.
+    case imageTooLarge(index: Int, maxBytes: Int)
+    /// None of the formats the destination takes can be written here.
+    case noWritableFormat([ImageFormat])
+    /// The preview thumbnail cannot be read or made small enough.
+    case thumbnailUnavailable(String)
+
+    public var description: String {
+        switch self {
+        case .emptyContent: "there is nothing to share"
+        case .textNotAccepted: "this destination takes no text"
+        case .textRequired: "this destination needs some text"
+        case .textTooLong(let length, let maxLength): "the text is \(length) long; at most \(maxLength) fits, and it must not be cut"
+        case .linkNotAccepted: "links cannot be shared here"
+        case .linkTooLong(let maxLength): "the link alone is longer than the \(maxLength) characters allowed"
+        case .linkWithImages: "a link and images cannot be shared together here; share them separately"
+        case .imagesNotAccepted: "this destination takes no images"
+        case .tooManyImages(let count, let maxCount): "\(count) images were given; at most \(maxCount) can be shared here"
+        case .unreadableImage(let index, let error): "image \(index + 1) cannot be read: \(error)"
+        case .imageTooLarge(let index, let maxBytes): "image \(index + 1) cannot be made smaller than \(maxBytes) bytes"
+        case .noWritableFormat(let formats): "none of the accepted formats (\(formats.map(\.description).joined(separator: ", "))) can be written"
+        case .thumbnailUnavailable(let reason): "no preview thumbnail can be made: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import ImageCodecs
+
+/// Blocking image work never blocks a thread of Swift's cooperative pool:
+/// inside a task it runs serially where it is called; on ImageWorkers'
+/// threads it may split across cores.
+@Suite("Image work off the cooperative pool", .dedicatedThreads)
+struct WorkerTests {
+    /// Threads that ran each index of a ParallelWork.forEach.
+    static func threads(running count: Int) -> [String] {
+        let seen = Mutex<[Int: String]>([:])
+        ParallelWork.forEach(count) { index in
+            let name = "\(Unmanaged.passUnretained(Thread.current).toOpaque())"
+            seen.withLock { $0[index] = name }
+        }
+        return seen.withLock { dictionary in (0..<count).map { dictionary[$0] ?? "" } }
+    }
+
+    @Test("inside a task, split work runs on the calling thread and nothing waits; on a worker it uses helper threads")
+    func splitWork() async throws {
+        let inTask = await Task.detached { Self.threads(running: 3) }.value
+        #expect(Set(inTask).count == 1, "one thread, the task's own: \(inTask)")
+        let onWorker = await ImageWorkers.shared.run { Self.threads(running: 3) }
+        #expect(Set(onWorker).count == 3, "the worker and two helpers: \(onWorker)")
+    }
+
+    @Test("a large resize and a streamed rendition decide not to block inside a task, and give the same pixels as on a worker")
+    func samePixelsEitherWay() async throws {
+        let photo = Bitmap.noise(width: 2400, height: 1600, seed: 7)
+        let jpeg = try photo.encoded(as: .jpeg, options: EncodeOptions(quality: 90))
+        let box = PixelSize(width: 700, height: 700)
+        let recorder = ParallelWork.Recorder()
+        let (resizedInTask, renderedInTask) = try await ParallelWork.$recorder.withValue(recorder) {
+            try await Task {
+                (photo.resized(to: PixelSize(width: 1201, height: 801)), try DecodedImage(rendering: jpeg, in: box).bitmap)
+            }.value
+        }
+        #expect(!recorder.blocked.isEmpty && recorder.blocked.allSatisfy { !$0 }, "\(recorder.blocked)")
+        let (resizedOnWorker, renderedOnWorker) = try await ImageWorkers.shared.run { () throws(ImageCodecError) -> (Bitmap, Bitmap) in
+            (photo.resized(to: PixelSize(width: 1201, height: 801)), try DecodedImage(rendering: jpeg, in: box).bitmap)
+        }
+        #expect(resizedInTask == resizedOnWorker)
+        #expect(renderedInTask == renderedOnWorker)
+    }
+
+    /// Whether the calling thread is one of the pool's (a synchronous
+    /// function, so it reports the thread the task's job runs on).
+    static func onWorkerThread() -> Bool { ImageWorkers.shared.isCurrentThreadMember }
+
+    @Test("the pool is a task executor: a task that prefers it runs there")
+    func taskExecutor() async throws {
+        let onPool = await Task(executorPreference: ImageWorkers.shared) { Self.onWorkerThread() }.value
+        #expect(onPool)
+        #expect(await Task.detached { Self.onWorkerThread() }.value == false)
+        let failing = await #expect(throws: ImageCodecError.self) {
+            try await ImageWorkers.shared.run { () throws(ImageCodecError) -> Int in throw .invalidArgument("no") }
+        }
+        #expect(failing == .invalidArgument("no"))
+    }
+}
