@@ -8,7 +8,6 @@ import Dispatch
 import Foundation
 import ImageCodecs
 import ShareKit
-import ShareKitHTTP
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let path = arguments.first, let data = FileManager.default.contents(atPath: path) else {

@@ -6,7 +6,6 @@
 
 import Foundation
 import ShareKit
-import ShareKitHTTP
 
 #if canImport(Glibc)
     import Glibc
