@@ -1,7 +1,6 @@
 import ExampleSupport
 import Foundation
 import ShareKit
-import ShareKitHTTP
 
 /// The parsed command line of photo-share.
 struct Arguments {

@@ -1,6 +1,4 @@
 import ShareKit
-import ShareKitHTTP
-import ShareKitHTTPTesting
 import ShareKitTesting
 import TestSupport
 import Testing

@@ -1,7 +1,6 @@
 import Foundation
 import ImageCodecs
 import ShareKit
-import ShareKitHTTP
 import TestSupport
 import Testing
 

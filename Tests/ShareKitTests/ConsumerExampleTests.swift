@@ -1,8 +1,6 @@
 // The README's "Testing code that shares" example, kept compiling and passing.
 
 import ShareKit
-import ShareKitHTTP
-import ShareKitHTTPTesting
 import ShareKitTesting
 import Synchronization
 import Testing

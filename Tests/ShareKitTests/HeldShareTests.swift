@@ -1,7 +1,5 @@
 import Foundation
 import ShareKit
-import ShareKitHTTP
-import ShareKitHTTPTesting
 import ShareKitTesting
 import TestSupport
 import Testing

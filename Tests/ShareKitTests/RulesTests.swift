@@ -1,8 +1,6 @@
 import Foundation
 import ImageCodecs
 import ShareKit
-import ShareKitHTTP
-import ShareKitHTTPTesting
 import ShareKitTesting
 import TestSupport
 import Testing

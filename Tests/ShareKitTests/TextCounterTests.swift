@@ -1,5 +1,4 @@
 import ShareKit
-import ShareKitHTTP
 import Testing
 
 @Suite("Text counting and truncation")

@@ -6,7 +6,6 @@ import ImageCodecs
 import PhotoAlbum
 import PhotoBrowser
 import ShareKit
-import ShareKitHTTP
 import WeChatShare
 import WeiboShare
 
