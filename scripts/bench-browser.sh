@@ -48,14 +48,5 @@ lines = [
 print("\n".join(lines))
 PY
 )
-python3 - "$table" <<'PY'
-import sys, re
-table = sys.argv[1]
-text = open("BENCHMARKS.md").read()
-if "<!-- browser:begin -->" in text:
-    text = re.sub(r"<!-- browser:begin -->.*<!-- browser:end -->", lambda _: table, text, flags=re.S)
-else:
-    text = text.rstrip("\n") + "\n\n" + table + "\n"
-open("BENCHMARKS.md", "w").write(text)
-PY
+printf '%s\n' "$table" | python3 scripts/update-benchmarks.py browser
 echo "$table"

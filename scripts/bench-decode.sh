@@ -83,14 +83,5 @@ TABLE
 )
 table=${table//pngtopnm:/ImageMagick convert:}
 
-if [ -f BENCHMARKS.md ] && grep -q '<!-- decode:begin -->' BENCHMARKS.md; then
-    $PY - "$table" <<'PY'
-import re, sys
-text = open("BENCHMARKS.md").read()
-text = re.sub(r"<!-- decode:begin -->.*?<!-- decode:end -->", lambda _: sys.argv[1], text, flags=re.S)
-open("BENCHMARKS.md", "w").write(text)
-PY
-else
-    printf '# Benchmarks\n\nEvery figure here comes from a script in `scripts/`; rerun it to refresh its section.\n\n%s\n' "$table" > BENCHMARKS.md
-fi
+printf '%s\n' "$table" | $PY scripts/update-benchmarks.py decode
 echo "$table"

@@ -134,13 +134,7 @@ def main():
         *lines,
         "<!-- fit:end -->",
     ])
-    path = os.path.join(ROOT, "BENCHMARKS.md")
-    text = open(path).read() if os.path.exists(path) else "# Benchmarks\n"
-    if "<!-- fit:begin -->" in text:
-        text = re.sub(r"<!-- fit:begin -->.*?<!-- fit:end -->", lambda _: table, text, flags=re.S)
-    else:
-        text = text.rstrip() + "\n\n" + table + "\n"
-    open(path, "w").write(text)
+    subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "update-benchmarks.py"), "fit"], input=table, text=True, check=True)
     print(table)
     print("\n".join(summary))
 

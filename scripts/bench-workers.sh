@@ -44,14 +44,5 @@ lines.append("<!-- workers:end -->")
 print("\n".join(lines))
 PY
 )
-python3 - "$table" <<'PY'
-import sys, re
-table = sys.argv[1]
-text = open("BENCHMARKS.md").read()
-if "<!-- workers:begin -->" in text:
-    text = re.sub(r"<!-- workers:begin -->.*<!-- workers:end -->", lambda _: table, text, flags=re.S)
-else:
-    text = text.rstrip("\n") + "\n\n" + table + "\n"
-open("BENCHMARKS.md", "w").write(text)
-PY
+printf '%s\n' "$table" | python3 scripts/update-benchmarks.py workers
 echo "$table"

@@ -63,31 +63,6 @@ struct ProbeAndRegistryTests {
         #expect(animated.isAnimated)
     }
 
-    /// A minimal real decoder for binary PGM (P5), to show extension.
-    struct PGMDecoder: ImageDecoding {
-        static let format = ImageFormat(identifier: "pgm", mediaType: "image/x-portable-graymap", fileExtensions: ["pgm"])
-        var format: ImageFormat { Self.format }
-        var signatureLength: Int { 2 }
-        func recognizes(_ leadingBytes: ArraySlice<UInt8>) -> Bool { leadingBytes.elementsEqual([0x50, 0x35]) }
-        func probe(_ source: any ByteSource) throws(ImageCodecError) -> ImageInfo {
-            let image = try parse(try source.bytes(at: 0, length: source.count))
-            return ImageInfo(format: format, size: PixelSize(width: image.width, height: image.height), hasAlpha: false, bitDepth: 8)
-        }
-        func decode(_ data: [UInt8], options: DecodeOptions) throws(ImageCodecError) -> DecodedImage {
-            let image = try parse(data)
-            let bitmap = try Bitmap(width: image.width, height: image.height, pixelFormat: .gray8, pixels: image.pixels)
-            return DecodedImage(bitmap: bitmap, format: format, orientation: .up, sourceOrientation: .up, sourceSize: bitmap.size)
-        }
-        func parse(_ data: [UInt8]) throws(ImageCodecError) -> (width: Int, height: Int, pixels: [UInt8]) {
-            do {
-                let image = try ReferenceDecoder.netpbm(data)
-                return (image.width, image.height, image.pixels)
-            } catch {
-                throw .corrupt(format: format, message: "\(error)")
-            }
-        }
-    }
-
     @Test("a registered decoder adds a format without forking")
     func customDecoder() throws {
         let registry = ImageCodecRegistry()

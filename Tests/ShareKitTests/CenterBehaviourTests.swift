@@ -156,7 +156,7 @@ struct CenterBehaviourTests {
     func ownRegistry() async throws {
         let pgm = Array("P5 4 2 255\n".utf8) + [UInt8](repeating: 200, count: 8)
         let registry = ImageCodecRegistry()
-        registry.register(PGMTestDecoder())
+        registry.register(PGMDecoder())
         let content = ShareContent(images: [.encoded(pgm)])
         let constraints = ShareConstraints(text: nil, images: .init(maxCount: 1, maxBytes: 100_000, formats: [.jpeg]))
         let prepared = try ContentAdapter(registry: registry).prepare(content, for: constraints)
@@ -192,23 +192,5 @@ struct CenterBehaviourTests {
         var dumped = ""
         dump(leaky.redacting(["SECRET-TOKEN"]), to: &dumped)
         #expect(!dumped.contains("SECRET-TOKEN"))
-    }
-}
-
-/// A binary PGM (P5) decoder, as an app might register.
-struct PGMTestDecoder: ImageDecoding {
-    static let pgm = ImageFormat(identifier: "pgm", mediaType: "image/x-portable-graymap", fileExtensions: ["pgm"])
-    var format: ImageFormat { Self.pgm }
-    var signatureLength: Int { 2 }
-    func recognizes(_ leadingBytes: ArraySlice<UInt8>) -> Bool { leadingBytes.elementsEqual([0x50, 0x35]) }
-    func probe(_ source: any ByteSource) throws(ImageCodecError) -> ImageInfo {
-        let fields = String(decoding: try source.bytes(at: 0, length: 32), as: UTF8.self).split(whereSeparator: \.isWhitespace)
-        guard fields.count >= 4, let width = Int(fields[1]), let height = Int(fields[2]) else { throw .corrupt(format: Self.pgm, message: "bad header") }
-        return ImageInfo(format: Self.pgm, size: PixelSize(width: width, height: height), hasAlpha: false, bitDepth: 8)
-    }
-    func decode(_ data: [UInt8], options: DecodeOptions) throws(ImageCodecError) -> DecodedImage {
-        let info = try probe(MemoryByteSource(data))
-        let bitmap = try Bitmap(width: info.size.width, height: info.size.height, pixelFormat: .gray8, pixels: Array(data.suffix(info.size.pixelCount)))
-        return DecodedImage(bitmap: bitmap, format: Self.pgm, orientation: .up, sourceOrientation: .up, sourceSize: info.size)
     }
 }

@@ -23,7 +23,7 @@ struct NetworkInterfaces: Sendable {
         var routes: [(interface: String, metric: Int)] = []
         // /proc/net/route: Iface Destination Gateway Flags RefCnt Use Metric Mask ...
         // (hex, host byte order); a default route has destination and mask 0.
-        if let table = try? String(contentsOfFile: routeTable, encoding: .utf8) {
+        if let table = FileText.read(routeTable) {
             for line in table.split(separator: "\n").dropFirst() {
                 let fields = line.split(whereSeparator: { $0 == "\t" || $0 == " " })
                 guard fields.count >= 8, fields[1] == "00000000", fields[7] == "00000000",
@@ -34,7 +34,7 @@ struct NetworkInterfaces: Sendable {
         }
         // /proc/net/ipv6_route: destination prefix-length source source-length
         // next-hop metric refcount use flags interface; a default route is ::/0.
-        if let table = try? String(contentsOfFile: ipv6RouteTable, encoding: .utf8) {
+        if let table = FileText.read(ipv6RouteTable) {
             for line in table.split(separator: "\n") {
                 let fields = line.split(separator: " ", omittingEmptySubsequences: true)
                 guard fields.count >= 10, fields[0] == String(repeating: "0", count: 32), fields[1] == "00",
@@ -75,6 +75,6 @@ struct NetworkInterfaces: Sendable {
     }
 
     private func read(_ path: String) -> String? {
-        (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        FileText.read(path)?.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -4,29 +4,10 @@
 
 import Foundation
 import ImageCodecs
+import TestSupport
 
-/// A minimal decoder for binary PGM (P5), the kind of format an app
-/// registers (the registry's doc sample).
-struct MyPGMDecoder: ImageDecoding {
-    static let pgm = ImageFormat(identifier: "pgm", mediaType: "image/x-portable-graymap", fileExtensions: ["pgm"])
-    var format: ImageFormat { Self.pgm }
-    var signatureLength: Int { 2 }
-    func recognizes(_ leadingBytes: ArraySlice<UInt8>) -> Bool { leadingBytes.elementsEqual([0x50, 0x35]) }
-    func probe(_ source: any ByteSource) throws(ImageCodecError) -> ImageInfo {
-        let header = String(decoding: try source.bytes(at: 0, length: 64), as: UTF8.self).split(whereSeparator: \.isWhitespace)
-        guard header.count >= 3, let width = Int(header[1]), let height = Int(header[2]) else {
-            throw .corrupt(format: Self.pgm, message: "bad header")
-        }
-        return ImageInfo(format: Self.pgm, size: PixelSize(width: width, height: height), hasAlpha: false, bitDepth: 8)
-    }
-    func decode(_ data: [UInt8], options: DecodeOptions) throws(ImageCodecError) -> DecodedImage {
-        let info = try probe(MemoryByteSource(data))
-        let count = info.size.pixelCount
-        guard data.count >= count else { throw .truncated(format: Self.pgm, detail: "\(data.count) bytes") }
-        let bitmap = try Bitmap(width: info.size.width, height: info.size.height, pixelFormat: .gray8, pixels: Array(data.suffix(count)))
-        return DecodedImage(bitmap: bitmap, format: Self.pgm, orientation: .up, sourceOrientation: .up, sourceSize: info.size)
-    }
-}
+/// The registry's doc sample registers "an app's own decoder": TestSupport's.
+typealias MyPGMDecoder = PGMDecoder
 
 enum ImageCodecsSnippets {
     static func readme(_ unused: Void = ()) throws {
