@@ -52,6 +52,7 @@ demo: deps-build
 	.build/release/photo-album --store "$(DEMO_OUT)/album" check
 	.build/release/photo-share targets --dry-run --text "Waterfall" Examples/Samples/waterfall.jpg
 	.build/release/photo-share share --to wecom/session --dry-run --text "Waterfall 瀑布" Examples/Samples/waterfall.jpg
+	.build/release/photo-share share --to wechat/session --dry-run Examples/Samples/waterfall.jpg
 	@echo "demo output: $(DEMO_OUT)"
 
 ## test: the whole test suite.

@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "ShareKitHTTPTesting", targets: ["ShareKitHTTPTesting"]),
         .library(name: "WeiboShare", targets: ["WeiboShare"]),
         .library(name: "WeChatShare", targets: ["WeChatShare"]),
+        .library(name: "WeChatAppShare", targets: ["WeChatAppShare"]),
         .executable(name: "photo-fit", targets: ["photo-fit"]),
         .executable(name: "photo-album", targets: ["photo-album"]),
         .executable(name: "photo-share", targets: ["photo-share"]),
@@ -121,13 +122,20 @@ let package = Package(
             dependencies: ["ShareKit", "ShareKitHTTP", "ImageCodecs", "CCrypto"],
             swiftSettings: swiftSettings
         ),
+        // Sharing through the WeChat app on the device (a bridge the host
+        // implements); no HTTP.
+        .target(
+            name: "WeChatAppShare",
+            dependencies: ["ShareKit", "ImageCodecs"],
+            swiftSettings: swiftSettings
+        ),
         // Test doubles for apps (a mock provider, a clock, a network monitor)
         // and, separately, for provider authors (a loopback HTTP server, a
         // stub transport, an in-memory log), so an app's tests need not
         // link the HTTP toolkit.
         .target(
             name: "ShareKitTesting",
-            dependencies: ["ShareKit", "ImageCodecs"],
+            dependencies: ["ShareKit", "WeChatAppShare", "ImageCodecs"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -155,7 +163,7 @@ let package = Package(
 
         .executableTarget(
             name: "photo-share",
-            dependencies: ["ShareKit", "ShareKitHTTP", "WeiboShare", "WeChatShare", "ImageCodecs", "ExampleSupport"],
+            dependencies: ["ShareKit", "ShareKitHTTP", "WeiboShare", "WeChatShare", "WeChatAppShare", "ImageCodecs", "ExampleSupport"],
             path: "Examples/photo-share",
             swiftSettings: swiftSettings
         ),
@@ -234,7 +242,7 @@ let package = Package(
             name: "DocSnippetTests",
             dependencies: [
                 "ImageCodecs", "PhotoAlbum", "PhotoBrowser", "ShareKit", "ShareKitHTTP", "ShareKitTesting", "ShareKitHTTPTesting", "WeiboShare",
-                "WeChatShare", "TestSupport",
+                "WeChatShare", "WeChatAppShare", "TestSupport",
             ],
             swiftSettings: swiftSettings
         ),
@@ -245,7 +253,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ProviderTests",
-            dependencies: ["WeiboShare", "WeChatShare", "ShareKit", "ShareKitHTTP", "ShareKitTesting", "ShareKitHTTPTesting", "ImageCodecs", "TestSupport"],
+            dependencies: [
+                "WeiboShare", "WeChatShare", "WeChatAppShare", "ShareKit", "ShareKitHTTP", "ShareKitTesting", "ShareKitHTTPTesting", "ImageCodecs",
+                "TestSupport",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -15,7 +15,7 @@ import os
 import re
 import sys
 
-MODULES = ["ImageCodecs", "PhotoBrowser", "PhotoAlbum", "ShareKit", "ShareKitHTTP", "ShareKitTesting", "ShareKitHTTPTesting", "WeiboShare", "WeChatShare"]
+MODULES = ["ImageCodecs", "PhotoBrowser", "PhotoAlbum", "ShareKit", "ShareKitHTTP", "ShareKitTesting", "ShareKitHTTPTesting", "WeiboShare", "WeChatShare", "WeChatAppShare"]
 DECLARATION = re.compile(r"^\s*(@\w+(\([^)]*\))?\s+)*(public|open)\s")
 
 

@@ -7,27 +7,32 @@ struct Arguments {
     static let usage = """
         usage: photo-share targets [--dry-run] [--text TEXT] [--link URL] [IMAGE...]
                photo-share share --to PROVIDER/DESTINATION [--text TEXT] [--link URL [--title T] [--summary S]]
-                                 [--dry-run] [--verbose] [--api-base URL] [--credentials FILE] [IMAGE...]
+                                 [--dry-run [--json]] [--verbose] [--api-base URL] [--credentials FILE] [IMAGE...]
 
-        providers and destinations: weibo/timeline, wechat/session, wechat/timeline, wecom/session
+        targets: weibo/timeline, wechat/session, wechat/timeline, wechat/favorite (the WeChat app: needs an
+        app's WeChat bridge, so only --dry-run works here), wechat-oa/message, wechat-oa/article,
+        wechat-oa/broadcast, wecom/session; `photo-share targets` says where each goes
 
         Secrets come from the environment, never from the command line:
-          PHOTODECK_WEIBO_TOKEN     a Weibo access token (else from --credentials FILE, a ShareKit
-                                    credential file, which is only read)
-          PHOTODECK_WEIBO_APP_KEY   the Weibo app key        PHOTODECK_WEIBO_LINK   a link on the app's safe domain
-          PHOTODECK_WECHAT_TOKEN    a WeChat Official Account access token
-          PHOTODECK_WECHAT_APP_ID   its app id                PHOTODECK_WECHAT_TO    the follower (openid) for wechat/session
-          PHOTODECK_WECOM_KEY       a WeCom group robot's webhook key
+          PHOTODECK_WEIBO_TOKEN      a Weibo access token (else from --credentials FILE, a ShareKit
+                                     credential file, which is only read)
+          PHOTODECK_WEIBO_APP_KEY    the Weibo app key        PHOTODECK_WEIBO_LINK   a link on the app's safe domain
+          PHOTODECK_WEIBO_RIP        the end user's IP address, sent as rip
+          PHOTODECK_WECHAT_TOKEN     a WeChat Official Account access token
+          PHOTODECK_WECHAT_APP_ID    its app id               PHOTODECK_WECHAT_TO    the follower (openid) for wechat-oa/message
+          PHOTODECK_WECHAT_BROADCAST all, or tag:N, for wechat-oa/broadcast
+          PHOTODECK_WECOM_KEY        a WeCom group robot's webhook key
 
         --dry-run prepares the content and prints every request that would be sent (URLs with secrets
-        redacted, bodies summarised) without touching the network; every provider is registered, with
-        placeholders for keys the environment does not set. Exit status: 0 posted (or dry run),
-        1 failed, 3 outcome unknown (do not share again blindly).
+        redacted, bodies summarised), or the request the WeChat app would be handed, without touching
+        the network; every provider is registered, with placeholders for keys the environment does not
+        set. --json prints one JSON document instead. Exit status: 0 posted (or dry run), 1 failed,
+        3 outcome unknown (do not share again blindly).
         """
 
     enum Command {
         case targets
-        case share(ShareTarget)
+        case share(ProviderID, ShareDestination)
     }
 
     var command: Command = .targets
@@ -35,6 +40,7 @@ struct Arguments {
     var link: ShareLink?
     var images: [String] = []
     var dryRun = false
+    var json = false
     var verbose = false
     var apiBase: URL?
     var credentialsFile: String?
@@ -60,6 +66,7 @@ struct Arguments {
             case "--title": title = try value(argument)
             case "--summary": summary = try value(argument)
             case "--dry-run": dryRun = true
+            case "--json": json = true
             case "--verbose", "-v": verbose = true
             case "--api-base":
                 let raw = try value(argument)
@@ -73,13 +80,15 @@ struct Arguments {
             }
         }
         if let linkURL { link = ShareLink(url: linkURL, title: title, summary: summary) }
+        if json && !dryRun { throw CLIError("--json goes with --dry-run") }
         switch verb {
         case "targets": command = .targets
         case "share":
             guard let to else { throw CLIError("share needs --to PROVIDER/DESTINATION") }
             let parts = to.split(separator: "/").map(String.init)
             guard parts.count == 2 else { throw CLIError("--to takes PROVIDER/DESTINATION (for example weibo/timeline), got '\(to)'") }
-            command = .share(ShareTarget(provider: ProviderID(parts[0]), destination: ShareDestination(parts[1]), displayName: to))
+            // "favorite" is the WeChat SDK's name for the favorites destination.
+            command = .share(ProviderID(parts[0]), ShareDestination(parts[1] == "favorite" ? "favorites" : parts[1]))
         case "--help", "-h", "help": throw CLIError(Self.usage, isUsage: true)
         default: throw CLIError("unknown command '\(verb)'\n\(Self.usage)")
         }

@@ -1,33 +1,76 @@
 import Foundation
 import ShareKit
 import ShareKitHTTP
+import Synchronization
 
-/// A transport that sends nothing: it prints each request (URL redacted,
+/// Collects what a dry run would have sent: printed line by line, or kept
+/// for one JSON document at the end.
+final class DryRunRecorder: Sendable {
+    let printsLines: Bool
+    private let requests = Mutex<[JSONValue]>([])
+    private let handOff = Mutex<JSONValue?>(nil)
+
+    init(printsLines: Bool) { self.printsLines = printsLines }
+
+    func record(_ request: JSONValue, lines: [String]) {
+        requests.withLock { $0.append(request) }
+        if printsLines { for line in lines { print(line) } }
+    }
+
+    func recordHandOff(_ summary: JSONValue, lines: [String]) {
+        handOff.withLock { $0 = summary }
+        if printsLines { for line in lines { print(line) } }
+    }
+
+    /// `{"target", "requests": [...]}` for HTTP providers, `{"target", "handoff": {...}}` for the WeChat app.
+    func document(target: ShareTarget) -> JSONValue {
+        if let handOff = handOff.withLock({ $0 }) { return ["target": .string(target.description), "handoff": handOff] }
+        return ["target": .string(target.description), "requests": .array(requests.withLock { $0 })]
+    }
+}
+
+/// A transport that sends nothing: it records each request (URL redacted,
 /// body summarised, no header values but the content type) and answers
 /// with a success every provider reads as "done".
 struct DryRunTransport: HTTPTransport {
-    let output: @Sendable (String) -> Void
+    let recorder: DryRunRecorder
 
-    /// Success as Weibo (idstr), WeChat (errcode, media_id, url, publish_id, publish_status) and WeCom read it.
+    /// Success as Weibo (idstr), WeChat (errcode, media_id, url, publish_id, publish_status, msg_id) and WeCom read it.
     static let answer: JSONValue = [
         "errcode": 0, "errmsg": "ok", "idstr": "0", "media_id": "dry-run-media", "url": "https://dry-run.invalid/picture", "publish_id": "0",
-        "publish_status": 0, "article_id": "dry-run",
+        "publish_status": 0, "article_id": "dry-run", "msg_id": "0",
     ]
 
     func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
-        output("would send: \(request.method) \(request.redactedURL)")
         let type = request.headers.first { $0.key.lowercased() == "content-type" }?.value ?? ""
         let otherHeaders = request.headers.keys.filter { $0.lowercased() != "content-type" }.sorted()
-        if !otherHeaders.isEmpty { output("  headers: \(otherHeaders.map { "\($0): <redacted>" }.joined(separator: ", "))") }
-        output("  body: \(Self.summary(of: request.body, contentType: type))")
+        var lines = ["would send: \(request.method) \(request.redactedURL)"]
+        if !otherHeaders.isEmpty { lines.append("  headers: \(otherHeaders.map { "\($0): <redacted>" }.joined(separator: ", "))") }
+        lines.append("  body: \(Self.summary(of: request.body, contentType: type))")
+        var summary: [String: JSONValue] = ["method": .string(request.method), "url": .string(request.redactedURL), "contentType": .string(type)]
+        if type.hasPrefix("multipart/form-data"), let boundary = type.components(separatedBy: "boundary=").last {
+            summary["parts"] = .array(
+                Self.parts(of: request.body, boundary: boundary).map { part in
+                    var entry: [String: JSONValue] = ["name": .string(part.name), "bytes": .number(Double(part.bytes))]
+                    if let file = part.filename { entry["filename"] = .string(file) }
+                    return .object(entry)
+                })
+        } else if type.hasPrefix("application/json"), let json = try? JSONValue(parsing: request.body) {
+            summary["body"] = Self.elide(json)
+        } else {
+            summary["body"] = ["bytes": .number(Double(request.body.count))]
+        }
+        recorder.record(.object(summary), lines: lines)
         return HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Self.answer.encoded())
     }
 
-    /// "multipart: status (57 B), pic photo.jpg image/jpeg (412 KB)" or the JSON with long strings elided.
+    /// "multipart: status (57 B), pic photo.jpg (412 KB)" or the JSON with long strings elided.
     static func summary(of body: [UInt8], contentType: String) -> String {
         if body.isEmpty { return "empty" }
         if contentType.hasPrefix("multipart/form-data"), let boundary = contentType.components(separatedBy: "boundary=").last {
-            return "multipart: " + parts(of: body, boundary: boundary).joined(separator: ", ")
+            return "multipart: "
+                + parts(of: body, boundary: boundary).map { "\($0.name)\($0.filename.map { " " + $0 } ?? "") (\(bytes($0.bytes)))" }
+                .joined(separator: ", ")
         }
         if contentType.hasPrefix("application/json"), let json = try? JSONValue(parsing: body) {
             return String(decoding: elide(json).encoded(), as: UTF8.self)
@@ -35,18 +78,18 @@ struct DryRunTransport: HTTPTransport {
         return "\(contentType) (\(bytes(body.count)))"
     }
 
-    /// "name (size)" or "name filename (size)" for each part, reading bytes (pictures are not text).
-    static func parts(of body: [UInt8], boundary: String) -> [String] {
+    /// Each part's name, file name and size, reading bytes (pictures are not text).
+    static func parts(of body: [UInt8], boundary: String) -> [(name: String, filename: String?, bytes: Int)] {
         let delimiter = Array("\r\n--\(boundary)".utf8)
         let headEnd = Array("\r\n\r\n".utf8)
-        var described: [String] = []
+        var described: [(String, String?, Int)] = []
         var rest = body[...]
         if let first = rest.firstRange(of: Array("--\(boundary)".utf8)) { rest = rest[first.upperBound...] }
         while let end = rest.firstRange(of: headEnd), let next = rest.firstRange(of: delimiter), end.upperBound <= next.lowerBound {
             let head = String(decoding: rest[rest.startIndex..<end.lowerBound], as: UTF8.self)
-            let name = head.components(separatedBy: "name=\"").dropFirst().first?.prefix { $0 != "\"" } ?? "?"
-            let file = head.components(separatedBy: "filename=\"").dropFirst().first.map { " " + $0.prefix { $0 != "\"" } } ?? ""
-            described.append("\(name)\(file) (\(bytes(next.lowerBound - end.upperBound)))")
+            let name = head.components(separatedBy: "name=\"").dropFirst().first.map { String($0.prefix { $0 != "\"" }) } ?? "?"
+            let file = head.components(separatedBy: "filename=\"").dropFirst().first.map { String($0.prefix { $0 != "\"" }) }
+            described.append((name, file, next.lowerBound - end.upperBound))
             rest = rest[next.upperBound...]
         }
         return described

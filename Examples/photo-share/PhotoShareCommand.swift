@@ -7,6 +7,7 @@ import Foundation
 import ImageCodecs
 import ShareKit
 import ShareKitHTTP
+import WeChatAppShare
 import WeChatShare
 import WeiboShare
 
@@ -23,7 +24,8 @@ struct PhotoShareCommand {
     static func run(_ arguments: Arguments) async throws -> Int32 {
         let environment = ProcessInfo.processInfo.environment
         let log: any ShareLogHandler = arguments.verbose ? StandardErrorLog() : SilentShareLog()
-        let transport: any HTTPTransport = arguments.dryRun ? DryRunTransport(output: { print($0) }) : URLSessionTransport()
+        let recorder = DryRunRecorder(printsLines: !arguments.json)
+        let transport: any HTTPTransport = arguments.dryRun ? DryRunTransport(recorder: recorder) : URLSessionTransport()
         let client = ProviderHTTPClient(transport: transport, log: log)
         // Credentials live in memory for this run: read from --credentials
         // (never written back) and from the environment; a dry run fills the gaps with placeholders.
@@ -39,7 +41,8 @@ struct PhotoShareCommand {
             }
         }
         let center = ShareCenter(credentials: credentials)
-        for provider in providers(environment: environment, apiBase: arguments.apiBase, client: client, dryRun: arguments.dryRun) {
+        let bridge: (any WeChatBridge)? = arguments.dryRun ? DryRunWeChatBridge(recorder: recorder) : nil
+        for provider in providers(environment: environment, apiBase: arguments.apiBase, client: client, bridge: bridge, dryRun: arguments.dryRun) {
             await center.register(provider)
         }
 
@@ -52,22 +55,48 @@ struct PhotoShareCommand {
 
         switch arguments.command {
         case .targets:
+            guard !content.isEmpty else {
+                // No content: every target there is, and what each needs here.
+                for entry in TargetDescriptions.all {
+                    let parts = entry.name.split(separator: "/").map(String.init)
+                    let target = await center.target(provider: ProviderID(parts[0]), destination: ShareDestination(parts[1]))
+                    let note =
+                        switch target {
+                        case nil: " [not set up: \(entry.setup)]"
+                        case let target? where !target.availability.isAvailable: " [\(Self.unavailability(target.availability))]"
+                        case _?: ""
+                        }
+                    print("\(entry.name)\t\(entry.description)\(note)")
+                }
+                return 0
+            }
             let targets = await center.targets(for: content)
             if targets.isEmpty { print("no registered provider can take this content") }
-            for target in targets { print("\(target.provider)/\(target.destination)\t\(target.displayName)") }
+            for target in targets {
+                let note = target.availability.isAvailable ? "" : " [\(Self.unavailability(target.availability))]"
+                print("\(target)\t\(TargetDescriptions.text(for: target))\(note)")
+            }
             return 0
-        case .share(let target):
+        case .share(let provider, let destination):
+            guard let target = await center.target(provider: provider, destination: destination) else {
+                throw CLIError("no configured provider offers \(provider)/\(destination); `photo-share targets` lists them")
+            }
             let operation = await center.startShare(content, to: target)
             for await event in operation.events {
                 if case .finished = event, arguments.verbose { try? FileHandle.standardError.write(contentsOf: Data("finished sharing to \(target)\n".utf8)) }
             }
-            switch try await operation.outcome() {
-            case .posted(let receipt):
-                if arguments.dryRun {
-                    print("dry run: nothing was sent")
+            let outcome = try await operation.outcome()
+            if arguments.dryRun {
+                if arguments.json {
+                    print(String(decoding: recorder.document(target: target).encoded(), as: UTF8.self))
                 } else {
-                    print("posted\(receipt.postID.map { " \($0)" } ?? "")\(receipt.url.map { " \($0)" } ?? "")")
+                    print("dry run: nothing was sent")
                 }
+                return 0
+            }
+            switch outcome {
+            case .posted(let receipt):
+                print("posted\(receipt.postID.map { " \($0)" } ?? "")\(receipt.url.map { " \($0)" } ?? "")")
                 return 0
             case .outcomeUnknown(let reason):
                 print("outcome unknown: \(reason)")
@@ -76,22 +105,44 @@ struct PhotoShareCommand {
         }
     }
 
+    /// "sign-in needed", "no network", "not set up".
+    static func unavailability(_ availability: ProviderAvailability) -> String {
+        [
+            availability.isConfigured ? nil : "not set up", availability.isAuthorized ? nil : "sign-in needed",
+            availability.isReachable ? nil : "not reachable",
+        ].compactMap { $0 }.joined(separator: ", ")
+    }
+
     /// Every provider this environment configures (all of them in a dry run).
-    static func providers(environment: [String: String], apiBase: URL?, client: ProviderHTTPClient, dryRun: Bool) -> [any ShareProvider] {
+    static func providers(
+        environment: [String: String], apiBase: URL?, client: ProviderHTTPClient, bridge: (any WeChatBridge)?, dryRun: Bool
+    ) -> [any ShareProvider] {
         var providers: [any ShareProvider] = []
         let weiboKey = environment["PHOTODECK_WEIBO_APP_KEY"] ?? (dryRun ? "dry-run" : nil)
         if let weiboKey {
             let link = environment["PHOTODECK_WEIBO_LINK"].flatMap(URL.init(string:)) ?? URL(string: "https://photodeck.example/s")!
+            let rip = environment["PHOTODECK_WEIBO_RIP"].flatMap { $0.isEmpty ? nil : $0 }
             providers.append(
                 WeiboProvider(
-                    configuration: .init(appKey: weiboKey, safeDomainLink: link, apiBase: apiBase ?? WeiboProvider.defaultAPIBase), client: client))
+                    configuration: .init(appKey: weiboKey, safeDomainLink: link, apiBase: apiBase ?? WeiboProvider.defaultAPIBase, endUserIP: rip),
+                    client: client))
         }
+        // The WeChat app: reachable only through a host app's bridge (a dry run prints the hand-off).
+        providers.append(WeChatAppProvider(bridge: bridge))
         let appID = environment["PHOTODECK_WECHAT_APP_ID"] ?? (dryRun ? "dry-run" : nil)
         if let appID {
             let recipient = environment["PHOTODECK_WECHAT_TO"] ?? (dryRun ? "dry-run-follower" : nil)
+            let audience: WeChatOfficialAccountProvider.BroadcastAudience? =
+                switch environment["PHOTODECK_WECHAT_BROADCAST"] {
+                case "all"?: .allFollowers
+                case let value? where value.hasPrefix("tag:"): Int(value.dropFirst(4)).map { .tag($0) }
+                default: dryRun ? .allFollowers : nil
+                }
             providers.append(
                 WeChatOfficialAccountProvider(
-                    configuration: .init(appID: appID, sessionRecipient: recipient, apiBase: apiBase ?? WeChatOfficialAccountProvider.defaultAPIBase),
+                    configuration: .init(
+                        appID: appID, messageRecipient: recipient, broadcastAudience: audience,
+                        apiBase: apiBase ?? WeChatOfficialAccountProvider.defaultAPIBase),
                     client: client))
         }
         let key = environment["PHOTODECK_WECOM_KEY"] ?? (dryRun ? "dry-run-key" : nil)

@@ -65,11 +65,11 @@ enum FuzzTarget: String, CaseIterable {
             }
         case .weibo:
             let response = Self.response(bytes)
-            _ = try? WeiboResponse.outcome(of: response)
+            _ = try? WeiboResponse.outcome(of: response, sentStatus: "fuzz status")
             _ = try? WeiboAuthorizer.credential(from: response, issuedAt: Date(timeIntervalSince1970: 0))
         case .tencent:
             let response = Self.response(bytes)
-            if let json = try? TencentAnswer.check(response, provider: "wechat", step: "fuzz") {
+            if let json = try? TencentAnswer.check(response, provider: "wechat-oa", step: "fuzz", now: Date(timeIntervalSince1970: 1_800_000_000)) {
                 _ = json["publish_status"]?.intValue
                 _ = json["article_detail"]?["item"]?[0]?["article_url"]?.stringValue.flatMap(URL.init(string:))
                 _ = json["fail_idx"]?.arrayValue?.compactMap(\.intValue)

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import ShareKit
 public import ShareKitHTTP
 
@@ -7,17 +7,30 @@ public import ShareKitHTTP
 public enum TencentAnswer {
     /// Error codes, grouped by what the app should do.
     public enum ErrorCode {
-        /// The access token is invalid, missing or expired: fetch a new one.
+        /// The access token is invalid, missing or expired: fetch a new one
+        /// (40001 from the token endpoint itself means a wrong AppSecret,
+        /// which ``WeChatAuthorizer`` reports as such).
         public static let authorization: Set<Int> = [40001, 40014, 41001, 42001, 42007]
-        /// Call frequency or quota limits (45047: too many messages to one user).
-        public static let rateLimit: Set<Int> = [45009, 45011, 45047]
+        /// Per-minute call limits: try again in a minute.
+        public static let minuteQuota: Set<Int> = [45011]
+        /// The account's daily API quota: nothing more until midnight, Beijing time.
+        public static let dailyQuota = 45009
+        /// The follower's 48-hour window is closed (45015) or used up (45047):
+        /// only the follower's next message to the account reopens it.
+        public static let followerWindowClosed: Set<Int> = [45015, 45047]
+        /// The account may not use this API (not verified, or not granted).
+        public static let apiUnauthorized = 48001
+        /// No broadcast quota left (a subscription account's one a day, a
+        /// service account's four a month).
+        public static let broadcastQuota = 45028
         /// "System busy": nothing was done; try later.
         public static let busy = -1
     }
 
     /// The answer's JSON when it reports success; otherwise the typed
-    /// ``ShareError`` it means for `provider`. Never traps on a malformed body.
-    public static func check(_ response: HTTPResponse, provider: ProviderID, step: String) throws(ShareError) -> JSONValue {
+    /// ``ShareError`` it means for `provider` (`now` dates a quota's reset).
+    /// Never traps on a malformed body.
+    public static func check(_ response: HTTPResponse, provider: ProviderID, step: String, now: Date) throws(ShareError) -> JSONValue {
         let json: JSONValue
         do {
             json = try response.json()
@@ -25,21 +38,47 @@ public enum TencentAnswer {
             throw .server(status: response.status, message: "\(step): \(error)")
         }
         let code = json["errcode"]?.intValue ?? 0
-        if code != 0 { throw failure(code: code, message: json["errmsg"]?.stringValue ?? "", response: response, provider: provider, step: step) }
+        if code != 0 {
+            throw failure(code: code, message: json["errmsg"]?.stringValue ?? "", response: response, provider: provider, step: step, now: now)
+        }
         guard (200..<300).contains(response.status), case .object = json else {
             throw .server(status: response.status, message: "\(step): unexpected answer \(JSONValue.snippet(of: response.body))")
         }
         return json
     }
 
-    /// The ``ShareError`` for error `code`.
-    static func failure(code: Int, message: String, response: HTTPResponse, provider: ProviderID, step: String) -> ShareError {
+    /// The `errcode` of an answer, when it has one.
+    static func errorCode(of response: HTTPResponse) -> Int? {
+        (try? response.json())?["errcode"]?.intValue
+    }
+
+    /// The ``ShareError`` for error `code`, with what the user can do about it.
+    static func failure(code: Int, message: String, response: HTTPResponse, provider: ProviderID, step: String, now: Date) -> ShareError {
         // errmsg carries a request id ("... rid: 6004f3da-..."); keep it: support asks for it.
         let reason = "\(step): \(message.isEmpty ? "error" : message) (errcode \(code))"
-        if ErrorCode.authorization.contains(code) { return .authorizationExpired(provider) }
-        if ErrorCode.rateLimit.contains(code) { return .rateLimited(retryAfter: response.retryAfter) }
-        if code == ErrorCode.busy || (500..<600).contains(response.status) { return .server(status: response.status, message: reason) }
-        return .rejected(reason: reason)
+        switch code {
+        case _ where ErrorCode.authorization.contains(code): return .authorizationExpired(provider)
+        case ErrorCode.dailyQuota: return .rateLimited(retryAfter: untilMidnightInBeijing(from: now))
+        case _ where ErrorCode.minuteQuota.contains(code): return .rateLimited(retryAfter: response.retryAfter ?? .seconds(60))
+        case ErrorCode.broadcastQuota: return .rateLimited(retryAfter: response.retryAfter)
+        case _ where ErrorCode.followerWindowClosed.contains(code):
+            return .rejected(
+                reason: "\(reason): the follower's 48-hour window for messages is closed; only their next message to the account reopens it")
+        case ErrorCode.apiUnauthorized:
+            return .rejected(reason: "\(reason): the account may not use this API; it must be verified, or the permission granted in the WeChat console")
+        case ErrorCode.busy: return .server(status: response.status, message: reason)
+        case _ where (500..<600).contains(response.status): return .server(status: response.status, message: reason)
+        default: return .rejected(reason: reason)
+        }
+    }
+
+    /// The time until the next midnight in Beijing (UTC+8, no daylight
+    /// saving), when WeChat's daily quotas reset.
+    static func untilMidnightInBeijing(from now: Date) -> Duration {
+        let day = 86_400
+        let beijing = Int(now.timeIntervalSince1970.rounded(.down)) + 8 * 3_600
+        let remaining = day - ((beijing % day) + day) % day
+        return .seconds(remaining)
     }
 }
 

@@ -30,12 +30,16 @@ public struct WeiboProvider: ShareProvider {
         public var safeDomainLink: URL
         /// Where the API lives (tests point this at a loopback server).
         public var apiBase: URL
+        /// The end user's IP address, sent as `rip` (Weibo asks server-side
+        /// callers for it); ``endUserIP`` set for one share wins.
+        public var endUserIP: String?
 
         /// Creates a configuration.
-        public init(appKey: String, safeDomainLink: URL, apiBase: URL = WeiboProvider.defaultAPIBase) {
+        public init(appKey: String, safeDomainLink: URL, apiBase: URL = WeiboProvider.defaultAPIBase, endUserIP: String? = nil) {
             self.appKey = appKey
             self.safeDomainLink = safeDomainLink
             self.apiBase = apiBase
+            self.endUserIP = endUserIP
         }
     }
 
@@ -47,6 +51,16 @@ public struct WeiboProvider: ShareProvider {
     /// account (the "rate limits" page of open.weibo.com); the center
     /// applies it.
     public static let postsPerHour = RateLimit(30, per: .seconds(3_600), scope: .account)
+
+    /// The end user's IP address for the shares run with it (`rip`), over
+    /// the configuration's:
+    ///
+    /// ```swift
+    /// let outcome = try await WeiboProvider.$endUserIP.withValue(request.clientIP) {
+    ///     try await center.share(content, to: weiboTarget)
+    /// }
+    /// ```
+    @TaskLocal public static var endUserIP: String?
 
     /// The configuration.
     public let configuration: Configuration
@@ -98,12 +112,13 @@ public struct WeiboProvider: ShareProvider {
             let violations = rules.violations(of: ShareContent(content))
             guard violations.isEmpty else { throw .invalidContent(violations) }
         }
-        let request = shareRequest(status: status(for: content.text), image: content.images.first, token: credential.accessToken)
+        let text = status(for: content.text)
+        let request = shareRequest(status: text, image: content.images.first, token: credential.accessToken)
         client.log.log(ShareLogRecord(.info, "weibo: posting a status\(content.images.isEmpty ? "" : " with a picture")"))
         do throws(ShareError) {
             switch try await client.publish(request) {
             case .unknown(let reason): return .outcomeUnknown(reason: reason)
-            case .answered(let response): return try WeiboResponse.outcome(of: response).redacting([credential.accessToken])
+            case .answered(let response): return try WeiboResponse.outcome(of: response, sentStatus: text).redacting([credential.accessToken])
             }
         } catch {
             throw error.redacting([credential.accessToken])
@@ -113,20 +128,31 @@ public struct WeiboProvider: ShareProvider {
     /// The status text: the prepared text plus the safe-domain link unless it already has one.
     func status(for text: String?) -> String {
         let text = text ?? ""
-        guard let host = configuration.safeDomainLink.host?.lowercased() else { return text }
+        guard let domain = configuration.safeDomainLink.host?.lowercased() else { return text }
         let hasLink = text.split(whereSeparator: \.isWhitespace).contains { word in
-            URL(string: String(word))?.host?.lowercased().hasSuffix(host) == true
+            URL(string: String(word))?.host.map { Self.host($0, isIn: domain) } == true
         }
         if hasLink { return text }
         return text.isEmpty ? configuration.safeDomainLink.absoluteString : text + " " + configuration.safeDomainLink.absoluteString
+    }
+
+    /// Whether `host` is `domain` or one of its subdomains, compared label
+    /// by label: `www.example.com` is in `example.com`, `badexample.com` is not.
+    static func host(_ host: String, isIn domain: String) -> Bool {
+        let hostLabels = host.lowercased().split(separator: ".", omittingEmptySubsequences: false)
+        let domainLabels = domain.lowercased().split(separator: ".", omittingEmptySubsequences: false)
+        guard !domainLabels.isEmpty, hostLabels.count >= domainLabels.count else { return false }
+        return Array(hostLabels.suffix(domainLabels.count)) == domainLabels
     }
 
     /// The multipart `statuses/share.json` request. The token goes in the
     /// `Authorization: OAuth2` header, so it is in no URL and no form field.
     func shareRequest(status: String, image: PreparedContent.Image?, token: String) -> HTTPRequest {
         var form = MultipartForm()
-        // The API documents `status` as URL-encoded, also inside multipart bodies.
-        form.addField("status", URLEncodedForm.encode(status))
+        // Raw UTF-8, as every working client sends it: the documentation's
+        // "URL-encode" applies to form bodies, not to multipart parts.
+        form.addField("status", status)
+        if let rip = Self.endUserIP ?? configuration.endUserIP { form.addField("rip", rip) }
         if let image { form.addImage("pic", image) }
         return HTTPRequest(
             method: "POST", url: configuration.apiBase.appending(path: "2/statuses/share.json"),

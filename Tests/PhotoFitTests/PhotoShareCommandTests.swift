@@ -26,7 +26,7 @@ struct PhotoShareCommandTests {
     @Test(
         "--dry-run prints every request of every target with secrets redacted, and sends nothing",
         arguments: [
-            "weibo/timeline", "wechat/session", "wechat/timeline", "wecom/session",
+            "weibo/timeline", "wechat-oa/message", "wechat-oa/article", "wechat-oa/broadcast", "wecom/session",
         ])
     func dryRun(target: String) async throws {
         let result = try await run(["share", "--to", target, "--dry-run", "--verbose", "--text", "Waterfall 瀑布", Self.sample])
@@ -57,7 +57,77 @@ struct PhotoShareCommandTests {
     func targets() async throws {
         let result = try await run(["targets", "--text", "hi", Self.sample], extra: ["PHOTODECK_WEIBO_APP_KEY": "k", "PHOTODECK_WECHAT_APP_ID": "wx1"])
         #expect(result.status == 0)
-        #expect(result.standardOutput.split(separator: "\n").map { $0.split(separator: "\t")[0] } == ["weibo/timeline", "wechat/timeline", "wecom/session"])
+        let lines = result.standardOutput.split(separator: "\n").map { $0.split(separator: "\t") }
+        #expect(lines.map { $0[0] } == ["weibo/timeline", "wechat-oa/article", "wecom/session"], "\(result.standardOutput)")
+        #expect(lines.allSatisfy { $0.count == 2 && $0[1].count > 20 }, "each target has a one-line description")
+        #expect(lines[1][1].contains("not pushed to followers"))
+        // A picture alone also goes to the WeChat app, which needs a bridge this tool does not have.
+        let picture = try await run(["targets", Self.sample])
+        let app = picture.standardOutput.split(separator: "\n").filter { $0.hasPrefix("wechat/") }
+        #expect(app.map { $0.split(separator: "\t")[0] } == ["wechat/session", "wechat/timeline", "wechat/favorites"])
+        #expect(app.allSatisfy { $0.hasSuffix("[not set up, not reachable]") }, "\(app)")
+        // Without content: every target, each with where it goes and what it needs here.
+        let all = try await run(["targets"], extra: ["PHOTODECK_WECOM_KEY": "k"])
+        let rows = all.standardOutput.split(separator: "\n").map { $0.split(separator: "\t") }
+        #expect(
+            rows.map { $0[0] } == [
+                "weibo/timeline", "wechat/session", "wechat/timeline", "wechat/favorites", "wechat-oa/message", "wechat-oa/article",
+                "wechat-oa/broadcast", "wecom/session",
+            ], "\(all.standardOutput)")
+        #expect(rows[0][1].hasSuffix("[not set up: set PHOTODECK_WEIBO_APP_KEY and PHOTODECK_WEIBO_TOKEN]"))
+        #expect(rows[7].count == 2 && !rows[7][1].contains("["), "WeCom is set up: \(rows[7])")
+    }
+
+    @Test(
+        "--dry-run --json is one JSON document per target: the requests, or the WeChat app hand-off",
+        arguments: [
+            "weibo/timeline", "wechat/session", "wechat/timeline", "wechat/favorite", "wechat-oa/message", "wechat-oa/article", "wechat-oa/broadcast",
+            "wecom/session",
+        ])
+    func dryRunJSON(target: String) async throws {
+        let app = target.hasPrefix("wechat/")
+        // The WeChat app takes a picture without text; the others get both.
+        let arguments = ["share", "--to", target, "--dry-run", "--json"] + (app ? [] : ["--text", "Waterfall 瀑布"]) + [Self.sample]
+        let result = try await run(arguments)
+        #expect(result.status == 0, "\(result.standardError)")
+        let document = try JSONValue(parsing: Array(result.standardOutput.utf8))
+        #expect(document["target"]?.stringValue == target.replacingOccurrences(of: "favorite", with: "favorites"))
+        if app {
+            let handOff = try #require(document["handoff"])
+            #expect(handOff["scene"]?.stringValue == String(target.dropFirst("wechat/".count)))
+            #expect(handOff["kind"] == "image")
+            #expect((handOff["imageBytes"]?.intValue ?? 0) > 100_000 && (handOff["thumbBytes"]?.intValue ?? 0) <= 32_768)
+        } else {
+            let requests = try #require(document["requests"]?.arrayValue)
+            #expect(!requests.isEmpty)
+            for request in requests {
+                #expect(request["method"] == "POST")
+                #expect(request["url"]?.stringValue?.hasPrefix("https://") == true)
+                #expect(request["contentType"]?.stringValue?.isEmpty == false)
+                #expect(request["parts"] != nil || request["body"] != nil)
+            }
+            let last = try #require(requests.last)
+            switch target {
+            case "weibo/timeline": #expect(last["parts"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["status", "pic"])
+            case "wechat-oa/broadcast": #expect(last["body"]?["clientmsgid"]?.stringValue?.count == 32)
+            default: break
+            }
+        }
+        expectNoSecrets(result)
+        // A link goes to the WeChat app as a web page card.
+        if target == "wechat/session" {
+            let card = try await run(["share", "--to", target, "--dry-run", "--json", "--link", "https://example.com/a", "--title", "A", "--text", "about"])
+            let handOff = try JSONValue(parsing: Array(card.standardOutput.utf8))["handoff"]
+            #expect(
+                handOff?["kind"] == "webpage" && handOff?["url"] == "https://example.com/a" && handOff?["title"] == "A" && handOff?["description"] == "about")
+        }
+    }
+
+    @Test("without a bridge the WeChat app is unavailable, and says why")
+    func appWithoutBridge() async throws {
+        let result = try await run(["share", "--to", "wechat/session", "--text", "hi"])
+        #expect(result.status == 1)
+        #expect(result.standardError.hasPrefix("error: the provider is unavailable: no WeChat bridge"), "\(result.standardError)")
     }
 
     @Test("a real run against a loopback server: posted (0), failures that echo secrets (1), a lost answer (3)")
@@ -71,7 +141,7 @@ struct PhotoShareCommandTests {
         #expect(posted.requests.count == 1)
 
         let echo = try LoopbackHTTPServer { request in
-            let echo: JSONValue = ["errcode": 40035, "errmsg": "bad \(request.path) \(request.headers)", "error_code": 20003, "error": "\(request.headers)"]
+            let echo: JSONValue = ["errcode": 40035, "errmsg": "bad \(request.target) \(request.headers)", "error_code": 20003, "error": "\(request.headers)"]
             return .respond(status: 400, body: echo.encoded())
         }
         defer { echo.stop() }

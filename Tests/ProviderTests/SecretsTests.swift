@@ -60,7 +60,9 @@ struct SecretsTests {
             WeiboProvider(configuration: .init(appKey: "k", safeDomainLink: URL(string: "https://photodeck.example")!, apiBase: base), client: client))
         await center.register(
             WeChatOfficialAccountProvider(
-                configuration: .init(appID: "wx1", sessionRecipient: "oUSER", apiBase: base, publishPolls: 1, publishPollInterval: .zero), client: client))
+                configuration: .init(
+                    appID: "wx1", messageRecipient: "oUSER", broadcastAudience: .allFollowers, apiBase: base, publishPolls: 1, publishPollInterval: .zero),
+                client: client))
         await center.register(WeComWebhookProvider(configuration: .init(webhookKey: Self.wecomKey, apiBase: base), client: client))
 
         let content = ShareContent(
@@ -68,7 +70,7 @@ struct SecretsTests {
             link: nil)
         var seen: [String] = []
         let targets = await center.targets(for: content)
-        #expect(targets.count == 4)
+        #expect(targets.map(\.description) == ["weibo/timeline", "wechat-oa/message", "wechat-oa/article", "wechat-oa/broadcast", "wecom/session"])
         for target in targets {
             let operation = await center.startShare(content, to: target)
             for await event in operation.events { seen.append("\(event)") }

@@ -20,18 +20,22 @@ final class RouteCounter: Sendable {
     }
 }
 
-@Suite("WeChat Official Account provider against a loopback server")
+@Suite("WeChat Official Account provider (wechat-oa) against a loopback server")
 struct WeChatTests {
     static let token = "WECHAT_ACCESS_TOKEN_abcdef123456"
 
-    func provider(_ server: LoopbackHTTPServer, clock: TestClock, polls: Int = 3, log: InMemoryShareLog = InMemoryShareLog()) -> WeChatOfficialAccountProvider {
+    func provider(
+        _ server: LoopbackHTTPServer, clock: TestClock, polls: Int = 3, log: InMemoryShareLog = InMemoryShareLog(),
+        broadcast: WeChatOfficialAccountProvider.BroadcastAudience? = .allFollowers
+    ) -> WeChatOfficialAccountProvider {
         WeChatOfficialAccountProvider(
             configuration: .init(
-                appID: "wx0123", sessionRecipient: "oFOLLOWER", apiBase: server.url(path: ""), publishPolls: polls, publishPollInterval: .seconds(2)),
+                appID: "wx0123", messageRecipient: "oFOLLOWER", broadcastAudience: broadcast, apiBase: server.url(path: ""), publishPolls: polls,
+                publishPollInterval: .seconds(2)),
             client: testClient(clock: clock, log: log))
     }
 
-    @Test("a session share uploads the picture, sends it, then sends the text, each once")
+    @Test("a follower message uploads the picture, sends it, then sends the text, each once")
     func session() async throws {
         let server = try LoopbackHTTPServer { request in
             switch request.route {
@@ -44,7 +48,7 @@ struct WeChatTests {
         let clock = TestClock()
         let jpeg = try noiseJPEG()
         let outcome = try await provider(server, clock: clock).share(
-            prepared(text: "看看这张照片", images: [jpeg]), to: .session, credential: credential("wechat", token: Self.token, clock: clock))
+            prepared(text: "看看这张照片", images: [jpeg]), to: .message, credential: credential("wechat-oa", token: Self.token, clock: clock))
         #expect(outcome == .posted(ShareReceipt()))
         let requests = server.requests
         #expect(requests.map(\.route) == ["POST /cgi-bin/media/upload", "POST /cgi-bin/message/custom/send", "POST /cgi-bin/message/custom/send"])
@@ -54,21 +58,19 @@ struct WeChatTests {
         #expect(requests[2].json == ["touser": "oFOLLOWER", "msgtype": "text", "text": ["content": "看看这张照片"]])
     }
 
-    @Test("several pictures go as one message each, in order, then the text")
-    func severalPictures() async throws {
-        let counter = RouteCounter()
-        let server = try LoopbackHTTPServer { request in
-            request.route == "POST /cgi-bin/media/upload"
-                ? ok(["media_id": "M\(counter.next(request.route))"]) : ok(["errcode": 0, "errmsg": "ok"])
-        }
+    @Test("a follower message takes one picture (each is a message against the 48-hour window's cap); more are refused before any request")
+    func onePicturePerMessage() async throws {
+        let server = try LoopbackHTTPServer { _ in ok(["errcode": 0, "errmsg": "ok"]) }
         defer { server.stop() }
         let clock = TestClock()
-        let outcome = try await provider(server, clock: clock).share(
-            prepared(text: "three", images: [try noiseJPEG(seed: 1), try noiseJPEG(seed: 2), try noiseJPEG(seed: 3)]), to: .session,
-            credential: credential("wechat", token: Self.token, clock: clock))
-        #expect(outcome == .posted(ShareReceipt()))
-        let sends = server.requests.filter { $0.route == "POST /cgi-bin/message/custom/send" }.compactMap(\.json)
-        #expect(sends.map { $0["image"]?["media_id"]?.stringValue ?? $0["text"]?["content"]?.stringValue } == ["M1", "M2", "M3", "three"])
+        let provider = provider(server, clock: clock)
+        #expect(provider.constraints(for: .message)?.images?.maxCount == 1)
+        await #expect(throws: ShareError.invalidContent([.tooManyImages(count: 3, maxCount: 1)])) {
+            try await provider.share(
+                prepared(text: "three", images: [try noiseJPEG(seed: 1), try noiseJPEG(seed: 2), try noiseJPEG(seed: 3)]), to: .message,
+                credential: credential("wechat-oa", token: Self.token, clock: clock))
+        }
+        #expect(server.requests.isEmpty)
     }
 
     @Test("an upload is retried after 5xx (it posts nothing); a send is not")
@@ -86,7 +88,7 @@ struct WeChatTests {
         let jpeg = try noiseJPEG()
         do throws(ShareError) {
             _ = try await provider(server, clock: clock).share(
-                prepared(text: nil, images: [jpeg]), to: .session, credential: credential("wechat", token: Self.token, clock: clock))
+                prepared(text: nil, images: [jpeg]), to: .message, credential: credential("wechat-oa", token: Self.token, clock: clock))
             Issue.record("the send's 503 must fail the share")
         } catch {
             guard case .server(503, _) = error else {
@@ -113,10 +115,13 @@ struct WeChatTests {
         await #expect(
             throws: ShareError.partiallyPosted(
                 posted: 1, total: 2,
-                failure: .rejected(reason: "message/custom/send: response out of time limit or subscription is canceled (errcode 45015)"))
+                failure: .rejected(
+                    reason:
+                        "message/custom/send: response out of time limit or subscription is canceled (errcode 45015): the follower's 48-hour window for messages is closed; only their next message to the account reopens it"
+                ))
         ) {
             try await provider(server, clock: clock).share(
-                prepared(text: "caption", images: [try noiseJPEG()]), to: .session, credential: credential("wechat", token: Self.token, clock: clock))
+                prepared(text: "caption", images: [try noiseJPEG()]), to: .message, credential: credential("wechat-oa", token: Self.token, clock: clock))
         }
         #expect(server.requests.count == 3)
     }
@@ -129,7 +134,7 @@ struct WeChatTests {
         defer { server.stop() }
         let clock = TestClock()
         let outcome = try await provider(server, clock: clock).share(
-            prepared(text: "caption", images: [try noiseJPEG()]), to: .session, credential: credential("wechat", token: Self.token, clock: clock))
+            prepared(text: "caption", images: [try noiseJPEG()]), to: .message, credential: credential("wechat-oa", token: Self.token, clock: clock))
         guard case .outcomeUnknown(let reason) = outcome else {
             Issue.record("expected outcome unknown, got \(outcome)")
             return
@@ -143,10 +148,10 @@ struct WeChatTests {
         let server = try LoopbackHTTPServer { _ in ok(["errcode": 42001, "errmsg": "access_token expired rid: 6004f3da"]) }
         defer { server.stop() }
         let clock = TestClock()
-        let center = ShareCenter(credentials: InMemoryCredentialStore([credential("wechat", token: Self.token, clock: clock)]), clock: clock)
+        let center = ShareCenter(credentials: InMemoryCredentialStore([credential("wechat-oa", token: Self.token, clock: clock)]), clock: clock)
         await center.register(provider(server, clock: clock))
-        let target = ShareTarget(provider: "wechat", destination: .session, displayName: "WeChat: session")
-        await #expect(throws: ShareError.authorizationExpired("wechat")) { try await center.share(ShareContent(text: "hi"), to: target) }
+        let target = ShareTarget(provider: "wechat-oa", destination: .message, displayName: "WeChat Official Account: message")
+        await #expect(throws: ShareError.authorizationExpired("wechat-oa")) { try await center.share(ShareContent(text: "hi"), to: target) }
         #expect(await center.pendingShares().count == 1)
     }
 
@@ -170,7 +175,7 @@ struct WeChatTests {
         }
     }
 
-    @Test("a timeline share publishes an article and polls until WeChat says it is out")
+    @Test("an article share publishes an article and polls until WeChat says it is out")
     func article() async throws {
         let server = try articleServer(statuses: [1, 1, 0])
         defer { server.stop() }
@@ -178,7 +183,8 @@ struct WeChatTests {
         let content = prepared(
             text: "Trip <day 1>\nSecond line", images: [try noiseJPEG(seed: 1), try noiseJPEG(seed: 2)], thumbnail: try noiseJPEG(width: 32, height: 24),
             link: ShareLink(url: URL(string: "https://photodeck.example/trip")!, title: "Trip", summary: "Two photos"))
-        let outcome = try await provider(server, clock: clock).share(content, to: .timeline, credential: credential("wechat", token: Self.token, clock: clock))
+        let outcome = try await provider(server, clock: clock).share(
+            content, to: .article, credential: credential("wechat-oa", token: Self.token, clock: clock))
         #expect(outcome == .posted(ShareReceipt(postID: "ARTICLE", url: URL(string: "https://mp.weixin.qq.com/s/abc"))))
         #expect(clock.sleeps == [.seconds(2), .seconds(2)])
         let routes = server.requests.map(\.route)
@@ -200,7 +206,7 @@ struct WeChatTests {
         let clock = TestClock()
         let content = prepared(text: "Title line", images: [try noiseJPEG()], thumbnail: try noiseJPEG(width: 32, height: 24))
         let outcome = try await provider(running, clock: clock, polls: 2).share(
-            content, to: .timeline, credential: credential("wechat", token: Self.token, clock: clock))
+            content, to: .article, credential: credential("wechat-oa", token: Self.token, clock: clock))
         guard case .outcomeUnknown(let reason) = outcome else {
             Issue.record("expected outcome unknown, got \(outcome)")
             return
@@ -210,7 +216,7 @@ struct WeChatTests {
         let refused = try articleServer(statuses: [4])
         defer { refused.stop() }
         await #expect(throws: ShareError.rejected(reason: "WeChat did not publish job 100000001: publish status 4 (articles [])")) {
-            try await provider(refused, clock: clock).share(content, to: .timeline, credential: credential("wechat", token: Self.token, clock: clock))
+            try await provider(refused, clock: clock).share(content, to: .article, credential: credential("wechat-oa", token: Self.token, clock: clock))
         }
     }
 
@@ -221,7 +227,7 @@ struct WeChatTests {
         let clock = TestClock()
         await #expect(throws: ShareError.self) {
             try await provider(server, clock: clock).share(
-                prepared(text: "text only"), to: .timeline, credential: credential("wechat", token: Self.token, clock: clock))
+                prepared(text: "text only"), to: .article, credential: credential("wechat-oa", token: Self.token, clock: clock))
         }
         #expect(server.requests.isEmpty)
     }
@@ -238,6 +244,9 @@ struct WeChatTests {
         let credential = try await good.credential()
         #expect(credential.accessToken == "TOKEN_1" && credential.account == "wx0123" && credential.expiresAt == clock.now.addingTimeInterval(7200))
         let bad = WeChatAuthorizer(appID: "wx0123", appSecret: "wrong-secret", apiBase: server.url(path: ""), client: testClient(clock: clock))
-        await #expect(throws: ShareError.rejected(reason: "stable_token: invalid appsecret (errcode 40125)")) { try await bad.credential() }
+        await #expect(
+            throws: ShareError.rejected(
+                reason: "stable_token: WeChat refused the app's AppSecret (errcode 40125); check the AppSecret and the IP allow-list")
+        ) { try await bad.credential() }
     }
 }

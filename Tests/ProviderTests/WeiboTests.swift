@@ -35,9 +35,10 @@ struct WeiboTests {
         #expect(request.headers["authorization"] == "OAuth2 \(Self.token)")
         #expect(!request.target.contains(Self.token))
         let parts = request.formParts
-        let status = try #require(parts["status"]).withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }
-        #expect(status.removingPercentEncoding == "海边的日落 sunset https://photodeck.example/s")
+        // Raw UTF-8 bytes, not percent-encoded.
+        #expect(parts["status"] == Array("海边的日落 sunset https://photodeck.example/s".utf8))
         #expect(parts["pic"] == jpeg)
+        #expect(parts["rip"] == nil, "no end-user IP configured")
     }
 
     @Test("a text that already links to the safe domain is left alone; the constraints keep room for the link")
@@ -77,7 +78,10 @@ struct WeiboTests {
             (403, #"{"error":"User requests out of rate limit!","error_code":10023}"#, .rateLimited(retryAfter: nil)),
             (400, #"{"error":"repeat content!","error_code":20019}"#, .rejected(reason: "duplicate status: repeat content! (Weibo error 20019)")),
             (500, #"{"error":"system error!","error_code":10001}"#, .server(status: 500, message: "system error! (Weibo error 10001)")),
-            (400, #"{"error":"text too long","error_code":20012}"#, .rejected(reason: "text too long (Weibo error 20012)")),
+            (
+                400, #"{"error":"text too long","error_code":20012}"#,
+                .rejected(reason: "text too long (Weibo error 20012): the status is longer than Weibo's 140 characters; shorten it")
+            ),
             (500, "<html>Internal Server Error</html>", .server(status: 500, message: "Weibo answered not JSON")),
             (404, "", .server(status: 404, message: "Weibo answered not JSON")),
         ])
@@ -169,7 +173,7 @@ struct WeiboTests {
         #expect(outcome == .posted(ShareReceipt(postID: "77", url: URL(string: "https://weibo.com/9/77"))))
         // The 200-character text was trimmed so that text + link count at most 140.
         let status = try #require(server.requests.last?.formParts["status"]).withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }
-        #expect(TextCounter(.weibo).length(of: status.removingPercentEncoding ?? "") <= 140)
+        #expect(TextCounter(.weibo).length(of: status) <= 140)
         #expect(server.requests.count == 2)
     }
 

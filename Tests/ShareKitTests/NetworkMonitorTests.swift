@@ -5,7 +5,9 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// A fake `/sys/class/net` and route tables, for the classification.
+/// A fake `/sys/class/net` and route tables, for the classification. Every
+/// file is replaced atomically, as the kernel's are generated whole on each
+/// read: a poll never sees a half-written table.
 struct FakeNetwork {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("net-\(UUID().uuidString)").path
     var sysfs: String { "\(root)/sys" }
@@ -15,7 +17,7 @@ struct FakeNetwork {
     init() throws {
         try FileManager.default.createDirectory(atPath: "\(root)/sys", withIntermediateDirectories: true)
         try setDefaultRoutes([])
-        try Data().write(to: URL(fileURLWithPath: routes6))
+        try Data().write(to: URL(fileURLWithPath: routes6), options: .atomic)
     }
 
     func cleanUp() { try? FileManager.default.removeItem(atPath: root) }
@@ -25,11 +27,11 @@ struct FakeNetwork {
     func interface(_ name: String, up: Bool, wireless: Bool = false, devtype: String? = nil) throws {
         let folder = "\(sysfs)/\(name)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try Data("\(up ? "up" : "down")\n".utf8).write(to: URL(fileURLWithPath: "\(folder)/operstate"))
-        try Data("\(up ? "0x1003" : "0x1002")\n".utf8).write(to: URL(fileURLWithPath: "\(folder)/flags"))
+        try Data("\(up ? "up" : "down")\n".utf8).write(to: URL(fileURLWithPath: "\(folder)/operstate"), options: .atomic)
+        try Data("\(up ? "0x1003" : "0x1002")\n".utf8).write(to: URL(fileURLWithPath: "\(folder)/flags"), options: .atomic)
         if wireless { try FileManager.default.createDirectory(atPath: "\(folder)/wireless", withIntermediateDirectories: true) }
         let uevent = "INTERFACE=\(name)\n" + (devtype.map { "DEVTYPE=\($0)\n" } ?? "")
-        try Data(uevent.utf8).write(to: URL(fileURLWithPath: "\(folder)/uevent"))
+        try Data(uevent.utf8).write(to: URL(fileURLWithPath: "\(folder)/uevent"), options: .atomic)
     }
 
     /// `/proc/net/route` with a default route through each interface, at
@@ -40,14 +42,14 @@ struct FakeNetwork {
             table += "\(name)\t00000000\t0100A8C0\t0003\t0\t0\t\(metric)\t00000000\t0\t0\t0\n"
             table += "\(name)\t0000A8C0\t00000000\t0001\t0\t0\t\(metric)\t00FFFFFF\t0\t0\t0\n"
         }
-        try Data(table.utf8).write(to: URL(fileURLWithPath: routes))
+        try Data(table.utf8).write(to: URL(fileURLWithPath: routes), options: .atomic)
     }
 
     /// `/proc/net/ipv6_route` with a default route through `name`.
     func setIPv6Default(_ name: String) throws {
         let zero = String(repeating: "0", count: 32)
         let line = "\(zero) 00 \(zero) 00 fe800000000000000000000000000001 00000400 00000001 00000000 00000003 \(name)\n"
-        try Data(line.utf8).write(to: URL(fileURLWithPath: routes6))
+        try Data(line.utf8).write(to: URL(fileURLWithPath: routes6), options: .atomic)
     }
 
     func monitor(_ mode: LinuxNetworkMonitor.Mode = .automatic) -> LinuxNetworkMonitor {
@@ -98,13 +100,13 @@ struct NetworkMonitorTests {
             for await path in net.monitor(.polling(.milliseconds(20))).pathUpdates() { seen.withLock { $0.append(path) } }
         }
         defer { watcher.cancel() }
-        try await waitUntil("the first path") { seen.withLock { $0 } == [.unreachable] }
+        try await waitUntil("the first path, seen \(seen.withLock { $0 })") { seen.withLock { $0 } == [.unreachable] }
         try net.setDefaultRoutes([("wlan0", 600)])
-        try await waitUntil("Wi-Fi") { seen.withLock { $0 } == [.unreachable, .wifi] }
+        try await waitUntil("Wi-Fi, seen \(seen.withLock { $0 })") { seen.withLock { $0 } == [.unreachable, .wifi] }
         try net.setDefaultRoutes([("eth0", 100), ("wlan0", 600)])
-        try await waitUntil("wired") { seen.withLock { $0 } == [.unreachable, .wifi, .wired] }
+        try await waitUntil("wired, seen \(seen.withLock { $0 })") { seen.withLock { $0 } == [.unreachable, .wifi, .wired] }
         try net.interface("eth0", up: false)
-        try await waitUntil("back to Wi-Fi") { seen.withLock { $0 } == [.unreachable, .wifi, .wired, .wifi] }
+        try await waitUntil("back to Wi-Fi, seen \(seen.withLock { $0 })") { seen.withLock { $0 } == [.unreachable, .wifi, .wired, .wifi] }
         watcher.cancel()
         await watcher.value
     }

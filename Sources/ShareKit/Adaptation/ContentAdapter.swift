@@ -43,7 +43,7 @@ public struct ContentAdapter: Sendable {
         if let contentLink = content.link {
             switch constraints.links {
             case .object(let maxTitle, let maxSummary):
-                let counter = TextCounter(.characters)
+                let counter = TextCounter(constraints.linkCounting)
                 var trimmed = contentLink
                 trimmed.title = contentLink.title.map { counter.truncate($0, to: maxTitle) }
                 trimmed.summary = contentLink.summary.map { counter.truncate($0, to: maxSummary) }

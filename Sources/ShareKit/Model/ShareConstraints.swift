@@ -56,13 +56,17 @@ public struct ShareConstraints: Hashable, Sendable {
         public var formats: [ImageFormat]
         /// The largest pixel size accepted (either side), if the provider has one.
         public var maxDimension: Int?
+        /// Whether a share with images may also carry text (an image message
+        /// handed to the WeChat app carries none).
+        public var acceptsText: Bool
 
         /// Creates image rules.
-        public init(maxCount: Int, maxBytes: Int, formats: [ImageFormat] = [.jpeg, .png], maxDimension: Int? = nil) {
+        public init(maxCount: Int, maxBytes: Int, formats: [ImageFormat] = [.jpeg, .png], maxDimension: Int? = nil, acceptsText: Bool = true) {
             self.maxCount = maxCount
             self.maxBytes = maxBytes
             self.formats = formats
             self.maxDimension = maxDimension
+            self.acceptsText = acceptsText
         }
     }
 
@@ -104,13 +108,23 @@ public struct ShareConstraints: Hashable, Sendable {
     /// Whether text, images and a link may be combined in one share; when
     /// `false`, a share carries text alone, images (with text), or a link.
     public var allowsMixedContent: Bool
+    /// How a link object's title and summary are counted (the WeChat app
+    /// counts UTF-8 bytes).
+    public var linkCounting: TextCounting
+    /// The longest link URL accepted, in UTF-8 bytes, if the provider has a limit.
+    public var maxLinkBytes: Int?
 
     /// Creates constraints.
-    public init(text: Text?, images: Images?, thumbnail: Thumbnail? = nil, links: Links = .inText, allowsMixedContent: Bool = true) {
+    public init(
+        text: Text?, images: Images?, thumbnail: Thumbnail? = nil, links: Links = .inText, allowsMixedContent: Bool = true,
+        linkCounting: TextCounting = .characters, maxLinkBytes: Int? = nil
+    ) {
         self.text = text
         self.images = images
         self.thumbnail = thumbnail
         self.links = links
         self.allowsMixedContent = allowsMixedContent
+        self.linkCounting = linkCounting
+        self.maxLinkBytes = maxLinkBytes
     }
 }

@@ -15,6 +15,7 @@ extension ShareError {
         case .adaptationFailed(let cause): return .adaptationFailed(cause.redacting(secrets))
         case .storage(let cause): return .storage(cause.redacting(secrets))
         case .partiallyPosted(let posted, let total, let failure): return .partiallyPosted(posted: posted, total: total, failure: failure.redacting(secrets))
+        case .unavailable(let reason): return .unavailable(reason: clean(reason))
         case .cancelled, .notAuthorized, .authorizationExpired, .rateLimited, .unknownTarget, .invalidContent: return self
         }
     }

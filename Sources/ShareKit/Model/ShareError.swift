@@ -4,6 +4,10 @@ import Foundation
 public enum ShareError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The user cancelled.
     case cancelled
+    /// The provider cannot take shares here and now (its app is not
+    /// installed, the hand-off to it failed, it is not set up); nothing was
+    /// shared.
+    case unavailable(reason: String)
     /// There is no credential: the app must authorise the account first.
     case notAuthorized(ProviderID)
     /// The credential expired or was revoked: re-authorise, then resume.
@@ -35,6 +39,7 @@ public enum ShareError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .cancelled: "the share was cancelled"
+        case .unavailable(let reason): "the provider is unavailable: \(reason)"
         case .notAuthorized(let provider): "not signed in to \(provider); authorise the account, then share again"
         case .authorizationExpired(let provider): "the \(provider) authorisation has expired; sign in again to resume the share"
         case .rejected(let reason): "the provider rejected the content: \(reason)"

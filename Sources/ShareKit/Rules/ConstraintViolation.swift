@@ -19,6 +19,10 @@ public enum ConstraintViolation: Hashable, Sendable, CustomStringConvertible {
     case linkTooLong(maxLength: Int)
     /// A link and images together, where the destination takes one or the other.
     case linkWithImages
+    /// The link's URL is longer than the destination takes, in UTF-8 bytes.
+    case urlTooLong(bytes: Int, maxBytes: Int)
+    /// Text with images, where an image share carries no text.
+    case textWithImages
     /// The destination takes no images.
     case imagesNotAccepted
     /// More images than the destination takes.
@@ -42,6 +46,8 @@ public enum ConstraintViolation: Hashable, Sendable, CustomStringConvertible {
         case .linkNotAccepted: "links cannot be shared here"
         case .linkTooLong(let maxLength): "the link alone is longer than the \(maxLength) characters allowed"
         case .linkWithImages: "a link and images cannot be shared together here; share them separately"
+        case .urlTooLong(let bytes, let maxBytes): "the link is \(bytes) bytes long; at most \(maxBytes) fit"
+        case .textWithImages: "pictures cannot carry text here; share the text on its own"
         case .imagesNotAccepted: "this destination takes no images"
         case .tooManyImages(let count, let maxCount): "\(count) images were given; at most \(maxCount) can be shared here"
         case .unreadableImage(let index, let error): "image \(index + 1) cannot be read: \(error)"

@@ -16,6 +16,9 @@ extension ShareConstraints {
         if !allowsMixedContent, content.link != nil, !content.images.isEmpty { found.append(.linkWithImages) }
 
         var linkInText: String?
+        if let link = content.link, let maxLinkBytes, link.url.absoluteString.utf8.count > maxLinkBytes {
+            found.append(.urlTooLong(bytes: link.url.absoluteString.utf8.count, maxBytes: maxLinkBytes))
+        }
         if let link = content.link {
             switch links {
             case .object: break
@@ -42,6 +45,7 @@ extension ShareConstraints {
         if !content.images.isEmpty {
             if let rule = images {
                 if content.images.count > rule.maxCount { found.append(.tooManyImages(count: content.images.count, maxCount: rule.maxCount)) }
+                if !rule.acceptsText, !text.isEmpty || linkInText != nil { found.append(.textWithImages) }
             } else {
                 found.append(.imagesNotAccepted)
             }

@@ -4,17 +4,19 @@
 import Foundation
 import ShareKit
 import ShareKitHTTP
+import WeChatAppShare
 import WeChatShare
 import WeiboShare
 
 enum ProviderSnippets {
     static func readme(
         center: ShareCenter, credentials: any CredentialStore, myLogHandler: any ShareLogHandler, key: String, appLink: URL, openID: String,
-        robotKey: String, secret: String
+        robotKey: String, secret: String, myWeChatBridge: any WeChatBridge
     ) async throws {
+        await center.register(WeChatAppProvider(bridge: myWeChatBridge))  // the WeChat app, through your OpenSDK bridge
         let client = ProviderHTTPClient(transport: URLSessionTransport(), log: myLogHandler)  // retries, redacted logging
         await center.register(WeiboProvider(configuration: .init(appKey: key, safeDomainLink: appLink), client: client))
-        await center.register(WeChatOfficialAccountProvider(configuration: .init(appID: "wx...", sessionRecipient: openID), client: client))
+        await center.register(WeChatOfficialAccountProvider(configuration: .init(appID: "wx...", messageRecipient: openID), client: client))
         await center.register(WeComWebhookProvider(configuration: .init(webhookKey: robotKey), client: client))  // 20 messages a minute, applied
         try await credentials.save(try await WeChatAuthorizer(appID: "wx...", appSecret: secret).credential())
     }
@@ -25,7 +27,7 @@ enum ProviderSnippets {
     }
 
     static func officialAccount(center: ShareCenter, credentials: any CredentialStore, followerOpenID: String, secret: String) async throws {
-        let wechat = WeChatOfficialAccountProvider(configuration: .init(appID: "wx123", sessionRecipient: followerOpenID))
+        let wechat = WeChatOfficialAccountProvider(configuration: .init(appID: "wx123", messageRecipient: followerOpenID))
         await center.register(wechat)
         try await credentials.save(try await WeChatAuthorizer(appID: "wx123", appSecret: secret).credential())
     }
@@ -46,5 +48,27 @@ enum ProviderSnippets {
         let weibo = WeiboProvider(configuration: .init(appKey: "123", safeDomainLink: URL(string: "https://example.com/app")!))
         await center.register(weibo)
         try await credentials.save(try await WeiboAuthorizer(appKey: "123", appSecret: secret, redirectURI: redirect).credential(forCode: code))
+    }
+}
+
+extension ProviderSnippets {
+    static func wechatApp(center: ShareCenter, myBridge: any WeChatBridge) async {
+        let wechat = WeChatAppProvider(bridge: myBridge)
+        await center.register(wechat)
+        // a share ends .outcomeUnknown (handed over), .cancelled, or a typed failure
+    }
+
+    static func relay() {
+        let relay = WeChatResponseRelay()
+        let answers = relay.stream()  // the provider's subscription
+        relay.deliver(WeChatResponse(errCode: -2, transaction: "t1"))  // from onResp
+        _ = answers
+    }
+
+    static func weiboEndUserIP(request: (clientIP: String, Void), center: ShareCenter, content: ShareContent, weiboTarget: ShareTarget) async throws {
+        let outcome = try await WeiboProvider.$endUserIP.withValue(request.clientIP) {
+            try await center.share(content, to: weiboTarget)
+        }
+        _ = outcome
     }
 }

@@ -8,6 +8,7 @@ import ShareKitHTTP
 import ShareKitHTTPTesting
 import ShareKitTesting
 import Testing
+import WeChatAppShare
 
 enum ShareKitTestingSnippets {
     static func inMemoryLog(token: String) {
@@ -64,5 +65,14 @@ extension ShareKitTestingSnippets {
         let sender = Task { await outbox.sendWhenReachable() }
         network.set(.wifi)  // the outbox sends now
         _ = sender
+    }
+}
+
+extension ShareKitTestingSnippets {
+    static func fakeWeChat(center: ShareCenter) async {
+        let bridge = FakeWeChatBridge(answer: .errCode(-2))  // the user cancels
+        await center.register(WeChatAppProvider(bridge: bridge))
+        // ... the app shares ...
+        #expect(bridge.requests.first?.scene == .timeline)
     }
 }

@@ -143,26 +143,19 @@ public struct WeComWebhookProvider: ShareProvider {
         case .unknown(let reason): return .outcomeUnknown(reason: reason)
         case .answered(let response):
             do throws(ShareError) {
-                _ = try TencentAnswer.check(response, provider: id, step: "webhook/send")
+                _ = try TencentAnswer.check(response, provider: id, step: "webhook/send", now: client.clock.now)
                 return .posted(ShareReceipt())
             } catch {
                 if case .server = error, (200..<300).contains(response.status) { return .outcomeUnknown(reason: "\(error)") }
-                if case .rateLimited(nil) = error { throw .rateLimited(retryAfter: .seconds(60)) }
+                // The robot's 45009 is its 20-a-minute limit, not an account's daily quota.
+                if case .rateLimited = error, TencentAnswer.errorCode(of: response) == TencentAnswer.ErrorCode.dailyQuota {
+                    throw .rateLimited(retryAfter: .seconds(60))
+                }
                 throw error
             }
         }
     }
 
-    /// The MD5 of `bytes` in lowercase hex (the webhook checks pictures with it), from libcrypto.
-    static func md5Hex(_ bytes: [UInt8]) -> String {
-        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        let ok = bytes.withUnsafeBytes { raw in
-            digest.withUnsafeMutableBufferPointer { output in
-                EVP_Digest(raw.baseAddress, raw.count, output.baseAddress, &length, EVP_md5(), nil)
-            }
-        }
-        guard ok == 1 else { return "" }
-        return digest.prefix(Int(length)).map { String(format: "%02x", $0) }.joined()
-    }
+    /// The MD5 of `bytes` in lowercase hex (the webhook checks pictures with it).
+    static func md5Hex(_ bytes: [UInt8]) -> String { Digest.hex(bytes, EVP_md5()) }
 }

@@ -1,0 +1,158 @@
+import Foundation
+import ImageCodecs
+public import ShareKit
+
+/// WeChat as a photo app shares to it: the content is handed to the WeChat
+/// app on the device, where the user picks a chat (``ShareDestination/session``),
+/// posts to Moments (``ShareDestination/timeline``) or saves to Favorites
+/// (``ShareDestination/favorites``). This is what the vendor's OpenSDK
+/// does with `SendMessageToWXReq`; no server is involved, and nothing here
+/// needs UIKit: the host app implements a ``WeChatBridge`` with the SDK.
+///
+/// ```swift
+/// let wechat = WeChatAppProvider(bridge: myBridge)
+/// await center.register(wechat)
+/// // a share ends .outcomeUnknown (handed over), .cancelled, or a typed failure
+/// ```
+///
+/// ## What is sent
+/// A link becomes a web page card (URL, title, the summary or the text as
+/// description, a thumbnail), a picture an image message (the picture and
+/// a thumbnail; it carries no text), text alone a text message. The SDK's
+/// limits are constraints, checked to the byte: title 512 bytes,
+/// description 1 KB, thumbnail 32 KB (32,768 bytes pass, 32,769 do not),
+/// picture 10 MB, URL 10 KB, text 10 KB. Adaptation makes the thumbnail (a
+/// JPEG under the cap) and re-encodes a picture that is too large.
+///
+/// ## Outcomes
+/// - The hand-off refused, or WeChat not installed:
+///   ``ShareError/unavailable(reason:)``; nothing was shared.
+/// - `errCode` 0: **not** "posted". Since 2018 WeChat answers 0 when the
+///   user cancels in WeChat too, so the outcome is
+///   ``ShareOutcome/outcomeUnknown(reason:)``: handed to WeChat.
+/// - -2: ``ShareError/cancelled``; -3 (sending failed) and -1 (an error):
+///   ``ShareError/rejected(reason:)``; -4 (authorisation denied):
+///   ``ShareError/notAuthorized(_:)``; -5 (unsupported):
+///   ``ShareError/unavailable(reason:)``.
+/// - No answer (the user never came back to the app) within
+///   ``responseTimeout``: ``ShareOutcome/outcomeUnknown(reason:)``.
+///
+/// ## Wiring the host app
+/// **iOS** (OpenSDK 1.8.6 or later): register the app at launch with
+/// `WXApi.registerApp("wx…", universalLink: "https://your.domain/app/")`;
+/// add `weixin` and `weixinULAPI` to `LSApplicationQueriesSchemes` in
+/// Info.plist, and the universal link's domain to Associated Domains. In
+/// `scene(_:continue:)` (or the app delegate's
+/// `application(_:continue:restorationHandler:)`) pass the activity to
+/// `WXApi.handleOpenUniversalLink(_:delegate:)`; in the delegate's
+/// `onResp(_:)`, pass a `SendMessageToWXResp`'s `errCode` and `errStr`
+/// (and the transaction of the request in flight) to
+/// ``WeChatResponseRelay/deliver(_:)``. ``WeChatBridge/handOff(_:)`` builds
+/// the `SendMessageToWXReq` (`scene`; `bText` and `text`, or a
+/// `WXMediaMessage` with `WXImageObject.imageData` or
+/// `WXWebpageObject.webpageUrl`, `title`, `description`, `thumbData`) and
+/// calls `WXApi.send(_:completion:)`, returning ``WeChatHandOff/accepted``
+/// when the completion says `true`. ``WeChatBridge/status()`` answers from
+/// `WXApi.isWXAppInstalled()`.
+///
+/// **Android**: `WXAPIFactory.createWXAPI(context, "wx…", true)` and
+/// `registerApp("wx…")`; build a `SendMessageToWX.Req` with
+/// `transaction` = ``WeChatSendRequest/transaction`` and send it with
+/// `IWXAPI.sendReq(req)` (its return value is the hand-off). Declare an
+/// exported `WXEntryActivity` in the `<package>.wxapi` package that
+/// implements `IWXAPIEventHandler`; in `onResp(BaseResp resp)` deliver
+/// `resp.errCode`, `resp.errStr` and `resp.transaction`.
+///
+/// Without a bridge (on Linux, say) the provider reports itself
+/// unavailable and says why.
+public struct WeChatAppProvider: ShareProvider {
+    /// The provider's identifier, `"wechat"`.
+    public static let id: ProviderID = "wechat"
+
+    /// The bridge to the WeChat app, if the host has one.
+    public let bridge: (any WeChatBridge)?
+    /// How long to wait for WeChat's answer after the hand-off before the
+    /// outcome is "unknown" (the user may never come back to the app).
+    public let responseTimeout: Duration
+    private let clock: any ShareClock
+
+    public var id: ProviderID { Self.id }
+    public var displayName: String { "WeChat" }
+    public var destinations: [ShareDestination] { [.session, .timeline, .favorites] }
+    public var requiresCredential: Bool { false }
+
+    /// Creates the provider. `clock` times the wait for WeChat's answer.
+    public init(bridge: (any WeChatBridge)?, responseTimeout: Duration = .seconds(600), clock: any ShareClock = SystemClock()) {
+        self.bridge = bridge
+        self.responseTimeout = responseTimeout
+        self.clock = clock
+    }
+
+    /// Why there is no bridge, in words.
+    static let noBridge = "no WeChat bridge: sharing to the WeChat app needs the host app's WeChatBridge (the OpenSDK on iOS or Android)"
+
+    public func constraints(for destination: ShareDestination) -> ShareConstraints? {
+        guard WeChatScene(destination) != nil else { return nil }
+        typealias Limits = WeChatSendRequest.Limits
+        return ShareConstraints(
+            text: .init(maxLength: Limits.textBytes, counting: .utf8Bytes),
+            images: .init(maxCount: 1, maxBytes: Limits.imageBytes, formats: [.jpeg, .png], acceptsText: false),
+            thumbnail: .init(maxBytes: Limits.thumbnailBytes, maxSize: PixelSize(width: 240, height: 240), format: .jpeg),
+            links: .object(maxTitleLength: Limits.titleBytes, maxSummaryLength: Limits.descriptionBytes), allowsMixedContent: false,
+            linkCounting: .utf8Bytes, maxLinkBytes: Limits.urlBytes)
+    }
+
+    public func availability(credential: Credential?) async -> ProviderAvailability {
+        guard let bridge else { return ProviderAvailability(isConfigured: false, isAuthorized: true, isReachable: false) }
+        switch await bridge.status() {
+        case .available: return ProviderAvailability(isConfigured: true, isAuthorized: true, isReachable: true)
+        case .notInstalled: return ProviderAvailability(isConfigured: true, isAuthorized: true, isReachable: false)
+        case .notRegistered: return ProviderAvailability(isConfigured: false, isAuthorized: true, isReachable: true)
+        }
+    }
+
+    public func share(_ content: PreparedContent, to destination: ShareDestination, credential: Credential?) async throws(ShareError) -> ShareOutcome {
+        guard let scene = WeChatScene(destination) else {
+            throw .unknownTarget(ShareTarget(provider: id, destination: destination, displayName: displayName))
+        }
+        guard let bridge else { throw .unavailable(reason: Self.noBridge) }
+        switch await bridge.status() {
+        case .available: break
+        case .notInstalled: throw .unavailable(reason: "WeChat is not installed on this device")
+        case .notRegistered(let reason): throw .unavailable(reason: "the app is not registered with WeChat: \(reason)")
+        }
+        let request = try WeChatSendRequest(content: content, scene: scene)
+        let answers = bridge.responses()  // before the hand-off: no answer is missed
+        switch await bridge.handOff(request) {
+        case .refused(let reason): throw .unavailable(reason: "WeChat did not take the hand-off: \(reason)")
+        case .accepted: break
+        }
+        guard let response = await waitForAnswer(to: request, in: answers) else {
+            return .outcomeUnknown(reason: "handed to WeChat, which did not answer within \(responseTimeout) (the user may not have come back)")
+        }
+        return try response.outcome(provider: id)
+    }
+
+    /// WeChat's answer to `request`, or `nil` after ``responseTimeout``.
+    private func waitForAnswer(to request: WeChatSendRequest, in answers: AsyncStream<WeChatResponse>) async -> WeChatResponse? {
+        let (clock, timeout, transaction) = (self.clock, responseTimeout, request.transaction)
+        return await withTaskGroup(of: WeChatResponse?.self) { group in
+            group.addTask {
+                for await answer in answers where answer.transaction == nil || answer.transaction == transaction { return answer }
+                return nil
+            }
+            group.addTask {
+                try? await clock.sleep(for: timeout)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+    }
+
+    public func plannedUploadBytes(for content: PreparedContent, to destination: ShareDestination) -> Int64 {
+        // Nothing is uploaded: the bytes go to the WeChat app on the device.
+        0
+    }
+}

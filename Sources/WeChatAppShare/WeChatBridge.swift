@@ -1,0 +1,71 @@
+import Foundation
+import Synchronization
+
+/// Whether the WeChat app can take a hand-off on this device.
+public enum WeChatAppStatus: Hashable, Sendable {
+    /// WeChat is installed and the app registered with it.
+    case available
+    /// WeChat is not installed (`WXApi.isWXAppInstalled()` is false).
+    case notInstalled
+    /// The app is not registered with the SDK, or registration failed
+    /// (`WXApi.registerApp(_:universalLink:)`); the reason says which.
+    case notRegistered(String)
+}
+
+/// What happened to a hand-off.
+public enum WeChatHandOff: Hashable, Sendable {
+    /// WeChat took the request (`WXApi.send` completed with `true`); its
+    /// answer comes later, through ``WeChatBridge/responses()``.
+    case accepted
+    /// WeChat did not take it; nothing was shared.
+    case refused(String)
+}
+
+/// The one thing a host app implements to share through the WeChat app:
+/// it hands a built request to the vendor's SDK and relays WeChat's answer.
+///
+/// The host keeps a ``WeChatResponseRelay`` and calls
+/// ``WeChatResponseRelay/deliver(_:)`` from the SDK's `onResp`; everything
+/// else (building the request, its limits, the outcome) is the provider's.
+/// See ``WeChatAppProvider`` for the wiring on iOS and Android.
+public protocol WeChatBridge: Sendable {
+    /// Whether WeChat can take a hand-off now.
+    func status() async -> WeChatAppStatus
+    /// Hands `request` to WeChat: build `SendMessageToWXReq` from it (its
+    /// `scene`, `bText`/`text` or a `WXMediaMessage`) and send it.
+    func handOff(_ request: WeChatSendRequest) async -> WeChatHandOff
+    /// WeChat's answers from now on; the provider subscribes before each
+    /// hand-off, so no answer is missed.
+    func responses() -> AsyncStream<WeChatResponse>
+}
+
+/// Fans WeChat's answers out to whoever is waiting: what a
+/// ``WeChatBridge`` returns from ``WeChatBridge/responses()``, fed from the
+/// SDK's `onResp`.
+///
+/// ```swift
+/// let relay = WeChatResponseRelay()
+/// let answers = relay.stream()                                   // the provider's subscription
+/// relay.deliver(WeChatResponse(errCode: -2, transaction: "t1"))  // from onResp
+/// ```
+public final class WeChatResponseRelay: Sendable {
+    private let listeners = Mutex<[UUID: AsyncStream<WeChatResponse>.Continuation]>([:])
+
+    /// Creates a relay.
+    public init() {}
+
+    /// A stream of every response delivered from now on; it ends when its
+    /// reader stops reading.
+    public func stream() -> AsyncStream<WeChatResponse> {
+        let (stream, continuation) = AsyncStream<WeChatResponse>.makeStream()
+        let id = UUID()
+        listeners.withLock { $0[id] = continuation }
+        continuation.onTermination = { [weak self] _ in _ = self?.listeners.withLock { $0.removeValue(forKey: id) } }
+        return stream
+    }
+
+    /// Passes WeChat's answer to every stream.
+    public func deliver(_ response: WeChatResponse) {
+        for listener in listeners.withLock({ Array($0.values) }) { listener.yield(response) }
+    }
+}

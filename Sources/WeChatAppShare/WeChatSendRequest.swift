@@ -1,0 +1,131 @@
+public import Foundation
+public import ShareKit
+
+/// Where the WeChat app puts a message: OpenSDK's `WXScene`.
+public enum WeChatScene: Int, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    /// A chat the user picks in WeChat (`WXSceneSession`).
+    case session = 0
+    /// The user's Moments (`WXSceneTimeline`).
+    case timeline = 1
+    /// The user's Favorites (`WXSceneFavorite`).
+    case favorite = 2
+
+    /// The share destination of the scene.
+    public var destination: ShareDestination {
+        switch self {
+        case .session: .session
+        case .timeline: .timeline
+        case .favorite: .favorites
+        }
+    }
+
+    /// The scene of a destination, if it has one.
+    public init?(_ destination: ShareDestination) {
+        guard let scene = Self.allCases.first(where: { $0.destination == destination }) else { return nil }
+        self = scene
+    }
+
+    public var description: String {
+        switch self {
+        case .session: "session"
+        case .timeline: "timeline"
+        case .favorite: "favorite"
+        }
+    }
+}
+
+/// What the OpenSDK's `SendMessageToWXReq` carries: a text message
+/// (`bText`), or a media message (`WXMediaMessage`) holding an image
+/// (`WXImageObject`) or a web page (`WXWebpageObject`), for one scene.
+/// A ``WeChatBridge`` turns it into the SDK's request object.
+///
+/// Every field is within the SDK's documented limits (``Limits``): a
+/// request is only ever built through ``init(content:scene:transaction:)``,
+/// which checks them to the byte.
+public struct WeChatSendRequest: Hashable, Sendable {
+    /// The SDK's limits, in bytes (`WXApiObject.h`).
+    public enum Limits {
+        /// `SendMessageToWXReq.text`: more than 0 and at most 10 KB.
+        public static let textBytes = 10 * 1024
+        /// `WXMediaMessage.title`: 512 bytes.
+        public static let titleBytes = 512
+        /// `WXMediaMessage.description`: 1 KB.
+        public static let descriptionBytes = 1024
+        /// `WXMediaMessage.thumbData`: 32 KB.
+        public static let thumbnailBytes = 32 * 1024
+        /// `WXImageObject.imageData`: 10 MB.
+        public static let imageBytes = 10 * 1024 * 1024
+        /// `WXWebpageObject.webpageUrl`: 10 KB.
+        public static let urlBytes = 10 * 1024
+    }
+
+    /// The message.
+    public enum Message: Hashable, Sendable {
+        /// Plain text (`bText = YES`).
+        case text(String)
+        /// A picture: `WXImageObject.imageData`, and `thumbData`.
+        case image(data: [UInt8], thumbnail: [UInt8]?)
+        /// A web page card: `WXWebpageObject.webpageUrl`, `title`,
+        /// `description` and `thumbData`.
+        case webpage(url: String, title: String?, description: String?, thumbnail: [UInt8]?)
+    }
+
+    /// The scene.
+    public let scene: WeChatScene
+    /// The message.
+    public let message: Message
+    /// An identifier the bridge passes as the request's `transaction` (the
+    /// Android SDK returns it in the response); matches the response to
+    /// the request.
+    public let transaction: String
+
+    /// The request for prepared content: a link makes a web page card, a
+    /// picture an image message, text alone a text message. Throws
+    /// ``ShareError/invalidContent(_:)`` for anything over a limit, and for
+    /// content that is none of these (text with a picture).
+    public init(content: PreparedContent, scene: WeChatScene, transaction: String = UUID().uuidString) throws(ShareError) {
+        var violations: [ConstraintViolation] = []
+        let thumbnail = content.thumbnail?.bytes
+        if let thumbnail, thumbnail.count > Limits.thumbnailBytes {
+            violations.append(.thumbnailUnavailable("it is \(thumbnail.count) bytes; WeChat takes at most \(Limits.thumbnailBytes)"))
+        }
+        let message: Message
+        if let link = content.link {
+            let url = link.url.absoluteString
+            if url.utf8.count > Limits.urlBytes { violations.append(.urlTooLong(bytes: url.utf8.count, maxBytes: Limits.urlBytes)) }
+            // The card's description is the link's summary, or the text.
+            let description = link.summary ?? content.text
+            if let title = link.title, title.utf8.count > Limits.titleBytes {
+                violations.append(.textTooLong(length: title.utf8.count, maxLength: Limits.titleBytes))
+            }
+            if let description, description.utf8.count > Limits.descriptionBytes {
+                violations.append(.textTooLong(length: description.utf8.count, maxLength: Limits.descriptionBytes))
+            }
+            if !content.images.isEmpty { violations.append(.linkWithImages) }
+            message = .webpage(url: url, title: link.title, description: description, thumbnail: thumbnail)
+        } else if let image = content.images.first {
+            if content.images.count > 1 { violations.append(.tooManyImages(count: content.images.count, maxCount: 1)) }
+            if image.bytes.count > Limits.imageBytes { violations.append(.imageTooLarge(index: 0, maxBytes: Limits.imageBytes)) }
+            if let text = content.text, !text.isEmpty { violations.append(.textWithImages) }
+            message = .image(data: image.bytes, thumbnail: thumbnail)
+        } else if let text = content.text, !text.isEmpty {
+            if text.utf8.count > Limits.textBytes { violations.append(.textTooLong(length: text.utf8.count, maxLength: Limits.textBytes)) }
+            message = .text(text)
+        } else {
+            throw .invalidContent([.emptyContent])
+        }
+        guard violations.isEmpty else { throw .invalidContent(violations) }
+        self.scene = scene
+        self.message = message
+        self.transaction = transaction
+    }
+
+    /// What kind of message it is: `text`, `image` or `webpage`.
+    public var kind: String {
+        switch message {
+        case .text: "text"
+        case .image: "image"
+        case .webpage: "webpage"
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import ShareKit
+import ShareKitHTTP
+
+extension WeChatOfficialAccountProvider {
+    /// Uploads `image` (an idempotent step: an upload only returns an id or URL).
+    func upload(_ image: PreparedContent.Image, to path: String, type: String?, token: String, resultKey: String) async throws(ShareError) -> String {
+        var form = MultipartForm()
+        form.addImage("media", image)
+        var url = endpoint(path, token: token)
+        if let type { url = url.adding([("type", type)]) }
+        let request = HTTPRequest(
+            method: "POST", url: url, headers: ["Content-Type": form.contentType], body: form.body, timeout: .seconds(60), isIdempotent: true)
+        let response = try await client.send(request)
+        let step = path.replacingOccurrences(of: "cgi-bin/", with: "")
+        return try requiredString(TencentAnswer.check(response, provider: id, step: step, now: client.clock.now), resultKey, step: step)
+    }
+
+    func requiredString(_ json: JSONValue, _ key: String, step: String) throws(ShareError) -> String {
+        guard let value = json[key]?.stringValue, !value.isEmpty else { throw .server(status: 200, message: "\(step): the answer has no \(key)") }
+        return value
+    }
+
+    func endpoint(_ path: String, token: String) -> URL {
+        configuration.apiBase.appending(path: path).adding([("access_token", token)])
+    }
+
+    static func firstLine(of text: String) -> String {
+        text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+    }
+
+    /// The article body: one paragraph per line of text, then the pictures.
+    static func articleHTML(text: String, pictures: [String]) -> String {
+        let paragraphs = text.split(whereSeparator: \.isNewline).map { "<p>\(escapeHTML(String($0)))</p>" }
+        let images = pictures.map { "<p><img src=\"\(escapeHTML($0))\"/></p>" }
+        return (paragraphs + images).joined()
+    }
+
+    static func escapeHTML(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+            .replacingOccurrences(of: "\"", with: "&quot;")
+    }
+}

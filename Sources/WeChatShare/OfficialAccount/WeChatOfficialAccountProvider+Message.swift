@@ -1,0 +1,53 @@
+import Foundation
+import ShareKit
+import ShareKitHTTP
+
+extension WeChatOfficialAccountProvider {
+    /// A follower message share's messages: the picture first (if its
+    /// upload fails, nothing has been posted), then the text.
+    enum FollowerMessage: Sendable {
+        case image(PreparedContent.Image)
+        case text(String)
+    }
+
+    /// Sends messages to one follower.
+    struct FollowerSender: MessageSender {
+        let provider: WeChatOfficialAccountProvider
+        let recipient: String
+        let token: String
+
+        func send(_ message: FollowerMessage) async throws(ShareError) -> ShareOutcome {
+            switch message {
+            case .image(let image):
+                let mediaID = try await provider.upload(image, to: "cgi-bin/media/upload", type: "image", token: token, resultKey: "media_id")
+                return try await provider.sendMessage(
+                    ["touser": .string(recipient), "msgtype": "image", "image": ["media_id": .string(mediaID)]], token: token)
+            case .text(let text):
+                return try await provider.sendMessage(["touser": .string(recipient), "msgtype": "text", "text": ["content": .string(text)]], token: token)
+            }
+        }
+    }
+
+    func sendToFollower(_ content: PreparedContent, recipient: String, token: String) async throws(ShareError) -> ShareOutcome {
+        var messages = content.images.map(FollowerMessage.image)
+        if let text = content.text, !text.isEmpty { messages.append(.text(text)) }
+        client.log.log(ShareLogRecord(.info, "wechat-oa: sending \(messages.count) message(s) to a follower"))
+        return try await MessageSequence.post(messages, via: FollowerSender(provider: self, recipient: recipient, token: token))
+    }
+
+    fileprivate func sendMessage(_ message: JSONValue, token: String) async throws(ShareError) -> ShareOutcome {
+        let request = HTTPRequest.json(endpoint("cgi-bin/message/custom/send", token: token), message, idempotent: false)
+        switch try await client.publish(request) {
+        case .unknown(let reason): return .outcomeUnknown(reason: reason)
+        case .answered(let response):
+            do throws(ShareError) {
+                _ = try TencentAnswer.check(response, provider: id, step: "message/custom/send", now: client.clock.now)
+                return .posted(ShareReceipt())
+            } catch {
+                // A 2xx answer that cannot be read: WeChat took the message.
+                if case .server = error, (200..<300).contains(response.status) { return .outcomeUnknown(reason: "\(error)") }
+                throw error
+            }
+        }
+    }
+}
