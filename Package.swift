@@ -192,14 +192,14 @@ let package = Package(
 
         .executableTarget(
             name: "browser-bench",
-            dependencies: ["PhotoBrowser", "ImageCodecs"],
+            dependencies: ["PhotoBrowser", "ImageCodecs", "ExampleSupport"],
             path: "Benchmarks/browser-bench",
             swiftSettings: swiftSettings
         ),
 
         .executableTarget(
             name: "workers-bench",
-            dependencies: ["ImageCodecs"],
+            dependencies: ["ImageCodecs", "ExampleSupport"],
             path: "Benchmarks/workers-bench",
             swiftSettings: swiftSettings
         ),

@@ -12,12 +12,8 @@ cd "$(dirname "$0")/.."
 WORK=${WORK:-$(mktemp -d /tmp/bench-browser-XXXX)}
 DWELL=${DWELL:-400}
 ROUNDS=${ROUNDS:-5}
-SOURCE=Tests/Fixtures/conformance/exif-orientation-examples/Landscape_1.jpg
-mkdir -p "$WORK/photos"
-for i in 1 2 3 4 5 6 7 8; do
-    out="$WORK/photos/photo-$i.jpg"
-    [ -f "$out" ] || convert "$SOURCE" -resize '4000x3000!' -seed "$i" -attenuate 0.4 +noise Gaussian -quality 90 -sampling-factor 2x2 "$out"
-done
+. scripts/bench-photos.sh
+make_bench_photos "$WORK/photos"
 swift build -c release --product browser-bench >/dev/null
 json=$(.build/release/browser-bench "$WORK/photos" --viewport 390x844 --scale 3 --dwell "$DWELL" --rounds "$ROUNDS")
 # vipsthumbnail to the same box (1170x2532 pixels), one process per page.

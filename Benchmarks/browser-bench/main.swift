@@ -8,6 +8,7 @@
 // user waits for after the swipe animation). With prefetch, the user looks
 // at each page for `dwell` ms before the next swipe. Prints one JSON object.
 
+import ExampleSupport
 import Foundation
 import ImageCodecs
 import PhotoBrowser
@@ -15,11 +16,9 @@ import PhotoBrowser
 @main
 struct BrowserBench {
     static func main() async {
-        do {
-            try await run(Array(CommandLine.arguments.dropFirst()))
-        } catch {
-            try? FileHandle.standardError.write(contentsOf: Data("error: \(error)\n".utf8))
-            exit(1)
+        await runCommandLineTool { arguments in
+            try await run(arguments)
+            return 0
         }
     }
 

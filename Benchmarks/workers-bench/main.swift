@@ -15,6 +15,7 @@
 // every 10 ms; its worst lateness shows whether the pool stayed responsive.
 // Prints one JSON object.
 
+import ExampleSupport
 import Foundation
 import ImageCodecs
 import Synchronization
@@ -64,11 +65,9 @@ func probeLateness(_ body: () async throws -> Void) async rethrows -> Double {
 @main
 struct WorkersBench {
     static func main() async {
-        do {
-            try await run(Array(CommandLine.arguments.dropFirst()))
-        } catch {
-            try? FileHandle.standardError.write(contentsOf: Data("error: \(error)\n".utf8))
-            exit(1)
+        await runCommandLineTool { arguments in
+            try await run(arguments)
+            return 0
         }
     }
 
