@@ -21,6 +21,7 @@ struct Arguments {
           PHOTODECK_WECHAT_TOKEN     a WeChat Official Account access token
           PHOTODECK_WECHAT_APP_ID    its app id               PHOTODECK_WECHAT_TO    the follower (openid) for wechat-oa/message
           PHOTODECK_WECHAT_BROADCAST all, or tag:N, for wechat-oa/broadcast
+          PHOTODECK_WECHAT_ACCOUNT   subscription or service: applies its broadcast quota (1 a day, 4 a month)
           PHOTODECK_WECOM_KEY        a WeCom group robot's webhook key
 
         --dry-run prepares the content and prints every request that would be sent (URLs with secrets

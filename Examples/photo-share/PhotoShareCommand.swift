@@ -138,10 +138,16 @@ struct PhotoShareCommand {
                 case let value? where value.hasPrefix("tag:"): Int(value.dropFirst(4)).map { .tag($0) }
                 default: dryRun ? .allFollowers : nil
                 }
+            let kind: WeChatOfficialAccountProvider.AccountKind? =
+                switch environment["PHOTODECK_WECHAT_ACCOUNT"] {
+                case "subscription"?: .subscription
+                case "service"?: .service
+                default: nil
+                }
             providers.append(
                 WeChatOfficialAccountProvider(
                     configuration: .init(
-                        appID: appID, messageRecipient: recipient, broadcastAudience: audience,
+                        appID: appID, messageRecipient: recipient, broadcastAudience: audience, accountKind: kind,
                         apiBase: apiBase ?? WeChatOfficialAccountProvider.defaultAPIBase),
                     client: client))
         }

@@ -49,6 +49,29 @@ struct WeChatOfficialAccountMoreTests {
         #expect(id != WeChatOfficialAccountProvider.clientMessageID(for: prepared(text: "新品上市"), audience: .tag(1)))
     }
 
+    @Test(
+        "the account kind's broadcast quota is data the center applies before sending",
+        arguments: [
+            (WeChatOfficialAccountProvider.AccountKind.subscription, 1, Duration.seconds(86_400)),
+            (.service, 4, .seconds(30 * 86_400 / 4)),
+        ])
+    func broadcastQuota(kind: WeChatOfficialAccountProvider.AccountKind, allowed: Int, wait: Duration) async throws {
+        let server = try LoopbackHTTPServer { _ in ok(["errcode": 0, "errmsg": "send job submission success", "msg_id": 1]) }
+        defer { server.stop() }
+        let clock = TestClock()
+        let provider = WeChatOfficialAccountProvider(
+            configuration: .init(appID: "wx0123", broadcastAudience: .allFollowers, accountKind: kind, apiBase: server.url(path: "")),
+            client: testClient(clock: clock))
+        #expect(provider.rateLimits(for: .broadcast) == [kind.broadcastQuota])
+        #expect(provider.rateLimits(for: .article).isEmpty, "articles are not broadcasts")
+        let center = ShareCenter(credentials: InMemoryCredentialStore([owner(clock)]), clock: clock)
+        await center.register(provider)
+        let target = try #require(await center.target(provider: "wechat-oa", destination: .broadcast))
+        for index in 0..<allowed { _ = try await center.share(ShareContent(text: "news \(index)"), to: target) }
+        await #expect(throws: ShareError.rateLimited(retryAfter: wait)) { try await center.share(ShareContent(text: "one too many"), to: target) }
+        #expect(server.requests.count == allowed, "the refused broadcast never reached WeChat")
+    }
+
     @Test("a picture broadcast to a tag uploads permanent image material, then sends the pictures with the text as recommendation")
     func pictureBroadcast() async throws {
         let counter = RouteCounter()

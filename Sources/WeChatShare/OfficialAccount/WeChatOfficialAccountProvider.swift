@@ -35,7 +35,9 @@ extension ShareDestination {
 ///   again within 24 hours) is refused by WeChat as a duplicate instead
 ///   of sent twice. Subscription accounts may broadcast once a day,
 ///   service accounts four times a month; beyond that WeChat answers
-///   45028, a ``ShareError/rateLimited(retryAfter:)``.
+///   45028, a ``ShareError/rateLimited(retryAfter:)``. With
+///   ``Configuration/accountKind`` set, the center applies that quota
+///   itself (``AccountKind/broadcastQuota``) before sending.
 ///
 /// The credential is the account's access token (``WeChatAuthorizer``).
 /// WeChat's "token expired" answers surface as
@@ -63,6 +65,26 @@ public struct WeChatOfficialAccountProvider: ShareProvider {
         case tag(Int)
     }
 
+    /// The kind of Official Account, which sets its broadcast quota.
+    public enum AccountKind: Hashable, Sendable {
+        /// A subscription account (订阅号): one broadcast a day.
+        case subscription
+        /// A service account (服务号): four broadcasts a month.
+        case service
+
+        /// The broadcast quota as data, per account. WeChat counts calendar
+        /// days and months (Beijing time); a token bucket of one per 24
+        /// hours, or four per 30 days, never lets a share through that
+        /// WeChat would refuse with 45028, and can hold one back a little
+        /// longer than WeChat would.
+        public var broadcastQuota: RateLimit {
+            switch self {
+            case .subscription: RateLimit(1, per: .seconds(86_400), scope: .account)
+            case .service: RateLimit(4, per: .seconds(30 * 86_400), scope: .account)
+            }
+        }
+    }
+
     /// The account's configuration.
     public struct Configuration: Hashable, Sendable {
         /// The Official Account's app id.
@@ -71,6 +93,9 @@ public struct WeChatOfficialAccountProvider: ShareProvider {
         public var messageRecipient: String?
         /// Who broadcasts go to; `nil` offers no broadcast destination.
         public var broadcastAudience: BroadcastAudience?
+        /// The kind of account, when known: its broadcast quota is then
+        /// applied before anything is sent (else only WeChat's 45028 says so).
+        public var accountKind: AccountKind?
         /// Where the API lives (tests point this at a loopback server).
         public var apiBase: URL
         /// How often, and how far apart, a published article's status is read.
@@ -80,12 +105,13 @@ public struct WeChatOfficialAccountProvider: ShareProvider {
 
         /// Creates a configuration.
         public init(
-            appID: String, messageRecipient: String? = nil, broadcastAudience: BroadcastAudience? = nil,
+            appID: String, messageRecipient: String? = nil, broadcastAudience: BroadcastAudience? = nil, accountKind: AccountKind? = nil,
             apiBase: URL = WeChatOfficialAccountProvider.defaultAPIBase, publishPolls: Int = 5, publishPollInterval: Duration = .seconds(2)
         ) {
             self.appID = appID
             self.messageRecipient = messageRecipient
             self.broadcastAudience = broadcastAudience
+            self.accountKind = accountKind
             self.apiBase = apiBase
             self.publishPolls = publishPolls
             self.publishPollInterval = publishPollInterval
@@ -144,6 +170,12 @@ public struct WeChatOfficialAccountProvider: ShareProvider {
         default:
             return nil
         }
+    }
+
+    /// The broadcast quota of ``Configuration/accountKind``, when it is set.
+    public func rateLimits(for destination: ShareDestination) -> [RateLimit] {
+        guard destination == .broadcast, let kind = configuration.accountKind else { return [] }
+        return [kind.broadcastQuota]
     }
 
     public func availability(credential: Credential?) async -> ProviderAvailability {
