@@ -92,14 +92,7 @@ public struct WeChatAppProvider: ShareProvider {
     static let noBridge = "no WeChat bridge: sharing to the WeChat app needs the host app's WeChatBridge (the OpenSDK on iOS or Android)"
 
     public func constraints(for destination: ShareDestination) -> ShareConstraints? {
-        guard WeChatScene(destination) != nil else { return nil }
-        typealias Limits = WeChatSendRequest.Limits
-        return ShareConstraints(
-            text: .init(maxLength: Limits.textBytes, counting: .utf8Bytes),
-            images: .init(maxCount: 1, maxBytes: Limits.imageBytes, formats: [.jpeg, .png], acceptsText: false),
-            thumbnail: .init(maxBytes: Limits.thumbnailBytes, maxSize: PixelSize(width: 240, height: 240), format: .jpeg),
-            links: .object(maxTitleLength: Limits.titleBytes, maxSummaryLength: Limits.descriptionBytes), allowsMixedContent: false,
-            linkCounting: .utf8Bytes, maxLinkBytes: Limits.urlBytes)
+        WeChatScene(destination) == nil ? nil : WeChatSendRequest.constraints
     }
 
     public func availability(credential: Credential?) async -> ProviderAvailability {

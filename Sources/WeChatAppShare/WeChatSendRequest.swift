@@ -1,4 +1,5 @@
 public import Foundation
+import ImageCodecs
 public import ShareKit
 
 /// Where the WeChat app puts a message: OpenSDK's `WXScene`.
@@ -79,40 +80,41 @@ public struct WeChatSendRequest: Hashable, Sendable {
     /// the request.
     public let transaction: String
 
+    /// The SDK's limits as ShareKit rules: one picture without text, a link
+    /// as a web page card (never with pictures), counted in UTF-8 bytes.
+    /// ``WeChatAppProvider`` offers these for every scene.
+    public static let constraints = ShareConstraints(
+        text: .init(maxLength: Limits.textBytes, counting: .utf8Bytes),
+        images: .init(maxCount: 1, maxBytes: Limits.imageBytes, formats: [.jpeg, .png], acceptsText: false),
+        thumbnail: .init(maxBytes: Limits.thumbnailBytes, maxSize: PixelSize(width: 240, height: 240), format: .jpeg),
+        links: .object(maxTitleLength: Limits.titleBytes, maxSummaryLength: Limits.descriptionBytes), allowsMixedContent: false,
+        linkCounting: .utf8Bytes, maxLinkBytes: Limits.urlBytes)
+
     /// The request for prepared content: a link makes a web page card, a
     /// picture an image message, text alone a text message. Throws
     /// ``ShareError/invalidContent(_:)`` for anything over a limit, and for
     /// content that is none of these (text with a picture).
     public init(content: PreparedContent, scene: WeChatScene, transaction: String = UUID().uuidString) throws(ShareError) {
-        var violations: [ConstraintViolation] = []
+        // The rules every destination is checked by (what may go together,
+        // counts, the URL, the text), then the byte caps on what adaptation made.
+        var violations = Self.constraints.violations(of: ShareContent(content))
         let thumbnail = content.thumbnail?.bytes
         if let thumbnail, thumbnail.count > Limits.thumbnailBytes {
             violations.append(.thumbnailUnavailable("it is \(thumbnail.count) bytes; WeChat takes at most \(Limits.thumbnailBytes)"))
         }
         let message: Message
         if let link = content.link {
-            let url = link.url.absoluteString
-            if url.utf8.count > Limits.urlBytes { violations.append(.urlTooLong(bytes: url.utf8.count, maxBytes: Limits.urlBytes)) }
             // The card's description is the link's summary, or the text.
             let description = link.summary ?? content.text
-            if let title = link.title, title.utf8.count > Limits.titleBytes {
-                violations.append(.textTooLong(length: title.utf8.count, maxLength: Limits.titleBytes))
+            for (field, limit) in [(link.title, Limits.titleBytes), (description, Limits.descriptionBytes)] {
+                if let bytes = field?.utf8.count, bytes > limit { violations.append(.textTooLong(length: bytes, maxLength: limit)) }
             }
-            if let description, description.utf8.count > Limits.descriptionBytes {
-                violations.append(.textTooLong(length: description.utf8.count, maxLength: Limits.descriptionBytes))
-            }
-            if !content.images.isEmpty { violations.append(.linkWithImages) }
-            message = .webpage(url: url, title: link.title, description: description, thumbnail: thumbnail)
+            message = .webpage(url: link.url.absoluteString, title: link.title, description: description, thumbnail: thumbnail)
         } else if let image = content.images.first {
-            if content.images.count > 1 { violations.append(.tooManyImages(count: content.images.count, maxCount: 1)) }
             if image.bytes.count > Limits.imageBytes { violations.append(.imageTooLarge(index: 0, maxBytes: Limits.imageBytes)) }
-            if let text = content.text, !text.isEmpty { violations.append(.textWithImages) }
             message = .image(data: image.bytes, thumbnail: thumbnail)
-        } else if let text = content.text, !text.isEmpty {
-            if text.utf8.count > Limits.textBytes { violations.append(.textTooLong(length: text.utf8.count, maxLength: Limits.textBytes)) }
-            message = .text(text)
         } else {
-            throw .invalidContent([.emptyContent])
+            message = .text(content.text ?? "")
         }
         guard violations.isEmpty else { throw .invalidContent(violations) }
         self.scene = scene

@@ -30,7 +30,13 @@ public enum TencentAnswer {
     /// The answer's JSON when it reports success; otherwise the typed
     /// ``ShareError`` it means for `provider` (`now` dates a quota's reset).
     /// Never traps on a malformed body.
-    public static func check(_ response: HTTPResponse, provider: ProviderID, step: String, now: Date) throws(ShareError) -> JSONValue {
+    ///
+    /// 45009 is the account's daily quota, until midnight in Beijing,
+    /// unless `quotaWindow` says the API's quota is a rolling window (a
+    /// WeCom group robot's is a minute).
+    public static func check(
+        _ response: HTTPResponse, provider: ProviderID, step: String, now: Date, quotaWindow: Duration? = nil
+    ) throws(ShareError) -> JSONValue {
         let json: JSONValue
         do {
             json = try response.json()
@@ -39,12 +45,30 @@ public enum TencentAnswer {
         }
         let code = json["errcode"]?.intValue ?? 0
         if code != 0 {
-            throw failure(code: code, message: json["errmsg"]?.stringValue ?? "", response: response, provider: provider, step: step, now: now)
+            throw failure(
+                code: code, message: json["errmsg"]?.stringValue ?? "", response: response, provider: provider, step: step, now: now,
+                quotaWindow: quotaWindow)
         }
         guard (200..<300).contains(response.status), case .object = json else {
             throw .server(status: response.status, message: "\(step): unexpected answer \(JSONValue.snippet(of: response.body))")
         }
         return json
+    }
+
+    /// The outcome of a step that publishes (sends a message, a broadcast):
+    /// posted, with the receipt `receipt` reads from the answer; a typed
+    /// failure; or, for a 2xx answer that cannot be read,
+    /// ``ShareOutcome/outcomeUnknown(reason:)`` (WeChat took the request).
+    static func outcome(
+        ofPublished response: HTTPResponse, provider: ProviderID, step: String, now: Date, quotaWindow: Duration? = nil,
+        receipt: (JSONValue) -> ShareReceipt = { _ in ShareReceipt() }
+    ) throws(ShareError) -> ShareOutcome {
+        do throws(ShareError) {
+            return .posted(receipt(try check(response, provider: provider, step: step, now: now, quotaWindow: quotaWindow)))
+        } catch {
+            if case .server = error, (200..<300).contains(response.status) { return .outcomeUnknown(reason: "\(error)") }
+            throw error
+        }
     }
 
     /// The `errcode` of an answer, when it has one.
@@ -53,12 +77,14 @@ public enum TencentAnswer {
     }
 
     /// The ``ShareError`` for error `code`, with what the user can do about it.
-    static func failure(code: Int, message: String, response: HTTPResponse, provider: ProviderID, step: String, now: Date) -> ShareError {
+    static func failure(
+        code: Int, message: String, response: HTTPResponse, provider: ProviderID, step: String, now: Date, quotaWindow: Duration? = nil
+    ) -> ShareError {
         // errmsg carries a request id ("... rid: 6004f3da-..."); keep it: support asks for it.
         let reason = "\(step): \(message.isEmpty ? "error" : message) (errcode \(code))"
         switch code {
         case _ where ErrorCode.authorization.contains(code): return .authorizationExpired(provider)
-        case ErrorCode.dailyQuota: return .rateLimited(retryAfter: untilMidnightInBeijing(from: now))
+        case ErrorCode.dailyQuota: return .rateLimited(retryAfter: quotaWindow ?? untilMidnightInBeijing(from: now))
         case _ where ErrorCode.minuteQuota.contains(code): return .rateLimited(retryAfter: response.retryAfter ?? .seconds(60))
         case ErrorCode.broadcastQuota: return .rateLimited(retryAfter: response.retryAfter)
         case _ where ErrorCode.followerWindowClosed.contains(code):

@@ -108,10 +108,7 @@ public struct WeiboProvider: ShareProvider {
     public func share(_ content: PreparedContent, to destination: ShareDestination, credential: Credential?) async throws(ShareError) -> ShareOutcome {
         guard destination == .timeline else { throw .unknownTarget(ShareTarget(provider: id, destination: destination, displayName: "Weibo")) }
         guard let credential else { throw .notAuthorized(id) }
-        if let rules = constraints(for: destination) {
-            let violations = rules.violations(of: ShareContent(content))
-            guard violations.isEmpty else { throw .invalidContent(violations) }
-        }
+        try validate(content, for: destination)
         let text = status(for: content.text)
         let request = shareRequest(status: text, image: content.images.first, token: credential.accessToken)
         client.log.log(ShareLogRecord(.info, "weibo: posting a status\(content.images.isEmpty ? "" : " with a picture")"))

@@ -5,6 +5,7 @@ import ShareKitHTTPTesting
 import ShareKitTesting
 import TestSupport
 import Testing
+import WeChatShare
 
 @testable import WeiboShare
 
@@ -17,6 +18,22 @@ struct WeiboShareFixTests {
             configuration: .init(
                 appKey: "12345", safeDomainLink: URL(string: "https://photodeck.example/s")!, apiBase: server.url(path: ""), endUserIP: rip),
             client: testClient(clock: clock))
+    }
+
+    @Test("prepared content that breaks the rules is refused before any request (Weibo: one picture; WeCom: one picture)")
+    func rulesCheckedBeforeSending() async throws {
+        let server = try LoopbackHTTPServer { _ in ok(["idstr": "1", "errcode": 0]) }
+        defer { server.stop() }
+        let clock = TestClock()
+        let two = prepared(text: "two", images: [try noiseJPEG(seed: 1), try noiseJPEG(seed: 2)])
+        await #expect(throws: ShareError.invalidContent([.tooManyImages(count: 2, maxCount: 1)])) {
+            try await provider(server, clock: clock).share(two, to: .timeline, credential: credential(WeiboProvider.id, token: Self.token, clock: clock))
+        }
+        let wecom = WeComWebhookProvider(configuration: .init(webhookKey: "k", apiBase: server.url(path: "")), client: testClient(clock: clock))
+        await #expect(throws: ShareError.invalidContent([.tooManyImages(count: 2, maxCount: 1)])) {
+            try await wecom.share(two, to: .session, credential: nil)
+        }
+        #expect(server.requests.isEmpty)
     }
 
     @Test("rip is sent when set: the provider's, or one share's over it")

@@ -72,4 +72,21 @@ extension WeChatOfficialAccountProvider {
         }
         return .outcomeUnknown(reason: "the article was submitted as publish job \(publishID); \(lastReason)")
     }
+
+    /// The article title: the text's first line.
+    static func firstLine(of text: String) -> String {
+        text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+    }
+
+    /// The article body: one paragraph per line of text, then the pictures.
+    static func articleHTML(text: String, pictures: [String]) -> String {
+        let paragraphs = text.split(whereSeparator: \.isNewline).map { "<p>\(escapeHTML(String($0)))</p>" }
+        let images = pictures.map { "<p><img src=\"\(escapeHTML($0))\"/></p>" }
+        return (paragraphs + images).joined()
+    }
+
+    static func escapeHTML(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+            .replacingOccurrences(of: "\"", with: "&quot;")
+    }
 }

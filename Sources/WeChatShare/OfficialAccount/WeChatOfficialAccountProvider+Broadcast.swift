@@ -43,12 +43,8 @@ extension WeChatOfficialAccountProvider {
                 if TencentAnswer.errorCode(of: response) == Self.duplicateClientMessageID {
                     return .posted(ShareReceipt(postID: nil))
                 }
-                do throws(ShareError) {
-                    let json = try TencentAnswer.check(response, provider: id, step: "message/mass/sendall", now: client.clock.now)
-                    return .posted(ShareReceipt(postID: json["msg_id"]?.stringValue ?? json["msg_id"]?.intValue.map(String.init)))
-                } catch {
-                    if case .server = error, (200..<300).contains(response.status) { return .outcomeUnknown(reason: "\(error)") }
-                    throw error
+                return try TencentAnswer.outcome(ofPublished: response, provider: id, step: "message/mass/sendall", now: client.clock.now) { json in
+                    ShareReceipt(postID: json["msg_id"]?.stringValue ?? json["msg_id"]?.intValue.map(String.init))
                 }
             }
         }

@@ -24,20 +24,4 @@ extension WeChatOfficialAccountProvider {
     func endpoint(_ path: String, token: String) -> URL {
         configuration.apiBase.appending(path: path).adding([("access_token", token)])
     }
-
-    static func firstLine(of text: String) -> String {
-        text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
-    }
-
-    /// The article body: one paragraph per line of text, then the pictures.
-    static func articleHTML(text: String, pictures: [String]) -> String {
-        let paragraphs = text.split(whereSeparator: \.isNewline).map { "<p>\(escapeHTML(String($0)))</p>" }
-        let images = pictures.map { "<p><img src=\"\(escapeHTML($0))\"/></p>" }
-        return (paragraphs + images).joined()
-    }
-
-    static func escapeHTML(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
-            .replacingOccurrences(of: "\"", with: "&quot;")
-    }
 }

@@ -40,14 +40,7 @@ extension WeChatOfficialAccountProvider {
         switch try await client.publish(request) {
         case .unknown(let reason): return .outcomeUnknown(reason: reason)
         case .answered(let response):
-            do throws(ShareError) {
-                _ = try TencentAnswer.check(response, provider: id, step: "message/custom/send", now: client.clock.now)
-                return .posted(ShareReceipt())
-            } catch {
-                // A 2xx answer that cannot be read: WeChat took the message.
-                if case .server = error, (200..<300).contains(response.status) { return .outcomeUnknown(reason: "\(error)") }
-                throw error
-            }
+            return try TencentAnswer.outcome(ofPublished: response, provider: id, step: "message/custom/send", now: client.clock.now)
         }
     }
 }

@@ -184,10 +184,7 @@ public struct WeChatOfficialAccountProvider: ShareProvider {
 
     public func share(_ content: PreparedContent, to destination: ShareDestination, credential: Credential?) async throws(ShareError) -> ShareOutcome {
         guard let credential else { throw .notAuthorized(id) }
-        if let rules = constraints(for: destination) {
-            let violations = rules.violations(of: ShareContent(content))
-            guard violations.isEmpty else { throw .invalidContent(violations) }
-        }
+        try validate(content, for: destination)
         let token = credential.accessToken
         do throws(ShareError) {
             switch (destination, configuration.messageRecipient, configuration.broadcastAudience) {

@@ -94,10 +94,7 @@ public struct WeComWebhookProvider: ShareProvider {
 
     public func share(_ content: PreparedContent, to destination: ShareDestination, credential: Credential?) async throws(ShareError) -> ShareOutcome {
         guard destination == .session else { throw .unknownTarget(ShareTarget(provider: id, destination: destination, displayName: displayName)) }
-        if let rules = constraints(for: destination) {
-            let violations = rules.violations(of: ShareContent(content))
-            guard violations.isEmpty else { throw .invalidContent(violations) }
-        }
+        try validate(content, for: destination)
         let messages = Self.messages(for: content)
         client.log.log(ShareLogRecord(.info, "wecom: sending \(messages.count) message(s) to the group"))
         let key = configuration.webhookKey
@@ -142,17 +139,8 @@ public struct WeComWebhookProvider: ShareProvider {
         switch try await client.publish(.json(url, message, idempotent: false)) {
         case .unknown(let reason): return .outcomeUnknown(reason: reason)
         case .answered(let response):
-            do throws(ShareError) {
-                _ = try TencentAnswer.check(response, provider: id, step: "webhook/send", now: client.clock.now)
-                return .posted(ShareReceipt())
-            } catch {
-                if case .server = error, (200..<300).contains(response.status) { return .outcomeUnknown(reason: "\(error)") }
-                // The robot's 45009 is its 20-a-minute limit, not an account's daily quota.
-                if case .rateLimited = error, TencentAnswer.errorCode(of: response) == TencentAnswer.ErrorCode.dailyQuota {
-                    throw .rateLimited(retryAfter: .seconds(60))
-                }
-                throw error
-            }
+            // The robot's 45009 is its 20-a-minute limit, not an account's daily quota.
+            return try TencentAnswer.outcome(ofPublished: response, provider: id, step: "webhook/send", now: client.clock.now, quotaWindow: .seconds(60))
         }
     }
 

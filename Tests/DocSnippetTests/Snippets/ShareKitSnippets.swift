@@ -156,3 +156,26 @@ extension ShareKitSnippets {
         if problems.contains(where: { if case .textTooLong = $0 { true } else { false } }) { askForAShorterCaption() }
     }
 }
+
+/// A provider that checks prepared content against its own rules before
+/// sending (`ShareProvider.validate(_:for:)`).
+struct SnippetValidatingProvider: ShareProvider {
+    var id: ProviderID { "snippet" }
+    var displayName: String { "Snippet" }
+    var destinations: [ShareDestination] { [.timeline] }
+
+    func constraints(for destination: ShareDestination) -> ShareConstraints? {
+        ShareConstraints(text: .init(maxLength: 10), images: nil)
+    }
+
+    func availability(credential: Credential?) async -> ProviderAvailability {
+        ProviderAvailability(isConfigured: true, isAuthorized: true, isReachable: true)
+    }
+
+    func share(_ content: PreparedContent, to destination: ShareDestination, credential: Credential?) async throws(ShareError) -> ShareOutcome {
+        try validate(content, for: destination)
+        return try await send(content)
+    }
+
+    func send(_ content: PreparedContent) async throws(ShareError) -> ShareOutcome { .posted(ShareReceipt()) }
+}
