@@ -48,10 +48,10 @@ struct DryRunTransport: HTTPTransport {
         if !otherHeaders.isEmpty { lines.append("  headers: \(otherHeaders.map { "\($0): <redacted>" }.joined(separator: ", "))") }
         lines.append("  body: \(Self.summary(of: request.body, contentType: type))")
         var summary: [String: JSONValue] = ["method": .string(request.method), "url": .string(request.redactedURL), "contentType": .string(type)]
-        if type.hasPrefix("multipart/form-data"), let boundary = type.components(separatedBy: "boundary=").last {
+        if type.hasPrefix("multipart/form-data"), let parts = MultipartForm.parts(of: request.body, contentType: type) {
             summary["parts"] = .array(
-                Self.parts(of: request.body, boundary: boundary).map { part in
-                    var entry: [String: JSONValue] = ["name": .string(part.name), "bytes": .number(Double(part.bytes))]
+                parts.map { part in
+                    var entry: [String: JSONValue] = ["name": .string(part.name), "bytes": .number(Double(part.data.count))]
                     if let file = part.filename { entry["filename"] = .string(file) }
                     return .object(entry)
                 })
@@ -67,32 +67,13 @@ struct DryRunTransport: HTTPTransport {
     /// "multipart: status (57 B), pic photo.jpg (412 KB)" or the JSON with long strings elided.
     static func summary(of body: [UInt8], contentType: String) -> String {
         if body.isEmpty { return "empty" }
-        if contentType.hasPrefix("multipart/form-data"), let boundary = contentType.components(separatedBy: "boundary=").last {
-            return "multipart: "
-                + parts(of: body, boundary: boundary).map { "\($0.name)\($0.filename.map { " " + $0 } ?? "") (\(bytes($0.bytes)))" }
-                .joined(separator: ", ")
+        if contentType.hasPrefix("multipart/form-data"), let parts = MultipartForm.parts(of: body, contentType: contentType) {
+            return "multipart: " + parts.map { "\($0.name)\($0.filename.map { " " + $0 } ?? "") (\(bytes($0.data.count)))" }.joined(separator: ", ")
         }
         if contentType.hasPrefix("application/json"), let json = try? JSONValue(parsing: body) {
             return String(decoding: elide(json).encoded(), as: UTF8.self)
         }
         return "\(contentType) (\(bytes(body.count)))"
-    }
-
-    /// Each part's name, file name and size, reading bytes (pictures are not text).
-    static func parts(of body: [UInt8], boundary: String) -> [(name: String, filename: String?, bytes: Int)] {
-        let delimiter = Array("\r\n--\(boundary)".utf8)
-        let headEnd = Array("\r\n\r\n".utf8)
-        var described: [(String, String?, Int)] = []
-        var rest = body[...]
-        if let first = rest.firstRange(of: Array("--\(boundary)".utf8)) { rest = rest[first.upperBound...] }
-        while let end = rest.firstRange(of: headEnd), let next = rest.firstRange(of: delimiter), end.upperBound <= next.lowerBound {
-            let head = String(decoding: rest[rest.startIndex..<end.lowerBound], as: UTF8.self)
-            let name = head.components(separatedBy: "name=\"").dropFirst().first.map { String($0.prefix { $0 != "\"" }) } ?? "?"
-            let file = head.components(separatedBy: "filename=\"").dropFirst().first.map { String($0.prefix { $0 != "\"" }) }
-            described.append((name, file, next.lowerBound - end.upperBound))
-            rest = rest[next.upperBound...]
-        }
-        return described
     }
 
     static func elide(_ value: JSONValue) -> JSONValue {

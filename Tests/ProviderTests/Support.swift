@@ -17,19 +17,8 @@ extension LoopbackHTTPServer.Request {
 
     /// The parts of a multipart/form-data body, by name.
     var formParts: [String: [UInt8]] {
-        guard let boundary = headers["content-type"]?.components(separatedBy: "boundary=").last else { return [:] }
-        let delimiter = Array("--\(boundary)".utf8)
-        var parts: [String: [UInt8]] = [:]
-        var rest = body[...]
-        while let start = rest.firstRange(of: delimiter) {
-            rest = rest[start.upperBound...]
-            guard let headEnd = rest.firstRange(of: Array("\r\n\r\n".utf8)), let next = rest.firstRange(of: delimiter) else { break }
-            let head = String(decoding: rest[rest.startIndex..<headEnd.lowerBound], as: UTF8.self)
-            guard let nameRange = head.range(of: "name=\"") else { continue }
-            let name = String(head[nameRange.upperBound...].prefix { $0 != "\"" })
-            parts[name] = Array(rest[headEnd.upperBound..<(next.lowerBound - 2)])
-        }
-        return parts
+        let parts = MultipartForm.parts(of: body, contentType: headers["content-type"] ?? "") ?? []
+        return Dictionary(parts.map { ($0.name, $0.data) }, uniquingKeysWith: { first, _ in first })
     }
 }
 

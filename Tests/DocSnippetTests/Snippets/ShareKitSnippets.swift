@@ -90,7 +90,9 @@ enum ShareKitSnippets {
         form.addField("status", "Hello")
         form.addFile("pic", filename: "photo.jpg", contentType: "image/jpeg", data: jpeg)
         let request = HTTPRequest(method: "POST", url: url, headers: ["Content-Type": form.contentType], body: form.body)
-        _ = request
+        let parts = MultipartForm.parts(of: request.body, contentType: form.contentType) ?? []
+        let status = parts.first { $0.name == "status" }.map { String(decoding: $0.data, as: UTF8.self) }
+        _ = status
     }
 
     static func urlEncoded(code: String, tokenURL: URL) {
