@@ -67,7 +67,7 @@ public struct ContentAdapter: Sendable {
             let reserved = linkSuffix.isEmpty ? 0 : counter.length(of: separator + linkSuffix)
             if reserved <= rule.maxLength {
                 let trimmed = counter.truncate(text, to: rule.maxLength - reserved)
-                if trimmed != text { adjustments.append("shortened the text to fit \(rule.maxLength) characters") }
+                if trimmed != text { adjustments.append("shortened the text to fit \(rule.maxLength) \(rule.counting.unit)") }
                 text = trimmed + (linkSuffix.isEmpty ? "" : separator + linkSuffix)
             }
             finalText = text.isEmpty ? nil : text

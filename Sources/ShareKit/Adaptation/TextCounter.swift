@@ -86,3 +86,16 @@ public struct TextCounter: Hashable, Sendable {
         return length(of: withEllipsis) <= limit ? withEllipsis : kept
     }
 }
+
+extension TextCounting {
+    /// What a length counts, in words: "characters", "UTF-16 code units",
+    /// "bytes" or "Weibo characters".
+    var unit: String {
+        switch self {
+        case .characters: "characters"
+        case .utf16: "UTF-16 code units"
+        case .utf8Bytes: "bytes"
+        case .weibo: "Weibo characters"
+        }
+    }
+}

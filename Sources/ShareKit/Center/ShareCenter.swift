@@ -22,7 +22,7 @@ public actor ShareCenter {
     private var providers: [(id: UUID, provider: any ShareProvider)] = []
     private var pending: [UUID: PendingShare] = [:]
     private var limitOverrides: [ProviderID: [RateLimit]] = [:]
-    private var buckets: [String: TokenBucket] = [:]
+    private var buckets: [BucketKey: TokenBucket] = [:]
     let credentials: any CredentialStore
     let clock: any ShareClock
     let adapter: ContentAdapter
@@ -99,7 +99,7 @@ public actor ShareCenter {
     /// restores the provider's own.
     public func setRateLimits(_ limits: [RateLimit]?, for provider: ProviderID) {
         limitOverrides[provider] = limits
-        buckets = buckets.filter { !$0.key.hasPrefix("\(provider)|") }
+        buckets = buckets.filter { $0.key.provider != provider }
     }
 
     /// The limits that apply to `provider`'s `destination`.
@@ -107,8 +107,14 @@ public actor ShareCenter {
         limitOverrides[provider.id] ?? provider.rateLimits(for: destination)
     }
 
-    private func bucketKey(_ provider: ProviderID, _ destination: ShareDestination, _ limit: RateLimit, _ index: Int, account: String?) -> String {
-        "\(provider)|\(destination)|\(index)|\(limit.count)/\(limit.interval)|\(limit.scope == .account ? account ?? "" : "")"
+    /// Which bucket counts a share: one per limit of a provider's
+    /// destination, and per account for an account-scoped limit.
+    struct BucketKey: Hashable {
+        let provider: ProviderID
+        let destination: ShareDestination
+        let index: Int
+        let limit: RateLimit
+        let account: String?
     }
 
     /// How long until every limit on this share has room (`nil`: now). With
@@ -116,9 +122,10 @@ public actor ShareCenter {
     func rateLimitWait(_ provider: any ShareProvider, _ destination: ShareDestination, account: String?, take: Bool) -> Duration? {
         let now = clock.now
         var longest: Duration?
-        var keys: [String] = []
+        var keys: [BucketKey] = []
         for (index, limit) in limits(provider, destination).enumerated() {
-            let key = bucketKey(provider.id, destination, limit, index, account: account)
+            let key = BucketKey(
+                provider: provider.id, destination: destination, index: index, limit: limit, account: limit.scope == .account ? account : nil)
             var bucket = buckets[key] ?? TokenBucket(limit: limit, now: now)
             if let wait = bucket.wait(at: now) { longest = max(longest ?? .zero, wait) }
             buckets[key] = bucket

@@ -215,7 +215,7 @@ public actor Outbox {
                     update(entry.id, state: .queued, error: error.description, attempts: entry.attempts)
                     if let retryAfter { postpone(entry.id, by: retryAfter) }
                 default:
-                    // Nothing was posted (no network, rate limited, not authorised, 5xx): try again later.
+                    // Nothing was posted (no network, not authorised, 5xx): try again later, spending an attempt.
                     update(entry.id, state: entry.attempts + 1 >= maxAttempts ? .failed : .queued, error: error.description)
                 }
             }
