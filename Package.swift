@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "ShareKitHTTP", targets: ["ShareKitHTTP"]),
         .library(name: "ShareKitTesting", targets: ["ShareKitTesting"]),
         .library(name: "ShareKitHTTPTesting", targets: ["ShareKitHTTPTesting"]),
+        .library(name: "WeiboKit", targets: ["WeiboKit"]),
         .library(name: "WeiboShare", targets: ["WeiboShare"]),
         .library(name: "WeChatShare", targets: ["WeChatShare"]),
         .library(name: "WeChatAppShare", targets: ["WeChatAppShare"]),
@@ -26,6 +27,7 @@ let package = Package(
         .executable(name: "photo-album", targets: ["photo-album"]),
         .executable(name: "photo-share", targets: ["photo-share"]),
         .executable(name: "photo-browser", targets: ["photo-browser"]),
+        .executable(name: "weibo-client", targets: ["weibo-client"]),
     ],
     targets: [
         // MARK: C libraries (thin system-library shims)
@@ -111,10 +113,17 @@ let package = Package(
             dependencies: ["ShareKit", "ImageCodecs"],
             swiftSettings: swiftSettings
         ),
+        // The Weibo client: accounts, timeline with its offline cache,
+        // comments, reposts, people.
+        .target(
+            name: "WeiboKit",
+            dependencies: ["ShareKit", "ShareKitHTTP", "SQLiteSupport"],
+            swiftSettings: swiftSettings
+        ),
         // One module per provider family; ShareKit never imports them.
         .target(
             name: "WeiboShare",
-            dependencies: ["ShareKit", "ShareKitHTTP", "ImageCodecs"],
+            dependencies: ["WeiboKit", "ShareKit", "ShareKitHTTP", "ImageCodecs"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -163,7 +172,7 @@ let package = Package(
 
         .executableTarget(
             name: "photo-share",
-            dependencies: ["ShareKit", "ShareKitHTTP", "WeiboShare", "WeChatShare", "WeChatAppShare", "ImageCodecs", "ExampleSupport"],
+            dependencies: ["ShareKit", "ShareKitHTTP", "WeiboKit", "WeiboShare", "WeChatShare", "WeChatAppShare", "ImageCodecs", "ExampleSupport"],
             path: "Examples/photo-share",
             swiftSettings: swiftSettings
         ),
@@ -172,6 +181,13 @@ let package = Package(
             name: "photo-browser",
             dependencies: ["PhotoBrowser", "ImageCodecs", "ExampleSupport"],
             path: "Examples/photo-browser",
+            swiftSettings: swiftSettings
+        ),
+
+        .executableTarget(
+            name: "weibo-client",
+            dependencies: ["WeiboKit", "WeiboShare", "ShareKit", "ShareKitHTTP", "ImageCodecs", "ExampleSupport"],
+            path: "Examples/weibo-client",
             swiftSettings: swiftSettings
         ),
 
@@ -207,7 +223,7 @@ let package = Package(
         // MARK: Fuzzing (scripts/fuzz.sh builds this with libFuzzer)
         .executableTarget(
             name: "photodeck-fuzz",
-            dependencies: ["ImageCodecs", "ShareKit", "ShareKitHTTP", "WeiboShare", "WeChatShare"],
+            dependencies: ["ImageCodecs", "ShareKit", "ShareKitHTTP", "WeiboKit", "WeiboShare", "WeChatShare"],
             path: "Fuzz/photodeck-fuzz",
             swiftSettings: swiftSettings
         ),
@@ -215,6 +231,8 @@ let package = Package(
         // MARK: Tests
         // Prints LinuxNetworkMonitor's paths; the tests run it in a network namespace.
         .executableTarget(name: "netwatch", dependencies: ["ShareKit"], path: "Tests/NetWatch", swiftSettings: swiftSettings),
+        // A fake Weibo on loopback for the client's and the example's tests.
+        .target(name: "FakeWeibo", dependencies: ["ShareKit", "ShareKitHTTP", "ShareKitHTTPTesting"], path: "Tests/FakeWeibo", swiftSettings: swiftSettings),
         // Helpers every test target shares: fixtures, seeded data, fakes, waiting on events.
         .target(name: "TestSupport", dependencies: ["ImageCodecs", "PhotoAlbum"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(
@@ -241,7 +259,7 @@ let package = Package(
         .testTarget(
             name: "DocSnippetTests",
             dependencies: [
-                "ImageCodecs", "PhotoAlbum", "PhotoBrowser", "ShareKit", "ShareKitHTTP", "ShareKitTesting", "ShareKitHTTPTesting", "WeiboShare",
+                "ImageCodecs", "PhotoAlbum", "PhotoBrowser", "ShareKit", "ShareKitHTTP", "ShareKitTesting", "ShareKitHTTPTesting", "WeiboKit", "WeiboShare",
                 "WeChatShare", "WeChatAppShare", "TestSupport",
             ],
             swiftSettings: swiftSettings
@@ -254,14 +272,19 @@ let package = Package(
         .testTarget(
             name: "ProviderTests",
             dependencies: [
-                "WeiboShare", "WeChatShare", "WeChatAppShare", "ShareKit", "ShareKitHTTP", "ShareKitTesting", "ShareKitHTTPTesting", "ImageCodecs",
-                "TestSupport",
+                "WeiboKit", "WeiboShare", "WeChatShare", "WeChatAppShare", "ShareKit", "ShareKitHTTP", "ShareKitTesting", "ShareKitHTTPTesting",
+                "ImageCodecs", "TestSupport", "FakeWeibo",
             ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "WeiboKitTests",
+            dependencies: ["WeiboKit", "FakeWeibo", "ShareKit", "ShareKitHTTP", "ShareKitTesting", "ShareKitHTTPTesting", "TestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "PhotoFitTests",
-            dependencies: ["photo-fit", "photo-album", "photo-share", "photo-browser", "photodeck-fuzz", "netwatch", "ImageCodecs", "ShareKit", "ShareKitHTTP", "ShareKitTesting", "ShareKitHTTPTesting", "TestSupport",
+            dependencies: ["photo-fit", "photo-album", "photo-share", "photo-browser", "weibo-client", "photodeck-fuzz", "netwatch", "FakeWeibo", "ImageCodecs", "ShareKit", "ShareKitHTTP", "ShareKitTesting", "ShareKitHTTPTesting", "TestSupport",
             ],
             swiftSettings: swiftSettings
         ),

@@ -15,7 +15,7 @@ import os
 import re
 import sys
 
-MODULES = ["ImageCodecs", "PhotoBrowser", "PhotoAlbum", "ShareKit", "ShareKitHTTP", "ShareKitTesting", "ShareKitHTTPTesting", "WeiboShare", "WeChatShare", "WeChatAppShare"]
+MODULES = ["ImageCodecs", "PhotoBrowser", "PhotoAlbum", "ShareKit", "ShareKitHTTP", "ShareKitTesting", "ShareKitHTTPTesting", "WeiboKit", "WeiboShare", "WeChatShare", "WeChatAppShare"]
 DECLARATION = re.compile(r"^\s*(@\w+(\([^)]*\))?\s+)*(public|open)\s")
 
 

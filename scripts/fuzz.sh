@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes PhotoDeck's parsers with libFuzzer + AddressSanitizer.
 #
-#   scripts/fuzz.sh [TARGET...]        targets: jpeg png webp probe exif render json weibo tencent (default: all)
+#   scripts/fuzz.sh [TARGET...]        targets: jpeg png webp probe exif render json weibo tencent
+#                                       weibo-timeline weibo-people (default: all)
 #
 # Environment:
 #   FUZZ_SECONDS   seconds per target (default 60)
@@ -15,7 +16,7 @@ cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET=${FUZZ_SECONDS:-60}
 JOBS=${FUZZ_JOBS:-1}
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(jpeg png webp probe exif render json weibo tencent)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(jpeg png webp probe exif render json weibo tencent weibo-timeline weibo-people)
 TESTDATA=Tests/Fixtures/conformance
 REGRESSIONS=Tests/Fixtures/fuzz-regressions
 
@@ -26,8 +27,8 @@ FUZZER=.build/fuzz/release/photodeck-fuzz
 
 seed() { # target corpus-dir
     case "$1" in
-        json | weibo | tencent)
-            # Provider answers; for weibo and tencent a leading byte picks the HTTP status (0: 200).
+        json | weibo | tencent | weibo-timeline | weibo-people)
+            # Provider answers; for all but json a leading byte picks the HTTP status (0: 200).
             for file in Fuzz/seeds/providers/*.json; do
                 if [ "$1" = json ]; then cp "$file" "$2/"; else { printf '\000'; cat "$file"; } >"$2/$(basename "$file")"; fi
             done
@@ -54,7 +55,7 @@ PY
     done
 }
 
-max_len() { case "$1" in json | weibo | tencent) echo 16384 ;; *) echo 262144 ;; esac; }
+max_len() { case "$1" in json | weibo | tencent | weibo-*) echo 16384 ;; *) echo 262144 ;; esac; }
 
 status=0
 mkdir -p "$REGRESSIONS"

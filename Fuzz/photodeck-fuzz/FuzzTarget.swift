@@ -9,6 +9,8 @@
 //   json                ShareKit's JSON reader (parse, read members, re-encode)
 //   weibo               Weibo's answers: statuses/share.json and the OAuth token
 //   tencent             WeChat's and WeCom's errcode answers and publish status
+//   weibo-timeline      WeiboKit's status decoders (timeline, single status) and error answers
+//   weibo-people        WeiboKit's comment, user, search and token-info decoders, the redirect reader
 //
 // For weibo and tencent the first byte picks the HTTP status; the rest is the body.
 //
@@ -20,10 +22,13 @@ import ImageCodecs
 import ShareKit
 import ShareKitHTTP
 import WeChatShare
+import WeiboKit
 import WeiboShare
 
 enum FuzzTarget: String, CaseIterable {
     case jpeg, png, webp, probe, exif, render, json, weibo, tencent
+    case weiboTimeline = "weibo-timeline"
+    case weiboPeople = "weibo-people"
 
     static let selected: FuzzTarget = {
         let name = ProcessInfo.processInfo.environment["PHOTODECK_FUZZ_TARGET"] ?? "probe"
@@ -67,6 +72,20 @@ enum FuzzTarget: String, CaseIterable {
             let response = Self.response(bytes)
             _ = try? WeiboResponse.outcome(of: response, sentStatus: "fuzz status")
             _ = try? WeiboAuthorizer.credential(from: response, issuedAt: Date(timeIntervalSince1970: 0))
+        case .weiboTimeline:
+            let response = Self.response(bytes)
+            if let posts = try? WeiboDecoder.timeline(from: response.body) { _ = posts.map { $0.repost?.sortKey ?? $0.sortKey } }
+            _ = try? WeiboDecoder.post(from: response.body)
+            _ = WeiboErrorAnswer(response)?.error(endpoint: "fuzz", uid: "1", sentText: "fuzz")
+        case .weiboPeople:
+            let response = Self.response(bytes)
+            _ = try? WeiboDecoder.comments(from: response.body)
+            _ = try? WeiboDecoder.comment(from: response.body)
+            _ = try? WeiboDecoder.user(from: response.body)
+            _ = try? WeiboDecoder.userSuggestions(from: response.body)
+            _ = try? WeiboDecoder.tokenInfo(from: response.body)
+            let authorizer = WeiboAuthorizer(appKey: "1", appSecret: "s", redirectURI: URL(string: "https://example.com/cb")!)
+            _ = try? authorizer.code(fromRedirect: String(decoding: response.body, as: UTF8.self), expectedState: "s")
         case .tencent:
             let response = Self.response(bytes)
             if let json = try? TencentAnswer.check(response, provider: "wechat-oa", step: "fuzz", now: Date(timeIntervalSince1970: 1_800_000_000)) {

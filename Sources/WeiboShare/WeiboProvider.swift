@@ -1,6 +1,7 @@
 public import Foundation
 public import ShareKit
 public import ShareKitHTTP
+import WeiboKit
 
 /// Weibo: posts a status with at most one picture to the signed-in user's
 /// timeline through the documented `2/statuses/share.json` API.
@@ -20,7 +21,7 @@ public struct WeiboProvider: ShareProvider {
     public static let id: ProviderID = "weibo"
 
     /// Where Weibo's API lives: `https://api.weibo.com`.
-    public static let defaultAPIBase = URL(string: "https://api.weibo.com")!
+    public static let defaultAPIBase = WeiboAPI.defaultBase
 
     /// The app's registration with Weibo.
     public struct Configuration: Hashable, Sendable {
@@ -50,7 +51,7 @@ public struct WeiboProvider: ShareProvider {
     /// Weibo's posting limit for a third-party app: 30 statuses an hour per
     /// account (the "rate limits" page of open.weibo.com); the center
     /// applies it.
-    public static let postsPerHour = RateLimit(30, per: .seconds(3_600), scope: .account)
+    public static let postsPerHour = WeiboRateLimits.test.posts
 
     /// The end user's IP address for the shares run with it (`rip`), over
     /// the configuration's:
@@ -110,15 +111,15 @@ public struct WeiboProvider: ShareProvider {
         guard let credential else { throw .notAuthorized(id) }
         try validate(content, for: destination)
         let text = status(for: content.text)
-        let request = shareRequest(status: text, image: content.images.first, token: credential.accessToken)
+        let picture = content.images.first.map { WeiboPicture(bytes: $0.bytes, mediaType: $0.format.mediaType) }
         client.log.log(ShareLogRecord(.info, "weibo: posting a status\(content.images.isEmpty ? "" : " with a picture")"))
-        do throws(ShareError) {
-            switch try await client.publish(request) {
-            case .unknown(let reason): return .outcomeUnknown(reason: reason)
-            case .answered(let response): return try WeiboResponse.outcome(of: response, sentStatus: text).redacting([credential.accessToken])
-            }
+        do throws(WeiboError) {
+            let written = try await api.share(
+                status: text, picture: picture, endUserIP: Self.endUserIP ?? configuration.endUserIP, token: credential.accessToken,
+                uid: credential.account)
+            return WeiboResponse.outcome(written).redacting([credential.accessToken])
         } catch {
-            throw error.redacting([credential.accessToken])
+            throw WeiboResponse.shareError(error).redacting([credential.accessToken])
         }
     }
 
@@ -142,19 +143,6 @@ public struct WeiboProvider: ShareProvider {
         return Array(hostLabels.suffix(domainLabels.count)) == domainLabels
     }
 
-    /// The multipart `statuses/share.json` request. The token goes in the
-    /// `Authorization: OAuth2` header, so it is in no URL and no form field.
-    func shareRequest(status: String, image: PreparedContent.Image?, token: String) -> HTTPRequest {
-        var form = MultipartForm()
-        // Raw UTF-8, as every working client sends it: the documentation's
-        // "URL-encode" applies to form bodies, not to multipart parts.
-        form.addField("status", status)
-        if let rip = Self.endUserIP ?? configuration.endUserIP { form.addField("rip", rip) }
-        if let image { form.addImage("pic", image) }
-        return HTTPRequest(
-            method: "POST", url: configuration.apiBase.appending(path: "2/statuses/share.json"),
-            headers: ["Content-Type": form.contentType, "Authorization": "OAuth2 \(token)"],
-            body: form.body, timeout: .seconds(60), isIdempotent: false
-        )
-    }
+    /// WeiboKit's API, which the provider posts through.
+    var api: WeiboAPI { WeiboAPI(base: configuration.apiBase, http: client) }
 }

@@ -22,6 +22,7 @@ let package = Package(
                 .product(name: "ShareKit", package: "PhotoDeck"),
                 .product(name: "WeChatShare", package: "PhotoDeck"),
                 .product(name: "WeiboShare", package: "PhotoDeck"),
+                .product(name: "WeiboKit", package: "PhotoDeck"),
             ]
         ),
         .testTarget(name: "MyAppTests", dependencies: ["MyApp", .product(name: "ShareKitTesting", package: "PhotoDeck")]),

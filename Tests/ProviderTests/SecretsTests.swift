@@ -6,6 +6,7 @@ import ShareKitTesting
 import TestSupport
 import Testing
 import WeChatShare
+import WeiboKit
 import WeiboShare
 
 /// Shares with real tokens and a webhook key against servers that fail in
@@ -87,7 +88,7 @@ struct SecretsTests {
         } catch {
             seen += [error.description, String(reflecting: error)]
         }
-        do throws(ShareError) {
+        do throws(WeiboError) {
             _ = try await WeiboAuthorizer(
                 appKey: "k", appSecret: Self.appSecret, redirectURI: URL(string: "https://photodeck.example/cb")!, apiBase: base, client: client
             )

@@ -5,6 +5,7 @@ import ShareKitHTTPTesting
 import ShareKitTesting
 import TestSupport
 import Testing
+import WeiboKit
 
 @testable import WeiboShare
 
@@ -181,6 +182,11 @@ struct WeiboTests {
     func authorizer() async throws {
         let server = try LoopbackHTTPServer { request in
             let form = String(decoding: request.body, as: UTF8.self)
+            if request.path == "/oauth2/get_token_info" {
+                return form == "access_token=2.00abc"
+                    ? ok(["uid": 1_750_000_001, "appkey": "12345", "scope": .null, "create_at": 1_780_000_000, "expire_in": 157_679_999])
+                    : .respond(status: 401, body: json(["error": "invalid_access_token", "error_code": 21332]))
+            }
             return form.contains("code=good-code")
                 ? ok(["access_token": "2.00abc", "expires_in": 157_679_999, "remind_in": "157679999", "uid": "1750000001"])
                 : .respond(status: 400, body: json(["error": "invalid_grant: \(form)", "error_code": 21325]))
@@ -194,7 +200,8 @@ struct WeiboTests {
         let credential = try await authorizer.credential(forCode: "good-code")
         #expect(credential.account == "1750000001" && credential.accessToken == "2.00abc")
         #expect(credential.expiresAt == clock.now.addingTimeInterval(157_679_999))
-        do throws(ShareError) {
+        #expect(authorizer.authorizationURL(state: "n1").query?.contains("forcelogin=true") == true)
+        do throws(WeiboError) {
             _ = try await authorizer.credential(forCode: "bad-code-999")
             Issue.record("a bad code must fail")
         } catch {

@@ -6,6 +6,7 @@ import ShareKit
 import ShareKitHTTP
 import WeChatAppShare
 import WeChatShare
+import WeiboKit
 import WeiboShare
 
 enum ProviderSnippets {

@@ -7,6 +7,7 @@ import PhotoAlbum
 import PhotoBrowser
 import ShareKit
 import WeChatShare
+import WeiboKit
 import WeiboShare
 
 /// Shares a caption; what the app's tests exercise with a mock provider.
@@ -41,3 +42,6 @@ let center = ShareCenter()
 await center.register(WeComWebhookProvider(configuration: .init(webhookKey: "KEY")))
 await center.register(WeiboProvider(configuration: .init(appKey: "123", safeDomainLink: URL(string: "https://example.com/app")!)))
 print(await center.targets(for: ShareContent(text: "hello")).map(\.description))
+
+// The Weibo client's values, seen from outside.
+print("weibo", WeiboUserReference(parsing: "1404376560"), WeiboRateLimits.test.posts.count, "posts an hour")

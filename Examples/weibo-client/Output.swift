@@ -1,0 +1,67 @@
+import Foundation
+import WeiboKit
+
+/// The JSON shapes weibo-client prints.
+enum Output {
+    static func iso8601(_ date: Date) -> String { date.formatted(.iso8601) }
+
+    static func post(_ post: WeiboPost) -> [String: Any] {
+        [
+            "id": post.id, "text": post.text, "createdAt": iso8601(post.createdAt),
+            "user": post.user.map { ["id": $0.id, "screenName": $0.screenName] as [String: Any] } ?? NSNull(),
+            "repostsCount": post.repostsCount, "commentsCount": post.commentsCount, "pictures": post.pictures.map(\.absoluteString),
+            "repost": post.repost.map { Self.post($0) as Any } ?? NSNull(),
+        ]
+    }
+
+    static func user(_ user: WeiboUser) -> [String: Any] {
+        [
+            "id": user.id, "screenName": user.screenName, "followersCount": user.followersCount, "friendsCount": user.friendsCount,
+            "statusesCount": user.statusesCount, "following": user.following,
+        ]
+    }
+
+    static func account(_ account: WeiboAccount, current: Bool) -> [String: Any] {
+        [
+            "uid": account.uid, "screenName": account.screenName, "current": current,
+            "expiresAt": account.expiresAt.map { iso8601($0) as Any } ?? NSNull(), "needsSignIn": account.needsSignIn,
+        ]
+    }
+
+    static func comment(_ comment: WeiboComment) -> [String: Any] {
+        [
+            "id": comment.id, "text": comment.text, "createdAt": iso8601(comment.createdAt),
+            "user": ["id": comment.user.id, "screenName": comment.user.screenName],
+        ]
+    }
+
+    static func suggestion(_ user: WeiboUserSuggestion) -> [String: Any] {
+        ["id": user.id, "screenName": user.screenName, "followersCount": user.followersCount]
+    }
+
+    /// Prints `value` as JSON (keys sorted, UTF-8 unescaped).
+    static func printJSON(_ value: Any) throws {
+        let data = try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])
+        print(String(decoding: data, as: UTF8.self))
+    }
+
+    /// A post as text lines.
+    static func describe(_ post: WeiboPost, indent: String = "") -> String {
+        var lines = ["\(indent)\(post.id)  @\(post.user?.screenName ?? "(deleted)")  \(iso8601(post.createdAt))"]
+        lines.append("\(indent)  \(post.text.replacingOccurrences(of: "\n", with: "\n\(indent)  "))")
+        for picture in post.pictures { lines.append("\(indent)  [picture] \(picture.absoluteString)") }
+        if let repost = post.repost { lines.append(describe(repost, indent: indent + "  ↻ ")) }
+        if indent.isEmpty { lines.append("  reposts \(post.repostsCount) · comments \(post.commentsCount)") }
+        return lines.joined(separator: "\n")
+    }
+
+    /// "3 min", "2 h", "5 d".
+    static func age(_ seconds: TimeInterval) -> String {
+        switch seconds {
+        case ..<120: "\(Int(seconds)) s"
+        case ..<7_200: "\(Int(seconds / 60)) min"
+        case ..<172_800: "\(Int(seconds / 3_600)) h"
+        default: "\(Int(seconds / 86_400)) d"
+        }
+    }
+}

@@ -1,0 +1,163 @@
+public import Foundation
+import ShareKitHTTP
+
+extension WeiboUser {
+    /// Reads a user object.
+    init(_ field: WeiboField) throws(WeiboDecodingError) {
+        let object = try field.object()
+        let screenName = try object["screen_name"].optionalString()
+        let name = try object["name"].optionalString()
+        let largeAvatar = try object["avatar_large"].optionalURL()
+        let avatar = try object["profile_image_url"].optionalURL()
+        self.init(
+            id: try object.identifier(in: object),
+            screenName: screenName ?? name ?? "",
+            description: try object["description"].optionalString() ?? "",
+            avatar: largeAvatar ?? avatar,
+            followersCount: try object["followers_count"].int(default: 0),
+            friendsCount: try object["friends_count"].int(default: 0),
+            statusesCount: try object["statuses_count"].int(default: 0),
+            following: try object["following"].bool(),
+            isVerified: try object["verified"].bool()
+        )
+    }
+}
+
+extension WeiboPost {
+    /// Reads a status object; `depth` stops a hostile answer nesting reposts without end.
+    init(_ field: WeiboField, depth: Int = 0) throws(WeiboDecodingError) {
+        let object = try field.object()
+        let deleted = try object["deleted"].bool()
+        let user = object["user"]
+        var pictures: [URL] = []
+        if let original = try object["original_pic"].optionalURL() { pictures.append(original) }
+        let listed = try object["pic_urls"].optionalArray()
+        if listed.count > 1 || pictures.isEmpty {
+            pictures = []
+            for picture in listed {
+                if let url = try picture.object()["thumbnail_pic"].optionalURL() { pictures.append(url) }
+            }
+        }
+        let reposted = object["retweeted_status"]
+        var repost: WeiboPost?
+        if !reposted.isMissing {
+            guard depth < 4 else { throw WeiboDecodingError(path: reposted.path, expected: "at most 4 nested reposts", found: "more") }
+            repost = try WeiboPost(reposted, depth: depth + 1)
+        }
+        self.init(
+            id: try object.identifier(in: object),
+            text: try object["text"].optionalString() ?? "",
+            createdAt: deleted && object["created_at"].isMissing ? Date(timeIntervalSince1970: 0) : try object["created_at"].date(),
+            user: deleted && user.isMissing ? nil : try WeiboUser(user),
+            repostsCount: try object["reposts_count"].int(default: 0),
+            commentsCount: try object["comments_count"].int(default: 0),
+            attitudesCount: try object["attitudes_count"].int(default: 0),
+            pictures: pictures,
+            repost: repost,
+            isDeleted: deleted
+        )
+    }
+}
+
+extension WeiboComment {
+    /// Reads a comment object.
+    init(_ field: WeiboField) throws(WeiboDecodingError) {
+        let object = try field.object()
+        let status = object["status"]
+        let reply = object["reply_comment"]
+        self.init(
+            id: try object.identifier(in: object),
+            text: try object["text"].string(),
+            createdAt: try object["created_at"].date(),
+            user: try WeiboUser(object["user"]),
+            postID: status.isMissing ? nil : try status.identifier(in: try status.object()),
+            replyToID: reply.isMissing ? nil : try reply.identifier(in: try reply.object())
+        )
+    }
+}
+
+/// Reads Weibo's answers into the model types.
+///
+/// ```swift
+/// let posts = try WeiboDecoder.timeline(from: response.body)   // throws WeiboError.malformed naming the field
+/// ```
+public enum WeiboDecoder {
+    /// Parses `body` as JSON.
+    static func json(_ body: [UInt8]) throws(WeiboDecodingError) -> WeiboField {
+        do {
+            return WeiboField(try JSONValue(parsing: body))
+        } catch {
+            throw WeiboDecodingError(path: "", expected: "JSON", found: error.description)
+        }
+    }
+
+    /// The posts of a `statuses/home_timeline` answer (`{"statuses": [...]}`).
+    public static func timeline(from body: [UInt8]) throws(WeiboDecodingError) -> [WeiboPost] {
+        try json(body).object()["statuses"].array().map { (field: WeiboField) throws(WeiboDecodingError) in try WeiboPost(field) }
+    }
+
+    /// A single status (`statuses/repost`, `statuses/share`).
+    public static func post(from body: [UInt8]) throws(WeiboDecodingError) -> WeiboPost { try WeiboPost(json(body)) }
+
+    /// A single user (`users/show`, `friendships/create`, `friendships/destroy`).
+    public static func user(from body: [UInt8]) throws(WeiboDecodingError) -> WeiboUser { try WeiboUser(json(body)) }
+
+    /// A single comment (`comments/create`).
+    public static func comment(from body: [UInt8]) throws(WeiboDecodingError) -> WeiboComment { try WeiboComment(json(body)) }
+
+    /// A page of `comments/show`.
+    public static func comments(from body: [UInt8]) throws(WeiboDecodingError) -> WeiboCommentPage {
+        let object = try json(body).object()
+        let comments = try object["comments"].array().map { (field: WeiboField) throws(WeiboDecodingError) in try WeiboComment(field) }
+        return WeiboCommentPage(
+            comments: comments, totalCount: try object["total_number"].int(default: comments.count),
+            hasMore: try object["next_cursor"].int(default: 0) != 0)
+    }
+
+    /// The answers of `search/suggestions/users` (`[{"uid", "screen_name", "followers_count"}]`).
+    public static func userSuggestions(from body: [UInt8]) throws(WeiboDecodingError) -> [WeiboUserSuggestion] {
+        try json(body).array().map { (field: WeiboField) throws(WeiboDecodingError) in
+            let object = try field.object()
+            let id = try object["uid"].digits(expected: "a user id")
+            return WeiboUserSuggestion(
+                id: id, screenName: try object["screen_name"].string(), followersCount: try object["followers_count"].int(default: 0))
+        }
+    }
+
+    /// What `oauth2/get_token_info` says about a token.
+    public static func tokenInfo(from body: [UInt8]) throws(WeiboDecodingError) -> WeiboTokenInfo {
+        let object = try json(body).object()
+        let uidText = try object["uid"].digits(expected: "a user id")
+        let appKeyText = try object["appkey"].digits(expected: "an app key")
+        // The documentation spells it both ways.
+        let remaining = object["expire_in"].isMissing ? object["expires_in"] : object["expire_in"]
+        return WeiboTokenInfo(
+            uid: uidText, appKey: appKeyText, scope: try? object["scope"].optionalString(),
+            createdAt: Date(timeIntervalSince1970: TimeInterval(try object["create_at"].int(default: 0))),
+            expiresIn: TimeInterval(try remaining.int()))
+    }
+}
+
+/// What Weibo says about an access token (`oauth2/get_token_info`): whose
+/// it is, for which app, and how long it has left.
+public struct WeiboTokenInfo: Hashable, Sendable {
+    /// The user the token acts for.
+    public var uid: String
+    /// The app it was issued to.
+    public var appKey: String
+    /// The granted scope, if any.
+    public var scope: String?
+    /// When it was issued.
+    public var createdAt: Date
+    /// Seconds it has left.
+    public var expiresIn: TimeInterval
+
+    /// Creates token information.
+    public init(uid: String, appKey: String, scope: String?, createdAt: Date, expiresIn: TimeInterval) {
+        self.uid = uid
+        self.appKey = appKey
+        self.scope = scope
+        self.createdAt = createdAt
+        self.expiresIn = expiresIn
+    }
+}

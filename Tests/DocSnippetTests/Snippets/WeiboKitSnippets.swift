@@ -1,0 +1,109 @@
+// The WeiboKit code samples of the README and the doc comments, compiled.
+
+import Foundation
+import ShareKit
+import ShareKitHTTP
+import WeiboKit
+
+enum WeiboKitSnippets {
+    static func posts(client: WeiboClient) async throws {
+        for post in try await client.homeTimeline() {
+            print(post.user?.screenName ?? "(deleted)", post.text, post.repost?.text ?? "")
+        }
+    }
+
+    static func references() -> [WeiboUserReference] {
+        let someone = WeiboUserReference(parsing: "1404376560")  // .id("1404376560")
+        let other = WeiboUserReference(parsing: "新浪新闻")  // .screenName("新浪新闻")
+        return [someone, other]
+    }
+
+    static func decodingError(error: WeiboDecodingError) {
+        // "statuses[3].user.followers_count: expected a number, found a string \"many\""
+        print(error)
+    }
+
+    static func decoder(response: HTTPResponse) throws -> [WeiboPost] {
+        let posts = try WeiboDecoder.timeline(from: response.body)  // throws WeiboError.malformed naming the field
+        return posts
+    }
+
+    static func errors(client: WeiboClient, showMessage: (String) -> Void, startSignIn: (String) -> Void) async {
+        do throws(WeiboError) {
+            _ = try await client.follow(.id("1404376560"))
+        } catch .notPermitted(let endpoint, _, _) {
+            showMessage("This app may not use \(endpoint)")
+        } catch .needsSignIn(let uid) {
+            startSignIn(uid)
+        } catch {
+            showMessage("\(error)")
+        }
+    }
+
+    static func writeOutcome(client: WeiboClient, post: WeiboPost, show: (WeiboComment) -> Void, tellUser: (String) -> Void) async throws {
+        switch try await client.comment(on: post.id, text: "好看") {
+        case .done(let comment): show(comment)
+        case .outcomeUnknown(let reason): tellUser("It may have been posted: \(reason)")
+        }
+    }
+
+    static func errorAnswer(response: HTTPResponse) throws {
+        if let answer = WeiboErrorAnswer(response) { throw answer.error(endpoint: "comments/create") }
+    }
+
+    static func api(http: ProviderHTTPClient, token: String) async throws -> [WeiboPost] {
+        let api = WeiboAPI(http: ProviderHTTPClient(transport: URLSessionTransport()))
+        let posts = try await api.homeTimeline(.latest, count: 50, token: token)
+        return posts
+    }
+
+    static func limits() {
+        let limits = WeiboRateLimits.normal
+        print(limits.posts)  // 30 per 3600 s, per account
+    }
+
+    static func accountStore(dir: String, credential: Credential, otherUID: String) async throws {
+        let store = try WeiboAccountStore(credentials: FileCredentialStore(path: dir + "/credentials.json"), indexPath: dir + "/accounts.json")
+        try await store.add(credential, screenName: "小明")  // becomes current
+        try await store.use(uid: otherUID)
+    }
+
+    static func client(http: ProviderHTTPClient, store: WeiboAccountStore, warnMaybePosted: () -> Void) async throws {
+        let client = WeiboClient(api: WeiboAPI(http: http), accounts: store, networkMonitor: LinuxNetworkMonitor())
+        let posts = try await client.homeTimeline(.latest, count: 50)
+        if case .outcomeUnknown = try await client.repost(posts[0].id, text: "转发") { warnMaybePosted() }
+    }
+
+    static func cache(dir: String, client: WeiboClient, uid: String, render: (WeiboTimelineItem) -> Void) async throws {
+        let cache = try WeiboTimelineCache(path: dir + "/timeline.sqlite")
+        let posts = try await client.homeTimeline(.latest, count: 50)
+        try await cache.merge(posts, fetchedWith: .latest, requestedCount: 50, account: uid)
+        for item in try await cache.timeline(account: uid).items { render(item) }
+    }
+
+    static func render(_ items: [WeiboTimelineItem], offline: WeiboError?) {}
+
+    static func session(client: WeiboClient, cache: WeiboTimelineCache) async {
+        let session = WeiboTimelineSession(client: client, cache: cache)
+        for await snapshot in session.snapshots() {
+            render(snapshot.timeline.items, offline: snapshot.failure)
+        }
+    }
+}
+
+extension WeiboKitSnippets {
+    static func readme(
+        key: String, secret: String, redirect: URL, nonce: String, redirectedTo: String, dir: String, openBrowser: (URL) -> Void,
+        warnMaybePosted: () -> Void
+    ) async throws {
+        let authorizer = WeiboAuthorizer(appKey: key, appSecret: secret, redirectURI: redirect)
+        openBrowser(authorizer.authorizationURL(state: nonce))  // forcelogin=true: a second account can sign in
+        let credential = try await authorizer.credential(forCode: authorizer.code(fromRedirect: redirectedTo, expectedState: nonce))
+        let accounts = try WeiboAccountStore(credentials: FileCredentialStore(path: dir + "/tokens.json"), indexPath: dir + "/accounts.json")
+        try await accounts.add(credential, screenName: "小明")  // the uid is the one get_token_info states
+        let client = WeiboClient(api: WeiboAPI(http: ProviderHTTPClient(transport: URLSessionTransport())), accounts: accounts)
+        let session = WeiboTimelineSession(client: client, cache: try WeiboTimelineCache(path: dir + "/timeline.sqlite"))
+        let snapshot = try await session.refresh()  // the cache, marked offline, when Weibo cannot be reached
+        if case .outcomeUnknown = try await client.comment(on: snapshot.timeline.posts[0].id, text: "好看") { warnMaybePosted() }
+    }
+}

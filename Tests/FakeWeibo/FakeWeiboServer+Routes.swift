@@ -1,0 +1,97 @@
+import Foundation
+import ShareKit
+import ShareKitHTTP
+public import ShareKitHTTPTesting
+import Synchronization
+
+extension FakeWeiboServer {
+    typealias Reply = LoopbackHTTPServer.Reply
+
+    static func json(_ value: JSONValue, status: Int = 200, headers: [String: String] = [:]) -> Reply {
+        .respond(status: status, headers: headers.merging(["Content-Type": "application/json"]) { $1 }, body: value.encoded())
+    }
+
+    /// Weibo's error JSON.
+    static func error(_ code: Int, _ message: String, path: String, status: Int = 400, headers: [String: String] = [:]) -> Reply {
+        json(["error": .string(message), "error_code": .number(Double(code)), "request": .string(path)], status: status, headers: headers)
+    }
+
+    /// The fields of a form body, or of the query for a GET.
+    public static func fields(of request: LoopbackHTTPServer.Request) -> [String: String] {
+        if request.method == "GET" { return request.queryItems }
+        if let type = request.headers["content-type"], type.hasPrefix("multipart/") {
+            let parts = MultipartForm.parts(of: request.body, contentType: type) ?? []
+            return Dictionary(parts.map { ($0.name, String(decoding: $0.data, as: UTF8.self)) }, uniquingKeysWith: { first, _ in first })
+        }
+        let components = URLComponents(string: "http://localhost/?\(String(decoding: request.body, as: UTF8.self))")
+        return Dictionary((components?.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { first, _ in first })
+    }
+
+    static func answer(_ request: LoopbackHTTPServer.Request, state: StateBox) -> Reply {
+        let path = request.path
+        let fields = fields(of: request)
+        // Test switches first.
+        let (lose, malformed, limited) = state.mutex.withLock { state in
+            (state.loseAnswer.remove(path) != nil, state.malformed.removeValue(forKey: path), state.rateLimited.remove(path) != nil)
+        }
+        if let malformed { return .respond(status: 200, headers: ["Content-Type": "application/json"], body: malformed) }
+        if limited { return error(10023, "User requests out of rate limit!", path: path, status: 403, headers: ["Retry-After": "60"]) }
+        let reply: Reply = state.mutex.withLock { state in
+            switch (request.method, path) {
+            case ("GET", "/oauth2/authorize"): return authorize(fields, state: &state)
+            case ("POST", "/oauth2/access_token"): return accessToken(fields, state: &state)
+            case ("POST", "/oauth2/get_token_info"): return tokenInfo(fields, state: &state)
+            case ("POST", "/oauth2/revokeoauth2"), ("GET", "/oauth2/revokeoauth2"):
+                guard let token = fields["access_token"], let known = state.tokens[token], !known.revoked else {
+                    return error(21332, "invalid_access_token", path: path, status: 401)
+                }
+                state.tokens[token]?.revoked = true
+                return json(["result": "true"])
+            default: break
+            }
+            // Everything under /2/ needs a live token.
+            let token = request.headers["authorization"].flatMap { $0.hasPrefix("OAuth2 ") ? String($0.dropFirst(7)) : nil } ?? fields["access_token"]
+            guard let token, let known = state.tokens[token], !known.revoked else {
+                return error(21332, "invalid_access_token", path: path, status: 401)
+            }
+            if known.expired { return error(21327, "expired_token", path: path, status: 401) }
+            return api(request.method, path, fields, uid: known.uid, state: &state)
+        }
+        if lose { return .dropConnection }
+        return reply
+    }
+
+    private static func authorize(_ fields: [String: String], state: inout State) -> Reply {
+        guard fields["client_id"] == appKey else { return error(21323, "invalid_client", path: "/oauth2/authorize") }
+        guard fields["redirect_uri"] == redirectURI else { return error(21322, "redirect_uri_mismatch", path: "/oauth2/authorize") }
+        // The "browser" signs in the first user; tests use issueCode(for:) to choose.
+        let code = "code-browser-\(state.codes.count + 1)"
+        state.codes[code] = "1750000001"
+        var location = URLComponents(string: redirectURI)!
+        location.queryItems = [URLQueryItem(name: "code", value: code), URLQueryItem(name: "state", value: fields["state"] ?? "")]
+        return .respond(status: 302, headers: ["Location": location.string!], body: [])
+    }
+
+    private static func accessToken(_ fields: [String: String], state: inout State) -> Reply {
+        let path = "/oauth2/access_token"
+        guard fields["client_id"] == appKey, fields["client_secret"] == appSecret else { return error(21324, "invalid_client", path: path) }
+        guard fields["grant_type"] == "authorization_code" else { return error(21328, "unsupported_grant_type", path: path) }
+        guard fields["redirect_uri"] == redirectURI else { return error(21322, "redirect_uri_mismatch", path: path) }
+        guard let code = fields["code"], let uid = state.codes.removeValue(forKey: code) else { return error(21325, "invalid_grant", path: path) }
+        let token = "2.00\(uid)t\(state.tokens.count + 1)"
+        state.tokens[token] = Token(uid: uid)
+        return json(["access_token": .string(token), "expires_in": 157_679_999, "remind_in": "157679999", "uid": .string(uid), "isRealName": "true"])
+    }
+
+    private static func tokenInfo(_ fields: [String: String], state: inout State) -> Reply {
+        let path = "/oauth2/get_token_info"
+        guard let token = fields["access_token"], let known = state.tokens[token], !known.revoked else {
+            return error(21332, "invalid_access_token", path: path, status: 401)
+        }
+        if known.expired { return error(21327, "expired_token", path: path, status: 401) }
+        return json([
+            "uid": .number(Double(known.uid) ?? 0), "appkey": .string(appKey), "scope": .null, "create_at": 1_780_000_000,
+            "expire_in": 157_679_000,
+        ])
+    }
+}

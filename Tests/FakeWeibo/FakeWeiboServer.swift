@@ -1,0 +1,168 @@
+// A fake of Weibo's API and OAuth endpoints on 127.0.0.1, for the client's
+// tests and the weibo-client example's: it implements every endpoint the
+// client uses, answers Weibo's error JSON where Weibo would, and can lose an
+// answer after acting, refuse a permission, or hand out a malformed body.
+
+public import Foundation
+import ShareKitHTTP
+public import ShareKitHTTPTesting
+import Synchronization
+
+/// A fake Weibo on loopback. Users, posts, comments, follows and tokens live
+/// in memory; tests arrange them and read them back.
+public final class FakeWeiboServer: Sendable {
+    /// The app the fake knows.
+    public static let appKey = "1234567890"
+    /// The app's secret.
+    public static let appSecret = "fake-app-secret"
+    /// The app's redirect URI.
+    public static let redirectURI = "https://photodeck.example/weibo/callback"
+
+    /// A post as the fake keeps it.
+    public struct Post: Sendable {
+        public var id: Int64
+        public var uid: String
+        public var text: String
+        public var createdAt: Date
+        public var repostOf: Int64?
+        public var repostsCount = 0
+        public var commentsCount = 0
+        public var picture: String?
+    }
+
+    /// A comment as the fake keeps it.
+    public struct Comment: Sendable {
+        public var id: Int64
+        public var postID: Int64
+        public var uid: String
+        public var text: String
+        public var createdAt: Date
+        public var rip: String?
+    }
+
+    /// A user as the fake keeps it.
+    public struct User: Sendable {
+        public var uid: String
+        public var screenName: String
+        public var followers: Set<String> = []
+        public var following: Set<String> = []
+    }
+
+    struct Token: Sendable {
+        var uid: String
+        var expired = false
+        var revoked = false
+    }
+
+    struct State: Sendable {
+        var users: [String: User] = [:]
+        var posts: [Int64: Post] = [:]
+        var comments: [Comment] = []
+        var codes: [String: String] = [:]
+        var tokens: [String: Token] = [:]
+        var nextID: Int64 = 4_900_000_000_000_000
+        var permitted: Set<String> = []
+        var loseAnswer: Set<String> = []
+        var malformed: [String: [UInt8]] = [:]
+        var rateLimited: Set<String> = []
+        var clockNow = Date(timeIntervalSince1970: 1_780_000_000)
+    }
+
+    /// The state, shared with the server's handler.
+    final class StateBox: Sendable {
+        let mutex = Mutex(State())
+    }
+
+    let state = StateBox()
+    /// The HTTP server.
+    public let http: LoopbackHTTPServer
+
+    /// Starts the fake with two users, `1750000001` ("小明") and `1750000002` ("Alice").
+    public init() throws {
+        let state = self.state
+        http = try LoopbackHTTPServer { request in FakeWeiboServer.answer(request, state: state) }
+        addUser(uid: "1750000001", screenName: "小明")
+        addUser(uid: "1750000002", screenName: "Alice")
+        addUser(uid: "1750000003", screenName: "新浪新闻")
+    }
+
+    deinit { http.stop() }
+
+    /// Where the fake answers (the API and OAuth base).
+    public var base: URL { URL(string: "http://127.0.0.1:\(http.port)")! }
+
+    /// Stops answering (the network "goes away").
+    public func stop() { http.stop() }
+
+    /// Every request received.
+    public var requests: [LoopbackHTTPServer.Request] { http.requests }
+
+    /// The requests for `path` (for example `/2/comments/create.json`).
+    public func requests(to path: String) -> [LoopbackHTTPServer.Request] { http.requests.filter { $0.path == path } }
+
+    // MARK: Arranging
+
+    /// Adds a user.
+    public func addUser(uid: String, screenName: String) {
+        state.mutex.withLock { $0.users[uid] = User(uid: uid, screenName: screenName) }
+    }
+
+    /// Issues an authorization code for `uid`, as the authorize page would
+    /// after the user signed in.
+    public func issueCode(for uid: String) -> String {
+        state.mutex.withLock { state in
+            let code = "code-\(uid)-\(state.codes.count + 1)"
+            state.codes[code] = uid
+            return code
+        }
+    }
+
+    /// Adds `count` posts by `uid` with ids after every post so far; returns their ids, oldest first.
+    @discardableResult
+    public func addPosts(_ count: Int, by uid: String = "1750000003", text: String = "post") -> [String] {
+        state.mutex.withLock { state in
+            (0..<count).map { index in
+                state.nextID += 10
+                state.clockNow += 60
+                let post = Post(id: state.nextID, uid: uid, text: "\(text) \(index + 1)", createdAt: state.clockNow)
+                state.posts[post.id] = post
+                return String(post.id)
+            }
+        }
+    }
+
+    /// Lets the app use `endpoint` (for example `search/suggestions/users`), which otherwise answers 10014.
+    public func permit(_ endpoint: String) { _ = state.mutex.withLock { $0.permitted.insert(endpoint) } }
+
+    /// The next request to `path` is carried out, then its connection
+    /// dropped before the answer.
+    public func loseNextAnswer(to path: String) { _ = state.mutex.withLock { $0.loseAnswer.insert(path) } }
+
+    /// The next request to `path` is answered with `body` (HTTP 200) instead.
+    public func answerNext(_ path: String, with body: String) { state.mutex.withLock { $0.malformed[path] = Array(body.utf8) } }
+
+    /// The next request to `path` is refused with 10023 ("user requests out of rate limit") and `Retry-After: 60`.
+    public func rateLimitNext(_ path: String) { _ = state.mutex.withLock { $0.rateLimited.insert(path) } }
+
+    /// Makes every token of `uid` expired (Weibo then answers 21327).
+    public func expireTokens(of uid: String) {
+        state.mutex.withLock { state in
+            for (token, value) in state.tokens where value.uid == uid { state.tokens[token]?.expired = true }
+        }
+    }
+
+    // MARK: Reading back
+
+    /// The posts, newest first.
+    public var posts: [Post] { state.mutex.withLock { $0.posts.values.sorted { $0.id > $1.id } } }
+    /// The comments, in the order they were made.
+    public var comments: [Comment] { state.mutex.withLock { $0.comments } }
+    /// Whom `uid` follows.
+    public func following(of uid: String) -> Set<String> { state.mutex.withLock { $0.users[uid]?.following ?? [] } }
+    /// Whether `token` was revoked.
+    public func isRevoked(_ token: String) -> Bool { state.mutex.withLock { $0.tokens[token]?.revoked ?? false } }
+    /// The live tokens of `uid`.
+    public func tokens(of uid: String) -> [String] {
+        state.mutex.withLock { $0.tokens.filter { $0.value.uid == uid && !$0.value.revoked }.map(\.key) }
+    }
+}

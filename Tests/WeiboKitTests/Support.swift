@@ -1,0 +1,54 @@
+import FakeWeibo
+import Foundation
+import ShareKit
+import ShareKitHTTP
+import ShareKitHTTPTesting
+import ShareKitTesting
+import WeiboKit
+
+/// A client, an account store and a cache wired to a fresh fake Weibo.
+struct WeiboRig {
+    let fake: FakeWeiboServer
+    let clock = TestClock()
+    let credentials = InMemoryCredentialStore()
+    let accounts: WeiboAccountStore
+    let api: WeiboAPI
+    let client: WeiboClient
+    let authorizer: WeiboAuthorizer
+    let monitor: FakeNetworkMonitor
+
+    init(retries: Int = 3) throws {
+        fake = try FakeWeiboServer()
+        monitor = FakeNetworkMonitor(.wifi)
+        let http = ProviderHTTPClient(
+            transport: URLSessionTransport(), retryPolicy: RetryPolicy(maxAttempts: retries, initialDelay: .milliseconds(10)), clock: clock,
+            requestTimeout: .seconds(10))
+        accounts = try WeiboAccountStore(credentials: credentials, clock: clock)
+        api = WeiboAPI(base: fake.base, http: http)
+        client = WeiboClient(api: api, accounts: accounts, networkMonitor: monitor)
+        authorizer = WeiboAuthorizer(
+            appKey: FakeWeiboServer.appKey, appSecret: FakeWeiboServer.appSecret, redirectURI: URL(string: FakeWeiboServer.redirectURI)!,
+            apiBase: fake.base, client: http)
+    }
+
+    /// Signs `uid` in and opens a timeline session over an in-memory cache.
+    func timelineSession(for uid: String = "1750000001", pageSize: Int) async throws -> WeiboTimelineSession {
+        try await signIn(uid)
+        let cache = try WeiboTimelineCache(path: ":memory:", clock: clock)
+        return WeiboTimelineSession(client: client, cache: cache, pageSize: pageSize)
+    }
+
+    /// Signs `uid` in as the app would: code → verified credential → profile → store.
+    @discardableResult
+    func signIn(_ uid: String) async throws -> Credential {
+        let credential = try await authorizer.credential(forCode: fake.issueCode(for: uid))
+        let profile = try await api.user(.id(credential.account), token: credential.accessToken)
+        try await accounts.add(credential, screenName: profile.screenName)
+        return credential
+    }
+}
+
+/// The bearer token a request carried.
+func token(of request: LoopbackHTTPServer.Request) -> String? {
+    request.headers["authorization"].map { String($0.dropFirst("OAuth2 ".count)) }
+}
