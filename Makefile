@@ -5,8 +5,8 @@ SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 
 # Libraries the package links, and the reference tools the tests compare with.
-BUILD_PACKAGES := pkgconf libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libsqlite3-dev libssl-dev
-TEST_PACKAGES := $(BUILD_PACKAGES) libjpeg-turbo-progs webp time python3 fiu-utils util-linux iproute2
+BUILD_PACKAGES := pkgconf libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libheif-dev liblcms2-dev libgif-dev zlib1g-dev libsqlite3-dev libssl-dev
+TEST_PACKAGES := $(BUILD_PACKAGES) libjpeg-turbo-progs webp libheif-examples liblcms2-utils colord-data time python3 fiu-utils util-linux iproute2
 BENCH_PACKAGES := $(TEST_PACKAGES) libvips-tools imagemagick python3-pil hyperfine libimage-exiftool-perl time
 
 DEMO_OUT ?= $(CURDIR)/.build/demo

@@ -52,6 +52,26 @@ let package = Package(
             providers: [.apt(["libwebp-dev"]), .brew(["webp"])]
         ),
         .systemLibrary(
+            name: "CHeif",
+            pkgConfig: "libheif",
+            providers: [.apt(["libheif-dev"]), .brew(["libheif"])]
+        ),
+        .systemLibrary(
+            name: "CLCMS2",
+            pkgConfig: "lcms2",
+            providers: [.apt(["liblcms2-dev"]), .brew(["little-cms2"])]
+        ),
+        .systemLibrary(
+            name: "CGIF",
+            pkgConfig: "libgif",
+            providers: [.apt(["libgif-dev"]), .brew(["giflib"])]
+        ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
+        .systemLibrary(
             name: "CSQLite",
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
@@ -78,7 +98,7 @@ let package = Package(
         // MARK: Modules
         .target(
             name: "ImageCodecs",
-            dependencies: ["CTurboJPEG", "CJPEGShim", "CPNGShim", "CWebP", "CResample"],
+            dependencies: ["CTurboJPEG", "CJPEGShim", "CPNGShim", "CWebP", "CResample", "CHeif", "CLCMS2", "CGIF", "CZlib"],
             swiftSettings: swiftSettings
         ),
 
@@ -237,7 +257,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["ImageCodecs", "PhotoAlbum"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(
             name: "ImageCodecsTests",
-            dependencies: ["ImageCodecs", "TestSupport"],
+            dependencies: ["ImageCodecs", "TestSupport", "CHeif", "CGIF"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -2,7 +2,7 @@
 # Fuzzes PhotoDeck's parsers with libFuzzer + AddressSanitizer.
 #
 #   scripts/fuzz.sh [TARGET...]        targets: jpeg png webp probe exif render json weibo tencent
-#                                       weibo-timeline weibo-people (default: all)
+#                                       weibo-timeline weibo-people heif icc gif (default: all)
 #
 # Environment:
 #   FUZZ_SECONDS   seconds per target (default 60)
@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET=${FUZZ_SECONDS:-60}
 JOBS=${FUZZ_JOBS:-1}
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(jpeg png webp probe exif render json weibo tencent weibo-timeline weibo-people)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(jpeg png webp probe exif render json weibo tencent weibo-timeline weibo-people heif icc gif)
 TESTDATA=Tests/Fixtures/conformance
 REGRESSIONS=Tests/Fixtures/fuzz-regressions
 
@@ -31,6 +31,14 @@ seed() { # target corpus-dir
             # Provider answers; for all but json a leading byte picks the HTTP status (0: 200).
             for file in Fuzz/seeds/providers/*.json; do
                 if [ "$1" = json ]; then cp "$file" "$2/"; else { printf '\000'; cat "$file"; } >"$2/$(basename "$file")"; fi
+            done
+            return ;;
+        heif) find Fuzz/seeds/heif -type f ;;
+        gif) find Fuzz/seeds/gif -type f ;;
+        icc)
+            # A leading byte picks the reader: 0 a whole profile, 1 JPEG APP2 chunks, 2 a PNG iCCP body.
+            for file in /usr/share/color/icc/colord/*.icc; do
+                [ -f "$file" ] && { printf '\000'; cat "$file"; } >"$2/$(basename "$file")"
             done
             return ;;
         jpeg) find "$TESTDATA" -iname '*.jp*g' ;;
@@ -55,7 +63,7 @@ PY
     done
 }
 
-max_len() { case "$1" in json | weibo | tencent | weibo-*) echo 16384 ;; *) echo 262144 ;; esac; }
+max_len() { case "$1" in json | weibo | tencent | weibo-*) echo 16384 ;; icc) echo 65536 ;; *) echo 262144 ;; esac; }
 
 status=0
 mkdir -p "$REGRESSIONS"

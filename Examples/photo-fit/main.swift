@@ -74,21 +74,25 @@ func run() throws -> String {
         throw FitError("cannot tell the output format from '\(arguments.output)'; use .jpg, .png or .webp")
     }
 
-    let decoded: DecodedImage
+    // Colours end in sRGB; a tagged source says so in its output.
+    var decoded: DecodedImage
     if let box = arguments.box {
-        decoded = try DecodedImage(renderingFileAt: arguments.input, in: box, mode: arguments.mode)
+        decoded = try DecodedImage(renderingFileAt: arguments.input, in: box, mode: arguments.mode, options: RenditionOptions(colorHandling: .preserve))
     } else {
-        decoded = try DecodedImage(decodingFileAt: arguments.input)
+        decoded = try DecodedImage(decodingFileAt: arguments.input, options: DecodeOptions(colorHandling: .preserve))
     }
+    let sourceProfile = decoded.colorProfile
+    decoded.convertToSRGB()
     let bitmap = decoded.bitmap
-    let encoded = try bitmap.encoded(as: format, options: EncodeOptions(quality: arguments.quality))
+    let encoded = try bitmap.encoded(as: format, options: EncodeOptions(quality: arguments.quality, colorProfile: sourceProfile == nil ? nil : .sRGB))
     do {
         try Data(encoded).write(to: URL(fileURLWithPath: arguments.output), options: .atomic)
     } catch {
         throw FitError("cannot write \(arguments.output): \(error.localizedDescription)")
     }
     let oriented = decoded.sourceOrientation == .up ? "" : ", orientation \(decoded.sourceOrientation) applied"
-    return "\(arguments.input): \(decoded.format) \(decoded.sourceSize)\(oriented) -> \(format) \(bitmap.size), \(encoded.count) bytes"
+    let converted = sourceProfile.map { ", \($0.name ?? "tagged colours") converted to sRGB" } ?? ""
+    return "\(arguments.input): \(decoded.format) \(decoded.sourceSize)\(oriented)\(converted) -> \(format) \(bitmap.size), \(encoded.count) bytes"
 }
 
 do {

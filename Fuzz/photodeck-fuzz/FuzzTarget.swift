@@ -11,6 +11,9 @@
 //   tencent             WeChat's and WeCom's errcode answers and publish status
 //   weibo-timeline      WeiboKit's status decoders (timeline, single status) and error answers
 //   weibo-people        WeiboKit's comment, user, search and token-info decoders, the redirect reader
+//   heif                HEIC/AVIF probe and decode through libheif (an ftyp box is forced)
+//   icc                 ICC profile parsing, JPEG APP2 chunk reassembly, PNG iCCP inflation, conversion
+//   gif                 GIF structure, still decode and every animation frame
 //
 // For weibo and tencent the first byte picks the HTTP status; the rest is the body.
 //
@@ -29,6 +32,7 @@ enum FuzzTarget: String, CaseIterable {
     case jpeg, png, webp, probe, exif, render, json, weibo, tencent
     case weiboTimeline = "weibo-timeline"
     case weiboPeople = "weibo-people"
+    case heif, icc, gif
 
     static let selected: FuzzTarget = {
         let name = ProcessInfo.processInfo.environment["PHOTODECK_FUZZ_TARGET"] ?? "probe"
@@ -86,6 +90,48 @@ enum FuzzTarget: String, CaseIterable {
             _ = try? WeiboDecoder.tokenInfo(from: response.body)
             let authorizer = WeiboAuthorizer(appKey: "1", appSecret: "s", redirectURI: URL(string: "https://example.com/cb")!)
             _ = try? authorizer.code(fromRedirect: String(decoding: response.body, as: UTF8.self), expectedState: "s")
+        case .heif:
+            // Keep the fuzzer inside HEIF: force an ftyp box naming HEIC or AVIF.
+            var data = bytes
+            if !(data.count > 12 && data[4..<8].elementsEqual("ftyp".utf8)) {
+                data = [0, 0, 0, 24] + Array("ftypheic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8) + data
+            }
+            _ = try? ImageInfo(probing: data)
+            _ = try? DecodedImage(decoding: data, options: DecodeOptions(limits: limits))
+            _ = try? DecodedImage(decoding: data, options: DecodeOptions(targetSize: .fitting(PixelSize(width: 32, height: 32)), limits: limits))
+        case .icc:
+            // First byte: which reader; the rest is the payload.
+            let payload = Array(bytes.dropFirst())
+            switch bytes.first.map({ $0 % 3 }) {
+            case 0?:
+                if let profile = ColorProfile(iccData: payload) {
+                    var image = DecodedImage(
+                        bitmap: Bitmap(zeroedWidth: 4, height: 4, pixelFormat: profile.colorSpace == .gray ? .gray8 : .rgb8), format: .png, orientation: .up,
+                        sourceOrientation: .up, sourceSize: PixelSize(width: 4, height: 4), colorProfile: profile)
+                    image.convertToSRGB()
+                }
+            case 1?:
+                var chunks = JPEGICCChunks()
+                var rest = payload[...]
+                while rest.count > 2 {
+                    let length = Int(rest[rest.startIndex]) % 64 + 1
+                    chunks.add(segment: JPEGICCChunks.marker + Array(rest.dropFirst().prefix(length)))
+                    rest = rest.dropFirst(length + 1)
+                }
+                _ = chunks.color
+            default:
+                var chunks = PNGColorChunks()
+                chunks.add(type: "iCCP", body: payload)
+                _ = chunks.color(isGray: false)
+            }
+        case .gif:
+            var data = bytes
+            if !data.starts(with: Array("GIF8".utf8)) { data = Array("GIF89a".utf8) + data }
+            _ = try? ImageInfo(probing: data)
+            _ = try? DecodedImage(decoding: data, options: DecodeOptions(limits: limits))
+            if let frames = try? ImageFrames(decoding: data, limits: .init(image: limits, maxFrameCount: 64, maxTotalPixels: 64_000_000)) {
+                while (try? frames.next()) != nil {}
+            }
         case .tencent:
             let response = Self.response(bytes)
             if let json = try? TencentAnswer.check(response, provider: "wechat-oa", step: "fuzz", now: Date(timeIntervalSince1970: 1_800_000_000)) {

@@ -37,7 +37,7 @@ struct ReferencePixelTests {
     @Test("PNG decodes are pixel-exact", arguments: pngReferences)
     func pngExact(_ reference: PNGReference) throws {
         let bytes = try TestData.bytes(reference.path)
-        let image = try DecodedImage(decoding: bytes, options: DecodeOptions(appliesOrientation: false))
+        let image = try DecodedImage(decoding: bytes, options: DecodeOptions(appliesOrientation: false, colorHandling: .preserve))
         #expect(image.bitmap.size == PixelSize(width: reference.width, height: reference.height))
         let hash = fnv1a64(image.bitmap.rgbaBytes)
         #expect(hash == reference.hash, "pixels differ from pypng's decode of \(reference.path)")
@@ -49,7 +49,7 @@ struct ReferencePixelTests {
 
     @Test("JPEG decodes are within ±1 of djpeg", arguments: referenceJPEGs)
     func jpegMatchesDjpeg(_ entry: TestData.Entry) throws {
-        let image = try DecodedImage(decoding: try entry.bytes(), options: DecodeOptions(appliesOrientation: false))
+        let image = try DecodedImage(decoding: try entry.bytes(), options: DecodeOptions(appliesOrientation: false, colorHandling: .preserve))
         guard image.bitmap.pixelFormat != .rgba8 else { return }
         let reference: ReferenceDecoder.Image
         do {
@@ -120,7 +120,7 @@ struct ReferencePixelTests {
 
     /// Decodes `bytes` and compares every pixel with `dwebp -pam` of `file`.
     static func expectExactAgainstDwebp(_ bytes: [UInt8], file: URL) throws {
-        let image = try DecodedImage(decoding: bytes, options: DecodeOptions(appliesOrientation: false))
+        let image = try DecodedImage(decoding: bytes, options: DecodeOptions(appliesOrientation: false, colorHandling: .preserve))
         let reference = try ReferenceDecoder.dwebp(file)
         #expect(reference.width == image.bitmap.width && reference.height == image.bitmap.height)
         #expect(reference.channels == 4)

@@ -43,6 +43,9 @@ public struct DecodeOptions: Hashable, Sendable {
     /// (the rest is grey, and ``DecodedImage/warnings`` says so). By default
     /// truncation is an error; PNG and WebP always treat it as one.
     public var acceptsTruncatedData: Bool
+    /// Whether tagged colours are converted to sRGB (the default) or kept
+    /// with their profile in ``DecodedImage/colorProfile``.
+    public var colorHandling: ColorHandling
 
     /// Creates decode options.
     public init(
@@ -50,8 +53,10 @@ public struct DecodeOptions: Hashable, Sendable {
         appliesOrientation: Bool = true,
         limits: ImageLimits = .default,
         acceptsTruncatedData: Bool = false,
-        prefersFastScaling: Bool = false
+        prefersFastScaling: Bool = false,
+        colorHandling: ColorHandling = .convertToSRGB
     ) {
+        self.colorHandling = colorHandling
         self.prefersFastScaling = prefersFastScaling
         self.targetSize = targetSize
         self.appliesOrientation = appliesOrientation

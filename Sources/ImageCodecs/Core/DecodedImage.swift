@@ -19,12 +19,16 @@ public struct DecodedImage: Sendable {
     /// Warnings the codec library reported for data it could recover from
     /// (extraneous bytes, a bad ancillary chunk). Empty for clean files.
     public var warnings: [String]
+    /// The colour profile of ``bitmap``'s values; `nil` when they are sRGB
+    /// (untagged, or converted by ``ColorHandling/convertToSRGB``).
+    public var colorProfile: ColorProfile?
 
     /// Creates a decoded image.
     public init(
         bitmap: Bitmap, format: ImageFormat, orientation: ImageOrientation, sourceOrientation: ImageOrientation,
-        sourceSize: PixelSize, exif: ExifMetadata? = nil, warnings: [String] = []
+        sourceSize: PixelSize, exif: ExifMetadata? = nil, warnings: [String] = [], colorProfile: ColorProfile? = nil
     ) {
+        self.colorProfile = colorProfile
         self.bitmap = bitmap
         self.format = format
         self.orientation = orientation
@@ -32,6 +36,17 @@ public struct DecodedImage: Sendable {
         self.sourceSize = sourceSize
         self.exif = exif
         self.warnings = warnings
+    }
+
+    /// Converts ``bitmap`` from ``colorProfile`` to sRGB (Little CMS 2,
+    /// perceptual intent; matrix-shaper profiles such as Adobe RGB and
+    /// Display P3 convert colorimetrically). A profile that cannot be used
+    /// leaves the pixels as they are and adds a warning; either way
+    /// ``colorProfile`` is `nil` afterwards.
+    public mutating func convertToSRGB() {
+        guard let profile = colorProfile else { return }
+        if let warning = ColorConversion.convertToSRGB(&bitmap, from: profile) { warnings.append(warning.description) }
+        colorProfile = nil
     }
 
     /// This image with its pending orientation applied (a no-op when it is

@@ -34,13 +34,18 @@ public struct EncodeOptions: Hashable, Sendable {
     /// The colour transparent pixels are flattened onto for formats without
     /// alpha (JPEG), as RGB bytes. White by default.
     public var background: (red: UInt8, green: UInt8, blue: UInt8)
+    /// The colour profile to embed: the profile of the pixels written
+    /// (``DecodedImage/colorProfile``, or ``ColorProfile/sRGB`` for
+    /// converted pixels). `nil` embeds none, which readers take as sRGB.
+    public var colorProfile: ColorProfile?
 
     /// Creates encoding options.
     public init(
         quality: Int = 85, isProgressive: Bool = false, chromaSubsampling: ChromaSubsampling = .both420,
         compressionLevel: Int = 6, isLossless: Bool = false, exif: ExifMetadata? = nil,
-        background: (red: UInt8, green: UInt8, blue: UInt8) = (255, 255, 255)
+        background: (red: UInt8, green: UInt8, blue: UInt8) = (255, 255, 255), colorProfile: ColorProfile? = nil
     ) {
+        self.colorProfile = colorProfile
         self.quality = quality
         self.isProgressive = isProgressive
         self.chromaSubsampling = chromaSubsampling
@@ -67,7 +72,7 @@ public struct EncodeOptions: Hashable, Sendable {
         lhs.quality == rhs.quality && lhs.isProgressive == rhs.isProgressive
             && lhs.chromaSubsampling == rhs.chromaSubsampling && lhs.compressionLevel == rhs.compressionLevel
             && lhs.isLossless == rhs.isLossless && lhs.exif == rhs.exif
-            && lhs.background == rhs.background
+            && lhs.background == rhs.background && lhs.colorProfile == rhs.colorProfile
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -56,7 +56,7 @@ public struct JPEGCodec: ImageDecoding, ImageEncoding {
     public func decode(_ data: [UInt8], options: DecodeOptions) throws(ImageCodecError) -> DecodedImage {
         let header = try JPEGHeader(reading: MemoryByteSource(data))
         try header.checkSupported()
-        let plan = try DecodePlan(format: .jpeg, storedSize: header.size, exif: header.exif, options: options)
+        let plan = try DecodePlan(format: .jpeg, storedSize: header.size, exif: header.exif, color: header.color, options: options)
         let scaling =
             plan.wantsScaling
             ? Self.scaling(of: header.size, covering: plan.requiredStoredSize, fastOnly: options.prefersFastScaling) : (eighths: 8, size: header.size)
@@ -207,9 +207,29 @@ public struct JPEGCodec: ImageDecoding, ImageEncoding {
         guard status == 0, let output else {
             throw .encodingFailed(format: .jpeg, message: String(cString: tjGetErrorStr2(handle)))
         }
-        let encoded = Array(UnsafeBufferPointer(start: output, count: Int(outputSize)))
+        var encoded = Array(UnsafeBufferPointer(start: output, count: Int(outputSize)))
+        if let profile = options.colorProfile { encoded = Self.inserting(profile, into: encoded) }
         guard let exif = options.exif else { return encoded }
         return try Self.inserting(exif, into: encoded)
+    }
+
+    /// Inserts `profile` as APP2 `ICC_PROFILE` segments (65,519 bytes
+    /// each, numbered from 1) after SOI and any JFIF APP0 segment.
+    static func inserting(_ profile: ColorProfile, into jpeg: [UInt8]) -> [UInt8] {
+        let chunkSize = 65_519
+        let chunks = stride(from: 0, to: profile.data.count, by: chunkSize).map { Array(profile.data[$0..<min($0 + chunkSize, profile.data.count)]) }
+        var segments: [UInt8] = []
+        for (index, chunk) in chunks.enumerated() {
+            let length = 2 + JPEGICCChunks.marker.count + 2 + chunk.count
+            segments += [0xFF, 0xE2, UInt8(length >> 8), UInt8(length & 0xFF)] + JPEGICCChunks.marker + [UInt8(index + 1), UInt8(chunks.count)] + chunk
+        }
+        var insertAt = 2
+        if jpeg.count > 6, jpeg[2] == 0xFF, jpeg[3] == 0xE0 {
+            insertAt = 4 + (Int(jpeg[4]) << 8 | Int(jpeg[5]))
+        }
+        var result = jpeg
+        result.insert(contentsOf: segments, at: min(insertAt, jpeg.count))
+        return result
     }
 
     /// Inserts an APP1 EXIF segment after SOI and any JFIF APP0 segment.

@@ -16,6 +16,11 @@ struct JPEGHeader {
     var exif: ExifMetadata?
     /// APP14 "Adobe" transform flag (0: none/CMYK, 1: YCbCr, 2: YCCK).
     var adobeTransform: UInt8?
+    /// The `APP2` ICC profile chunks seen.
+    var iccChunks = JPEGICCChunks()
+
+    /// The colour the file declares (an ICC profile, or sRGB).
+    var color: EmbeddedColor { iccChunks.color ?? .sRGB }
 
     static func recognizes(_ bytes: ArraySlice<UInt8>) -> Bool {
         bytes.count >= 3 && bytes[bytes.startIndex] == 0xFF && bytes[bytes.startIndex + 1] == 0xD8
@@ -85,6 +90,8 @@ struct JPEGHeader {
                 if prefix == [0x45, 0x78, 0x69, 0x66, 0, 0] {
                     exif = ExifMetadata(bytes: try reader.bytes(at: payloadStart + 6, length: payloadLength - 6))
                 }
+            case 0xE2 where payloadLength > 14 && iccChunks.chunks.count < 256:
+                iccChunks.add(segment: try reader.bytes(at: payloadStart, length: payloadLength))
             case 0xEE where payloadLength >= 12:
                 let app14 = try reader.bytes(at: payloadStart, length: 12)
                 if app14.prefix(5).elementsEqual("Adobe".utf8) { adobeTransform = app14[11] }

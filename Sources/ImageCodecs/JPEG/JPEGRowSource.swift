@@ -77,7 +77,7 @@ extension JPEGCodec: RowDecoding {
         let header = try JPEGHeader(reading: MemoryByteSource(data))
         try header.checkSupported()
         guard header.componentCount == 1 || header.componentCount == 3 else { return nil }
-        let plan = try DecodePlan(format: .jpeg, storedSize: header.size, exif: header.exif, options: options)
+        let plan = try DecodePlan(format: .jpeg, storedSize: header.size, exif: header.exif, color: header.color, options: options)
         let scaling =
             plan.wantsScaling
             ? Self.scaling(of: header.size, covering: plan.requiredStoredSize, fastOnly: options.prefersFastScaling)

@@ -60,6 +60,24 @@ public struct PNGCodec: ImageDecoding, ImageEncoding {
         guard status == PD_PNG_OK, let output else {
             throw .encodingFailed(format: .png, message: string(fromCCharacters: diagnostics.message))
         }
-        return Array(UnsafeBufferPointer(start: output, count: outputSize))
+        let encoded = Array(UnsafeBufferPointer(start: output, count: outputSize))
+        guard let profile = options.colorProfile else { return encoded }
+        return Self.inserting(profile, into: encoded)
+    }
+
+    /// Inserts an `iCCP` chunk (zlib-compressed profile) after `IHDR`.
+    static func inserting(_ profile: ColorProfile, into png: [UInt8]) -> [UInt8] {
+        let name = Array((profile.name ?? "ICC profile").utf8.filter { (32...126).contains($0) }.prefix(79))
+        let body = (name.isEmpty ? Array("ICC profile".utf8) : name) + [0, 0] + Inflate.deflated(profile.data)
+        let typeAndBody = Array("iCCP".utf8) + body
+        let crc = Inflate.crc32(typeAndBody)
+        let length = UInt32(body.count)
+        let chunk =
+            [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)] + typeAndBody
+            + [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)]
+        let afterHeader = 8 + 12 + 13
+        var result = png
+        result.insert(contentsOf: chunk, at: min(afterHeader, png.count))
+        return result
     }
 }

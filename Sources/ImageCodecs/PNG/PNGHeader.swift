@@ -9,6 +9,11 @@ struct PNGHeader {
     var hasTransparencyChunk = false
     var isAnimated = false
     var exif: ExifMetadata?
+    /// `iCCP`, `sRGB`, `cICP`, `gAMA` and `cHRM`, as found.
+    var colorChunks = PNGColorChunks()
+
+    /// The colour the file declares (a profile, or sRGB).
+    var color: EmbeddedColor { colorChunks.color(isGray: colorType == 0 || colorType == 4) }
 
     var hasAlpha: Bool { colorType == 4 || colorType == 6 || hasTransparencyChunk }
 
@@ -50,6 +55,9 @@ struct PNGHeader {
                     return
                 case "tRNS":
                     hasTransparencyChunk = true
+                case "iCCP" where length <= ColorProfile.maxByteCount, "sRGB" where length == 1, "cICP" where length == 4, "gAMA" where length == 4,
+                    "cHRM" where length == 32:
+                    colorChunks.add(type: type, body: try reader.bytes(at: bodyStart, length: length))
                 case "acTL":
                     isAnimated = true
                 case "eXIf" where length <= 1 << 20:

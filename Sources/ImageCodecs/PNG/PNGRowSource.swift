@@ -116,7 +116,7 @@ extension PNGCodec: RowDecoding {
 
     static func plan(for source: any ByteSource, options: DecodeOptions) throws(ImageCodecError) -> DecodePlan {
         let header = try PNGHeader(reading: source)
-        return try DecodePlan(format: .png, storedSize: header.size, exif: header.exif, options: options)
+        return try DecodePlan(format: .png, storedSize: header.size, exif: header.exif, color: header.color, options: options)
     }
 
     /// Throws when libpng and the Swift header scan disagree on the size.

@@ -9,13 +9,22 @@ struct DecodePlan {
     /// The stored-orientation size the decoded pixels must cover; equal to
     /// `storedSize` for a full-size decode.
     let requiredStoredSize: PixelSize
+    /// The colour the file declares for its pixels.
+    let color: EmbeddedColor
 
-    init(format: ImageFormat, storedSize: PixelSize, exif: ExifMetadata?, options: DecodeOptions) throws(ImageCodecError) {
+    /// `appliesExifOrientation` is `false` for containers whose own
+    /// transforms the codec library already applied (HEIF `irot`/`imir`):
+    /// their EXIF orientation must not rotate the pixels a second time.
+    init(
+        format: ImageFormat, storedSize: PixelSize, exif: ExifMetadata?, color: EmbeddedColor = .sRGB, options: DecodeOptions,
+        appliesExifOrientation: Bool = true
+    ) throws(ImageCodecError) {
         try options.limits.check(storedSize, format: format)
         self.format = format
         self.storedSize = storedSize
-        self.exif = exif
-        orientation = exif?.orientation ?? .up
+        self.exif = appliesExifOrientation ? exif : exif?.settingOrientation(.up)
+        self.color = color
+        orientation = appliesExifOrientation ? exif?.orientation ?? .up : .up
         let oriented = orientation.orientedSize(storedSize)
         if let required = try options.targetSize.requiredSize(forOrientedSize: oriented) {
             requiredStoredSize = orientation.swapsDimensions ? required.transposed : required
@@ -27,12 +36,14 @@ struct DecodePlan {
     /// Whether the request can be met by scaling while decoding.
     var wantsScaling: Bool { requiredStoredSize != storedSize }
 
-    /// Wraps decoded pixels, applying the orientation when asked.
+    /// Wraps decoded pixels: colour converted to sRGB or tagged with the
+    /// file's profile, as the options say, and the orientation applied when asked.
     func finish(_ bitmap: Bitmap, warnings: [String], options: DecodeOptions) -> DecodedImage {
-        let image = DecodedImage(
+        var image = DecodedImage(
             bitmap: bitmap, format: format, orientation: orientation, sourceOrientation: orientation,
-            sourceSize: storedSize, exif: exif, warnings: warnings
+            sourceSize: storedSize, exif: exif, warnings: warnings + color.warnings, colorProfile: color.profile
         )
+        if options.colorHandling == .convertToSRGB { image.convertToSRGB() }
         return options.appliesOrientation ? image.applyingOrientation() : image
     }
 }

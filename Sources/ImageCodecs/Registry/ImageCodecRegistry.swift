@@ -2,7 +2,8 @@ import Synchronization
 
 /// The decoders and encoders PhotoDeck can use, looked up by sniffed format.
 ///
-/// ``shared`` holds the built-in JPEG, PNG and WebP codecs. Add a format by
+/// ``shared`` holds the built-in codecs: JPEG, PNG and WebP (decode and
+/// encode), HEIC, AVIF and GIF (decode). Add a format by
 /// registering a decoder (and, if it can be written, an encoder):
 ///
 /// ```swift
@@ -22,10 +23,12 @@ public final class ImageCodecRegistry: Sendable {
     /// The registry the convenience APIs use, with the built-in codecs.
     public static let shared = ImageCodecRegistry()
 
-    /// Creates a registry holding the built-in JPEG, PNG and WebP codecs, or
-    /// none when `includingBuiltIns` is `false`.
+    /// Creates a registry holding the built-in codecs (JPEG, PNG and WebP
+    /// both ways; HEIC, AVIF and GIF decoding), or none when
+    /// `includingBuiltIns` is `false`.
     public init(includingBuiltIns: Bool = true) {
-        let decoders: [any ImageDecoding] = includingBuiltIns ? [JPEGCodec(), PNGCodec(), WebPCodec()] : []
+        let decoders: [any ImageDecoding] =
+            includingBuiltIns ? [JPEGCodec(), PNGCodec(), WebPCodec(), HEIFCodec(format: .heic), HEIFCodec(format: .avif), GIFCodec()] : []
         let encoders: [any ImageEncoding] = includingBuiltIns ? [JPEGCodec(), PNGCodec(), WebPCodec()] : []
         state = Mutex(State(decoders: decoders, encoders: encoders))
     }

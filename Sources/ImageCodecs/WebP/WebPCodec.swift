@@ -44,7 +44,7 @@ public struct WebPCodec: ImageDecoding, ImageEncoding {
         let features = try Self.features(of: data, isComplete: true)
         let container = try WebPContainer(reading: MemoryByteSource(data))
         let storedSize = PixelSize(width: Int(features.width), height: Int(features.height))
-        let plan = try DecodePlan(format: .webp, storedSize: storedSize, exif: container.exif, options: options)
+        let plan = try DecodePlan(format: .webp, storedSize: storedSize, exif: container.exif, color: container.color, options: options)
 
         let bitmap: Bitmap
         if features.has_animation != 0 {
@@ -169,20 +169,32 @@ public struct WebPCodec: ImageDecoding, ImageEncoding {
             throw .encodingFailed(format: .webp, message: "libwebp encoder error \(picture.error_code.rawValue)")
         }
         let bytes = Array(UnsafeBufferPointer(start: memory, count: writer.size))
-        guard let exif = options.exif else { return bytes }
-        return try Self.adding(exif, to: bytes)
+        var chunks: [(String, [UInt8])] = []
+        if let profile = options.colorProfile { chunks.append(("ICCP", profile.data)) }
+        if let exif = options.exif { chunks.append(("EXIF", exif.tiffData)) }
+        return try chunks.isEmpty ? bytes : Self.adding(chunks, to: bytes)
     }
 
     /// Adds an `EXIF` chunk with libwebp's mux API (which also writes the
     /// VP8X header the chunk requires).
     static func adding(_ exif: ExifMetadata, to webp: [UInt8]) throws(ImageCodecError) -> [UInt8] {
+        try adding([("EXIF", exif.tiffData)], to: webp)
+    }
+
+    /// Adds metadata chunks (`ICCP`, `EXIF`) with libwebp's mux API.
+    static func adding(_ chunks: [(String, [UInt8])], to webp: [UInt8]) throws(ImageCodecError) -> [UInt8] {
         let result: [UInt8]? = webp.withUnsafeBufferPointer { image in
-            exif.tiffData.withUnsafeBufferPointer { exifBytes in
-                var imageData = WebPData(bytes: image.baseAddress, size: image.count)
-                var exifData = WebPData(bytes: exifBytes.baseAddress, size: exifBytes.count)
-                guard let mux = WebPMuxCreate(&imageData, 0) else { return nil }
-                defer { WebPMuxDelete(mux) }
-                guard WebPMuxSetChunk(mux, "EXIF", &exifData, 1) == WEBP_MUX_OK else { return nil }
+            var imageData = WebPData(bytes: image.baseAddress, size: image.count)
+            guard let mux = WebPMuxCreate(&imageData, 0) else { return nil }
+            defer { WebPMuxDelete(mux) }
+            for (fourCC, payload) in chunks {
+                let set = payload.withUnsafeBufferPointer { bytes in
+                    var data = WebPData(bytes: bytes.baseAddress, size: bytes.count)
+                    return WebPMuxSetChunk(mux, fourCC, &data, 1)
+                }
+                guard set == WEBP_MUX_OK else { return nil }
+            }
+            do {
                 var assembled = WebPData()
                 WebPDataInit(&assembled)
                 defer { WebPDataClear(&assembled) }
@@ -190,7 +202,9 @@ public struct WebPCodec: ImageDecoding, ImageEncoding {
                 return Array(UnsafeBufferPointer(start: bytes, count: assembled.size))
             }
         }
-        guard let result else { throw .encodingFailed(format: .webp, message: "could not add the EXIF chunk") }
+        guard let result else {
+            throw .encodingFailed(format: .webp, message: "could not add the metadata chunks (\(chunks.map(\.0).joined(separator: ", ")))")
+        }
         return result
     }
 }

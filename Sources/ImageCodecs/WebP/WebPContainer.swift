@@ -4,6 +4,8 @@
 struct WebPContainer {
     /// The `EXIF` chunk's contents, when the file is extended (VP8X) and has one.
     var exif: ExifMetadata?
+    /// The colour of the pixels: the `ICCP` chunk's profile, or sRGB.
+    var color = EmbeddedColor.sRGB
 
     static func recognizes(_ bytes: ArraySlice<UInt8>) -> Bool {
         guard bytes.count >= 12 else { return false }
@@ -30,6 +32,8 @@ struct WebPContainer {
             } else if isExtended, fourCC == "EXIF", length <= 1 << 20, offset + 8 + length <= total {
                 exif = ExifMetadata(bytes: try reader.bytes(at: offset + 8, length: length))
                 return
+            } else if isExtended, fourCC == "ICCP", length <= ColorProfile.maxByteCount, offset + 8 + length <= total {
+                color = EmbeddedColor(icc: try reader.bytes(at: offset + 8, length: length), source: "WebP ICCP")
             }
             offset += 8 + length + (length & 1)
             chunksRead += 1

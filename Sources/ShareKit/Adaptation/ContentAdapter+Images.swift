@@ -20,6 +20,9 @@ extension ContentAdapter {
     ) -> Result<(PreparedContent.Image, Bool), FitFailure> {
         guard let format = formats.first(where: { registry.encodableFormats.contains($0) }) else { return .failure(.noWritableFormat) }
         var bitmap: Bitmap
+        // A tagged source is converted to sRGB and says so in what is sent
+        // (not in small thumbnails, where the profile's bytes would cost quality).
+        var profile: ColorProfile?
         switch image {
         case .encoded(let bytes):
             let info: ImageInfo
@@ -29,7 +32,13 @@ extension ContentAdapter {
                 return .success((PreparedContent.Image(bytes: bytes, format: info.format, size: info.size), false))
             }
             do {
-                bitmap = try DecodedImage(rendering: bytes, in: box ?? info.orientedSize, registry: registry).bitmap
+                var rendition = try DecodedImage(
+                    rendering: bytes, in: box ?? info.orientedSize, options: RenditionOptions(colorHandling: .preserve), registry: registry)
+                if rendition.colorProfile != nil {
+                    rendition.convertToSRGB()
+                    if maxBytes >= Self.profileEmbeddingMinimumBytes { profile = .sRGB }
+                }
+                bitmap = rendition.bitmap
             } catch {
                 return .failure(.unreadable(error))
             }
@@ -39,7 +48,7 @@ extension ContentAdapter {
         }
         do {
             for _ in 0..<6 {
-                if let best = try smallestEncoding(of: bitmap, as: format, maxBytes: maxBytes, encodes: &encodes) {
+                if let best = try smallestEncoding(of: bitmap, as: format, profile: profile, maxBytes: maxBytes, encodes: &encodes) {
                     return .success((PreparedContent.Image(bytes: best, format: format, size: bitmap.size), true))
                 }
                 // Too large even at the lowest quality: shrink and try again.
@@ -52,16 +61,21 @@ extension ContentAdapter {
         return .failure(.tooLarge)
     }
 
+    /// The smallest byte cap at which a converted image carries the sRGB profile.
+    static let profileEmbeddingMinimumBytes = 256 * 1024
+
     /// The best encoding of `bitmap` under `maxBytes`: the preferred quality
     /// when it fits (most images do), else the highest quality that fits, by
     /// binary search; `nil` when nothing fits at this size.
-    private func smallestEncoding(of bitmap: Bitmap, as format: ImageFormat, maxBytes: Int, encodes: inout Int) throws(ImageCodecError) -> [UInt8]? {
+    private func smallestEncoding(
+        of bitmap: Bitmap, as format: ImageFormat, profile: ColorProfile?, maxBytes: Int, encodes: inout Int
+    ) throws(ImageCodecError) -> [UInt8]? {
         guard format == .jpeg || format == .webp else {
-            let encoded = try bitmap.encoded(as: format, options: EncodeOptions(compressionLevel: 9), registry: registry)
+            let encoded = try bitmap.encoded(as: format, options: EncodeOptions(compressionLevel: 9, colorProfile: profile), registry: registry)
             encodes += 1
             return encoded.count <= maxBytes ? encoded : nil
         }
-        let first = try bitmap.encoded(as: format, options: EncodeOptions(quality: preferredQuality), registry: registry)
+        let first = try bitmap.encoded(as: format, options: EncodeOptions(quality: preferredQuality, colorProfile: profile), registry: registry)
         encodes += 1
         if first.count <= maxBytes { return first }
         var best: [UInt8]?
@@ -69,7 +83,7 @@ extension ContentAdapter {
         var high = preferredQuality - 1
         while low <= high {
             let quality = (low + high) / 2
-            let encoded = try bitmap.encoded(as: format, options: EncodeOptions(quality: quality), registry: registry)
+            let encoded = try bitmap.encoded(as: format, options: EncodeOptions(quality: quality, colorProfile: profile), registry: registry)
             encodes += 1
             if encoded.count <= maxBytes {
                 best = encoded

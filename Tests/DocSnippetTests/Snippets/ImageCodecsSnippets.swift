@@ -116,3 +116,20 @@ extension ImageCodecsSnippets {
         _ = page
     }
 }
+
+extension ImageCodecsSnippets {
+    static func colorProfile(adobeRGBJPEG: [UInt8]) throws {
+        let photo = try DecodedImage(decoding: adobeRGBJPEG, options: DecodeOptions(colorHandling: .preserve))
+        print(photo.colorProfile?.name ?? "sRGB")  // "Adobe RGB (1998)"
+    }
+
+    static func show(_ bitmap: Bitmap, for duration: Duration) {}
+
+    static func frames(gifBytes: [UInt8]) throws {
+        let frames = try ImageFrames(decoding: gifBytes)
+        print(frames.frameCount, frames.loopCount)  // 12, 0 (forever)
+        while let frame = try frames.next() {
+            show(frame.bitmap, for: frame.duration)
+        }
+    }
+}

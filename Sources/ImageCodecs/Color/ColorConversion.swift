@@ -1,0 +1,99 @@
+import CLCMS2
+import Synchronization
+
+/// Converts pixels between ICC profiles through Little CMS 2, with the
+/// transforms cached (creating one costs about a millisecond; applying it
+/// to a 1170x2532 image, a few).
+enum ColorConversion {
+    /// A cached lcms2 transform.
+    ///
+    /// `@unchecked Sendable` is safe: the handle is created once, never
+    /// mutated, and deleted only in `deinit`; lcms2 documents
+    /// `cmsDoTransform` as safe to call from several threads on one
+    /// transform when it was created with `cmsFLAGS_NOCACHE` (no
+    /// per-transform pixel cache), which every transform here is.
+    final class Transform: @unchecked Sendable {
+        let handle: cmsHTRANSFORM
+        init(_ handle: cmsHTRANSFORM) { self.handle = handle }
+        deinit { cmsDeleteTransform(handle) }
+    }
+
+    private struct Key: Hashable {
+        let profile: [UInt8]
+        let pixelFormat: PixelFormat
+    }
+
+    /// At most this many transforms are kept (a photo library has few distinct profiles).
+    private static let capacity = 16
+    private static let cache = Mutex<[Key: Transform]>([:])
+
+    /// The transform from `profile` to sRGB for `pixelFormat`, or the reason there is none.
+    static func transform(from profile: ColorProfile, pixelFormat: PixelFormat) -> Result<Transform, ColorWarning> {
+        let key = Key(profile: profile.data, pixelFormat: pixelFormat)
+        if let cached = cache.withLock({ $0[key] }) { return .success(cached) }
+        let lcmsFormat: cmsUInt32Number
+        switch (profile.colorSpace, pixelFormat) {
+        case (.rgb, .rgb8): lcmsFormat = PD_TYPE_RGB_8
+        case (.rgb, .rgba8): lcmsFormat = PD_TYPE_RGBA_8
+        case (.gray, .gray8): lcmsFormat = PD_TYPE_GRAY_8
+        default:
+            return .failure(
+                ColorWarning(
+                    "the \(profile.colorSpace.rawValue) profile \"\(profile.name ?? "unnamed")\" does not match \(pixelFormat) pixels; they are taken as sRGB"))
+        }
+        guard let input = profile.data.withUnsafeBytes({ cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number($0.count)) }) else {
+            return .failure(ColorWarning("the embedded colour profile cannot be read; the pixels are taken as sRGB"))
+        }
+        defer { cmsCloseProfile(input) }
+        let output: cmsHPROFILE?
+        if pixelFormat == .gray8 {
+            var parameters: [Double] = [2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045]
+            let curve = cmsBuildParametricToneCurve(nil, 4, &parameters)
+            defer { cmsFreeToneCurve(curve) }
+            output = cmsCreateGrayProfile(cmsD50_xyY(), curve)
+        } else {
+            output = cmsCreate_sRGBProfile()
+        }
+        guard let output else { return .failure(ColorWarning("lcms2 cannot build sRGB")) }
+        defer { cmsCloseProfile(output) }
+        guard let handle = cmsCreateTransform(input, lcmsFormat, output, lcmsFormat, PD_INTENT_PERCEPTUAL, PD_FLAGS_TRANSFORM) else {
+            return .failure(
+                ColorWarning("the colour profile \"\(profile.name ?? "unnamed")\" cannot be converted (lcms2 refused it); the pixels are taken as sRGB"))
+        }
+        let transform = Transform(handle)
+        cache.withLock { cache in
+            if cache.count >= capacity { cache.removeAll() }
+            cache[key] = transform
+        }
+        return .success(transform)
+    }
+
+    /// Converts `bitmap` from `profile` to sRGB in place. A profile that
+    /// cannot be used leaves the pixels as they are and says why.
+    static func convertToSRGB(_ bitmap: inout Bitmap, from profile: ColorProfile) -> ColorWarning? {
+        if profile.isSRGB { return nil }
+        let transform: Transform
+        switch self.transform(from: profile, pixelFormat: bitmap.pixelFormat) {
+        case .success(let found): transform = found
+        case .failure(let warning): return warning
+        }
+        let width = bitmap.width
+        let height = bitmap.height
+        let rowBytes = bitmap.bytesPerRow
+        bitmap.withUnsafeMutableBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            // lcms2 converts in place, a row at a time (rows may be padded).
+            for row in 0..<height {
+                let pointer = base + row * rowBytes
+                cmsDoTransform(transform.handle, pointer, pointer, cmsUInt32Number(width))
+            }
+        }
+        return nil
+    }
+}
+
+/// Why colour management was skipped for an image (the decode goes on).
+struct ColorWarning: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

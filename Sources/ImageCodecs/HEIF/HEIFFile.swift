@@ -1,0 +1,223 @@
+import CHeif
+
+/// An open HEIF container (HEIC, AVIF) read through libheif: the context,
+/// the primary image's handle, and what the container says about it. The
+/// bytes are read on demand from a ``ByteSource``, so a probe reads the
+/// boxes, not the coded image.
+final class HEIFFile {
+    let format: ImageFormat
+    private let context: OpaquePointer
+    let primary: OpaquePointer
+    /// The on-demand reader (probe), kept alive as long as the context.
+    private let reader: UnsafeMutablePointer<heif_reader>?
+    private let state: Unmanaged<ReaderState>?
+
+    /// Where the reader is in the source.
+    private final class ReaderState {
+        let source: any ByteSource
+        var position: Int64 = 0
+        init(_ source: any ByteSource) { self.source = source }
+    }
+
+    /// Opens the container in memory that the caller keeps alive (and
+    /// unchanged) for as long as this file: for decoding, where libheif may
+    /// read tiles from several threads.
+    init(memory: UnsafeRawBufferPointer, format: ImageFormat) throws(ImageCodecError) {
+        self.format = format
+        guard let context = heif_context_alloc() else { throw .corrupt(format: format, message: "libheif could not allocate a context") }
+        reader = nil
+        state = nil
+        heif_context_set_maximum_image_size_limit(context, Int32.max)
+        let read = heif_context_read_from_memory_without_copy(context, memory.baseAddress, memory.count, nil)
+        do {
+            primary = try Self.primaryHandle(context, read: read, format: format)
+        } catch {
+            heif_context_free(context)  // deinit does not run for a failed init
+            throw error
+        }
+        self.context = context
+    }
+
+    /// Opens the container in `source`, reading boxes on demand: for a
+    /// probe, which reads no coded image data.
+    init(_ source: any ByteSource, format: ImageFormat) throws(ImageCodecError) {
+        self.format = format
+        guard let context = heif_context_alloc() else { throw .corrupt(format: format, message: "libheif could not allocate a context") }
+        let state = Unmanaged.passRetained(ReaderState(source))
+        let reader = UnsafeMutablePointer<heif_reader>.allocate(capacity: 1)
+        self.state = state
+        self.reader = reader
+        reader.initialize(
+            to: heif_reader(
+                reader_api_version: 1,
+                get_position: { userdata in Unmanaged<ReaderState>.fromOpaque(userdata!).takeUnretainedValue().position },
+                read: { data, size, userdata in
+                    let state = Unmanaged<ReaderState>.fromOpaque(userdata!).takeUnretainedValue()
+                    if size == 0 { return 0 }
+                    guard let data, let bytes = try? state.source.bytes(at: Int(state.position), length: size), bytes.count == size else { return 1 }
+                    bytes.withUnsafeBytes { data.copyMemory(from: $0.baseAddress!, byteCount: size) }
+                    state.position += Int64(size)
+                    return 0
+                },
+                seek: { position, userdata in
+                    let state = Unmanaged<ReaderState>.fromOpaque(userdata!).takeUnretainedValue()
+                    guard position >= 0, position <= Int64(state.source.count) else { return 1 }
+                    state.position = position
+                    return 0
+                },
+                wait_for_file_size: { target, userdata in
+                    let state = Unmanaged<ReaderState>.fromOpaque(userdata!).takeUnretainedValue()
+                    return target <= Int64(state.source.count) ? heif_reader_grow_status_size_reached : heif_reader_grow_status_size_beyond_eof
+                }))
+        // PhotoDeck checks the size against its own limits before decoding;
+        // libheif's check at read time would refuse without saying the size.
+        heif_context_set_maximum_image_size_limit(context, Int32.max)
+        let read = heif_context_read_from_reader(context, reader, state.toOpaque(), nil)
+        do {
+            primary = try Self.primaryHandle(context, read: read, format: format)
+        } catch {
+            heif_context_free(context)  // deinit does not run for a failed init
+            reader.deinitialize(count: 1)
+            reader.deallocate()
+            state.release()
+            throw error
+        }
+        self.context = context
+    }
+
+    /// The primary image's handle after a read.
+    private static func primaryHandle(_ context: OpaquePointer, read: heif_error, format: ImageFormat) throws(ImageCodecError) -> OpaquePointer {
+        guard read.code == heif_error_Ok else { throw Self.error(read, format: format, while: "reading the container") }
+        var handle: OpaquePointer?
+        let found = heif_context_get_primary_image_handle(context, &handle)
+        guard found.code == heif_error_Ok, let handle else { throw Self.error(found, format: format, while: "finding the primary image") }
+        return handle
+    }
+
+    deinit {
+        heif_image_handle_release(primary)
+        heif_context_free(context)
+        reader?.deinitialize(count: 1)
+        reader?.deallocate()
+        state?.release()
+    }
+
+    /// The primary image's size after the container's own transforms
+    /// (`irot`, `imir`, `clap`), which libheif applies on decode.
+    var size: PixelSize { PixelSize(width: Int(heif_image_handle_get_width(primary)), height: Int(heif_image_handle_get_height(primary))) }
+    var hasAlpha: Bool { heif_image_handle_has_alpha_channel(primary) != 0 }
+    var bitDepth: Int { max(Int(heif_image_handle_get_luma_bits_per_pixel(primary)), 8) }
+
+    /// The EXIF block (`Exif` item: a 4-byte offset, then the TIFF header).
+    var exif: ExifMetadata? {
+        var ids = [heif_item_id](repeating: 0, count: 4)
+        let count = heif_image_handle_get_list_of_metadata_block_IDs(primary, "Exif", &ids, Int32(ids.count))
+        guard count > 0 else { return nil }
+        let size = heif_image_handle_get_metadata_size(primary, ids[0])
+        guard size > 4, size <= 1 << 20 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: size)
+        guard bytes.withUnsafeMutableBytes({ heif_image_handle_get_metadata(primary, ids[0], $0.baseAddress).code }) == heif_error_Ok else { return nil }
+        let offset = Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3])
+        guard offset >= 0, 4 + offset < bytes.count else { return nil }
+        return ExifMetadata(bytes: Array(bytes[(4 + offset)...]))
+    }
+
+    /// The colour of the primary image: its `colr` ICC profile, else its
+    /// `nclx` code points, else sRGB.
+    var color: EmbeddedColor {
+        let size = heif_image_handle_get_raw_color_profile_size(primary)
+        if size > 0, size <= ColorProfile.maxByteCount {
+            var bytes = [UInt8](repeating: 0, count: size)
+            if bytes.withUnsafeMutableBytes({ heif_image_handle_get_raw_color_profile(primary, $0.baseAddress).code }) == heif_error_Ok {
+                return EmbeddedColor(icc: bytes, source: "\(format) colr")
+            }
+        }
+        var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
+        guard heif_image_handle_get_nclx_color_profile(primary, &nclx).code == heif_error_Ok, let nclx else { return .sRGB }
+        defer { heif_nclx_color_profile_free(nclx) }
+        let built = ColorProfile.fromCodePoints(
+            primaries: Int(nclx.pointee.color_primaries.rawValue), transfer: Int(nclx.pointee.transfer_characteristics.rawValue))
+        return EmbeddedColor(profile: built.profile, warnings: built.warning.map { [$0] } ?? [])
+    }
+
+    /// The thumbnails' handles with their sizes (caller releases each).
+    func thumbnails() -> [(handle: OpaquePointer, size: PixelSize)] {
+        let count = Int(heif_image_handle_get_number_of_thumbnails(primary))
+        guard count > 0 else { return [] }
+        var ids = [heif_item_id](repeating: 0, count: min(count, 16))
+        let found = Int(heif_image_handle_get_list_of_thumbnail_IDs(primary, &ids, Int32(ids.count)))
+        return ids.prefix(found).compactMap { id in
+            var handle: OpaquePointer?
+            guard heif_image_handle_get_thumbnail(primary, id, &handle).code == heif_error_Ok, let handle else { return nil }
+            return (handle, PixelSize(width: Int(heif_image_handle_get_width(handle)), height: Int(heif_image_handle_get_height(handle))))
+        }
+    }
+
+    /// Decodes `handle` (the primary or a thumbnail) to 8-bit RGB(A) with
+    /// the container's transforms applied; more than 8 bits are rounded
+    /// down to 8. `threads` tiles decode in parallel (grid images).
+    func decode(_ handle: OpaquePointer, threads: Int) throws(ImageCodecError) -> Bitmap {
+        heif_context_set_max_decoding_threads(context, Int32(threads))
+        let alpha = heif_image_handle_has_alpha_channel(handle) != 0
+        let deep = heif_image_handle_get_luma_bits_per_pixel(handle) > 8
+        let chroma: heif_chroma =
+            switch (alpha, deep) {
+            case (false, false): heif_chroma_interleaved_RGB
+            case (true, false): heif_chroma_interleaved_RGBA
+            case (false, true): heif_chroma_interleaved_RRGGBB_LE
+            case (true, true): heif_chroma_interleaved_RRGGBBAA_LE
+            }
+        guard let options = heif_decoding_options_alloc() else { throw .corrupt(format: format, message: "libheif could not allocate options") }
+        defer { heif_decoding_options_free(options) }
+        var image: OpaquePointer?
+        let decoded = heif_decode_image(handle, &image, heif_colorspace_RGB, chroma, options)
+        guard decoded.code == heif_error_Ok, let image else { throw Self.error(decoded, format: format, while: "decoding") }
+        defer { heif_image_release(image) }
+        let width = Int(heif_image_get_width(image, heif_channel_interleaved))
+        let height = Int(heif_image_get_height(image, heif_channel_interleaved))
+        var stride: Int32 = 0
+        guard width > 0, height > 0, let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride) else {
+            throw .corrupt(format: format, message: "libheif returned no pixels")
+        }
+        let pixelFormat: PixelFormat = alpha ? .rgba8 : .rgb8
+        let channels = pixelFormat.bytesPerPixel
+        let rowBytes = width * channels
+        var pixels = [UInt8](decoderOutputCount: rowBytes * height)
+        if deep {
+            let bits = Int(heif_image_get_bits_per_pixel_range(image, heif_channel_interleaved))
+            let maximum = UInt32((1 << min(max(bits, 9), 16)) - 1)
+            pixels.withUnsafeMutableBufferPointer { output in
+                for row in 0..<height {
+                    let source = plane + row * Int(stride)
+                    for index in 0..<rowBytes {
+                        let value = UInt32(source[index * 2]) | UInt32(source[index * 2 + 1]) << 8
+                        // Round to the nearest 8-bit level.
+                        output[row * rowBytes + index] = UInt8((min(value, maximum) * 255 + maximum / 2) / maximum)
+                    }
+                }
+            }
+        } else {
+            pixels.withUnsafeMutableBufferPointer { output in
+                for row in 0..<height {
+                    (output.baseAddress! + row * rowBytes).update(from: plane + row * Int(stride), count: rowBytes)
+                }
+            }
+        }
+        return Bitmap(uncheckedWidth: width, height: height, bytesPerRow: rowBytes, pixelFormat: pixelFormat, pixels: pixels)
+    }
+
+    /// The ``ImageCodecError`` for a libheif error.
+    static func error(_ error: heif_error, format: ImageFormat, while step: String) -> ImageCodecError {
+        let message = error.message.map { String(cString: $0) } ?? "error \(error.code.rawValue)"
+        switch error.code {
+        case heif_error_Invalid_input where error.subcode == heif_suberror_End_of_data:
+            return .truncated(format: format, detail: "\(message) while \(step)")
+        case heif_error_Unsupported_filetype, heif_error_Unsupported_feature:
+            return .unsupportedFeature(format: format, feature: "\(message) (while \(step))")
+        case heif_error_Memory_allocation_error where error.subcode == heif_suberror_Security_limit_exceeded:
+            return .corrupt(format: format, message: "\(message) while \(step)")
+        default:
+            return .corrupt(format: format, message: "\(message) while \(step)")
+        }
+    }
+}
