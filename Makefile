@@ -5,13 +5,13 @@ SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 
 # Libraries the package links, and the reference tools the tests compare with.
-BUILD_PACKAGES := pkgconf libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libheif-dev liblcms2-dev libgif-dev zlib1g-dev libsqlite3-dev libssl-dev
+BUILD_PACKAGES := pkgconf libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libheif-dev libde265-dev liblcms2-dev libgif-dev zlib1g-dev libsqlite3-dev libssl-dev
 TEST_PACKAGES := $(BUILD_PACKAGES) libjpeg-turbo-progs webp libheif-examples liblcms2-utils colord-data time python3 fiu-utils util-linux iproute2
 BENCH_PACKAGES := $(TEST_PACKAGES) libvips-tools imagemagick python3-pil hyperfine libimage-exiftool-perl time
 
 DEMO_OUT ?= $(CURDIR)/.build/demo
 
-.PHONY: demo test test-asan check-docs check-consumer lint bench-decode bench-fit bench-browser bench-workers deps-build deps-test deps-bench
+.PHONY: demo test test-asan check-docs check-consumer lint bench-decode bench-fit bench-heif bench-browser bench-workers deps-build deps-test deps-bench
 
 define install_missing
 	@missing=""; \
@@ -42,7 +42,7 @@ demo: deps-build
 	.build/release/photo-browser --viewport 390x844 --scale 2 --out "$(DEMO_OUT)/browser" Examples/Samples -- \
 		next double-tap 200,400 pan -80,0 next next prev resize 844x390 tap goto 1
 	@mkdir -p "$(DEMO_OUT)"
-	@for photo in Examples/Samples/*.jpg Examples/Samples/*.png Examples/Samples/*.webp; do \
+	@for photo in Examples/Samples/*.jpg Examples/Samples/*.png Examples/Samples/*.webp Examples/Samples/*.heic Examples/Samples/*.gif; do \
 		name=$$(basename "$${photo%.*}"); \
 		.build/release/photo-fit --width 640 --height 640 --quality 85 "$$photo" "$(DEMO_OUT)/$$name-fit.jpg" || exit 1; \
 		.build/release/photo-fit --width 320 --height 320 --mode fill "$$photo" "$(DEMO_OUT)/$$name-square.webp" || exit 1; \
@@ -100,3 +100,8 @@ bench-decode: deps-bench
 bench-fit: deps-bench
 	swift build -c release --product photo-fit
 	/usr/bin/python3 scripts/bench-fit.py
+
+## bench-heif: HEIC and AVIF renditions beside vipsthumbnail and heif-convert; colour management's cost.
+bench-heif: deps-bench
+	swift build -c release --product photo-fit
+	/usr/bin/python3 scripts/bench-heif.py

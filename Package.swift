@@ -57,6 +57,11 @@ let package = Package(
             providers: [.apt(["libheif-dev"]), .brew(["libheif"])]
         ),
         .systemLibrary(
+            name: "CDe265",
+            pkgConfig: "libde265",
+            providers: [.apt(["libde265-dev"]), .brew(["libde265"])]
+        ),
+        .systemLibrary(
             name: "CLCMS2",
             pkgConfig: "lcms2",
             providers: [.apt(["liblcms2-dev"]), .brew(["little-cms2"])]
@@ -84,6 +89,8 @@ let package = Package(
         // libpng's classic API and libjpeg report errors with longjmp; these C
         // targets own every setjmp so that no jump ever crosses a Swift frame.
         .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
+        // A libheif decoder plugin running libde265 on worker threads.
+        .target(name: "CHEVCDecoder", dependencies: ["CHeif", "CDe265"]),
         // V4L2 ioctls and mmap streaming for the Linux camera.
         .target(name: "CV4L2"),
         // rtnetlink (socket, poll, and the NLMSG_* macros) for the network monitor.
@@ -98,7 +105,7 @@ let package = Package(
         // MARK: Modules
         .target(
             name: "ImageCodecs",
-            dependencies: ["CTurboJPEG", "CJPEGShim", "CPNGShim", "CWebP", "CResample", "CHeif", "CLCMS2", "CGIF", "CZlib"],
+            dependencies: ["CTurboJPEG", "CJPEGShim", "CPNGShim", "CWebP", "CResample", "CHeif", "CHEVCDecoder", "CLCMS2", "CGIF", "CZlib"],
             swiftSettings: swiftSettings
         ),
 

@@ -74,9 +74,11 @@ for target in "${TARGETS[@]}"; do
     [ -n "$(ls -A "$corpus")" ] || seed "$target" "$corpus"
     echo "fuzzing $target for ${SECONDS_PER_TARGET}s ($(ls "$corpus" | wc -l) corpus files)"
     log=.build/fuzz-artifacts/$target.log
+    touch "$log.start"
     parallel=()
     [ "$JOBS" -gt 1 ] && parallel=(-fork="$JOBS")
-    if ! PHOTODECK_FUZZ_TARGET=$target "$FUZZER" "$corpus" -max_total_time="$SECONDS_PER_TARGET" \
+    # The same leak suppressions as the ASan test run (leaks inside Debian's libraries).
+    if ! LSAN_OPTIONS=suppressions=$PWD/.ci/lsan.supp PHOTODECK_FUZZ_TARGET=$target "$FUZZER" "$corpus" -max_total_time="$SECONDS_PER_TARGET" \
         -rss_limit_mb=2048 -timeout=10 -max_len="$(max_len "$target")" "${parallel[@]}" \
         -artifact_prefix="$artifacts" -print_final_stats=1 >"$log" 2>&1; then
         status=1
@@ -84,6 +86,8 @@ for target in "${TARGETS[@]}"; do
     fi
     grep -E "^stat::number_of_executed_units|^Done [0-9]+ runs" "$log" | tail -n 2 | sed 's/^/  /' || true
     for crash in "$artifacts"crash-* "$artifacts"leak-* "$artifacts"timeout-* "$artifacts"oom-*; do
+        # Only what this run found (earlier findings are already saved).
+        [ "$crash" -nt "$log.start" ] || continue
         [ -f "$crash" ] || continue
         cp "$crash" "$REGRESSIONS/$target-$(basename "$crash")"
         echo "  saved $REGRESSIONS/$target-$(basename "$crash")"

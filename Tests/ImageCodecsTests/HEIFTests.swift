@@ -163,4 +163,30 @@ struct HEIFTests {
             #expect(psnr(decoded.bitmap.converted(to: .rgb8).pixels, source.converted(to: .rgb8).pixels) > 30)
         }
     }
+
+    @Test("the threaded HEVC decoder gives the same pixels as libheif's own")
+    func threadedDecoderMatchesBuiltIn() throws {
+        let samples = [
+            try HEIFWriter.encode(Self.quadrants(width: 640, height: 480)),
+            try HEIFWriter.encode(Self.quadrants(alpha: true)),
+            try HEIFWriter.encodeTenBit(width: 64, height: 64, value: 300),
+            try HEIFWriter.encode(Bitmap.testPattern(width: 333, height: 211, format: .rgb8), .init(quality: 70)),
+            try fileBytes(ExampleFiles.sample("waterfall-adobe-rgb.heic")),
+        ]
+        for (index, bytes) in samples.enumerated() {
+            let pixels: [[UInt8]] = try bytes.withUnsafeBytes { memory in
+                let file = try HEIFFile(memory: memory, format: .heic)
+                return [try file.decode(file.primary, threads: 2, hevc: .threaded).pixels, try file.decode(file.primary, threads: 1, hevc: .builtIn).pixels]
+            }
+            #expect(pixels[0] == pixels[1], "sample \(index)")
+        }
+    }
+}
+
+/// The example photos in the repository.
+enum ExampleFiles {
+    static func sample(_ name: String) -> URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appending(path: "Examples/Samples/\(name)")
+    }
 }

@@ -101,4 +101,25 @@ struct DecompressionBombTests {
         #expect(run.status == 1)
         #expect(run.peakMB < Self.bound(48), "peak \(run.peakMB) MB")
     }
+
+    @Test("a HEIC whose ispe claims 100,000 x 100,000 and a GIF of 65,535 x 65,535 are refused in little memory")
+    func phoneFormatBombs() async throws {
+        var heic = try HEIFTool.encode(png: try Bitmap(zeroedWidth: 64, height: 48, pixelFormat: .rgb8).encoded(as: .png))
+        for ispe in heic.indices.dropLast(16) where heic[ispe..<ispe + 4].elementsEqual("ispe".utf8) {
+            heic.replaceSubrange(ispe + 8..<ispe + 16, with: [0, 1, 0x86, 0xA0, 0, 1, 0x86, 0xA0])
+        }
+        let heicPath = try Self.temporary(heic, "ispe.heic")
+        defer { try? FileManager.default.removeItem(atPath: heicPath) }
+        let heicRun = try await Self.photoFit([heicPath, "/tmp/bomb-out.jpg"])
+        #expect(heicRun.status == 1 && heicRun.peakMB < Self.bound(64), "peak \(heicRun.peakMB) MB")
+        // A GIF header, a screen of 65,535 x 65,535, one 1x1 frame.
+        let gif: [UInt8] =
+            Array("GIF89a".utf8) + [0xFF, 0xFF, 0xFF, 0xFF, 0x80, 0, 0, 0, 0, 0, 255, 255, 255]
+            + [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 0x01, 0, 0x3B]
+        let gifPath = try Self.temporary(gif, "screen.gif")
+        defer { try? FileManager.default.removeItem(atPath: gifPath) }
+        let gifRun = try await Self.photoFit([gifPath, "/tmp/bomb-out.jpg"])
+        #expect(gifRun.status == 1 && gifRun.peakMB < Self.bound(48), "peak \(gifRun.peakMB) MB")
+        #expect(throws: ImageCodecError.tooLarge(width: 65_535, height: 65_535, limit: 100_000_000)) { try ImageFrames(decoding: gif) }
+    }
 }

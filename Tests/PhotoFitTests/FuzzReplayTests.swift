@@ -23,10 +23,10 @@ struct FuzzReplayTests {
     @Test("saved crashes, provider answers and the test data's hostile files run through every target without crashing")
     func replay() async throws {
         let regressions = Self.files(in: "Tests/Fixtures/fuzz-regressions")
-        let seeds = Self.files(in: "Fuzz/seeds/providers")
+        let seeds = Self.files(in: "Fuzz/seeds/providers") + Self.files(in: "Fuzz/seeds/gif") + Self.files(in: "Fuzz/seeds/heif")
         let hostile = Self.hostileTestData()
         let inputs = regressions + seeds + hostile
-        #expect(seeds.count >= 9)
+        #expect(seeds.count >= 20)
         #expect(hostile.count >= 150)
         let result = try await ExampleProcess.run("photodeck-fuzz", inputs)
         #expect(result.reason == .exit && result.status == 0, "\(result.standardOutput.suffix(400)) \(result.standardError.suffix(2000))")

@@ -29,21 +29,24 @@ struct PhotoAlbumCommandTests {
         let store = "\(work)/store"
         let imported = try await Self.album(["--store", store, "import", "--album", "Trip", Self.samples])
         #expect(imported.status == 0, "\(imported.standardError)")
-        #expect(imported.standardOutput.contains("imported 4 photos into Trip (0 already there, 1 not images, 0 unreadable)"))
+        #expect(imported.standardOutput.contains("imported 6 photos into Trip (0 already there, 1 not images, 0 unreadable)"))
 
         let json = try await Self.album(["--store", store, "list", "--json"])
         let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: String]])
-        #expect(rows.count == 4)
+        #expect(rows.count == 6)
+        #expect(Set(rows.compactMap { $0["format"] }) == ["jpeg", "png", "webp", "heic", "gif"], "\(rows)")
+        let heic = try #require(rows.first { $0["name"] == "waterfall-adobe-rgb.heic" })
+        #expect(heic["width"] == "800" && heic["height"] == "533")
         let rotated = try #require(rows.first { $0["name"] == "portrait-orientation-6.jpg" })
         #expect(rotated["width"] == "600" && rotated["height"] == "900")
 
         let id = try #require(rotated["id"])
         let removed = try await Self.album(["--store", store, "remove", String(id.prefix(10))])
         #expect(removed.status == 0, "\(removed.standardError)")
-        #expect(try await Self.album(["--store", store, "list"]).standardOutput.split(separator: "\n").count == 3)
+        #expect(try await Self.album(["--store", store, "list"]).standardOutput.split(separator: "\n").count == 5)
         let check = try await Self.album(["--store", store, "check"])
         #expect(check.status == 0)
-        #expect(check.standardOutput.contains("consistent: 3 photos"))
+        #expect(check.standardOutput.contains("consistent: 5 photos"))
     }
 
     @Test("importing again, or a copy under another name, reports 'already in album' and counts it apart")

@@ -18,9 +18,9 @@ struct PhotoBrowserCommandTests {
             ])
         #expect(result.status == 0, "\(result.standardError)")
         let lines = result.standardOutput.split(separator: "\n").map(String.init)
-        #expect(lines.first?.hasPrefix("open -> page 1/4 portrait-orientation-6.jpg") == true, "\(lines)")
+        #expect(lines.first?.hasPrefix("open -> page 1/6 portrait-orientation-6.jpg") == true, "\(lines)")
         // The second page was prefetched while the first was shown.
-        #expect(lines.contains { $0.hasPrefix("next: turnedPage(to: 1) -> page 2/4") && !$0.contains("decoded in") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("next: turnedPage(to: 1) -> page 2/6") && !$0.contains("decoded in") }, "\(lines)")
         #expect(lines.contains { $0.hasPrefix("double-tap 200,400: zoomChanged") && $0.contains("zoom 1.000") })
         #expect(lines.contains { $0.hasPrefix("tap: chromeToggled(hidden: true)") && $0.hasSuffix("chrome hidden") })
         #expect(lines.contains { $0.hasPrefix("resize 844x390: zoomChanged") && $0.contains("rendition 520x780") })

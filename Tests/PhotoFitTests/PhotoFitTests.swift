@@ -27,6 +27,22 @@ struct PhotoFitTests {
         #expect(info.orientation == .up)
     }
 
+    @Test("a HEIC tagged Adobe RGB fits to a JPEG converted to sRGB and tagged sRGB; a GIF to its first frame")
+    func phoneFormats() async throws {
+        let output = Self.temporaryFile("heic.jpg")
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let heic = Self.samples.appendingPathComponent("waterfall-adobe-rgb.heic").path
+        let result = try await ExampleProcess.run("photo-fit", ["--width", "400", "--height", "400", heic, output])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("HEIC 800x533") && result.standardOutput.contains("converted to sRGB"), "\(result.standardOutput)")
+        let written = try DecodedImage(decodingFileAt: output, options: DecodeOptions(colorHandling: .preserve))
+        #expect(written.bitmap.size == PixelSize(width: 400, height: 267) && written.colorProfile?.isSRGB == true)
+        let gif = Self.temporaryFile("gif.png")
+        defer { try? FileManager.default.removeItem(atPath: gif) }
+        #expect(try await Self.run([Self.samples.appendingPathComponent("whirl.gif").path, gif]).status == 0)
+        #expect(try ImageInfo(probingFileAt: gif).size == PixelSize(width: 160, height: 240))
+    }
+
     @Test(
         "fit produces the largest image inside the box; fill covers and crops",
         arguments: [

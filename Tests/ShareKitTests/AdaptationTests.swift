@@ -98,3 +98,29 @@ struct AdaptationTests {
         }
     }
 }
+
+@Suite("Content adaptation of phone formats", .dedicatedThreads)
+struct PhoneFormatAdaptationTests {
+    @Test("a shared HEIC tagged Adobe RGB becomes a JPEG the provider takes, converted to sRGB with the sRGB profile embedded")
+    func heic() throws {
+        let adobe = try #require(ColorProfile(iccData: try fileBytes(URL(fileURLWithPath: "/usr/share/color/icc/colord/AdobeRGB1998.icc"))))
+        let flat = try Bitmap(width: 400, height: 300, pixelFormat: .rgb8, pixels: Array([[UInt8]](repeating: [128, 64, 200], count: 120_000).joined()))
+        let heic = try HEIFTool.encode(png: try flat.encoded(as: .png, options: EncodeOptions(colorProfile: adobe)))
+        #expect(ImageCodecRegistry.shared.format(of: heic) == .heic)
+        let prepared = try ContentAdapter().prepare(ShareContent(text: "phone photo", images: [.encoded(heic)]), for: Tables.microblog)
+        let image = try #require(prepared.images.first)
+        #expect(image.format == .jpeg && image.size == PixelSize(width: 400, height: 300))
+        let kept = try DecodedImage(decoding: image.bytes, options: DecodeOptions(colorHandling: .preserve))
+        #expect(kept.colorProfile?.isSRGB == true, "the JPEG says what its pixels are")
+        // transicc -i AdobeRGB1998.icc -o *sRGB: (128, 64, 200) → (146, 62, 205).
+        let pixel = Array(kept.bitmap[200, 150]).map(Int.init)
+        #expect(abs(pixel[0] - 146) <= 8 && abs(pixel[1] - 62) <= 8 && abs(pixel[2] - 205) <= 8, "\(pixel)")
+    }
+
+    @Test("AVIF is accepted and converted like any other format")
+    func gifAndAVIF() throws {
+        let avif = try HEIFTool.encode(png: try Bitmap.noise(width: 120, height: 90, seed: 8).encoded(as: .png), avif: true)
+        let prepared = try ContentAdapter().prepare(ShareContent(text: "avif", images: [.encoded(avif)]), for: Tables.microblog)
+        #expect(prepared.images.first?.format == .jpeg && prepared.images.first?.size == PixelSize(width: 120, height: 90))
+    }
+}

@@ -1,4 +1,6 @@
+import CHEVCDecoder
 import CHeif
+import Foundation
 
 /// An open HEIF container (HEIC, AVIF) read through libheif: the context,
 /// the primary image's handle, and what the container says about it. The
@@ -133,8 +135,10 @@ final class HEIFFile {
             }
         }
         var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
-        guard heif_image_handle_get_nclx_color_profile(primary, &nclx).code == heif_error_Ok, let nclx else { return .sRGB }
-        defer { heif_nclx_color_profile_free(nclx) }
+        let found = heif_image_handle_get_nclx_color_profile(primary, &nclx)
+        // libheif 1.15 allocates the profile even when it then reports an error.
+        defer { if let nclx { heif_nclx_color_profile_free(nclx) } }
+        guard found.code == heif_error_Ok, let nclx else { return .sRGB }
         let built = ColorProfile.fromCodePoints(
             primaries: Int(nclx.pointee.color_primaries.rawValue), transfer: Int(nclx.pointee.transfer_characteristics.rawValue))
         return EmbeddedColor(profile: built.profile, warnings: built.warning.map { [$0] } ?? [])
@@ -153,10 +157,33 @@ final class HEIFFile {
         }
     }
 
+    /// HEVC through libde265 on worker threads (PhotoDeck's plugin), registered once.
+    private static let threadedHEVC: Void = pd_hevc_register(Int32(min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 4)))
+
+    /// Which HEVC decoder libheif uses.
+    enum HEVCDecoder {
+        /// PhotoDeck's plugin: libde265 with worker threads (the default).
+        case threaded
+        /// libheif's own libde265 plugin, on one thread: the fallback when
+        /// the threaded one fails, and the reference in tests.
+        case builtIn
+    }
+
     /// Decodes `handle` (the primary or a thumbnail) to 8-bit RGB(A) with
     /// the container's transforms applied; more than 8 bits are rounded
-    /// down to 8. `threads` tiles decode in parallel (grid images).
-    func decode(_ handle: OpaquePointer, threads: Int) throws(ImageCodecError) -> Bitmap {
+    /// down to 8. `threads` tiles decode in parallel (grid images). A
+    /// failure of the threaded HEVC decoder is retried with libheif's own.
+    func decode(_ handle: OpaquePointer, threads: Int, hevc: HEVCDecoder = .threaded) throws(ImageCodecError) -> Bitmap {
+        Self.threadedHEVC
+        do {
+            return try decodeOnce(handle, threads: threads, hevc: hevc)
+        } catch {
+            guard hevc == .threaded, format == .heic else { throw error }
+            return try decodeOnce(handle, threads: threads, hevc: .builtIn)
+        }
+    }
+
+    private func decodeOnce(_ handle: OpaquePointer, threads: Int, hevc: HEVCDecoder) throws(ImageCodecError) -> Bitmap {
         heif_context_set_max_decoding_threads(context, Int32(threads))
         let alpha = heif_image_handle_has_alpha_channel(handle) != 0
         let deep = heif_image_handle_get_luma_bits_per_pixel(handle) > 8
@@ -169,9 +196,14 @@ final class HEIFFile {
             }
         guard let options = heif_decoding_options_alloc() else { throw .corrupt(format: format, message: "libheif could not allocate options") }
         defer { heif_decoding_options_free(options) }
+        if hevc == .builtIn { options.pointee.decoder_id = pd_hevc_builtin_decoder_id }
         var image: OpaquePointer?
         let decoded = heif_decode_image(handle, &image, heif_colorspace_RGB, chroma, options)
-        guard decoded.code == heif_error_Ok, let image else { throw Self.error(decoded, format: format, while: "decoding") }
+        guard decoded.code == heif_error_Ok, let image else {
+            // libheif may hand back an image with an error: it is ours to release.
+            if let image { heif_image_release(image) }
+            throw Self.error(decoded, format: format, while: "decoding")
+        }
         defer { heif_image_release(image) }
         let width = Int(heif_image_get_width(image, heif_channel_interleaved))
         let height = Int(heif_image_get_height(image, heif_channel_interleaved))

@@ -62,7 +62,7 @@ extension ContentAdapter {
     }
 
     /// The smallest byte cap at which a converted image carries the sRGB profile.
-    static let profileEmbeddingMinimumBytes = 256 * 1024
+    static let profileEmbeddingMinimumBytes = 64 * 1024
 
     /// The best encoding of `bitmap` under `maxBytes`: the preferred quality
     /// when it fits (most images do), else the highest quality that fits, by

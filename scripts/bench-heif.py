@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""HEIC and AVIF renditions and the cost of colour management.
+
+Rows: 12 MP HEIC and AVIF (made with heif-enc from the same generated photo)
+-> 1170x2532 fit, JPEG q85, by photo-fit beside vipsthumbnail (which reads
+HEIF through the same libheif) and heif-convert + vipsthumbnail (libheif's
+own decode to PNG, then a resize). PSNR is against the PNG the HEIF files
+were made from, resized with Pillow's Lanczos: codec loss and resampling
+together, the same codec loss for every tool.
+
+Then the cost of sRGB conversion: photo-fit on a 24 MP JPEG tagged Adobe RGB
+(converted on the 1170x2532 result) against the same JPEG untagged.
+
+Run through `make bench-heif`. Environment: RUNS (default 10), WORK.
+"""
+import importlib.util
+import os
+import re
+import subprocess
+import sys
+import time
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+spec = importlib.util.spec_from_file_location("bench_fit", os.path.join(ROOT, "scripts", "bench-fit.py"))
+bench_fit = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(bench_fit)
+run, median_ms, peak_rss_mb, WORK, RUNS, PHOTO_FIT = (
+    bench_fit.run, bench_fit.median_ms, bench_fit.peak_rss_mb, bench_fit.WORK, bench_fit.RUNS, bench_fit.PHOTO_FIT)
+
+from PIL import Image, ImageChops, ImageStat  # noqa: E402
+
+ADOBE = "/usr/share/color/icc/colord/AdobeRGB1998.icc"
+
+
+def psnr_against(path, reference_path):
+    out = Image.open(path).convert("RGB")
+    reference = Image.open(reference_path).convert("RGB").resize(out.size, Image.LANCZOS, reducing_gap=None)
+    squares = ImageStat.Stat(ImageChops.difference(out, reference)).sum2
+    mse = sum(squares) / (out.size[0] * out.size[1] * 3)
+    return float("inf") if mse == 0 else 10 * __import__("math").log10(255 * 255 / mse)
+
+
+def main():
+    images = bench_fit.make_images()
+    png = images["12mp.png"]
+    heic = os.path.join(WORK, "12mp.heic")
+    avif = os.path.join(WORK, "12mp.avif")
+    if not os.path.exists(heic):
+        run(f"heif-enc -q 85 -o {heic} {png}")
+    if not os.path.exists(avif):
+        run(f"heif-enc -q 85 -A -o {avif} {png}")
+    lines = []
+    summary = []
+    for label, source in [("12 MP HEIC -> 1170x2532", heic), ("12 MP AVIF -> 1170x2532", avif)]:
+        out = lambda tool: os.path.join(WORK, f"heif-out-{tool}.jpg")
+        decoded = os.path.join(WORK, "heif-convert.png")
+        tools = [
+            ("photo-fit", f"{PHOTO_FIT} --width 1170 --height 2532 --quality 85 {source} {out('photo-fit')}", out("photo-fit")),
+            ("vipsthumbnail", f"vipsthumbnail {source} -s 1170x2532 -o {out('vips')}[Q=85]", out("vips")),
+            ("heif-convert + vipsthumbnail",
+             f"sh -c 'heif-convert {source} {decoded} >/dev/null && vipsthumbnail {decoded} -s 1170x2532 -o {out('convert')}[Q=85]'", out("convert")),
+        ]
+        results = []
+        for tool, command, path in tools:
+            results.append((tool, median_ms(command), peak_rss_mb(command), Image.open(path).size, psnr_against(path, png)))
+        vips_ms = next(ms for tool, ms, *_ in results if tool == "vipsthumbnail")
+        for tool, ms, rss, size, quality in results:
+            lines.append(f"| {label} | {tool} | {ms:.1f} ms | {ms / vips_ms:.2f}x | {size[0]}x{size[1]} | {quality:.2f} dB | {rss:.0f} MB |")
+            if tool == "photo-fit":
+                summary.append(f"{label}: {ms / vips_ms:.2f}x vipsthumbnail")
+
+    # Colour management's share of a 24 MP JPEG rendition.
+    untagged = images["24mp.jpg"]
+    tagged = os.path.join(WORK, "24mp-adobe.jpg")
+    if not os.path.exists(tagged):
+        run(f"cp {untagged} {tagged} && exiftool -q -overwrite_original '-icc_profile<={ADOBE}' {tagged}")
+    fit = lambda source: f"{PHOTO_FIT} --width 1170 --height 2532 --quality 85 {source} {os.path.join(WORK, 'cms-out.jpg')}"
+    plain_ms = median_ms(fit(untagged))
+    tagged_ms = median_ms(fit(tagged))
+    share = (tagged_ms - plain_ms) / plain_ms * 100
+    summary.append(f"sRGB conversion: {share:.1f}% of a 24 MP JPEG rendition")
+
+    cpu = re.sub(r".*: ", "", next(l for l in open("/proc/cpuinfo") if l.startswith("model name"))).strip()
+    table = "\n".join([
+        "<!-- heif:begin -->",
+        "## HEIC and AVIF renditions, and colour management",
+        "",
+        f"Measured {time.strftime('%Y-%m-%d', time.gmtime())} on {os.cpu_count()} cores ({cpu}) by `scripts/bench-heif.py`",
+        f"(`make bench-heif`), medians of {RUNS} runs with hyperfine, whole processes, output JPEG quality 85.",
+        "The HEIC (x265) and AVIF (libaom) are made with heif-enc -q 85 from a 4000x3000 PNG; every tool decodes them",
+        "through Debian's libheif 1.15 (libde265, dav1d). PSNR is against that PNG resized with Pillow's Lanczos.",
+        "",
+        "| image | tool | median | vs vips | output | PSNR | peak memory |",
+        "|---|---|---|---|---|---|---|",
+        *lines,
+        "",
+        "| 24 MP JPEG -> 1170x2532 | median |",
+        "|---|---|",
+        f"| untagged (sRGB) | {plain_ms:.1f} ms |",
+        f"| tagged Adobe RGB, converted to sRGB | {tagged_ms:.1f} ms |",
+        f"| cost of the conversion | {tagged_ms - plain_ms:.1f} ms ({share:.1f}%) |",
+        "<!-- heif:end -->",
+    ])
+    subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "update-benchmarks.py"), "heif"], input=table, text=True, check=True)
+    print(table)
+    print("\n".join(summary))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
