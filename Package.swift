@@ -264,7 +264,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["ImageCodecs", "PhotoAlbum"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(
             name: "ImageCodecsTests",
-            dependencies: ["ImageCodecs", "TestSupport", "CHeif", "CGIF"],
+            dependencies: ["ImageCodecs", "TestSupport", "CHeif", "CGIF", "CLCMS2"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

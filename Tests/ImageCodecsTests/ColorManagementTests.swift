@@ -1,3 +1,4 @@
+import CLCMS2
 import Foundation
 import Testing
 
@@ -82,6 +83,30 @@ struct ColorManagementTests {
         for (container, bytes) in try Self.tagged(profile) {
             let sampled = Self.sampled(try DecodedImage(decoding: bytes).bitmap)
             #expect(Self.close(sampled, expected, tolerance: container.hasPrefix("HEIC") ? 12 : 3), "\(container): \(sampled) vs \(expected)")
+        }
+    }
+
+    @Test(
+        "the matrix-shaper fast path agrees with lcms2's transform within a level",
+        arguments: ["AdobeRGB1998.icc", "ProPhotoRGB.icc", "WideGamutRGB.icc", "AppleRGB.icc"])
+    func matrixShaperMatchesLCMS(profileName: String) throws {
+        let profile = try Self.profile(profileName)
+        var generator = SeededGenerator(seed: 99)
+        let pixels = (0..<30_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let fast = try Bitmap(width: 100, height: 100, pixelFormat: .rgb8, pixels: pixels)
+        var viaFast = fast
+        _ = ColorConversion.convertToSRGB(&viaFast, from: profile)
+        guard case .success(let transform) = ColorConversion.transform(from: profile, pixelFormat: .rgb8) else {
+            Issue.record("lcms2 refused \(profileName)")
+            return
+        }
+        var viaLCMS = pixels
+        viaLCMS.withUnsafeMutableBytes { cmsDoTransform(transform.handle, $0.baseAddress, $0.baseAddress, 10_000) }
+        let difference = zip(viaFast.pixels, viaLCMS).map { abs(Int($0) - Int($1)) }.max() ?? 0
+        #expect(difference <= 1, "\(profileName): \(difference) levels apart")
+        if case .success(.matrixShaper) = ColorConversion.converter(from: profile, pixelFormat: .rgb8) {
+        } else {
+            Issue.record("\(profileName) should take the fast path")
         }
     }
 

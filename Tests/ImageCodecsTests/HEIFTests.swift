@@ -99,6 +99,11 @@ struct HEIFTests {
         #expect(large.bitmap.size == source.size, "the thumbnail does not cover 400x300")
         let page = try DecodedImage(rendering: bytes, in: PixelSize(width: 80, height: 80))
         #expect(page.bitmap.size == PixelSize(width: 80, height: 60))
+        // Without a thumbnail: whole blocks averaged, never below the target.
+        let plain = try HEIFWriter.encode(source)
+        let shrunk = try DecodedImage(decoding: plain, options: DecodeOptions(targetSize: .fitting(PixelSize(width: 150, height: 150))))
+        #expect(shrunk.bitmap.size == PixelSize(width: 160, height: 120), "640x480 in 4x4 blocks covers 150x112")
+        #expect(Self.close(Self.corners(shrunk.bitmap), Self.corners(source)))
     }
 
     @Test("a container that claims 100,000 x 100,000 is refused before decoding; the probe reports it")

@@ -9,7 +9,9 @@ import CHeif
 /// container's own `irot`/`imir`/`clap` transforms are applied by libheif,
 /// so an EXIF orientation inside a HEIF is never applied again (its tag is
 /// reset to 1). A target size uses the embedded thumbnail when one covers
-/// it; otherwise the full image is decoded and a rendition resamples it.
+/// it; otherwise the full image is decoded and shrunk by averaging whole
+/// blocks (2x2 ... 8x8, never below the target: the HEIF counterpart of
+/// JPEG's DCT scaling), and a rendition resamples the rest.
 /// Encoding is not offered.
 public struct HEIFCodec: ImageDecoding {
     public let format: ImageFormat
@@ -67,6 +69,15 @@ public struct HEIFCodec: ImageDecoding {
     }
 
     private func decode(_ memory: UnsafeRawBufferPointer, options: DecodeOptions) throws(ImageCodecError) -> DecodedImage {
+        let (file, plan, picture) = try open(memory, options: options)
+        let factor = plan.wantsScaling ? picture.shrinkFactor(keeping: plan.requiredStoredSize) : 1
+        return withExtendedLifetime(file) { plan.finish(picture.bitmap(shrinkingBy: factor), warnings: [], options: options) }
+    }
+
+    /// Opens the container, plans the decode and decodes the picture that
+    /// serves it: the smallest thumbnail that covers the target (with the
+    /// primary's aspect ratio), else the primary image.
+    private func open(_ memory: UnsafeRawBufferPointer, options: DecodeOptions) throws(ImageCodecError) -> (HEIFFile, DecodePlan, HEIFPicture) {
         let file = try HEIFFile(memory: memory, format: format)
         // libheif has already applied irot/imir: the EXIF orientation is informational.
         let plan = try DecodePlan(format: format, storedSize: file.size, exif: file.exif, color: file.color, options: options, appliesExifOrientation: false)
@@ -76,13 +87,20 @@ public struct HEIFCodec: ImageDecoding {
         thumbnails.sort { $0.size.pixelCount < $1.size.pixelCount }
         let required = plan.requiredStoredSize
         let aspect = Double(file.size.width) / Double(file.size.height)
-        if let thumbnail = thumbnails.first(where: { thumbnail in
+        let covering = thumbnails.first { thumbnail in
             thumbnail.size.width >= required.width && thumbnail.size.height >= required.height
                 && abs(Double(thumbnail.size.width) / Double(thumbnail.size.height) - aspect) < 0.02 * aspect
-        }) {
-            return plan.finish(try file.decode(thumbnail.handle, threads: threads), warnings: [], options: options)
         }
-        return plan.finish(try file.decode(file.primary, threads: threads), warnings: [], options: options)
+        return (file, plan, try file.picture(covering?.handle ?? file.primary, threads: threads))
+    }
+}
+
+extension HEIFCodec: RowDecoding {
+    /// Streams the decoded picture's rows into a rendition instead of copying it whole first.
+    func rowSource(for data: UnsafeBufferPointer<UInt8>, options: DecodeOptions) throws(ImageCodecError) -> StreamingDecode? {
+        let (file, plan, picture) = try open(UnsafeRawBufferPointer(data), options: options)
+        let factor = plan.wantsScaling ? picture.shrinkFactor(keeping: plan.requiredStoredSize) : 1
+        return StreamingDecode(source: HEIFRowSource(file: file, picture: picture, factor: factor), plan: plan)
     }
 }
 

@@ -174,6 +174,11 @@ final class HEIFFile {
     /// down to 8. `threads` tiles decode in parallel (grid images). A
     /// failure of the threaded HEVC decoder is retried with libheif's own.
     func decode(_ handle: OpaquePointer, threads: Int, hevc: HEVCDecoder = .threaded) throws(ImageCodecError) -> Bitmap {
+        try picture(handle, threads: threads, hevc: hevc).bitmap()
+    }
+
+    /// Decodes `handle` into libheif's own buffer, read row by row by ``HEIFPicture``.
+    func picture(_ handle: OpaquePointer, threads: Int, hevc: HEVCDecoder = .threaded) throws(ImageCodecError) -> HEIFPicture {
         Self.threadedHEVC
         do {
             return try decodeOnce(handle, threads: threads, hevc: hevc)
@@ -183,7 +188,7 @@ final class HEIFFile {
         }
     }
 
-    private func decodeOnce(_ handle: OpaquePointer, threads: Int, hevc: HEVCDecoder) throws(ImageCodecError) -> Bitmap {
+    private func decodeOnce(_ handle: OpaquePointer, threads: Int, hevc: HEVCDecoder) throws(ImageCodecError) -> HEIFPicture {
         heif_context_set_max_decoding_threads(context, Int32(threads))
         let alpha = heif_image_handle_has_alpha_channel(handle) != 0
         let deep = heif_image_handle_get_luma_bits_per_pixel(handle) > 8
@@ -204,38 +209,10 @@ final class HEIFFile {
             if let image { heif_image_release(image) }
             throw Self.error(decoded, format: format, while: "decoding")
         }
-        defer { heif_image_release(image) }
-        let width = Int(heif_image_get_width(image, heif_channel_interleaved))
-        let height = Int(heif_image_get_height(image, heif_channel_interleaved))
-        var stride: Int32 = 0
-        guard width > 0, height > 0, let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride) else {
+        guard let picture = HEIFPicture(image, alpha: alpha, deep: deep) else {
             throw .corrupt(format: format, message: "libheif returned no pixels")
         }
-        let pixelFormat: PixelFormat = alpha ? .rgba8 : .rgb8
-        let channels = pixelFormat.bytesPerPixel
-        let rowBytes = width * channels
-        var pixels = [UInt8](decoderOutputCount: rowBytes * height)
-        if deep {
-            let bits = Int(heif_image_get_bits_per_pixel_range(image, heif_channel_interleaved))
-            let maximum = UInt32((1 << min(max(bits, 9), 16)) - 1)
-            pixels.withUnsafeMutableBufferPointer { output in
-                for row in 0..<height {
-                    let source = plane + row * Int(stride)
-                    for index in 0..<rowBytes {
-                        let value = UInt32(source[index * 2]) | UInt32(source[index * 2 + 1]) << 8
-                        // Round to the nearest 8-bit level.
-                        output[row * rowBytes + index] = UInt8((min(value, maximum) * 255 + maximum / 2) / maximum)
-                    }
-                }
-            }
-        } else {
-            pixels.withUnsafeMutableBufferPointer { output in
-                for row in 0..<height {
-                    (output.baseAddress! + row * rowBytes).update(from: plane + row * Int(stride), count: rowBytes)
-                }
-            }
-        }
-        return Bitmap(uncheckedWidth: width, height: height, bytesPerRow: rowBytes, pixelFormat: pixelFormat, pixels: pixels)
+        return picture
     }
 
     /// The ``ImageCodecError`` for a libheif error.

@@ -52,10 +52,13 @@ extension DecodedImage {
     /// 2. the final filter (Lanczos3 by default) to the exact size, alpha
     ///    premultiplied. JPEG and non-interlaced PNG rows are filtered on a
     ///    second thread while they decode, so the decoded image is never held
-    ///    whole; other inputs are decoded whole, box pre-shrunk when the
+    ///    whole (HEIC and AVIF rows stream from libheif's buffer); other
+    ///    inputs are decoded whole, box pre-shrunk when the
     ///    remaining ratio is large, and filtered on two threads;
     /// 3. the EXIF orientation, applied once, to the small image;
-    /// 4. for ``RenditionMode/fill``, a centre crop to the box.
+    /// 4. for ``RenditionMode/fill``, a centre crop to the box;
+    /// 5. an embedded colour profile converted to sRGB, once, on the result
+    ///    (``RenditionOptions/colorHandling``).
     ///
     /// The box is in display orientation. The result's ``exif`` (when the
     /// file had EXIF) says orientation 1, matching the upright pixels.
