@@ -196,17 +196,9 @@ struct ColorManagementTests {
     }
 }
 
-/// Adds ancillary chunks to a PNG right after IHDR.
+/// Adds ancillary chunks to a PNG right after IHDR (the encoder's own chunk writer).
 enum PNGChunks {
     static func inserting(_ chunks: [(String, [UInt8])], into png: [UInt8]) -> [UInt8] {
-        var result = Array(png.prefix(33))
-        for (type, body) in chunks {
-            let typeAndBody = Array(type.utf8) + body
-            let crc = Inflate.crc32(typeAndBody)
-            let length = UInt32(body.count)
-            result += [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)] + typeAndBody
-            result += [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)]
-        }
-        return result + png.dropFirst(33)
+        PNGCodec.inserting(chunks.map { (type: $0.0, body: $0.1) }, into: png)
     }
 }

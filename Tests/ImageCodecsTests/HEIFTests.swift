@@ -181,7 +181,10 @@ struct HEIFTests {
         for (index, bytes) in samples.enumerated() {
             let pixels: [[UInt8]] = try bytes.withUnsafeBytes { memory in
                 let file = try HEIFFile(memory: memory, format: .heic)
-                return [try file.decode(file.primary, threads: 2, hevc: .threaded).pixels, try file.decode(file.primary, threads: 1, hevc: .builtIn).pixels]
+                return [
+                    try file.picture(file.primary, threads: 2, hevc: .threaded).bitmap().pixels,
+                    try file.picture(file.primary, threads: 1, hevc: .builtIn).bitmap().pixels,
+                ]
             }
             #expect(pixels[0] == pixels[1], "sample \(index)")
         }

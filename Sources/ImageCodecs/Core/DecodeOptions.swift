@@ -22,9 +22,9 @@ public struct DecodeOptions: Hashable, Sendable {
     }
 
     /// The size the caller needs. A decoder that can scale while decoding
-    /// (JPEG DCT scaling, WebP scaled decode) returns the smallest image it
-    /// can make cheaply that is at least this large; other decoders return
-    /// the original size. The result is never smaller than asked (unless the
+    /// (JPEG DCT scaling, WebP scaled decode, a HEIF thumbnail or whole-block
+    /// averaging) returns the smallest image it can make cheaply that is at
+    /// least this large; other decoders (PNG, GIF) return the original size. The result is never smaller than asked (unless the
     /// image itself is smaller).
     public var targetSize: TargetSize
     /// Whether to rotate and flip the pixels as the EXIF orientation says.

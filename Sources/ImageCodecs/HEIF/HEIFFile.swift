@@ -169,15 +169,11 @@ final class HEIFFile {
         case builtIn
     }
 
-    /// Decodes `handle` (the primary or a thumbnail) to 8-bit RGB(A) with
-    /// the container's transforms applied; more than 8 bits are rounded
-    /// down to 8. `threads` tiles decode in parallel (grid images). A
-    /// failure of the threaded HEVC decoder is retried with libheif's own.
-    func decode(_ handle: OpaquePointer, threads: Int, hevc: HEVCDecoder = .threaded) throws(ImageCodecError) -> Bitmap {
-        try picture(handle, threads: threads, hevc: hevc).bitmap()
-    }
-
-    /// Decodes `handle` into libheif's own buffer, read row by row by ``HEIFPicture``.
+    /// Decodes `handle` (the primary or a thumbnail) into libheif's own
+    /// buffer, read out as 8-bit RGB(A) by ``HEIFPicture``, with the
+    /// container's transforms applied. `threads` tiles decode in parallel
+    /// (grid images). A failure of the threaded HEVC decoder is retried with
+    /// libheif's own.
     func picture(_ handle: OpaquePointer, threads: Int, hevc: HEVCDecoder = .threaded) throws(ImageCodecError) -> HEIFPicture {
         Self.threadedHEVC
         do {

@@ -69,15 +69,19 @@ public struct PNGCodec: ImageDecoding, ImageEncoding {
     static func inserting(_ profile: ColorProfile, into png: [UInt8]) -> [UInt8] {
         let name = Array((profile.name ?? "ICC profile").utf8.filter { (32...126).contains($0) }.prefix(79))
         let body = (name.isEmpty ? Array("ICC profile".utf8) : name) + [0, 0] + Inflate.deflated(profile.data)
-        let typeAndBody = Array("iCCP".utf8) + body
-        let crc = Inflate.crc32(typeAndBody)
-        let length = UInt32(body.count)
-        let chunk =
-            [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)] + typeAndBody
-            + [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)]
+        return inserting([("iCCP", body)], into: png)
+    }
+
+    /// Inserts chunks (type, body) after `IHDR`, in order, each with its length and CRC.
+    static func inserting(_ chunks: [(type: String, body: [UInt8])], into png: [UInt8]) -> [UInt8] {
+        func bigEndian(_ value: UInt32) -> [UInt8] { [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+        let encoded = chunks.flatMap { chunk -> [UInt8] in
+            let typeAndBody = Array(chunk.type.utf8) + chunk.body
+            return bigEndian(UInt32(chunk.body.count)) + typeAndBody + bigEndian(Inflate.crc32(typeAndBody))
+        }
         let afterHeader = 8 + 12 + 13
         var result = png
-        result.insert(contentsOf: chunk, at: min(afterHeader, png.count))
+        result.insert(contentsOf: encoded, at: min(afterHeader, png.count))
         return result
     }
 }

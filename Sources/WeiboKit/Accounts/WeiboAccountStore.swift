@@ -113,21 +113,14 @@ public actor WeiboAccountStore {
     /// ``WeiboError/needsSignIn(uid:)`` when it is marked or expired.
     public func credential(for uid: String? = nil) async throws(WeiboError) -> Credential {
         guard let account = account(uid) else { throw .notSignedIn }
-        if account.needsSignIn {
-            try markNeedsSignIn(account.uid)
-            throw .needsSignIn(uid: account.uid)
-        }
         let stored: Credential?
         do {
-            stored = try await credentials.credential(for: WeiboAuthorizer.provider, account: account.uid)
+            stored = account.needsSignIn ? nil : try await credentials.credential(for: WeiboAuthorizer.provider, account: account.uid)
         } catch {
             throw .storage(UnderlyingError(error, context: "reading the token"))
         }
-        guard let stored else {
-            try markNeedsSignIn(account.uid)
-            throw .needsSignIn(uid: account.uid)
-        }
-        if stored.isExpired(at: clock.now) {
+        // Marked, missing or past its expiry: the account stops here, and says so.
+        guard let stored, !stored.isExpired(at: clock.now) else {
             try markNeedsSignIn(account.uid)
             throw .needsSignIn(uid: account.uid)
         }
