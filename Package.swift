@@ -14,6 +14,7 @@ let package = Package(
     products: [
         .library(name: "ImageCodecs", targets: ["ImageCodecs"]),
         .library(name: "PhotoBrowser", targets: ["PhotoBrowser"]),
+        .library(name: "PhotoViewer", targets: ["PhotoViewer"]),
         .library(name: "PhotoAlbum", targets: ["PhotoAlbum"]),
         .library(name: "ShareKit", targets: ["ShareKit"]),
         .library(name: "ShareKitHTTP", targets: ["ShareKitHTTP"]),
@@ -72,6 +73,16 @@ let package = Package(
             providers: [.apt(["libgif-dev"]), .brew(["giflib"])]
         ),
         .systemLibrary(
+            name: "CSDL2",
+            pkgConfig: "SDL2_ttf",
+            providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev"]), .brew(["sdl2", "sdl2_ttf"])]
+        ),
+        .systemLibrary(
+            name: "CSixel",
+            pkgConfig: "libsixel",
+            providers: [.apt(["libsixel-dev"]), .brew(["libsixel"])]
+        ),
+        .systemLibrary(
             name: "CZlib",
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
@@ -93,6 +104,8 @@ let package = Package(
         .target(name: "CHEVCDecoder", dependencies: ["CHeif", "CDe265"]),
         // V4L2 ioctls and mmap streaming for the Linux camera.
         .target(name: "CV4L2"),
+        // TIOCGWINSZ (ioctl is variadic) for the terminal viewer.
+        .target(name: "CTerminal"),
         // rtnetlink (socket, poll, and the NLMSG_* macros) for the network monitor.
         .target(name: "CNetlink"),
         // The resampler's inner loops, built for AVX2 and baseline x86-64.
@@ -112,6 +125,13 @@ let package = Package(
         .target(
             name: "PhotoBrowser",
             dependencies: ["ImageCodecs"],
+            swiftSettings: swiftSettings
+        ),
+
+        // The browser engine on a screen: an SDL2 window and terminal graphics.
+        .target(
+            name: "PhotoViewer",
+            dependencies: ["PhotoBrowser", "ImageCodecs", "CSDL2", "CSixel", "CTerminal", "CZlib"],
             swiftSettings: swiftSettings
         ),
 
@@ -206,7 +226,7 @@ let package = Package(
 
         .executableTarget(
             name: "photo-browser",
-            dependencies: ["PhotoBrowser", "ImageCodecs", "ExampleSupport"],
+            dependencies: ["PhotoViewer", "PhotoBrowser", "PhotoAlbum", "ImageCodecs", "ExampleSupport"],
             path: "Examples/photo-browser",
             swiftSettings: swiftSettings
         ),
@@ -270,6 +290,11 @@ let package = Package(
         .testTarget(
             name: "PhotoBrowserTests",
             dependencies: ["PhotoBrowser", "ImageCodecs", "TestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PhotoViewerTests",
+            dependencies: ["PhotoViewer", "PhotoBrowser", "ImageCodecs", "TestSupport", "CSixel", "CZlib"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,12 +1,14 @@
-// photo-browser: pages through a folder of photos the way an app's browser
-// would, one command at a time (swipes, taps, pinches), printing what the
-// engine does and optionally writing each screen to a PNG.
+// photo-browser: shows a folder of photos (or an album) in a window or in
+// the terminal, or pages through them one scripted command at a time,
+// printing what the engine does and optionally writing each screen to a PNG.
 // Any failure prints one line starting with "error:" and exits with status 1.
 
 import ExampleSupport
 import Foundation
 import ImageCodecs
+import PhotoAlbum
 import PhotoBrowser
+import PhotoViewer
 
 #if canImport(Glibc)
     import Glibc
@@ -14,119 +16,50 @@ import PhotoBrowser
 
 @main
 struct PhotoBrowserCommand {
-    static let usage = """
-        usage: photo-browser [--viewport WxH] [--scale S] [--cache-mb N] [--out DIR] PATH... [-- COMMAND...]
-
-        Pages through the photos in PATH (files or folders) in a WxH-point viewport (default 390x844)
-        at S pixels per point (default 3). Commands come after `--`, or one per line on standard input.
-        --out DIR writes what the screen shows after each command as DIR/NN-COMMAND.png.
-
-        """ + BrowserCommand.help
-
     static func main() async {
         await runCommandLineTool(run)
     }
 
-    static func run(_ arguments: [String]) async throws -> Int32 {
-        var viewport = CGSize(width: 390, height: 844)
-        var scale = 3.0
-        var cacheMB = 96
-        var out: String?
-        var paths: [String] = []
-        var scripted: [String]?
-        var iterator = ArgumentReader(arguments)
-        func value(_ flag: String) throws(CLIError) -> String { try iterator.value(for: flag) }
-        while let argument = iterator.next() {
-            switch argument {
-            case "--viewport": viewport = try BrowserCommand.size(try value(argument))
-            case "--scale":
-                let text = try value(argument)
-                guard let number = Double(text), number >= 1, number <= 4 else { throw CLIError("--scale takes 1 to 4, got '\(text)'") }
-                scale = number
-            case "--cache-mb":
-                let text = try value(argument)
-                guard let number = Int(text), number >= 1 else { throw CLIError("--cache-mb takes a whole number of megabytes, got '\(text)'") }
-                cacheMB = number
-            case "--out": out = try value(argument)
-            case "--help", "-h": throw CLIError(usage, isUsage: true)
-            case "--":
-                // "double-tap 200,400" arrives as two arguments: a verb that takes a value takes the next one.
-                var commands: [String] = []
-                while let verb = iterator.next() {
-                    let takesValue = ["swipe", "double-tap", "pinch", "pan", "resize", "goto"].contains(verb)
-                    commands.append(takesValue ? "\(verb) \(iterator.next() ?? "")" : verb)
-                }
-                scripted = commands
-            default:
-                if argument.hasPrefix("-") { throw CLIError("unknown option \(argument)\n\(usage)") }
-                paths.append(argument)
+    static func run(_ commandLine: [String]) async throws -> Int32 {
+        let arguments = try Arguments(commandLine)
+        let store = try arguments.store.map { directory throws in try AlbumStore(directory: directory) }
+        let collection: any PhotoCollection
+        var albumPhotos: AlbumPhotos?
+        var addTarget: StoreAlbum?
+        if let store, arguments.paths.isEmpty {
+            let album = StoreAlbum(store: store, name: arguments.album ?? Arguments.defaultAlbum)
+            guard try await store.albums().contains(where: { $0.name == album.name }) else { throw AlbumError.noSuchAlbum(album.name) }
+            let photos = try await AlbumPhotos(album: album)
+            guard await photos.count > 0 else { throw CLIError("the album \(album.name) is empty") }
+            collection = photos
+            albumPhotos = photos
+        } else {
+            let photos = try collect(arguments.paths)
+            guard !photos.isEmpty else { throw CLIError("no photos in \(arguments.paths.joined(separator: ", "))") }
+            collection = photos
+            if let store {
+                let name = arguments.album ?? Arguments.defaultAlbum
+                if try await !store.albums().contains(where: { $0.name == name }) { try await store.createAlbum(named: name) }
+                addTarget = StoreAlbum(store: store, name: name)
             }
         }
-        guard !paths.isEmpty else { throw CLIError(usage, isUsage: true) }
-        let photos = try collect(paths)
-        guard !photos.isEmpty else { throw CLIError("no photos in \(paths.joined(separator: ", "))") }
-        if let out { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) }
-
-        let settings = BrowserPager.Settings(viewportSize: viewport, screenScale: scale)
-        let session = try await PhotoBrowserSession(collection: photos, settings: settings, cache: RenditionCache(capacityBytes: cacheMB << 20))
-        var step = 0
-        try await report(session, step: step, name: "open", out: out)
-        let lines: AnyIterator<String> = scripted.map { AnyIterator($0.makeIterator()) } ?? AnyIterator { readLine() }
-        for line in lines {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.isEmpty { continue }
-            if trimmed == "quit" || trimmed == "q" { break }
-            let size = await session.pager.settings.viewportSize
-            let command = try BrowserCommand(parsing: trimmed, viewport: size)
-            step += 1
-            let note: String
-            switch command {
-            case .next: note = "\(try await session.handle(.swipe(translation: CGSize(width: -size.width / 2, height: 0), velocity: .zero)))"
-            case .previous: note = "\(try await session.handle(.swipe(translation: CGSize(width: size.width / 2, height: 0), velocity: .zero)))"
-            case .show: note = "show"
-            case .goto(let index):
-                try await session.showPage(index)
-                note = "turnedPage(to: \(index))"
-            case .gesture(let gesture, _): note = "\(try await session.handle(gesture))"
+        guard arguments.opensViewer(inputIsTerminal: isatty(STDIN_FILENO) == 1, outputIsTerminal: isatty(STDOUT_FILENO) == 1) else {
+            return try await ScriptedBrowser.run(arguments, collection: collection)
+        }
+        let controller = try await ViewerController(
+            collection: collection, viewportSize: arguments.window, cacheBytes: arguments.cacheMB << 20, prefetchRadius: 2)
+        if let albumPhotos {
+            await controller.bind("d") { photo in .collectionChanged(await albumPhotos.remove(photo)) }
+        }
+        if let addTarget {
+            await controller.bind("a") { photo in
+                guard case .file(let path) = photo.source else { return .message("only files can be added") }
+                do { return .message(try await addTarget.add(fileAt: path)) } catch { return .message("cannot add: \(error)") }
             }
-            if note == "dismiss" {
-                print("\(trimmed): dismiss (the browser would close)")
-                break
-            }
-            let name = trimmed.split(separator: " ").first.map(String.init) ?? "step"
-            try await report(session, step: step, name: name, out: out, action: "\(trimmed): \(note)")
         }
-        let stats = await session.cache.statistics
-        print(
-            "cache: \(stats.misses) decodes, \(stats.hits) hits, \(stats.joins) joined, \(stats.evictions) evicted, \(stats.itemCount) held (\(stats.byteCount / 1024) KB)"
-        )
-        return 0
-    }
-
-    /// Prints the page line and writes the snapshot.
-    static func report(_ session: PhotoBrowserSession, step: Int, name: String, out: String?, action: String = "open") async throws {
-        let started = ContinuousClock.now
-        let page = try await session.currentPage()
-        let elapsed = ContinuousClock.now - started
-        let pager = await session.pager
-        let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
-        let source: String
-        switch page.origin {
-        case .cached: source = "cached"
-        case .prefetch: source = String(format: "prefetched, waited %.1f ms", milliseconds)
-        case .decoded: source = String(format: "decoded in %.1f ms", milliseconds)
-        }
-        let frame = page.frame
-        print(
-            "\(action) -> page \(page.index + 1)/\(pager.count) \((page.photo.id as NSString).lastPathComponent) "
-                + String(format: "zoom %.3f (fit %.3f, max %.3f) ", page.state.zoom, pager.geometry.minimumZoom, pager.geometry.maximumZoom)
-                + String(format: "frame %.0f,%.0f %.0fx%.0f ", Double(frame.minX), Double(frame.minY), Double(frame.width), Double(frame.height))
-                + "rendition \(page.rendition.width)x\(page.rendition.height) (\(source))\(pager.isChromeHidden ? " chrome hidden" : "")")
-        if let out {
-            let snapshot = try ViewportSnapshot.render(page, viewport: pager.settings.viewportSize, scale: pager.settings.screenScale)
-            let path = "\(out)/\(String(format: "%02d", step))-\(name).png"
-            try Data(try snapshot.encoded(as: .png)).write(to: URL(fileURLWithPath: path))
-        }
+        let exit = try await ViewerLauncher.run(controller, arguments: arguments)
+        if arguments.stats { print(await controller.statistics) }
+        return exit.status
     }
 
     /// Every photo in `paths` (folders recursively, hidden entries and non-images skipped), sorted by path.

@@ -41,7 +41,23 @@ struct BrowserPagerTests {
             count: 10, index: 0, imageSize: Self.landscape, settings: .init(viewportSize: CGSize(width: 400, height: 800), prefetchRadius: 2))
         #expect(wide.prefetchIndices == [1, 2])
         wide.showPage(5, imageSize: Self.landscape)
-        #expect(wide.prefetchIndices == [6, 4, 7, 3])
+        #expect(wide.browsingDirection == .forward)
+        #expect(wide.prefetchIndices == [6, 7, 4, 3])
+    }
+
+    @Test("after a turn back, the prefetch looks back first; showing the same page keeps the direction")
+    func prefetchFollowsDirection() {
+        var pager = BrowserPager(
+            count: 10, index: 5, imageSize: Self.landscape, settings: .init(viewportSize: CGSize(width: 400, height: 800), prefetchRadius: 2))
+        pager.showPage(4, imageSize: Self.landscape)
+        #expect(pager.browsingDirection == .backward)
+        #expect(pager.prefetchIndices == [3, 2, 5, 6])
+        pager.showPage(4, imageSize: Self.landscape)
+        #expect(pager.browsingDirection == .backward)
+        pager.showPage(1, imageSize: Self.landscape)
+        #expect(pager.prefetchIndices == [0, 2, 3])
+        pager.showPage(2, imageSize: Self.landscape)
+        #expect(pager.prefetchIndices == [3, 4, 1, 0])
     }
 
     @Test("zoomed in, a swipe pans until the image's edge, then turns the page")

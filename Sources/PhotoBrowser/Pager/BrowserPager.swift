@@ -74,6 +74,8 @@ public struct BrowserPager: Hashable, Sendable {
     public private(set) var state: ZoomState
     /// Whether the chrome (bars, captions) is hidden.
     public private(set) var isChromeHidden = false
+    /// Which way the last page turn went: the prefetch looks that way first.
+    public private(set) var browsingDirection: BrowsingDirection = .forward
 
     /// A pager over `count` pages showing page `index`, whose image is `imageSize`.
     public init(count: Int, index: Int = 0, imageSize: PixelSize, settings: Settings) {
@@ -87,10 +89,15 @@ public struct BrowserPager: Hashable, Sendable {
     /// Whether the shown page is zoomed in beyond its minimum (fit) zoom.
     public var isZoomedIn: Bool { state.zoom > geometry.minimumZoom * 1.001 }
 
-    /// The pages to prefetch around the shown one, nearest first (the next before the previous).
+    /// The pages to prefetch around the shown one: those in the browsing
+    /// direction first (after a turn forward, the next pages, nearest
+    /// first), then the one page behind, then the rest behind.
     public var prefetchIndices: [Int] {
         guard settings.prefetchRadius > 0 else { return [] }
-        return (1...settings.prefetchRadius).flatMap { [index + $0, index - $0] }.filter { (0..<count).contains($0) }
+        let step = browsingDirection == .forward ? 1 : -1
+        let ahead = (1...settings.prefetchRadius).map { index + step * $0 }
+        let behind = (1...settings.prefetchRadius).map { index - step * $0 }
+        return (ahead + behind).filter { (0..<count).contains($0) }
     }
 
     /// The pixel size to decode for the shown page now.
@@ -101,7 +108,9 @@ public struct BrowserPager: Hashable, Sendable {
 
     /// Shows page `index` (clamped) at its initial zoom.
     public mutating func showPage(_ index: Int, imageSize: PixelSize) {
-        self.index = min(max(0, index), count - 1)
+        let newIndex = min(max(0, index), count - 1)
+        if newIndex != self.index { browsingDirection = newIndex > self.index ? .forward : .backward }
+        self.index = newIndex
         geometry = settings.geometry(for: imageSize)
         state = geometry.initialState
     }
@@ -174,4 +183,12 @@ public struct BrowserPager: Hashable, Sendable {
         let height = Double(settings.viewportSize.height)
         return dy > height * settings.dismissFraction || Double(velocity.height) > settings.dismissVelocity ? .dismiss : .none
     }
+}
+
+/// Which way the person is browsing.
+public enum BrowsingDirection: Hashable, Sendable {
+    /// Towards higher page numbers.
+    case forward
+    /// Towards lower page numbers.
+    case backward
 }

@@ -82,6 +82,11 @@ public actor PhotoBrowserSession {
     /// The shown photo.
     public var currentPhoto: BrowserPhoto { current }
 
+    /// How many photos the collection holds now (it may have changed since the pager last looked).
+    public var collectionCount: Int {
+        get async { await collection.count }
+    }
+
     /// The shown page with its pixels at the size the current zoom needs.
     public func currentPage() async throws -> BrowserPage {
         let key = RenditionCache.Key(photoID: current.id, size: pager.renditionSize)

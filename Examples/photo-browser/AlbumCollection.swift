@@ -1,0 +1,76 @@
+import Foundation
+import PhotoAlbum
+import PhotoBrowser
+
+/// What the browser needs of an album, and all it knows of one: the photos
+/// in order, and adding or removing one. PhotoBrowser and PhotoAlbum do not
+/// import each other; this example joins them through this protocol.
+protocol BrowsableAlbum: Sendable {
+    /// The album's name, for messages.
+    var name: String { get }
+    /// The photos, in the album's order.
+    func photos() async throws -> [BrowserPhoto]
+    /// Removes the photo with `id` (as ``photos()`` gave it); returns a message.
+    func remove(photoID id: String) async throws -> String
+    /// Adds the file at `path`; returns a message.
+    func add(fileAt path: String) async throws -> String
+}
+
+/// An album of a photo-album store.
+struct StoreAlbum: BrowsableAlbum {
+    let store: AlbumStore
+    let name: String
+
+    func photos() async throws -> [BrowserPhoto] {
+        var photos: [BrowserPhoto] = []
+        for item in try await store.items(in: name) {
+            let path = try await store.originalPath(of: item.asset)
+            // The id is the asset id (stable, the cache key); the name shown is the original name.
+            photos.append(BrowserPhoto(id: "\(item.asset.rawValue)/\(item.originalName)", source: .file(path), displaySize: item.orientedSize))
+        }
+        return photos
+    }
+
+    func remove(photoID id: String) async throws -> String {
+        guard let raw = id.split(separator: "/").first, let asset = AssetID(String(raw)) else { return "not a photo of \(name)" }
+        try await store.remove(asset, from: name)
+        return "removed from \(name)"
+    }
+
+    func add(fileAt path: String) async throws -> String {
+        switch try await store.importFile(at: path, into: name) {
+        case .added(let item): return "added to \(name) (\(item.asset.shortForm))"
+        case .alreadyInAlbum: return "already in \(name)"
+        }
+    }
+}
+
+/// The album's photos as a collection the browser pages through, read
+/// again after each change.
+actor AlbumPhotos: PhotoCollection {
+    let album: any BrowsableAlbum
+    private var photos: [BrowserPhoto]
+
+    init(album: any BrowsableAlbum) async throws {
+        self.album = album
+        photos = try await album.photos()
+    }
+
+    var count: Int { photos.count }
+
+    func photo(at index: Int) async throws -> BrowserPhoto {
+        guard photos.indices.contains(index) else { throw BrowserError.pageOutOfRange(index, count: photos.count) }
+        return photos[index]
+    }
+
+    /// Removes `photo` from the album and reloads the list.
+    func remove(_ photo: BrowserPhoto) async -> String {
+        do {
+            let message = try await album.remove(photoID: photo.id)
+            photos = try await album.photos()
+            return photos.isEmpty ? "\(message); the album is now empty" : message
+        } catch {
+            return "cannot remove: \(error)"
+        }
+    }
+}

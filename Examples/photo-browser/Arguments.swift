@@ -1,0 +1,100 @@
+import ExampleSupport
+import Foundation
+import PhotoViewer
+
+/// The parsed command line of photo-browser.
+struct Arguments {
+    /// Where the pictures go.
+    enum Display: String {
+        case auto, window, kitty, iterm, sixel, ansi
+
+        /// The terminal graphics this display names (`nil` for auto and window).
+        var terminalGraphics: TerminalGraphics? { TerminalGraphics(rawValue: rawValue) }
+    }
+
+    var viewport = CGSize(width: 390, height: 844)
+    var scale = 3.0
+    var cacheMB = 96
+    var out: String?
+    var paths: [String] = []
+    /// Commands given after `--`.
+    var scripted: [String]?
+    var display: Display?
+    var window = CGSize(width: 1280, height: 800)
+    var once = false
+    var stats = false
+    var store: String?
+    var album: String?
+
+    static let defaultAlbum = "Favourites"
+
+    static let usage = """
+        usage: photo-browser [--display auto|window|kitty|iterm|sixel|ansi] [--window WxH] [--once] [--stats]
+                             [--store DIR [--album NAME]] [--cache-mb N] [PATH...]
+               photo-browser [--viewport WxH] [--scale S] [--cache-mb N] [--out DIR] PATH... [-- COMMAND...]
+
+        Shows the photos in PATH (files or folders, or the album NAME of the photo-album store DIR) in a
+        window (SDL2) or in the terminal (kitty, iTerm2, sixel or ANSI colour blocks). `auto`, the default
+        when standard input and output are terminals, opens a window when a display answers, else the best
+        the terminal can do. Keys: Left/Right, Space/BackSpace, Home/End, +/- and the wheel zoom, 0 fits,
+        double click zooms, drag swipes or pans, f full screen, i or a click shows the status, q quits.
+        With --store: d removes the shown photo from the album; with PATHs and --store, a adds it.
+        --window WxH sizes the window (default 1280x800); --once draws the first screen and exits;
+        --stats prints key-to-frame times and decode counts on exit.
+
+        Scripted mode (commands after `--`, or one per line on a standard input that is not a terminal,
+        when no --display is given) pages in a WxH-point viewport (default 390x844) at S pixels per
+        point (default 3) and prints what the engine does; --out DIR writes each screen as DIR/NN-COMMAND.png.
+
+        """ + BrowserCommand.help
+
+    init(_ arguments: [String]) throws(CLIError) {
+        var iterator = ArgumentReader(arguments)
+        func value(_ flag: String) throws(CLIError) -> String { try iterator.value(for: flag) }
+        while let argument = iterator.next() {
+            switch argument {
+            case "--viewport": viewport = try BrowserCommand.size(try value(argument))
+            case "--window": window = try BrowserCommand.size(try value(argument))
+            case "--scale":
+                let text = try value(argument)
+                guard let number = Double(text), number >= 1, number <= 4 else { throw CLIError("--scale takes 1 to 4, got '\(text)'") }
+                scale = number
+            case "--cache-mb":
+                let text = try value(argument)
+                guard let number = Int(text), number >= 1 else { throw CLIError("--cache-mb takes a whole number of megabytes, got '\(text)'") }
+                cacheMB = number
+            case "--display":
+                let text = try value(argument)
+                guard let chosen = Display(rawValue: text) else { throw CLIError("--display takes auto, window, kitty, iterm, sixel or ansi, got '\(text)'") }
+                display = chosen
+            case "--once": once = true
+            case "--stats": stats = true
+            case "--store": store = try value(argument)
+            case "--album": album = try value(argument)
+            case "--out": out = try value(argument)
+            case "--help", "-h": throw CLIError(Self.usage, isUsage: true)
+            case "--":
+                // "double-tap 200,400" arrives as two arguments: a verb that takes a value takes the next one.
+                var commands: [String] = []
+                while let verb = iterator.next() {
+                    let takesValue = ["swipe", "double-tap", "pinch", "pan", "resize", "goto"].contains(verb)
+                    commands.append(takesValue ? "\(verb) \(iterator.next() ?? "")" : verb)
+                }
+                scripted = commands
+            default:
+                if argument.hasPrefix("-") { throw CLIError("unknown option \(argument)\n\(Self.usage)") }
+                paths.append(argument)
+            }
+        }
+        if album != nil && store == nil { throw CLIError("--album needs --store DIR") }
+        guard !paths.isEmpty || store != nil else { throw CLIError(Self.usage, isUsage: true) }
+    }
+
+    /// Whether to open a viewer (not the scripted mode): an explicit
+    /// --display always does; otherwise only when no commands came after
+    /// `--` and both standard input and output are terminals.
+    func opensViewer(inputIsTerminal: Bool, outputIsTerminal: Bool) -> Bool {
+        if display != nil { return true }
+        return scripted == nil && inputIsTerminal && outputIsTerminal
+    }
+}

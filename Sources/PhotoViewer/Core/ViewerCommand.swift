@@ -1,0 +1,35 @@
+public import Foundation
+
+/// What the person at a viewer asks for, whatever the screen: a window's
+/// keys and mouse and a terminal's keys all become these. Points are in the
+/// viewport's points (a window's coordinates; a terminal's pixels).
+public enum ViewerCommand: Hashable, Sendable {
+    /// The next page (Right, Space).
+    case next
+    /// The previous page (Left, BackSpace).
+    case previous
+    /// The first page (Home).
+    case first
+    /// The last page (End).
+    case last
+    /// Zooms by `factor` (above 1: in) keeping the image point under `point` there (wheel, `+`/`-`).
+    case zoom(by: Double, at: CGPoint)
+    /// Back to the fitted zoom (`0`).
+    case fit
+    /// Toggles between fit and the double-tap zoom at `point` (a double click).
+    case toggleZoom(at: CGPoint)
+    /// Moves the zoomed image by `translation` (a drag while zoomed in).
+    case pan(CGSize)
+    /// A drag that ended: a swipe that turns the page when it is long or fast enough.
+    case swipe(translation: CGSize, velocity: CGSize)
+    /// A pinch by `scale` around `center` (a touchpad or touch screen).
+    case pinch(scale: Double, center: CGPoint)
+    /// The viewport changed size, in points (the pixel density is the one the viewer opened with).
+    case resize(CGSize)
+    /// Shows or hides the status overlay (a click, `i`).
+    case toggleChrome
+    /// Toggles full screen (`f`; windows only).
+    case toggleFullScreen
+    /// Closes the viewer (`q`, Escape).
+    case quit
+}

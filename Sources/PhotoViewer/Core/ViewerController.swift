@@ -1,0 +1,205 @@
+public import Foundation
+public import ImageCodecs
+public import PhotoBrowser
+
+/// The part of a viewer every screen shares: a ``PhotoBrowserSession``
+/// driven by ``ViewerCommand``s, the frame to draw, app actions on keys,
+/// and the timing figures. Backends (``WindowViewer``, ``TerminalViewer``)
+/// turn input into commands and frames into pixels.
+///
+/// ```swift
+/// let controller = try await ViewerController(collection: photos, viewportSize: CGSize(width: 1280, height: 800))
+/// _ = await controller.perform(.next)
+/// let frame = await controller.frame()        // draw frame.content, title frame.title
+/// ```
+public actor ViewerController {
+    /// What a command did, for the backend.
+    public enum Response: Hashable, Sendable {
+        /// Nothing changed: no redraw needed.
+        case unchanged
+        /// Draw the frame again.
+        case redraw
+        /// The person asked to toggle full screen.
+        case toggleFullScreen
+        /// The person asked to close the viewer.
+        case quit
+    }
+
+    /// What an app action (a key the app binds) did.
+    public enum ActionResult: Hashable, Sendable {
+        /// Show `message`; the collection is unchanged.
+        case message(String)
+        /// The collection changed (a photo was removed or added): reload the page, then show `message`.
+        case collectionChanged(String)
+    }
+
+    /// An app action on the shown photo.
+    public typealias Action = @Sendable (BrowserPhoto) async -> ActionResult
+
+    /// The browser engine (replaced when the pixel density changes).
+    public private(set) var session: PhotoBrowserSession
+    private let collection: any PhotoCollection
+    private let cache: RenditionCache
+    private let limits: ImageLimits
+    private var actions: [Character: Action] = [:]
+    private var showsChrome = false
+    private var message: String?
+    /// Timing and decode figures.
+    public private(set) var statistics = ViewerStatistics()
+
+    /// Opens `collection` in a viewport of `viewportSize` points at `scale` pixels per point.
+    /// Throws ``BrowserError`` when the collection is empty or `index` is outside it.
+    public init(
+        collection: any PhotoCollection, viewportSize: CGSize, scale: Double = 1, startingAt index: Int = 0, cacheBytes: Int = 96 << 20,
+        prefetchRadius: Int = 1, limits: ImageLimits = .default
+    ) async throws {
+        let settings = BrowserPager.Settings(viewportSize: viewportSize, screenScale: scale, prefetchRadius: prefetchRadius)
+        let cache = RenditionCache(capacityBytes: cacheBytes)
+        session = try await PhotoBrowserSession(collection: collection, settings: settings, startingAt: index, cache: cache, limits: limits)
+        self.collection = collection
+        self.cache = cache
+        self.limits = limits
+    }
+
+    /// Sets the screen the viewer draws on: a resize keeps the visible
+    /// centre and zoom; a new pixel density reopens the page at fit (the
+    /// cache is kept).
+    public func configure(viewportSize: CGSize, scale: Double) async {
+        let pager = await session.pager
+        if scale == pager.settings.screenScale {
+            _ = await perform(.resize(viewportSize))
+            return
+        }
+        var settings = pager.settings
+        settings.viewportSize = viewportSize
+        settings.screenScale = scale
+        do {
+            session = try await PhotoBrowserSession(collection: collection, settings: settings, startingAt: pager.index, cache: cache, limits: limits)
+        } catch {
+            message = "\(error)"
+        }
+    }
+
+    /// Binds `character` to an app action on the shown photo (a key the viewer does not use itself).
+    public func bind(_ character: Character, to action: @escaping Action) {
+        actions[character] = action
+    }
+
+    /// Whether `character` is bound to an app action.
+    public func isBound(_ character: Character) -> Bool { actions[character] != nil }
+
+    /// Runs the app action bound to `character` on the shown photo.
+    public func runAction(_ character: Character) async -> Response {
+        guard let action = actions[character] else { return .unchanged }
+        let photo = await session.currentPhoto
+        switch await action(photo) {
+        case .message(let text): message = text
+        case .collectionChanged(let text):
+            message = text
+            await reload()
+        }
+        return .redraw
+    }
+
+    /// Shows `text` with the status until the page turns.
+    public func show(message text: String?) { message = text }
+
+    /// Applies `command` to the browser.
+    public func perform(_ command: ViewerCommand) async -> Response {
+        let pager = await session.pager
+        do {
+            switch command {
+            case .quit: return .quit
+            case .toggleFullScreen: return .toggleFullScreen
+            case .toggleChrome:
+                showsChrome.toggle()
+                return .redraw
+            case .next: return try await turn(to: pager.nextIndex)
+            case .previous: return try await turn(to: pager.previousIndex)
+            case .first: return try await turn(to: pager.index == 0 ? nil : 0)
+            case .last: return try await turn(to: pager.index == pager.count - 1 ? nil : pager.count - 1)
+            case .zoom(let factor, let point): return try await gesture(.pinch(scale: factor, center: point))
+            case .fit:
+                let scale = pager.geometry.minimumZoom / pager.state.zoom
+                let centre = CGPoint(x: pager.settings.viewportSize.width / 2, y: pager.settings.viewportSize.height / 2)
+                return try await gesture(.pinch(scale: scale, center: centre))
+            case .toggleZoom(let point): return try await gesture(.doubleTap(at: point))
+            case .pan(let translation): return try await gesture(.pan(translation: translation))
+            case .swipe(let translation, let velocity): return try await gesture(.swipe(translation: translation, velocity: velocity))
+            case .pinch(let scale, let center): return try await gesture(.pinch(scale: scale, center: center))
+            case .resize(let size):
+                guard size != pager.settings.viewportSize, size.width >= 1, size.height >= 1 else { return .unchanged }
+                return try await gesture(.resize(size, safeAreaInsets: nil))
+            }
+        } catch {
+            message = "\(error)"
+            return .redraw
+        }
+    }
+
+    /// The screen to draw now: the shown page at the size its zoom needs
+    /// (decoded if it was not prefetched), or a placeholder with the reason
+    /// it cannot be shown.
+    public func frame() async -> ViewerFrame {
+        let pager = await session.pager
+        let photo = await session.currentPhoto
+        let content: ViewerFrame.Content
+        do {
+            let page = try await session.currentPage()
+            if page.origin == .decoded { statistics.decodes += 1 } else { statistics.cacheHits += 1 }
+            content = .page(page)
+        } catch let error as BrowserError {
+            if case .undecodable(_, let reason) = error {
+                content = .failure("\(photo.id.split(separator: "/").last.map(String.init) ?? photo.id) cannot be shown: \(reason)")
+            } else {
+                content = .failure("\(error)")
+            }
+        } catch {
+            content = .failure("\(error)")
+        }
+        return ViewerFrame(
+            index: pager.index, count: pager.count, photo: photo, content: content, viewportSize: pager.settings.viewportSize,
+            scale: pager.settings.screenScale, zoomPercent: pager.state.zoom * pager.settings.screenScale * 100, showsChrome: showsChrome,
+            message: message)
+    }
+
+    /// Records the time from an input to the frame that answered it.
+    public func recordInputToFrame(milliseconds: Double) { statistics.record(milliseconds: milliseconds) }
+
+    /// Records the time to the first frame (later calls are ignored).
+    public func recordFirstFrameIfNeeded(milliseconds: Double) {
+        if statistics.firstFrame == nil { statistics.firstFrame = milliseconds }
+    }
+
+    /// Whether the shown page is zoomed in beyond fit (a drag pans it).
+    public var isZoomedIn: Bool {
+        get async { await session.pager.isZoomedIn }
+    }
+
+    /// Reloads the shown page after the collection changed (clamped to the new count).
+    public func reload() async {
+        let index = await session.pager.index
+        let count = await session.collectionCount
+        guard count > 0 else { return }
+        do { try await session.showPage(min(index, count - 1)) } catch { message = "\(error)" }
+    }
+
+    private func turn(to index: Int?) async throws -> Response {
+        guard let index else { return .unchanged }
+        message = nil
+        try await session.showPage(index)
+        return .redraw
+    }
+
+    private func gesture(_ gesture: BrowserGesture) async throws -> Response {
+        let action = try await session.handle(gesture)
+        switch action {
+        case .none: return .unchanged
+        case .turnedPage:
+            message = nil
+            return .redraw
+        case .dismiss: return .unchanged
+        case .zoomChanged, .chromeToggled: return .redraw
+        }
+    }
+}

@@ -1,0 +1,74 @@
+public import Foundation
+public import ImageCodecs
+public import PhotoBrowser
+
+/// One screen of a viewer: the shown page's pixels and where they go, or
+/// why there are none, with the texts around them. Backends draw it.
+public struct ViewerFrame: Sendable {
+    /// What fills the page.
+    public enum Content: Sendable {
+        /// The photo: draw `page.rendition` into `page.frame` (points).
+        case page(BrowserPage)
+        /// A placeholder: the photo could not be shown, and why.
+        case failure(String)
+    }
+
+    /// The page index (0-based).
+    public let index: Int
+    /// How many pages there are.
+    public let count: Int
+    /// The photo of this page.
+    public let photo: BrowserPhoto
+    /// The pixels, or the reason there are none.
+    public let content: Content
+    /// The viewport in points.
+    public let viewportSize: CGSize
+    /// Screen pixels per point.
+    public let scale: Double
+    /// The zoom as a percentage of the photo's own pixels (100: one image pixel per screen pixel).
+    public let zoomPercent: Double
+    /// Whether the status overlay is shown over the photo.
+    public let showsChrome: Bool
+    /// A passing message (an action's result, an error), shown until the next page.
+    public let message: String?
+
+    /// Creates a frame.
+    public init(
+        index: Int, count: Int, photo: BrowserPhoto, content: Content, viewportSize: CGSize, scale: Double, zoomPercent: Double,
+        showsChrome: Bool, message: String?
+    ) {
+        self.index = index
+        self.count = count
+        self.photo = photo
+        self.content = content
+        self.viewportSize = viewportSize
+        self.scale = scale
+        self.zoomPercent = zoomPercent
+        self.showsChrome = showsChrome
+        self.message = message
+    }
+
+    /// The photo's file name (the last part of its id).
+    public var name: String {
+        let id = photo.id
+        return id.split(separator: "/").last.map(String.init) ?? id
+    }
+
+    /// The window title: `NAME — N/COUNT`.
+    public var title: String { "\(name) — \(index + 1)/\(count)" }
+
+    /// The status line: `N/COUNT  NAME  WxH  ZOOM%`, then the message if any.
+    public var statusLine: String {
+        let size = photo.displaySize
+        let zoom = zoomPercent >= 10 ? String(Int(zoomPercent.rounded())) : String(format: "%.1f", zoomPercent)
+        let base = "\(index + 1)/\(count)  \(name)  \(size.width)x\(size.height)  \(zoom)%"
+        return message.map { "\(base)  \($0)" } ?? base
+    }
+
+    /// The viewport's size in screen pixels.
+    public var pixelSize: PixelSize {
+        PixelSize(
+            width: max(1, Int((Double(viewportSize.width) * scale).rounded())),
+            height: max(1, Int((Double(viewportSize.height) * scale).rounded())))
+    }
+}

@@ -1,0 +1,76 @@
+public import Foundation
+
+/// A key as the viewers see it, from a window's key events or a terminal's
+/// escape sequences.
+public enum ViewerKey: Hashable, Sendable {
+    /// The left arrow.
+    case left
+    /// The right arrow.
+    case right
+    /// The up arrow.
+    case up
+    /// The down arrow.
+    case down
+    /// Home.
+    case home
+    /// End.
+    case end
+    /// Page Up.
+    case pageUp
+    /// Page Down.
+    case pageDown
+    /// The space bar.
+    case space
+    /// BackSpace (or Delete on some terminals).
+    case backspace
+    /// Enter.
+    case enter
+    /// Escape.
+    case escape
+    /// A printable character.
+    case character(Character)
+    /// Ctrl-C typed in a raw terminal.
+    case interrupt
+}
+
+/// Which command each key asks for: the same keys in the window and in a terminal.
+///
+/// ```swift
+/// let command = ViewerKeymap.standard.command(for: .right, pointer: centre)   // .next
+/// ```
+public struct ViewerKeymap: Sendable {
+    /// The zoom step of `+` and `-` (and one wheel notch).
+    public var zoomStep: Double
+
+    /// The keys of the issue: arrows, Space/BackSpace, Home/End, `+`/`-`, `0`, `f`, `i`, `q`/Escape.
+    public static let standard = ViewerKeymap(zoomStep: 1.25)
+
+    /// Creates a keymap with a zoom step per key press.
+    public init(zoomStep: Double) {
+        self.zoomStep = max(1.01, zoomStep)
+    }
+
+    /// The command for `key`, zooming around `pointer`; `nil` for keys that do nothing.
+    public func command(for key: ViewerKey, pointer: CGPoint) -> ViewerCommand? {
+        switch key {
+        case .right, .space, .pageDown, .down: .next
+        case .left, .backspace, .pageUp, .up: .previous
+        case .home: .first
+        case .end: .last
+        case .escape, .interrupt: .quit
+        case .enter: .toggleChrome
+        case .character(let character):
+            switch character {
+            case "q", "Q": .quit
+            case "+", "=": .zoom(by: zoomStep, at: pointer)
+            case "-", "_": .zoom(by: 1 / zoomStep, at: pointer)
+            case "0": .fit
+            case "f", "F": .toggleFullScreen
+            case "i", "I": .toggleChrome
+            case "n", "l", "j": .next
+            case "p", "h", "k": .previous
+            default: nil
+            }
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// How fast a viewer answered: the time from an input (a key press, the
+/// end of a drag) to the frame that shows its result, and how many
+/// renditions were decoded.
+public struct ViewerStatistics: Hashable, Sendable, CustomStringConvertible {
+    /// Every input-to-frame time, in milliseconds, in order.
+    public private(set) var inputToFrame: [Double] = []
+    /// The time to the first frame, in milliseconds (from the viewer's start).
+    public var firstFrame: Double?
+    /// Renditions decoded (cache misses).
+    public var decodes = 0
+    /// Renditions found in the cache or joined from a prefetch.
+    public var cacheHits = 0
+
+    /// Empty statistics.
+    public init() {}
+
+    /// Records one input-to-frame time.
+    public mutating func record(milliseconds: Double) {
+        guard milliseconds.isFinite, milliseconds >= 0 else { return }
+        inputToFrame.append(milliseconds)
+    }
+
+    /// The median input-to-frame time, if any were recorded.
+    public var median: Double? { percentile(50) }
+    /// The 95th percentile input-to-frame time.
+    public var p95: Double? { percentile(95) }
+    /// The slowest input-to-frame time.
+    public var maximum: Double? { inputToFrame.max() }
+
+    /// The `p`th percentile (nearest rank) of the input-to-frame times.
+    public func percentile(_ p: Double) -> Double? {
+        guard !inputToFrame.isEmpty else { return nil }
+        let sorted = inputToFrame.sorted()
+        let rank = Int((p / 100 * Double(sorted.count)).rounded(.up))
+        return sorted[min(sorted.count - 1, max(0, rank - 1))]
+    }
+
+    /// One line per figure, for `--stats`.
+    public var description: String {
+        func ms(_ value: Double?) -> String { value.map { String(format: "%.1f ms", $0) } ?? "-" }
+        return """
+            frames: \(inputToFrame.count) after input; input to frame: median \(ms(median)), p95 \(ms(p95)), max \(ms(maximum))
+            first frame: \(ms(firstFrame)); renditions: \(decodes) decoded, \(cacheHits) from cache or prefetch
+            """
+    }
+}

@@ -1,0 +1,50 @@
+public import ImageCodecs
+
+/// Any terminal with 24-bit colour: each cell is an upper half block (▀)
+/// whose foreground is the upper pixel and background the lower, so a
+/// canvas of W×2H pixels fills W×H cells. Colours are only sent when they
+/// change from the cell before.
+public struct HalfBlockImageEncoder: TerminalImageEncoder {
+    /// Creates an encoder.
+    public init() {}
+
+    public func encode(_ canvas: Bitmap, cellSize: PixelSize) throws(TerminalError) -> [UInt8] {
+        let rgb = canvas.pixelFormat == .rgb8 ? canvas : canvas.converted(to: .rgb8)
+        let rows = (rgb.height + 1) / 2
+        var out: [UInt8] = []
+        out.reserveCapacity(rgb.width * rows * 24)
+        let block: [UInt8] = [0xE2, 0x96, 0x80]
+        rgb.withUnsafeBytes { pixels in
+            for row in 0..<rows {
+                if row > 0 {
+                    // Down one line, back to the column where the picture started.
+                    out += Array("\u{1B}[0m\u{1B}[1B\u{1B}[\(rgb.width)D".utf8)
+                }
+                var lastTop: (UInt8, UInt8, UInt8)?
+                var lastBottom: (UInt8, UInt8, UInt8)?
+                for column in 0..<rgb.width {
+                    let top = row * 2 * rgb.bytesPerRow + column * 3
+                    let upper = (pixels[top], pixels[top + 1], pixels[top + 2])
+                    let lower: (UInt8, UInt8, UInt8)
+                    if row * 2 + 1 < rgb.height {
+                        let bottom = top + rgb.bytesPerRow
+                        lower = (pixels[bottom], pixels[bottom + 1], pixels[bottom + 2])
+                    } else {
+                        lower = (0, 0, 0)
+                    }
+                    if lastTop.map({ $0 != upper }) ?? true { Self.append(sgr: 38, upper, to: &out) }
+                    if lastBottom.map({ $0 != lower }) ?? true { Self.append(sgr: 48, lower, to: &out) }
+                    lastTop = upper
+                    lastBottom = lower
+                    out += block
+                }
+            }
+        }
+        out += Array("\u{1B}[0m".utf8)
+        return out
+    }
+
+    private static func append(sgr: Int, _ colour: (UInt8, UInt8, UInt8), to out: inout [UInt8]) {
+        out += Array("\u{1B}[\(sgr);2;\(colour.0);\(colour.1);\(colour.2)m".utf8)
+    }
+}

@@ -1,0 +1,64 @@
+import CZlib
+import Foundation
+public import ImageCodecs
+
+/// kitty's graphics protocol: the RGB pixels, zlib-compressed, in base64
+/// chunks of 4096 bytes (`a=T,f=24,o=z`), shown at the cursor without
+/// moving it, with the terminal's replies turned off (`q=2`).
+///
+/// See <https://sw.kovidgoyal.net/kitty/graphics-protocol/>.
+public struct KittyImageEncoder: TerminalImageEncoder {
+    /// The image id the viewer reuses, so each frame replaces the last.
+    public var imageID: Int
+
+    /// Creates an encoder drawing as image `imageID`.
+    public init(imageID: Int = 7) {
+        self.imageID = imageID
+    }
+
+    public func encode(_ canvas: Bitmap, cellSize: PixelSize) throws(TerminalError) -> [UInt8] {
+        let rgb = canvas.pixelFormat == .rgb8 ? canvas : canvas.converted(to: .rgb8)
+        let compressed = try Self.deflate(rgb)
+        let payload = Array(Data(compressed).base64EncodedData())
+        var out: [UInt8] = []
+        out.reserveCapacity(payload.count + payload.count / 4096 * 16 + 64)
+        var offset = 0
+        var first = true
+        repeat {
+            let end = min(payload.count, offset + 4096)
+            let more = end < payload.count ? 1 : 0
+            let keys = first ? "a=T,f=24,o=z,s=\(rgb.width),v=\(rgb.height),i=\(imageID),C=1,q=2,m=\(more)" : "m=\(more)"
+            out += Array("\u{1B}_G\(keys);".utf8)
+            out += payload[offset..<end]
+            out += [0x1B, 0x5C]
+            offset = end
+            first = false
+        } while offset < payload.count
+        return out
+    }
+
+    public var clearImages: [UInt8] { Array("\u{1B}_Ga=d,d=A,q=2\u{1B}\\".utf8) }
+
+    /// zlib's deflate at its fastest level (the terminal inflates it).
+    static func deflate(_ bitmap: Bitmap) throws(TerminalError) -> [UInt8] {
+        let rowBytes = bitmap.width * 3
+        var packed = [UInt8](repeating: 0, count: rowBytes * bitmap.height)
+        bitmap.withUnsafeBytes { source in
+            packed.withUnsafeMutableBytes { target in
+                for row in 0..<bitmap.height {
+                    (target.baseAddress! + row * rowBytes).copyMemory(from: source.baseAddress! + row * bitmap.bytesPerRow, byteCount: rowBytes)
+                }
+            }
+        }
+        var length = compressBound(uLong(packed.count))
+        var out = [UInt8](repeating: 0, count: Int(length))
+        let status = out.withUnsafeMutableBufferPointer { target in
+            packed.withUnsafeBufferPointer { source in
+                compress2(target.baseAddress, &length, source.baseAddress, uLong(source.count), 1)
+            }
+        }
+        guard status == Z_OK else { throw .encoding("zlib compress2 returned \(status)") }
+        out.removeSubrange(Int(length)...)
+        return out
+    }
+}

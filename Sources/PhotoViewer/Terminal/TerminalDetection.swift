@@ -1,0 +1,35 @@
+/// Which graphics a terminal can show, from what it says about itself.
+///
+/// ```swift
+/// let graphics = TerminalDetection.graphics(environment: ProcessInfo.processInfo.environment, deviceAttributes: reply)
+/// ```
+public enum TerminalDetection {
+    /// The best graphics for a terminal with `environment`, given its
+    /// reply to a primary device attributes query (`CSI c`), if it sent one:
+    /// kitty (`KITTY_WINDOW_ID`, `TERM=xterm-kitty`, Ghostty), iTerm2's
+    /// images (`TERM_PROGRAM=iTerm.app` or `WezTerm`), sixel (attribute 4
+    /// in the reply), else ANSI half blocks.
+    public static func graphics(environment: [String: String], deviceAttributes: [UInt8]?) -> TerminalGraphics {
+        let term = environment["TERM"] ?? ""
+        let program = environment["TERM_PROGRAM"] ?? ""
+        if environment["KITTY_WINDOW_ID"] != nil || term == "xterm-kitty" || term == "xterm-ghostty" || program == "ghostty" { return .kitty }
+        if program == "iTerm.app" || program == "WezTerm" || environment["LC_TERMINAL"] == "iTerm2" { return .iterm }
+        if let reply = deviceAttributes, supportsSixel(reply) { return .sixel }
+        return .ansi
+    }
+
+    /// Whether a DA1 reply (`ESC [ ? 62 ; 4 ; 22 c`) lists sixel graphics (attribute 4).
+    public static func supportsSixel(_ reply: [UInt8]) -> Bool {
+        guard let question = reply.firstIndex(of: UInt8(ascii: "?")), reply.last == UInt8(ascii: "c") else { return false }
+        let parameters = String(decoding: reply[(question + 1)..<(reply.count - 1)], as: UTF8.self)
+        return parameters.split(separator: ";").contains("4")
+    }
+
+    /// The pixel size of the text area from a `CSI 14 t` reply (`ESC [ 4 ; HEIGHT ; WIDTH t`).
+    public static func textAreaPixels(_ reply: [UInt8]) -> (width: Int, height: Int)? {
+        guard reply.count > 4, reply.starts(with: [0x1B, UInt8(ascii: "[")]), reply.last == UInt8(ascii: "t") else { return nil }
+        let parts = String(decoding: reply[2..<(reply.count - 1)], as: UTF8.self).split(separator: ";").compactMap { Int($0) }
+        guard parts.count == 3, parts[0] == 4, parts[1] > 0, parts[2] > 0 else { return nil }
+        return (parts[2], parts[1])
+    }
+}

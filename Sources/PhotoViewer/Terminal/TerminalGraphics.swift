@@ -1,0 +1,64 @@
+import Foundation
+public import ImageCodecs
+
+/// The ways a terminal can show a picture, best first.
+public enum TerminalGraphics: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    /// kitty's graphics protocol (kitty, WezTerm, Ghostty, Konsole).
+    case kitty
+    /// iTerm2's inline images (iTerm2, WezTerm, mintty).
+    case iterm
+    /// DEC sixel graphics (xterm -ti 340, mlterm, foot, WezTerm, Windows Terminal).
+    case sixel
+    /// ANSI true-colour half blocks: two pixels per cell, any modern terminal.
+    case ansi
+
+    public var description: String { rawValue }
+
+    /// Whether the terminal draws real pixels (ANSI draws coloured cells).
+    public var drawsPixels: Bool { self != .ansi }
+
+    /// The encoder that writes a canvas in this protocol.
+    public var encoder: any TerminalImageEncoder {
+        switch self {
+        case .kitty: KittyImageEncoder()
+        case .iterm: ITermImageEncoder()
+        case .sixel: SixelImageEncoder()
+        case .ansi: HalfBlockImageEncoder()
+        }
+    }
+}
+
+/// Turns a canvas (RGB pixels) into the bytes that make a terminal draw it
+/// at the cursor. One per graphics protocol; a test or an app can add its own.
+public protocol TerminalImageEncoder: Sendable {
+    /// The bytes that draw `canvas` with its top-left corner at the cursor,
+    /// `cellSize` pixels per character cell. ANSI draws two canvas rows per
+    /// cell row and one column per cell.
+    func encode(_ canvas: Bitmap, cellSize: PixelSize) throws(TerminalError) -> [UInt8]
+
+    /// The bytes that remove what earlier calls drew (kitty keeps images
+    /// apart from the text; the others are overwritten by a clear screen).
+    var clearImages: [UInt8] { get }
+}
+
+extension TerminalImageEncoder {
+    public var clearImages: [UInt8] { [] }
+}
+
+/// Why a terminal viewer could not run or draw.
+public enum TerminalError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Standard input or output is not a terminal where one is needed.
+    case notATerminal(String)
+    /// A system call failed.
+    case system(call: String, errno: Int32)
+    /// An encoder could not encode the canvas.
+    case encoding(String)
+
+    public var description: String {
+        switch self {
+        case .notATerminal(let what): "\(what) is not a terminal"
+        case .system(let call, let code): "\(call) failed: \(String(cString: strerror(code)))"
+        case .encoding(let reason): "cannot encode the picture for the terminal: \(reason)"
+        }
+    }
+}

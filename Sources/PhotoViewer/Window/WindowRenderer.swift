@@ -1,0 +1,208 @@
+import CSDL2
+import Foundation
+import ImageCodecs
+
+/// The SDL window, its renderer, the page's texture and the overlay text.
+/// Made, used and destroyed on the viewer's thread only.
+final class WindowRenderer {
+    let window: OpaquePointer
+    let renderer: OpaquePointer
+    private var font: OpaquePointer?
+    private var page: (key: String, texture: OpaquePointer)?
+    private var lastTitle = ""
+
+    /// Opens a window of `size` points titled `title`.
+    init(title: String, size: (width: Int, height: Int)) throws(WindowError) {
+        // Xlib converts window titles through the C library's locale: in the
+        // default "C" locale a UTF-8 title (the em dash) reaches neither
+        // WM_NAME nor _NET_WM_NAME intact, so a process still in "C" gets C.UTF-8's
+        // character handling (nothing else of the locale changes).
+        if let current = setlocale(LC_CTYPE, nil), String(cString: current) == "C" { setlocale(LC_CTYPE, "C.UTF-8") }
+        SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "1")
+        SDL_SetHint(SDL_HINT_VIDEO_ALLOW_SCREENSAVER, "1")
+        #if os(Linux)
+            // Without a Wayland socket, ask for X11 only (SDL would try
+            // Wayland first and print to stderr); without either, there is
+            // no window to open. An SDL_VIDEODRIVER the user set is kept.
+            let environment = ProcessInfo.processInfo.environment
+            if environment["SDL_VIDEODRIVER"] == nil && environment["WAYLAND_DISPLAY"] == nil {
+                guard let display = environment["DISPLAY"], !display.isEmpty else { throw .noDisplay("neither DISPLAY nor WAYLAND_DISPLAY is set") }
+                SDL_SetHint(SDL_HINT_VIDEODRIVER, "x11")
+            }
+        #endif
+        guard SDL_InitSubSystem(UInt32(SDL_INIT_VIDEO)) == 0 else { throw .noDisplay(Self.lastError) }
+        // SDL falls back to drivers that show nothing; a viewer has no use for them.
+        let driver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? ""
+        guard driver != "offscreen" && driver != "dummy" else {
+            SDL_QuitSubSystem(UInt32(SDL_INIT_VIDEO))
+            throw .noDisplay("SDL found only its \(driver) driver, which shows nothing")
+        }
+        let flags = SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue
+        let centred = Int32(0x2FFF_0000)  // SDL_WINDOWPOS_CENTERED
+        guard let window = SDL_CreateWindow(title, centred, centred, Int32(size.width), Int32(size.height), flags) else {
+            let reason = Self.lastError
+            SDL_QuitSubSystem(UInt32(SDL_INIT_VIDEO))
+            throw .noDisplay(reason)
+        }
+        // A GPU renderer when there is one, else SDL's software renderer.
+        guard let renderer = SDL_CreateRenderer(window, -1, 0) ?? SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE.rawValue) else {
+            let reason = Self.lastError
+            SDL_DestroyWindow(window)
+            SDL_QuitSubSystem(UInt32(SDL_INIT_VIDEO))
+            throw .noRenderer(reason)
+        }
+        self.window = window
+        self.renderer = renderer
+        if TTF_WasInit() != 0 || TTF_Init() == 0, let path = Self.fontPath() {
+            font = TTF_OpenFont(path, 16)
+        }
+        lastTitle = title
+    }
+
+    deinit {
+        if let page { SDL_DestroyTexture(page.texture) }
+        if let font { TTF_CloseFont(font) }
+        SDL_DestroyRenderer(renderer)
+        SDL_DestroyWindow(window)
+        SDL_QuitSubSystem(UInt32(SDL_INIT_VIDEO))
+    }
+
+    static var lastError: String { String(cString: SDL_GetError()) }
+
+    /// A font for the overlay: `PHOTODECK_FONT`, else DejaVu Sans or a system sans.
+    static func fontPath() -> String? {
+        var candidates = [
+            "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "/usr/share/fonts/TTF/DejaVuSans.ttf", "/usr/share/fonts/dejavu/DejaVuSans.ttf",
+            "/System/Library/Fonts/Supplemental/Arial.ttf", "/Library/Fonts/Arial.ttf",
+        ]
+        if let chosen = ProcessInfo.processInfo.environment["PHOTODECK_FONT"] { candidates.insert(chosen, at: 0) }
+        return candidates.first { FileManager.default.isReadableFile(atPath: $0) }
+    }
+
+    /// Whether overlay text can be drawn (a font was found).
+    var hasFont: Bool { font != nil }
+
+    /// The window's size in points and in pixels.
+    var sizes: (points: CGSize, pixels: PixelSize) {
+        var width: Int32 = 0
+        var height: Int32 = 0
+        SDL_GetWindowSize(window, &width, &height)
+        var pixelWidth: Int32 = 0
+        var pixelHeight: Int32 = 0
+        if SDL_GetRendererOutputSize(renderer, &pixelWidth, &pixelHeight) != 0 { (pixelWidth, pixelHeight) = (width, height) }
+        return (CGSize(width: Int(width), height: Int(height)), PixelSize(width: Int(pixelWidth), height: Int(pixelHeight)))
+    }
+
+    func setTitle(_ title: String) {
+        guard title != lastTitle else { return }
+        SDL_SetWindowTitle(window, title)
+        lastTitle = title
+    }
+
+    func toggleFullScreen() {
+        let fullScreen = SDL_GetWindowFlags(window) & SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue != 0
+        SDL_SetWindowFullscreen(window, fullScreen ? 0 : SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue)
+    }
+
+    /// Draws `frame` and presents it.
+    func draw(_ frame: ViewerFrame) {
+        setTitle(frame.title)
+        SDL_SetRenderDrawColor(renderer, 0, 0, 0, 255)
+        SDL_RenderClear(renderer)
+        let pixels = sizes.pixels
+        let scale = Double(pixels.width) / max(1, Double(frame.viewportSize.width))
+        var failure: String?
+        switch frame.content {
+        case .page(let page):
+            if let texture = texture(for: page.rendition, key: "\(page.photo.id)@\(page.rendition.width)x\(page.rendition.height)") {
+                let f = page.frame
+                var target = SDL_Rect(
+                    x: Int32((Double(f.minX) * scale).rounded()), y: Int32((Double(f.minY) * scale).rounded()),
+                    w: Int32((Double(f.width) * scale).rounded()), h: Int32((Double(f.height) * scale).rounded()))
+                let width = Int32(page.rendition.width)
+                let height = Int32(page.rendition.height)
+                if abs(width - target.w) <= 1 && abs(height - target.h) <= 1 {
+                    // A fitted page: one rendition pixel per window pixel (the
+                    // rendition's size is rounded up, the frame's edges to
+                    // whole pixels), so copy without scaling.
+                    target.w = min(width, target.w)
+                    target.h = min(height, target.h)
+                    var source = SDL_Rect(x: 0, y: 0, w: target.w, h: target.h)
+                    SDL_RenderCopy(renderer, texture, &source, &target)
+                } else {
+                    SDL_RenderCopy(renderer, texture, nil, &target)
+                }
+            } else {
+                failure = "cannot make a texture of \(page.rendition.width)x\(page.rendition.height): \(Self.lastError)"
+            }
+        case .failure(let reason): failure = reason
+        }
+        if let failure { drawText(failure, centredIn: pixels, color: SDL_Color(r: 255, g: 120, b: 120, a: 255)) }
+        if frame.showsChrome {
+            drawBar(frame.statusLine, in: pixels)
+        } else if let message = frame.message {
+            drawBar(message, in: pixels)
+        }
+        SDL_RenderPresent(renderer)
+    }
+
+    /// The texture of `bitmap`, remade only when the rendition changes.
+    private func texture(for bitmap: Bitmap, key: String) -> OpaquePointer? {
+        if let page, page.key == key { return page.texture }
+        if let page { SDL_DestroyTexture(page.texture) }
+        page = nil
+        let source = bitmap.pixelFormat == .gray8 ? bitmap.converted(to: .rgb8) : bitmap
+        let format = source.pixelFormat == .rgba8 ? UInt32(SDL_PIXELFORMAT_RGBA32.rawValue) : UInt32(SDL_PIXELFORMAT_RGB24.rawValue)
+        guard
+            let texture = SDL_CreateTexture(
+                renderer, format, Int32(SDL_TEXTUREACCESS_STATIC.rawValue), Int32(source.width), Int32(source.height))
+        else { return nil }
+        source.withUnsafeBytes { bytes in _ = SDL_UpdateTexture(texture, nil, bytes.baseAddress, Int32(source.bytesPerRow)) }
+        if source.pixelFormat == .rgba8 { SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_BLEND) }
+        page = (key, texture)
+        return texture
+    }
+
+    /// A translucent bar along the bottom with `text` in it.
+    private func drawBar(_ text: String, in pixels: PixelSize) {
+        guard let font else { return }
+        let height = Int32(TTF_FontHeight(font)) + 12
+        var bar = SDL_Rect(x: 0, y: Int32(pixels.height) - height, w: Int32(pixels.width), h: height)
+        SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND)
+        SDL_SetRenderDrawColor(renderer, 0, 0, 0, 170)
+        SDL_RenderFillRect(renderer, &bar)
+        drawText(text, at: (10, Int(bar.y) + 6), color: SDL_Color(r: 255, g: 255, b: 255, a: 255))
+    }
+
+    private func drawText(_ text: String, centredIn pixels: PixelSize, color: SDL_Color) {
+        guard let font else { return }
+        var width: Int32 = 0
+        var height: Int32 = 0
+        TTF_SizeUTF8(font, text, &width, &height)
+        drawText(text, at: (max(4, (pixels.width - Int(width)) / 2), (pixels.height - Int(height)) / 2), color: color)
+    }
+
+    private func drawText(_ text: String, at point: (Int, Int), color: SDL_Color) {
+        guard let font, !text.isEmpty, let surface = TTF_RenderUTF8_Blended(font, text, color) else { return }
+        defer { SDL_FreeSurface(surface) }
+        guard let texture = SDL_CreateTextureFromSurface(renderer, surface) else { return }
+        defer { SDL_DestroyTexture(texture) }
+        var target = SDL_Rect(x: Int32(point.0), y: Int32(point.1), w: surface.pointee.w, h: surface.pointee.h)
+        SDL_RenderCopy(renderer, texture, nil, &target)
+    }
+}
+
+/// Why the window could not open.
+public enum WindowError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// SDL found no display (no `DISPLAY`, a refused connection): SDL's reason.
+    case noDisplay(String)
+    /// The window opened but no renderer could draw in it.
+    case noRenderer(String)
+
+    public var description: String {
+        switch self {
+        case .noDisplay(let reason): "no display for a window: \(reason.isEmpty ? "SDL could not start its video" : reason)"
+        case .noRenderer(let reason): "the window has no renderer: \(reason)"
+        }
+    }
+}

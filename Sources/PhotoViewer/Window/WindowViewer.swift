@@ -1,0 +1,218 @@
+import CSDL2
+public import Foundation
+
+/// The viewer in a window (SDL2): the page fitted and centred on black at
+/// the window's pixel size (HiDPI aware), the title `NAME — N/COUNT`, and
+/// the browser's gestures from keys and mouse: Left/Right, Space/BackSpace,
+/// Home/End; a drag is a swipe (35% of the width or 500 pt/s turns the
+/// page) or, zoomed in, a pan; the wheel and `+`/`-` zoom at the pointer;
+/// a double click toggles fit and zoom there; a pinch where SDL reports one;
+/// `0` fits, `f` toggles full screen, a click or `i` shows the status
+/// overlay, `q` or Escape quits. A resize keeps the visible centre.
+///
+/// ```swift
+/// let viewer = WindowViewer(controller: controller, options: .init(size: CGSize(width: 1280, height: 800)))
+/// let exit = try await viewer.run()
+/// ```
+public struct WindowViewer: Sendable {
+    /// How the window opens.
+    public struct Options: Sendable {
+        /// The window's size in points.
+        public var size: CGSize
+        /// Draw the first screen and return.
+        public var once: Bool
+        /// Called after each frame is presented (for tools and tests that wait for a frame).
+        public var onFrame: (@Sendable (ViewerFrame) -> Void)?
+
+        /// Creates options.
+        public init(size: CGSize = CGSize(width: 1280, height: 800), once: Bool = false, onFrame: (@Sendable (ViewerFrame) -> Void)? = nil) {
+            self.size = size
+            self.once = once
+            self.onFrame = onFrame
+        }
+    }
+
+    /// The browser state this viewer shows.
+    public let controller: ViewerController
+    /// How it opens.
+    public let options: Options
+
+    /// A window viewer of `controller`.
+    public init(controller: ViewerController, options: Options = Options()) {
+        self.controller = controller
+        self.options = options
+    }
+
+    /// Opens the window and runs until the person quits or closes it.
+    /// Throws ``WindowError`` when no window can be opened (no display).
+    public func run() async throws(WindowError) -> ViewerExit {
+        let controller = controller
+        let options = options
+        let result: Result<ViewerExit, WindowError> = await ViewerThread.run(named: "photodeck.window") {
+            do throws(WindowError) {
+                let loop = try WindowLoop(controller: controller, options: options)
+                return .success(loop.run())
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+}
+
+/// One run of the window, on its own thread (SDL's calls stay on it).
+private final class WindowLoop {
+    let controller: ViewerController
+    let options: WindowViewer.Options
+    let renderer: WindowRenderer
+    let started = ContinuousClock.now
+    var drag: (tracker: DragTracker, pans: Bool)?
+    var pendingClick: ContinuousClock.Instant?
+    var viewport = CGSize(width: 1, height: 1)
+
+    init(controller: ViewerController, options: WindowViewer.Options) throws(WindowError) {
+        self.controller = controller
+        self.options = options
+        let size = (max(64, Int(options.size.width)), max(64, Int(options.size.height)))
+        renderer = try WindowRenderer(title: "PhotoDeck", size: size)
+    }
+
+    var seconds: Double {
+        let elapsed = ContinuousClock.now - started
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+
+    func run() -> ViewerExit {
+        configure()
+        draw(after: nil)
+        if options.once { return .quit }
+        var event = SDL_Event()
+        while true {
+            let wait = pendingClick.map { max(1, Self.milliseconds($0 - .now)) } ?? 500
+            guard SDL_WaitEventTimeout(&event, Int32(wait)) != 0 else {
+                if let deadline = pendingClick, ContinuousClock.now >= deadline {
+                    pendingClick = nil
+                    perform(.toggleChrome, at: .now)
+                }
+                continue
+            }
+            if let exit = handle(event) { return exit }
+        }
+    }
+
+    static func milliseconds(_ duration: Duration) -> Int {
+        Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
+    }
+
+    func handle(_ event: SDL_Event) -> ViewerExit? {
+        let now = ContinuousClock.now
+        switch SDL_EventType(event.type) {
+        case SDL_QUIT:
+            return .quit
+        case SDL_KEYDOWN:
+            let shift = UInt32(event.key.keysym.mod) & UInt32(KMOD_SHIFT.rawValue) != 0
+            guard let key = WindowKeys.key(for: event.key.keysym.sym, shift: shift) else { return nil }
+            return press(key, at: now)
+        case SDL_MOUSEBUTTONDOWN where event.button.button == UInt8(SDL_BUTTON_LEFT):
+            let point = CGPoint(x: Int(event.button.x), y: Int(event.button.y))
+            if event.button.clicks >= 2 {
+                pendingClick = nil
+                drag = nil
+                perform(.toggleZoom(at: point), at: now)
+            } else {
+                let controller = controller
+                let zoomed = BlockingBridge.wait { await controller.isZoomedIn }
+                drag = (DragTracker(at: point, seconds: seconds), zoomed)
+            }
+        case SDL_MOUSEMOTION:
+            guard var current = drag else { return nil }
+            let delta = current.tracker.move(to: CGPoint(x: Int(event.motion.x), y: Int(event.motion.y)), seconds: seconds)
+            drag = current
+            if current.pans, delta != .zero { perform(.pan(delta), at: now) }
+        case SDL_MOUSEBUTTONUP where event.button.button == UInt8(SDL_BUTTON_LEFT):
+            guard let finished = drag else { return nil }
+            drag = nil
+            if finished.tracker.isClick {
+                // A single click shows the overlay unless a second click makes it a double click.
+                if event.button.clicks < 2 { pendingClick = now + .milliseconds(300) }
+            } else if !finished.pans {
+                perform(.swipe(translation: finished.tracker.translation, velocity: finished.tracker.velocity(at: seconds)), at: now)
+            }
+        case SDL_MOUSEWHEEL:
+            guard event.wheel.y != 0 else { return nil }
+            let factor = pow(ViewerKeymap.standard.zoomStep, Double(event.wheel.y))
+            perform(.zoom(by: factor, at: pointer), at: now)
+        case SDL_MULTIGESTURE:
+            let gesture = event.mgesture
+            guard gesture.numFingers >= 2, gesture.dDist != 0 else { return nil }
+            let centre = CGPoint(x: Double(gesture.x) * Double(viewport.width), y: Double(gesture.y) * Double(viewport.height))
+            perform(.pinch(scale: max(0.5, 1 + Double(gesture.dDist) * 4), center: centre), at: now)
+        case SDL_WINDOWEVENT:
+            switch SDL_WindowEventID(UInt32(event.window.event)) {
+            case SDL_WINDOWEVENT_SIZE_CHANGED:
+                configure()
+                draw(after: nil)
+            case SDL_WINDOWEVENT_EXPOSED:
+                draw(after: nil)
+            case SDL_WINDOWEVENT_CLOSE:
+                return .quit
+            default: break
+            }
+        default: break
+        }
+        return nil
+    }
+
+    /// The pointer in points, or the centre when it is outside the window.
+    var pointer: CGPoint {
+        var x: Int32 = 0
+        var y: Int32 = 0
+        SDL_GetMouseState(&x, &y)
+        guard SDL_GetMouseFocus() == renderer.window else { return CGPoint(x: viewport.width / 2, y: viewport.height / 2) }
+        return CGPoint(x: Int(x), y: Int(y))
+    }
+
+    func press(_ key: ViewerKey, at time: ContinuousClock.Instant) -> ViewerExit? {
+        let controller = controller
+        if case .character(let character) = key, BlockingBridge.wait({ await controller.isBound(character) }) {
+            if BlockingBridge.wait({ await controller.runAction(character) }) == .redraw { draw(after: time) }
+            return nil
+        }
+        guard let command = ViewerKeymap.standard.command(for: key, pointer: pointer) else { return nil }
+        return perform(command, at: time)
+    }
+
+    @discardableResult
+    func perform(_ command: ViewerCommand, at time: ContinuousClock.Instant) -> ViewerExit? {
+        let controller = controller
+        switch BlockingBridge.wait({ await controller.perform(command) }) {
+        case .quit: return .quit
+        case .unchanged: break
+        case .redraw: draw(after: time)
+        case .toggleFullScreen: renderer.toggleFullScreen()
+        }
+        return nil
+    }
+
+    func configure() {
+        let (points, pixels) = renderer.sizes
+        viewport = points
+        let scale = points.width > 0 ? Double(pixels.width) / Double(points.width) : 1
+        let controller = controller
+        BlockingBridge.wait { await controller.configure(viewportSize: points, scale: scale) }
+    }
+
+    func draw(after input: ContinuousClock.Instant?) {
+        let controller = controller
+        let frame = BlockingBridge.wait { await controller.frame() }
+        renderer.draw(frame)
+        let elapsed = ContinuousClock.now - (input ?? started)
+        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        if input != nil {
+            BlockingBridge.wait { await controller.recordInputToFrame(milliseconds: milliseconds) }
+        } else {
+            BlockingBridge.wait { await controller.recordFirstFrameIfNeeded(milliseconds: milliseconds) }
+        }
+        options.onFrame?(frame)
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import ImageCodecs
+import PhotoBrowser
+import TestSupport
+import Testing
+
+/// photo-browser's window under a private Xvfb, driven with xdotool as a person would.
+@Suite("photo-browser window (Xvfb)", .serialized, .enabled(if: ViewerHarness.has("Xvfb") && ViewerHarness.has("xdotool") && ViewerHarness.has("xwd")))
+struct PhotoViewerWindowTests {
+    @Test("title, keys, a drag swipe, a screenshot matching the fitted rendition, a resize that keeps the centre, q quits")
+    func window() async throws {
+        let folder = try ViewerHarness.photoFolder([(1600, 1200), (900, 1200), (2000, 1000)])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let server = try await ViewerHarness.XServer()
+        defer { server.stop() }
+        let x = ["DISPLAY": server.display]
+        let viewer = try ViewerHarness.Viewer(["--display", "window", "--window", "640x480", "--stats", folder], environment: x)
+        defer { viewer.stop() }
+        let first = try await viewer.waitForFrame(after: 0, "of page 1") { $0.hasPrefix("frame 1/3 photo-1.jpg") }
+        let window = try await ViewerHarness.tool("xdotool", ["search", "--sync", "--class", "photo-browser"], environment: x)
+            .output.split(separator: "\n").first.map(String.init)
+        let id = try #require(window)
+        #expect(try await ViewerHarness.tool("xdotool", ["getwindowname", id], environment: x).output == "photo-1.jpg — 1/3\n")
+
+        // The screenshot: the photo area matches the fitted rendition decoded by the library.
+        let shot = try await screenshot(id, x)
+        #expect(shot.size == PixelSize(width: 640, height: 480))
+        let rect = ViewerHarness.numbers("rect", in: first)
+        try #require(rect.count == 4, "\(first)")
+        let (fx, fy, fw, fh) = (rect[0], rect[1], rect[2], rect[3])
+        #expect((fx, fy, fw, fh) == (0, 0, 640, 480))
+        let expected = try BrowserPhoto(fileAt: "\(folder)/photo-1.jpg").rendition(fitting: PixelSize(width: 640, height: 480))
+        let area = try shot.cropped(x: fx, y: fy, size: PixelSize(width: min(fw, expected.width), height: min(fh, expected.height)))
+        let reference = try expected.cropped(x: 0, y: 0, size: area.size)
+        let psnr = XWDImage.psnr(area, reference)
+        #expect(psnr >= 35, "window vs rendition: \(psnr) dB")
+
+        // Keys: Right turns the page and the title follows.
+        var seen = viewer.frames.count
+        _ = try await ViewerHarness.tool("xdotool", ["key", "--window", id, "Right"], environment: x)
+        try await viewer.waitForFrame(after: seen, "of page 2") { $0.hasPrefix("frame 2/3 photo-2.jpg") }
+        try await waitUntil("the title of page 2") {
+            try await ViewerHarness.tool("xdotool", ["getwindowname", id], environment: x).output == "photo-2.jpg — 2/3\n"
+        }
+        // The portrait photo is pillarboxed: black on both sides of it.
+        let portrait = try await screenshot(id, x)
+        #expect(Array(portrait[5, 240]) == [0, 0, 0] && Array(portrait[634, 240]) == [0, 0, 0])
+
+        // A fast drag to the left is a swipe to page 3.
+        seen = viewer.frames.count
+        _ = try await ViewerHarness.tool(
+            "xdotool", ["mousemove", "--window", id, "520", "240", "mousedown", "1", "mousemove", "--window", id, "420", "240", "mousemove", "--window", id, "250", "240", "mouseup", "1"],
+            environment: x)
+        try await viewer.waitForFrame(after: seen, "of page 3 after the drag") { $0.hasPrefix("frame 3/3 photo-3.jpg") }
+
+        // Home, then a double click zooms in at the point; a resize keeps the centre.
+        seen = viewer.frames.count
+        _ = try await ViewerHarness.tool("xdotool", ["key", "--window", id, "Home"], environment: x)
+        try await viewer.waitForFrame(after: seen, "of page 1 again") { $0.hasPrefix("frame 1/3") }
+        seen = viewer.frames.count
+        _ = try await ViewerHarness.tool("xdotool", ["mousemove", "--window", id, "400", "300", "click", "--repeat", "2", "--delay", "60", "1"], environment: x)
+        let zoomed = try await viewer.waitForFrame(after: seen, "zoomed to 100%") { $0.contains("zoom 100%") }
+        let centre = ViewerHarness.numbers("centre", in: zoomed)
+        try #require(centre.count == 2, "\(zoomed)")
+        seen = viewer.frames.count
+        _ = try await ViewerHarness.tool("xdotool", ["windowsize", id, "800", "600"], environment: x)
+        let resized = try await viewer.waitForFrame(after: seen, "at 800x600") { $0.contains("viewport 800x600") }
+        let kept = ViewerHarness.numbers("centre", in: resized)
+        #expect(kept.count == 2 && abs(kept[0] - centre[0]) <= 1 && abs(kept[1] - centre[1]) <= 1, "centre \(centre) became \(kept)")
+        let big = try await screenshot(id, x)
+        #expect(big.size == PixelSize(width: 800, height: 600))
+
+        // i shows the overlay; q quits with status 0.
+        seen = viewer.frames.count
+        _ = try await ViewerHarness.tool("xdotool", ["key", "--window", id, "i"], environment: x)
+        try await viewer.waitForFrame(after: seen, "with the overlay") { $0.contains("chrome true") }
+        _ = try await ViewerHarness.tool("xdotool", ["key", "--window", id, "q"], environment: x)
+        #expect(try await viewer.waitForExit() == 0)
+    }
+
+    @Test("no display: --display window is one error line; auto falls back to the terminal")
+    func noDisplay() async throws {
+        let folder = try ViewerHarness.photoFolder([(320, 240)])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let window = try await ExampleProcess.run("photo-browser", ["--display", "window", "--once", folder], environment: ["DISPLAY": ":99999"])
+        #expect(window.status == 1)
+        #expect(window.standardError.hasPrefix("error: no display for a window"), "\(window.standardError)")
+        let auto = try await ExampleProcess.run(
+            "photo-browser", ["--display", "auto", "--once", folder], environment: ["DISPLAY": ":99999", "COLUMNS": "40", "LINES": "12", "TERM": "dumb"])
+        #expect(auto.status == 0, "\(auto.standardError)")
+        #expect(auto.standardError.contains("showing the photos in the terminal"))
+        #expect(auto.standardOutput.contains("1/1  photo-1.jpg  320x240"))
+    }
+
+    private func screenshot(_ id: String, _ environment: [String: String]) async throws -> Bitmap {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("shot-\(UUID().uuidString).xwd").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try await ViewerHarness.tool("xwd", ["-silent", "-id", id, "-out", path], environment: environment)
+        #expect(result.status == 0)
+        return try XWDImage.decode(try fileBytes(URL(fileURLWithPath: path)))
+    }
+}

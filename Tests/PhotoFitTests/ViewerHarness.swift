@@ -1,0 +1,163 @@
+import Foundation
+import ImageCodecs
+import TestSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What the viewer tests run beside photo-browser: a private X server, the
+/// X tools, tmux on a private socket, and photo-browser with its frame trace.
+enum ViewerHarness {
+    struct ToolResult {
+        let status: Int32
+        let output: String
+    }
+
+    /// Runs a program from PATH to completion (on a thread of its own).
+    @discardableResult
+    static func tool(_ name: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> ToolResult {
+        try await offPool {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [name] + arguments
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, own in own }
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return ToolResult(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+        }
+    }
+
+    /// Whether `name` is on PATH.
+    static func has(_ name: String) -> Bool {
+        (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").contains {
+            FileManager.default.isExecutableFile(atPath: "\($0)/\(name)")
+        }
+    }
+
+    /// An Xvfb of its own; `display` is ":N". Xvfb picks a free number and
+    /// writes it to standard output once it accepts connections.
+    final class XServer: Sendable {
+        let process: Process
+        let display: String
+
+        init(size: String = "1920x1080x24") async throws {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["Xvfb", "-displayfd", "1", "-screen", "0", size, "-nolisten", "tcp"]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let reader = output.fileHandleForReading
+            let number = try await offPool { () -> String in
+                var text = ""
+                while !text.hasSuffix("\n") {
+                    let data = reader.availableData
+                    if data.isEmpty { break }
+                    text += String(decoding: data, as: UTF8.self)
+                }
+                return text.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            guard !number.isEmpty else {
+                process.terminate()
+                throw HarnessFailure(description: "Xvfb did not start")
+            }
+            self.process = process
+            display = ":\(number)"
+        }
+
+        /// Ends the server. Children of the test process inherit its blocked
+        /// signals (SIGTERM among them), so only SIGKILL is sure to end it.
+        func stop() {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    /// photo-browser running with its stderr (the frame trace) in a file.
+    final class Viewer: Sendable {
+        let process: Process
+        let trace: URL
+
+        init(_ arguments: [String], environment: [String: String]) throws {
+            trace = FileManager.default.temporaryDirectory.appendingPathComponent("viewer-\(UUID().uuidString).trace")
+            _ = FileManager.default.createFile(atPath: trace.path, contents: nil)
+            let process = Process()
+            process.executableURL = ExampleProcess.executable("photo-browser")
+            process.arguments = arguments
+            process.environment = ExampleProcess.sanitizerEnvironment.merging(environment) { _, own in own }
+                .merging(["PHOTODECK_VIEWER_TRACE": "1", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]) { _, own in own }
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = try FileHandle(forWritingTo: trace)
+            try process.run()
+            self.process = process
+        }
+
+        /// The frame lines traced so far.
+        var frames: [String] {
+            String(decoding: (try? fileBytes(trace)) ?? [], as: UTF8.self).split(separator: "\n").map(String.init).filter { $0.hasPrefix("frame ") }
+        }
+
+        /// Waits for a frame line after the first `count` that satisfies `matches`.
+        @discardableResult
+        func waitForFrame(after count: Int, _ what: String, _ matches: @escaping (String) -> Bool = { _ in true }) async throws -> String {
+            var found: String?
+            try await waitUntil("a frame \(what); frames so far: \(frames)", timeout: .seconds(60)) {
+                found = frames.dropFirst(count).first(where: matches)
+                return found != nil || !process.isRunning
+            }
+            guard let found else { throw HarnessFailure(description: "photo-browser exited before a frame \(what): \(frames)") }
+            return found
+        }
+
+        /// Waits for the process to end and returns its status.
+        func waitForExit() async throws -> Int32 {
+            try await waitUntil("photo-browser to exit", timeout: .seconds(60)) { !process.isRunning }
+            return process.terminationStatus
+        }
+
+        func stop() {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            try? FileManager.default.removeItem(at: trace)
+        }
+    }
+
+    /// The numbers after `name` in a trace line: "centre 812,604" → [812, 604].
+    static func numbers(_ name: String, in line: String) -> [Int] {
+        let words = line.split(separator: " ")
+        guard let index = words.dropFirst().firstIndex(where: { $0 == name[...] }), index + 1 < words.count else { return [] }
+        return words[index + 1].split(whereSeparator: { $0 == "," || $0 == "x" }).compactMap { Int($0) }
+    }
+
+    /// Generated photos with smooth content, in a fresh folder.
+    static func photoFolder(_ sizes: [(Int, Int)]) throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("viewer-photos-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for (index, size) in sizes.enumerated() {
+            var pixels = [UInt8](repeating: 0, count: size.0 * size.1 * 3)
+            for y in 0..<size.1 {
+                for x in 0..<size.0 {
+                    let offset = (y * size.0 + x) * 3
+                    pixels[offset] = UInt8((x * 255) / size.0)
+                    pixels[offset + 1] = UInt8((y * 255) / size.1)
+                    pixels[offset + 2] = UInt8(((x / 40 + y / 40 + index) % 3) * 100)
+                }
+            }
+            let bitmap = try Bitmap(width: size.0, height: size.1, pixelFormat: .rgb8, pixels: pixels)
+            try Data(try bitmap.encoded(as: .jpeg, options: EncodeOptions(quality: 92))).write(
+                to: URL(fileURLWithPath: "\(folder)/photo-\(index + 1).jpg"))
+        }
+        return folder
+    }
+}
+
+/// A helper of the viewer tests could not do its part.
+struct HarnessFailure: Error, CustomStringConvertible {
+    let description: String
+}

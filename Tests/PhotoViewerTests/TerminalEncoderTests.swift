@@ -1,0 +1,166 @@
+import CSixel
+import CZlib
+import Foundation
+import ImageCodecs
+import PhotoViewer
+import Testing
+
+/// Each terminal protocol's bytes, decoded back the way a terminal would, give the canvas again.
+@Suite("Terminal graphics encoders")
+struct TerminalEncoderTests {
+    static let canvas = Pictures.gradient(width: 161, height: 97)
+
+    @Test("kitty: chunks of at most 4096 base64 bytes, m=1 until the last; the payload inflates to the exact RGB pixels")
+    func kitty() throws {
+        let bytes = try KittyImageEncoder(imageID: 3).encode(Self.canvas, cellSize: PixelSize(width: 10, height: 20))
+        let text = String(decoding: bytes, as: UTF8.self)
+        let chunks = text.components(separatedBy: "\u{1B}\\").filter { !$0.isEmpty }
+        #expect(chunks.count > 1)
+        #expect(chunks[0].hasPrefix("\u{1B}_Ga=T,f=24,o=z,s=161,v=97,i=3,C=1,q=2,m=1;"))
+        var payload = ""
+        for (index, chunk) in chunks.enumerated() {
+            #expect(chunk.hasPrefix("\u{1B}_G"))
+            let parts = chunk.dropFirst(3).split(separator: ";", maxSplits: 1)
+            let keys = parts[0]
+            #expect(keys.hasSuffix(index == chunks.count - 1 ? "m=0" : "m=1"))
+            #expect(parts[1].count <= 4096)
+            payload += parts[1]
+        }
+        let compressed = try #require(Data(base64Encoded: payload))
+        var inflated = [UInt8](repeating: 0, count: 161 * 97 * 3)
+        var length = uLong(inflated.count)
+        let status = inflated.withUnsafeMutableBufferPointer { target in
+            Array(compressed).withUnsafeBufferPointer { uncompress(target.baseAddress, &length, $0.baseAddress, uLong($0.count)) }
+        }
+        #expect(status == Z_OK && length == uLong(inflated.count))
+        #expect(inflated == Self.canvas.pixels)
+        #expect(KittyImageEncoder().clearImages == Array("\u{1B}_Ga=d,d=A,q=2\u{1B}\\".utf8))
+    }
+
+    @Test("iTerm2: one OSC 1337 File sequence whose PNG decodes to the exact pixels; size= is the PNG's byte count")
+    func iterm() throws {
+        let bytes = try ITermImageEncoder().encode(Self.canvas, cellSize: PixelSize(width: 10, height: 20))
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.hasPrefix("\u{1B}]1337;File=inline=1;"))
+        #expect(text.hasSuffix("\u{07}"))
+        #expect(text.contains("width=161px;height=97px;preserveAspectRatio=0:"))
+        let encoded = try #require(text.split(separator: ":", maxSplits: 1).last?.dropLast())
+        let png = try #require(Data(base64Encoded: String(encoded)))
+        #expect(text.contains("size=\(png.count);"))
+        let decoded = try DecodedImage(decoding: Array(png)).bitmap
+        #expect(decoded.size == Self.canvas.size)
+        #expect(Pictures.psnr(decoded, Self.canvas) == .infinity)
+    }
+
+    @Test("sixel: libsixel decodes the DCS back to the canvas's size, within palette error (PSNR ≥ 30 dB)")
+    func sixel() throws {
+        let bytes = try SixelImageEncoder().encode(Self.canvas, cellSize: PixelSize(width: 10, height: 20))
+        #expect(bytes.starts(with: [0x1B, UInt8(ascii: "P")]))
+        #expect(bytes.suffix(2) == [0x1B, 0x5C])
+        var input = bytes
+        var pixels: UnsafeMutablePointer<UInt8>?
+        var palette: UnsafeMutablePointer<UInt8>?
+        var width: Int32 = 0
+        var height: Int32 = 0
+        var colours: Int32 = 0
+        let status = sixel_decode_raw(&input, Int32(input.count), &pixels, &width, &height, &palette, &colours, nil)
+        defer {
+            free(pixels)
+            free(palette)
+        }
+        #expect(status == SIXEL_OK)
+        #expect(width == 161)
+        // Sixel bands are 6 rows high: the decoded image may be padded to a multiple of 6.
+        #expect(height >= 97 && height < 97 + 6)
+        #expect(colours > 16 && colours <= 256)
+        let indices = try #require(pixels)
+        let table = try #require(palette)
+        var rgb = [UInt8](repeating: 0, count: 161 * 97 * 3)
+        for index in 0..<(161 * 97) {
+            let entry = Int(indices[index])
+            rgb[index * 3] = table[entry * 3]
+            rgb[index * 3 + 1] = table[entry * 3 + 1]
+            rgb[index * 3 + 2] = table[entry * 3 + 2]
+        }
+        let decoded = try Bitmap(width: 161, height: 97, pixelFormat: .rgb8, pixels: rgb)
+        let psnr = Pictures.psnr(decoded, Self.canvas)
+        #expect(psnr >= 30, "sixel PSNR \(psnr) dB")
+    }
+
+    @Test("ANSI half blocks: each cell's foreground is the upper pixel and its background the lower, exactly")
+    func halfBlocks() throws {
+        let canvas = Pictures.gradient(width: 40, height: 23)
+        let bytes = try HalfBlockImageEncoder().encode(canvas, cellSize: PixelSize(width: 1, height: 2))
+        let cells = ANSIScreen.cells(String(decoding: bytes, as: UTF8.self))
+        #expect(cells.count == 12)
+        #expect(cells.allSatisfy { $0.count == 40 })
+        for (row, line) in cells.enumerated() {
+            for (column, cell) in line.enumerated() {
+                #expect(cell.character == "▀")
+                #expect(cell.foreground == Array(canvas[column, row * 2].prefix(3)))
+                // The last cell row of an odd-height canvas has a black lower half.
+                let lower = row * 2 + 1 < canvas.height ? Array(canvas[column, row * 2 + 1].prefix(3)) : [0, 0, 0]
+                #expect(cell.background == lower)
+            }
+        }
+    }
+}
+
+/// Reads back what the half-block encoder (or a terminal's captured pane)
+/// wrote: per line, each character with the 24-bit colours in force.
+enum ANSIScreen {
+    struct Cell: Equatable {
+        var character: Character
+        var foreground: [UInt8]?
+        var background: [UInt8]?
+    }
+
+    /// Cells per line. Lines are split at "cursor down" (ESC [ 1 B) or a newline.
+    static func cells(_ text: String) -> [[Cell]] {
+        var lines: [[Cell]] = [[]]
+        var foreground: [UInt8]?
+        var background: [UInt8]?
+        var scalars = Array(text.unicodeScalars)[...]
+        while let scalar = scalars.first {
+            scalars = scalars.dropFirst()
+            if scalar == "\u{1B}", scalars.first == "[" {
+                scalars = scalars.dropFirst()
+                var body = ""
+                while let next = scalars.first {
+                    scalars = scalars.dropFirst()
+                    if (0x40...0x7E).contains(next.value) {
+                        body.append(Character(next))
+                        break
+                    }
+                    body.append(Character(next))
+                }
+                guard let final = body.last else { continue }
+                let parameters = body.dropLast().split(separator: ";").compactMap { Int($0) }
+                switch final {
+                case "m":
+                    if parameters.isEmpty || parameters == [0] {
+                        foreground = nil
+                        background = nil
+                    }
+                    var index = 0
+                    while index < parameters.count {
+                        if (parameters[index] == 38 || parameters[index] == 48), index + 4 < parameters.count, parameters[index + 1] == 2 {
+                            let colour = parameters[(index + 2)...(index + 4)].map { UInt8(clamping: $0) }
+                            if parameters[index] == 38 { foreground = colour } else { background = colour }
+                            index += 5
+                        } else {
+                            index += 1
+                        }
+                    }
+                case "B": lines.append([])
+                default: break
+                }
+            } else if scalar == "\n" {
+                lines.append([])
+            } else if scalar != "\r" {
+                lines[lines.count - 1].append(Cell(character: Character(scalar), foreground: foreground, background: background))
+            }
+        }
+        return lines.filter { !$0.isEmpty }
+    }
+}
