@@ -281,7 +281,7 @@ let package = Package(
         // A fake Weibo on loopback for the client's and the example's tests.
         .target(name: "FakeWeibo", dependencies: ["ShareKit", "ShareKitHTTP", "ShareKitHTTPTesting"], path: "Tests/FakeWeibo", swiftSettings: swiftSettings),
         // Helpers every test target shares: fixtures, seeded data, fakes, waiting on events.
-        .target(name: "TestSupport", dependencies: ["ImageCodecs", "PhotoAlbum"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
+        .target(name: "TestSupport", dependencies: ["ImageCodecs", "PhotoAlbum", "CZlib"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(
             name: "ImageCodecsTests",
             dependencies: ["ImageCodecs", "TestSupport", "CHeif", "CGIF", "CLCMS2"],
@@ -336,7 +336,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PhotoFitTests",
-            dependencies: ["photo-fit", "photo-album", "photo-share", "photo-browser", "weibo-client", "photodeck-fuzz", "netwatch", "FakeWeibo", "ImageCodecs", "ShareKit", "ShareKitHTTP", "ShareKitTesting", "ShareKitHTTPTesting", "TestSupport",
+            dependencies: ["photo-fit", "photo-album", "photo-share", "photo-browser", "weibo-client", "photodeck-fuzz", "netwatch", "FakeWeibo", "ImageCodecs", "PhotoBrowser", "PhotoViewer", "CZlib", "ShareKit", "ShareKitHTTP", "ShareKitTesting", "ShareKitHTTPTesting", "TestSupport",
             ],
             swiftSettings: swiftSettings
         ),

@@ -32,7 +32,7 @@ struct PhotoViewerWindowTests {
         let expected = try BrowserPhoto(fileAt: "\(folder)/photo-1.jpg").rendition(fitting: PixelSize(width: 640, height: 480))
         let area = try shot.cropped(x: fx, y: fy, size: PixelSize(width: min(fw, expected.width), height: min(fh, expected.height)))
         let reference = try expected.cropped(x: 0, y: 0, size: area.size)
-        let psnr = XWDImage.psnr(area, reference)
+        let psnr = peakSignalToNoise(area, reference)
         #expect(psnr >= 35, "window vs rendition: \(psnr) dB")
 
         // Keys: Right turns the page and the title follows.

@@ -14,21 +14,41 @@ enum ViewerHarness {
         let output: String
     }
 
-    /// Runs a program from PATH to completion (on a thread of its own).
+    /// Runs a program from PATH to completion (on a thread of its own),
+    /// spawned and reaped directly: Foundation's Process waits for a
+    /// descriptor the child inherits, which a daemon it starts (tmux's
+    /// server) keeps open, so it would wait forever. Output goes to a file
+    /// for the same reason.
     @discardableResult
     static func tool(_ name: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> ToolResult {
         try await offPool {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [name] + arguments
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, own in own }
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return ToolResult(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("tool-\(UUID().uuidString).out").path
+            defer { unlink(path) }
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+            var attributes = posix_spawnattr_t()
+            posix_spawnattr_init(&attributes)
+            defer { posix_spawnattr_destroy(&attributes) }
+            // The test process blocks signals its children must not inherit blocked.
+            var empty = sigset_t()
+            sigemptyset(&empty)
+            posix_spawnattr_setsigmask(&attributes, &empty)
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+            let merged = ProcessInfo.processInfo.environment.merging(environment) { _, own in own }
+            let argv = (["env", name] + arguments).map { strdup($0) } + [nil]
+            let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+            defer { (argv + envp).forEach { free($0) } }
+            var pid: pid_t = 0
+            let spawned = posix_spawn(&pid, "/usr/bin/env", &actions, &attributes, argv, envp)
+            guard spawned == 0 else { throw HarnessFailure(description: "cannot start \(name): \(String(cString: strerror(spawned)))") }
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+            return ToolResult(status: exitStatus, output: String(decoding: (try? fileBytes(URL(fileURLWithPath: path))) ?? [], as: UTF8.self))
         }
     }
 

@@ -41,20 +41,4 @@ enum XWDImage {
         }
         return try Bitmap(width: width, height: height, pixelFormat: .rgb8, pixels: rgb)
     }
-
-    /// The peak signal-to-noise ratio of two RGB bitmaps of one size, in dB.
-    static func psnr(_ a: Bitmap, _ b: Bitmap) -> Double {
-        let x = a.converted(to: .rgb8)
-        let y = b.converted(to: .rgb8)
-        precondition(x.size == y.size, "sizes differ: \(x.size) and \(y.size)")
-        var squared = 0.0
-        for row in 0..<x.height {
-            for byte in 0..<(x.width * 3) {
-                let difference = Double(x.pixels[row * x.bytesPerRow + byte]) - Double(y.pixels[row * y.bytesPerRow + byte])
-                squared += difference * difference
-            }
-        }
-        let mean = squared / Double(x.width * x.height * 3)
-        return mean == 0 ? .infinity : 10 * log10(255 * 255 / mean)
-    }
 }

@@ -24,7 +24,7 @@ struct FrameCompositorTests {
         #expect(Array(canvas[10, top + height]) == [0, 0, 0])
         let inside = try canvas.cropped(x: 0, y: top, size: PixelSize(width: 400, height: height))
         let expected = try page.rendition.cropped(x: 0, y: 0, size: PixelSize(width: 400, height: height))
-        #expect(Pictures.psnr(inside, expected) == .infinity)
+        #expect(peakSignalToNoise(inside, expected) == .infinity)
     }
 
     @Test("a zoomed page shows the part under the viewport, resampled once, close to the rendition's crop")
@@ -39,6 +39,6 @@ struct FrameCompositorTests {
         let x = -Int(Double(page.frame.minX).rounded())
         let y = -Int(Double(page.frame.minY).rounded())
         let expected = try picture.cropped(x: x, y: y, size: PixelSize(width: 100, height: 100))
-        #expect(Pictures.psnr(canvas, expected) >= 40)
+        #expect(peakSignalToNoise(canvas, expected) >= 40)
     }
 }

@@ -1,8 +1,8 @@
 import CSixel
-import CZlib
 import Foundation
 import ImageCodecs
 import PhotoViewer
+import TestSupport
 import Testing
 
 /// Each terminal protocol's bytes, decoded back the way a terminal would, give the canvas again.
@@ -13,27 +13,16 @@ struct TerminalEncoderTests {
     @Test("kitty: chunks of at most 4096 base64 bytes, m=1 until the last; the payload inflates to the exact RGB pixels")
     func kitty() throws {
         let bytes = try KittyImageEncoder(imageID: 3).encode(Self.canvas, cellSize: PixelSize(width: 10, height: 20))
-        let text = String(decoding: bytes, as: UTF8.self)
-        let chunks = text.components(separatedBy: "\u{1B}\\").filter { !$0.isEmpty }
-        #expect(chunks.count > 1)
-        #expect(chunks[0].hasPrefix("\u{1B}_Ga=T,f=24,o=z,s=161,v=97,i=3,C=1,q=2,m=1;"))
-        var payload = ""
-        for (index, chunk) in chunks.enumerated() {
-            #expect(chunk.hasPrefix("\u{1B}_G"))
-            let parts = chunk.dropFirst(3).split(separator: ";", maxSplits: 1)
-            let keys = parts[0]
-            #expect(keys.hasSuffix(index == chunks.count - 1 ? "m=0" : "m=1"))
-            #expect(parts[1].count <= 4096)
-            payload += parts[1]
+        let images = try TerminalPayloads.kittyImages(in: bytes)
+        #expect(images.count == 1)
+        let image = try #require(images.first)
+        #expect(image.chunks.count > 1)
+        #expect(image.chunks[0].keys == "a=T,f=24,o=z,s=161,v=97,i=3,C=1,q=2,m=1")
+        for (index, chunk) in image.chunks.enumerated() {
+            #expect(chunk.keys.hasSuffix(index == image.chunks.count - 1 ? "m=0" : "m=1"))
+            #expect(chunk.payloadLength <= 4096)
         }
-        let compressed = try #require(Data(base64Encoded: payload))
-        var inflated = [UInt8](repeating: 0, count: 161 * 97 * 3)
-        var length = uLong(inflated.count)
-        let status = inflated.withUnsafeMutableBufferPointer { target in
-            Array(compressed).withUnsafeBufferPointer { uncompress(target.baseAddress, &length, $0.baseAddress, uLong($0.count)) }
-        }
-        #expect(status == Z_OK && length == uLong(inflated.count))
-        #expect(inflated == Self.canvas.pixels)
+        #expect(image.bitmap.pixels == Self.canvas.pixels)
         #expect(KittyImageEncoder().clearImages == Array("\u{1B}_Ga=d,d=A,q=2\u{1B}\\".utf8))
     }
 
@@ -43,13 +32,14 @@ struct TerminalEncoderTests {
         let text = String(decoding: bytes, as: UTF8.self)
         #expect(text.hasPrefix("\u{1B}]1337;File=inline=1;"))
         #expect(text.hasSuffix("\u{07}"))
-        #expect(text.contains("width=161px;height=97px;preserveAspectRatio=0:"))
-        let encoded = try #require(text.split(separator: ":", maxSplits: 1).last?.dropLast())
-        let png = try #require(Data(base64Encoded: String(encoded)))
-        #expect(text.contains("size=\(png.count);"))
-        let decoded = try DecodedImage(decoding: Array(png)).bitmap
+        let images = try TerminalPayloads.itermImages(in: bytes)
+        #expect(images.count == 1)
+        let image = try #require(images.first)
+        #expect(image.arguments["width"] == "161px" && image.arguments["height"] == "97px" && image.arguments["preserveAspectRatio"] == "0")
+        #expect(image.arguments["size"] == "\(image.file.count)")
+        let decoded = try DecodedImage(decoding: image.file).bitmap
         #expect(decoded.size == Self.canvas.size)
-        #expect(Pictures.psnr(decoded, Self.canvas) == .infinity)
+        #expect(peakSignalToNoise(decoded, Self.canvas) == .infinity)
     }
 
     @Test("sixel: libsixel decodes the DCS back to the canvas's size, within palette error (PSNR ≥ 30 dB)")
@@ -83,7 +73,7 @@ struct TerminalEncoderTests {
             rgb[index * 3 + 2] = table[entry * 3 + 2]
         }
         let decoded = try Bitmap(width: 161, height: 97, pixelFormat: .rgb8, pixels: rgb)
-        let psnr = Pictures.psnr(decoded, Self.canvas)
+        let psnr = peakSignalToNoise(decoded, Self.canvas)
         #expect(psnr >= 30, "sixel PSNR \(psnr) dB")
     }
 
@@ -103,64 +93,5 @@ struct TerminalEncoderTests {
                 #expect(cell.background == lower)
             }
         }
-    }
-}
-
-/// Reads back what the half-block encoder (or a terminal's captured pane)
-/// wrote: per line, each character with the 24-bit colours in force.
-enum ANSIScreen {
-    struct Cell: Equatable {
-        var character: Character
-        var foreground: [UInt8]?
-        var background: [UInt8]?
-    }
-
-    /// Cells per line. Lines are split at "cursor down" (ESC [ 1 B) or a newline.
-    static func cells(_ text: String) -> [[Cell]] {
-        var lines: [[Cell]] = [[]]
-        var foreground: [UInt8]?
-        var background: [UInt8]?
-        var scalars = Array(text.unicodeScalars)[...]
-        while let scalar = scalars.first {
-            scalars = scalars.dropFirst()
-            if scalar == "\u{1B}", scalars.first == "[" {
-                scalars = scalars.dropFirst()
-                var body = ""
-                while let next = scalars.first {
-                    scalars = scalars.dropFirst()
-                    if (0x40...0x7E).contains(next.value) {
-                        body.append(Character(next))
-                        break
-                    }
-                    body.append(Character(next))
-                }
-                guard let final = body.last else { continue }
-                let parameters = body.dropLast().split(separator: ";").compactMap { Int($0) }
-                switch final {
-                case "m":
-                    if parameters.isEmpty || parameters == [0] {
-                        foreground = nil
-                        background = nil
-                    }
-                    var index = 0
-                    while index < parameters.count {
-                        if (parameters[index] == 38 || parameters[index] == 48), index + 4 < parameters.count, parameters[index + 1] == 2 {
-                            let colour = parameters[(index + 2)...(index + 4)].map { UInt8(clamping: $0) }
-                            if parameters[index] == 38 { foreground = colour } else { background = colour }
-                            index += 5
-                        } else {
-                            index += 1
-                        }
-                    }
-                case "B": lines.append([])
-                default: break
-                }
-            } else if scalar == "\n" {
-                lines.append([])
-            } else if scalar != "\r" {
-                lines[lines.count - 1].append(Cell(character: Character(scalar), foreground: foreground, background: background))
-            }
-        }
-        return lines.filter { !$0.isEmpty }
     }
 }

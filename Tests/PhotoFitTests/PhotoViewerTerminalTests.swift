@@ -1,0 +1,233 @@
+import Foundation
+import ImageCodecs
+import PhotoBrowser
+import PhotoViewer
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// photo-browser in a terminal: in tmux (keys sent, the pane captured with its
+/// colours), and each graphics protocol's output decoded back to pixels.
+@Suite("photo-browser terminal", .serialized)
+struct PhotoViewerTerminalTests {
+    /// The canvas the viewer should draw for page `index` of `folder` in `pixels` (scale 1).
+    static func expectedCanvas(_ folder: String, index: Int = 0, pixels: PixelSize) async throws -> Bitmap {
+        let paths = try FileManager.default.contentsOfDirectory(atPath: folder).sorted().map { "\(folder)/\($0)" }
+        let photos = try paths.map { try BrowserPhoto(fileAt: $0) }
+        let viewport = CGSize(width: pixels.width, height: pixels.height)
+        let session = try await PhotoBrowserSession(collection: photos, settings: .init(viewportSize: viewport, screenScale: 1), startingAt: index)
+        return try FrameCompositor.canvas(for: try await session.currentPage(), viewport: viewport, scale: 1)
+    }
+
+    @Test("kitty, iTerm2 and sixel output of --once, decoded back, is the fitted page; the status line follows it")
+    func protocols() async throws {
+        let folder = try ViewerHarness.photoFolder([(1200, 900), (600, 900)])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // Not a terminal: the size comes from COLUMNS and LINES, 10x20-pixel cells; the last row is the status line.
+        let environment = ["COLUMNS": "40", "LINES": "12", "TERM": "xterm-256color"]
+        let expected = try await Self.expectedCanvas(folder, pixels: PixelSize(width: 400, height: 220))
+
+        let kitty = try await ExampleProcess.run("photo-browser", ["--display", "kitty", "--once", folder], environment: environment)
+        #expect(kitty.status == 0, "\(kitty.standardError)")
+        let images = try TerminalPayloads.kittyImages(in: Array(kitty.standardOutput.utf8))
+        #expect(images.count == 1)
+        let image = try #require(images.first)
+        #expect(image.keys["a"] == "T" && image.keys["o"] == "z" && image.keys["q"] == "2")
+        #expect(image.bitmap.size == PixelSize(width: 400, height: 220))
+        #expect(peakSignalToNoise(image.bitmap, expected) == .infinity)
+        #expect(kitty.standardOutput.contains("1/2  photo-1.jpg  1200x900  24%"))
+
+        let iterm = try await ExampleProcess.run("photo-browser", ["--display", "iterm", "--once", folder], environment: environment)
+        #expect(iterm.status == 0, "\(iterm.standardError)")
+        let files = try TerminalPayloads.itermImages(in: Array(iterm.standardOutput.utf8))
+        #expect(files.count == 1)
+        let png = try DecodedImage(decoding: try #require(files.first).file).bitmap
+        #expect(peakSignalToNoise(png, expected) == .infinity)
+
+        let sixel = try await ExampleProcess.run("photo-browser", ["--display", "sixel", "--once", folder], environment: environment)
+        #expect(sixel.status == 0, "\(sixel.standardError)")
+        // A DCS ... q sequence with raster attributes for 400x220 pixels, ended by ST.
+        #expect(sixel.standardOutput.contains("\u{1B}P"))
+        #expect(sixel.standardOutput.contains("\"1;1;400;220"))
+        #expect(sixel.standardOutput.contains("\u{1B}\\"))
+    }
+
+    @Test("ANSI in tmux: the pane's colours are the fitted page; keys page and zoom; q restores the terminal", .enabled(if: ViewerHarness.has("tmux")))
+    func ansiInTmux() async throws {
+        let folder = try ViewerHarness.photoFolder([(1200, 900), (600, 900)])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let tmux = try TmuxSession(command: ["--display", "ansi", folder])
+        defer { tmux.stop() }
+        try await tmux.start(columns: 100, rows: 32)
+        var screen = try await tmux.waitForScreen("the first page") { $0.last?.hasPrefix("1/2  photo-1.jpg  1200x900") == true }
+        #expect(screen.count == 32)
+        // The pane's 31 picture rows, two pixels per cell, against the canvas the library composes.
+        let expected = try await Self.expectedCanvas(folder, pixels: PixelSize(width: 100, height: 62))
+        let cells = ANSIScreen.cells(try await tmux.captureWithColours())
+        #expect(cells.count >= 31)
+        var pixels = [UInt8](repeating: 0, count: 100 * 62 * 3)
+        for row in 0..<31 {
+            for column in 0..<min(100, cells[row].count) {
+                let cell = cells[row][column]
+                let upper = cell.character == "▀" ? cell.foreground : cell.background
+                for (half, colour) in [(0, upper), (1, cell.background)] {
+                    let offset = ((row * 2 + half) * 100 + column) * 3
+                    for channel in 0..<3 { pixels[offset + channel] = colour?[channel] ?? 0 }
+                }
+            }
+        }
+        let pane = try Bitmap(width: 100, height: 62, pixelFormat: .rgb8, pixels: pixels)
+        let psnr = peakSignalToNoise(pane, expected)
+        #expect(psnr >= 40, "pane vs canvas: \(psnr) dB")
+
+        try await tmux.send("Right")
+        screen = try await tmux.waitForScreen("page 2") { $0.last?.hasPrefix("2/2  photo-2.jpg  600x900") == true }
+        // 600x900 fits 100x62 pixels at 62/900 (6.9%); + zooms by 1.25 (8.6%); 0 fits again.
+        #expect(screen.last?.hasSuffix("  6.9%") == true, "\(screen.last ?? "")")
+        try await tmux.send("+")
+        screen = try await tmux.waitForScreen("a zoom of 125% of fit") { $0.last?.hasSuffix("  8.6%") == true }
+        try await tmux.send("0")
+        screen = try await tmux.waitForScreen("fit again") { $0.last?.hasSuffix("  6.9%") == true }
+        try await tmux.send("q")
+        screen = try await tmux.waitForScreen("the shell's report after the viewer") { TmuxSession.reportedModes($0) }
+        #expect(screen.contains("EXITED 0"))
+        // Raw mode was undone: echo and canonical input are back.
+        #expect(screen.contains("echo") && screen.contains("icanon"), "\(screen)")
+    }
+
+    @Test("in tmux, a window resize redraws at the new size (SIGWINCH) and SIGTERM restores the terminal before exiting", .enabled(if: ViewerHarness.has("tmux")))
+    func signalsInTmux() async throws {
+        let folder = try ViewerHarness.photoFolder([(1200, 900)])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let tmux = try TmuxSession(command: ["--display", "ansi", folder])
+        defer { tmux.stop() }
+        try await tmux.start(columns: 100, rows: 32)
+        try await tmux.waitForScreen("the first page") { $0.last?.hasPrefix("1/1  photo-1.jpg") == true }
+        try await tmux.run(["resize-window", "-t", tmux.name, "-x", "60", "-y", "20"])
+        try await tmux.waitForScreen("a redraw in 60x20") { $0.count == 20 && $0.last?.hasPrefix("1/1  photo-1.jpg") == true }
+        // 60x19 cells of picture: the zoom follows the new fit (1200x900 in 60x38 pixels: 38/900, 4.2%).
+        try await tmux.waitForScreen("the zoom of the new fit") { $0.last?.hasSuffix("  4.2%") == true }
+        let pids = try await ViewerHarness.tool("pgrep", ["-f", "photo-browser --display ansi \(folder)"]).output.split(separator: "\n")
+        #expect(pids.count == 1)
+        kill(pid_t(String(pids[0]))!, SIGTERM)
+        let screen = try await tmux.waitForScreen("the shell's report after SIGTERM") { TmuxSession.reportedModes($0) }
+        #expect(screen.contains("EXITED 143"))
+        #expect(screen.contains("echo") && screen.contains("icanon"), "\(screen)")
+    }
+    @Test("an album in the viewer: d removes the shown photo from it; browsing files with --store, a adds the shown one", .enabled(if: ViewerHarness.has("tmux")))
+    func albumKeys() async throws {
+        let folder = try ViewerHarness.photoFolder([(800, 600), (600, 800), (900, 600)])
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("viewer-store-\(UUID().uuidString)").path
+        defer {
+            try? FileManager.default.removeItem(atPath: folder)
+            try? FileManager.default.removeItem(atPath: store)
+        }
+        let imported = try await ExampleProcess.run("photo-album", ["--store", store, "import", "--album", "Trip", "\(folder)/photo-1.jpg", "\(folder)/photo-2.jpg"])
+        #expect(imported.status == 0, "\(imported.standardError)")
+
+        let album = try TmuxSession(command: ["--display", "ansi", "--store", store, "--album", "Trip"])
+        defer { album.stop() }
+        try await album.start(columns: 80, rows: 24)
+        try await album.waitForScreen("the album's first photo") { $0.last?.hasPrefix("1/2  photo-1.jpg  800x600") == true }
+        try await album.send("d")
+        try await album.waitForScreen("the removal") { $0.last?.hasPrefix("1/1  photo-2.jpg  600x800") == true && $0.last?.hasSuffix("removed from Trip") == true }
+        try await album.send("q")
+        try await album.waitForScreen("the viewer's exit") { $0.contains("EXITED 0") }
+        let listed = try await ExampleProcess.run("photo-album", ["--store", store, "list", "--album", "Trip", "--json"])
+        #expect(listed.standardOutput.contains("photo-2.jpg") && !listed.standardOutput.contains("photo-1.jpg"), "\(listed.standardOutput)")
+
+        let files = try TmuxSession(command: ["--display", "ansi", "--store", store, "--album", "Trip", folder])
+        defer { files.stop() }
+        try await files.start(columns: 80, rows: 24)
+        try await files.waitForScreen("the folder's first photo") { $0.last?.hasPrefix("1/3  photo-1.jpg") == true }
+        try await files.send("a")
+        try await files.waitForScreen("the addition") { $0.last?.contains("added to Trip") == true }
+        try await files.send("Right")
+        try await files.send("a")
+        try await files.waitForScreen("a photo already there") { $0.last?.hasPrefix("2/3  photo-2.jpg") == true && $0.last?.hasSuffix("already in Trip") == true }
+        try await files.send("q")
+        try await files.waitForScreen("the viewer's exit") { $0.contains("EXITED 0") }
+        let after = try await ExampleProcess.run("photo-album", ["--store", store, "list", "--album", "Trip", "--json"])
+        #expect(after.standardOutput.contains("photo-1.jpg") && after.standardOutput.contains("photo-2.jpg"), "\(after.standardOutput)")
+    }
+}
+
+/// A tmux server of the test's own (a private socket) running photo-browser
+/// in a shell that reports its exit status and terminal modes afterwards.
+final class TmuxSession: Sendable {
+    let socket: String
+    let name = "viewer"
+    let script: String
+
+    init(command arguments: [String]) throws {
+        socket = "photodeck-\(UUID().uuidString.prefix(8))"
+        script = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket).sh").path
+        let quoted = ([ExampleProcess.executable("photo-browser").path] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        let sanitizer = ExampleProcess.sanitizerEnvironment.map { "export \($0.key)='\($0.value)'\n" }.joined()
+        try """
+            #!/bin/sh
+            export TERM=xterm-256color
+            \(sanitizer)\(quoted)
+            echo "EXITED $?"
+            stty -a | tr ' ;' '\\n\\n' | grep -x -e echo -e -echo -e icanon -e -icanon
+            exec sleep 600
+            """.write(toFile: script, atomically: true, encoding: .utf8)
+        chmod(script, 0o755)
+    }
+
+    /// Starts the server and the session.
+    func start(columns: Int, rows: Int) async throws {
+        let started = try await ViewerHarness.tool(
+            "tmux", ["-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)", script])
+        guard started.status == 0 else { throw HarnessFailure(description: "tmux did not start (\(started.status))") }
+    }
+
+    @discardableResult
+    func run(_ arguments: [String]) async throws -> String {
+        try await ViewerHarness.tool("tmux", ["-L", socket] + arguments).output
+    }
+
+    func send(_ key: String) async throws { try await run(["send-keys", "-t", name, key]) }
+
+    /// The pane's lines (trailing blank lines dropped).
+    func screen() async throws -> [String] {
+        var lines = try await run(["capture-pane", "-p", "-t", name]).components(separatedBy: "\n")
+        while lines.last?.trimmingCharacters(in: .whitespaces).isEmpty == true { lines.removeLast() }
+        return lines
+    }
+
+    /// Whether the shell has printed the viewer's exit and both terminal modes (`stty`'s `echo` or `-echo`, `icanon` or `-icanon`).
+    static func reportedModes(_ screen: [String]) -> Bool {
+        screen.contains { $0.hasPrefix("EXITED ") } && screen.contains { $0.hasSuffix("echo") } && screen.contains { $0.hasSuffix("icanon") }
+    }
+
+    func captureWithColours() async throws -> String { try await run(["capture-pane", "-e", "-p", "-t", name]) }
+
+    @discardableResult
+    func waitForScreen(_ what: String, _ matches: @escaping ([String]) -> Bool) async throws -> [String] {
+        var last: [String] = []
+        try await waitUntil("\(what); the pane shows \(last.suffix(3))", timeout: .seconds(60), pollingEvery: .milliseconds(20)) {
+            last = try await screen()
+            return matches(last)
+        }
+        return last
+    }
+
+    /// Ends the server, and with it the viewer and the shell (the tmux
+    /// client that asks is not waited for: this runs in a `defer`).
+    func stop() {
+        // A blocking call in a `defer`: tmux kill-server returns at once.
+        var pid: pid_t = 0
+        let words: [String] = ["tmux", "-L", socket, "kill-server"]
+        let argv = words.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        if posix_spawnp(&pid, "tmux", nil, nil, argv, environ) == 0 {
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
+        try? FileManager.default.removeItem(atPath: script)
+    }
+}
