@@ -5,13 +5,13 @@ SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 
 # Libraries the package links, and the reference tools the tests compare with.
-BUILD_PACKAGES := pkgconf libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libheif-dev libde265-dev liblcms2-dev libgif-dev zlib1g-dev libsqlite3-dev libssl-dev
-TEST_PACKAGES := $(BUILD_PACKAGES) libjpeg-turbo-progs webp libheif-examples liblcms2-utils colord-data time python3 fiu-utils util-linux iproute2
+BUILD_PACKAGES := pkgconf libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libheif-dev libde265-dev liblcms2-dev libgif-dev zlib1g-dev libsqlite3-dev libssl-dev libsdl2-dev libsdl2-ttf-dev libsixel-dev fonts-dejavu-core
+TEST_PACKAGES := $(BUILD_PACKAGES) libjpeg-turbo-progs webp libheif-examples liblcms2-utils colord-data time python3 fiu-utils util-linux iproute2 xvfb xauth xdotool x11-apps tmux procps
 BENCH_PACKAGES := $(TEST_PACKAGES) libvips-tools imagemagick python3-pil hyperfine libimage-exiftool-perl time
 
 DEMO_OUT ?= $(CURDIR)/.build/demo
 
-.PHONY: demo test test-asan check-docs check-consumer lint bench-decode bench-fit bench-heif bench-browser bench-workers deps-build deps-test deps-bench
+.PHONY: demo test test-asan check-docs check-consumer lint bench-decode bench-fit bench-heif bench-browser bench-viewer bench-workers deps-build deps-test deps-bench
 
 define install_missing
 	@missing=""; \
@@ -87,6 +87,11 @@ lint:
 ## bench-browser: page turns with and without prefetch, beside vipsthumbnail.
 bench-browser: deps-bench
 	scripts/bench-browser.sh
+
+## bench-viewer: key press to frame in photo-browser's window (24 MP JPEGs, 1920x1080, Xvfb).
+bench-viewer: deps-bench
+	swift build -c release --product photo-browser
+	/usr/bin/python3 scripts/bench-viewer.py
 
 ## bench-workers: concurrent renditions on ImageWorkers vs. on the cooperative pool.
 bench-workers: deps-bench

@@ -311,7 +311,7 @@ let package = Package(
         .testTarget(
             name: "DocSnippetTests",
             dependencies: [
-                "ImageCodecs", "PhotoAlbum", "PhotoBrowser", "ShareKit", "ShareKitHTTP", "ShareKitTesting", "ShareKitHTTPTesting", "WeiboKit", "WeiboShare",
+                "ImageCodecs", "PhotoAlbum", "PhotoBrowser", "PhotoViewer", "ShareKit", "ShareKitHTTP", "ShareKitTesting", "ShareKitHTTPTesting", "WeiboKit", "WeiboShare",
                 "WeChatShare", "WeChatAppShare", "TestSupport",
             ],
             swiftSettings: swiftSettings

@@ -14,7 +14,7 @@ import json
 import os
 import sys
 
-MODULES = ["ImageCodecs", "PhotoBrowser", "PhotoAlbum", "ShareKit", "ShareKitHTTP", "ShareKitTesting", "ShareKitHTTPTesting", "WeiboKit", "WeiboShare", "WeChatShare", "WeChatAppShare"]
+MODULES = ["ImageCodecs", "PhotoBrowser", "PhotoViewer", "PhotoAlbum", "ShareKit", "ShareKitHTTP", "ShareKitTesting", "ShareKitHTTPTesting", "WeiboKit", "WeiboShare", "WeChatShare", "WeChatAppShare"]
 
 
 def main() -> int:

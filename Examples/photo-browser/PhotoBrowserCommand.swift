@@ -58,7 +58,11 @@ struct PhotoBrowserCommand {
             }
         }
         let exit = try await ViewerLauncher.run(controller, arguments: arguments)
-        if arguments.stats { print(await controller.statistics) }
+        if arguments.stats {
+            let statistics = await controller.statistics
+            print(statistics)
+            print("input to frame (ms):", statistics.inputToFrame.map { String(format: "%.2f", $0) }.joined(separator: " "))
+        }
         return exit.status
     }
 

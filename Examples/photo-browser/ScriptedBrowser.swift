@@ -68,7 +68,8 @@ enum ScriptedBrowser {
                 + String(format: "frame %.0f,%.0f %.0fx%.0f ", Double(frame.minX), Double(frame.minY), Double(frame.width), Double(frame.height))
                 + "rendition \(page.rendition.width)x\(page.rendition.height) (\(source))\(pager.isChromeHidden ? " chrome hidden" : "")")
         if let out {
-            let snapshot = try FrameCompositor.canvas(for: page, viewport: pager.settings.viewportSize, scale: pager.settings.screenScale, background: (24, 24, 24))
+            let snapshot = try FrameCompositor.canvas(
+                for: page, viewport: pager.settings.viewportSize, scale: pager.settings.screenScale, background: (24, 24, 24))
             let path = "\(out)/\(String(format: "%02d", step))-\(name).png"
             try Data(try snapshot.encoded(as: .png)).write(to: URL(fileURLWithPath: path))
         }

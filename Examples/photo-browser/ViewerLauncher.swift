@@ -40,7 +40,8 @@ enum ViewerLauncher {
         if case .page(let page) = frame.content {
             let f = page.frame
             line += " centre \(Int(Double(page.state.center.x).rounded())),\(Int(Double(page.state.center.y).rounded()))"
-            line += " rect \(Int(Double(f.minX).rounded())),\(Int(Double(f.minY).rounded())),\(Int(Double(f.width).rounded())),\(Int(Double(f.height).rounded()))"
+            line +=
+                " rect \(Int(Double(f.minX).rounded())),\(Int(Double(f.minY).rounded())),\(Int(Double(f.width).rounded())),\(Int(Double(f.height).rounded()))"
             line += " viewport \(Int(Double(frame.viewportSize.width)))x\(Int(Double(frame.viewportSize.height)))"
         }
         line += "\n"

@@ -98,26 +98,30 @@ struct PhotoViewerTerminalTests {
         #expect(screen.contains("echo") && screen.contains("icanon"), "\(screen)")
     }
 
-    @Test("in tmux, a window resize redraws at the new size (SIGWINCH) and SIGTERM restores the terminal before exiting", .enabled(if: ViewerHarness.has("tmux")))
+    @Test(
+        "in tmux without a display, auto asks the terminal (DA1, no sixel: ANSI); a resize redraws (SIGWINCH); SIGTERM restores the terminal",
+        .enabled(if: ViewerHarness.has("tmux")))
     func signalsInTmux() async throws {
         let folder = try ViewerHarness.photoFolder([(1200, 900)])
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let tmux = try TmuxSession(command: ["--display", "ansi", folder])
+        let tmux = try TmuxSession(command: ["--display", "auto", folder])
         defer { tmux.stop() }
         try await tmux.start(columns: 100, rows: 32)
-        try await tmux.waitForScreen("the first page") { $0.last?.hasPrefix("1/1  photo-1.jpg") == true }
+        let first = try await tmux.waitForScreen("the first page") { $0.last?.hasPrefix("1/1  photo-1.jpg") == true }
+        #expect(first.first?.contains("▀") == true, "ANSI half blocks: \(first.prefix(2))")
         try await tmux.run(["resize-window", "-t", tmux.name, "-x", "60", "-y", "20"])
         try await tmux.waitForScreen("a redraw in 60x20") { $0.count == 20 && $0.last?.hasPrefix("1/1  photo-1.jpg") == true }
         // 60x19 cells of picture: the zoom follows the new fit (1200x900 in 60x38 pixels: 38/900, 4.2%).
         try await tmux.waitForScreen("the zoom of the new fit") { $0.last?.hasSuffix("  4.2%") == true }
-        let pids = try await ViewerHarness.tool("pgrep", ["-f", "photo-browser --display ansi \(folder)"]).output.split(separator: "\n")
+        let pids = try await ViewerHarness.tool("pgrep", ["-f", "photo-browser --display auto \(folder)"]).output.split(separator: "\n")
         #expect(pids.count == 1)
         kill(pid_t(String(pids[0]))!, SIGTERM)
         let screen = try await tmux.waitForScreen("the shell's report after SIGTERM") { TmuxSession.reportedModes($0) }
         #expect(screen.contains("EXITED 143"))
         #expect(screen.contains("echo") && screen.contains("icanon"), "\(screen)")
     }
-    @Test("an album in the viewer: d removes the shown photo from it; browsing files with --store, a adds the shown one", .enabled(if: ViewerHarness.has("tmux")))
+    @Test(
+        "an album in the viewer: d removes the shown photo from it; browsing files with --store, a adds the shown one", .enabled(if: ViewerHarness.has("tmux")))
     func albumKeys() async throws {
         let folder = try ViewerHarness.photoFolder([(800, 600), (600, 800), (900, 600)])
         let store = FileManager.default.temporaryDirectory.appendingPathComponent("viewer-store-\(UUID().uuidString)").path
@@ -125,7 +129,8 @@ struct PhotoViewerTerminalTests {
             try? FileManager.default.removeItem(atPath: folder)
             try? FileManager.default.removeItem(atPath: store)
         }
-        let imported = try await ExampleProcess.run("photo-album", ["--store", store, "import", "--album", "Trip", "\(folder)/photo-1.jpg", "\(folder)/photo-2.jpg"])
+        let imported = try await ExampleProcess.run(
+            "photo-album", ["--store", store, "import", "--album", "Trip", "\(folder)/photo-1.jpg", "\(folder)/photo-2.jpg"])
         #expect(imported.status == 0, "\(imported.standardError)")
 
         let album = try TmuxSession(command: ["--display", "ansi", "--store", store, "--album", "Trip"])
@@ -133,7 +138,9 @@ struct PhotoViewerTerminalTests {
         try await album.start(columns: 80, rows: 24)
         try await album.waitForScreen("the album's first photo") { $0.last?.hasPrefix("1/2  photo-1.jpg  800x600") == true }
         try await album.send("d")
-        try await album.waitForScreen("the removal") { $0.last?.hasPrefix("1/1  photo-2.jpg  600x800") == true && $0.last?.hasSuffix("removed from Trip") == true }
+        try await album.waitForScreen("the removal") {
+            $0.last?.hasPrefix("1/1  photo-2.jpg  600x800") == true && $0.last?.hasSuffix("removed from Trip") == true
+        }
         try await album.send("q")
         try await album.waitForScreen("the viewer's exit") { $0.contains("EXITED 0") }
         let listed = try await ExampleProcess.run("photo-album", ["--store", store, "list", "--album", "Trip", "--json"])
@@ -147,7 +154,9 @@ struct PhotoViewerTerminalTests {
         try await files.waitForScreen("the addition") { $0.last?.contains("added to Trip") == true }
         try await files.send("Right")
         try await files.send("a")
-        try await files.waitForScreen("a photo already there") { $0.last?.hasPrefix("2/3  photo-2.jpg") == true && $0.last?.hasSuffix("already in Trip") == true }
+        try await files.waitForScreen("a photo already there") {
+            $0.last?.hasPrefix("2/3  photo-2.jpg") == true && $0.last?.hasSuffix("already in Trip") == true
+        }
         try await files.send("q")
         try await files.waitForScreen("the viewer's exit") { $0.contains("EXITED 0") }
         let after = try await ExampleProcess.run("photo-album", ["--store", store, "list", "--album", "Trip", "--json"])
@@ -168,13 +177,13 @@ final class TmuxSession: Sendable {
         let quoted = ([ExampleProcess.executable("photo-browser").path] + arguments).map { "'\($0)'" }.joined(separator: " ")
         let sanitizer = ExampleProcess.sanitizerEnvironment.map { "export \($0.key)='\($0.value)'\n" }.joined()
         try """
-            #!/bin/sh
-            export TERM=xterm-256color
-            \(sanitizer)\(quoted)
-            echo "EXITED $?"
-            stty -a | tr ' ;' '\\n\\n' | grep -x -e echo -e -echo -e icanon -e -icanon
-            exec sleep 600
-            """.write(toFile: script, atomically: true, encoding: .utf8)
+        #!/bin/sh
+        export TERM=xterm-256color
+        \(sanitizer)\(quoted)
+        echo "EXITED $?"
+        stty -a | tr ' ;' '\\n\\n' | grep -x -e echo -e -echo -e icanon -e -icanon
+        exec sleep 600
+        """.write(toFile: script, atomically: true, encoding: .utf8)
         chmod(script, 0o755)
     }
 
@@ -223,7 +232,7 @@ final class TmuxSession: Sendable {
         var pid: pid_t = 0
         let words: [String] = ["tmux", "-L", socket, "kill-server"]
         let argv = words.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for word in argv { free(word) } }
         if posix_spawnp(&pid, "tmux", nil, nil, argv, environ) == 0 {
             var status: Int32 = 0
             waitpid(pid, &status, 0)

@@ -27,7 +27,10 @@ struct ViewerControllerTests {
         var frame = await controller.frame()
         #expect(frame.title == "photo-0.jpg — 1/4")
         #expect(frame.statusLine == "1/4  photo-0.jpg  1200x800  50%")
-        guard case .page(let page) = frame.content else { Issue.record("no page"); return }
+        guard case .page(let page) = frame.content else {
+            Issue.record("no page")
+            return
+        }
         #expect(page.rendition.size == PixelSize(width: 600, height: 400))
         #expect(await controller.perform(.previous) == .unchanged)
         #expect(await controller.perform(.next) == .redraw)
@@ -48,11 +51,17 @@ struct ViewerControllerTests {
         let controller = try await ViewerController(collection: try Self.photos(), viewportSize: CGSize(width: 600, height: 400), startingAt: 1)
         #expect(await controller.perform(.next) == .redraw)
         let frame = await controller.frame()
-        guard case .failure(let reason) = frame.content else { Issue.record("expected a placeholder"); return }
+        guard case .failure(let reason) = frame.content else {
+            Issue.record("expected a placeholder")
+            return
+        }
         #expect(reason.hasPrefix("broken.jpg cannot be shown:"))
         #expect(frame.title == "broken.jpg — 3/4")
         #expect(await controller.perform(.next) == .redraw)
-        guard case .page(let page) = await controller.frame().content else { Issue.record("paging stopped"); return }
+        guard case .page(let page) = await controller.frame().content else {
+            Issue.record("paging stopped")
+            return
+        }
         #expect(page.photo.id == "/photos/last.jpg")
     }
 
@@ -108,7 +117,10 @@ struct ViewerControllerTests {
         await controller.configure(viewportSize: CGSize(width: 450, height: 250), scale: 2)
         let dense = await controller.session.pager
         #expect(dense.settings.screenScale == 2 && !dense.isZoomedIn && dense.index == 0)
-        guard case .page(let page) = await controller.frame().content else { Issue.record("no page"); return }
+        guard case .page(let page) = await controller.frame().content else {
+            Issue.record("no page")
+            return
+        }
         // 450x250 points at 2x: 900x500 pixels, which the 1200x800 photo fits at 750x500.
         #expect(page.rendition.size == PixelSize(width: 750, height: 500))
     }

@@ -40,7 +40,7 @@ public enum ANSIScreen {
                     }
                     var index = 0
                     while index < parameters.count {
-                        if (parameters[index] == 38 || parameters[index] == 48), index + 4 < parameters.count, parameters[index + 1] == 2 {
+                        if parameters[index] == 38 || parameters[index] == 48, index + 4 < parameters.count, parameters[index + 1] == 2 {
                             let colour = parameters[(index + 2)...(index + 4)].map { UInt8(clamping: $0) }
                             if parameters[index] == 38 { foreground = colour } else { background = colour }
                             index += 5

@@ -29,10 +29,11 @@ public enum TerminalPayloads {
             let parts = body.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)
             let keyText = String(parts[0])
             let payload = parts.count > 1 ? String(parts[1]) : ""
-            let keys = Dictionary(keyText.split(separator: ",").map { pair -> (String, String) in
-                let kv = pair.split(separator: "=", maxSplits: 1).map(String.init)
-                return (kv[0], kv.count > 1 ? kv[1] : "")
-            }, uniquingKeysWith: { $1 })
+            let keys = Dictionary(
+                keyText.split(separator: ",").map { pair -> (String, String) in
+                    let kv = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                    return (kv[0], kv.count > 1 ? kv[1] : "")
+                }, uniquingKeysWith: { $1 })
             if current == nil {
                 if keys["a"] == "d" { continue }
                 current = (keys, [], "")
@@ -73,11 +74,14 @@ public enum TerminalPayloads {
             guard let end = piece.firstIndex(of: "\u{07}"), let colon = piece.firstIndex(of: ":"), colon < end else {
                 throw Failure(description: "an iTerm2 image without its ':' or BEL")
             }
-            let arguments = Dictionary(piece[..<colon].split(separator: ";").map { pair -> (String, String) in
-                let kv = pair.split(separator: "=", maxSplits: 1).map(String.init)
-                return (kv[0], kv.count > 1 ? kv[1] : "")
-            }, uniquingKeysWith: { $1 })
-            guard let data = Data(base64Encoded: String(piece[piece.index(after: colon)..<end])) else { throw Failure(description: "iTerm2 file is not base64") }
+            let arguments = Dictionary(
+                piece[..<colon].split(separator: ";").map { pair -> (String, String) in
+                    let kv = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                    return (kv[0], kv.count > 1 ? kv[1] : "")
+                }, uniquingKeysWith: { $1 })
+            guard let data = Data(base64Encoded: String(piece[piece.index(after: colon)..<end])) else {
+                throw Failure(description: "iTerm2 file is not base64")
+            }
             return (arguments, Array(data))
         }
     }

@@ -101,6 +101,14 @@ public actor ViewerController {
         return .redraw
     }
 
+    /// Handles a key: the app action bound to its character if there is
+    /// one, else `keymap`'s command (zooming around `pointer`).
+    public func press(_ key: ViewerKey, pointer: CGPoint, keymap: ViewerKeymap = .standard) async -> Response {
+        if case .character(let character) = key, actions[character] != nil { return await runAction(character) }
+        guard let command = keymap.command(for: key, pointer: pointer) else { return .unchanged }
+        return await perform(command)
+    }
+
     /// Shows `text` with the status until the page turns.
     public func show(message text: String?) { message = text }
 
@@ -169,6 +177,18 @@ public actor ViewerController {
     /// Records the time to the first frame (later calls are ignored).
     public func recordFirstFrameIfNeeded(milliseconds: Double) {
         if statistics.firstFrame == nil { statistics.firstFrame = milliseconds }
+    }
+
+    /// Records a frame presented at `now`: the time from the input it
+    /// answered, or (a frame no input asked for) from `start` if it is the first.
+    func recordFrame(after input: ContinuousClock.Instant?, start: ContinuousClock.Instant, now: ContinuousClock.Instant) {
+        let elapsed = now - (input ?? start)
+        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        if input != nil {
+            recordInputToFrame(milliseconds: milliseconds)
+        } else {
+            recordFirstFrameIfNeeded(milliseconds: milliseconds)
+        }
     }
 
     /// Whether the shown page is zoomed in beyond fit (a drag pans it).

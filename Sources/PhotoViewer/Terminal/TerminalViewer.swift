@@ -14,7 +14,7 @@ import ImageCodecs
 ///
 /// ```swift
 /// let viewer = TerminalViewer(controller: controller, options: .init(graphics: .ansi))
-/// let exit = await viewer.run()
+/// let exit = try await viewer.run()
 /// ```
 public struct TerminalViewer: Sendable {
     /// How the viewer runs.
@@ -154,14 +154,7 @@ private final class TerminalSession {
         let controller = controller
         let canvas = layout.canvas
         let pointer = CGPoint(x: Double(canvas.width) / 2, y: Double(canvas.height) / 2)
-        let response: ViewerController.Response
-        if case .character(let character) = key, BlockingBridge.wait({ await controller.isBound(character) }) {
-            response = BlockingBridge.wait { await controller.runAction(character) }
-        } else if let command = ViewerKeymap.standard.command(for: key, pointer: pointer) {
-            response = BlockingBridge.wait { await controller.perform(command) }
-        } else {
-            return nil
-        }
+        let response = BlockingBridge.wait { await controller.press(key, pointer: pointer) }
         switch response {
         case .quit: return .quit
         case .unchanged, .toggleFullScreen: return nil
@@ -204,13 +197,9 @@ private final class TerminalSession {
         }
         out += Array("\u{1B}[?2026l".utf8)
         device.write(out)
-        let elapsed = ContinuousClock.now - (input ?? started)
-        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        if input != nil {
-            BlockingBridge.wait { await controller.recordInputToFrame(milliseconds: milliseconds) }
-        } else {
-            BlockingBridge.wait { await controller.recordFirstFrameIfNeeded(milliseconds: milliseconds) }
-        }
+        let now = ContinuousClock.now
+        let start = started
+        BlockingBridge.wait { await controller.recordFrame(after: input, start: start, now: now) }
     }
 
     func installSignalHandlers() {

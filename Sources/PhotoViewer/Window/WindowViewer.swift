@@ -174,18 +174,18 @@ private final class WindowLoop {
 
     func press(_ key: ViewerKey, at time: ContinuousClock.Instant) -> ViewerExit? {
         let controller = controller
-        if case .character(let character) = key, BlockingBridge.wait({ await controller.isBound(character) }) {
-            if BlockingBridge.wait({ await controller.runAction(character) }) == .redraw { draw(after: time) }
-            return nil
-        }
-        guard let command = ViewerKeymap.standard.command(for: key, pointer: pointer) else { return nil }
-        return perform(command, at: time)
+        let pointer = pointer
+        return respond(to: BlockingBridge.wait { await controller.press(key, pointer: pointer) }, at: time)
     }
 
     @discardableResult
     func perform(_ command: ViewerCommand, at time: ContinuousClock.Instant) -> ViewerExit? {
         let controller = controller
-        switch BlockingBridge.wait({ await controller.perform(command) }) {
+        return respond(to: BlockingBridge.wait { await controller.perform(command) }, at: time)
+    }
+
+    private func respond(to response: ViewerController.Response, at time: ContinuousClock.Instant) -> ViewerExit? {
+        switch response {
         case .quit: return .quit
         case .unchanged: break
         case .redraw: draw(after: time)
@@ -206,13 +206,9 @@ private final class WindowLoop {
         let controller = controller
         let frame = BlockingBridge.wait { await controller.frame() }
         renderer.draw(frame)
-        let elapsed = ContinuousClock.now - (input ?? started)
-        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        if input != nil {
-            BlockingBridge.wait { await controller.recordInputToFrame(milliseconds: milliseconds) }
-        } else {
-            BlockingBridge.wait { await controller.recordFirstFrameIfNeeded(milliseconds: milliseconds) }
-        }
+        let now = ContinuousClock.now
+        let start = started
+        BlockingBridge.wait { await controller.recordFrame(after: input, start: start, now: now) }
         options.onFrame?(frame)
     }
 }

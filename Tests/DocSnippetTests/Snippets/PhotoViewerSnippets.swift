@@ -1,0 +1,58 @@
+// The PhotoViewer code samples of the README and the doc comments,
+// compiled. Each function is one sample with its context as parameters;
+// SnippetCoverageTests checks that the samples' text is here.
+
+import Foundation
+import PhotoBrowser
+import PhotoViewer
+
+enum PhotoViewerSnippets {
+    /// The README's app action: what removing a photo from an app's album would do.
+    static func remove(_ photo: BrowserPhoto) async -> String { "removed \(photo.id)" }
+
+    static func readme(photos: [BrowserPhoto]) async throws {
+        let controller = try await ViewerController(collection: photos, viewportSize: CGSize(width: 1280, height: 800))
+        await controller.bind("d") { photo in .collectionChanged(await remove(photo)) }
+        let exit: ViewerExit
+        do {
+            exit = try await WindowViewer(controller: controller).run()
+        } catch {
+            exit = try await TerminalViewer(controller: controller).run()  // no display: the terminal's best graphics
+        }
+        _ = exit
+    }
+
+    static func controller(photos: [BrowserPhoto]) async throws {
+        let controller = try await ViewerController(collection: photos, viewportSize: CGSize(width: 1280, height: 800))
+        _ = await controller.perform(.next)
+        let frame = await controller.frame()  // draw frame.content, title frame.title
+        _ = frame
+    }
+
+    static func window(controller: ViewerController) async throws {
+        let viewer = WindowViewer(controller: controller, options: .init(size: CGSize(width: 1280, height: 800)))
+        let exit = try await viewer.run()
+        _ = exit
+    }
+
+    static func terminal(controller: ViewerController) async throws {
+        let viewer = TerminalViewer(controller: controller, options: .init(graphics: .ansi))
+        let exit = try await viewer.run()
+        _ = exit
+    }
+
+    static func detection(reply: [UInt8]?) {
+        let graphics = TerminalDetection.graphics(environment: ProcessInfo.processInfo.environment, deviceAttributes: reply)
+        _ = graphics
+    }
+
+    static func keymap(centre: CGPoint) {
+        let command = ViewerKeymap.standard.command(for: .right, pointer: centre)  // .next
+        _ = command
+    }
+
+    static func compositor(page: BrowserPage) throws {
+        let canvas = try FrameCompositor.canvas(for: page, viewport: CGSize(width: 390, height: 844), scale: 3)
+        _ = canvas
+    }
+}

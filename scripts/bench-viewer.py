@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""Key press to frame presented in photo-browser's window, under Xvfb.
+
+Ten generated 24 MP JPEGs (6000x4000, quality 90) shown in a 1920x1080
+window. Two runs, each pressing Right nine times:
+
+- prefetched: the default cache (96 MB); after each frame the script waits
+  1.5 s so the neighbours' prefetch can finish, as a person looking at a
+  photo would;
+- on demand: a 1 MB cache, which holds no 1620x1080 rendition, so every
+  turn decodes (the prefetches are wasted work).
+
+photo-browser measures from the key event it receives to the frame it has
+presented (`--stats`); peak memory is the process's maximum RSS
+(`/usr/bin/time -v`). Run through `make bench-viewer`; RUNS (default 1)
+repeats each run and pools the samples.
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+BROWSER = os.path.join(ROOT, ".build", "release", "photo-browser")
+WORK = os.environ.get("WORK", os.path.join(ROOT, ".build", "bench-viewer"))
+RUNS = int(os.environ.get("RUNS", "1"))
+PHOTOS = os.path.join(WORK, "photos")
+
+
+def make_photos():
+    os.makedirs(PHOTOS, exist_ok=True)
+    for index in range(10):
+        path = os.path.join(PHOTOS, f"photo-{index:02d}.jpg")
+        if os.path.exists(path):
+            continue
+        # A seeded plasma (smooth, photo-like) scaled up to 24 MP.
+        subprocess.run(["convert", "-seed", str(index + 1), "-size", "1500x1000", "plasma:", "-resize", "6000x4000!", "-quality", "90", path], check=True)
+
+
+def start_xvfb():
+    process = subprocess.Popen(["Xvfb", "-displayfd", "1", "-screen", "0", "1920x1080x24", "-nolisten", "tcp"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    number = process.stdout.readline().decode().strip()
+    return process, f":{number}"
+
+
+def frames(trace):
+    with open(trace) as handle:
+        return [line for line in handle if line.startswith("frame ")]
+
+
+def wait_for(condition, what, timeout=120):
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise SystemExit(f"timed out waiting for {what}")
+        time.sleep(0.01)
+
+
+def run(display, cache_mb, settle):
+    trace = tempfile.NamedTemporaryFile(suffix=".trace", delete=False).name
+    stats = tempfile.NamedTemporaryFile(suffix=".out", delete=False).name
+    timing = tempfile.NamedTemporaryFile(suffix=".time", delete=False).name
+    env = dict(os.environ, DISPLAY=display, PHOTODECK_VIEWER_TRACE="1")
+    with open(trace, "w") as err, open(stats, "w") as out:
+        process = subprocess.Popen(["/usr/bin/time", "-v", "-o", timing, BROWSER, "--display", "window", "--window", "1920x1080", "--stats", "--cache-mb", str(cache_mb), PHOTOS],
+                                   stdout=out, stderr=err, env=env)
+    wait_for(lambda: any(line.startswith("frame 1/10") for line in frames(trace)), "the first frame")
+    window = subprocess.run(["xdotool", "search", "--sync", "--class", "photo-browser"], env=env, capture_output=True, text=True).stdout.split()[0]
+    for page in range(2, 11):
+        time.sleep(settle)
+        seen = len(frames(trace))
+        subprocess.run(["xdotool", "key", "--window", window, "Right"], env=env, check=True)
+        wait_for(lambda: any(line.startswith(f"frame {page}/10") for line in frames(trace)[seen:]), f"page {page}")
+    subprocess.run(["xdotool", "key", "--window", window, "q"], env=env, stderr=subprocess.DEVNULL)
+    process.wait(timeout=60)
+    text = open(stats).read()
+    rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", open(timing).read()).group(1)) / 1024
+    for path in (trace, stats, timing):
+        os.unlink(path)
+    return text, rss
+
+
+def parse(text):
+    first = float(re.search(r"first frame: ([\d.]+) ms", text).group(1))
+    decodes = int(re.search(r"renditions: (\d+) decoded", text).group(1))
+    return first, decodes
+
+
+def main():
+    for tool in ("Xvfb", "xdotool", "convert"):
+        if not shutil.which(tool):
+            raise SystemExit(f"{tool} is needed (make bench-viewer installs it)")
+    make_photos()
+    server, display = start_xvfb()
+    rows = []
+    try:
+        for name, cache_mb, settle in (("prefetched (96 MB cache)", 96, 1.5), ("on demand (1 MB cache)", 1, 0.2)):
+            samples, firsts, decodes, peaks = [], [], [], []
+            for _ in range(RUNS):
+                text, rss = run(display, cache_mb, settle)
+                first, decoded = parse(text)
+                firsts.append(first)
+                decodes.append(decoded)
+                peaks.append(rss)
+                line = re.search(r"input to frame \(ms\):(.*)", text).group(1)
+                samples += [float(value) for value in line.split()]
+            samples.sort()
+            def pick(p):
+                return samples[min(len(samples) - 1, max(0, -(-len(samples) * p // 100) - 1))]
+            rows.append((name, len(samples), samples[len(samples) // 2] if samples else 0, pick(95), samples[-1], min(firsts), max(decodes), max(peaks)))
+    finally:
+        server.kill()
+    table = [
+        "<!-- viewer:begin -->",
+        "## Viewer: key press to frame (photo-browser window, Xvfb)",
+        "",
+        f"10 generated 24 MP JPEGs (6000x4000, q90) in a 1920x1080 window (each page a 1620x1080 rendition), Right pressed 9 times per run, {RUNS} run(s) each; `scripts/bench-viewer.py`, release build, Xvfb with SDL's software renderer, 2 cores.",
+        "",
+        "| run | turns | median | p95 | max | first frame | decodes | peak RSS |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for name, count, median, p95, maximum, first, decoded, peak in rows:
+        table.append(f"| {name} | {count} | {median:.1f} ms | {p95:.1f} ms | {maximum:.1f} ms | {first:.0f} ms | {decoded} | {peak:.0f} MB |")
+    table += [
+        "",
+        "Goals: p95 under 16 ms when prefetched, first frame under 150 ms, peak memory under the cache budget + 64 MB (160 MB).",
+        "",
+        "Where a prefetched turn's time goes (timers around each step, once, by hand): the frame from the controller 0.07 ms (a cache hit),"
+        " the texture 2.3 ms (software renderer; 9 ms with Mesa's llvmpipe), `SDL_RenderPresent` 13-21 ms: Xvfb copying the 8 MB"
+        " 1920x1080 frame on the same two cores. The first frame adds SDL and window start-up to one 24 MP decode (about 150 ms).",
+        "Peak RSS is the cache (96 MB) plus up to three concurrent 3000x2000 DCT-scaled decodes (18 MB each), SDL's and Xvfb's frame buffers and the runtime.",
+        "<!-- viewer:end -->",
+    ]
+    section = "\n".join(table)
+    print(section)
+    subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "update-benchmarks.py"), "viewer"], input=section, text=True, check=True)
+
+
+if __name__ == "__main__":
+    main()
