@@ -34,13 +34,15 @@ deps-bench:
 	$(call install_missing,$(BENCH_PACKAGES))
 
 ## demo: browse the bundled sample photos with photo-browser (pages, zoom,
-## prefetch; a PNG of each screen), fit them with photo-fit, gather them into
+## prefetch; a PNG of each screen; the first screen in the terminal), fit them with photo-fit, gather them into
 ## an album with photo-album, then show what photo-share would send.
 demo: deps-build
 	@# One product per call: `swift build` keeps only the last --product.
 	for product in photo-browser photo-fit photo-album photo-share; do swift build -c release --product $$product || exit 1; done
 	.build/release/photo-browser --viewport 390x844 --scale 2 --out "$(DEMO_OUT)/browser" Examples/Samples -- \
 		next double-tap 200,400 pan -80,0 next next prev resize 844x390 tap goto 1
+	@# The viewer's first screen in ANSI colour blocks (any terminal shows it; --display window opens a window).
+	COLUMNS=72 LINES=20 .build/release/photo-browser --display ansi --once Examples/Samples
 	@mkdir -p "$(DEMO_OUT)"
 	@for photo in Examples/Samples/*.jpg Examples/Samples/*.png Examples/Samples/*.webp Examples/Samples/*.heic Examples/Samples/*.gif; do \
 		name=$$(basename "$${photo%.*}"); \

@@ -36,6 +36,8 @@ struct PhotoViewerTerminalTests {
         #expect(images.count == 1)
         let image = try #require(images.first)
         #expect(image.keys["a"] == "T" && image.keys["o"] == "z" && image.keys["q"] == "2")
+        // --once leaves the picture in the scrollback: the cursor moves past it (no C=1).
+        #expect(image.keys["C"] == nil)
         #expect(image.bitmap.size == PixelSize(width: 400, height: 220))
         #expect(peakSignalToNoise(image.bitmap, expected) == .infinity)
         #expect(kitty.standardOutput.contains("1/2  photo-1.jpg  1200x900  24%"))

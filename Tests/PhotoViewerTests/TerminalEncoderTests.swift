@@ -93,5 +93,9 @@ struct TerminalEncoderTests {
                 #expect(cell.background == lower)
             }
         }
+        // Rows end with a colour reset and CR LF (the picture scrolls like text); no cursor movement.
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.components(separatedBy: "\u{1B}[0m\r\n").count == 12)
+        #expect(!text.contains("\u{1B}[1B"))
     }
 }

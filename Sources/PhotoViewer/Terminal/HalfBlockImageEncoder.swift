@@ -3,7 +3,9 @@ public import ImageCodecs
 /// Any terminal with 24-bit colour: each cell is an upper half block (▀)
 /// whose foreground is the upper pixel and background the lower, so a
 /// canvas of W×2H pixels fills W×H cells. Colours are only sent when they
-/// change from the cell before.
+/// change from the cell before. Rows are separated by CR LF, so the
+/// picture starts at the cursor's row in column 1 and scrolls the terminal
+/// as text would.
 public struct HalfBlockImageEncoder: TerminalImageEncoder {
     /// Creates an encoder.
     public init() {}
@@ -16,10 +18,7 @@ public struct HalfBlockImageEncoder: TerminalImageEncoder {
         let block: [UInt8] = [0xE2, 0x96, 0x80]
         rgb.withUnsafeBytes { pixels in
             for row in 0..<rows {
-                if row > 0 {
-                    // Down one line, back to the column where the picture started.
-                    out += Array("\u{1B}[0m\u{1B}[1B\u{1B}[\(rgb.width)D".utf8)
-                }
+                if row > 0 { out += Array("\u{1B}[0m\r\n".utf8) }
                 var lastTop: (UInt8, UInt8, UInt8)?
                 var lastBottom: (UInt8, UInt8, UInt8)?
                 for column in 0..<rgb.width {

@@ -3,17 +3,21 @@ import Foundation
 public import ImageCodecs
 
 /// kitty's graphics protocol: the RGB pixels, zlib-compressed, in base64
-/// chunks of 4096 bytes (`a=T,f=24,o=z`), shown at the cursor without
-/// moving it, with the terminal's replies turned off (`q=2`).
+/// chunks of 4096 bytes (`a=T,f=24,o=z`), shown at the cursor, with the
+/// terminal's replies turned off (`q=2`).
 ///
 /// See <https://sw.kovidgoyal.net/kitty/graphics-protocol/>.
 public struct KittyImageEncoder: TerminalImageEncoder {
     /// The image id the viewer reuses, so each frame replaces the last.
     public var imageID: Int
 
+    /// Whether the cursor moves past the image (as text would) or stays where it was (`C=1`).
+    public var movesCursor: Bool
+
     /// Creates an encoder drawing as image `imageID`.
-    public init(imageID: Int = 7) {
+    public init(imageID: Int = 7, movesCursor: Bool = false) {
         self.imageID = imageID
+        self.movesCursor = movesCursor
     }
 
     public func encode(_ canvas: Bitmap, cellSize: PixelSize) throws(TerminalError) -> [UInt8] {
@@ -27,7 +31,7 @@ public struct KittyImageEncoder: TerminalImageEncoder {
         repeat {
             let end = min(payload.count, offset + 4096)
             let more = end < payload.count ? 1 : 0
-            let keys = first ? "a=T,f=24,o=z,s=\(rgb.width),v=\(rgb.height),i=\(imageID),C=1,q=2,m=\(more)" : "m=\(more)"
+            let keys = first ? "a=T,f=24,o=z,s=\(rgb.width),v=\(rgb.height),i=\(imageID),\(movesCursor ? "" : "C=1,")q=2,m=\(more)" : "m=\(more)"
             out += Array("\u{1B}_G\(keys);".utf8)
             out += payload[offset..<end]
             out += [0x1B, 0x5C]

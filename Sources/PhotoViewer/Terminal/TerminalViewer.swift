@@ -169,9 +169,10 @@ private final class TerminalSession {
         let frame = BlockingBridge.wait { await controller.frame() }
         let (canvasSize, cell) = layout
         var out: [UInt8] = Array("\u{1B}[?2026h".utf8)
-        let encoder = graphics.encoder
+        // A --once screen is text in the scrollback: the picture moves the cursor past itself.
+        let encoder: any TerminalImageEncoder = graphics == .kitty && options.once ? KittyImageEncoder(movesCursor: true) : graphics.encoder
         out += encoder.clearImages
-        out += Array((options.once ? "" : "\u{1B}[H\u{1B}[2J").utf8)
+        out += Array((options.once ? "\r" : "\u{1B}[H\u{1B}[2J").utf8)
         var failure: String?
         switch frame.content {
         case .page(let page):
