@@ -137,7 +137,8 @@ def main():
         "",
         "Where a prefetched turn's time goes (timers around each step, once, by hand): the frame from the controller 0.07 ms (a cache hit),"
         " the texture 2.3 ms (software renderer; 9 ms with Mesa's llvmpipe), `SDL_RenderPresent` 13-21 ms: Xvfb copying the 8 MB"
-        " 1920x1080 frame on the same two cores. The first frame adds SDL and window start-up to one 24 MP decode (about 150 ms).",
+        " 1920x1080 frame on the same two cores. The first frame is one 24 MP decode (about 120 ms, run while SDL opens the window: 377 ms before"
+        " that overlap in one run, about 240 ms after) and the first texture and present (about 80 ms).",
         f"A window showing one tiny PNG already peaks at {baseline:.0f} MB here (the Swift runtime, the codec libraries, SDL, and Mesa's llvmpipe, which SDL's OpenGL renderer loads);"
         " the photos add the rest: the cache (at most 96 MB; about 26 MB of it used by five 1620x1080 renditions) and up to three concurrent 3000x2000 DCT-scaled decodes (18 MB each) with their resampling buffers.",
         "<!-- viewer:end -->",

@@ -147,6 +147,20 @@ struct ViewerControllerTests {
         #expect(await controller.frame().message == nil)
     }
 
+    @Test("preparing the first page decodes it once: the first frame is then a cache hit")
+    func prepare() async throws {
+        let controller = try await ViewerController(collection: try Self.photos(), viewportSize: CGSize(width: 600, height: 400))
+        await controller.prepareCurrentPage()
+        #expect(await controller.statistics.decodes == 1)
+        guard case .page(let page) = await controller.frame().content else {
+            Issue.record("no page")
+            return
+        }
+        #expect(page.origin == .cached)
+        #expect(await controller.statistics.decodes == 1)
+        #expect(await controller.statistics.cacheHits == 1)
+    }
+
     @Test("statistics: input-to-frame median, p95 and max by nearest rank; the first frame once")
     func statistics() async throws {
         var statistics = ViewerStatistics()

@@ -179,6 +179,15 @@ public actor ViewerController {
         if statistics.firstFrame == nil { statistics.firstFrame = milliseconds }
     }
 
+    /// Decodes the shown page's rendition ahead of its first frame (a
+    /// backend calls this while it opens its screen); ``frame()`` then
+    /// finds it in the cache, or joins the decode. Failures are left for
+    /// ``frame()`` to report.
+    public func prepareCurrentPage() async {
+        guard let page = try? await session.currentPage() else { return }
+        if page.origin == .decoded { statistics.decodes += 1 }
+    }
+
     /// Records a frame presented at `now`: the time from the input it
     /// answered, or (a frame no input asked for) from `start` if it is the first.
     func recordFrame(after input: ContinuousClock.Instant?, start: ContinuousClock.Instant, now: ContinuousClock.Instant) {

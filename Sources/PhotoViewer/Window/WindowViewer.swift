@@ -48,14 +48,21 @@ public struct WindowViewer: Sendable {
     public func run() async throws(WindowError) -> ViewerExit {
         let controller = controller
         let options = options
+        let started = ContinuousClock.now
+        // The first page decodes while SDL opens the window (100 ms or so):
+        // most windows open at the size asked, one pixel per point, and
+        // then the first frame joins this decode.
+        await controller.configure(viewportSize: options.size, scale: 1)
+        let firstPage = Task { await controller.prepareCurrentPage() }
         let result: Result<ViewerExit, WindowError> = await ViewerThread.run(named: "photodeck.window") {
             do throws(WindowError) {
-                let loop = try WindowLoop(controller: controller, options: options)
+                let loop = try WindowLoop(controller: controller, options: options, started: started)
                 return .success(loop.run())
             } catch {
                 return .failure(error)
             }
         }
+        firstPage.cancel()
         return try result.get()
     }
 }
@@ -65,14 +72,15 @@ private final class WindowLoop {
     let controller: ViewerController
     let options: WindowViewer.Options
     let renderer: WindowRenderer
-    let started = ContinuousClock.now
+    let started: ContinuousClock.Instant
     var drag: (tracker: DragTracker, pans: Bool)?
     var pendingClick: ContinuousClock.Instant?
     var viewport = CGSize(width: 1, height: 1)
 
-    init(controller: ViewerController, options: WindowViewer.Options) throws(WindowError) {
+    init(controller: ViewerController, options: WindowViewer.Options, started: ContinuousClock.Instant) throws(WindowError) {
         self.controller = controller
         self.options = options
+        self.started = started
         let size = (max(64, Int(options.size.width)), max(64, Int(options.size.height)))
         renderer = try WindowRenderer(title: "PhotoDeck", size: size)
     }
