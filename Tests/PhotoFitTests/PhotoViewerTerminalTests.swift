@@ -231,14 +231,7 @@ final class TmuxSession: Sendable {
     /// client that asks is not waited for: this runs in a `defer`).
     func stop() {
         // A blocking call in a `defer`: tmux kill-server returns at once.
-        var pid: pid_t = 0
-        let words: [String] = ["tmux", "-L", socket, "kill-server"]
-        let argv = words.map { strdup($0) } + [nil]
-        defer { for word in argv { free(word) } }
-        if posix_spawnp(&pid, "tmux", nil, nil, argv, environ) == 0 {
-            var status: Int32 = 0
-            waitpid(pid, &status, 0)
-        }
+        _ = try? ViewerHarness.spawnAndWait("tmux", ["-L", socket, "kill-server"])
         try? FileManager.default.removeItem(atPath: script)
     }
 }

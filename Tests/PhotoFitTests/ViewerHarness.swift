@@ -21,35 +21,40 @@ enum ViewerHarness {
     /// for the same reason.
     @discardableResult
     static func tool(_ name: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> ToolResult {
-        try await offPool {
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("tool-\(UUID().uuidString).out").path
-            defer { unlink(path) }
-            var actions = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            defer { posix_spawn_file_actions_destroy(&actions) }
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-            var attributes = posix_spawnattr_t()
-            posix_spawnattr_init(&attributes)
-            defer { posix_spawnattr_destroy(&attributes) }
-            // The test process blocks signals its children must not inherit blocked.
-            var empty = sigset_t()
-            sigemptyset(&empty)
-            posix_spawnattr_setsigmask(&attributes, &empty)
-            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-            let merged = ProcessInfo.processInfo.environment.merging(environment) { _, own in own }
-            let argv = (["env", name] + arguments).map { strdup($0) } + [nil]
-            let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
-            defer { for word in argv + envp { free(word) } }
-            var pid: pid_t = 0
-            let spawned = posix_spawn(&pid, "/usr/bin/env", &actions, &attributes, argv, envp)
-            guard spawned == 0 else { throw HarnessFailure(description: "cannot start \(name): \(String(cString: strerror(spawned)))") }
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-            let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-            return ToolResult(status: exitStatus, output: String(decoding: (try? fileBytes(URL(fileURLWithPath: path))) ?? [], as: UTF8.self))
-        }
+        try await offPool { try spawnAndWait(name, arguments, environment: environment) }
+    }
+
+    /// ``tool(_:_:environment:)`` on the calling thread: only for code on a
+    /// thread of its own or in a `defer` whose command returns at once.
+    @discardableResult
+    static func spawnAndWait(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws -> ToolResult {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tool-\(UUID().uuidString).out").path
+        defer { unlink(path) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // The test process blocks signals its children must not inherit blocked.
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        let merged = ProcessInfo.processInfo.environment.merging(environment) { _, own in own }
+        let argv = (["env", name] + arguments).map { strdup($0) } + [nil]
+        let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for word in argv + envp { free(word) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, "/usr/bin/env", &actions, &attributes, argv, envp)
+        guard spawned == 0 else { throw HarnessFailure(description: "cannot start \(name): \(String(cString: strerror(spawned)))") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return ToolResult(status: exitStatus, output: String(decoding: (try? fileBytes(URL(fileURLWithPath: path))) ?? [], as: UTF8.self))
     }
 
     /// Whether `name` is on PATH.
@@ -175,16 +180,7 @@ enum ViewerHarness {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("viewer-photos-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         for (index, size) in sizes.enumerated() {
-            var pixels = [UInt8](repeating: 0, count: size.0 * size.1 * 3)
-            for y in 0..<size.1 {
-                for x in 0..<size.0 {
-                    let offset = (y * size.0 + x) * 3
-                    pixels[offset] = UInt8((x * 255) / size.0)
-                    pixels[offset + 1] = UInt8((y * 255) / size.1)
-                    pixels[offset + 2] = UInt8(((x / 40 + y / 40 + index) % 3) * 100)
-                }
-            }
-            let bitmap = try Bitmap(width: size.0, height: size.1, pixelFormat: .rgb8, pixels: pixels)
+            let bitmap = Bitmap.gradient(width: size.0, height: size.1, phase: index)
             try Data(try bitmap.encoded(as: .jpeg, options: EncodeOptions(quality: 92))).write(
                 to: URL(fileURLWithPath: "\(folder)/photo-\(index + 1).jpg"))
         }

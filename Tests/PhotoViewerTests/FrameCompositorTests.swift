@@ -9,7 +9,7 @@ import Testing
 struct FrameCompositorTests {
     @Test("a fitted page is copied pixel for pixel into the centre (no resampling for the pixel renditions round up); the bars are the background")
     func fitted() async throws {
-        let picture = Pictures.gradient(width: 600, height: 400)
+        let picture = Bitmap.gradient(width: 600, height: 400)
         let photo = BrowserPhoto(id: "g", source: .encoded(try picture.encoded(as: .png)), displaySize: picture.size)
         let session = try await PhotoBrowserSession(collection: [photo], settings: .init(viewportSize: CGSize(width: 200, height: 200), screenScale: 2))
         let page = try await session.currentPage()
@@ -29,7 +29,7 @@ struct FrameCompositorTests {
 
     @Test("a zoomed page shows the part under the viewport, resampled once, close to the rendition's crop")
     func zoomed() async throws {
-        let picture = Pictures.gradient(width: 300, height: 200)
+        let picture = Bitmap.gradient(width: 300, height: 200)
         let photo = BrowserPhoto(id: "g", source: .encoded(try picture.encoded(as: .png)), displaySize: picture.size)
         let session = try await PhotoBrowserSession(collection: [photo], settings: .init(viewportSize: CGSize(width: 100, height: 100), screenScale: 1))
         _ = try await session.handle(.doubleTap(at: CGPoint(x: 50, y: 50)))

@@ -8,7 +8,7 @@ import Testing
 /// Each terminal protocol's bytes, decoded back the way a terminal would, give the canvas again.
 @Suite("Terminal graphics encoders")
 struct TerminalEncoderTests {
-    static let canvas = Pictures.gradient(width: 161, height: 97)
+    static let canvas = Bitmap.gradient(width: 161, height: 97)
 
     @Test("kitty: chunks of at most 4096 base64 bytes, m=1 until the last; the payload inflates to the exact RGB pixels")
     func kitty() throws {
@@ -79,7 +79,7 @@ struct TerminalEncoderTests {
 
     @Test("ANSI half blocks: each cell's foreground is the upper pixel and its background the lower, exactly")
     func halfBlocks() throws {
-        let canvas = Pictures.gradient(width: 40, height: 23)
+        let canvas = Bitmap.gradient(width: 40, height: 23)
         let bytes = try HalfBlockImageEncoder().encode(canvas, cellSize: PixelSize(width: 1, height: 2))
         let cells = ANSIScreen.cells(String(decoding: bytes, as: UTF8.self))
         #expect(cells.count == 12)

@@ -11,6 +11,25 @@ extension Bitmap {
     }
 }
 
+extension Bitmap {
+    /// A smooth picture: diagonal red and green ramps under a blue
+    /// checkerboard of 16-pixel squares (`phase` shifts it), as photos are
+    /// mostly smooth with some hard edges; noise would defeat any palette.
+    public static func gradient(width: Int, height: Int, phase: Int = 0) -> Bitmap {
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        for y in 0..<height {
+            for x in 0..<width {
+                let offset = (y * width + x) * 3
+                pixels[offset] = UInt8(x * 255 / max(1, width - 1))
+                pixels[offset + 1] = UInt8(y * 255 / max(1, height - 1))
+                pixels[offset + 2] = (x / 16 + y / 16 + phase) % 2 == 0 ? 200 : 60
+            }
+        }
+        // The geometry is valid by construction.
+        return try! Bitmap(width: width, height: height, pixelFormat: .rgb8, pixels: pixels)
+    }
+}
+
 /// A JPEG of seeded noise, `width` x `height`: the one helper every suite
 /// uses for "some photo" (noise does not compress, so byte caps bite).
 ///

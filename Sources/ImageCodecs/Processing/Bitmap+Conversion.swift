@@ -91,3 +91,16 @@ extension Bitmap {
         return (try? cropped(x: (width - target.width) / 2, y: (height - target.height) / 2, size: target)) ?? self
     }
 }
+
+extension Bitmap {
+    /// The pixel bytes without row padding (the array itself when there is none):
+    /// what C encoders that take `width * bytesPerPixel` rows need.
+    package var tightlyPackedPixels: [UInt8] {
+        let rowBytes = width * pixelFormat.bytesPerPixel
+        guard bytesPerRow != rowBytes else { return pixels.count == rowBytes * height ? pixels : Array(pixels.prefix(rowBytes * height)) }
+        var packed = [UInt8]()
+        packed.reserveCapacity(rowBytes * height)
+        for row in 0..<height { packed += pixels[(row * bytesPerRow)..<(row * bytesPerRow + rowBytes)] }
+        return packed
+    }
+}

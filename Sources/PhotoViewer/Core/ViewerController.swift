@@ -158,7 +158,7 @@ public actor ViewerController {
             content = .page(page)
         } catch let error as BrowserError {
             if case .undecodable(_, let reason) = error {
-                content = .failure("\(photo.id.split(separator: "/").last.map(String.init) ?? photo.id) cannot be shown: \(reason)")
+                content = .failure("\(ViewerFrame.name(of: photo)) cannot be shown: \(reason)")
             } else {
                 content = .failure("\(error)")
             }

@@ -49,9 +49,11 @@ public struct ViewerFrame: Sendable {
     }
 
     /// The photo's file name (the last part of its id).
-    public var name: String {
-        let id = photo.id
-        return id.split(separator: "/").last.map(String.init) ?? id
+    public var name: String { Self.name(of: photo) }
+
+    /// A photo's file name: the last part of its id.
+    static func name(of photo: BrowserPhoto) -> String {
+        photo.id.split(separator: "/").last.map(String.init) ?? photo.id
     }
 
     /// The window title: `NAME — N/COUNT`.

@@ -45,15 +45,7 @@ public struct KittyImageEncoder: TerminalImageEncoder {
 
     /// zlib's deflate at its fastest level (the terminal inflates it).
     static func deflate(_ bitmap: Bitmap) throws(TerminalError) -> [UInt8] {
-        let rowBytes = bitmap.width * 3
-        var packed = [UInt8](repeating: 0, count: rowBytes * bitmap.height)
-        bitmap.withUnsafeBytes { source in
-            packed.withUnsafeMutableBytes { target in
-                for row in 0..<bitmap.height {
-                    (target.baseAddress! + row * rowBytes).copyMemory(from: source.baseAddress! + row * bitmap.bytesPerRow, byteCount: rowBytes)
-                }
-            }
-        }
+        let packed = bitmap.tightlyPackedPixels
         var length = compressBound(uLong(packed.count))
         var out = [UInt8](repeating: 0, count: Int(length))
         let status = out.withUnsafeMutableBufferPointer { target in

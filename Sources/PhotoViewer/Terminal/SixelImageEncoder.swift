@@ -13,8 +13,8 @@ public struct SixelImageEncoder: TerminalImageEncoder {
     }
 
     public func encode(_ canvas: Bitmap, cellSize: PixelSize) throws(TerminalError) -> [UInt8] {
-        var rgb = canvas.pixelFormat == .rgb8 && canvas.bytesPerRow == canvas.width * 3 ? canvas : canvas.converted(to: .rgb8)
-        if rgb.bytesPerRow != rgb.width * 3 { rgb = try Self.packed(rgb) }
+        let rgb = canvas.pixelFormat == .rgb8 ? canvas : canvas.converted(to: .rgb8)
+        var pixels = rgb.tightlyPackedPixels
         var dither: OpaquePointer?
         guard sixel_dither_new(&dither, Int32(colors), nil) == SIXEL_OK, let dither else { throw .encoding("libsixel could not make a dither") }
         defer { sixel_dither_unref(dither) }
@@ -34,8 +34,8 @@ public struct SixelImageEncoder: TerminalImageEncoder {
         defer { sixel_output_unref(output) }
         let width = Int32(rgb.width)
         let height = Int32(rgb.height)
-        let status = rgb.withUnsafeMutableBytes { bytes -> SIXELSTATUS in
-            let pixels = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        let status = pixels.withUnsafeMutableBufferPointer { bytes -> SIXELSTATUS in
+            let pixels = bytes.baseAddress!
             let initialised = sixel_dither_initialize(
                 dither, pixels, width, height, SIXEL_PIXELFORMAT_RGB888, SIXEL_LARGE_AUTO, SIXEL_REP_AUTO, SIXEL_QUALITY_AUTO)
             guard initialised == SIXEL_OK else { return initialised }
@@ -43,18 +43,6 @@ public struct SixelImageEncoder: TerminalImageEncoder {
         }
         guard status == SIXEL_OK else { throw .encoding("libsixel returned status \(status)") }
         return sink.bytes
-    }
-
-    private static func packed(_ bitmap: Bitmap) throws(TerminalError) -> Bitmap {
-        var pixels: [UInt8] = []
-        pixels.reserveCapacity(bitmap.width * bitmap.height * 3)
-        bitmap.withUnsafeBytes { source in
-            for row in 0..<bitmap.height {
-                let start = row * bitmap.bytesPerRow
-                pixels.append(contentsOf: source[start..<(start + bitmap.width * 3)])
-            }
-        }
-        do { return try Bitmap(width: bitmap.width, height: bitmap.height, pixelFormat: .rgb8, pixels: pixels) } catch { throw .encoding("\(error)") }
     }
 }
 
