@@ -86,16 +86,34 @@ def run(display, cache_mb, settle):
 def parse(text):
     first = float(re.search(r"first frame: ([\d.]+) ms", text).group(1))
     decodes = int(re.search(r"renditions: (\d+) decoded", text).group(1))
-    return first, decodes
+    output = re.search(r"output: (.*)", text)
+    return first, decodes, output.group(1) if output else "unknown"
+
+
+def djpeg_reference():
+    """The machine's speed at the moment: djpeg's 1/2-scale decode of one photo (median of 5)."""
+    times = []
+    for _ in range(5):
+        start = time.monotonic()
+        subprocess.run(["djpeg", "-scale", "1/2", "-outfile", os.devnull, os.path.join(PHOTOS, "photo-00.jpg")], check=True)
+        times.append((time.monotonic() - start) * 1000)
+    return middle(times)
+
+
+def middle(values):
+    ordered = sorted(values)
+    return ordered[len(ordered) // 2]
 
 
 def main():
-    for tool in ("Xvfb", "xdotool", "convert"):
+    for tool in ("Xvfb", "xdotool", "convert", "djpeg"):
         if not shutil.which(tool):
             raise SystemExit(f"{tool} is needed (make bench-viewer installs it)")
     make_photos()
+    reference_before = djpeg_reference()
     server, display = start_xvfb()
     rows = []
+    output = "unknown"
     try:
         # What a window costs before any photo: one tiny sample shown once.
         timing = tempfile.NamedTemporaryFile(suffix=".time", delete=False).name
@@ -108,7 +126,7 @@ def main():
             samples, firsts, decodes, peaks = [], [], [], []
             for _ in range(RUNS):
                 text, rss = run(display, cache_mb, settle)
-                first, decoded = parse(text)
+                first, decoded, output = parse(text)
                 firsts.append(first)
                 decodes.append(decoded)
                 peaks.append(rss)
@@ -117,14 +135,15 @@ def main():
             samples.sort()
             def pick(p):
                 return samples[min(len(samples) - 1, max(0, -(-len(samples) * p // 100) - 1))]
-            rows.append((name, len(samples), samples[len(samples) // 2] if samples else 0, pick(95), samples[-1], min(firsts), max(decodes), max(peaks)))
+            rows.append((name, len(samples), samples[len(samples) // 2] if samples else 0, pick(95), samples[-1], middle(firsts), max(decodes), max(peaks)))
     finally:
         server.kill()
+    reference_after = djpeg_reference()
     table = [
         "<!-- viewer:begin -->",
         "## Viewer: key press to frame (photo-browser window, Xvfb)",
         "",
-        f"10 generated 24 MP JPEGs (6000x4000, q90) in a 1920x1080 window (each page a 1620x1080 rendition), Right pressed 9 times per run, {RUNS} run(s) each; `scripts/bench-viewer.py`, release build, Xvfb with SDL's software renderer, 2 cores.",
+        f"10 generated 24 MP JPEGs (6000x4000, q90) in a 1920x1080 window (each page a 1620x1080 rendition), Right pressed 9 times per run, {RUNS} run(s) each (first frame: the median run); `scripts/bench-viewer.py`, release build, Xvfb, 2 cores. The window drew with: {output}.",
         "",
         "| run | turns | median | p95 | max | first frame | decodes | peak RSS |",
         "|---|---|---|---|---|---|---|---|",
@@ -135,12 +154,16 @@ def main():
         "",
         "Goals: p95 under 16 ms when prefetched, first frame under 150 ms, peak memory under the cache budget + 64 MB (160 MB).",
         "",
-        "Where a prefetched turn's time goes (timers around each step, once, by hand): the frame from the controller 0.07 ms (a cache hit),"
-        " the texture 2.3 ms (software renderer; 9 ms with Mesa's llvmpipe), `SDL_RenderPresent` 13-21 ms: Xvfb copying the 8 MB"
-        " 1920x1080 frame on the same two cores. The first frame is one 24 MP decode (about 120 ms, run while SDL opens the window: 377 ms before"
-        " that overlap in one run, about 240 ms after) and the first texture and present (about 80 ms).",
-        f"A window showing one tiny PNG already peaks at {baseline:.0f} MB here (the Swift runtime, the codec libraries, SDL, and Mesa's llvmpipe, which SDL's OpenGL renderer loads);"
-        " the photos add the rest: the cache (at most 96 MB; about 26 MB of it used by five 1620x1080 renditions) and up to three concurrent 3000x2000 DCT-scaled decodes (18 MB each) with their resampling buffers.",
+        f"The machine's speed in this run, for scale: `djpeg -scale 1/2` of one of the photos took {reference_before:.0f} ms before the runs and {reference_after:.0f} ms after"
+        " (a whole process; the first frame's decode is the same work plus the resize). On this shared machine it has measured from 80 to 120 ms.",
+        "",
+        "Where a prefetched turn's time goes: the frame from the controller about 0.1 ms (a cache hit), the texture about 2 ms, the present about 2 ms"
+        " (SDL's software renderer into the X server's shared memory; SDL's default, a window framebuffer drawn through OpenGL, which Mesa runs on the"
+        " CPU as llvmpipe under Xvfb, took 10-20 ms per present and 110 MB more memory). The rest is sharing two cores with the next pages' prefetch."
+        " The first frame is one 24 MP decode at 1/2 DCT scale with the resize running beside it (110-135 ms, while SDL opens the window and"
+        " presents a black frame) and the first texture and present (6-8 ms).",
+        f"A window showing one tiny PNG peaks at {baseline:.0f} MB here (the Swift runtime, the codec libraries, SDL and X11); the photos add the rest:"
+        " the cache (at most 96 MB; about 26 MB of it used by five 1620x1080 renditions) and up to three concurrent 3000x2000 DCT-scaled decodes with their resampling buffers.",
         "<!-- viewer:end -->",
     ]
     section = "\n".join(table)

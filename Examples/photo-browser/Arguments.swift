@@ -21,6 +21,7 @@ struct Arguments {
     var scripted: [String]?
     var display: Display?
     var window = CGSize(width: 1280, height: 800)
+    var rendering = WindowViewer.Rendering.automatic
     var once = false
     var stats = false
     var store: String?
@@ -29,8 +30,8 @@ struct Arguments {
     static let defaultAlbum = "Favourites"
 
     static let usage = """
-        usage: photo-browser [--display auto|window|kitty|iterm|sixel|ansi] [--window WxH] [--once] [--stats]
-                             [--store DIR [--album NAME]] [--cache-mb N] [PATH...]
+        usage: photo-browser [--display auto|window|kitty|iterm|sixel|ansi] [--window WxH] [--renderer R] [--once]
+                             [--stats] [--store DIR [--album NAME]] [--cache-mb N] [PATH...]
                photo-browser [--viewport WxH] [--scale S] [--cache-mb N] [--out DIR] PATH... [-- COMMAND...]
 
         Shows the photos in PATH (files or folders, or the album NAME of the photo-album store DIR) in a
@@ -39,8 +40,10 @@ struct Arguments {
         the terminal can do. Keys: Left/Right, Space/BackSpace, Home/End, +/- and the wheel zoom, 0 fits,
         double click zooms, drag swipes or pans, f full screen, i or a click shows the status, q quits.
         With --store: d removes the shown photo from the album; with PATHs and --store, a adds it.
-        --window WxH sizes the window (default 1280x800); --once draws the first screen and exits;
-        --stats prints key-to-frame times and decode counts on exit.
+        --window WxH sizes the window (default 1280x800); --renderer automatic|accelerated|software picks
+        how it draws (automatic: the GPU, or the software renderer where OpenGL would run on the CPU);
+        --once draws the first screen and exits; --stats prints key-to-frame times, decode counts and
+        the output used on exit.
 
         Scripted mode (commands after `--`, or one per line on a standard input that is not a terminal,
         when no --display is given) pages in a WxH-point viewport (default 390x844) at S pixels per
@@ -67,6 +70,12 @@ struct Arguments {
                 let text = try value(argument)
                 guard let chosen = Display(rawValue: text) else { throw CLIError("--display takes auto, window, kitty, iterm, sixel or ansi, got '\(text)'") }
                 display = chosen
+            case "--renderer":
+                let text = try value(argument)
+                guard let chosen = WindowViewer.Rendering(rawValue: text) else {
+                    throw CLIError("--renderer takes automatic, accelerated or software, got '\(text)'")
+                }
+                rendering = chosen
             case "--once": once = true
             case "--stats": stats = true
             case "--store": store = try value(argument)

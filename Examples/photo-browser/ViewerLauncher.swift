@@ -13,7 +13,7 @@ enum ViewerLauncher {
     static func run(_ controller: ViewerController, arguments: Arguments) async throws -> ViewerExit {
         let environment = ProcessInfo.processInfo.environment
         let display = arguments.display ?? .auto
-        var windowOptions = WindowViewer.Options(size: arguments.window, once: arguments.once)
+        var windowOptions = WindowViewer.Options(size: arguments.window, once: arguments.once, rendering: arguments.rendering)
         // A line per presented frame on standard error, for tests that wait for a frame.
         if environment["PHOTODECK_VIEWER_TRACE"] != nil { windowOptions.onFrame = traceFrame }
         let terminalOptions = TerminalViewer.Options(graphics: display.terminalGraphics, once: arguments.once)

@@ -61,4 +61,37 @@ struct WorkerTests {
         }
         #expect(failing == .invalidArgument("no"))
     }
+
+    #if os(Linux)
+        /// The calling thread's nice value (per thread on Linux).
+        static func niceness() -> Int32 { getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) }
+
+        @Test(
+            "background work (utility priority) runs on threads scheduled behind the rest, and never holds up work at the caller's priority",
+            // A deadlock (a foreground job queued behind the held thread)
+            // would hang; the limit is generous because the suite waits for
+            // the shared test threads while CPU-heavy suites hold them.
+            .timeLimit(.minutes(10)))
+        func backgroundLane() async throws {
+            let pool = ImageWorkers(threads: 1, backgroundThreads: 1)
+            let gate = DispatchSemaphore(value: 0)
+            let (started, starting) = AsyncStream<Void>.makeStream()
+            let background = Task.detached(priority: .utility) {
+                await pool.run { () -> Int32 in
+                    starting.yield()
+                    gate.wait()
+                    return Self.niceness()
+                }
+            }
+            for await _ in started { break }
+            // The only background thread is held; work at the default priority still runs, on a thread of normal priority.
+            let foreground = await Task.detached(priority: .medium) { await pool.run { Self.niceness() } }.value
+            gate.signal()
+            let behind = await background.value
+            #expect(behind == min(19, foreground + 10), "background \(behind), foreground \(foreground)")
+            // A task that prefers the pool follows its priority too.
+            let executorJob = await Task(executorPreference: pool, priority: .background) { Self.niceness() }.value
+            #expect(executorJob == behind)
+        }
+    #endif
 }

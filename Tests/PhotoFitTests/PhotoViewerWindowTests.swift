@@ -83,6 +83,42 @@ struct PhotoViewerWindowTests {
         #expect(try await viewer.waitForExit() == 0, "\(viewer.messages)")
     }
 
+    @Test("both renderers draw the fitted photo; on an X server without DRI (Xvfb) automatic picks the software one and says why")
+    func renderers() async throws {
+        let folder = try ViewerHarness.photoFolder([(1600, 1200)])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let server = try await ViewerHarness.XServer()
+        defer { server.stop() }
+        let x = ["DISPLAY": server.display]
+        let expected = try BrowserPhoto(fileAt: "\(folder)/photo-1.jpg").rendition(fitting: PixelSize(width: 640, height: 480))
+        for rendering in ["software", "accelerated"] {
+            let viewer = try ViewerHarness.Viewer(
+                ["--display", "window", "--window", "640x480", "--renderer", rendering, "--stats", folder], environment: x, checksLeaks: false)
+            defer { viewer.stop() }
+            try await viewer.waitForFrame(after: 0, "of the photo") { $0.hasPrefix("frame 1/1") }
+            let window = try await ViewerHarness.tool("xdotool", ["search", "--sync", "--class", "photo-browser"], environment: x)
+                .output.split(separator: "\n").first.map(String.init)
+            let id = try #require(window)
+            let shot = try await screenshot(id, x)
+            let psnr = peakSignalToNoise(try shot.cropped(x: 0, y: 0, size: expected.size), expected)
+            #expect(psnr >= 35, "\(rendering): window vs rendition: \(psnr) dB")
+            _ = try await ViewerHarness.tool("xdotool", ["key", "--window", id, "q"], environment: x)
+            #expect(try await viewer.waitForExit() == 0, "\(viewer.messages)")
+            let output = viewer.standardOutput
+            if rendering == "software" {
+                #expect(output.contains("output: window, software: asked for"), "\(output)")
+            } else {
+                // OpenGL where Mesa is installed (llvmpipe under Xvfb), else the fallback, which says why.
+                #expect(output.contains("output: window, opengl") || output.contains("output: window, software: no GPU renderer"), "\(output)")
+            }
+        }
+        let automatic = try await ExampleProcess.run("photo-browser", ["--display", "window", "--once", "--stats", folder], environment: x)
+        #expect(automatic.status == 0, "\(automatic.standardError)")
+        #expect(
+            automatic.standardOutput.contains("output: window, software: the X server offers no direct rendering (no DRI3 or DRI2)"),
+            "\(automatic.standardOutput)")
+    }
+
     @Test("no display: --display window is one error line; auto falls back to the terminal")
     func noDisplay() async throws {
         let folder = try ViewerHarness.photoFolder([(320, 240)])

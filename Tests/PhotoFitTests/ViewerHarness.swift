@@ -104,10 +104,12 @@ enum ViewerHarness {
         }
     }
 
-    /// photo-browser running with its stderr (the frame trace) in a file.
+    /// photo-browser running with its stderr (the frame trace) and its
+    /// standard output in files.
     final class Viewer: Sendable {
         let process: Process
         let trace: URL
+        let output: URL
 
         /// `checksLeaks: false` turns LeakSanitizer off for the child (a
         /// sanitizer build only): SDL unloads the X11 and GL libraries it
@@ -117,6 +119,8 @@ enum ViewerHarness {
         init(_ arguments: [String], environment: [String: String], checksLeaks: Bool = true) throws {
             trace = FileManager.default.temporaryDirectory.appendingPathComponent("viewer-\(UUID().uuidString).trace")
             _ = FileManager.default.createFile(atPath: trace.path, contents: nil)
+            output = trace.deletingPathExtension().appendingPathExtension("out")
+            _ = FileManager.default.createFile(atPath: output.path, contents: nil)
             let process = Process()
             process.executableURL = ExampleProcess.executable("photo-browser")
             process.arguments = arguments
@@ -127,11 +131,14 @@ enum ViewerHarness {
             }
             process.environment = sanitizer.merging(environment) { _, own in own }
                 .merging(["PHOTODECK_VIEWER_TRACE": "1", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]) { _, own in own }
-            process.standardOutput = FileHandle.nullDevice
+            process.standardOutput = try FileHandle(forWritingTo: output)
             process.standardError = try FileHandle(forWritingTo: trace)
             try process.run()
             self.process = process
         }
+
+        /// What the viewer printed on standard output (`--stats` on exit).
+        var standardOutput: String { String(decoding: (try? fileBytes(output)) ?? [], as: UTF8.self) }
 
         /// Standard error without the frame lines (messages, sanitizer reports).
         var messages: String {
@@ -165,6 +172,7 @@ enum ViewerHarness {
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
             try? FileManager.default.removeItem(at: trace)
+            try? FileManager.default.removeItem(at: output)
         }
     }
 

@@ -20,13 +20,29 @@ import Synchronization
 ///
 /// The pool is also a `TaskExecutor`: `Task(executorPreference: ImageWorkers.shared) { ... }`
 /// runs a whole task's synchronous stretches here.
+///
+/// Work from a task of `.utility` priority or lower (a prefetch, a
+/// thumbnail for later) runs on a second set of threads that the system
+/// schedules behind everything else (nice 10 on Linux, the utility QoS
+/// class on Apple platforms): on a busy machine it takes what the shown
+/// photo, the user interface and the display server leave, and it never
+/// queues ahead of work someone waits for.
+///
+/// ```swift
+/// Task.detached(priority: .utility) {
+///     _ = try await ImageWorkers.shared.run { try DecodedImage(renderingFileAt: next, in: screen, mode: .fit) }
+/// }
+/// ```
 public final class ImageWorkers: TaskExecutor {
-    /// The pool the library uses: one thread per core.
+    /// The pool the library uses: one thread per core in each lane.
     public static let shared = ImageWorkers(threads: ProcessInfo.processInfo.activeProcessorCount)
 
-    /// How many threads it has.
+    /// How many threads run work at the caller's priority.
     public let threadCount: Int
+    /// How many threads run background work (`.utility` priority or lower).
+    public let backgroundThreadCount: Int
     private let queue = JobQueue()
+    private let backgroundQueue = JobQueue()
     /// The pool's threads, as `pthread_self()` values (for tests).
     private let members = Members()
 
@@ -60,27 +76,50 @@ public final class ImageWorkers: TaskExecutor {
         }
     }
 
-    /// Starts a pool of `threads` threads (at least one). They live as long
-    /// as the process.
-    public init(threads: Int) {
+    /// Starts a pool of `threads` threads (at least one) for work at the
+    /// caller's priority and `backgroundThreads` (by default as many, at
+    /// least one) for background work. They live as long as the process.
+    public init(threads: Int, backgroundThreads: Int? = nil) {
         threadCount = max(1, threads)
-        let (queue, members) = (self.queue, self.members)
-        for index in 0..<threadCount {
-            let thread = Thread {
-                members.ids.withLock { _ = $0.insert(UInt(pthread_self())) }
-                while true { queue.pop()() }
+        backgroundThreadCount = max(1, backgroundThreads ?? threads)
+        let members = members
+        for (lane, queue, count) in [("", queue, threadCount), (" background", backgroundQueue, backgroundThreadCount)] {
+            for index in 0..<count {
+                let background = !lane.isEmpty
+                let thread = Thread {
+                    members.ids.withLock { _ = $0.insert(UInt(pthread_self())) }
+                    if background { Self.lowerCurrentThreadPriority() }
+                    while true { queue.pop()() }
+                }
+                thread.name = "ImageWorkers\(lane) \(index)"
+                thread.stackSize = 1 << 21
+                thread.start()
             }
-            thread.name = "ImageWorkers \(index)"
-            thread.stackSize = 1 << 21
-            thread.start()
         }
     }
 
-    /// Runs `body` on one of the threads and returns its result. The
-    /// awaiting task is suspended, not blocked; cancelling it does not stop
-    /// `body` (blocking work cannot be interrupted), whose result is then
-    /// dropped by the caller.
+    /// Whether work of `priority` goes to the background threads.
+    static func isBackground(_ priority: TaskPriority) -> Bool { priority.rawValue <= TaskPriority.utility.rawValue }
+
+    /// Puts the calling thread behind the process's other threads.
+    private static func lowerCurrentThreadPriority() {
+        #if os(Linux)
+            // On Linux the nice value belongs to the thread, and `who = 0`
+            // names the calling thread (setpriority(2), NOTES). Raising it
+            // needs no privilege; nothing here ever lowers it again.
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+        #elseif canImport(Darwin)
+            _ = pthread_set_qos_class_self_np(QOS_CLASS_UTILITY, 0)
+        #endif
+    }
+
+    /// Runs `body` on one of the threads and returns its result: on a
+    /// background thread when the calling task's priority is `.utility` or
+    /// lower. The awaiting task is suspended, not blocked; cancelling it
+    /// does not stop `body` (blocking work cannot be interrupted), whose
+    /// result is then dropped by the caller.
     public func run<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
+        let queue = Self.isBackground(Task.currentPriority) ? backgroundQueue : queue
         let result: Result<T, E> = await withCheckedContinuation { continuation in
             queue.push {
                 do throws(E) {
@@ -93,8 +132,10 @@ public final class ImageWorkers: TaskExecutor {
         return try result.get()
     }
 
-    /// Runs `job` on one of the threads (the `TaskExecutor` requirement).
+    /// Runs `job` on one of the threads (the `TaskExecutor` requirement),
+    /// a background one for a job of `.utility` priority or lower.
     public func enqueue(_ job: consuming ExecutorJob) {
+        let queue = job.priority.rawValue <= TaskPriority.utility.rawValue ? backgroundQueue : queue
         let job = UnownedJob(job)
         let executor = asUnownedTaskExecutor()
         queue.push { job.runSynchronously(on: executor) }

@@ -4,15 +4,17 @@ import CResample
 /// the first source index and `count` weights that sum to exactly
 /// `1 << precisionBits`.
 struct ResamplingKernel {
-    /// Weight precision. With 8-bit samples and Lanczos3's largest weight
-    /// sum (about 1.25), accumulators stay well inside Int32.
+    /// Weight precision: 14 bits, so that a weight (at most about 1.3 for
+    /// Lanczos3) fits 16 bits and the C loops multiply two 16-bit pairs per
+    /// step; with 8-bit samples the sums stay far inside Int32, and steps of
+    /// 1/16384 are below what an 8-bit result can show.
     static let precisionBits = Int32(PD_RESAMPLE_PRECISION)
     static let one: Int32 = 1 << precisionBits
 
     let starts: [Int32]
     let counts: [Int32]
     /// `stride` weights per output index, zero-padded.
-    let weights: [Int32]
+    let weights: [Int16]
     let stride: Int
 
     init(sourceLength: Int, targetLength: Int, filter: ResamplingFilter) {
@@ -22,8 +24,9 @@ struct ResamplingKernel {
         let stride = Int((support * 2).rounded(.up)) + 2
         var starts = [Int32](repeating: 0, count: targetLength)
         var counts = [Int32](repeating: 0, count: targetLength)
-        var weights = [Int32](repeating: 0, count: targetLength * stride)
+        var weights = [Int16](repeating: 0, count: targetLength * stride)
         var taps = [Double](repeating: 0, count: stride + 2)
+        var quantised = [Int32](repeating: 0, count: stride)
         for index in 0..<targetLength {
             let center = (Double(index) + 0.5) * scale
             var first = max(0, Int((center - support).rounded(.down)))
@@ -44,16 +47,19 @@ struct ResamplingKernel {
             let total = taps[lead..<lead + count].reduce(0, +)
             // Quantise, then put the rounding error on the largest weight so
             // that a flat area stays exactly flat.
-            var sum: Int32 = 0
             var largest = 0
+            var sum: Int32 = 0
             for tap in 0..<count {
                 let normalised = total != 0 ? taps[lead + tap] / total : 1 / Double(count)
-                let weight = Int32((normalised * Double(Self.one)).rounded())
-                weights[index * stride + tap] = weight
-                sum += weight
-                if abs(weight) > abs(weights[index * stride + largest]) { largest = tap }
+                quantised[tap] = Int32((normalised * Double(Self.one)).rounded())
+                sum += quantised[tap]
+                if abs(quantised[tap]) > abs(quantised[largest]) { largest = tap }
             }
-            weights[index * stride + largest] += Self.one - sum
+            quantised[largest] += Self.one - sum
+            for tap in 0..<count {
+                // Normalised weights of the filters offered stay within ±2.
+                weights[index * stride + tap] = Int16(clamping: quantised[tap])
+            }
             starts[index] = Int32(first)
             counts[index] = Int32(count)
         }

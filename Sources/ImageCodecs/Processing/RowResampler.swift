@@ -32,7 +32,7 @@ struct RowResampler: Sendable {
     /// Per-worker scratch memory, allocated once, never per row.
     final class Scratch {
         let accumulator: UnsafeMutablePointer<Int32>
-        /// One vertical-pass row plus 4 spare bytes (RGB pixels are read as 4 bytes).
+        /// One vertical-pass row plus 4 spare bytes (RGB pixels are read 4 or 8 bytes at a time).
         let middle: UnsafeMutablePointer<UInt8>
         let taps: UnsafeMutablePointer<UnsafePointer<UInt8>?>
 

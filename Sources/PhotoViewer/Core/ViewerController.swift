@@ -174,6 +174,9 @@ public actor ViewerController {
     /// Records the time from an input to the frame that answered it.
     public func recordInputToFrame(milliseconds: Double) { statistics.record(milliseconds: milliseconds) }
 
+    /// Records how the viewer shows its frames (``ViewerStatistics/output``).
+    public func recordOutput(_ description: String) { statistics.output = description }
+
     /// Records the time to the first frame (later calls are ignored).
     public func recordFirstFrameIfNeeded(milliseconds: Double) {
         if statistics.firstFrame == nil { statistics.firstFrame = milliseconds }

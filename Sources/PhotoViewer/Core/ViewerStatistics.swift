@@ -12,6 +12,9 @@ public struct ViewerStatistics: Hashable, Sendable, CustomStringConvertible {
     public var decodes = 0
     /// Renditions found in the cache or joined from a prefetch.
     public var cacheHits = 0
+    /// How the frames were shown, for example `window, software: the X
+    /// server offers no direct rendering (no DRI3 or DRI2)` or `terminal, kitty`.
+    public var output: String?
 
     /// Empty statistics.
     public init() {}
@@ -43,6 +46,6 @@ public struct ViewerStatistics: Hashable, Sendable, CustomStringConvertible {
         return """
             frames: \(inputToFrame.count) after input; input to frame: median \(ms(median)), p95 \(ms(p95)), max \(ms(maximum))
             first frame: \(ms(firstFrame)); renditions: \(decodes) decoded, \(cacheHits) from cache or prefetch
-            """
+            """ + (output.map { "\noutput: \($0)" } ?? "")
     }
 }

@@ -115,6 +115,10 @@ private final class TerminalSession {
             installSignalHandlers()
             device.write("\u{1B}[?1049h\u{1B}[?25l")
         }
+        let controller = controller
+        let output =
+            "terminal, \(graphics.rawValue), \(size.columns)x\(size.rows) cells" + (size.pixelWidth > 0 ? ", \(size.pixelWidth)x\(size.pixelHeight) px" : "")
+        BlockingBridge.wait { await controller.recordOutput(output) }
         configure()
         draw(after: nil)
         if options.once { return .quit }

@@ -10,9 +10,11 @@ final class WindowRenderer {
     private var font: OpaquePointer?
     private var page: (key: String, texture: OpaquePointer)?
     private var lastTitle = ""
+    /// Which renderer draws and why, for `--stats` (``ViewerStatistics/output``).
+    let rendererDescription: String
 
-    /// Opens a window of `size` points titled `title`.
-    init(title: String, size: (width: Int, height: Int)) throws(WindowError) {
+    /// Opens a window of `size` points titled `title`, drawn as `rendering` asks.
+    init(title: String, size: (width: Int, height: Int), rendering: WindowViewer.Rendering) throws(WindowError) {
         // Xlib converts window titles through the C library's locale: in the
         // default "C" locale a UTF-8 title (the em dash) reaches neither
         // WM_NAME nor _NET_WM_NAME intact, so a process still in "C" gets C.UTF-8's
@@ -44,8 +46,7 @@ final class WindowRenderer {
             SDL_QuitSubSystem(UInt32(SDL_INIT_VIDEO))
             throw .noDisplay(reason)
         }
-        // A GPU renderer when there is one, else SDL's software renderer.
-        guard let renderer = SDL_CreateRenderer(window, -1, 0) ?? SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE.rawValue) else {
+        guard let (renderer, description) = RendererChoice.makeRenderer(for: window, rendering: rendering) else {
             let reason = Self.lastError
             SDL_DestroyWindow(window)
             SDL_QuitSubSystem(UInt32(SDL_INIT_VIDEO))
@@ -53,6 +54,7 @@ final class WindowRenderer {
         }
         self.window = window
         self.renderer = renderer
+        rendererDescription = description
         if TTF_WasInit() != 0 || TTF_Init() == 0, let path = Self.fontPath() {
             font = TTF_OpenFont(path, 16)
         }
@@ -102,6 +104,14 @@ final class WindowRenderer {
     func toggleFullScreen() {
         let fullScreen = SDL_GetWindowFlags(window) & SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue != 0
         SDL_SetWindowFullscreen(window, fullScreen ? 0 : SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue)
+    }
+
+    /// Presents a black window (the first present sets up the window's
+    /// framebuffer, the slowest of all).
+    func presentBlank() {
+        SDL_SetRenderDrawColor(renderer, 0, 0, 0, 255)
+        SDL_RenderClear(renderer)
+        SDL_RenderPresent(renderer)
     }
 
     /// Draws `frame` and presents it.

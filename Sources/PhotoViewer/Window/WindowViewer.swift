@@ -21,13 +21,19 @@ public struct WindowViewer: Sendable {
         public var size: CGSize
         /// Draw the first screen and return.
         public var once: Bool
+        /// How frames reach the screen (``Rendering/automatic`` unless set).
+        public var rendering: Rendering
         /// Called after each frame is presented (for tools and tests that wait for a frame).
         public var onFrame: (@Sendable (ViewerFrame) -> Void)?
 
         /// Creates options.
-        public init(size: CGSize = CGSize(width: 1280, height: 800), once: Bool = false, onFrame: (@Sendable (ViewerFrame) -> Void)? = nil) {
+        public init(
+            size: CGSize = CGSize(width: 1280, height: 800), once: Bool = false, rendering: Rendering = .automatic,
+            onFrame: (@Sendable (ViewerFrame) -> Void)? = nil
+        ) {
             self.size = size
             self.once = once
+            self.rendering = rendering
             self.onFrame = onFrame
         }
     }
@@ -82,7 +88,7 @@ private final class WindowLoop {
         self.options = options
         self.started = started
         let size = (max(64, Int(options.size.width)), max(64, Int(options.size.height)))
-        renderer = try WindowRenderer(title: "PhotoDeck", size: size)
+        renderer = try WindowRenderer(title: "PhotoDeck", size: size, rendering: options.rendering)
     }
 
     var seconds: Double {
@@ -91,6 +97,13 @@ private final class WindowLoop {
     }
 
     func run() -> ViewerExit {
+        let controller = controller
+        let output = "window, \(renderer.rendererDescription)"
+        BlockingBridge.wait { await controller.recordOutput(output) }
+        // A black frame while the first page decodes: the window's
+        // framebuffer (8 MB of shared memory at 1920x1080) is made and
+        // touched now, not on the first photo's frame.
+        renderer.presentBlank()
         configure()
         draw(after: nil)
         if options.once { return .quit }

@@ -25,6 +25,12 @@ enum ImageCodecsSnippets {
         _ = page
     }
 
+    static func backgroundWork(next: String, screen: PixelSize) {
+        Task.detached(priority: .utility) {
+            _ = try await ImageWorkers.shared.run { try DecodedImage(renderingFileAt: next, in: screen, mode: .fit) }
+        }
+    }
+
     static func decodeOptions(data: [UInt8]) throws {
         // Decode a 24 MP photo for a 1170×2532 screen: JPEG's DCT scaling
         // produces the smallest image that still covers the fitted size.
