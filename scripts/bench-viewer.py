@@ -87,7 +87,9 @@ def parse(text):
     first = float(re.search(r"first frame: ([\d.]+) ms", text).group(1))
     decodes = int(re.search(r"renditions: (\d+) decoded", text).group(1))
     output = re.search(r"output: (.*)", text)
-    return first, decodes, output.group(1) if output else "unknown"
+    drawing = re.search(r"drawing: upload median ([\d.]+) ms, present median ([\d.]+) ms", text)
+    upload, present = (float(drawing.group(1)), float(drawing.group(2))) if drawing else (float("nan"), float("nan"))
+    return first, decodes, output.group(1) if output else "unknown", upload, present
 
 
 def djpeg_reference():
@@ -123,10 +125,12 @@ def main():
         baseline = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", open(timing).read()).group(1)) / 1024
         os.unlink(timing)
         for name, cache_mb, settle in (("prefetched (96 MB cache)", 96, 1.5), ("on demand (1 MB cache)", 1, 0.2)):
-            samples, firsts, decodes, peaks = [], [], [], []
+            samples, firsts, decodes, peaks, uploads, presents = [], [], [], [], [], []
             for _ in range(RUNS):
                 text, rss = run(display, cache_mb, settle)
-                first, decoded, output = parse(text)
+                first, decoded, output, upload, present = parse(text)
+                uploads.append(upload)
+                presents.append(present)
                 firsts.append(first)
                 decodes.append(decoded)
                 peaks.append(rss)
@@ -135,7 +139,7 @@ def main():
             samples.sort()
             def pick(p):
                 return samples[min(len(samples) - 1, max(0, -(-len(samples) * p // 100) - 1))]
-            rows.append((name, len(samples), samples[len(samples) // 2] if samples else 0, pick(95), samples[-1], middle(firsts), max(decodes), max(peaks)))
+            rows.append((name, len(samples), samples[len(samples) // 2] if samples else 0, pick(95), samples[-1], middle(firsts), max(decodes), max(peaks), middle(uploads), middle(presents)))
     finally:
         server.kill()
     reference_after = djpeg_reference()
@@ -145,11 +149,12 @@ def main():
         "",
         f"10 generated 24 MP JPEGs (6000x4000, q90) in a 1920x1080 window (each page a 1620x1080 rendition), Right pressed 9 times per run, {RUNS} run(s) each (first frame: the median run); `scripts/bench-viewer.py`, release build, Xvfb, 2 cores. The window drew with: {output}.",
         "",
-        "| run | turns | median | p95 | max | first frame | decodes | peak RSS |",
-        "|---|---|---|---|---|---|---|---|",
+        "| run | turns | median | p95 | max | first frame | decodes | peak RSS | upload | present |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for name, count, median, p95, maximum, first, decoded, peak in rows:
-        table.append(f"| {name} | {count} | {median:.1f} ms | {p95:.1f} ms | {maximum:.1f} ms | {first:.0f} ms | {decoded} | {peak:.0f} MB |")
+    for name, count, median, p95, maximum, first, decoded, peak, upload, present in rows:
+        table.append(
+            f"| {name} | {count} | {median:.1f} ms | {p95:.1f} ms | {maximum:.1f} ms | {first:.0f} ms | {decoded} | {peak:.0f} MB | {upload:.1f} ms | {present:.1f} ms |")
     table += [
         "",
         "Goals: p95 under 16 ms when prefetched, first frame under 150 ms, peak memory under the cache budget + 64 MB (160 MB).",
@@ -157,9 +162,11 @@ def main():
         f"The machine's speed in this run, for scale: `djpeg -scale 1/2` of one of the photos took {reference_before:.0f} ms before the runs and {reference_after:.0f} ms after"
         " (a whole process; the first frame's decode is the same work plus the resize). On this shared machine it has measured from 80 to 120 ms.",
         "",
-        "Where a prefetched turn's time goes: the frame from the controller about 0.1 ms (a cache hit), the texture about 2 ms, the present about 2 ms"
-        " (SDL's software renderer into the X server's shared memory; SDL's default, a window framebuffer drawn through OpenGL, which Mesa runs on the"
-        " CPU as llvmpipe under Xvfb, took 10-20 ms per present and 110 MB more memory). The rest is sharing two cores with the next pages' prefetch."
+        "*Upload* and *present* are medians over every frame of a run (the median run), from `--stats`: upload is the page's texture (refilled in place,"
+        " RGB to XRGB) and its copy into the frame, present is `SDL_RenderPresent` (SDL's software renderer into the X server's shared memory; SDL's"
+        " default, a window framebuffer drawn through OpenGL, which Mesa runs on the CPU as llvmpipe under Xvfb, took 10-20 ms per present and 110 MB"
+        " more memory). A prefetched turn is those two plus the controller's cache hit (about 0.1 ms) and sharing the cores with the next pages'"
+        " prefetch, which runs on ImageWorkers' background threads (nice 10)."
         " The first frame is one 24 MP decode at 1/2 DCT scale with the resize running beside it (110-135 ms, while SDL opens the window and"
         " presents a black frame) and the first texture and present (6-8 ms).",
         f"A window showing one tiny PNG peaks at {baseline:.0f} MB here (the Swift runtime, the codec libraries, SDL and X11); the photos add the rest:"

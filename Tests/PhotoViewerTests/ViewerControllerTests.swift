@@ -183,6 +183,18 @@ struct ViewerControllerTests {
         // Page 2 was prefetched while page 1 was shown.
         #expect(recorded.cacheHits == 1)
         #expect(recorded.description.contains("first frame: 42.0 ms"))
+        #expect(!recorded.description.contains("drawing:"), "no draw recorded yet")
+    }
+
+    @Test("draw times: upload and present medians and the present's p95, with the output, in the summary")
+    func drawTimes() {
+        var statistics = ViewerStatistics()
+        for value in 1...20 { statistics.recordDraw(uploadMilliseconds: Double(value), presentMilliseconds: Double(value) / 10) }
+        statistics.recordDraw(uploadMilliseconds: .infinity, presentMilliseconds: 1)
+        statistics.output = "window, software: asked for"
+        #expect(statistics.upload.count == 20 && statistics.present.count == 20)
+        #expect(statistics.description.contains("drawing: upload median 10.0 ms, present median 1.0 ms, p95 1.9 ms"), "\(statistics.description)")
+        #expect(statistics.description.hasSuffix("output: window, software: asked for"))
     }
 }
 

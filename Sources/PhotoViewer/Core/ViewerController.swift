@@ -193,9 +193,13 @@ public actor ViewerController {
 
     /// Records a frame presented at `now`: the time from the input it
     /// answered, or (a frame no input asked for) from `start` if it is the first.
-    func recordFrame(after input: ContinuousClock.Instant?, start: ContinuousClock.Instant, now: ContinuousClock.Instant) {
-        let elapsed = now - (input ?? start)
-        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+    /// `draw` is how long its upload and present took.
+    func recordFrame(
+        after input: ContinuousClock.Instant?, start: ContinuousClock.Instant, now: ContinuousClock.Instant,
+        draw: (upload: Duration, present: Duration)? = nil
+    ) {
+        if let draw { statistics.recordDraw(uploadMilliseconds: draw.upload.milliseconds, presentMilliseconds: draw.present.milliseconds) }
+        let milliseconds = (now - (input ?? start)).milliseconds
         if input != nil {
             recordInputToFrame(milliseconds: milliseconds)
         } else {
@@ -234,4 +238,9 @@ public actor ViewerController {
         case .zoomChanged, .chromeToggled: return .redraw
         }
     }
+}
+
+extension Duration {
+    /// The duration in (fractional) milliseconds.
+    var milliseconds: Double { Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15 }
 }

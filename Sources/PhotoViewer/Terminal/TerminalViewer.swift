@@ -171,6 +171,7 @@ private final class TerminalSession {
     func draw(after input: ContinuousClock.Instant?) {
         let controller = controller
         let frame = BlockingBridge.wait { await controller.frame() }
+        let encodingStarted = ContinuousClock.now
         let (canvasSize, cell) = layout
         var out: [UInt8] = Array("\u{1B}[?2026h".utf8)
         // A --once screen is text in the scrollback: the picture moves the cursor past itself.
@@ -201,10 +202,12 @@ private final class TerminalSession {
             out += Array("\u{1B}[\(size.rows);1H\u{1B}[0m\u{1B}[7m\(status)\u{1B}[K\u{1B}[0m".utf8)
         }
         out += Array("\u{1B}[?2026l".utf8)
+        let encoded = ContinuousClock.now
         device.write(out)
         let now = ContinuousClock.now
         let start = started
-        BlockingBridge.wait { await controller.recordFrame(after: input, start: start, now: now) }
+        let timing = (upload: encoded - encodingStarted, present: now - encoded)
+        BlockingBridge.wait { await controller.recordFrame(after: input, start: start, now: now, draw: timing) }
     }
 
     func installSignalHandlers() {

@@ -10,6 +10,11 @@ public import Foundation
 /// `0` fits, `f` toggles full screen, a click or `i` shows the status
 /// overlay, `q` or Escape quits. A resize keeps the visible centre.
 ///
+/// Opening the window changes one piece of process state: a process still
+/// in the "C" locale gets `LC_CTYPE` "C.UTF-8" (Xlib converts window titles
+/// through the C library's locale, and "C" mangles the title's em dash).
+/// A locale the program chose is left alone.
+///
 /// ```swift
 /// let viewer = WindowViewer(controller: controller, options: .init(size: CGSize(width: 1280, height: 800)))
 /// let exit = try await viewer.run()
@@ -165,9 +170,12 @@ private final class WindowLoop {
             perform(.zoom(by: factor, at: pointer), at: now)
         case SDL_MULTIGESTURE:
             let gesture = event.mgesture
-            guard gesture.numFingers >= 2, gesture.dDist != 0 else { return nil }
-            let centre = CGPoint(x: Double(gesture.x) * Double(viewport.width), y: Double(gesture.y) * Double(viewport.height))
-            perform(.pinch(scale: max(0.5, 1 + Double(gesture.dDist) * 4), center: centre), at: now)
+            guard
+                let pinch = PinchGesture.command(
+                    fingers: Int(gesture.numFingers), distanceChange: Double(gesture.dDist), x: Double(gesture.x), y: Double(gesture.y),
+                    viewport: viewport)
+            else { return nil }
+            perform(pinch, at: now)
         case SDL_WINDOWEVENT:
             switch SDL_WindowEventID(UInt32(event.window.event)) {
             case SDL_WINDOWEVENT_SIZE_CHANGED:
@@ -226,10 +234,10 @@ private final class WindowLoop {
     func draw(after input: ContinuousClock.Instant?) {
         let controller = controller
         let frame = BlockingBridge.wait { await controller.frame() }
-        renderer.draw(frame)
+        let timing = renderer.draw(frame)
         let now = ContinuousClock.now
         let start = started
-        BlockingBridge.wait { await controller.recordFrame(after: input, start: start, now: now) }
+        BlockingBridge.wait { await controller.recordFrame(after: input, start: start, now: now, draw: timing) }
         options.onFrame?(frame)
     }
 }
