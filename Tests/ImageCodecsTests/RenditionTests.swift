@@ -46,6 +46,26 @@ struct RenditionTests {
         #expect(psnr(image.bitmap.packedBytes, reference.packedBytes) > 35)
     }
 
+    @Test("interactive renditions (no headroom) stay close to the default and to a full decode plus Lanczos3")
+    func interactive() throws {
+        #expect(RenditionOptions.interactive().shrinkOnLoadHeadroom == 1)
+        #expect(RenditionOptions.interactive(limits: ImageLimits(maxPixelCount: 1000)).limits.maxPixelCount == 1000)
+        // Detailed content (noise blurred just enough to be a photo's finest
+        // texture) at a size where the default decodes in full and
+        // interactive at 1/2 DCT scale.
+        let photo = Bitmap.noise(width: 300, height: 200, seed: 3).resized(to: PixelSize(width: 2400, height: 1600), filter: .bilinear)
+        let bytes = try photo.encoded(as: .jpeg, options: EncodeOptions(quality: 92))
+        let box = PixelSize(width: 700, height: 700)
+        let fast = try DecodedImage(rendering: bytes, in: box, options: .interactive()).bitmap
+        let sharp = try DecodedImage(rendering: bytes, in: box).bitmap
+        #expect(fast.size == PixelSize(width: 700, height: 467) && sharp.size == fast.size)
+        let reference = try DecodedImage(decoding: bytes).bitmap.referenceResized(to: fast.size)
+        let fastQuality = psnr(fast.packedBytes, reference.packedBytes)
+        let sharpQuality = psnr(sharp.packedBytes, reference.packedBytes)
+        #expect(fastQuality > 38, "interactive: \(fastQuality) dB, default \(sharpQuality) dB")
+        #expect(sharpQuality >= fastQuality - 0.01, "default \(sharpQuality) dB, interactive \(fastQuality) dB")
+    }
+
     @Test("bad boxes and options are invalid arguments")
     func invalid() throws {
         let bytes = try Self.photo.encoded(as: .png)

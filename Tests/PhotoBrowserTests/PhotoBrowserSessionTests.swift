@@ -37,6 +37,20 @@ struct PhotoBrowserSessionTests {
         #expect(await session.cache.statistics.misses == misses + 1)
     }
 
+    @Test("pages are interactive renditions: the smallest shrink on load that covers the page")
+    func interactivePages() async throws {
+        let photos = try Self.photos()
+        let session = try await PhotoBrowserSession(collection: photos, settings: Self.settings, startingAt: 1)
+        let page = try await session.currentPage()
+        guard case .encoded(let bytes) = photos[1].source else { throw CancellationError() }
+        let interactive = try DecodedImage(rendering: bytes, in: PixelSize(width: 400, height: 600), mode: .fit, options: .interactive())
+        let sharper = try DecodedImage(rendering: bytes, in: PixelSize(width: 400, height: 600), mode: .fit)
+        #expect(page.rendition == interactive.bitmap)
+        // 800x1200 to 400x600: the default leaves 2x headroom (a full decode), interactive decodes at 1/2.
+        #expect(page.rendition != sharper.bitmap)
+        #expect(try photos[1].rendition(fitting: PixelSize(width: 400, height: 600)) == interactive.bitmap)
+    }
+
     @Test("zooming in decodes a larger rendition once; zooming back out reuses the fit one")
     func zoomRenditions() async throws {
         let session = try await PhotoBrowserSession(collection: try Self.photos(), settings: Self.settings)

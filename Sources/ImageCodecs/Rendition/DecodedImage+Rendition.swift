@@ -32,6 +32,25 @@ public struct RenditionOptions: Hashable, Sendable {
 
     /// Lanczos3, default limits, 2x headroom.
     public static let `default` = RenditionOptions()
+
+    /// For a rendition someone is waiting to see (a photo browser's page):
+    /// Lanczos3 with no headroom, so a JPEG decodes at the smallest DCT
+    /// scale that still covers the box. A 24 MP JPEG for a 1620x1080 page
+    /// then decodes at 1/2 scale instead of full size, with a lighter
+    /// resize: about 15% less CPU alone, and in photo-browser's window
+    /// (where SDL and the display server share the cores) a first page 40 ms
+    /// sooner (median 129 against 171 ms).
+    ///
+    /// The price is fidelity, since libjpeg's reduced IDCT is a sharper,
+    /// less even low-pass than Lanczos3. Against an exact Lanczos3 of the
+    /// full decode: 42 dB on a smooth colour texture and 34 dB on saturated
+    /// colour noise at the finest detail a JPEG keeps, where ``default``
+    /// gets 57 dB on both. Against ``default``'s own output: 53 dB for a
+    /// generated 24 MP colour plasma, 51 dB for a grey texture. Use ``default`` for
+    /// renditions that are kept or shared.
+    public static func interactive(limits: ImageLimits = .default) -> RenditionOptions {
+        RenditionOptions(limits: limits, shrinkOnLoadHeadroom: 1)
+    }
 }
 
 extension DecodedImage {

@@ -34,12 +34,19 @@ public struct BrowserPhoto: Hashable, Sendable, Identifiable {
 
     /// Decodes the upright rendition that fits `size`: shrink on load, one
     /// filter pass, orientation applied once (see ImageCodecs' renditions).
-    public func rendition(fitting size: PixelSize, limits: ImageLimits = .default) throws(ImageCodecError) -> Bitmap {
-        let options = RenditionOptions(limits: limits)
+    /// Pages use ``RenditionOptions/interactive(limits:)`` unless told
+    /// otherwise: the smallest shrink on load that covers the page.
+    public func rendition(fitting size: PixelSize, options: RenditionOptions = .interactive()) throws(ImageCodecError) -> Bitmap {
         switch source {
         case .file(let path): return try DecodedImage(renderingFileAt: path, in: size, mode: .fit, options: options).bitmap
         case .encoded(let bytes): return try DecodedImage(rendering: bytes, in: size, mode: .fit, options: options).bitmap
         }
+    }
+
+    /// The rendition that fits `size` under `limits`, with
+    /// ``RenditionOptions/interactive(limits:)``.
+    public func rendition(fitting size: PixelSize, limits: ImageLimits) throws(ImageCodecError) -> Bitmap {
+        try rendition(fitting: size, options: .interactive(limits: limits))
     }
 }
 
