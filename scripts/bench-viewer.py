@@ -167,10 +167,10 @@ def main():
         " default, a window framebuffer drawn through OpenGL, which Mesa runs on the CPU as llvmpipe under Xvfb, took 10-20 ms per present and 110 MB"
         " more memory). A prefetched turn is those two plus the controller's cache hit (about 0.1 ms) and sharing the cores with the next pages'"
         " prefetch, which runs on ImageWorkers' background threads (nice 10)."
-        " The first frame is one 24 MP decode at 1/2 DCT scale with the resize running beside it (110-135 ms, while SDL opens the window and"
-        " presents a black frame) and the first texture and present (6-8 ms).",
+        " The first frame is one 24 MP decode at 1/2 DCT scale (`RenditionOptions.interactive`) with the resize running beside it, while SDL"
+        " opens the window and presents a black frame, then the first upload and present.",
         f"A window showing one tiny PNG peaks at {baseline:.0f} MB here (the Swift runtime, the codec libraries, SDL and X11); the photos add the rest:"
-        " the cache (at most 96 MB; about 26 MB of it used by five 1620x1080 renditions) and up to three concurrent 3000x2000 DCT-scaled decodes with their resampling buffers.",
+        " the cache (at most 96 MB; about 26 MB of it used by five 1620x1080 renditions) and the concurrent 3000x2000 DCT-scaled decodes (the shown page's and up to two prefetches) with their resampling buffers.",
         "<!-- viewer:end -->",
     ]
     section = "\n".join(table)
