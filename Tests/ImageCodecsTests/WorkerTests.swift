@@ -93,5 +93,32 @@ struct WorkerTests {
             let executorJob = await Task(executorPreference: pool, priority: .background) { Self.niceness() }.value
             #expect(executorJob == behind)
         }
+
+        @Test(
+            "background work still queued moves to the foreground threads when someone of higher priority waits for it",
+            // Without the move the awaited job would wait forever behind the held thread.
+            .timeLimit(.minutes(10)))
+        func escalation() async throws {
+            let pool = ImageWorkers(threads: 1, backgroundThreads: 1)
+            let gate = DispatchSemaphore(value: 0)
+            let (started, starting) = AsyncStream<Void>.makeStream()
+            let holder = Task.detached(priority: .utility) {
+                await pool.run { () -> Int32 in
+                    starting.yield()
+                    gate.wait()
+                    return Self.niceness()
+                }
+            }
+            for await _ in started { break }
+            // A second background job queues behind the held thread.
+            let queued = Task.detached(priority: .utility) { await pool.run { Self.niceness() } }
+            while pool.backgroundBacklog == 0 { await Task.yield() }
+            // A task of default priority awaits it: the job runs on a foreground thread while the background one is still held.
+            let moved = await Task.detached(priority: .medium) { await queued.value }.value
+            #expect(pool.backgroundBacklog == 0)
+            gate.signal()
+            let behind = await holder.value
+            #expect(moved == behind - 10 || (behind == 19 && moved >= 9), "moved job ran at nice \(moved), the background lane at \(behind)")
+        }
     #endif
 }

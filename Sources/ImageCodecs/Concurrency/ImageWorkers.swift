@@ -56,25 +56,48 @@ public final class ImageWorkers: TaskExecutor {
     /// Jobs waiting for a thread. A class so the threads can hold it
     /// without holding the pool.
     private final class JobQueue: Sendable {
+        typealias Job = @Sendable () -> Void
         // Safe to share: `jobs` is read and written only with `condition`
         // locked.
         private let condition = NSCondition()
-        nonisolated(unsafe) private var jobs: [@Sendable () -> Void] = []
+        nonisolated(unsafe) private var jobs: [(ticket: UInt64, job: Job)] = []
 
-        func push(_ job: @escaping @Sendable () -> Void) {
+        /// Queues `job`; a nonzero `ticket` lets ``take(_:)`` claim it back.
+        func push(_ job: @escaping Job, ticket: UInt64 = 0) {
             condition.lock()
-            jobs.append(job)
+            jobs.append((ticket, job))
             condition.signal()
             condition.unlock()
         }
 
-        func pop() -> @Sendable () -> Void {
+        func pop() -> Job {
             condition.lock()
             defer { condition.unlock() }
             while jobs.isEmpty { condition.wait() }
-            return jobs.removeFirst()
+            return jobs.removeFirst().job
+        }
+
+        /// The job queued under `ticket`, removed, if no thread has taken it yet.
+        func take(_ ticket: UInt64) -> Job? {
+            condition.lock()
+            defer { condition.unlock() }
+            guard let index = jobs.firstIndex(where: { $0.ticket == ticket }) else { return nil }
+            return jobs.remove(at: index).job
+        }
+
+        /// How many jobs wait (for tests).
+        var count: Int {
+            condition.lock()
+            defer { condition.unlock() }
+            return jobs.count
         }
     }
+
+    /// Tickets for jobs that may be moved to the foreground lane.
+    private static let tickets = Atomic<UInt64>(1)
+
+    /// Background jobs waiting for a thread (for tests).
+    var backgroundBacklog: Int { backgroundQueue.count }
 
     /// Starts a pool of `threads` threads (at least one) for work at the
     /// caller's priority and `backgroundThreads` (by default as many, at
@@ -115,21 +138,40 @@ public final class ImageWorkers: TaskExecutor {
 
     /// Runs `body` on one of the threads and returns its result: on a
     /// background thread when the calling task's priority is `.utility` or
-    /// lower. The awaiting task is suspended, not blocked; cancelling it
-    /// does not stop `body` (blocking work cannot be interrupted), whose
-    /// result is then dropped by the caller.
+    /// lower. If the task's priority is raised while the work still waits
+    /// for a background thread (a person now waits for the page a prefetch
+    /// was decoding), it moves to the foreground threads; work a background
+    /// thread has started finishes there. The awaiting task is suspended,
+    /// not blocked; cancelling it does not stop `body` (blocking work
+    /// cannot be interrupted), whose result is then dropped by the caller.
     public func run<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
-        let queue = Self.isBackground(Task.currentPriority) ? backgroundQueue : queue
-        let result: Result<T, E> = await withCheckedContinuation { continuation in
-            queue.push {
-                do throws(E) {
-                    continuation.resume(returning: .success(try body()))
-                } catch {
-                    continuation.resume(returning: .failure(error))
-                }
-            }
+        let ticket = Self.tickets.wrappingAdd(1, ordering: .relaxed).oldValue
+        if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
+            let (backgroundQueue, queue) = (self.backgroundQueue, self.queue)
+            return try await withTaskPriorityEscalationHandler {
+                await submit(body, ticket: ticket)
+            } onPriorityEscalated: { _, raised in
+                guard !Self.isBackground(raised), let job = backgroundQueue.take(ticket) else { return }
+                queue.push(job)
+            }.get()
         }
-        return try result.get()
+        return try await submit(body, ticket: ticket).get()
+    }
+
+    /// Queues `body` on the lane the task's priority picks (read as it is
+    /// queued, so a raise before then counts) and waits for its result.
+    private func submit<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T, ticket: UInt64) async -> Result<T, E> {
+        await withCheckedContinuation { continuation in
+            let lane = Self.isBackground(Task.currentPriority) ? backgroundQueue : queue
+            lane.push(
+                {
+                    do throws(E) {
+                        continuation.resume(returning: .success(try body()))
+                    } catch {
+                        continuation.resume(returning: .failure(error))
+                    }
+                }, ticket: ticket)
+        }
     }
 
     /// Runs `job` on one of the threads (the `TaskExecutor` requirement),
