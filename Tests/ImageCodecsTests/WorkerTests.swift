@@ -66,6 +66,22 @@ struct WorkerTests {
         /// The calling thread's nice value (per thread on Linux).
         static func niceness() -> Int32 { getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) }
 
+        /// Occupies the pool's only background thread until the gate is
+        /// signalled; the task returns that thread's nice value.
+        static func holdBackgroundThread(of pool: ImageWorkers) async -> (gate: DispatchSemaphore, holder: Task<Int32, Never>) {
+            let gate = DispatchSemaphore(value: 0)
+            let (started, starting) = AsyncStream<Void>.makeStream()
+            let holder = Task.detached(priority: .utility) {
+                await pool.run { () -> Int32 in
+                    starting.yield()
+                    gate.wait()
+                    return Self.niceness()
+                }
+            }
+            for await _ in started { break }
+            return (gate, holder)
+        }
+
         @Test(
             "background work (utility priority) runs on threads scheduled behind the rest, and never holds up work at the caller's priority",
             // A deadlock (a foreground job queued behind the held thread)
@@ -74,16 +90,7 @@ struct WorkerTests {
             .timeLimit(.minutes(10)))
         func backgroundLane() async throws {
             let pool = ImageWorkers(threads: 1, backgroundThreads: 1)
-            let gate = DispatchSemaphore(value: 0)
-            let (started, starting) = AsyncStream<Void>.makeStream()
-            let background = Task.detached(priority: .utility) {
-                await pool.run { () -> Int32 in
-                    starting.yield()
-                    gate.wait()
-                    return Self.niceness()
-                }
-            }
-            for await _ in started { break }
+            let (gate, background) = await Self.holdBackgroundThread(of: pool)
             // The only background thread is held; work at the default priority still runs, on a thread of normal priority.
             let foreground = await Task.detached(priority: .medium) { await pool.run { Self.niceness() } }.value
             gate.signal()
@@ -100,16 +107,7 @@ struct WorkerTests {
             .timeLimit(.minutes(10)))
         func escalation() async throws {
             let pool = ImageWorkers(threads: 1, backgroundThreads: 1)
-            let gate = DispatchSemaphore(value: 0)
-            let (started, starting) = AsyncStream<Void>.makeStream()
-            let holder = Task.detached(priority: .utility) {
-                await pool.run { () -> Int32 in
-                    starting.yield()
-                    gate.wait()
-                    return Self.niceness()
-                }
-            }
-            for await _ in started { break }
+            let (gate, holder) = await Self.holdBackgroundThread(of: pool)
             // A second background job queues behind the held thread.
             let queued = Task.detached(priority: .utility) { await pool.run { Self.niceness() } }
             while pool.backgroundBacklog == 0 { await Task.yield() }
