@@ -44,9 +44,9 @@ enum RendererChoice {
             guard let renderer = SDL_CreateRenderer(window, -1, SDL_RENDERER_ACCELERATED.rawValue) else {
                 return software(for: window, because: "no GPU renderer: \(lastError)")
             }
-            let name = rendererName(renderer)
-            guard let rasteriser = openGLRenderer(), isSoftwareRasteriser(rasteriser) else {
-                return (renderer, name + (openGLRenderer().map { " (\($0))" } ?? ""))
+            let rasteriser = openGLRenderer()
+            guard let rasteriser, isSoftwareRasteriser(rasteriser) else {
+                return (renderer, rendererName(renderer) + (rasteriser.map { " (\($0))" } ?? ""))
             }
             SDL_DestroyRenderer(renderer)
             return software(for: window, because: "OpenGL rasterises on the CPU here (\(rasteriser))")
