@@ -77,10 +77,16 @@ def run(display, cache_mb, settle):
     subprocess.run(["xdotool", "key", "--window", window, "q"], env=env, stderr=subprocess.DEVNULL)
     process.wait(timeout=60)
     text = open(stats).read()
-    rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", open(timing).read()).group(1)) / 1024
+    rss = peak_rss(timing)
     for path in (trace, stats, timing):
         os.unlink(path)
     return text, rss
+
+
+def peak_rss(timing):
+    """The peak RSS in MB from a `/usr/bin/time -v` report."""
+    with open(timing) as report:
+        return int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", report.read()).group(1)) / 1024
 
 
 def parse(text):
@@ -122,7 +128,7 @@ def main():
         tiny = os.path.join(ROOT, "Examples", "Samples", "rounded-alpha.png")
         subprocess.run(["/usr/bin/time", "-v", "-o", timing, BROWSER, "--display", "window", "--once", "--window", "1920x1080", tiny],
                        env=dict(os.environ, DISPLAY=display), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
-        baseline = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", open(timing).read()).group(1)) / 1024
+        baseline = peak_rss(timing)
         os.unlink(timing)
         for name, cache_mb, settle in (("prefetched (96 MB cache)", 96, 1.5), ("on demand (1 MB cache)", 1, 0.2)):
             samples, firsts, decodes, peaks, uploads, presents = [], [], [], [], [], []

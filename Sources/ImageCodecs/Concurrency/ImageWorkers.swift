@@ -177,7 +177,7 @@ public final class ImageWorkers: TaskExecutor {
     /// Runs `job` on one of the threads (the `TaskExecutor` requirement),
     /// a background one for a job of `.utility` priority or lower.
     public func enqueue(_ job: consuming ExecutorJob) {
-        let queue = job.priority.rawValue <= TaskPriority.utility.rawValue ? backgroundQueue : queue
+        let queue = Self.isBackground(TaskPriority(rawValue: job.priority.rawValue)) ? backgroundQueue : queue
         let job = UnownedJob(job)
         let executor = asUnownedTaskExecutor()
         queue.push { job.runSynchronously(on: executor) }

@@ -147,7 +147,7 @@ final class TerminalDevice {
         var keys: [ViewerKey] = []
         while ContinuousClock.now < deadline {
             let left = deadline - ContinuousClock.now
-            let wait = Int32(max(1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
+            let wait = Int32(max(1, Int(left.milliseconds)))
             guard case .bytes(let bytes) = read(timeout: wait) else { continue }
             keys += decoder.feed(bytes)
             let replies = decoder.takeReplies()

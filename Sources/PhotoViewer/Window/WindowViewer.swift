@@ -96,10 +96,7 @@ private final class WindowLoop {
         renderer = try WindowRenderer(title: "PhotoDeck", size: size, rendering: options.rendering)
     }
 
-    var seconds: Double {
-        let elapsed = ContinuousClock.now - started
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    }
+    var seconds: Double { (ContinuousClock.now - started).milliseconds / 1000 }
 
     func run() -> ViewerExit {
         let controller = controller
@@ -114,7 +111,7 @@ private final class WindowLoop {
         if options.once { return .quit }
         var event = SDL_Event()
         while true {
-            let wait = pendingClick.map { max(1, Self.milliseconds($0 - .now)) } ?? 500
+            let wait = pendingClick.map { max(1, Int(($0 - .now).milliseconds)) } ?? 500
             guard SDL_WaitEventTimeout(&event, Int32(wait)) != 0 else {
                 if let deadline = pendingClick, ContinuousClock.now >= deadline {
                     pendingClick = nil
@@ -124,10 +121,6 @@ private final class WindowLoop {
             }
             if let exit = handle(event) { return exit }
         }
-    }
-
-    static func milliseconds(_ duration: Duration) -> Int {
-        Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
     }
 
     func handle(_ event: SDL_Event) -> ViewerExit? {
