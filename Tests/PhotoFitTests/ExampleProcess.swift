@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 
 #if canImport(Glibc)
@@ -15,6 +16,8 @@ enum ExampleProcess {
         let reason: Process.TerminationReason
         let standardOutput: String
         let standardError: String
+        /// Whether the watchdog killed the child (see `runBlocking`).
+        var timedOut = false
     }
 
     /// The sanitizer settings of the test process (suppressions, options),
@@ -52,13 +55,19 @@ enum ExampleProcess {
 
     /// Runs `name` to completion with `input` on standard input, waiting on
     /// a thread of its own (see `offPool`).
-    static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:], input: String = "") async throws -> Result {
-        try await offPool { try runBlocking(name, arguments, environment: environment, input: input) }
+    static func run(
+        _ name: String, _ arguments: [String], environment: [String: String] = [:], input: String = "", watchdog: Duration? = nil
+    ) async throws -> Result {
+        try await offPool { try runBlocking(name, arguments, environment: environment, input: input, watchdog: watchdog) }
     }
 
     /// Runs `name` to completion, blocking the calling thread: only for
-    /// code that already runs on a thread of its own.
-    static func runBlocking(_ name: String, _ arguments: [String], environment: [String: String] = [:], input: String = "") throws -> Result {
+    /// code that already runs on a thread of its own. With `watchdog`, a
+    /// child still running after that long is killed (SIGKILL) and the
+    /// result says `timedOut`.
+    static func runBlocking(
+        _ name: String, _ arguments: [String], environment: [String: String] = [:], input: String = "", watchdog: Duration? = nil
+    ) throws -> Result {
         let process = Process()
         process.executableURL = executable(name)
         process.arguments = arguments
@@ -77,6 +86,15 @@ enum ExampleProcess {
         // test process with SIGPIPE: the write fails instead.
         signal(SIGPIPE, SIG_IGN)
         try process.run()
+        let killed = Mutex(false)
+        if let watchdog {
+            let pid = process.processIdentifier
+            DispatchQueue.global().asyncAfter(deadline: .now() + Double(watchdog.components.seconds) + Double(watchdog.components.attoseconds) / 1e18) {
+                guard process.isRunning else { return }
+                killed.withLock { $0 = true }
+                kill(pid, SIGKILL)
+            }
+        }
         try? stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8))
         try? stdin.fileHandleForWriting.close()
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
@@ -84,7 +102,8 @@ enum ExampleProcess {
         let errorData = Data((try? fileBytes(errorPath)) ?? [])
         return Result(
             status: process.terminationStatus, reason: process.terminationReason,
-            standardOutput: String(decoding: outputData, as: UTF8.self), standardError: String(decoding: errorData, as: UTF8.self)
+            standardOutput: String(decoding: outputData, as: UTF8.self), standardError: String(decoding: errorData, as: UTF8.self),
+            timedOut: killed.withLock { $0 }
         )
     }
 }
