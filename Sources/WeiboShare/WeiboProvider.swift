@@ -87,7 +87,7 @@ public struct WeiboProvider: ShareProvider {
     public func constraints(for destination: ShareDestination) -> ShareConstraints? {
         guard destination == .timeline else { return nil }
         // Room for " " + the safe-domain link, which the provider appends.
-        let reserved = TextCounter(.weibo).length(of: " " + configuration.safeDomainLink.absoluteString)
+        let reserved = TextCounting.weibo.length(of: " " + configuration.safeDomainLink.absoluteString)
         return ShareConstraints(
             text: .init(maxLength: Self.maxTextLength - reserved, counting: .weibo),
             images: .init(maxCount: 1, maxBytes: Self.maxImageBytes, formats: [.jpeg, .png]),

@@ -26,7 +26,7 @@ extension FakeWeiboServer {
         case ("POST", "/2/comments/create.json"):
             guard let id = fields["id"].flatMap(Int64.init), state.posts[id] != nil else { return error(20101, "Target weibo does not exist!", path: path) }
             guard let text = fields["comment"], !text.isEmpty else { return error(10016, "miss required parameter (comment)", path: path) }
-            if TextCounter(.weibo).length(of: text) > 140 { return error(20012, "Text too long, please input text less than 140 characters!", path: path) }
+            if TextCounting.weibo.length(of: text) > 140 { return error(20012, "Text too long, please input text less than 140 characters!", path: path) }
             if state.comments.contains(where: { $0.postID == id && $0.uid == uid && $0.text == text }) {
                 return error(20019, "Repeat content!", path: path)
             }
@@ -40,7 +40,7 @@ extension FakeWeiboServer {
                 return error(20101, "Target weibo does not exist!", path: path)
             }
             let text = fields["status"] ?? "转发微博"
-            if TextCounter(.weibo).length(of: text) > 140 { return error(20012, "Text too long, please input text less than 140 characters!", path: path) }
+            if TextCounting.weibo.length(of: text) > 140 { return error(20012, "Text too long, please input text less than 140 characters!", path: path) }
             state.nextID += 1
             let root = original.repostOf ?? original.id
             let repostID = state.nextID
@@ -56,7 +56,7 @@ extension FakeWeiboServer {
         case ("POST", "/2/statuses/share.json"):
             guard let text = fields["status"], !text.isEmpty else { return error(10016, "miss required parameter (status)", path: path) }
             guard text.contains("https://") || text.contains("http://") else { return error(10017, "safe domain link missing", path: path) }
-            if TextCounter(.weibo).length(of: text) > 140 { return error(20012, "Text too long", path: path) }
+            if TextCounting.weibo.length(of: text) > 140 { return error(20012, "Text too long", path: path) }
             if state.posts.values.contains(where: { $0.uid == uid && $0.text == text }) { return error(20019, "Repeat content!", path: path) }
             state.nextID += 1
             state.posts[state.nextID] = Post(

@@ -93,7 +93,7 @@ struct WeiboShareFixTests {
         case (10017, .rejected(let reason)?): #expect(reason.contains("safe domains") && reason.contains("safeDomainLink"), "\(reason)")
         case (20012, .invalidContent(let violations)?):
             let sent = "caption https://photodeck.example/s"
-            #expect(violations == [.textTooLong(length: TextCounter(.weibo).length(of: sent), maxLength: 140)])
+            #expect(violations == [.textTooLong(length: TextCounting.weibo.length(of: sent), maxLength: 140)])
         case (20005, .rejected(let reason)?), (20006, .rejected(let reason)?):
             #expect(reason.contains("JPEG, PNG or GIF") && reason.contains("5 MB"), "\(reason)")
         default: Issue.record("code \(code): \(String(describing: error))")

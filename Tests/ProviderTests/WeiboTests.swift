@@ -48,7 +48,7 @@ struct WeiboTests {
         #expect(weibo.status(for: "see https://photodeck.example/p/1") == "see https://photodeck.example/p/1")
         #expect(weibo.status(for: nil) == "https://photodeck.example/s")
         let constraints = try #require(weibo.constraints(for: .timeline))
-        #expect(constraints.text?.maxLength == 140 - TextCounter(.weibo).length(of: " https://photodeck.example/s"))
+        #expect(constraints.text?.maxLength == 140 - TextCounting.weibo.length(of: " https://photodeck.example/s"))
         #expect(constraints.images?.maxBytes == 5 * 1024 * 1024)
         #expect(weibo.constraints(for: .session) == nil)
     }
@@ -174,7 +174,7 @@ struct WeiboTests {
         #expect(outcome == .posted(ShareReceipt(postID: "77", url: URL(string: "https://weibo.com/9/77"))))
         // The 200-character text was trimmed so that text + link count at most 140.
         let status = try #require(server.requests.last?.formParts["status"]).withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }
-        #expect(TextCounter(.weibo).length(of: status) <= 140)
+        #expect(TextCounting.weibo.length(of: status) <= 140)
         #expect(server.requests.count == 2)
     }
 

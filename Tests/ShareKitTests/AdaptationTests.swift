@@ -67,7 +67,7 @@ struct AdaptationTests {
         let prepared = try ContentAdapter().prepare(content, for: Tables.microblog)
         let final = try #require(prepared.text)
         #expect(final.hasSuffix(" https://example.com/post/1"))
-        #expect(TextCounter(.weibo).length(of: final) <= 140)
+        #expect(TextCounting.weibo.length(of: final) <= 140)
         #expect(prepared.link == nil)
         #expect(prepared.adjustments.contains("moved the link into the text"))
     }

@@ -57,13 +57,11 @@ public struct TerminalViewer: Sendable {
         let controller = controller
         let options = options
         let result: Result<ViewerExit, TerminalError> = await ViewerThread.run(named: "photodeck.terminal") {
-            do {
+            do throws(TerminalError) {
                 let session = try TerminalSession(controller: controller, options: options)
                 return .success(session.run())
-            } catch let error as TerminalError {
-                return .failure(error)
             } catch {
-                return .failure(.encoding("\(error)"))
+                return .failure(error)
             }
         }
         return try result.get()
@@ -81,7 +79,7 @@ private final class TerminalSession {
     let started = ContinuousClock.now
     var watchesSignals = false
 
-    init(controller: ViewerController, options: TerminalViewer.Options) throws {
+    init(controller: ViewerController, options: TerminalViewer.Options) throws(TerminalError) {
         self.controller = controller
         self.options = options
         device = try TerminalDevice()

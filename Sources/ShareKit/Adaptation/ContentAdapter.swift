@@ -43,10 +43,10 @@ public struct ContentAdapter: Sendable {
         if let contentLink = content.link {
             switch constraints.links {
             case .object(let maxTitle, let maxSummary):
-                let counter = TextCounter(constraints.linkCounting)
+                let counting = constraints.linkCounting
                 var trimmed = contentLink
-                trimmed.title = contentLink.title.map { counter.truncate($0, to: maxTitle) }
-                trimmed.summary = contentLink.summary.map { counter.truncate($0, to: maxSummary) }
+                trimmed.title = contentLink.title.map { counting.truncate($0, to: maxTitle) }
+                trimmed.summary = contentLink.summary.map { counting.truncate($0, to: maxSummary) }
                 if trimmed != contentLink { adjustments.append("trimmed the link's title or summary") }
                 link = trimmed
             case .inText:
@@ -61,12 +61,12 @@ public struct ContentAdapter: Sendable {
         // not be cut or cannot fit).
         var finalText: String?
         if let rule = constraints.text {
-            let counter = TextCounter(rule.counting)
+            let counting = rule.counting
             var text = content.text ?? ""
             let separator = text.isEmpty || linkSuffix.isEmpty ? "" : " "
-            let reserved = linkSuffix.isEmpty ? 0 : counter.length(of: separator + linkSuffix)
+            let reserved = linkSuffix.isEmpty ? 0 : counting.length(of: separator + linkSuffix)
             if reserved <= rule.maxLength {
-                let trimmed = counter.truncate(text, to: rule.maxLength - reserved)
+                let trimmed = counting.truncate(text, to: rule.maxLength - reserved)
                 if trimmed != text { adjustments.append("shortened the text to fit \(rule.maxLength) \(rule.counting.unit)") }
                 text = trimmed + (linkSuffix.isEmpty ? "" : separator + linkSuffix)
             }

@@ -29,12 +29,12 @@ extension ShareConstraints {
 
         let text = content.text ?? ""
         if let rule = self.text {
-            let counter = TextCounter(rule.counting)
-            let reserved = linkInText.map { counter.length(of: (text.isEmpty ? "" : " ") + $0) } ?? 0
+            let counting = rule.counting
+            let reserved = linkInText.map { counting.length(of: (text.isEmpty ? "" : " ") + $0) } ?? 0
             if reserved > rule.maxLength {
                 found.append(.linkTooLong(maxLength: rule.maxLength))
             } else if (content.textOverflow ?? rule.overflow) == .refuse {
-                let length = counter.length(of: text)
+                let length = counting.length(of: text)
                 if length > rule.maxLength - reserved { found.append(.textTooLong(length: length, maxLength: rule.maxLength - reserved)) }
             }
             if rule.isRequired, text.isEmpty, linkInText == nil { found.append(.textRequired) }

@@ -8,7 +8,7 @@ extension WeChatOfficialAccountProvider {
             throw .invalidContent([.thumbnailUnavailable("a WeChat article needs a cover: share at least one picture or a link thumbnail")])
         }
         let text = content.text ?? ""
-        let title = content.link?.title.flatMap { $0.isEmpty ? nil : $0 } ?? TextCounter(.characters).truncate(Self.firstLine(of: text), to: 32)
+        let title = content.link?.title.flatMap { $0.isEmpty ? nil : $0 } ?? TextCounting.characters.truncate(Self.firstLine(of: text), to: 32)
         client.log.log(ShareLogRecord(.info, "wechat-oa: publishing an article with \(content.images.count) picture(s)"))
         var pictureURLs: [String] = []
         for image in content.images {

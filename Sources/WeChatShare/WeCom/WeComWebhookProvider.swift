@@ -117,7 +117,7 @@ public struct WeComWebhookProvider: ShareProvider {
             messages.append(["msgtype": "text", "text": ["content": .string(text)]])
         }
         if let link = content.link {
-            let bytes = TextCounter(.utf8Bytes)
+            let bytes = TextCounting.utf8Bytes
             var article: [String: JSONValue] = [
                 "title": .string(bytes.truncate(link.title.flatMap { $0.isEmpty ? nil : $0 } ?? link.url.absoluteString, to: 128)),
                 "url": .string(link.url.absoluteString),

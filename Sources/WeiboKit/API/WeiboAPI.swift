@@ -147,7 +147,7 @@ public struct WeiboAPI: Sendable {
         guard allowEmpty || !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             throw .invalidArgument("the text is empty")
         }
-        let length = TextCounter(.weibo).length(of: text)
+        let length = TextCounting.weibo.length(of: text)
         if length > maxTextLength { throw .textTooLong(length: length, maxLength: maxTextLength) }
     }
 

@@ -38,7 +38,7 @@ public struct WeiboErrorAnswer: Hashable, Sendable {
         if WeiboErrorCode.notPermitted.contains(code) { return .notPermitted(endpoint: endpoint, code: code, message: message) }
         if WeiboErrorCode.notFound.contains(code) { return .notFound(code: code, message: message) }
         if WeiboErrorCode.textTooLong.contains(code), let sentText {
-            return .textTooLong(length: TextCounter(.weibo).length(of: sentText), maxLength: maxTextLength)
+            return .textTooLong(length: TextCounting.weibo.length(of: sentText), maxLength: maxTextLength)
         }
         if WeiboErrorCode.server.contains(code) || (500..<600).contains(status) { return .server(status: status, code: code, message: message) }
         return .rejected(endpoint: endpoint, code: code, message: message)

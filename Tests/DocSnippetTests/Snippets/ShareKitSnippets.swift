@@ -70,7 +70,7 @@ enum ShareKitSnippets {
     }
 
     static func counting() -> Int {
-        TextCounter(.weibo).length(of: "你好 world")  // 2 + 6/2 = 5
+        TextCounting.weibo.length(of: "你好 world")  // 2 + 6/2 = 5
     }
 
     static func content(jpegBytes: [UInt8]) {

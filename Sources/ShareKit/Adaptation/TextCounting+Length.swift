@@ -1,20 +1,15 @@
 import Foundation
 
-/// Counts and trims text the way a provider does.
-public struct TextCounter: Hashable, Sendable {
-    /// The counting rule.
-    public let counting: TextCounting
-
-    /// Creates a counter.
-    public init(_ counting: TextCounting) { self.counting = counting }
-
-    /// The length of `text` under the rule.
+/// Counting and trimming text the way a provider does: a share sheet shows
+/// `constraints.text?.counting.length(of: caption)` against `maxLength`.
+extension TextCounting {
+    /// The length of `text` under this rule.
     ///
     /// ```swift
-    /// TextCounter(.weibo).length(of: "你好 world")   // 2 + 6/2 = 5
+    /// TextCounting.weibo.length(of: "你好 world")   // 2 + 6/2 = 5
     /// ```
     public func length(of text: String) -> Int {
-        switch counting {
+        switch self {
         case .characters: return text.count
         case .utf16: return text.utf16.count
         case .utf8Bytes: return text.utf8.count
@@ -85,9 +80,7 @@ public struct TextCounter: Hashable, Sendable {
         let withEllipsis = kept + ellipsis
         return length(of: withEllipsis) <= limit ? withEllipsis : kept
     }
-}
 
-extension TextCounting {
     /// What a length counts, in words: "characters", "UTF-16 code units",
     /// "bytes" or "Weibo characters".
     var unit: String {
