@@ -284,7 +284,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["ImageCodecs", "PhotoAlbum", "CZlib"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(
             name: "ImageCodecsTests",
-            dependencies: ["ImageCodecs", "TestSupport", "CHeif", "CGIF", "CLCMS2", "CResample"],
+            dependencies: ["ImageCodecs", "TestSupport", "CHeif", "CGIF", "CLCMS2", "CResample", "CTurboJPEG"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -37,7 +37,7 @@ seed() { # target corpus-dir
         gif) find Fuzz/seeds/gif -type f ;;
         icc)
             # A leading byte picks the reader: 0 a whole profile, 1 JPEG APP2 chunks, 2 a PNG iCCP body.
-            for file in /usr/share/color/icc/colord/*.icc; do
+            for file in /usr/share/color/icc/colord/*.icc Fuzz/seeds/icc/*.icc; do
                 [ -f "$file" ] && { printf '\000'; cat "$file"; } >"$2/$(basename "$file")"
             done
             return ;;

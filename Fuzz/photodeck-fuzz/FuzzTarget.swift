@@ -39,6 +39,10 @@ enum FuzzTarget: String, CaseIterable {
         return FuzzTarget(rawValue: name) ?? .probe
     }()
 
+    /// A small Adobe CMYK JPEG (the repository's conformance copy; run from
+    /// the repository's root, as scripts/fuzz.sh does).
+    static let cmykJPEG: [UInt8]? = FileManager.default.contents(atPath: "Tests/Fixtures/conformance/pillow-edgecases/pil_sample_cmyk.jpg").map(Array.init)
+
     /// Runs the target on one input. Errors are expected; only crashes,
     /// leaks, hangs and memory errors are findings.
     func run(_ bytes: [UInt8]) {
@@ -105,6 +109,12 @@ enum FuzzTarget: String, CaseIterable {
             switch bytes.first.map({ $0 % 3 }) {
             case 0?:
                 if let profile = ColorProfile(iccData: payload) {
+                    // A CMYK profile also goes through a CMYK JPEG's conversion.
+                    if profile.colorSpace == .cmyk, let jpeg = Self.cmykJPEG, payload.count <= 65_519 {
+                        let length = 2 + JPEGICCChunks.marker.count + 2 + payload.count
+                        let segment = [0xFF, 0xE2, UInt8(length >> 8), UInt8(length & 0xFF)] + JPEGICCChunks.marker + [1, 1] + payload
+                        _ = try? DecodedImage(decoding: Array(jpeg.prefix(2)) + segment + Array(jpeg.dropFirst(2)))
+                    }
                     var image = DecodedImage(
                         bitmap: Bitmap(zeroedWidth: 4, height: 4, pixelFormat: profile.colorSpace == .gray ? .gray8 : .rgb8), format: .png, orientation: .up,
                         sourceOrientation: .up, sourceSize: PixelSize(width: 4, height: 4), colorProfile: profile)

@@ -8,6 +8,8 @@ static const cmsUInt32Number PD_TYPE_GRAY_8 = TYPE_GRAY_8;
 static const cmsUInt32Number PD_TYPE_RGB_8 = TYPE_RGB_8;
 static const cmsUInt32Number PD_TYPE_RGBA_8 = TYPE_RGBA_8;
 static const cmsUInt32Number PD_TYPE_CMYK_8 = TYPE_CMYK_8;
+// Ink stored inverted (255 is no ink), as Adobe's CMYK JPEGs do.
+static const cmsUInt32Number PD_TYPE_CMYK_8_REV = TYPE_CMYK_8_REV;
 static const cmsUInt32Number PD_FLAGS_TRANSFORM = cmsFLAGS_NOCACHE | cmsFLAGS_COPY_ALPHA;
 static const cmsUInt32Number PD_INTENT_PERCEPTUAL = INTENT_PERCEPTUAL;
 #endif

@@ -97,6 +97,8 @@ public enum ColorHandling: String, Hashable, Sendable {
     /// result's ``DecodedImage/colorProfile`` is `nil`. The default.
     case convertToSRGB
     /// Keep the pixel values and hand the profile to the caller in
-    /// ``DecodedImage/colorProfile``.
+    /// ``DecodedImage/colorProfile``. CMYK pixels are the exception: a
+    /// ``Bitmap`` has no CMYK layout, so a CMYK JPEG always becomes sRGB,
+    /// through its CMYK profile when it has one.
     case preserve
 }

@@ -93,17 +93,33 @@ public struct JPEGCodec: ImageDecoding, ImageEncoding {
             (pixels, warnings) = try Self.decompressWithLibjpeg(data, eighths: scaling.eighths, size: scaling.size, layout: layout, options: options)
         }
 
-        let bitmap: Bitmap
         switch layout {
         case .cmyk:
-            bitmap = Self.rgb(fromCMYK: pixels, size: scaling.size, inverted: header.adobeTransform != nil)
+            // A bitmap has no CMYK layout: CMYK becomes sRGB here, whatever
+            // the colour handling, through the file's profile when it has one.
+            let (bitmap, color) = Self.rgb(fromCMYK: pixels, size: scaling.size, inverted: header.adobeTransform != nil, color: plan.color)
+            return plan.finish(bitmap, warnings: warnings, options: options, color: color)
         case .gray, .rgb:
-            bitmap = Bitmap(
+            let bitmap = Bitmap(
                 uncheckedWidth: scaling.size.width, height: scaling.size.height, bytesPerRow: scaling.size.width * layout.channels,
                 pixelFormat: layout == .gray ? .gray8 : .rgb8, pixels: pixels
             )
+            return plan.finish(bitmap, warnings: warnings, options: options)
         }
-        return plan.finish(bitmap, warnings: warnings, options: options)
+    }
+
+    /// CMYK to sRGB through `color`'s CMYK profile, or by the ink formula
+    /// (``rgb(fromCMYK:size:inverted:)``) when there is none or it cannot be
+    /// used; returns the colour of the result (sRGB, with any warning).
+    static func rgb(fromCMYK cmyk: [UInt8], size: PixelSize, inverted: Bool, color: EmbeddedColor) -> (Bitmap, EmbeddedColor) {
+        guard let profile = color.profile else { return (rgb(fromCMYK: cmyk, size: size, inverted: inverted), color) }
+        switch ColorConversion.sRGB(fromCMYK: cmyk, size: size, profile: profile, inverted: inverted) {
+        case .success(let converted):
+            return (converted, EmbeddedColor(warnings: color.warnings))
+        case .failure(let warning):
+            let fallback = "\(warning); the CMYK pixels are converted without it"
+            return (rgb(fromCMYK: cmyk, size: size, inverted: inverted), EmbeddedColor(warnings: color.warnings + [fallback]))
+        }
     }
 
     private static func decompress(
@@ -149,8 +165,9 @@ public struct JPEGCodec: ImageDecoding, ImageEncoding {
         return try result.get()
     }
 
-    /// Converts libjpeg's CMYK output to RGB. Adobe (Photoshop) files store
-    /// the inks inverted, which is the common case.
+    /// Converts libjpeg's CMYK output to RGB by the ink formula (no
+    /// profile). Adobe (Photoshop) files store the inks inverted, which is
+    /// the common case.
     static func rgb(fromCMYK cmyk: [UInt8], size: PixelSize, inverted: Bool) -> Bitmap {
         let count = size.pixelCount
         var rgb = [UInt8](repeating: 0, count: count * 3)

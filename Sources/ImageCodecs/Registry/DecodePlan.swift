@@ -37,8 +37,11 @@ struct DecodePlan {
     var wantsScaling: Bool { requiredStoredSize != storedSize }
 
     /// Wraps decoded pixels: colour converted to sRGB or tagged with the
-    /// file's profile, as the options say, and the orientation applied when asked.
-    func finish(_ bitmap: Bitmap, warnings: [String], options: DecodeOptions) -> DecodedImage {
+    /// file's profile, as the options say, and the orientation applied when
+    /// asked. `color` overrides the file's colour when the decoder already
+    /// converted the pixels (CMYK).
+    func finish(_ bitmap: Bitmap, warnings: [String], options: DecodeOptions, color: EmbeddedColor? = nil) -> DecodedImage {
+        let color = color ?? self.color
         var image = DecodedImage(
             bitmap: bitmap, format: format, orientation: orientation, sourceOrientation: orientation,
             sourceSize: storedSize, exif: exif, warnings: warnings + color.warnings, colorProfile: color.profile
