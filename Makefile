@@ -11,7 +11,7 @@ BENCH_PACKAGES := $(TEST_PACKAGES) libvips-tools imagemagick python3-pil hyperfi
 
 DEMO_OUT ?= $(CURDIR)/.build/demo
 
-.PHONY: demo test test-asan check-docs check-consumer lint bench-decode bench-fit bench-heif bench-browser bench-viewer bench-workers deps-build deps-test deps-bench
+.PHONY: demo test test-asan check-docs docs docs-preview check-consumer lint bench-decode bench-fit bench-heif bench-browser bench-viewer bench-workers deps-build deps-test deps-bench
 
 define install_missing
 	@missing=""; \
@@ -65,10 +65,20 @@ test: deps-test
 test-asan: deps-test
 	PHOTODECK_SANITIZER=address LSAN_OPTIONS=suppressions=$(CURDIR)/.ci/lsan.supp swift test --disable-xctest --sanitize=address --build-path .build/asan
 
-## check-docs: fails when a public symbol of a library has no doc comment.
+## check-docs: fails when a public symbol of a library has no doc comment,
+## or when DocC cannot resolve a link (in a doc comment or a landing page).
 check-docs: deps-test
 	swift package dump-symbol-graph --minimum-access-level public >/dev/null
 	python3 scripts/check-docs.py
+	scripts/build-docs.sh
+
+## docs: the DocC documentation of every library module, in one archive
+## (.build/docs/PhotoDeck.doccarchive); docs-preview serves it on port 8080.
+docs: deps-build
+	scripts/build-docs.sh
+
+docs-preview: deps-build
+	scripts/build-docs.sh --preview
 
 ## check-consumer: builds, tests and runs Tests/Consumer, an app that depends
 ## on PhotoDeck as the README says, against this checkout (a path dependency

@@ -4,7 +4,7 @@ public import ShareKit
 /// Sends HTTP requests. ``URLSessionTransport`` is the default; tests use
 /// ShareKitHTTPTesting's `StubHTTPTransport`.
 public protocol HTTPTransport: Sendable {
-    /// Sends `request`, reporting upload progress through ``ShareProgress``.
+    /// Sends `request`, reporting upload progress through ``ShareKit/ShareProgress``.
     func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse
 }
 

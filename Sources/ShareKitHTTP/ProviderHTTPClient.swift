@@ -49,8 +49,8 @@ public struct ProviderHTTPClient: Sendable {
     }
 
     /// Sends an idempotent step, retrying it under ``retryPolicy``. A
-    /// transport failure is ``ShareError/network(_:)`` (or
-    /// ``ShareError/cancelled``); an HTTP answer of any status is returned.
+    /// transport failure is ``ShareKit/ShareError/network(_:)`` (or
+    /// ``ShareKit/ShareError/cancelled``); an HTTP answer of any status is returned.
     public func send(_ request: HTTPRequest) async throws(ShareError) -> HTTPResponse {
         var request = request
         request.isIdempotent = true

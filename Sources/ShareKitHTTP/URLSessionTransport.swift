@@ -10,7 +10,7 @@ import Synchronization
 
 /// The default ``HTTPTransport``, on Foundation's `URLSession`
 /// (FoundationNetworking on Linux): timeouts, cancellation, and upload
-/// progress reported through ``ShareProgress``.
+/// progress reported through ``ShareKit/ShareProgress``.
 public final class URLSessionTransport: HTTPTransport {
     /// Routes session callbacks to the request that caused them.
     private final class Delegate: NSObject, URLSessionTaskDelegate, Sendable {

@@ -2,7 +2,7 @@ import ShareKit
 public import ShareKitHTTP
 import Synchronization
 
-/// A ``ShareLogHandler`` that keeps every line, for tests that check what
+/// A ``ShareKitHTTP/ShareLogHandler`` that keeps every line, for tests that check what
 /// was logged (and that no secret was).
 ///
 /// ```swift

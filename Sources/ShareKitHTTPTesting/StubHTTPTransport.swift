@@ -3,7 +3,7 @@ import ShareKit
 public import ShareKitHTTP
 import Synchronization
 
-/// An ``HTTPTransport`` with canned responses per route that records every
+/// An ``ShareKitHTTP/HTTPTransport`` with canned responses per route that records every
 /// request, for testing providers without a network.
 ///
 /// ```swift

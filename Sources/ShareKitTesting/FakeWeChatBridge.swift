@@ -2,7 +2,7 @@ import ShareKit
 import Synchronization
 public import WeChatAppShare
 
-/// A ``WeChatBridge`` for tests: it records every request handed to it
+/// A ``WeChatAppShare/WeChatBridge`` for tests: it records every request handed to it
 /// and answers with a chosen `errCode` (or never), so an app can test its
 /// share flow without a phone.
 ///

@@ -2,7 +2,7 @@ import Foundation
 public import ShareKit
 import Synchronization
 
-/// A ``ShareProvider`` for tests: it records every share it is given,
+/// A ``ShareKit/ShareProvider`` for tests: it records every share it is given,
 /// reports each image's upload as one request (so progress events flow),
 /// and answers with scripted outcomes, in the spirit of swift-log's
 /// in-memory handler.
@@ -44,10 +44,10 @@ public final class MockShareProvider: ShareProvider {
     public enum Script: Sendable {
         /// Answer with this result.
         case result(Result<ShareOutcome, ShareError>)
-        /// Wait, then answer (cancellation ends the wait with ``ShareError/cancelled``).
+        /// Wait, then answer (cancellation ends the wait with ``ShareKit/ShareError/cancelled``).
         case delayed(Duration, Result<ShareOutcome, ShareError>)
         /// Never answer: the share stays in flight until its task is
-        /// cancelled, then fails with ``ShareError/cancelled``.
+        /// cancelled, then fails with ``ShareKit/ShareError/cancelled``.
         case untilCancelled
 
         /// A success.

@@ -2,7 +2,7 @@ public import Foundation
 public import ShareKit
 import Synchronization
 
-/// A ``ShareClock`` that moves only when told: expiry, backoff and rate
+/// A ``ShareKit/ShareClock`` that moves only when told: expiry, backoff and rate
 /// limits become deterministic. `sleep` returns at once and advances the clock.
 public final class TestClock: ShareClock {
     private let state: Mutex<(now: Date, slept: [Duration])>

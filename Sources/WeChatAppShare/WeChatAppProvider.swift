@@ -3,9 +3,9 @@ import ImageCodecs
 public import ShareKit
 
 /// WeChat as a photo app shares to it: the content is handed to the WeChat
-/// app on the device, where the user picks a chat (``ShareDestination/session``),
-/// posts to Moments (``ShareDestination/timeline``) or saves to Favorites
-/// (``ShareDestination/favorites``). This is what the vendor's OpenSDK
+/// app on the device, where the user picks a chat (``ShareKit/ShareDestination/session``),
+/// posts to Moments (``ShareKit/ShareDestination/timeline``) or saves to Favorites
+/// (``ShareKit/ShareDestination/favorites``). This is what the vendor's OpenSDK
 /// does with `SendMessageToWXReq`; no server is involved, and nothing here
 /// needs UIKit: the host app implements a ``WeChatBridge`` with the SDK.
 ///
@@ -26,16 +26,16 @@ public import ShareKit
 ///
 /// ## Outcomes
 /// - The hand-off refused, or WeChat not installed:
-///   ``ShareError/unavailable(reason:)``; nothing was shared.
+///   ``ShareKit/ShareError/unavailable(reason:)``; nothing was shared.
 /// - `errCode` 0: **not** "posted". Since 2018 WeChat answers 0 when the
 ///   user cancels in WeChat too, so the outcome is
-///   ``ShareOutcome/outcomeUnknown(reason:)``: handed to WeChat.
-/// - -2: ``ShareError/cancelled``; -3 (sending failed) and -1 (an error):
-///   ``ShareError/rejected(reason:)``; -4 (authorisation denied):
-///   ``ShareError/notAuthorized(_:)``; -5 (unsupported):
-///   ``ShareError/unavailable(reason:)``.
+///   ``ShareKit/ShareOutcome/outcomeUnknown(reason:)``: handed to WeChat.
+/// - -2: ``ShareKit/ShareError/cancelled``; -3 (sending failed) and -1 (an error):
+///   ``ShareKit/ShareError/rejected(reason:)``; -4 (authorisation denied):
+///   ``ShareKit/ShareError/notAuthorized(_:)``; -5 (unsupported):
+///   ``ShareKit/ShareError/unavailable(reason:)``.
 /// - No answer (the user never came back to the app) within
-///   ``responseTimeout``: ``ShareOutcome/outcomeUnknown(reason:)``.
+///   ``responseTimeout``: ``ShareKit/ShareOutcome/outcomeUnknown(reason:)``.
 ///
 /// ## Wiring the host app
 /// **iOS** (OpenSDK 1.8.6 or later): register the app at launch with

@@ -92,7 +92,7 @@ public struct WeChatSendRequest: Hashable, Sendable {
 
     /// The request for prepared content: a link makes a web page card, a
     /// picture an image message, text alone a text message. Throws
-    /// ``ShareError/invalidContent(_:)`` for anything over a limit, and for
+    /// ``ShareKit/ShareError/invalidContent(_:)`` for anything over a limit, and for
     /// content that is none of these (text with a picture).
     public init(content: PreparedContent, scene: WeChatScene, transaction: String = UUID().uuidString) throws(ShareError) {
         // The rules every destination is checked by (what may go together,

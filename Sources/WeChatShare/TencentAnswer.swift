@@ -28,7 +28,7 @@ public enum TencentAnswer {
     }
 
     /// The answer's JSON when it reports success; otherwise the typed
-    /// ``ShareError`` it means for `provider` (`now` dates a quota's reset).
+    /// ``ShareKit/ShareError`` it means for `provider` (`now` dates a quota's reset).
     /// Never traps on a malformed body.
     ///
     /// 45009 is the account's daily quota, until midnight in Beijing,

@@ -4,17 +4,17 @@ public import ShareKitHTTP
 public import WeiboKit
 
 /// How Weibo's answers to a share read as ShareKit outcomes: WeiboKit reads
-/// the answer (``WeiboAPI``), this maps it. A status object with an id is
+/// the answer (``WeiboKit/WeiboAPI``), this maps it. A status object with an id is
 /// posted; `{"error": "...", "error_code": 21327, "request": "..."}` (the
-/// code is sometimes a string) is a typed ``ShareError``.
+/// code is sometimes a string) is a typed ``ShareKit/ShareError``.
 public enum WeiboResponse {
     /// Weibo's documented error codes (moved to WeiboKit).
     public typealias ErrorCode = WeiboErrorCode
 
     /// The outcome a `statuses/share.json` answer means. Never traps on a
     /// malformed body: a 2xx body that cannot be read is
-    /// ``ShareOutcome/outcomeUnknown(reason:)`` (Weibo took the request),
-    /// anything else a typed ``ShareError``.
+    /// ``ShareKit/ShareOutcome/outcomeUnknown(reason:)`` (Weibo took the request),
+    /// anything else a typed ``ShareKit/ShareError``.
     public static func outcome(of response: HTTPResponse, sentStatus: String? = nil) throws(ShareError) -> ShareOutcome {
         do throws(WeiboError) {
             return outcome(try WeiboAPI.shareOutcome(of: response, sentText: sentStatus))

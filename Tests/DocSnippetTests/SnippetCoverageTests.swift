@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Every Swift code sample in the README and in doc comments must also be
+/// Every Swift code sample in the README, the DocC pages and doc comments must also be
 /// in a file that is compiled: the snippet files beside this one (built
 /// with this test target), the consumer test of ShareKitTests, or the
 /// consumer package (`Tests/Consumer`, built by `make check-consumer`). A sample that no longer compiles then fails
@@ -25,9 +25,9 @@ struct SnippetCoverageTests {
         lines.filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("import ") }.joined().filter { !$0.isWhitespace }
     }
 
-    /// The ```swift blocks of the README.
-    static let readmeSamples: [Sample] = {
-        guard let text = try? String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8) else { return [] }
+    /// The ```swift blocks of a Markdown file (`path` from the package root).
+    static func markdownSamples(_ path: String) -> [Sample] {
+        guard let text = try? String(contentsOf: root.appendingPathComponent(path), encoding: .utf8) else { return [] }
         var samples: [Sample] = []
         var current: [String]?
         var start = 0
@@ -36,13 +36,29 @@ struct SnippetCoverageTests {
                 current = []
                 start = number + 1
             } else if current != nil, line.trimmingCharacters(in: .whitespaces) == "```" {
-                samples.append(Sample(location: "README.md:\(start)", lines: current ?? []))
+                samples.append(Sample(location: "\(path):\(start)", lines: current ?? []))
                 current = nil
             } else {
                 current?.append(line)
             }
         }
         return samples
+    }
+
+    /// The ```swift blocks of the README.
+    static let readmeSamples = markdownSamples("README.md")
+
+    /// The ```swift blocks of the DocC pages: each module's landing page
+    /// (`Sources/<Module>/Documentation.docc`) and the package's (`Documentation/`).
+    static let doccSamples: [Sample] = {
+        var paths: [String] = []
+        for folder in ["Sources", "Documentation"] {
+            guard let files = FileManager.default.enumerator(atPath: root.appendingPathComponent(folder).path) else { continue }
+            for case let relative as String in files where relative.hasSuffix(".md") && (folder == "Documentation" || relative.contains(".docc/")) {
+                paths.append("\(folder)/\(relative)")
+            }
+        }
+        return paths.sorted().flatMap(markdownSamples)
     }()
 
     /// The fenced blocks of `///` doc comments in Sources (all Swift).
@@ -94,6 +110,7 @@ struct SnippetCoverageTests {
     func samplesFound() {
         #expect(Self.readmeSamples.count >= 10)
         #expect(Self.docSamples.count >= 45)
+        #expect(Self.doccSamples.count >= 18)
         #expect(Self.compiled.count >= 8)
     }
 
@@ -102,6 +119,11 @@ struct SnippetCoverageTests {
         #expect(
             Self.isCompiled(sample),
             "copy this sample into Tests/DocSnippetTests/Snippets (or Tests/Consumer) and make it compile:\n\(sample.lines.joined(separator: "\n"))")
+    }
+
+    @Test("every DocC page sample is in a compiled file", arguments: doccSamples)
+    func doccPage(_ sample: Sample) {
+        #expect(Self.isCompiled(sample), "copy this sample into Tests/DocSnippetTests/Snippets and make it compile:\n\(sample.lines.joined(separator: "\n"))")
     }
 
     @Test("every doc-comment sample is in a compiled file", arguments: docSamples)

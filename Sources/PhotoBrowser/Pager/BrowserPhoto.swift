@@ -34,7 +34,7 @@ public struct BrowserPhoto: Hashable, Sendable, Identifiable {
 
     /// Decodes the upright rendition that fits `size`: shrink on load, one
     /// filter pass, orientation applied once (see ImageCodecs' renditions).
-    /// Pages use ``RenditionOptions/interactive(limits:)`` unless told
+    /// Pages use ``ImageCodecs/RenditionOptions/interactive(limits:)`` unless told
     /// otherwise: the smallest shrink on load that covers the page.
     public func rendition(fitting size: PixelSize, options: RenditionOptions = .interactive()) throws(ImageCodecError) -> Bitmap {
         switch source {
@@ -44,7 +44,7 @@ public struct BrowserPhoto: Hashable, Sendable, Identifiable {
     }
 
     /// The rendition that fits `size` under `limits`, with
-    /// ``RenditionOptions/interactive(limits:)``.
+    /// ``ImageCodecs/RenditionOptions/interactive(limits:)``.
     public func rendition(fitting size: PixelSize, limits: ImageLimits) throws(ImageCodecError) -> Bitmap {
         try rendition(fitting: size, options: .interactive(limits: limits))
     }

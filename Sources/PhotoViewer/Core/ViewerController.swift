@@ -2,7 +2,7 @@ public import Foundation
 public import ImageCodecs
 public import PhotoBrowser
 
-/// The part of a viewer every screen shares: a ``PhotoBrowserSession``
+/// The part of a viewer every screen shares: a ``PhotoBrowser/PhotoBrowserSession``
 /// driven by ``ViewerCommand``s, the frame to draw, app actions on keys,
 /// and the timing figures. Backends (``WindowViewer``, ``TerminalViewer``)
 /// turn input into commands and frames into pixels.
@@ -48,7 +48,7 @@ public actor ViewerController {
     public private(set) var statistics = ViewerStatistics()
 
     /// Opens `collection` in a viewport of `viewportSize` points at `scale` pixels per point.
-    /// Throws ``BrowserError`` when the collection is empty or `index` is outside it.
+    /// Throws ``PhotoBrowser/BrowserError`` when the collection is empty or `index` is outside it.
     public init(
         collection: any PhotoCollection, viewportSize: CGSize, scale: Double = 1, startingAt index: Int = 0, cacheBytes: Int = 96 << 20,
         prefetchRadius: Int = 1, limits: ImageLimits = .default

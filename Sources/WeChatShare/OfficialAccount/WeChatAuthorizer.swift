@@ -5,12 +5,12 @@ import Synchronization
 
 /// Gets an Official Account's access token (`cgi-bin/stable_token`, the
 /// documented way: repeated calls return the same token until it nears
-/// expiry, so it is safe to retry) as a ``Credential`` with its expiry.
+/// expiry, so it is safe to retry) as a ``ShareKit/Credential`` with its expiry.
 ///
 /// `force_refresh` (a new token, invalidating the old one) is limited by
 /// WeChat; the authorizer never sends it twice within 30 seconds and asks
 /// for the current token instead. A wrong AppSecret (errcode 40001 or
-/// 40125 from this endpoint) is ``ShareError/rejected(reason:)`` saying so,
+/// 40125 from this endpoint) is ``ShareKit/ShareError/rejected(reason:)`` saying so,
 /// never an "expired token" that signing in again could fix.
 ///
 /// ```swift

@@ -15,33 +15,33 @@ extension ShareDestination {
 
 /// An Official Account sharing through WeChat's documented server APIs.
 /// These are not what the WeChat app's share sheet does (that is
-/// ``WeChatAppProvider`` in WeChatAppShare): they post as the account.
+/// ``WeChatAppShare/WeChatAppProvider`` in WeChatAppShare): they post as the account.
 ///
-/// - ``ShareDestination/message``: a customer-service message to one
+/// - ``ShareKit/ShareDestination/message``: a customer-service message to one
 ///   follower (``Configuration/messageRecipient``). WeChat allows these only
 ///   within 48 hours of the follower writing to the account, and caps them
 ///   in that window: each picture is a message and the text another, so a
 ///   share takes at most one picture (two messages). A closed window is
-///   ``ShareError/rejected(reason:)`` saying only the follower's next
+///   ``ShareKit/ShareError/rejected(reason:)`` saying only the follower's next
 ///   message reopens it; it is never retried.
-/// - ``ShareDestination/article``: an article published to the account
+/// - ``ShareKit/ShareDestination/article``: an article published to the account
 ///   (pictures uploaded, a cover from the thumbnail, a draft saved, then
 ///   published; the job is polled until WeChat says whether it went out).
 ///   WeChat does not push these to followers' chats or Moments.
-/// - ``ShareDestination/broadcast``: `message/mass/sendall` to every
+/// - ``ShareKit/ShareDestination/broadcast``: `message/mass/sendall` to every
 ///   follower or a tag (``Configuration/broadcastAudience``), as text or
 ///   pictures with a recommendation text. Each share carries a
 ///   `clientmsgid` made from its content, so a retry (or the same share
 ///   again within 24 hours) is refused by WeChat as a duplicate instead
 ///   of sent twice. Subscription accounts may broadcast once a day,
 ///   service accounts four times a month; beyond that WeChat answers
-///   45028, a ``ShareError/rateLimited(retryAfter:)``. With
+///   45028, a ``ShareKit/ShareError/rateLimited(retryAfter:)``. With
 ///   ``Configuration/accountKind`` set, the center applies that quota
 ///   itself (``AccountKind/broadcastQuota``) before sending.
 ///
 /// The credential is the account's access token (``WeChatAuthorizer``).
 /// WeChat's "token expired" answers surface as
-/// ``ShareError/authorizationExpired(_:)`` so the share can be resumed;
+/// ``ShareKit/ShareError/authorizationExpired(_:)`` so the share can be resumed;
 /// 45009 (the account's daily API quota) is a rate limit until midnight,
 /// Beijing time; 48001 (an API the account may not use) says so.
 ///

@@ -10,7 +10,7 @@ public import ShareKitHTTP
 ///
 /// One webhook call posts one message, so a picture with text is two
 /// messages (the picture first); a failure between them is reported as
-/// ``ShareError/partiallyPosted(posted:total:failure:)``. The robot takes 20
+/// ``ShareKit/ShareError/partiallyPosted(posted:total:failure:)``. The robot takes 20
 /// messages a minute (``messagesPerMinute``), which the center applies.
 ///
 /// ```swift

@@ -6,7 +6,7 @@ public import ShareKit
 #endif
 
 /// The app's Weibo accounts: several per app, keyed by uid, one of them
-/// current. Tokens live in a ``CredentialStore`` (provider `"weibo"`,
+/// current. Tokens live in a ``ShareKit/CredentialStore`` (provider `"weibo"`,
 /// account = uid); names, expiry and the "needs sign-in" mark in an index
 /// file beside it (mode 0600, replaced atomically), or in memory.
 ///
