@@ -104,7 +104,9 @@ extension ColorProfile {
         case 8: curve = .gamma(1)
         case 4: curve = .gamma(2.2)
         case 5: curve = .gamma(2.8)
-        case 16, 18: return (nil, "HDR transfer \(transfer == 16 ? "PQ" : "HLG") is not tone-mapped; the pixels are taken as sRGB")
+        case 16, 18:
+            // HEIF tone-maps these (HDRToneMap) before asking; here: PNG cICP, or primaries it does not convert.
+            return (nil, "HDR transfer \(transfer == 16 ? "PQ" : "HLG") is not tone-mapped here; the pixels are taken as sRGB")
         default: return (nil, "transfer characteristics \(transfer) are not supported; the pixels are taken as sRGB")
         }
         if chromaticities == .bt709 && curve == .sRGB { return (nil, nil) }

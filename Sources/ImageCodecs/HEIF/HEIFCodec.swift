@@ -4,7 +4,12 @@ import CHeif
 /// through libheif (libde265 and dav1d or libaom underneath).
 ///
 /// The primary image decodes to 8-bit RGB, or RGBA when it has alpha; 10-
-/// and 12-bit images are rounded to 8 bits. Grid images decode their tiles
+/// and 12-bit images are rounded to 8 bits. HDR images (a `colr nclx` box
+/// with PQ or HLG transfer, what cameras' "HEIF HDR" and HDR AVIF carry)
+/// are tone-mapped to sRGB from their full depth: reference white (203
+/// cd/m²) near sRGB white, highlights rolled off by the BT.2390 EETF from
+/// the stated content light level (else 1,000 cd/m²), BT.2020 or Display P3
+/// converted to BT.709. Grid images decode their tiles
 /// on both cores when the caller may block (not inside a Swift task). The
 /// container's own `irot`/`imir`/`clap` transforms are applied by libheif,
 /// so an EXIF orientation inside a HEIF is never applied again (its tag is

@@ -134,14 +134,31 @@ final class HEIFFile {
                 return EmbeddedColor(icc: bytes, source: "\(format) colr")
             }
         }
+        guard let codes = Self.codePoints(of: primary) else { return .sRGB }
+        // HDR (PQ, HLG) is tone-mapped to sRGB as it is read (HEIFPicture).
+        if Self.hdrCodePoints(of: primary) != nil { return .sRGB }
+        let built = ColorProfile.fromCodePoints(primaries: codes.primaries, transfer: codes.transfer)
+        return EmbeddedColor(profile: built.profile, warnings: built.warning.map { [$0] } ?? [])
+    }
+
+    /// The `nclx` colour primaries and transfer characteristics of `handle`, if it has them.
+    static func codePoints(of handle: OpaquePointer) -> (primaries: Int, transfer: Int)? {
         var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
-        let found = heif_image_handle_get_nclx_color_profile(primary, &nclx)
+        let found = heif_image_handle_get_nclx_color_profile(handle, &nclx)
         // libheif 1.15 allocates the profile even when it then reports an error.
         defer { if let nclx { heif_nclx_color_profile_free(nclx) } }
-        guard found.code == heif_error_Ok, let nclx else { return .sRGB }
-        let built = ColorProfile.fromCodePoints(
-            primaries: Int(nclx.pointee.color_primaries.rawValue), transfer: Int(nclx.pointee.transfer_characteristics.rawValue))
-        return EmbeddedColor(profile: built.profile, warnings: built.warning.map { [$0] } ?? [])
+        guard found.code == heif_error_Ok, let nclx else { return nil }
+        return (Int(nclx.pointee.color_primaries.rawValue), Int(nclx.pointee.transfer_characteristics.rawValue))
+    }
+
+    /// `handle`'s code points when they are HDR ones PhotoDeck tone-maps (PQ
+    /// or HLG with BT.709, BT.2020 or Display P3 primaries) and no ICC
+    /// profile overrides them.
+    static func hdrCodePoints(of handle: OpaquePointer) -> (primaries: Int, transfer: Int)? {
+        guard heif_image_handle_get_raw_color_profile_size(handle) == 0, let codes = codePoints(of: handle),
+            HDRToneMap.supports(transfer: codes.transfer, primaries: codes.primaries)
+        else { return nil }
+        return codes
     }
 
     /// The thumbnails' handles with their sizes (caller releases each).
@@ -170,7 +187,8 @@ final class HEIFFile {
     }
 
     /// Decodes `handle` (the primary or a thumbnail) into libheif's own
-    /// buffer, read out as 8-bit RGB(A) by ``HEIFPicture``, with the
+    /// buffer, read out as 8-bit RGB(A) by ``HEIFPicture`` (HDR tone-mapped
+    /// to sRGB), with the
     /// container's transforms applied. `threads` tiles decode in parallel
     /// (grid images). A failure of the threaded HEVC decoder is retried with
     /// libheif's own.
@@ -205,7 +223,7 @@ final class HEIFFile {
             if let image { heif_image_release(image) }
             throw Self.error(decoded, format: format, while: "decoding")
         }
-        guard let picture = HEIFPicture(image, alpha: alpha, deep: deep) else {
+        guard let picture = HEIFPicture(image, alpha: alpha, deep: deep, hdr: Self.hdrCodePoints(of: handle)) else {
             throw .corrupt(format: format, message: "libheif returned no pixels")
         }
         return picture

@@ -2,7 +2,8 @@ import CHeif
 
 /// A picture libheif decoded, in libheif's buffer, read out row by row as
 /// 8-bit RGB(A): whole (``bitmap()``) or streamed into a rendition
-/// (``HEIFRowSource``), so a 12 MP HEIC is not copied whole before it is resampled.
+/// (``HEIFRowSource``), so a 12 MP HEIC is not copied whole before it is
+/// resampled. HDR pictures (PQ, HLG) are tone-mapped to sRGB as they are read.
 final class HEIFPicture {
     private let image: OpaquePointer
     private let plane: UnsafePointer<UInt8>
@@ -11,11 +12,14 @@ final class HEIFPicture {
     private let deep: Bool
     /// The largest sample value of a deep picture.
     private let maximum: UInt32
+    /// How HDR samples become sRGB; `nil` for SDR pictures.
+    let toneMap: HDRToneMap?
     let size: PixelSize
     let pixelFormat: PixelFormat
 
-    /// Takes ownership of `image`; `nil` (releasing it) when it has no interleaved plane.
-    init?(_ image: OpaquePointer, alpha: Bool, deep: Bool) {
+    /// Takes ownership of `image`; `nil` (releasing it) when it has no
+    /// interleaved plane. `hdr` are the picture's HDR code points, if any.
+    init?(_ image: OpaquePointer, alpha: Bool, deep: Bool, hdr: (primaries: Int, transfer: Int)? = nil) {
         let width = Int(heif_image_get_width(image, heif_channel_interleaved))
         let height = Int(heif_image_get_height(image, heif_channel_interleaved))
         var stride: Int32 = 0
@@ -29,6 +33,14 @@ final class HEIFPicture {
         self.deep = deep
         let bits = deep ? Int(heif_image_get_bits_per_pixel_range(image, heif_channel_interleaved)) : 8
         maximum = UInt32((1 << min(max(bits, 8), 16)) - 1)
+        if let hdr {
+            var level = heif_content_light_level()
+            if heif_image_has_content_light_level(image) != 0 { heif_image_get_content_light_level(image, &level) }
+            let stated = level.max_content_light_level > 0 ? Double(level.max_content_light_level) : nil
+            toneMap = HDRToneMap(transfer: hdr.transfer, primaries: hdr.primaries, bits: min(max(bits, 8), 16), peak: stated)
+        } else {
+            toneMap = nil
+        }
         size = PixelSize(width: width, height: height)
         pixelFormat = alpha ? .rgba8 : .rgb8
     }
@@ -42,6 +54,10 @@ final class HEIFPicture {
     /// deep samples are rounded to the nearest 8-bit level.
     func copyRow(_ row: Int, into destination: UnsafeMutablePointer<UInt8>) {
         let source = plane + row * stride
+        if let toneMap {
+            copyToneMappedRow(source, into: destination, toneMap)
+            return
+        }
         guard deep else {
             destination.update(from: source, count: rowBytes)
             return
@@ -49,6 +65,21 @@ final class HEIFPicture {
         for index in 0..<rowBytes {
             let value = UInt32(source[index * 2]) | UInt32(source[index * 2 + 1]) << 8
             destination[index] = UInt8((min(value, maximum) * 255 + maximum / 2) / maximum)
+        }
+    }
+
+    /// Row `source` through `toneMap` (alpha is only rounded to 8 bits).
+    private func copyToneMappedRow(_ source: UnsafePointer<UInt8>, into destination: UnsafeMutablePointer<UInt8>, _ toneMap: HDRToneMap) {
+        let channels = pixelFormat.bytesPerPixel
+        let bytesPerSample = deep ? 2 : 1
+        @inline(__always) func sample(_ index: Int) -> Int {
+            deep ? Int(source[index * 2]) | Int(source[index * 2 + 1]) << 8 : Int(source[index])
+        }
+        toneMap.map(size.width, channels: channels, into: destination, sample: sample)
+        guard channels == 4 else { return }
+        for x in 0..<size.width {
+            let alpha = UInt32(min(sample(x * 4 + 3), Int(maximum)))
+            destination[x * 4 + 3] = bytesPerSample == 1 ? UInt8(alpha) : UInt8((alpha * 255 + maximum / 2) / maximum)
         }
     }
 

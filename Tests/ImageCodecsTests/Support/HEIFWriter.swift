@@ -107,23 +107,47 @@ enum HEIFWriter {
 extension HEIFWriter {
     /// A 10-bit HEIC of one grey `value` (0...1023).
     static func encodeTenBit(width: Int, height: Int, value: UInt16) throws -> [UInt8] {
+        try encodeDeep(width: width, height: height, samples: [UInt16](repeating: value, count: width * height * 3))
+    }
+
+    /// A `bits`-deep RGB picture of `samples` (three per pixel, row by row),
+    /// as HEIC or AVIF, with `nclx` code points (matrix BT.601, full range)
+    /// and a content light level when given. Debian 12's libaom 3.6 asserts
+    /// on 10-bit AVIF (libheif asks for profile 2 without 4:2:2): AVIF takes 12 bits.
+    static func encodeDeep(
+        width: Int, height: Int, samples: [UInt16], bits: Int = 10, avif: Bool = false, nclx codes: (primaries: UInt16, transfer: UInt16)? = nil,
+        maxContentLightLevel: UInt16? = nil
+    ) throws -> [UInt8] {
         guard let context = heif_context_alloc() else { throw Failure(description: "no context") }
         defer { heif_context_free(context) }
         var encoder: OpaquePointer?
-        try check(heif_context_get_encoder_for_format(context, heif_compression_HEVC, &encoder), "encoder")
+        try check(heif_context_get_encoder_for_format(context, avif ? heif_compression_AV1 : heif_compression_HEVC, &encoder), "encoder")
         defer { heif_encoder_release(encoder) }
         try check(heif_encoder_set_lossy_quality(encoder, 95), "quality")
         var image: OpaquePointer?
         try check(heif_image_create(Int32(width), Int32(height), heif_colorspace_RGB, heif_chroma_interleaved_RRGGBB_LE, &image), "image")
         defer { heif_image_release(image) }
-        try check(heif_image_add_plane(image, heif_channel_interleaved, Int32(width), Int32(height), 10), "plane")
+        try check(heif_image_add_plane(image, heif_channel_interleaved, Int32(width), Int32(height), Int32(bits)), "plane")
         var stride: Int32 = 0
         guard let plane = heif_image_get_plane(image, heif_channel_interleaved, &stride) else { throw Failure(description: "no plane") }
         for row in 0..<height {
             for index in 0..<width * 3 {
+                let value = samples[row * width * 3 + index]
                 (plane + row * Int(stride) + index * 2).pointee = UInt8(value & 0xFF)
                 (plane + row * Int(stride) + index * 2 + 1).pointee = UInt8(value >> 8)
             }
+        }
+        if let codes, let nclx = heif_nclx_color_profile_alloc() {
+            defer { heif_nclx_color_profile_free(nclx) }
+            try check(heif_nclx_color_profile_set_color_primaries(nclx, codes.primaries), "primaries")
+            try check(heif_nclx_color_profile_set_transfer_characteristics(nclx, codes.transfer), "transfer")
+            try check(heif_nclx_color_profile_set_matrix_coefficients(nclx, 6), "matrix")
+            nclx.pointee.full_range_flag = 1
+            try check(heif_image_set_nclx_color_profile(image, nclx), "nclx")
+        }
+        if let maxContentLightLevel {
+            var level = heif_content_light_level(max_content_light_level: maxContentLightLevel, max_pic_average_light_level: maxContentLightLevel / 4)
+            heif_image_set_content_light_level(image, &level)
         }
         var handle: OpaquePointer?
         try check(heif_context_encode_image(context, image, encoder, nil, &handle), "encode")
