@@ -9,7 +9,11 @@ were made from, resized with Pillow's Lanczos: codec loss and resampling
 together, the same codec loss for every tool.
 
 Then the cost of sRGB conversion: photo-fit on a 24 MP JPEG tagged Adobe RGB
-(converted on the 1170x2532 result) against the same JPEG untagged.
+(converted on the 1170x2532 result) against the same JPEG untagged. And the
+conversions done at decode: a 12 MP CMYK JPEG with and without a CMYK
+profile (the `inks-cmyk.icc` fuzz seed), and a 12-bit HDR AVIF (PQ, BT.2020)
+against the same picture marked SDR (BT.709), beside vipsthumbnail (which
+converts CMYK through the profile too, and does not tone-map HDR).
 
 Run through `make bench-heif`. Environment: RUNS (default 10), WORK.
 """
@@ -84,6 +88,29 @@ def main():
     share = (tagged_ms - plain_ms) / plain_ms * 100
     summary.append(f"sRGB conversion: {share:.1f}% of a 24 MP JPEG rendition")
 
+    # Conversions at decode: CMYK through its profile, HDR tone mapping.
+    deep = os.path.join(WORK, "12mp-16bit.png")
+    sources = {
+        "12mp-cmyk.jpg": f"convert {png} -colorspace CMYK -quality 90 {{out}}",
+        "12mp-cmyk-profile.jpg": f"cp {os.path.join(WORK, '12mp-cmyk.jpg')} {{out}} && exiftool -q -overwrite_original "
+        f"'-icc_profile<={os.path.join(ROOT, 'Fuzz', 'seeds', 'icc', 'inks-cmyk.icc')}' {{out}}",
+        "12mp-16bit.png": f"convert {png} -depth 16 {{out}}",
+        "12mp-sdr-12bit.avif": f"heif-enc -A -b 12 -q 85 --colour_primaries 1 --transfer_characteristic 1 -o {{out}} {deep}",
+        "12mp-pq-12bit.avif": f"heif-enc -A -b 12 -q 85 --colour_primaries 9 --transfer_characteristic 16 -o {{out}} {deep}",
+    }
+    for name, command in sources.items():
+        path = os.path.join(WORK, name)
+        if not os.path.exists(path):
+            run(command.format(out=path))
+    decode_lines = []
+    for label, name in [("12 MP CMYK JPEG, untagged", "12mp-cmyk.jpg"), ("12 MP CMYK JPEG, CMYK profile", "12mp-cmyk-profile.jpg"),
+                        ("12 MP 12-bit AVIF, SDR (BT.709)", "12mp-sdr-12bit.avif"), ("12 MP 12-bit AVIF, HDR (PQ, BT.2020)", "12mp-pq-12bit.avif")]:
+        source = os.path.join(WORK, name)
+        ours = median_ms(f"{PHOTO_FIT} --width 1170 --height 2532 --quality 85 {source} {os.path.join(WORK, 'decode-out.jpg')}")
+        vips = median_ms(f"vipsthumbnail {source} -s 1170x2532 -o {os.path.join(WORK, 'decode-vips.jpg')}[Q=85]")
+        decode_lines.append(f"| {label} | {ours:.1f} ms | {vips:.1f} ms | {ours / vips:.2f}x |")
+        summary.append(f"{label}: photo-fit {ours:.0f} ms, vipsthumbnail {vips:.0f} ms")
+
     cpu = re.sub(r".*: ", "", next(l for l in open("/proc/cpuinfo") if l.startswith("model name"))).strip()
     table = "\n".join([
         "<!-- heif:begin -->",
@@ -103,6 +130,13 @@ def main():
         f"| untagged (sRGB) | {plain_ms:.1f} ms |",
         f"| tagged Adobe RGB, converted to sRGB | {tagged_ms:.1f} ms |",
         f"| cost of the conversion | {tagged_ms - plain_ms:.1f} ms ({share:.1f}%), medians of {RUNS * 4} runs each in one hyperfine call |",
+        "",
+        "Conversions at decode (-> 1170x2532, JPEG q85). CMYK becomes sRGB at decode size, through its profile when it has one;",
+        "HDR is tone-mapped as rows are read. vipsthumbnail also converts CMYK through the profile; it does not tone-map HDR.",
+        "",
+        "| source | photo-fit | vipsthumbnail | ratio |",
+        "|---|---|---|---|",
+        *decode_lines,
         "<!-- heif:end -->",
     ])
     subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "update-benchmarks.py"), "heif"], input=table, text=True, check=True)
