@@ -43,6 +43,17 @@ def run(command, **kwargs):
     return subprocess.run(command, shell=True, check=True, capture_output=True, text=True, **kwargs)
 
 
+def make_files(commands):
+    """Runs each command (`{out}` is its file in WORK) whose file is missing, in order; returns the names made."""
+    made = []
+    for name, command in commands.items():
+        path = os.path.join(WORK, name)
+        if not os.path.exists(path):
+            run(command.format(out=path))
+            made.append(name)
+    return made
+
+
 def make_images():
     """Real photo content, upscaled, with sensor-like noise."""
     images = {
@@ -51,13 +62,10 @@ def make_images():
         "12mp.png": f"convert '{SOURCE}' -resize '4000x3000!' -attenuate 0.2 +noise Gaussian {{out}}",
         "12mp.webp": f"convert '{SOURCE}' -resize '4000x3000!' -attenuate 0.2 +noise Gaussian -quality 85 {{out}}",
     }
-    for name, command in images.items():
-        path = os.path.join(WORK, name)
-        if not os.path.exists(path):
-            run(command.format(out=path))
-            if name == "12mp-o6.jpg":
-                # Stored sideways, as a phone held upright writes it.
-                run(f"exiftool -q -overwrite_original -n -Orientation=6 {path}")
+    made = make_files(images)
+    if "12mp-o6.jpg" in made:
+        # Stored sideways, as a phone held upright writes it.
+        run(f"exiftool -q -overwrite_original -n -Orientation=6 {os.path.join(WORK, '12mp-o6.jpg')}")
     return {name: os.path.join(WORK, name) for name in images}
 
 

@@ -98,10 +98,7 @@ def main():
         "12mp-sdr-12bit.avif": f"heif-enc -A -b 12 -q 85 --colour_primaries 1 --transfer_characteristic 1 -o {{out}} {deep}",
         "12mp-pq-12bit.avif": f"heif-enc -A -b 12 -q 85 --colour_primaries 9 --transfer_characteristic 16 -o {{out}} {deep}",
     }
-    for name, command in sources.items():
-        path = os.path.join(WORK, name)
-        if not os.path.exists(path):
-            run(command.format(out=path))
+    bench_fit.make_files(sources)
     decode_lines = []
     for label, name in [("12 MP CMYK JPEG, untagged", "12mp-cmyk.jpg"), ("12 MP CMYK JPEG, CMYK profile", "12mp-cmyk-profile.jpg"),
                         ("12 MP 12-bit AVIF, SDR (BT.709)", "12mp-sdr-12bit.avif"), ("12 MP 12-bit AVIF, HDR (PQ, BT.2020)", "12mp-pq-12bit.avif")]:

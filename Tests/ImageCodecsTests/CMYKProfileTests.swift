@@ -100,23 +100,7 @@ struct CMYKProfileTests {
         let file = FileManager.default.temporaryDirectory.appending(path: "photodeck-cmyk-\(UUID().uuidString).icc")
         try Data(profile.data).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/transicc")
-        process.arguments = ["-i", file.path, "-o", "*sRGB", "-t", "0", "-n"]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let lines = patches.map { $0.map { String($0 * 100) }.joined(separator: " ") + "\n" }.joined()
-        try input.fileHandleForWriting.write(contentsOf: Data(lines.utf8))
-        try input.fileHandleForWriting.close()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return text.split(separator: "\n").suffix(patches.count).map { row in
-            row.split(separator: " ").compactMap { Double($0) }.map { min(max(Int($0.rounded()), 0), 255) }
-        }
+        return try Transicc.sRGB(of: patches.map { $0.map { String($0 * 100) }.joined(separator: " ") }, profileAt: file.path)
     }
 
     static func largestDifference(_ a: [[Int]], _ b: [[Int]]) -> Int {

@@ -25,21 +25,7 @@ struct ColorManagementTests {
 
     /// What `transicc` makes of `colors` from `profile` to sRGB, rounded and clamped to 8 bits.
     static func reference(_ profileName: String, _ colors: [[UInt8]]) throws -> [[Int]] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/transicc")
-        process.arguments = ["-i", profiles.appending(path: profileName).path, "-o", "*sRGB", "-t", "0", "-n"]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        try input.fileHandleForWriting.write(contentsOf: Data(colors.map { $0.map(String.init).joined(separator: " ") + "\n" }.joined().utf8))
-        try input.fileHandleForWriting.close()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        let rows = text.split(separator: "\n").suffix(colors.count)
-        return rows.map { $0.split(separator: " ").compactMap { Double($0) }.map { min(max(Int($0.rounded()), 0), 255) } }
+        try Transicc.sRGB(of: colors.map { $0.map(String.init).joined(separator: " ") }, profileAt: profiles.appending(path: profileName).path)
     }
 
     static func close(_ a: [[Int]], _ b: [[Int]], tolerance: Int) -> Bool {

@@ -60,14 +60,7 @@ enum HEIFWriter {
         if let icc = options.iccProfile {
             try icc.withUnsafeBytes { try check(heif_image_set_raw_color_profile(image, "prof", $0.baseAddress, $0.count), "icc") }
         }
-        if let codes = options.nclx, let nclx = heif_nclx_color_profile_alloc() {
-            defer { heif_nclx_color_profile_free(nclx) }
-            try check(heif_nclx_color_profile_set_color_primaries(nclx, codes.primaries), "primaries")
-            try check(heif_nclx_color_profile_set_transfer_characteristics(nclx, codes.transfer), "transfer")
-            try check(heif_nclx_color_profile_set_matrix_coefficients(nclx, 6), "matrix")
-            nclx.pointee.full_range_flag = 1
-            try check(heif_image_set_nclx_color_profile(image, nclx), "nclx")
-        }
+        if let codes = options.nclx { try setCodePoints(codes, on: image) }
         guard let encoding = heif_encoding_options_alloc() else { throw Failure(description: "no options") }
         defer { heif_encoding_options_free(encoding) }
         encoding.pointee.image_orientation = heif_orientation(rawValue: UInt32(options.containerOrientation))
@@ -83,6 +76,17 @@ enum HEIFWriter {
             try exif.withUnsafeBytes { try check(heif_context_add_exif_metadata(context, handle, $0.baseAddress, Int32($0.count)), "exif") }
         }
         return try written(context)
+    }
+
+    /// Marks `image` with `nclx` code points (matrix BT.601, full range).
+    static func setCodePoints(_ codes: (primaries: UInt16, transfer: UInt16), on image: OpaquePointer?) throws {
+        guard let nclx = heif_nclx_color_profile_alloc() else { throw Failure(description: "no nclx profile") }
+        defer { heif_nclx_color_profile_free(nclx) }
+        try check(heif_nclx_color_profile_set_color_primaries(nclx, codes.primaries), "primaries")
+        try check(heif_nclx_color_profile_set_transfer_characteristics(nclx, codes.transfer), "transfer")
+        try check(heif_nclx_color_profile_set_matrix_coefficients(nclx, 6), "matrix")
+        nclx.pointee.full_range_flag = 1
+        try check(heif_image_set_nclx_color_profile(image, nclx), "nclx")
     }
 
     /// The file `context` holds.
@@ -137,14 +141,7 @@ extension HEIFWriter {
                 (plane + row * Int(stride) + index * 2 + 1).pointee = UInt8(value >> 8)
             }
         }
-        if let codes, let nclx = heif_nclx_color_profile_alloc() {
-            defer { heif_nclx_color_profile_free(nclx) }
-            try check(heif_nclx_color_profile_set_color_primaries(nclx, codes.primaries), "primaries")
-            try check(heif_nclx_color_profile_set_transfer_characteristics(nclx, codes.transfer), "transfer")
-            try check(heif_nclx_color_profile_set_matrix_coefficients(nclx, 6), "matrix")
-            nclx.pointee.full_range_flag = 1
-            try check(heif_image_set_nclx_color_profile(image, nclx), "nclx")
-        }
+        if let codes { try setCodePoints(codes, on: image) }
         if let maxContentLightLevel {
             var level = heif_content_light_level(max_content_light_level: maxContentLightLevel, max_pic_average_light_level: maxContentLightLevel / 4)
             heif_image_set_content_light_level(image, &level)
