@@ -97,8 +97,9 @@ public enum ColorHandling: String, Hashable, Sendable {
     /// result's ``DecodedImage/colorProfile`` is `nil`. The default.
     case convertToSRGB
     /// Keep the pixel values and hand the profile to the caller in
-    /// ``DecodedImage/colorProfile``. CMYK pixels are the exception: a
-    /// ``Bitmap`` has no CMYK layout, so a CMYK JPEG always becomes sRGB,
-    /// through its CMYK profile when it has one.
+    /// ``DecodedImage/colorProfile``. Two exceptions become sRGB whatever
+    /// this says, because a ``Bitmap`` cannot hold them: CMYK JPEGs (through
+    /// their CMYK profile when they have one) and HDR HEIF and AVIF
+    /// (tone-mapped).
     case preserve
 }
