@@ -220,9 +220,17 @@ final class TmuxSession: Sendable {
     @discardableResult
     func waitForScreen(_ what: String, _ matches: @escaping ([String]) -> Bool) async throws -> [String] {
         var last: [String] = []
-        try await waitUntil("\(what); the pane shows \(last.suffix(3))", timeout: .seconds(60), pollingEvery: .milliseconds(20)) {
-            last = try await screen()
-            return matches(last)
+        do {
+            try await waitUntil("\(what); the pane shows \(last.suffix(3))", timeout: .seconds(60), pollingEvery: .milliseconds(20)) {
+                last = try await screen()
+                return matches(last)
+            }
+        } catch let timedOut as WaitTimedOut {
+            // What the pane runs now (photo-browser still, or the shell after it), and its processes' states.
+            let pane = (try? await run(["list-panes", "-t", name, "-F", "#{pane_dead} #{pane_pid} #{pane_current_command}"])) ?? "?"
+            let table = (try? await ViewerHarness.tool("ps", ["-eo", "pid,ppid,stat,wchan:32,etime,args"]))?.output ?? ""
+            let processes = table.components(separatedBy: "\n").filter { $0.contains("photo-browser") }
+            throw HarnessFailure(description: "\(timedOut); pane: \(pane.trimmingCharacters(in: .whitespacesAndNewlines)); processes: \(processes)")
         }
         return last
     }
