@@ -29,9 +29,6 @@ extension ColorConversion {
         let width = size.width
         let height = size.height
         var rgb = [UInt8](repeating: 0, count: size.pixelCount * 3)
-        // lcms2 runs a CMYK table at a few tens of MP/s: large images are
-        // split in bands across helper threads, as in convertToSRGB.
-        let bands = size.pixelCount >= 262_144 ? 2 : 1
         cmyk.withUnsafeBytes { source in
             rgb.withUnsafeMutableBytes { target in
                 guard let input = source.baseAddress, let output = target.baseAddress else { return }
@@ -40,13 +37,11 @@ extension ColorConversion {
                 // returns only when every band is done, while both buffers
                 // are alive.
                 let (inputAddress, outputAddress) = (Int(bitPattern: input), Int(bitPattern: output))
-                ParallelWork.forEach(bands) { band in
-                    let start = height * band / bands
-                    let end = height * (band + 1) / bands
+                ColorConversion.forEachBand(rows: height, pixels: width * height) { rows in
                     guard let input = UnsafeRawPointer(bitPattern: inputAddress), let output = UnsafeMutableRawPointer(bitPattern: outputAddress)
                     else { return }
                     // A row at a time keeps each call's pixel count within lcms2's 32-bit argument.
-                    for row in start..<end {
+                    for row in rows {
                         cmsDoTransform(transform.handle, input + row * width * 4, output + row * width * 3, cmsUInt32Number(width))
                     }
                 }

@@ -108,21 +108,16 @@ enum ColorConversion {
         let width = bitmap.width
         let height = bitmap.height
         let rowBytes = bitmap.bytesPerRow
-        // lcms2 runs at about 80 MP/s here, the matrix-shaper path faster: large images are split in bands
-        // across helper threads (where the caller may block; see ParallelWork).
-        let bands = bitmap.size.pixelCount >= 262_144 ? 2 : 1
         bitmap.withUnsafeMutableBytes { buffer in
             guard let base = buffer.baseAddress else { return }
             // The address crosses into the helpers as an integer: each band
             // touches only its own rows, and the caller waits for all of them
             // while `buffer` is alive.
             let address = Int(bitPattern: base)
-            ParallelWork.forEach(bands) { band in
-                let start = height * band / bands
-                let end = height * (band + 1) / bands
+            forEachBand(rows: height, pixels: width * height) { rows in
                 guard let base = UnsafeMutableRawPointer(bitPattern: address) else { return }
                 // In place, a row at a time (rows may be padded).
-                for row in start..<end {
+                for row in rows {
                     let pointer = base + row * rowBytes
                     switch converter {
                     case .matrixShaper(let fast): fast.convert(pointer.assumingMemoryBound(to: UInt8.self), count: width, channels: channels)
@@ -132,6 +127,17 @@ enum ColorConversion {
             }
         }
         return nil
+    }
+}
+
+extension ColorConversion {
+    /// Runs `body` over bands of `rows` that together cover them: two bands
+    /// on helper threads for an image of a quarter megapixel or more (lcms2
+    /// converts some tens of MP/s), where the caller may block (see
+    /// ParallelWork); else all rows on the caller.
+    static func forEachBand(rows: Int, pixels: Int, _ body: @escaping @Sendable (Range<Int>) -> Void) {
+        let bands = pixels >= 262_144 ? 2 : 1
+        ParallelWork.forEach(bands) { band in body(rows * band / bands..<rows * (band + 1) / bands) }
     }
 }
 

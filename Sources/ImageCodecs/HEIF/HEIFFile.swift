@@ -136,7 +136,7 @@ final class HEIFFile {
         }
         guard let codes = Self.codePoints(of: primary) else { return .sRGB }
         // HDR (PQ, HLG) is tone-mapped to sRGB as it is read (HEIFPicture).
-        if Self.hdrCodePoints(of: primary) != nil { return .sRGB }
+        if HDRToneMap.supports(transfer: codes.transfer, primaries: codes.primaries) { return .sRGB }
         let built = ColorProfile.fromCodePoints(primaries: codes.primaries, transfer: codes.transfer)
         return EmbeddedColor(profile: built.profile, warnings: built.warning.map { [$0] } ?? [])
     }

@@ -71,7 +71,6 @@ final class HEIFPicture {
     /// Row `source` through `toneMap` (alpha is only rounded to 8 bits).
     private func copyToneMappedRow(_ source: UnsafePointer<UInt8>, into destination: UnsafeMutablePointer<UInt8>, _ toneMap: HDRToneMap) {
         let channels = pixelFormat.bytesPerPixel
-        let bytesPerSample = deep ? 2 : 1
         @inline(__always) func sample(_ index: Int) -> Int {
             deep ? Int(source[index * 2]) | Int(source[index * 2 + 1]) << 8 : Int(source[index])
         }
@@ -79,7 +78,7 @@ final class HEIFPicture {
         guard channels == 4 else { return }
         for x in 0..<size.width {
             let alpha = UInt32(min(sample(x * 4 + 3), Int(maximum)))
-            destination[x * 4 + 3] = bytesPerSample == 1 ? UInt8(alpha) : UInt8((alpha * 255 + maximum / 2) / maximum)
+            destination[x * 4 + 3] = UInt8((alpha * 255 + maximum / 2) / maximum)
         }
     }
 
