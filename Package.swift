@@ -116,9 +116,17 @@ let package = Package(
         ),
 
         // MARK: Modules
+        // The platform floor (package access only; not a product): durable
+        // atomic writes, file locks, regular-file opens, the terminal-safe
+        // text rule. Every module that writes files or prints untrusted text
+        // calls these, so each rule has one copy.
+        .target(
+            name: "SystemSupport",
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "ImageCodecs",
-            dependencies: ["CTurboJPEG", "CJPEGShim", "CPNGShim", "CWebP", "CResample", "CHeif", "CHEVCDecoder", "CLCMS2", "CGIF", "CZlib"],
+            dependencies: ["SystemSupport", "CTurboJPEG", "CJPEGShim", "CPNGShim", "CWebP", "CResample", "CHeif", "CHEVCDecoder", "CLCMS2", "CGIF", "CZlib"],
             swiftSettings: swiftSettings
         ),
 
@@ -131,7 +139,7 @@ let package = Package(
         // The browser engine on a screen: an SDL2 window and terminal graphics.
         .target(
             name: "PhotoViewer",
-            dependencies: ["PhotoBrowser", "ImageCodecs", "CSDL2", "CSixel", "CTerminal", "CZlib"],
+            dependencies: ["PhotoBrowser", "ImageCodecs", "SystemSupport", "CSDL2", "CSixel", "CTerminal", "CZlib"],
             swiftSettings: swiftSettings
         ),
 
@@ -144,13 +152,13 @@ let package = Package(
         ),
         .target(
             name: "PhotoAlbum",
-            dependencies: ["ImageCodecs", "SQLiteSupport", "CCrypto", "CV4L2"],
+            dependencies: ["ImageCodecs", "SQLiteSupport", "SystemSupport", "CCrypto", "CV4L2"],
             swiftSettings: swiftSettings
         ),
 
         .target(
             name: "ShareKit",
-            dependencies: ["ImageCodecs", "SQLiteSupport", "CNetlink"],
+            dependencies: ["ImageCodecs", "SQLiteSupport", "SystemSupport", "CNetlink"],
             swiftSettings: swiftSettings
         ),
         // What provider authors build with: HTTP transport, the provider
@@ -164,7 +172,7 @@ let package = Package(
         // comments, reposts, people.
         .target(
             name: "WeiboKit",
-            dependencies: ["ShareKit", "ShareKitHTTP", "SQLiteSupport"],
+            dependencies: ["ShareKit", "ShareKitHTTP", "SQLiteSupport", "SystemSupport"],
             swiftSettings: swiftSettings
         ),
         // One module per provider family; ShareKit never imports them.
@@ -202,10 +210,10 @@ let package = Package(
 
         // MARK: Examples
         // What the example executables share (error lines, exit codes, flag values).
-        .target(name: "ExampleSupport", path: "Examples/Support", swiftSettings: swiftSettings),
+        .target(name: "ExampleSupport", dependencies: ["SystemSupport"], path: "Examples/Support", swiftSettings: swiftSettings),
         .executableTarget(
             name: "photo-fit",
-            dependencies: ["ImageCodecs"],
+            dependencies: ["ImageCodecs", "ExampleSupport"],
             path: "Examples/photo-fit",
             swiftSettings: swiftSettings
         ),
@@ -282,6 +290,11 @@ let package = Package(
         .target(name: "FakeWeibo", dependencies: ["ShareKit", "ShareKitHTTP", "ShareKitHTTPTesting"], path: "Tests/FakeWeibo", swiftSettings: swiftSettings),
         // Helpers every test target shares: fixtures, seeded data, fakes, waiting on events.
         .target(name: "TestSupport", dependencies: ["ImageCodecs", "PhotoAlbum", "CZlib"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SystemSupportTests",
+            dependencies: ["SystemSupport"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "ImageCodecsTests",
             dependencies: ["ImageCodecs", "TestSupport", "CHeif", "CGIF", "CLCMS2", "CResample", "CTurboJPEG"],

@@ -29,11 +29,11 @@ package func runCommandLineTool(_ body: @Sendable ([String]) async throws -> Int
     do {
         exit(try await body(Array(CommandLine.arguments.dropFirst())))
     } catch let error as CLIError where error.isUsage {
-        print(error.description)
+        Console.line(error.description)
         exit(0)
     } catch {
-        // write(contentsOf:) throws where FileHandle.write(_:) would trap on a closed stderr.
-        try? FileHandle.standardError.write(contentsOf: Data("error: \(error)\n".utf8))
+        // The error may quote a file name or a server's message: terminal-safe.
+        Console.error("error: \(error)")
         exit(1)
     }
 }

@@ -1,3 +1,4 @@
+import ExampleSupport
 import Foundation
 
 /// What `photo-album import` did with each file, for the per-file lines,
@@ -19,10 +20,10 @@ struct ImportReport {
         /// The line printed as the file is done.
         var line: String {
             switch status {
-            case .added: "added \(id.map { String($0.prefix(12)) } ?? "") \(path)"
-            case .alreadyInAlbum: "already in album \(id.map { String($0.prefix(12)) } ?? "") \(path)"
-            case .notAnImage: "skipped \(path): not an image"
-            case .unreadable: "failed \(path): \(reason ?? "unreadable")"
+            case .added: "added \(id.map { String($0.prefix(12)) } ?? "") \(path.oneLine)"
+            case .alreadyInAlbum: "already in album \(id.map { String($0.prefix(12)) } ?? "") \(path.oneLine)"
+            case .notAnImage: "skipped \(path.oneLine): not an image"
+            case .unreadable: "failed \(path.oneLine): \((reason ?? "unreadable").oneLine)"
             }
         }
     }
@@ -35,12 +36,12 @@ struct ImportReport {
     /// `imported N photos into ALBUM (D already there, X not images, U unreadable)`.
     var summary: String {
         let imported = count(.added)
-        return "imported \(imported) photo\(imported == 1 ? "" : "s") into \(album) "
+        return "imported \(imported) photo\(imported == 1 ? "" : "s") into \(album.oneLine) "
             + "(\(count(.alreadyInAlbum)) already there, \(count(.notAnImage)) not images, \(count(.unreadable)) unreadable)"
     }
 
     /// One JSON document: the counts and every file's outcome.
-    func json() throws -> String {
+    func json() throws -> Data {
         let files: [[String: String]] = entries.map { entry in
             var row = ["path": entry.path, "status": entry.status.rawValue]
             if let id = entry.id { row["id"] = id }
@@ -51,7 +52,6 @@ struct ImportReport {
             "album": album, "imported": count(.added), "alreadyInAlbum": count(.alreadyInAlbum), "notImages": count(.notAnImage),
             "unreadable": count(.unreadable), "files": files,
         ]
-        let data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-        return String(decoding: data, as: UTF8.self)
+        return try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
     }
 }

@@ -20,7 +20,7 @@ struct PhotoAlbumCommand {
         let store = try AlbumStore(directory: arguments.store)
         if !store.lastRepair.isClean {
             let repair = store.lastRepair
-            print("repaired: \(repair.removedTemporaryFiles.count) temporary and \(repair.removedOrphans.count) unreferenced files removed")
+            Console.line("repaired: \(repair.removedTemporaryFiles.count) temporary and \(repair.removedOrphans.count) unreferenced files removed")
         }
         switch arguments.command {
         case .importFiles(let album, let paths, let json):
@@ -42,12 +42,11 @@ struct PhotoAlbumCommand {
                 }
             }
             if json {
-                let data = try JSONSerialization.data(withJSONObject: rows, options: [.prettyPrinted, .sortedKeys])
-                print(String(decoding: data, as: UTF8.self))
+                Console.json(try JSONSerialization.data(withJSONObject: rows, options: [.prettyPrinted, .sortedKeys]))
             } else {
                 for row in rows {
-                    print(
-                        "\(row["id"]!.prefix(12))  \(row["album"]!)#\(row["position"]!)  \(row["width"]!)x\(row["height"]!) \(row["format"]!)  \(row["name"]!)  \(row["taken"]!)"
+                    Console.line(
+                        "\(row["id"]!.prefix(12))  \(row["album"]!.oneLine)#\(row["position"]!)  \(row["width"]!)x\(row["height"]!) \(row["format"]!)  \(row["name"]!.oneLine)  \(row["taken"]!)"
                     )
                 }
             }
@@ -61,7 +60,7 @@ struct PhotoAlbumCommand {
                     guard matches.count <= 1 else { throw CLIError("\(prefix) matches \(matches.count) photos in \(name); give more digits") }
                     if let match = matches.first {
                         try await store.remove(match.asset, from: name)
-                        print("removed \(match.asset.shortForm) from \(name)")
+                        Console.line("removed \(match.asset.shortForm) from \(name.oneLine)")
                         removed = true
                     }
                 }
@@ -70,8 +69,8 @@ struct PhotoAlbumCommand {
             return 0
         case .check:
             let report = try await store.check()
-            for problem in report.problems { print("problem: \(problem)") }
-            print(report.isConsistent ? "consistent: \(report.assetCount) photos" : "inconsistent: \(report.problems.count) problems")
+            for problem in report.problems { Console.line("problem: \(problem)") }
+            Console.line(report.isConsistent ? "consistent: \(report.assetCount) photos" : "inconsistent: \(report.problems.count) problems")
             return report.isConsistent ? 0 : 1
         case .pick(let source, let limit, let from, let album):
             // The library's index lives in the store, not in the user's folder.
@@ -83,19 +82,19 @@ struct PhotoAlbumCommand {
             )
             switch try await session.run(with: TerminalPicker()) {
             case .cancelled:
-                print("cancelled")
+                Console.line("cancelled")
             case .picked(let assets):
                 try await ensureAlbum(album, in: store)
                 var alreadyThere = 0
                 for asset in assets {
                     switch try await store.add(asset, to: album) {
-                    case .added(let item): print("added \(item.asset.shortForm) \(asset.id)")
+                    case .added(let item): Console.line("added \(item.asset.shortForm) \(asset.id.oneLine)")
                     case .alreadyInAlbum(let item):
                         alreadyThere += 1
-                        print("already in album \(item.asset.shortForm) \(asset.id)")
+                        Console.line("already in album \(item.asset.shortForm) \(asset.id.oneLine)")
                     }
                 }
-                print("picked \(assets.count) into \(album) (\(alreadyThere) already there)")
+                Console.line("picked \(assets.count) into \(album.oneLine) (\(alreadyThere) already there)")
             }
             return 0
         }
@@ -120,9 +119,9 @@ struct PhotoAlbumCommand {
             progress.advance(entry.line)
         }
         if json {
-            print(try report.json())
+            Console.json(try report.json())
         } else {
-            print(report.summary)
+            Console.line(report.summary)
         }
         return report.count(.unreadable) == 0 ? 0 : 1
     }

@@ -1,3 +1,4 @@
+import ExampleSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -21,10 +22,11 @@ struct Progress {
             let width = 30
             let filled = total > 0 ? done * width / total : width
             let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-            try? FileHandle.standardError.write(contentsOf: Data("\r[\(bar)] \(done)/\(total) ".utf8))
-            if done == total { try? FileHandle.standardError.write(contentsOf: Data("\n".utf8)) }
+            // Only the program's own text: the carriage return redraws the bar.
+            Console.control("\r[\(bar)] \(done)/\(total) ")
+            if done == total { Console.control("\n") }
         } else if printsLines {
-            print(line)
+            Console.line(line)
             fflush(nil)  // all output streams: `stdout` itself is global mutable state to Swift 6
         }
     }

@@ -1,3 +1,4 @@
+import ExampleSupport
 import Foundation
 import PhotoAlbum
 import Synchronization
@@ -12,16 +13,16 @@ final class TerminalPicker: PickerInteraction {
             defer { shown = true }
             return shown
         }) {
-            for skipped in state.skippedSources { print("no \(skipped.kind): \(skipped.reason); using the \(state.source)") }
+            for skipped in state.skippedSources { Console.line("no \(skipped.kind): \(skipped.reason.oneLine); using the \(state.source)") }
         }
-        if let notice = state.notice { print("! \(notice)") }
+        if let notice = state.notice { Console.line("! \(notice.oneLine)") }
         for (index, candidate) in state.candidates.enumerated() {
             let mark = state.selection.firstIndex(of: candidate.id).map { "[\($0 + 1)]" } ?? "[ ]"
             let crop = state.crops[candidate.id].map { " crop \($0)" } ?? ""
-            print("\(mark) \(index + 1). \(candidate.id)  \(candidate.info.orientedSize)\(crop)")
+            Console.line("\(mark) \(index + 1). \(candidate.id.oneLine)  \(candidate.info.orientedSize)\(crop)")
         }
         let limit = state.selectionLimit == 0 ? "any number" : "up to \(state.selectionLimit)"
-        print("pick \(limit): a number toggles, 'crop N X Y W H', 'done', 'cancel' > ", terminator: "")
+        Console.prompt("pick \(limit): a number toggles, 'crop N X Y W H', 'done', 'cancel' > ")
         guard let line = readLine() else { return .cancel }
         let words = line.split(separator: " ").map(String.init)
         switch words.first {

@@ -60,8 +60,8 @@ struct PhotoBrowserCommand {
         let exit = try await ViewerLauncher.run(controller, arguments: arguments)
         if arguments.stats {
             let statistics = await controller.statistics
-            print(statistics)
-            print("input to frame (ms):", statistics.inputToFrame.map { String(format: "%.2f", $0) }.joined(separator: " "))
+            Console.line("\(statistics)")
+            Console.line("input to frame (ms): " + statistics.inputToFrame.map { String(format: "%.2f", $0) }.joined(separator: " "))
         }
         return exit.status
     }

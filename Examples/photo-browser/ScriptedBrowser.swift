@@ -35,14 +35,14 @@ enum ScriptedBrowser {
             case .gesture(let gesture, _): note = "\(try await session.handle(gesture))"
             }
             if note == "dismiss" {
-                print("\(trimmed): dismiss (the browser would close)")
+                Console.line("\(trimmed.oneLine): dismiss (the browser would close)")
                 break
             }
             let name = trimmed.split(separator: " ").first.map(String.init) ?? "step"
             try await report(session, step: step, name: name, out: out, action: "\(trimmed): \(note)")
         }
         let stats = await session.cache.statistics
-        print(
+        Console.line(
             "cache: \(stats.misses) decodes, \(stats.hits) hits, \(stats.joins) joined, \(stats.evictions) evicted, \(stats.itemCount) held (\(stats.byteCount / 1024) KB)"
         )
         return 0
@@ -62,8 +62,8 @@ enum ScriptedBrowser {
         case .decoded: source = String(format: "decoded in %.1f ms", milliseconds)
         }
         let frame = page.frame
-        print(
-            "\(action) -> page \(page.index + 1)/\(pager.count) \((page.photo.id as NSString).lastPathComponent) "
+        Console.line(
+            "\(action.oneLine) -> page \(page.index + 1)/\(pager.count) \((page.photo.id as NSString).lastPathComponent.oneLine) "
                 + String(format: "zoom %.3f (fit %.3f, max %.3f) ", page.state.zoom, pager.geometry.minimumZoom, pager.geometry.maximumZoom)
                 + String(format: "frame %.0f,%.0f %.0fx%.0f ", Double(frame.minX), Double(frame.minY), Double(frame.width), Double(frame.height))
                 + "rendition \(page.rendition.width)x\(page.rendition.height) (\(source))\(pager.isChromeHidden ? " chrome hidden" : "")")

@@ -28,7 +28,7 @@ enum ViewerLauncher {
                 do throws(WindowError) {
                     return try await WindowViewer(controller: controller, options: windowOptions).run()
                 } catch {
-                    FileHandle.standardError.write(Data("photo-browser: \(error); showing the photos in the terminal\n".utf8))
+                    Console.error("photo-browser: \(error); showing the photos in the terminal")
                 }
             }
             return try await TerminalViewer(controller: controller, options: terminalOptions).run()
@@ -36,7 +36,7 @@ enum ViewerLauncher {
     }
 
     @Sendable static func traceFrame(_ frame: ViewerFrame) {
-        var line = "frame \(frame.index + 1)/\(frame.count) \(frame.name) zoom \(Int(frame.zoomPercent.rounded()))% chrome \(frame.showsChrome)"
+        var line = "frame \(frame.index + 1)/\(frame.count) \(frame.name.oneLine) zoom \(Int(frame.zoomPercent.rounded()))% chrome \(frame.showsChrome)"
         if case .page(let page) = frame.content {
             let f = page.frame
             line += " centre \(Int(Double(page.state.center.x).rounded())),\(Int(Double(page.state.center.y).rounded()))"
@@ -44,7 +44,6 @@ enum ViewerLauncher {
                 " rect \(Int(Double(f.minX).rounded())),\(Int(Double(f.minY).rounded())),\(Int(Double(f.width).rounded())),\(Int(Double(f.height).rounded()))"
             line += " viewport \(Int(Double(frame.viewportSize.width)))x\(Int(Double(frame.viewportSize.height)))"
         }
-        line += "\n"
-        FileHandle.standardError.write(Data(line.utf8))
+        Console.error(line)
     }
 }

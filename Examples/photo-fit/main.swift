@@ -5,6 +5,7 @@
 // The output format follows OUTPUT's extension (.jpg/.jpeg, .png, .webp).
 // Any failure prints one line starting with "error:" and exits with status 1.
 
+import ExampleSupport
 import Foundation
 import ImageCodecs
 
@@ -17,19 +18,19 @@ struct Arguments {
 
     static let usage = "usage: photo-fit [--width W --height H] [--mode fit|fill] [--quality Q] INPUT OUTPUT"
 
-    init(_ arguments: [String]) throws(FitError) {
+    init(_ arguments: [String]) throws(CLIError) {
         var width: Int?
         var height: Int?
         var positional: [String] = []
         var iterator = arguments.makeIterator()
-        func value(for flag: String) throws(FitError) -> String {
-            guard let next = iterator.next() else { throw FitError("\(flag) needs a value") }
+        func value(for flag: String) throws(CLIError) -> String {
+            guard let next = iterator.next() else { throw CLIError("\(flag) needs a value") }
             return next
         }
-        func number(for flag: String, in range: ClosedRange<Int>) throws(FitError) -> Int {
+        func number(for flag: String, in range: ClosedRange<Int>) throws(CLIError) -> Int {
             let text = try value(for: flag)
             guard let number = Int(text), range.contains(number) else {
-                throw FitError("\(flag) must be a whole number in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
+                throw CLIError("\(flag) must be a whole number in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
             }
             return number
         }
@@ -40,38 +41,33 @@ struct Arguments {
             case "--quality": quality = try number(for: argument, in: 1...100)
             case "--mode":
                 let text = try value(for: argument)
-                guard let parsed = RenditionMode(rawValue: text) else { throw FitError("--mode must be fit or fill, got '\(text)'") }
+                guard let parsed = RenditionMode(rawValue: text) else { throw CLIError("--mode must be fit or fill, got '\(text)'") }
                 mode = parsed
             case "-h", "--help":
-                print(Self.usage)
+                Console.line(Self.usage)
                 exit(0)
             case _ where argument.hasPrefix("--"):
-                throw FitError("unknown option \(argument)")
+                throw CLIError("unknown option \(argument)")
             default:
                 positional.append(argument)
             }
         }
-        guard positional.count == 2 else { throw FitError("expected INPUT and OUTPUT; \(Self.usage)") }
+        guard positional.count == 2 else { throw CLIError("expected INPUT and OUTPUT; \(Self.usage)") }
         input = positional[0]
         output = positional[1]
         switch (width, height) {
         case let (width?, height?): box = PixelSize(width: width, height: height)
         case (nil, nil): box = nil
-        default: throw FitError("--width and --height go together")
+        default: throw CLIError("--width and --height go together")
         }
     }
-}
-
-struct FitError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }
 
 func run() throws -> String {
     let arguments = try Arguments(Array(CommandLine.arguments.dropFirst()))
     let fileExtension = (arguments.output as NSString).pathExtension
     guard let format = ImageFormat.forFileExtension(fileExtension) else {
-        throw FitError("cannot tell the output format from '\(arguments.output)'; use .jpg, .png or .webp")
+        throw CLIError("cannot tell the output format from '\(arguments.output)'; use .jpg, .png or .webp")
     }
 
     // Colours end in sRGB; a tagged source says so in its output.
@@ -88,7 +84,7 @@ func run() throws -> String {
     do {
         try Data(encoded).write(to: URL(fileURLWithPath: arguments.output), options: .atomic)
     } catch {
-        throw FitError("cannot write \(arguments.output): \(error.localizedDescription)")
+        throw CLIError("cannot write \(arguments.output): \(error.localizedDescription)")
     }
     let oriented = decoded.sourceOrientation == .up ? "" : ", orientation \(decoded.sourceOrientation) applied"
     let converted = sourceProfile.map { ", \($0.name ?? "tagged colours") converted to sRGB" } ?? ""
@@ -97,8 +93,9 @@ func run() throws -> String {
 
 do {
     let summary = try run()
-    if ProcessInfo.processInfo.environment["PHOTO_FIT_QUIET"] == nil { print(summary) }
+    if ProcessInfo.processInfo.environment["PHOTO_FIT_QUIET"] == nil { Console.line(summary) }
 } catch {
-    try? FileHandle.standardError.write(contentsOf: Data("error: \(error)\n".utf8))
+    // The error may quote a file name or a codec's message: terminal-safe.
+    Console.error("error: \(error)")
     exit(1)
 }

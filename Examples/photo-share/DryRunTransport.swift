@@ -1,3 +1,4 @@
+import ExampleSupport
 import Foundation
 import ShareKit
 import ShareKitHTTP
@@ -14,12 +15,12 @@ final class DryRunRecorder: Sendable {
 
     func record(_ request: JSONValue, lines: [String]) {
         requests.withLock { $0.append(request) }
-        if printsLines { for line in lines { print(line) } }
+        if printsLines { for line in lines { Console.line(line) } }
     }
 
     func recordHandOff(_ summary: JSONValue, lines: [String]) {
         handOff.withLock { $0 = summary }
-        if printsLines { for line in lines { print(line) } }
+        if printsLines { for line in lines { Console.line(line) } }
     }
 
     /// `{"target", "requests": [...]}` for HTTP providers, `{"target", "handoff": {...}}` for the WeChat app.
@@ -90,5 +91,5 @@ struct DryRunTransport: HTTPTransport {
 
 /// Log lines on stderr (for --verbose).
 struct StandardErrorLog: ShareLogHandler {
-    func log(_ record: ShareLogRecord) { try? FileHandle.standardError.write(contentsOf: Data("\(record)\n".utf8)) }
+    func log(_ record: ShareLogRecord) { Console.error("\(record)") }
 }

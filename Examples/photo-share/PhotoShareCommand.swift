@@ -48,8 +48,7 @@ struct PhotoShareCommand {
 
         var images: [ShareImage] = []
         for path in arguments.images {
-            guard let data = FileManager.default.contents(atPath: path) else { throw CLIError("cannot read \(path)") }
-            images.append(.encoded([UInt8](data)))
+            images.append(.encoded(try readInputFile(path)))
         }
         let content = ShareContent(text: arguments.text, images: images, link: arguments.link)
 
@@ -66,15 +65,15 @@ struct PhotoShareCommand {
                         case let target? where !target.availability.isAvailable: " [\(Self.unavailability(target.availability))]"
                         case _?: ""
                         }
-                    print("\(entry.name)\t\(entry.description)\(note)")
+                    Console.line("\(entry.name)\t\(entry.description)\(note)")
                 }
                 return 0
             }
             let targets = await center.targets(for: content)
-            if targets.isEmpty { print("no registered provider can take this content") }
+            if targets.isEmpty { Console.line("no registered provider can take this content") }
             for target in targets {
                 let note = target.availability.isAvailable ? "" : " [\(Self.unavailability(target.availability))]"
-                print("\(target)\t\(TargetDescriptions.text(for: target))\(note)")
+                Console.line("\(target)\t\(TargetDescriptions.text(for: target))\(note)")
             }
             return 0
         case .share(let provider, let destination):
@@ -83,23 +82,23 @@ struct PhotoShareCommand {
             }
             let operation = await center.startShare(content, to: target)
             for await event in operation.events {
-                if case .finished = event, arguments.verbose { try? FileHandle.standardError.write(contentsOf: Data("finished sharing to \(target)\n".utf8)) }
+                if case .finished = event, arguments.verbose { Console.error("finished sharing to \(target)") }
             }
             let outcome = try await operation.outcome()
             if arguments.dryRun {
                 if arguments.json {
-                    print(String(decoding: recorder.document(target: target).encoded(), as: UTF8.self))
+                    Console.json(Data(recorder.document(target: target).encoded()))
                 } else {
-                    print("dry run: nothing was sent")
+                    Console.line("dry run: nothing was sent")
                 }
                 return 0
             }
             switch outcome {
             case .posted(let receipt):
-                print("posted\(receipt.postID.map { " \($0)" } ?? "")\(receipt.url.map { " \($0)" } ?? "")")
+                Console.line("posted\(receipt.postID.map { " \($0)" } ?? "")\(receipt.url.map { " \($0)" } ?? "")")
                 return 0
             case .outcomeUnknown(let reason):
-                print("outcome unknown: \(reason)")
+                Console.line("outcome unknown: \(reason)")
                 return 3
             }
         }

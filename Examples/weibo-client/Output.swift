@@ -1,3 +1,4 @@
+import ExampleSupport
 import Foundation
 import WeiboKit
 
@@ -39,17 +40,17 @@ enum Output {
         ["id": user.id, "screenName": user.screenName, "followersCount": user.followersCount]
     }
 
-    /// Prints `value` as JSON (keys sorted, UTF-8 unescaped).
+    /// Prints `value` as JSON (keys sorted, UTF-8 unescaped but for the
+    /// controls a terminal would act on).
     static func printJSON(_ value: Any) throws {
-        let data = try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])
-        print(String(decoding: data, as: UTF8.self))
+        Console.json(try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes]))
     }
 
     /// A post as text lines.
     static func describe(_ post: WeiboPost, indent: String = "") -> String {
-        var lines = ["\(indent)\(post.id)  @\(post.user?.screenName ?? "(deleted)")  \(iso8601(post.createdAt))"]
+        var lines = ["\(indent)\(post.id.oneLine)  @\(post.user?.screenName.oneLine ?? "(deleted)")  \(iso8601(post.createdAt))"]
         lines.append("\(indent)  \(post.text.replacingOccurrences(of: "\n", with: "\n\(indent)  "))")
-        for picture in post.pictures { lines.append("\(indent)  [picture] \(picture.absoluteString)") }
+        for picture in post.pictures { lines.append("\(indent)  [picture] \(picture.absoluteString.oneLine)") }
         if let repost = post.repost { lines.append(describe(repost, indent: indent + "  ↻ ")) }
         if indent.isEmpty { lines.append("  reposts \(post.repostsCount) · comments \(post.commentsCount)") }
         return lines.joined(separator: "\n")

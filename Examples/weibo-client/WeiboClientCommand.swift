@@ -49,7 +49,7 @@ struct Session {
         case .accounts: return try await listAccounts()
         case .use(let uid):
             try await accounts.use(uid: uid)
-            print("using \(await accounts.current().map { "\($0.screenName) (\($0.uid))" } ?? uid)")
+            Console.line("using \(await accounts.current().map { "\($0.screenName.oneLine) (\($0.uid.oneLine))" } ?? uid.oneLine)")
             return 0
         case .logout(let uid): return try await logout(uid)
         case .timeline(let count, let older, let offline): return try await timeline(count: count, older: older, offline: offline)
@@ -59,8 +59,8 @@ struct Session {
             if arguments.json {
                 try Output.printJSON(page.comments.map(Output.comment))
             } else {
-                print("\(page.totalCount) comments")
-                for comment in page.comments { print("\(comment.id)  @\(comment.user.screenName): \(comment.text)") }
+                Console.line("\(page.totalCount) comments")
+                for comment in page.comments { Console.line("\(comment.id.oneLine)  @\(comment.user.screenName.oneLine): \(comment.text.oneLine)") }
             }
             return 0
         case .comment(let id, let text): return report(try await client.comment(on: id, text: text)) { "commented \($0.id)" }
@@ -70,19 +70,19 @@ struct Session {
             if arguments.json {
                 try Output.printJSON(Output.user(user))
             } else {
-                print("\(user.screenName) (\(user.id))\(user.following ? "  · following" : "")")
-                print("followers \(user.followersCount) · following \(user.friendsCount) · posts \(user.statusesCount)")
-                if !user.description.isEmpty { print(user.description) }
+                Console.line("\(user.screenName.oneLine) (\(user.id.oneLine))\(user.following ? "  · following" : "")")
+                Console.line("followers \(user.followersCount) · following \(user.friendsCount) · posts \(user.statusesCount)")
+                if !user.description.isEmpty { Console.line(user.description) }
             }
             return 0
-        case .follow(let uid): return report(try await client.follow(.id(uid))) { "following \($0.screenName) (\($0.id))" }
-        case .unfollow(let uid): return report(try await client.unfollow(.id(uid))) { "no longer following \($0.screenName) (\($0.id))" }
+        case .follow(let uid): return report(try await client.follow(.id(uid))) { "following \($0.screenName.oneLine) (\($0.id.oneLine))" }
+        case .unfollow(let uid): return report(try await client.unfollow(.id(uid))) { "no longer following \($0.screenName.oneLine) (\($0.id.oneLine))" }
         case .search(let query):
             let found = try await client.searchUsers(query)
             if arguments.json {
                 try Output.printJSON(found.map(Output.suggestion))
             } else {
-                for user in found { print("\(user.id)  \(user.screenName)  \(user.followersCount) followers") }
+                for user in found { Console.line("\(user.id.oneLine)  \(user.screenName.oneLine)  \(user.followersCount) followers") }
             }
             return 0
         }
@@ -92,10 +92,10 @@ struct Session {
     func report<Value>(_ outcome: WeiboWriteOutcome<Value>, _ done: (Value) -> String) -> Int32 {
         switch outcome {
         case .done(let value):
-            print(done(value))
+            Console.line(done(value))
             return 0
         case .outcomeUnknown(let reason):
-            print("outcome unknown: \(reason)")
+            Console.line("outcome unknown: \(reason)")
             return 3
         }
     }
@@ -115,15 +115,15 @@ struct Session {
             try code
             ?? {
                 let state = UUID().uuidString
-                print("Open this page, sign in, then paste the address you were sent to (or its code):")
-                print(authorizer.authorizationURL(state: state).absoluteString)
+                Console.line("Open this page, sign in, then paste the address you were sent to (or its code):")
+                Console.line(authorizer.authorizationURL(state: state).absoluteString)
                 guard let line = readLine(strippingNewline: true) else { throw CLIError("no redirect URL or code on standard input") }
                 return try authorizer.code(fromRedirect: line, expectedState: state)
             }()
         let credential = try await authorizer.credential(forCode: code)
         let profile = try await client.api.user(.id(credential.account), token: credential.accessToken, uid: credential.account)
         try await accounts.add(credential, screenName: profile.screenName)
-        print("signed in as \(profile.screenName) (\(profile.id))")
+        Console.line("signed in as \(profile.screenName.oneLine) (\(profile.id.oneLine))")
         return 0
     }
 
@@ -134,10 +134,10 @@ struct Session {
             try Output.printJSON(all.map { Output.account($0, current: $0.uid == current) })
             return 0
         }
-        if all.isEmpty { print("no accounts; run weibo-client login") }
+        if all.isEmpty { Console.line("no accounts; run weibo-client login") }
         for account in all {
             let expiry = account.expiresAt.map { "expires \(Output.iso8601($0))" } ?? ""
-            print("\(account.uid == current ? "*" : " ") \(account.uid)  \(account.screenName)  \(expiry)\(account.needsSignIn ? "  (needs sign-in)" : "")")
+            Console.line("\(account.uid == current ? "*" : " ") \(account.uid.oneLine)  \(account.screenName.oneLine)  \(expiry)\(account.needsSignIn ? "  (needs sign-in)" : "")")
         }
         return 0
     }
@@ -149,7 +149,7 @@ struct Session {
         }
         try await accounts.remove(account.uid)
         try await cache().removeAll(account: account.uid)
-        print("signed out \(account.screenName) (\(account.uid))")
+        Console.line("signed out \(account.screenName.oneLine) (\(account.uid.oneLine))")
         return 0
     }
 
@@ -180,8 +180,7 @@ struct Session {
             }
             let age = snapshot.timeline.age(at: Date()).map { "from \(Output.age($0)) ago" } ?? "never refreshed"
             let reason = snapshot.failure.map { ": \($0)" } ?? ""
-            try? FileHandle.standardError.write(
-                contentsOf: Data("offline\(reason); showing \(snapshot.timeline.posts.count) cached posts \(age)\n".utf8))
+            Console.error("offline\(reason); showing \(snapshot.timeline.posts.count) cached posts \(age)")
             if older { shown = [] }
         }
         if arguments.json {
@@ -190,8 +189,8 @@ struct Session {
         }
         for item in shown {
             switch item {
-            case .post(let post): print(Output.describe(post))
-            case .gap: print("  ⋯ more posts here (weibo-client timeline --older fills from the bottom)")
+            case .post(let post): Console.line(Output.describe(post))
+            case .gap: Console.line("  ⋯ more posts here (weibo-client timeline --older fills from the bottom)")
             }
         }
         return 0
@@ -207,8 +206,7 @@ struct Session {
         await center.register(provider)
         var images: [ShareImage] = []
         if let image {
-            guard let data = FileManager.default.contents(atPath: image) else { throw CLIError("cannot read \(image)") }
-            images.append(.encoded([UInt8](data)))
+            images.append(.encoded(try readInputFile(image)))
         }
         let target = ShareTarget(provider: WeiboProvider.id, destination: .timeline, displayName: "Weibo")
         let outcome: ShareOutcome
@@ -223,10 +221,10 @@ struct Session {
         }
         switch outcome {
         case .posted(let receipt):
-            print("posted \(receipt.postID ?? "(id not yet known)")\(receipt.url.map { " \($0.absoluteString)" } ?? "")")
+            Console.line("posted \(receipt.postID?.oneLine ?? "(id not yet known)")\(receipt.url.map { " \($0.absoluteString)" } ?? "")")
             return 0
         case .outcomeUnknown(let reason):
-            print("outcome unknown: \(reason)")
+            Console.line("outcome unknown: \(reason)")
             return 3
         }
     }

@@ -1,3 +1,5 @@
+import SystemSupport
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -37,25 +39,21 @@ public final class FileByteSource: ByteSource {
     /// Total length in bytes, from `fstat` when the file was opened.
     public let count: Int
 
-    /// Opens `path` for reading.
+    /// Opens `path` for reading. Anything but a regular file (a FIFO, a
+    /// device, a folder) is refused at once, without waiting on it.
     ///
     /// - Throws: ``ImageCodecError/fileAccess(path:reason:)``.
     public init(path: String) throws(ImageCodecError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .fileAccess(path: path, reason: String(cString: strerror(errno))) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            let reason = String(cString: strerror(errno))
-            close(fd)
-            throw .fileAccess(path: path, reason: reason)
+        // A FIFO or a device is refused without blocking on its open.
+        let opened: (descriptor: Int32, size: Int)
+        do {
+            opened = try RegularFile.openForReading(path)
+        } catch {
+            throw .fileAccess(path: path, reason: error.reason)
         }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            close(fd)
-            throw .fileAccess(path: path, reason: "not a regular file")
-        }
-        descriptor = fd
+        descriptor = opened.descriptor
         self.path = path
-        count = Int(info.st_size)
+        count = opened.size
     }
 
     deinit { close(descriptor) }

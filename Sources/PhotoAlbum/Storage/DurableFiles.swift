@@ -1,3 +1,5 @@
+import SystemSupport
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -8,51 +10,30 @@
 enum DurableFiles {
     static func reason() -> String { String(cString: strerror(errno)) }
 
-    private static func failure(_ path: String) -> AlbumError {
-        errno == ENOSPC || errno == EDQUOT ? .diskFull(path: path) : .storage(path: path, reason: reason())
+    /// The album's error for a failed system call.
+    static func albumError(_ error: SystemError) -> AlbumError {
+        error.isDiskFull ? .diskFull(path: error.path) : .storage(path: error.path, reason: error.reason)
     }
 
     /// Writes `bytes` to `path` so that, whatever happens, `path` is either
-    /// absent or complete: a temporary file in the same folder is written,
-    /// flushed to disk, renamed over `path`, and the folder is flushed.
+    /// absent or complete (``SystemSupport``'s one durable write: a
+    /// temporary file under an unpredictable name, flushed, renamed over
+    /// `path`, the folder flushed).
     static func write(_ bytes: [UInt8], to path: String) throws(AlbumError) {
-        let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-        let temporary = "\(path).\(getpid()).tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw failure(temporary) }
-        var written = 0
-        while written < bytes.count {
-            let result = bytes.withUnsafeBytes { raw in Glibc.write(fd, raw.baseAddress! + written, raw.count - written) }
-            if result < 0 {
-                if errno == EINTR { continue }
-                let error = failure(path)
-                close(fd)
-                unlink(temporary)
-                throw error
-            }
-            written += result
+        do {
+            try DurableFile.write(bytes, to: path, mode: 0o644)
+        } catch {
+            throw albumError(error)
         }
-        guard fsync(fd) == 0 else {
-            let error = failure(path)
-            close(fd)
-            unlink(temporary)
-            throw error
-        }
-        close(fd)
-        guard rename(temporary, path) == 0 else {
-            let error = failure(path)
-            unlink(temporary)
-            throw error
-        }
-        try syncFolder(folder.isEmpty ? "." : folder)
     }
 
     /// Flushes a folder's entries (a rename or unlink in it) to disk.
     static func syncFolder(_ path: String) throws(AlbumError) {
-        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw .storage(path: path, reason: reason()) }
-        defer { close(fd) }
-        guard fsync(fd) == 0 else { throw .storage(path: path, reason: reason()) }
+        do {
+            try DurableFile.syncFolder(path)
+        } catch {
+            throw albumError(error)
+        }
     }
 
     /// Creates `path` and its parents if missing.
@@ -64,27 +45,14 @@ enum DurableFiles {
         }
     }
 
-    /// Reads a whole file.
+    /// Reads a whole regular file; anything else (a FIFO, a device) is
+    /// refused without blocking.
     static func read(_ path: String) throws(AlbumError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .unreadableFile(path: path, reason: reason()) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .unreadableFile(path: path, reason: reason()) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw .unreadableFile(path: path, reason: "not a regular file") }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-        var filled = 0
-        while filled < bytes.count {
-            let result = bytes.withUnsafeMutableBytes { raw in Glibc.read(fd, raw.baseAddress! + filled, raw.count - filled) }
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw .unreadableFile(path: path, reason: reason())
-            }
-            if result == 0 { break }
-            filled += result
+        do {
+            return try RegularFile.contents(of: path)
+        } catch {
+            throw .unreadableFile(path: path, reason: error.reason)
         }
-        if filled < bytes.count { bytes.removeSubrange(filled...) }
-        return bytes
     }
 
     /// The names in a folder (not `.` or `..`); empty when it does not exist.

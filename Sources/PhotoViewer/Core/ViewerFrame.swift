@@ -1,6 +1,7 @@
 public import Foundation
 public import ImageCodecs
 public import PhotoBrowser
+import SystemSupport
 
 /// One screen of a viewer: the shown page's pixels and where they go, or
 /// why there are none, with the texts around them. Backends draw it.
@@ -56,15 +57,18 @@ public struct ViewerFrame: Sendable {
         photo.id.split(separator: "/").last.map(String.init) ?? photo.id
     }
 
-    /// The window title: `NAME — N/COUNT`.
-    public var title: String { "\(name) — \(index + 1)/\(count)" }
+    /// The window title: `NAME — N/COUNT`. The name (a file name: text
+    /// from outside) is terminal-safe: control characters, and line breaks,
+    /// are shown as `\u{1B}`-style escapes.
+    public var title: String { "\(TerminalText.safeLine(name)) — \(index + 1)/\(count)" }
 
-    /// The status line: `N/COUNT  NAME  WxH  ZOOM%`, then the message if any.
+    /// The status line: `N/COUNT  NAME  WxH  ZOOM%`, then the message if
+    /// any; the name and the message are terminal-safe, as in ``title``.
     public var statusLine: String {
         let size = photo.displaySize
         let zoom = zoomPercent >= 10 ? String(Int(zoomPercent.rounded())) : String(format: "%.1f", zoomPercent)
-        let base = "\(index + 1)/\(count)  \(name)  \(size.width)x\(size.height)  \(zoom)%"
-        return message.map { "\(base)  \($0)" } ?? base
+        let base = "\(index + 1)/\(count)  \(TerminalText.safeLine(name))  \(size.width)x\(size.height)  \(zoom)%"
+        return message.map { "\(base)  \(TerminalText.safeLine($0))" } ?? base
     }
 
     /// The viewport's size in screen pixels.

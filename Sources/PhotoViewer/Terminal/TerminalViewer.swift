@@ -1,5 +1,6 @@
 public import Foundation
 import ImageCodecs
+import SystemSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -189,7 +190,8 @@ private final class TerminalSession {
         }
         if let failure {
             let row = max(1, (size.rows - 1) / 2)
-            let text = String(failure.prefix(max(1, size.columns - 2)))
+            // A decoder's message can quote the file: terminal-safe, on one line.
+            let text = String(TerminalText.safeLine(failure).prefix(max(1, size.columns - 2)))
             let column = max(1, (size.columns - text.count) / 2)
             out += Array("\u{1B}[\(row);\(column)H\u{1B}[31m\(text)\u{1B}[0m".utf8)
         }

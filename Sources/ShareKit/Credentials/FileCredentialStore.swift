@@ -1,12 +1,11 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// A ``CredentialStore`` in a JSON file readable only by its owner (mode
-/// 0600), replaced atomically (written to a temporary file, flushed, renamed)
-/// so a crash never leaves half a file.
+/// 0600 from the moment it is created), replaced atomically (a temporary
+/// file under an unpredictable name, flushed, renamed, its folder flushed)
+/// so a crash never leaves half a file. Every change reads, changes and
+/// writes the file under an exclusive lock (`PATH.lock`), so two processes
+/// saving different accounts both keep theirs.
 public actor FileCredentialStore: CredentialStore {
     /// The file.
     public nonisolated let path: String
@@ -17,8 +16,7 @@ public actor FileCredentialStore: CredentialStore {
     }
 
     private func load() throws -> [Credential] {
-        guard FileManager.default.fileExists(atPath: path) else { return [] }
-        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        guard let data = try OwnerOnlyFile.read(path), !data.isEmpty else { return [] }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
         return try decoder.decode([Credential].self, from: data)
@@ -32,18 +30,28 @@ public actor FileCredentialStore: CredentialStore {
         try OwnerOnlyFile.write(data, to: path)
     }
 
+    /// Reads, changes and writes the file while holding its lock.
+    private func change(_ body: (inout [Credential]) -> Void) throws {
+        try OwnerOnlyFile.whileLocked(path) {
+            var all = try load()
+            body(&all)
+            try write(all)
+        }
+    }
+
     public func credential(for provider: ProviderID, account: String?) throws -> Credential? {
         try load().filter { $0.provider == provider && (account == nil || $0.account == account) }
             .sorted { $0.account < $1.account }.first
     }
 
     public func save(_ credential: Credential) throws {
-        var all = try load().filter { !($0.provider == credential.provider && $0.account == credential.account) }
-        all.append(credential)
-        try write(all)
+        try change { all in
+            all.removeAll { $0.provider == credential.provider && $0.account == credential.account }
+            all.append(credential)
+        }
     }
 
     public func removeCredential(for provider: ProviderID, account: String) throws {
-        try write(try load().filter { !($0.provider == provider && $0.account == account) })
+        try change { all in all.removeAll { $0.provider == provider && $0.account == account } }
     }
 }

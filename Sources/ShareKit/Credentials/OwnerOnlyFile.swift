@@ -1,25 +1,30 @@
 package import Foundation
+import SystemSupport
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
-/// Writes files only their owner can read (mode 0600), replaced atomically:
-/// written to a temporary file, flushed, renamed, so a crash never leaves
-/// half a file. Shared by the credential and account stores.
+/// Files only their owner can read (mode 0600), replaced atomically through
+/// the package's one durable write, and changed under a lock so that two
+/// processes never lose each other's change. Shared by the credential and
+/// account stores.
 package enum OwnerOnlyFile {
-    /// Replaces the file at `path` with `data`.
+    /// Replaces the file at `path` with `data` (mode 0600 from its creation;
+    /// the file and its folder flushed).
     package static func write(_ data: Data, to path: String) throws {
-        let temporary = "\(path).\(getpid()).tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: temporary]) }
-        fchmod(fd, 0o600)
-        let written = data.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-        let synced = fsync(fd) == 0
-        close(fd)
-        guard written == data.count, synced, rename(temporary, path) == 0 else {
-            unlink(temporary)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
+        try DurableFile.write([UInt8](data), to: path, mode: 0o600)
+    }
+
+    /// The file's contents, or `nil` when there is none; a FIFO or a device
+    /// at `path` is refused without blocking, and so is a file over `limit` bytes.
+    package static func read(_ path: String, limit: Int = 16 << 20) throws -> Data? {
+        do {
+            return Data(try RegularFile.contents(of: path, limit: limit))
+        } catch where error.isMissing {
+            return nil
         }
+    }
+
+    /// Runs `body` (typically: read, change, write back) holding the
+    /// exclusive lock `path.lock`, so writers in other processes wait.
+    package static func whileLocked<T>(_ path: String, _ body: () throws -> T) throws -> T {
+        try FileLock.withExclusiveLock(at: "\(path).lock", body)
     }
 }

@@ -1,14 +1,14 @@
 import Foundation
 public import ShareKit
 
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The app's Weibo accounts: several per app, keyed by uid, one of them
 /// current. Tokens live in a ``ShareKit/CredentialStore`` (provider `"weibo"`,
 /// account = uid); names, expiry and the "needs sign-in" mark in an index
-/// file beside it (mode 0600, replaced atomically), or in memory.
+/// file beside it (mode 0600, replaced atomically), or in memory. Every
+/// change re-reads the index file and writes it back under an exclusive
+/// lock (`INDEX.lock`), so two processes signing in different accounts
+/// both keep theirs.
 ///
 /// ```swift
 /// let store = try WeiboAccountStore(credentials: FileCredentialStore(path: dir + "/credentials.json"), indexPath: dir + "/accounts.json")
@@ -33,15 +33,46 @@ public actor WeiboAccountStore {
         self.indexPath = indexPath
         self.clock = clock
         index = Index()
-        if let indexPath, let bytes = FileManager.default.contents(atPath: indexPath), !bytes.isEmpty {
+        if let indexPath { index = try Self.load(indexPath) }
+    }
+
+    /// The index in the file at `path`; empty when there is none.
+    private static func load(_ path: String) throws(WeiboError) -> Index {
+        do {
+            guard let bytes = try OwnerOnlyFile.read(path), !bytes.isEmpty else { return Index() }
             let decoder = JSONDecoder()
             decoder.dateDecodingStrategy = .secondsSince1970
-            do {
-                index = try decoder.decode(Index.self, from: bytes)
-            } catch {
-                throw .storage(UnderlyingError(error, context: "reading \(indexPath)"))
-            }
+            return try decoder.decode(Index.self, from: bytes)
+        } catch {
+            throw .storage(UnderlyingError(error, context: "reading \(path)"))
         }
+    }
+
+    /// Applies `body` to the newest index: with a file, under its lock, to
+    /// what the file holds now (another process may have changed it), then
+    /// written back.
+    private func change(_ body: (inout Index) throws(WeiboError) -> Void) throws(WeiboError) {
+        guard let indexPath else { return try body(&index) }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        encoder.dateEncodingStrategy = .secondsSince1970
+        let result: Result<Index, WeiboError>
+        do {
+            result = try OwnerOnlyFile.whileLocked(indexPath) {
+                var newest: Index
+                do throws(WeiboError) {
+                    newest = try Self.load(indexPath)
+                    try body(&newest)
+                } catch {
+                    return .failure(error)
+                }
+                try OwnerOnlyFile.write(try encoder.encode(newest), to: indexPath)
+                return .success(newest)
+            }
+        } catch {
+            throw .storage(UnderlyingError(error, context: "writing \(indexPath)"))
+        }
+        index = try result.get()
     }
 
     /// Every account, in the order they signed in; expired tokens are
@@ -65,9 +96,10 @@ public actor WeiboAccountStore {
 
     /// Makes `uid` the current account.
     public func use(uid: String) throws(WeiboError) {
-        guard index.accounts.contains(where: { $0.uid == uid }) else { throw .notSignedIn }
-        index.current = uid
-        try save()
+        try change { index throws(WeiboError) in
+            guard index.accounts.contains(where: { $0.uid == uid }) else { throw .notSignedIn }
+            index.current = uid
+        }
     }
 
     /// Adds or replaces the account of `credential` (a fresh sign-in clears
@@ -79,20 +111,23 @@ public actor WeiboAccountStore {
             throw .storage(UnderlyingError(error, context: "saving the token"))
         }
         let account = WeiboAccount(uid: credential.account, screenName: screenName, expiresAt: credential.expiresAt)
-        if let position = index.accounts.firstIndex(where: { $0.uid == account.uid }) {
-            index.accounts[position] = account
-        } else {
-            index.accounts.append(account)
+        try change { index in
+            if let position = index.accounts.firstIndex(where: { $0.uid == account.uid }) {
+                index.accounts[position] = account
+            } else {
+                index.accounts.append(account)
+            }
+            index.current = account.uid
         }
-        index.current = account.uid
-        try save()
     }
 
     /// Marks `uid` as needing sign-in: its requests stop until it signs in again.
     public func markNeedsSignIn(_ uid: String) throws(WeiboError) {
-        guard let position = index.accounts.firstIndex(where: { $0.uid == uid }), !index.accounts[position].needsSignIn else { return }
-        index.accounts[position].needsSignIn = true
-        try save()
+        guard index.accounts.contains(where: { $0.uid == uid && !$0.needsSignIn }) else { return }
+        try change { index in
+            guard let position = index.accounts.firstIndex(where: { $0.uid == uid }) else { return }
+            index.accounts[position].needsSignIn = true
+        }
     }
 
     /// Forgets `uid` and its token; the first remaining account becomes
@@ -103,9 +138,10 @@ public actor WeiboAccountStore {
         } catch {
             throw .storage(UnderlyingError(error, context: "removing the token"))
         }
-        index.accounts.removeAll { $0.uid == uid }
-        if index.current == uid { index.current = index.accounts.first?.uid }
-        try save()
+        try change { index in
+            index.accounts.removeAll { $0.uid == uid }
+            if index.current == uid { index.current = index.accounts.first?.uid }
+        }
     }
 
     /// The credential of `uid` (the current account when `nil`) for a
@@ -125,17 +161,5 @@ public actor WeiboAccountStore {
             throw .needsSignIn(uid: account.uid)
         }
         return stored
-    }
-
-    private func save() throws(WeiboError) {
-        guard let indexPath else { return }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        encoder.dateEncodingStrategy = .secondsSince1970
-        do {
-            try OwnerOnlyFile.write(try encoder.encode(index), to: indexPath)
-        } catch {
-            throw .storage(UnderlyingError(error, context: "writing \(indexPath)"))
-        }
     }
 }

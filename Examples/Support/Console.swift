@@ -1,0 +1,67 @@
+// Where the examples print. Everything they show can hold text from
+// outside (file names, EXIF strings, posts, names, server messages), so
+// every line goes through SystemSupport's terminal-safe rule here, once.
+
+package import Foundation
+import SystemSupport
+
+/// The examples' standard output and standard error, terminal-safe.
+package enum Console {
+    /// Prints `text` and a newline on standard output, with every control
+    /// character a terminal could act on shown as `\u{XX}` (line feeds and
+    /// tabs kept).
+    package static func line(_ text: String) {
+        write(TerminalText.safe(text) + "\n", to: .standardOutput)
+    }
+
+    /// Prints `text` and a newline on standard error, terminal-safe.
+    package static func error(_ text: String) {
+        write(TerminalText.safe(text) + "\n", to: .standardError)
+    }
+
+    /// Prints `text` with no newline on standard output and flushes it, for
+    /// a prompt that waits on standard input (seen at once through a pipe).
+    package static func prompt(_ text: String) {
+        write(TerminalText.safe(text), to: .standardOutput)
+    }
+
+    /// Prints a JSON document (an encoder's output) and a newline, with C1
+    /// controls, DEL and bidirectional overrides escaped as `\uXXXX` too.
+    package static func json(_ data: Data) {
+        write(JSONText.escapingControls(String(decoding: data, as: UTF8.self)) + "\n", to: .standardOutput)
+    }
+
+    /// Writes the program's own control sequences (a progress bar's
+    /// carriage return), which hold no outside text, as they are.
+    package static func control(_ text: String, to stream: Stream = .standardError) {
+        write(text, to: stream)
+    }
+
+    /// Which standard stream.
+    package enum Stream {
+        case standardOutput, standardError
+    }
+
+    private static func write(_ text: String, to stream: Stream) {
+        let handle = stream == .standardOutput ? FileHandle.standardOutput : FileHandle.standardError
+        // write(contentsOf:) throws where FileHandle.write(_:) would trap on a closed stream.
+        try? handle.write(contentsOf: Data(text.utf8))
+    }
+}
+
+extension String {
+    /// This text for one line of output (a file name, a person's name):
+    /// line feeds and tabs are shown as `\u{0A}` and `\u{09}` too, so it
+    /// cannot start a line of its own.
+    package var oneLine: String { TerminalText.safeLine(self) }
+}
+
+/// Reads the regular file at `path` (a FIFO or a device is refused at
+/// once), as a ``CLIError`` that names the file when it cannot.
+package func readInputFile(_ path: String, limit: Int = 1 << 30) throws(CLIError) -> [UInt8] {
+    do {
+        return try RegularFile.contents(of: path, limit: limit)
+    } catch {
+        throw CLIError("cannot read \(path.oneLine): \(error.reason)")
+    }
+}

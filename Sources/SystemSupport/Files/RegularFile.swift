@@ -1,0 +1,90 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Opening and reading files that must be ordinary files: a FIFO, a device
+/// or a socket named where a photo or a store file was expected is refused
+/// at once, never waited on.
+package enum RegularFile {
+    /// Opens `path` for reading and returns its descriptor and size. The
+    /// open does not block (`O_NONBLOCK`, so a FIFO without a writer cannot
+    /// hold it), and anything but a regular file is refused before a byte
+    /// is read. The caller closes the descriptor.
+    ///
+    /// - Parameter followingSymlinks: `false` refuses a symbolic link at `path` itself.
+    package static func openForReading(_ path: String, followingSymlinks: Bool = true) throws(SystemError) -> (descriptor: Int32, size: Int) {
+        let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | (followingSymlinks ? 0 : O_NOFOLLOW)
+        let descriptor = retryingOnInterrupt { open(path, flags) }
+        guard descriptor >= 0 else { throw .current("opening", path: path) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            let error = SystemError.current("reading the status of", path: path)
+            close(descriptor)
+            throw error
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            close(descriptor)
+            throw SystemError(operation: "opening", path: path, reason: "not a regular file (\(kind(of: info.st_mode)))")
+        }
+        // Reads from a regular file never block; clear the flag so they also never return EAGAIN.
+        let current = fcntl(descriptor, F_GETFL)
+        if current >= 0 { _ = fcntl(descriptor, F_SETFL, current & ~O_NONBLOCK) }
+        return (descriptor, Int(info.st_size))
+    }
+
+    /// Reads the whole regular file at `path`, at most `limit` bytes: a
+    /// file larger than that is refused before anything is allocated for it.
+    package static func contents(of path: String, limit: Int = .max, followingSymlinks: Bool = true) throws(SystemError) -> [UInt8] {
+        let (descriptor, size) = try openForReading(path, followingSymlinks: followingSymlinks)
+        defer { close(descriptor) }
+        guard size <= limit else {
+            throw SystemError(operation: "reading", path: path, reason: "the file is \(size) bytes, over the \(limit)-byte limit")
+        }
+        var bytes = [UInt8](repeating: 0, count: size)
+        var filled = 0
+        while filled < size {
+            let count = bytes.withUnsafeMutableBytes { raw in
+                retryingOnInterrupt { systemRead(descriptor, raw.baseAddress! + filled, size - filled) }
+            }
+            guard count >= 0 else { throw .current("reading", path: path) }
+            if count == 0 { break }  // the file shrank while it was read
+            filled += count
+        }
+        if filled < size { bytes.removeSubrange(filled...) }
+        return bytes
+    }
+
+    /// What kind of file a `st_mode` describes, for error messages.
+    static func kind(of mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFREG: "a regular file"
+        case S_IFDIR: "a folder"
+        case S_IFIFO: "a FIFO"
+        case S_IFSOCK: "a socket"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFLNK: "a symbolic link"
+        default: "an unknown kind of file"
+        }
+    }
+
+    /// The status of `path` itself (a symbolic link is not followed), or `nil`.
+    static func linkStatus(_ path: String) -> stat? {
+        var info = stat()
+        return lstat(path, &info) == 0 ? info : nil
+    }
+
+    /// Whether `path` itself is a regular file (not a link to one).
+    package static func isRegularFile(_ path: String) -> Bool {
+        guard let info = linkStatus(path) else { return false }
+        return (info.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// Whether `path` itself is a folder (not a link to one).
+    package static func isFolder(_ path: String) -> Bool {
+        guard let info = linkStatus(path) else { return false }
+        return (info.st_mode & S_IFMT) == S_IFDIR
+    }
+}
