@@ -289,7 +289,7 @@ let package = Package(
         // A fake Weibo on loopback for the client's and the example's tests.
         .target(name: "FakeWeibo", dependencies: ["ShareKit", "ShareKitHTTP", "ShareKitHTTPTesting"], path: "Tests/FakeWeibo", swiftSettings: swiftSettings),
         // Helpers every test target shares: fixtures, seeded data, fakes, waiting on events.
-        .target(name: "TestSupport", dependencies: ["ImageCodecs", "PhotoAlbum", "CZlib"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
+        .target(name: "TestSupport", dependencies: ["ImageCodecs", "PhotoAlbum", "CZlib", "CGIF"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(
             name: "SystemSupportTests",
             dependencies: ["SystemSupport"],
@@ -325,7 +325,7 @@ let package = Package(
             name: "DocSnippetTests",
             dependencies: [
                 "ImageCodecs", "PhotoAlbum", "PhotoBrowser", "PhotoViewer", "ShareKit", "ShareKitHTTP", "ShareKitTesting", "ShareKitHTTPTesting", "WeiboKit", "WeiboShare",
-                "WeChatShare", "WeChatAppShare", "TestSupport",
+                "WeChatShare", "WeChatAppShare", "SystemSupport", "TestSupport",
             ],
             swiftSettings: swiftSettings
         ),

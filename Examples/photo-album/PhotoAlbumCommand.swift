@@ -18,10 +18,9 @@ struct PhotoAlbumCommand {
 
     static func run(_ arguments: Arguments) async throws -> Int32 {
         let store = try AlbumStore(directory: arguments.store)
-        if !store.lastRepair.isClean {
-            let repair = store.lastRepair
-            Console.line("repaired: \(repair.removedTemporaryFiles.count) temporary and \(repair.removedOrphans.count) unreferenced files removed")
-        }
+        // What opening found and mended (photos listed again, an index rebuilt), on
+        // standard error so that --json output stays one document.
+        for line in store.lastRepair.lines { Console.error("repaired: \(line)") }
         switch arguments.command {
         case .importFiles(let album, let paths, let json):
             try await ensureAlbum(album, in: store)
@@ -69,6 +68,7 @@ struct PhotoAlbumCommand {
             return 0
         case .check:
             let report = try await store.check()
+            for note in report.notes { Console.line("note: \(note)") }
             for problem in report.problems { Console.line("problem: \(problem)") }
             Console.line(report.isConsistent ? "consistent: \(report.assetCount) photos" : "inconsistent: \(report.problems.count) problems")
             return report.isConsistent ? 0 : 1

@@ -38,11 +38,61 @@ static void pd_emit_message(j_common_ptr cinfo, int level) {
     cinfo->err->num_warnings++;
 }
 
+/// What a file's scans may cost before it is refused (see pd_jpeg.h).
+typedef struct pd_scan_budget {
+    struct jpeg_progress_mgr base;
+    int last_scan;
+    uint64_t blocks;        ///< blocks of all components: one full pass
+    uint64_t block_visits;  ///< blocks the scans so far visit
+    uint64_t coefficient_visits;
+} pd_scan_budget;
+
 struct pd_jpeg_reader {
     struct jpeg_decompress_struct cinfo;
     pd_error_manager manager;
+    pd_scan_budget budget;
     int started;
 };
+
+static void pd_refuse(j_common_ptr cinfo, const char *message) {
+    pd_error_manager *manager = (pd_error_manager *)cinfo->err;
+    snprintf(manager->diagnostics->message, sizeof manager->diagnostics->message, "%s", message);
+    manager->diagnostics->too_costly = 1;
+    longjmp(manager->jump, 1);
+}
+
+/// libjpeg calls this before it reads each row of MCUs (and so before each
+/// scan's data): a new scan's cost is added and checked before it is decoded.
+static void pd_progress_monitor(j_common_ptr common) {
+    if (!common->is_decompressor) return;
+    j_decompress_ptr cinfo = (j_decompress_ptr)common;
+    pd_scan_budget *budget = (pd_scan_budget *)cinfo->progress;
+    if (cinfo->input_scan_number == budget->last_scan || cinfo->comps_in_scan <= 0) return;
+    budget->last_scan = cinfo->input_scan_number;
+    if (budget->blocks == 0) {
+        for (int index = 0; index < cinfo->num_components; index++) {
+            budget->blocks += (uint64_t)cinfo->comp_info[index].width_in_blocks * cinfo->comp_info[index].height_in_blocks;
+        }
+    }
+    if (cinfo->input_scan_number > PD_JPEG_MAX_SCANS) {
+        pd_refuse(common, "the JPEG has more than " PD_JPEG_STRINGIFY(PD_JPEG_MAX_SCANS) " scans");
+    }
+    uint64_t blocks = 0;
+    for (int index = 0; index < cinfo->comps_in_scan; index++) {
+        jpeg_component_info *component = cinfo->cur_comp_info[index];
+        blocks += (uint64_t)component->width_in_blocks * component->height_in_blocks;
+    }
+    int band = cinfo->progressive_mode ? cinfo->Se - cinfo->Ss + 1 : 64;
+    if (band < 1) band = 1;
+    budget->block_visits += blocks;
+    budget->coefficient_visits += blocks * (uint64_t)band;
+    if (budget->block_visits > budget->blocks * PD_JPEG_MAX_PASSES) {
+        pd_refuse(common, "the JPEG's scans visit each block more than " PD_JPEG_STRINGIFY(PD_JPEG_MAX_PASSES) " times");
+    }
+    if (budget->coefficient_visits > budget->blocks * 64 * PD_JPEG_MAX_COEFFICIENT_PASSES) {
+        pd_refuse(common, "the JPEG's scans decode each coefficient more than " PD_JPEG_STRINGIFY(PD_JPEG_MAX_COEFFICIENT_PASSES) " times");
+    }
+}
 
 pd_jpeg_reader *pd_jpeg_reader_open(const uint8_t *data, size_t size, int scale_num, pd_jpeg_output output,
                                     uint32_t width, uint32_t height, pd_jpeg_diagnostics *diagnostics) {
@@ -62,6 +112,9 @@ pd_jpeg_reader *pd_jpeg_reader_open(const uint8_t *data, size_t size, int scale_
         return NULL;
     }
     jpeg_create_decompress(&reader->cinfo);
+    reader->budget.base.progress_monitor = pd_progress_monitor;
+    reader->budget.last_scan = 0;
+    reader->cinfo.progress = &reader->budget.base;
     jpeg_mem_src(&reader->cinfo, data, (unsigned long)size);
     jpeg_read_header(&reader->cinfo, TRUE);
     reader->cinfo.scale_num = (unsigned int)scale_num;

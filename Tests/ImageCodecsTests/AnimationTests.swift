@@ -1,5 +1,6 @@
 import CGIF
 import Foundation
+import TestSupport
 import Testing
 
 @testable import ImageCodecs
@@ -82,6 +83,37 @@ struct AnimationTests {
             try DecodedImage(decoding: huge)
         }
         #expect(throws: ImageCodecError.self) { try ImageFrames(decoding: huge) }
+    }
+
+    @Test("a GIF frame larger than its screen is refused before a row is decompressed; one over an edge is clipped")
+    func oversizedFrames() throws {
+        let oversized = try HostileAnimation.oversizedGIFFrames(screen: 16, frame: 2_000, frames: 3)
+        #expect(ImageFrames.Limits.default.maxTotalPixels > 3 * 256, "the old total-pixel limit let it through")
+        for decode in [{ _ = try ImageFrames(decoding: oversized).next() }, { _ = try DecodedImage(decoding: oversized) }] as [() throws -> Void] {
+            #expect(performing: decode, throws: { error in
+                guard case .corrupt(.gif, let message) = error as? ImageCodecError else { return false }
+                return message.contains("2000x2000, larger than the 16x16 logical screen")
+            })
+        }
+        // 12x12 at (8, 8) on 16x16: the part inside the screen is drawn.
+        let overhang = try GIFWriter.encode(
+            width: 16, height: 16, palette: Self.palette, frames: [.init(x: 8, y: 8, width: 12, height: 12, indices: [UInt8](repeating: 1, count: 144))])
+        let frame = try #require(try ImageFrames(decoding: overhang).next())
+        #expect(Self.rgba(frame, 15, 15) == [255, 0, 0, 255] && Self.rgba(frame, 7, 7) == [0, 0, 0, 0])
+    }
+
+    @Test("an animated WebP's canvas is checked before libwebp's decoder (which allocates two canvases) is created")
+    func webPCanvasChecked() throws {
+        let huge = try HostileAnimation.webPCanvas(width: 16_000, height: 16_000)
+        #expect(throws: ImageCodecError.tooLarge(width: 16_000, height: 16_000, limit: ImageLimits.default.maxPixelCount)) {
+            try ImageFrames(decoding: huge)
+        }
+        #expect(throws: ImageCodecError.tooLarge(width: 16_000, height: 16_000, limit: ImageLimits.default.maxPixelCount)) {
+            try DecodedImage(decoding: huge)
+        }
+        let fine = try ImageFrames(decoding: try HostileAnimation.webPCanvas(width: 40, height: 20))
+        #expect(fine.canvasSize == PixelSize(width: 40, height: 20) && fine.frameCount == 2)
+        #expect(try fine.next()?.bitmap.size == PixelSize(width: 40, height: 20))
     }
 
     @Test("a GIF cut short ends at its last whole frame; garbage is a typed error")

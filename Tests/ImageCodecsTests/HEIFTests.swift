@@ -122,6 +122,51 @@ struct HEIFTests {
         }
     }
 
+    @Test("a grid canvas over the limits, or unlike its declared size, is refused before libheif allocates it")
+    func hostileGrids() throws {
+        let plain = try HostileHEIF.plain()
+        #expect(try DecodedImage(decoding: plain).bitmap.size == PixelSize(width: 30, height: 30))
+        let limit = ImageLimits.default.maxPixelCount
+        // libheif 1.15 overflowed its canvas arithmetic on this one (SIGSEGV in photo-fit).
+        let overflow = try HostileHEIF.grid(canvasWidth: 65_535, canvasHeight: 65_535)
+        #expect(overflow.count < 700, "a few hundred bytes")
+        #expect(throws: ImageCodecError.tooLarge(width: 65_535, height: 65_535, limit: limit)) { try DecodedImage(decoding: overflow) }
+        // 121 MP from 500 bytes, over the 100 MP default.
+        let big = try HostileHEIF.grid(canvasWidth: 11_000, canvasHeight: 11_000)
+        #expect(throws: ImageCodecError.tooLarge(width: 11_000, height: 11_000, limit: limit)) { try DecodedImage(decoding: big) }
+        #expect(throws: ImageCodecError.tooLarge(width: 11_000, height: 11_000, limit: limit)) {
+            try DecodedImage(rendering: big, in: PixelSize(width: 100, height: 100))
+        }
+        #expect(throws: ImageCodecError.tooLarge(width: 11_000, height: 11_000, limit: limit)) { try ImageFrames(decoding: big) }
+        // Within the limits but not what the item declares: refused without decoding it.
+        let lying = try HostileHEIF.grid(canvasWidth: 3_000, canvasHeight: 3_000)
+        #expect {
+            try DecodedImage(decoding: lying)
+        } throws: { error in
+            guard case .corrupt(_, let message) = error as? ImageCodecError else { return false }
+            return message.contains("3000x3000 canvas") && message.contains("30x30")
+        }
+        let generous = DecodeOptions(limits: ImageLimits(maxPixelCount: 200_000_000))
+        #expect(throws: ImageCodecError.self) { try DecodedImage(decoding: big, options: generous) }
+        // The probe reads boxes only and reports what the primary declares.
+        #expect(try ImageInfo(probing: big).size == PixelSize(width: 30, height: 30))
+    }
+
+    @Test("a thumbnail or an alpha image declared over the limits is refused, though the primary is small")
+    func hostileAuxiliaryImages() throws {
+        let limit = ImageLimits.default.maxPixelCount
+        let thumbnail = try HostileHEIF.thumbnail(side: 60_000)
+        #expect(throws: ImageCodecError.tooLarge(width: 60_000, height: 60_000, limit: limit)) {
+            try DecodedImage(decoding: thumbnail, options: DecodeOptions(targetSize: .fitting(PixelSize(width: 8, height: 8))))
+        }
+        let alpha = try HostileHEIF.alpha(side: 30_000)
+        let items = try alpha.withUnsafeBytes { try HEIFItems(reading: UnsafeMemoryByteSource($0), format: .heic) }
+        #expect(items.images.count == 2 && items.references["auxl"]?.isEmpty == false, "the alpha image is an auxiliary item")
+        #expect(throws: ImageCodecError.tooLarge(width: 30_000, height: 30_000, limit: limit)) { try DecodedImage(decoding: alpha) }
+        // The untouched files decode.
+        #expect(try DecodedImage(decoding: try HostileHEIF.plain(width: 64, height: 64, alpha: true)).bitmap.pixelFormat == .rgba8)
+    }
+
     @Test("truncated and corrupted HEIC files are typed errors, never crashes")
     func hostile() throws {
         let bytes = try HEIFWriter.encode(Self.quadrants(width: 128, height: 96))
@@ -180,7 +225,7 @@ struct HEIFTests {
         ]
         for (index, bytes) in samples.enumerated() {
             let pixels: [[UInt8]] = try bytes.withUnsafeBytes { memory in
-                let file = try HEIFFile(memory: memory, format: .heic)
+                let file = try HEIFFile(memory: memory, format: .heic, limits: .default)
                 return [
                     try file.picture(file.primary, threads: 2, hevc: .threaded).bitmap().pixels,
                     try file.picture(file.primary, threads: 1, hevc: .builtIn).bitmap().pixels,

@@ -74,6 +74,33 @@ struct RobustnessTests {
         }
     }
 
+    @Test("a progressive JPEG's scans are bounded on every decode path: thousands of cheap scans are refused, a few extra decode")
+    func scanBudget() throws {
+        func refusal(_ error: any Error) -> String? {
+            guard case .corrupt(.jpeg, let message) = error as? ImageCodecError else { return nil }
+            return message
+        }
+        // Luma AC refinement repeated: each coefficient decoded over and over.
+        let refinements = try HostileJPEG.manyScans(side: 256, extraScans: 3_000)
+        // DC of all components repeated: each block visited over and over, one coefficient at a time.
+        let dcScans = try HostileJPEG.manyScans(side: 256, extraScans: 3_000, repeating: 0)
+        for (bytes, expected) in [(refinements, "decode each coefficient more than 20 times"), (dcScans, "visit each block more than 100 times")] {
+            let paths: [(String, () throws -> Void)] = [
+                ("full decode", { _ = try DecodedImage(decoding: bytes) }),
+                ("decode at 1/8", { _ = try DecodedImage(decoding: bytes, options: DecodeOptions(targetSize: .fitting(PixelSize(width: 32, height: 32)))) }),
+                ("rendition", { _ = try DecodedImage(rendering: bytes, in: PixelSize(width: 100, height: 100)) }),
+                ("interactive rendition", { _ = try DecodedImage(rendering: bytes, in: PixelSize(width: 100, height: 100), options: .interactive()) }),
+            ]
+            for (name, decode) in paths {
+                #expect("\(name)", performing: decode, throws: { refusal($0)?.contains(expected) == true })
+            }
+        }
+        // A few repeated scans are within the budget: decoded, with libjpeg's warning.
+        let few = try DecodedImage(decoding: try HostileJPEG.manyScans(side: 256, extraScans: 4))
+        #expect(few.bitmap.size == PixelSize(width: 256, height: 256))
+        #expect(!few.warnings.isEmpty)
+    }
+
     @Test("custom limits apply to every format", arguments: [ImageFormat.jpeg, .png, .webp])
     func customLimits(_ format: ImageFormat) throws {
         let bytes = try Bitmap.testPattern(width: 200, height: 100, format: .rgb8).encoded(as: format)

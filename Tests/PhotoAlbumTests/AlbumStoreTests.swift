@@ -123,7 +123,7 @@ struct AlbumStoreTests {
         }
     }
 
-    @Test("opening repairs interrupted writes; check finds missing and damaged files")
+    @Test("opening removes only the store's own temporary files; check finds missing and damaged files, and foreign files are left alone")
     func repair() async throws {
         let scratch = Scratch()
         defer { scratch.cleanUp() }
@@ -138,13 +138,17 @@ struct AlbumStoreTests {
             lost = try await store.add(fileAt: try scratch.photo("l.jpg", seed: 11), to: "A").asset
             damaged = try await store.add(fileAt: try scratch.photo("d.jpg", seed: 12), to: "A").asset
         }
-        // What an interrupted add leaves: a temporary file, and a renamed file
-        // whose row never committed.
+        // What interrupted writes leave: temporary files of the durable write and of earlier PhotoDeck versions.
+        let zeros = String(repeating: "0", count: 64)
         try FileManager.default.createDirectory(atPath: "\(storePath)/originals/00", withIntermediateDirectories: true)
+        for name in [".\(zeros).jpg.0123456789abcdef.tmp", "\(zeros).jpg.123.tmp"] {
+            try Data([1, 2, 3]).write(to: URL(fileURLWithPath: "\(storePath)/originals/00/\(name)"))
+        }
+        // Not the store's: a file someone put there, and one whose content is not what its name says.
         try Data([1, 2, 3]).write(to: URL(fileURLWithPath: "\(storePath)/originals/00/partial.jpg.123.tmp"))
-        let orphan = "\(storePath)/originals/ff/\(String(repeating: "f", count: 64)).jpg"
+        let misnamed = "\(storePath)/originals/ff/\(String(repeating: "f", count: 64)).jpg"
         try FileManager.default.createDirectory(atPath: "\(storePath)/originals/ff", withIntermediateDirectories: true)
-        try Data(contentsOf: URL(fileURLWithPath: "\(scratch.path)/k.jpg")).write(to: URL(fileURLWithPath: orphan))
+        try Data(contentsOf: URL(fileURLWithPath: "\(scratch.path)/k.jpg")).write(to: URL(fileURLWithPath: misnamed))
         let lostPath = try FileManager.default.subpathsOfDirectory(atPath: "\(storePath)/originals").first { $0.contains(lost.rawValue) }!
         try FileManager.default.removeItem(atPath: "\(storePath)/originals/\(lostPath)")
         let damagedPath = try FileManager.default.subpathsOfDirectory(atPath: "\(storePath)/originals").first { $0.contains(damaged.rawValue) }!
@@ -153,10 +157,13 @@ struct AlbumStoreTests {
         try bytes.write(to: URL(fileURLWithPath: "\(storePath)/originals/\(damagedPath)"))
 
         let reopened = try AlbumStore(directory: storePath)
-        #expect(reopened.lastRepair.removedTemporaryFiles == ["00/partial.jpg.123.tmp"])
-        #expect(reopened.lastRepair.removedOrphans == ["ff/\(String(repeating: "f", count: 64)).jpg"])
+        #expect(reopened.lastRepair.removedTemporaryFiles.sorted() == ["00/.\(zeros).jpg.0123456789abcdef.tmp", "00/\(zeros).jpg.123.tmp"])
+        #expect(reopened.lastRepair.foreignEntries == ["00/partial.jpg.123.tmp"])
+        #expect(reopened.lastRepair.damagedFiles == ["ff/\(String(repeating: "f", count: 64)).jpg"])
         #expect(reopened.lastRepair.missingFiles == [lost])
-        #expect(!FileManager.default.fileExists(atPath: orphan))
+        #expect(reopened.lastRepair.recovered.isEmpty)
+        #expect(FileManager.default.fileExists(atPath: misnamed), "a file that is not provably garbage stays")
+        #expect(FileManager.default.fileExists(atPath: "\(storePath)/originals/00/partial.jpg.123.tmp"))
         let report = try await reopened.check()
         #expect(!report.isConsistent)
         #expect(report.problems.contains { $0.contains(lost.rawValue) && $0.contains("missing") })

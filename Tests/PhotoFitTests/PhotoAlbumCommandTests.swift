@@ -49,6 +49,28 @@ struct PhotoAlbumCommandTests {
         #expect(check.standardOutput.contains("consistent: 5 photos"))
     }
 
+    @Test("deleting the index, or restoring an older one, loses no photo: list shows every one in its album, check says what was recovered")
+    func lostIndex() async throws {
+        let work = Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let store = "\(work)/store"
+        #expect(try await Self.album(["--store", store, "import", "--album", "Trip", Self.samples]).status == 0)
+        let before = try await Self.album(["--store", store, "list", "--json"])
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(before.standardOutput.utf8)) as? [[String: String]])
+        #expect(rows.count == 6)
+        for name in ["index.sqlite", "index.sqlite-wal", "index.sqlite-shm"] { try? FileManager.default.removeItem(atPath: "\(store)/\(name)") }
+        let after = try await Self.album(["--store", store, "list", "--json"])
+        #expect(after.status == 0, "\(after.standardError)")
+        let recovered = try #require(try JSONSerialization.jsonObject(with: Data(after.standardOutput.utf8)) as? [[String: String]])
+        #expect(recovered.map { $0["id"]! } == rows.map { $0["id"]! }, "the same photos, in the same order")
+        #expect(recovered.allSatisfy { $0["album"] == "Trip" })
+        #expect(after.standardError.contains("repaired: 7 journal entries the index had not applied were replayed"), "\(after.standardError)")
+        #expect(!after.standardError.contains("removed") || after.standardError.contains("0 temporary"))
+        let check = try await Self.album(["--store", store, "check"])
+        #expect(check.status == 0)
+        #expect(check.standardOutput.contains("consistent: 6 photos"), "\(check.standardOutput)")
+    }
+
     @Test("importing again, or a copy under another name, reports 'already in album' and counts it apart")
     func honestImportReport() async throws {
         let work = Self.scratch()

@@ -9,7 +9,7 @@ public enum HEIFTool {
     }
 
     /// `png` encoded as HEIC (or AVIF) at `quality`; a PNG `iCCP` profile is carried into `colr`.
-    public static func encode(png: [UInt8], avif: Bool = false, quality: Int = 90) throws -> [UInt8] {
+    public static func encode(png: [UInt8], avif: Bool = false, quality: Int = 90, arguments extra: [String] = []) throws -> [UInt8] {
         let directory = FileManager.default.temporaryDirectory.appending(path: "heif-tool-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -18,7 +18,7 @@ public enum HEIFTool {
         try Data(png).write(to: input)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/heif-enc")
-        process.arguments = ["-q", String(quality)] + (avif ? ["-A"] : []) + ["-o", output.path, input.path]
+        process.arguments = ["-q", String(quality)] + (avif ? ["-A"] : []) + extra + ["-o", output.path, input.path]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

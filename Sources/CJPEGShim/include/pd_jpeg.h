@@ -20,12 +20,31 @@ typedef struct pd_jpeg_diagnostics {
     char first_warning[200];
     int warning_count;
     int truncated; ///< 1 when libjpeg reported a premature end of data.
+    int too_costly; ///< 1 when the scans exceeded the limits below.
 } pd_jpeg_diagnostics;
+
+/// The most scans a file may have (TurboJPEG's TJFLAG_LIMITSCANS allows 500).
+#define PD_JPEG_MAX_SCANS 500
+/// Scans may visit each block at most this many times in all: a sequential
+/// file visits each once, a typical progressive one 4 to 6 times, and one
+/// scan per coefficient 64 times.
+#define PD_JPEG_MAX_PASSES 100
+/// ... and decode each coefficient at most this many times: once, plus at
+/// most 13 refinement bits of successive approximation, with room to spare.
+#define PD_JPEG_MAX_COEFFICIENT_PASSES 20
+#define PD_JPEG_STRINGIFY_(x) #x
+#define PD_JPEG_STRINGIFY(x) PD_JPEG_STRINGIFY_(x)
 
 /// A JPEG being decoded a batch of rows at a time with libjpeg's own
 /// scanline API: rows can be resampled as they arrive, and files TurboJPEG
 /// 2.1 refuses (unusual sampling factors) still decode. libjpeg's error exit
 /// longjmps back into the reader's functions; nothing escapes.
+///
+/// Every scan's cost is checked before it is decoded (a progress monitor):
+/// more than PD_JPEG_MAX_SCANS scans, or scans that together visit the
+/// blocks or coefficients more often than the limits above, fail with
+/// `too_costly` set. A progressive file of thousands of cheap scans would
+/// otherwise take seconds to minutes whatever its size.
 typedef struct pd_jpeg_reader pd_jpeg_reader;
 
 /// Starts decoding: reads the header, scales by `scale_num`/8 and checks

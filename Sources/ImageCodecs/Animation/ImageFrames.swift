@@ -74,8 +74,11 @@ public final class ImageFrames {
             frameCount = structure.frameCount
             loopCount = structure.loopCount ?? 1
             source = .gif(try GIFFrameDecoder(data, limits: limits.image))
-        } else if WebPContainer.recognizes(head), let animation = try WebPFrames(data) {
-            try Self.check(canvas: animation.canvasSize, frames: animation.frameCount, limits: limits, format: .webp)
+        } else if WebPContainer.recognizes(head), let header = try WebPFrames.header(of: data) {
+            // libwebp's animation decoder allocates two canvases when it is
+            // created: the limits are checked on the container's header first.
+            try Self.check(canvas: header.canvasSize, frames: header.frameCount, limits: limits, format: .webp)
+            let animation = try WebPFrames(data, header: header)
             format = .webp
             canvasSize = animation.canvasSize
             frameCount = animation.frameCount
@@ -137,12 +140,34 @@ final class WebPFrames {
     private let decoder: OpaquePointer
     private var lastTimestamp: Int32 = 0
 
-    /// `nil` when `bytes` are a still WebP (no animation).
-    init?(_ bytes: [UInt8]) throws(ImageCodecError) {
+    /// What an animation's container declares, read by libwebp's demuxer
+    /// (which allocates nothing for pixels).
+    struct Header {
+        let canvasSize: PixelSize
+        let frameCount: Int
+        let loopCount: Int
+    }
+
+    /// The animation's header; `nil` when `bytes` are a still WebP.
+    static func header(of bytes: [UInt8]) throws(ImageCodecError) -> Header? {
         var features = WebPBitstreamFeatures()
         let status = bytes.withUnsafeBufferPointer { WebPGetFeatures($0.baseAddress, $0.count, &features) }
         guard status == VP8_STATUS_OK else { throw .corrupt(format: .webp, message: "the WebP header cannot be read (status \(status.rawValue))") }
         guard features.has_animation != 0 else { return nil }
+        let header: Header? = bytes.withUnsafeBufferPointer { input in
+            var data = WebPData(bytes: input.baseAddress, size: input.count)
+            guard let demux = WebPDemux(&data) else { return nil }
+            defer { WebPDemuxDelete(demux) }
+            return Header(
+                canvasSize: PixelSize(width: Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_WIDTH)), height: Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_HEIGHT))),
+                frameCount: Int(WebPDemuxGetI(demux, WEBP_FF_FRAME_COUNT)), loopCount: Int(WebPDemuxGetI(demux, WEBP_FF_LOOP_COUNT)))
+        }
+        guard let header else { throw .corrupt(format: .webp, message: "the animation container is invalid") }
+        return header
+    }
+
+    /// Creates the decoder for an animation whose `header` was checked.
+    init(_ bytes: [UInt8], header: Header) throws(ImageCodecError) {
         // libwebp keeps pointing at the bytes while it decodes: a copy of our own.
         data = .allocate(capacity: bytes.count)
         _ = data.initialize(from: bytes)
@@ -168,8 +193,14 @@ final class WebPFrames {
             webpData.deallocate()
             throw .corrupt(format: .webp, message: "the animation has no readable header")
         }
-        self.decoder = decoder
         canvasSize = PixelSize(width: Int(info.canvas_width), height: Int(info.canvas_height))
+        guard canvasSize == header.canvasSize, Int(info.frame_count) == header.frameCount else {
+            WebPAnimDecoderDelete(decoder)
+            data.deallocate()
+            webpData.deallocate()
+            throw .corrupt(format: .webp, message: "the animation decoder reads \(canvasSize), the container says \(header.canvasSize)")
+        }
+        self.decoder = decoder
         frameCount = Int(info.frame_count)
         loopCount = Int(info.loop_count)
     }

@@ -109,7 +109,16 @@ final class GIFFrameDecoder {
         let left = Int(descriptor.Left)
         let top = Int(descriptor.Top)
         guard width > 0, height > 0 else { throw .corrupt(format: .gif, message: "a frame is \(width)x\(height)") }
-        try limits.check(PixelSize(width: width, height: height), format: .gif)
+        // A frame is checked by its own area, before a row is decompressed:
+        // against the limits, and against the logical screen it is drawn on
+        // (GIF89a §20: the image must fit in it). Frames that hang over an
+        // edge are clipped, as browsers do; one larger than the whole screen
+        // would be decompressed for nothing.
+        let frameSize = PixelSize(width: width, height: height)
+        try limits.check(frameSize, format: .gif)
+        guard frameSize.pixelCount <= canvasSize.pixelCount else {
+            throw .corrupt(format: .gif, message: "frame \(framesRead + 1) is \(frameSize), larger than the \(canvasSize) logical screen it is drawn on")
+        }
         guard let colorMap = descriptor.ColorMap ?? gif.pointee.SColorMap, colorMap.pointee.ColorCount > 0 else {
             throw .corrupt(format: .gif, message: "a frame has no colour table")
         }

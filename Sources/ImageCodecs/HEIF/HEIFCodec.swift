@@ -83,7 +83,7 @@ public struct HEIFCodec: ImageDecoding {
     /// serves it: the smallest thumbnail that covers the target (with the
     /// primary's aspect ratio), else the primary image.
     private func open(_ memory: UnsafeRawBufferPointer, options: DecodeOptions) throws(ImageCodecError) -> (HEIFFile, DecodePlan, HEIFPicture) {
-        let file = try HEIFFile(memory: memory, format: format)
+        let file = try HEIFFile(memory: memory, format: format, limits: options.limits)
         // libheif has already applied irot/imir: the EXIF orientation is informational.
         let plan = try DecodePlan(format: format, storedSize: file.size, exif: file.exif, color: file.color, options: options, appliesExifOrientation: false)
         let threads = ParallelWork.mayBlock() ? 2 : 1

@@ -24,12 +24,21 @@ final class HEIFFile {
     /// Opens the container in memory that the caller keeps alive (and
     /// unchanged) for as long as this file: for decoding, where libheif may
     /// read tiles from several threads.
-    init(memory: UnsafeRawBufferPointer, format: ImageFormat) throws(ImageCodecError) {
+    ///
+    /// Before libheif reads it, every image the container declares (the
+    /// primary, a grid's canvas and tiles, thumbnails, alpha and depth
+    /// images) is checked against `limits` (``HEIFItems``): libheif 1.15
+    /// allocates a grid's canvas from the grid's own data, which it checks
+    /// against no limit. libheif's own size limit is set from `limits` too.
+    init(memory: UnsafeRawBufferPointer, format: ImageFormat, limits: ImageLimits) throws(ImageCodecError) {
         self.format = format
+        let items = try HEIFItems(reading: UnsafeMemoryByteSource(memory), format: format)
+        try Self.check(items, against: limits, format: format)
         guard let context = heif_context_alloc() else { throw .corrupt(format: format, message: "libheif could not allocate a context") }
         reader = nil
         state = nil
-        heif_context_set_maximum_image_size_limit(context, Int32.max)
+        // libheif refuses an ispe side above this, and a grid side at or above it.
+        heif_context_set_maximum_image_size_limit(context, Int32(clamping: limits.maxDimension + 1))
         let read = heif_context_read_from_memory_without_copy(context, memory.baseAddress, memory.count, nil)
         do {
             primary = try Self.primaryHandle(context, read: read, format: format)
@@ -71,8 +80,9 @@ final class HEIFFile {
                     let state = Unmanaged<ReaderState>.fromOpaque(userdata!).takeUnretainedValue()
                     return target <= Int64(state.source.count) ? heif_reader_grow_status_size_reached : heif_reader_grow_status_size_beyond_eof
                 }))
-        // PhotoDeck checks the size against its own limits before decoding;
-        // libheif's check at read time would refuse without saying the size.
+        // A probe decodes nothing, so it can report a size over any limit
+        // (libheif's check at read time would refuse without saying it); the
+        // decode opens the file again with its limits (init(memory:format:limits:)).
         heif_context_set_maximum_image_size_limit(context, Int32.max)
         let read = heif_context_read_from_reader(context, reader, state.toOpaque(), nil)
         do {
@@ -225,6 +235,11 @@ final class HEIFFile {
         }
         guard let picture = HEIFPicture(image, alpha: alpha, deep: deep, hdr: Self.hdrCodePoints(of: handle)) else {
             throw .corrupt(format: format, message: "libheif returned no pixels")
+        }
+        // What was decoded must be what was declared (and checked against the limits).
+        let declared = PixelSize(width: Int(heif_image_handle_get_width(handle)), height: Int(heif_image_handle_get_height(handle)))
+        guard picture.size == declared else {
+            throw .corrupt(format: format, message: "the image decoded to \(picture.size), but the container declares \(declared)")
         }
         return picture
     }

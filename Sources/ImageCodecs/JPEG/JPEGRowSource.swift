@@ -28,7 +28,12 @@ final class JPEGRowSource: RowSource {
         reader = pd_jpeg_reader_open(
             data.baseAddress, data.count, Int32(eighths), output, UInt32(size.width), UInt32(size.height), diagnostics
         )
-        guard reader != nil else { throw .corrupt(format: .jpeg, message: string(fromCCharacters: diagnostics.pointee.message)) }
+        guard reader != nil else { throw failure() }
+    }
+
+    /// The error libjpeg (or the scan budget) stopped with.
+    private func failure() -> ImageCodecError {
+        .corrupt(format: .jpeg, message: string(fromCCharacters: diagnostics.pointee.message))
     }
 
     deinit {
@@ -37,9 +42,7 @@ final class JPEGRowSource: RowSource {
     }
 
     func read(into rows: UnsafePointer<UnsafeMutablePointer<UInt8>?>, count: Int) throws(ImageCodecError) {
-        guard pd_jpeg_reader_read(reader, rows, UInt32(count)) == 0 else {
-            throw .corrupt(format: .jpeg, message: string(fromCCharacters: diagnostics.pointee.message))
-        }
+        guard pd_jpeg_reader_read(reader, rows, UInt32(count)) == 0 else { throw failure() }
         if diagnostics.pointee.truncated != 0 && !acceptsTruncatedData {
             throw .truncated(format: .jpeg, detail: string(fromCCharacters: diagnostics.pointee.first_warning))
         }
@@ -67,7 +70,7 @@ final class JPEGRowSource: RowSource {
     func finish() throws(ImageCodecError) -> [String] {
         let status = pd_jpeg_reader_close(reader)
         reader = nil
-        guard status == 0 else { throw .corrupt(format: .jpeg, message: string(fromCCharacters: diagnostics.pointee.message)) }
+        guard status == 0 else { throw failure() }
         return diagnostics.pointee.warning_count > 0 ? [string(fromCCharacters: diagnostics.pointee.first_warning)] : []
     }
 }

@@ -74,18 +74,61 @@ public enum AlbumChange: Hashable, Sendable {
     case moved(AssetID, album: String, to: Int)
 }
 
-/// What opening a store found and mended after an interrupted write.
+/// What opening a store found and mended. Opening deletes nothing but the
+/// store's own temporary files: every photo found on disk is listed again.
 public struct RepairReport: Hashable, Sendable {
-    /// Temporary files of interrupted writes, removed.
+    /// Temporary files of interrupted writes (the store's own), removed.
     public var removedTemporaryFiles: [String] = []
-    /// Stored files no row refers to (written, but never committed), removed.
-    public var removedOrphans: [String] = []
+    /// Photos on disk that the index did not list (an add interrupted before
+    /// its commit; an index lost, damaged or restored from an older backup),
+    /// listed again: in the albums the journal says hold them, else in
+    /// ``AlbumStore/recoveredAlbumName``.
+    public var recovered: [RecoveredPhoto] = []
+    /// Journal entries the index had not applied, replayed into it.
+    public var replayedJournalEntries = 0
+    /// Journal lines that could not be read (a line cut short by a crash), skipped.
+    public var unreadableJournalLines = 0
+    /// Index files SQLite could not read, moved aside under these names
+    /// (never deleted) before a new index was built.
+    public var setAsideIndexFiles: [String] = []
+    /// Entries in `originals/` that are not the store's (links, other
+    /// folders and files): left as they are, never followed.
+    public var foreignEntries: [String] = []
+    /// Stored files whose content does not match their name: left as they
+    /// are and not listed.
+    public var damagedFiles: [String] = []
+    /// Photos removed from every album whose file the process did not get
+    /// to delete: kept on disk, listed in no album.
+    public var removedButKept: [String] = []
     /// Rows whose file is missing: reported, not removed, so nothing is lost
     /// silently. ``AlbumStore/check(verifyingContents:)`` reports them too.
     public var missingFiles: [AssetID] = []
 
     /// Whether nothing needed mending.
-    public var isClean: Bool { removedTemporaryFiles.isEmpty && removedOrphans.isEmpty && missingFiles.isEmpty }
+    public var isClean: Bool { lines.isEmpty }
+
+    /// One readable line per finding, for logs and `check`.
+    public var lines: [String] {
+        var lines: [String] = []
+        if !setAsideIndexFiles.isEmpty { lines.append("the index could not be read; moved aside as \(setAsideIndexFiles.joined(separator: ", ")) and rebuilt") }
+        if replayedJournalEntries > 0 { lines.append("\(replayedJournalEntries) journal entries the index had not applied were replayed") }
+        for photo in recovered { lines.append("recovered \(photo.asset.shortForm) into \(photo.albums.joined(separator: ", "))") }
+        if !removedTemporaryFiles.isEmpty { lines.append("\(removedTemporaryFiles.count) temporary files of interrupted writes removed") }
+        for entry in foreignEntries { lines.append("left alone: originals/\(entry) is not the store's") }
+        for file in damagedFiles { lines.append("damaged: originals/\(file) does not match its name; left as it is") }
+        for file in removedButKept { lines.append("removed from every album but still on disk: originals/\(file)") }
+        if unreadableJournalLines > 0 { lines.append("\(unreadableJournalLines) unreadable journal lines skipped") }
+        for asset in missingFiles { lines.append("asset \(asset) has no file") }
+        return lines
+    }
+}
+
+/// A photo the store found on disk and listed again.
+public struct RecoveredPhoto: Hashable, Sendable {
+    /// The photo.
+    public let asset: AssetID
+    /// The albums it was listed in.
+    public let albums: [String]
 }
 
 /// The result of ``AlbumStore/check(verifyingContents:)``.
@@ -94,6 +137,10 @@ public struct ConsistencyReport: Hashable, Sendable {
     public var problems: [String]
     /// How many assets were checked.
     public var assetCount: Int
+    /// What is worth knowing but is not a problem: what opening the store
+    /// recovered or mended, and entries in the originals folder that are
+    /// not the store's (left alone).
+    public var notes: [String] = []
 
     /// Whether the database and the files agree.
     public var isConsistent: Bool { problems.isEmpty }

@@ -1,4 +1,5 @@
 import SQLiteSupport
+import SystemSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -7,37 +8,14 @@ import SQLiteSupport
 #endif
 
 extension AlbumStore {
-    /// Removes temporary and unreferenced files; reports rows without files.
-    static func repair(database: SQLiteDatabase, originals: String) throws -> RepairReport {
-        var report = RepairReport()
-        var known: [String: String] = [:]
-        let rows = try database.prepare("SELECT id, file FROM assets")
-        while try rows.step() { known[rows.text(1)] = rows.text(0) }
-        var present = Set<String>()
-        for shard in DurableFiles.names(in: originals) {
-            let folder = "\(originals)/\(shard)"
-            for name in DurableFiles.names(in: folder) {
-                let relative = "\(shard)/\(name)"
-                if name.hasSuffix(".tmp") {
-                    unlink("\(folder)/\(name)")
-                    report.removedTemporaryFiles.append(relative)
-                } else if known[relative] == nil {
-                    unlink("\(folder)/\(name)")
-                    report.removedOrphans.append(relative)
-                } else {
-                    present.insert(relative)
-                }
-            }
-        }
-        report.missingFiles = known.filter { !present.contains($0.key) }.map { AssetID(validated: $0.value) }.sorted()
-        return report
-    }
-
     // MARK: Checking
 
     /// Verifies the database and the files: SQLite's integrity and foreign
     /// key checks, every row's file present with the recorded size (and,
-    /// with `verifyingContents`, the recorded hash), and no unreferenced files.
+    /// with `verifyingContents`, the recorded hash), and no stored photo the
+    /// index does not list. What opening the store mended (``lastRepair``)
+    /// and what in the originals folder is not the store's come back as
+    /// ``ConsistencyReport/notes``.
     public func check(verifyingContents: Bool = true) throws(AlbumError) -> ConsistencyReport {
         try wrap {
             var problems: [String] = []
@@ -67,12 +45,24 @@ extension AlbumStore {
                     problems.append("asset \(id): file content does not match its hash")
                 }
             }
+            // What opening mended, then what is not the store's: reported, never followed.
+            var notes = lastRepair.lines
             for shard in DurableFiles.names(in: originalsFolder) {
-                for name in DurableFiles.names(in: "\(originalsFolder)/\(shard)") where !files.contains("\(shard)/\(name)") {
-                    problems.append("file \(shard)/\(name) is not in the index")
+                let folder = "\(originalsFolder)/\(shard)"
+                guard shard.count == 2, shard.allSatisfy(\.isLowercaseHexDigit), RegularFile.isFolder(folder) else {
+                    notes.append("left alone: originals/\(shard) is not the store's")
+                    continue
+                }
+                for name in DurableFiles.names(in: folder) where !files.contains("\(shard)/\(name)") {
+                    let isStored = Self.storedID(of: "\(shard)/\(name)") != nil && RegularFile.isRegularFile("\(folder)/\(name)")
+                    if isStored {
+                        problems.append("file \(shard)/\(name) is not in the index")
+                    } else {
+                        notes.append("left alone: originals/\(shard)/\(name) is not the store's")
+                    }
                 }
             }
-            return ConsistencyReport(problems: problems, assetCount: count)
+            return ConsistencyReport(problems: problems, assetCount: count, notes: notes)
         }
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import ImageCodecs
+import SQLiteSupport
+import SystemSupport
 
 #if canImport(Glibc)
-    import SQLiteSupport
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
@@ -21,14 +22,35 @@ import ImageCodecs
 /// **Crash safety.** Originals are content-addressed (`originals/ab/<sha256>.jpg`),
 /// so a photo is stored once however often it is added. Adding writes the
 /// file under a temporary name, flushes it, renames it into place and flushes
-/// the folder, and only then commits the row (SQLite in WAL mode with full
-/// synchronous commits). Removing commits first and deletes the file after.
-/// An interrupted write therefore leaves at most a temporary or unreferenced
-/// file, which opening the store removes (see ``lastRepair``); a committed
-/// photo is never lost. One process at a time may open a store.
+/// the folder, records the change in the journal (`albums.journal`, one
+/// flushed line per change), and only then commits the row (SQLite in WAL
+/// mode with full synchronous commits). Removing commits first, journals,
+/// and deletes the file last. One process at a time may open a store.
+///
+/// **Nothing is deleted that is not provably garbage.** Opening the store
+/// removes only its own temporary files. The index is rebuilt from what is
+/// on disk when it is behind, lost or damaged:
+///
+/// - journal entries the index has not applied (an add interrupted before
+///   its commit, an index restored from an older backup) are replayed;
+/// - a photo in `originals/` that the index does not list is listed again,
+///   in the albums the journal says hold it, or in the album
+///   ``recoveredAlbumName`` when the journal never heard of it (a store
+///   from before the journal, or a lost journal);
+/// - an index SQLite cannot read is moved aside (`index.sqlite.unreadable-…`),
+///   never deleted, and a new one is built from the originals and the journal;
+/// - anything in `originals/` that is not the store's own (a symbolic link,
+///   a file whose content does not match its name) is left alone and reported.
+///
+/// ``lastRepair`` says what opening found; ``check(verifyingContents:)``
+/// reports it too.
 public actor AlbumStore {
     /// The schema version this build writes and reads.
-    public static var schemaVersion: Int { migrations.count }
+    public static var schemaVersion: Int { AlbumIndex.migrations.count }
+
+    /// The album that photos found in the store without any record of
+    /// their albums are listed in.
+    public static let recoveredAlbumName = "Recovered"
 
     /// The store folder.
     public nonisolated let directory: String
@@ -36,7 +58,10 @@ public actor AlbumStore {
     public nonisolated let lastRepair: RepairReport
 
     let database: SQLiteDatabase
-    private let lockDescriptor: Int32
+    let journal: AlbumJournal
+    private let lock: FileLock
+    /// The next journal entry's sequence number.
+    private var nextSequence: Int
     private let observers = ChangeObservers<AlbumChange>()
 
     var originalsFolder: String { "\(directory)/originals" }
@@ -49,53 +74,47 @@ public actor AlbumStore {
     ///   PhotoDeck wrote it, ``AlbumError/storage(path:reason:)`` or
     ///   ``AlbumError/database(_:)``.
     public init(directory: String) throws(AlbumError) {
-        try DurableFiles.makeFolder("\(directory)/originals")
-        let lock = open("\(directory)/store.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard lock >= 0 else { throw .storage(path: "\(directory)/store.lock", reason: DurableFiles.reason()) }
-        guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
-            close(lock)
-            throw .storeInUse(path: directory)
+        let originals = "\(directory)/originals"
+        try DurableFiles.makeFolder(originals)
+        // Nothing outside the store is followed: originals/ must be a folder of the store's own.
+        guard RegularFile.isFolder(originals) else {
+            throw .storage(path: originals, reason: "not a folder of the store's own (a symbolic link or a file); the store will not follow it")
         }
+        let lock: FileLock
         do {
-            let database = try SQLiteDatabase(path: "\(directory)/index.sqlite")
-            let version = try database.userVersion
-            guard version <= Self.schemaVersion else { throw AlbumError.newerSchema(found: version, supported: Self.schemaVersion) }
-            try database.migrate(Self.migrations)
+            lock = try FileLock(path: "\(directory)/store.lock")
+            guard try lock.tryLock() else { throw AlbumError.storeInUse(path: directory) }
+        } catch let error as AlbumError {
+            throw error
+        } catch let error as SystemError {
+            throw DurableFiles.albumError(error)
+        } catch {
+            throw .storage(path: directory, reason: "\(error)")
+        }
+        let journal = AlbumJournal(path: "\(directory)/albums.journal")
+        var report = RepairReport()
+        do {
+            let database = try Self.openIndex(at: "\(directory)/index.sqlite", report: &report)
+            self.nextSequence = try Self.recover(database, journal: journal, originals: originals, report: &report)
             self.directory = directory
             self.database = database
-            self.lockDescriptor = lock
-            self.lastRepair = try Self.repair(database: database, originals: "\(directory)/originals")
+            self.journal = journal
+            self.lock = lock
+            self.lastRepair = report
         } catch let error as AlbumError {
-            close(lock)
             throw error
         } catch let error as SQLiteError {
-            close(lock)
             throw .database(DatabaseFailure(error))
         } catch {
-            close(lock)
             throw .storage(path: directory, reason: "\(error)")
         }
     }
 
-    deinit { close(lockDescriptor) }
-
-    /// The schema, one migration per version.
-    private static let migrations = [
-        """
-        CREATE TABLE assets (
-            id TEXT PRIMARY KEY, file TEXT NOT NULL, format TEXT NOT NULL,
-            width INTEGER NOT NULL, height INTEGER NOT NULL, orientation INTEGER NOT NULL,
-            capture_date TEXT, capture_offset INTEGER, byte_count INTEGER NOT NULL,
-            original_name TEXT NOT NULL, added_at REAL NOT NULL);
-        CREATE TABLE albums (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, created_at REAL NOT NULL);
-        CREATE TABLE album_items (
-            album_id INTEGER NOT NULL REFERENCES albums(id) ON DELETE CASCADE,
-            asset_id TEXT NOT NULL REFERENCES assets(id),
-            position INTEGER NOT NULL, added_at REAL NOT NULL,
-            PRIMARY KEY (album_id, asset_id));
-        CREATE INDEX album_items_by_position ON album_items(album_id, position);
-        """
-    ]
+    /// A fresh journal sequence number.
+    private func sequence() -> Int {
+        defer { nextSequence += 1 }
+        return nextSequence
+    }
 
     // MARK: Albums
 
@@ -105,11 +124,14 @@ public actor AlbumStore {
     @discardableResult
     public func createAlbum(named name: String) throws(AlbumError) -> Album {
         let now = Date()
-        do {
-            try database.prepare("INSERT INTO albums (name, created_at) VALUES (?, ?)").bind(.text(name), .real(now.timeIntervalSince1970)).run()
-        } catch {
-            if error.code == 2067 || error.code == 1555 { throw .albumExists(name) }  // SQLITE_CONSTRAINT_UNIQUE / PRIMARYKEY
-            throw .database(DatabaseFailure(error))
+        guard try wrap({ try AlbumIndex.albumID(database, name) }) == nil else { throw .albumExists(name) }
+        let sequence = sequence()
+        try journal.append(.init(seq: sequence, op: .album, album: name, at: now.timeIntervalSince1970))
+        try wrap {
+            try database.transaction {
+                _ = try AlbumIndex.ensureAlbum(database, name, createdAt: now.timeIntervalSince1970)
+                try AlbumIndex.setJournalSequence(database, sequence)
+            }
         }
         notify(.albumCreated(name))
         return Album(name: name, itemCount: 0, createdAt: now)
@@ -132,11 +154,7 @@ public actor AlbumStore {
     }
 
     private func albumID(_ name: String) throws(AlbumError) -> Int64 {
-        let found: Int64? = try wrap {
-            let statement = try database.prepare("SELECT id FROM albums WHERE name = ?").bind(.text(name))
-            return try statement.step() ? statement.int64(0) : nil
-        }
-        guard let found else { throw .noSuchAlbum(name) }
+        guard let found = try wrap({ try AlbumIndex.albumID(database, name) }) else { throw .noSuchAlbum(name) }
         return found
     }
 
@@ -202,39 +220,27 @@ public actor AlbumStore {
         let shard = String(asset.rawValue.prefix(2))
         let relative = "\(shard)/\(asset.rawValue).\(info.format.fileExtensions.first ?? info.format.identifier)"
 
-        let stored: Bool = try wrap {
-            let statement = try database.prepare("SELECT 1 FROM assets WHERE id = ?").bind(.text(asset.rawValue))
-            return try statement.step()
-        }
+        let stored = try wrap { try AlbumIndex.hasAsset(database, asset.rawValue) }
         if !stored {
             try DurableFiles.makeFolder("\(originalsFolder)/\(shard)")
             try DurableFiles.write(bytes, to: "\(originalsFolder)/\(relative)")
         }
         let now = Date().timeIntervalSince1970
-        let inserted: Bool = try wrap {
-            try database.transaction {
-                if !stored {
-                    try database.prepare(
-                        """
-                        INSERT INTO assets (id, file, format, width, height, orientation, capture_date, capture_offset,
-                                            byte_count, original_name, added_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """
-                    ).bind(
-                        .text(asset.rawValue), .text(relative), .text(info.format.identifier), .int(info.size.width),
-                        .int(info.size.height), .int(Int(info.orientation.rawValue)), .optional(info.captureDate?.exifDateTime),
-                        .optional(info.captureDate?.utcOffsetSeconds), .int(bytes.count), .text(name), .real(now)
-                    ).run()
+        let inserted: Bool
+        if try wrap({ try AlbumIndex.isInAlbum(database, asset.rawValue, album: albumID) }) {
+            inserted = false
+        } else {
+            // Journaled before the commit: a crash in between lists the photo again at the next open.
+            let sequence = sequence()
+            try journal.append(.init(seq: sequence, op: .add, album: album, asset: asset.rawValue, file: relative, name: name, at: now))
+            inserted = try wrap {
+                try database.transaction {
+                    if !stored {
+                        try AlbumIndex.insertAsset(database, id: asset.rawValue, file: relative, info: info, byteCount: bytes.count, name: name, addedAt: now)
+                    }
+                    try AlbumIndex.setJournalSequence(database, sequence)
+                    return try AlbumIndex.addItem(database, asset.rawValue, album: albumID, addedAt: now)
                 }
-                let existing = try database.prepare("SELECT 1 FROM album_items WHERE album_id = ? AND asset_id = ?")
-                    .bind(.integer(albumID), .text(asset.rawValue))
-                if try existing.step() { return false }
-                try database.prepare(
-                    """
-                    INSERT INTO album_items (album_id, asset_id, position, added_at)
-                    VALUES (?, ?, (SELECT COALESCE(MAX(position) + 1, 0) FROM album_items WHERE album_id = ?), ?)
-                    """
-                ).bind(.integer(albumID), .text(asset.rawValue), .integer(albumID), .real(now)).run()
-                return true
             }
         }
         if inserted { notify(.added(asset, album: album)) }
@@ -245,27 +251,22 @@ public actor AlbumStore {
     // MARK: Removing and reordering
 
     /// Removes a photo from an album. When no album holds it any more, its
-    /// row is deleted and then its file (a crash in between leaves an
-    /// unreferenced file, removed at the next open).
+    /// row is deleted, the removal journaled, and then its file deleted (a
+    /// crash before the file goes leaves it on disk, in no album, reported by
+    /// ``lastRepair``; never deleted behind the user's back).
     public func remove(_ asset: AssetID, from album: String) throws(AlbumError) {
         let albumID = try albumID(album)
+        let sequence = sequence()
         let file: String? = try wrap {
             try database.transaction {
-                let position = try database.prepare("SELECT position FROM album_items WHERE album_id = ? AND asset_id = ?")
-                    .bind(.integer(albumID), .text(asset.rawValue))
-                guard try position.step() else { throw AlbumError.noSuchAsset(asset) }
-                let removedPosition = position.int(0)
-                try database.prepare("DELETE FROM album_items WHERE album_id = ? AND asset_id = ?").bind(.integer(albumID), .text(asset.rawValue)).run()
-                try database.prepare("UPDATE album_items SET position = position - 1 WHERE album_id = ? AND position > ?")
-                    .bind(.integer(albumID), .int(removedPosition)).run()
-                let stillUsed = try database.prepare("SELECT 1 FROM album_items WHERE asset_id = ?").bind(.text(asset.rawValue))
-                if try stillUsed.step() { return nil }
-                let file = try database.prepare("SELECT file FROM assets WHERE id = ?").bind(.text(asset.rawValue))
-                let path = try file.step() ? file.text(0) : nil
-                try database.prepare("DELETE FROM assets WHERE id = ?").bind(.text(asset.rawValue)).run()
-                return path
+                let (removed, unusedFile) = try AlbumIndex.removeItem(database, asset.rawValue, album: albumID)
+                guard removed else { throw AlbumError.noSuchAsset(asset) }
+                try AlbumIndex.setJournalSequence(database, sequence)
+                return unusedFile
             }
         }
+        // Journaled after the commit: a crash before it can only list the photo again, never lose it.
+        try journal.append(.init(seq: sequence, op: .remove, album: album, asset: asset.rawValue, at: Date().timeIntervalSince1970))
         if let file {
             unlink("\(originalsFolder)/\(file)")
             try? DurableFiles.syncFolder("\(originalsFolder)/\(file.prefix(2))")
@@ -276,22 +277,15 @@ public actor AlbumStore {
     /// Moves a photo to `position` (clamped to the album) in `album`.
     public func move(_ asset: AssetID, in album: String, to position: Int) throws(AlbumError) {
         let albumID = try albumID(album)
+        let sequence = sequence()
         let target: Int = try wrap {
             try database.transaction {
-                let order = try database.prepare("SELECT asset_id FROM album_items WHERE album_id = ? ORDER BY position").bind(.integer(albumID))
-                var assets: [String] = []
-                while try order.step() { assets.append(order.text(0)) }
-                guard let from = assets.firstIndex(of: asset.rawValue) else { throw AlbumError.noSuchAsset(asset) }
-                let moved = assets.remove(at: from)
-                let target = min(max(0, position), assets.count)
-                assets.insert(moved, at: target)
-                let update = try database.prepare("UPDATE album_items SET position = ? WHERE album_id = ? AND asset_id = ?")
-                for (index, id) in assets.enumerated() {
-                    try update.bind(.int(index), .integer(albumID), .text(id)).run()
-                }
+                guard let target = try AlbumIndex.move(database, asset.rawValue, album: albumID, to: position) else { throw AlbumError.noSuchAsset(asset) }
+                try AlbumIndex.setJournalSequence(database, sequence)
                 return target
             }
         }
+        try journal.append(.init(seq: sequence, op: .move, album: album, asset: asset.rawValue, position: target, at: Date().timeIntervalSince1970))
         notify(.moved(asset, album: album, to: target))
     }
 

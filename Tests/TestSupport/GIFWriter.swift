@@ -1,30 +1,47 @@
-import CGIF
+public import CGIF
 import Foundation
-import ImageCodecs
 
 /// Writes GIFs with giflib's encoder, for tests: frames with a position,
 /// a palette index per pixel, a delay, a disposal method and a transparent
 /// index; a NETSCAPE2.0 loop count.
-enum GIFWriter {
-    struct Frame {
-        var x = 0
-        var y = 0
-        var width: Int
-        var height: Int
+public enum GIFWriter {
+    /// One frame.
+    public struct Frame {
+        public var x = 0
+        public var y = 0
+        public var width: Int
+        public var height: Int
         /// Palette indices, row by row.
-        var indices: [UInt8]
-        var delayCentiseconds = 10
-        var disposal: Int32 = DISPOSAL_UNSPECIFIED
-        var transparentIndex: Int32 = NO_TRANSPARENT_COLOR
-        var interlaced = false
+        public var indices: [UInt8]
+        public var delayCentiseconds = 10
+        public var disposal: Int32 = DISPOSAL_UNSPECIFIED
+        public var transparentIndex: Int32 = NO_TRANSPARENT_COLOR
+        public var interlaced = false
+
+        /// A frame of `indices` at (`x`, `y`).
+        public init(
+            x: Int = 0, y: Int = 0, width: Int, height: Int, indices: [UInt8], delayCentiseconds: Int = 10, disposal: Int32 = DISPOSAL_UNSPECIFIED,
+            transparentIndex: Int32 = NO_TRANSPARENT_COLOR, interlaced: Bool = false
+        ) {
+            self.x = x
+            self.y = y
+            self.width = width
+            self.height = height
+            self.indices = indices
+            self.delayCentiseconds = delayCentiseconds
+            self.disposal = disposal
+            self.transparentIndex = transparentIndex
+            self.interlaced = interlaced
+        }
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+    /// giflib failed.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
     }
 
     /// A GIF of `frames` on a `width`x`height` screen with a 256-entry `palette`.
-    static func encode(width: Int, height: Int, palette: [(UInt8, UInt8, UInt8)], frames: [Frame], loopCount: Int? = 0) throws -> [UInt8] {
+    public static func encode(width: Int, height: Int, palette: [(UInt8, UInt8, UInt8)], frames: [Frame], loopCount: Int? = 0) throws -> [UInt8] {
         final class Sink {
             var bytes: [UInt8] = []
         }

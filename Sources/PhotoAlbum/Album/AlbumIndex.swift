@@ -1,0 +1,126 @@
+import ImageCodecs
+import SQLiteSupport
+
+/// The album store's SQL: one copy of each statement, shared by the
+/// store's own changes and by the journal's replay when the index is rebuilt.
+enum AlbumIndex {
+    /// The schema, one migration per version.
+    static let migrations = [
+        """
+        CREATE TABLE assets (
+            id TEXT PRIMARY KEY, file TEXT NOT NULL, format TEXT NOT NULL,
+            width INTEGER NOT NULL, height INTEGER NOT NULL, orientation INTEGER NOT NULL,
+            capture_date TEXT, capture_offset INTEGER, byte_count INTEGER NOT NULL,
+            original_name TEXT NOT NULL, added_at REAL NOT NULL);
+        CREATE TABLE albums (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, created_at REAL NOT NULL);
+        CREATE TABLE album_items (
+            album_id INTEGER NOT NULL REFERENCES albums(id) ON DELETE CASCADE,
+            asset_id TEXT NOT NULL REFERENCES assets(id),
+            position INTEGER NOT NULL, added_at REAL NOT NULL,
+            PRIMARY KEY (album_id, asset_id));
+        CREATE INDEX album_items_by_position ON album_items(album_id, position);
+        """,
+        // The last journal entry the index has applied (AlbumJournal).
+        """
+        CREATE TABLE store_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+        INSERT INTO store_meta (key, value) VALUES ('journal_seq', 0);
+        """,
+    ]
+
+    static func journalSequence(_ database: SQLiteDatabase) throws -> Int {
+        let statement = try database.prepare("SELECT value FROM store_meta WHERE key = 'journal_seq'")
+        return try statement.step() ? statement.int(0) : 0
+    }
+
+    static func setJournalSequence(_ database: SQLiteDatabase, _ sequence: Int) throws {
+        try database.prepare("UPDATE store_meta SET value = MAX(value, ?) WHERE key = 'journal_seq'").bind(.int(sequence)).run()
+    }
+
+    static func albumID(_ database: SQLiteDatabase, _ name: String) throws -> Int64? {
+        let statement = try database.prepare("SELECT id FROM albums WHERE name = ?").bind(.text(name))
+        return try statement.step() ? statement.int64(0) : nil
+    }
+
+    /// The album's id, creating it (with `createdAt`) when it is missing.
+    static func ensureAlbum(_ database: SQLiteDatabase, _ name: String, createdAt: Double) throws -> Int64 {
+        if let id = try albumID(database, name) { return id }
+        try database.prepare("INSERT INTO albums (name, created_at) VALUES (?, ?)").bind(.text(name), .real(createdAt)).run()
+        return database.lastInsertedRowID
+    }
+
+    static func hasAsset(_ database: SQLiteDatabase, _ asset: String) throws -> Bool {
+        try database.prepare("SELECT 1 FROM assets WHERE id = ?").bind(.text(asset)).step()
+    }
+
+    static func isInAlbum(_ database: SQLiteDatabase, _ asset: String, album: Int64) throws -> Bool {
+        try database.prepare("SELECT 1 FROM album_items WHERE album_id = ? AND asset_id = ?").bind(.integer(album), .text(asset)).step()
+    }
+
+    /// The asset's row, from its header.
+    static func insertAsset(
+        _ database: SQLiteDatabase, id: String, file: String, info: ImageInfo, byteCount: Int, name: String, addedAt: Double
+    ) throws {
+        try database.prepare(
+            """
+            INSERT INTO assets (id, file, format, width, height, orientation, capture_date, capture_offset,
+                                byte_count, original_name, added_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """
+        ).bind(
+            .text(id), .text(file), .text(info.format.identifier), .int(info.size.width), .int(info.size.height), .int(Int(info.orientation.rawValue)),
+            .optional(info.captureDate?.exifDateTime), .optional(info.captureDate?.utcOffsetSeconds), .int(byteCount), .text(name), .real(addedAt)
+        ).run()
+    }
+
+    /// Appends the asset to the album; `false` when it is there already.
+    static func addItem(_ database: SQLiteDatabase, _ asset: String, album: Int64, addedAt: Double) throws -> Bool {
+        if try isInAlbum(database, asset, album: album) { return false }
+        try database.prepare(
+            """
+            INSERT INTO album_items (album_id, asset_id, position, added_at)
+            VALUES (?, ?, (SELECT COALESCE(MAX(position) + 1, 0) FROM album_items WHERE album_id = ?), ?)
+            """
+        ).bind(.integer(album), .text(asset), .integer(album), .real(addedAt)).run()
+        return true
+    }
+
+    /// Takes the asset out of the album and closes the gap; `false` when it
+    /// was not there. When no album holds it any more its row goes too, and
+    /// its file's path is returned (for the caller to delete after committing).
+    static func removeItem(_ database: SQLiteDatabase, _ asset: String, album: Int64) throws -> (removed: Bool, unusedFile: String?) {
+        let position = try database.prepare("SELECT position FROM album_items WHERE album_id = ? AND asset_id = ?").bind(.integer(album), .text(asset))
+        guard try position.step() else { return (false, nil) }
+        let removedPosition = position.int(0)
+        try database.prepare("DELETE FROM album_items WHERE album_id = ? AND asset_id = ?").bind(.integer(album), .text(asset)).run()
+        try database.prepare("UPDATE album_items SET position = position - 1 WHERE album_id = ? AND position > ?")
+            .bind(.integer(album), .int(removedPosition)).run()
+        if try database.prepare("SELECT 1 FROM album_items WHERE asset_id = ?").bind(.text(asset)).step() { return (true, nil) }
+        let file = try database.prepare("SELECT file FROM assets WHERE id = ?").bind(.text(asset))
+        let path = try file.step() ? file.text(0) : nil
+        try database.prepare("DELETE FROM assets WHERE id = ?").bind(.text(asset)).run()
+        return (true, path)
+    }
+
+    /// Moves the asset to `position` (clamped); the position it got, or `nil` when it is not in the album.
+    static func move(_ database: SQLiteDatabase, _ asset: String, album: Int64, to position: Int) throws -> Int? {
+        let order = try database.prepare("SELECT asset_id FROM album_items WHERE album_id = ? ORDER BY position").bind(.integer(album))
+        var assets: [String] = []
+        while try order.step() { assets.append(order.text(0)) }
+        guard let from = assets.firstIndex(of: asset) else { return nil }
+        let moved = assets.remove(at: from)
+        let target = min(max(0, position), assets.count)
+        assets.insert(moved, at: target)
+        let update = try database.prepare("UPDATE album_items SET position = ? WHERE album_id = ? AND asset_id = ?")
+        for (index, id) in assets.enumerated() {
+            try update.bind(.int(index), .integer(album), .text(id)).run()
+        }
+        return target
+    }
+
+    /// Every asset's id by its file's path under `originals/`.
+    static func files(_ database: SQLiteDatabase) throws -> [String: String] {
+        var known: [String: String] = [:]
+        let rows = try database.prepare("SELECT id, file FROM assets")
+        while try rows.step() { known[rows.text(1)] = rows.text(0) }
+        return known
+    }
+}
