@@ -286,10 +286,18 @@ let package = Package(
         // MARK: Tests
         // Prints LinuxNetworkMonitor's paths; the tests run it in a network namespace.
         .executableTarget(name: "netwatch", dependencies: ["ShareKit"], path: "Tests/NetWatch", swiftSettings: swiftSettings),
+        // One process's worth of a store, for tests that run two processes on one file.
+        .executableTarget(
+            name: "store-tool", dependencies: ["ShareKit", "WeiboKit", "SQLiteSupport", "SystemSupport"], path: "Tests/StoreTool", swiftSettings: swiftSettings),
         // A fake Weibo on loopback for the client's and the example's tests.
         .target(name: "FakeWeibo", dependencies: ["ShareKit", "ShareKitHTTP", "ShareKitHTTPTesting"], path: "Tests/FakeWeibo", swiftSettings: swiftSettings),
         // Helpers every test target shares: fixtures, seeded data, fakes, waiting on events.
         .target(name: "TestSupport", dependencies: ["ImageCodecs", "PhotoAlbum", "CZlib", "CGIF"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SQLiteSupportTests",
+            dependencies: ["SQLiteSupport"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "SystemSupportTests",
             dependencies: ["SystemSupport"],
@@ -349,7 +357,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PhotoFitTests",
-            dependencies: ["photo-fit", "photo-album", "photo-share", "photo-browser", "weibo-client", "photodeck-fuzz", "netwatch", "FakeWeibo", "ImageCodecs", "PhotoBrowser", "PhotoViewer", "CZlib", "ShareKit", "ShareKitHTTP", "ShareKitTesting", "ShareKitHTTPTesting", "TestSupport",
+            dependencies: ["photo-fit", "photo-album", "photo-share", "photo-browser", "weibo-client", "photodeck-fuzz", "netwatch", "store-tool", "FakeWeibo", "ImageCodecs", "PhotoBrowser", "PhotoViewer", "CZlib", "ShareKit", "ShareKitHTTP", "ShareKitTesting", "ShareKitHTTPTesting", "TestSupport",
             ],
             swiftSettings: swiftSettings
         ),

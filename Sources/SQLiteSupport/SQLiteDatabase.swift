@@ -78,19 +78,34 @@ package final class SQLiteDatabase {
         }
     }
 
-    /// Brings the schema up to date: migration `i` (from 0) runs, with
-    /// `PRAGMA user_version = i + 1`, in one transaction, when the stored
-    /// version is `i`. Returns the version found before migrating, so a
-    /// caller can refuse a database newer than `migrations.count`.
+    /// Brings the schema up to date: the stored version is read, and every
+    /// migration from it on (migration `i`, from 0, takes version `i` to
+    /// `i + 1`) applied, inside one `BEGIN IMMEDIATE` transaction, so two
+    /// processes opening a fresh database never both create it; a failing
+    /// migration rolls everything back. Returns the version found before
+    /// migrating, so a caller can refuse a database newer than `migrations.count`.
     @discardableResult
     package func migrate(_ migrations: [String]) throws(SQLiteError) -> Int {
-        let found = try userVersion
-        guard found < migrations.count else { return found }
-        for version in found..<migrations.count {
-            try execute("BEGIN IMMEDIATE;\n\(migrations[version])\nPRAGMA user_version = \(version + 1);\nCOMMIT;")
+        try execute("BEGIN IMMEDIATE")
+        do throws(SQLiteError) {
+            let found = try userVersion
+            if found < migrations.count {
+                for version in found..<migrations.count {
+                    try execute(migrations[version])
+                    try execute("PRAGMA user_version = \(version + 1)")
+                }
+            }
+            try execute("COMMIT")
+            return found
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
         }
-        return found
     }
+
+    /// How many rows the last `INSERT`, `UPDATE` or `DELETE` changed: a
+    /// conditional update's way to tell whether it won.
+    package var changedRowCount: Int { Int(sqlite3_changes(handle)) }
 
     /// The rowid of the last inserted row.
     package var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }

@@ -64,32 +64,41 @@ public struct ProviderHTTPClient: Sendable {
         }
     }
 
+    /// The longest answer ``publish(_:)`` reads: an answer to a post is a
+    /// few kilobytes (Weibo's status object is the largest, about 10 KB).
+    public static let maxPublishAnswerBytes = 256 << 10
+
     /// Sends the request that publishes, exactly once. Throws only when the
-    /// request certainly did not reach the server (cannot connect, or
-    /// cancelled before it was sent); answers ``PublishAttempt/unknown(_:)``
-    /// when it may have (a timeout, a dropped connection, a cancellation in
-    /// flight, or a gateway's 502/504 in place of the provider's answer).
+    /// request certainly did not reach the server (cannot connect, a
+    /// redirect refused before anything was sent there, or cancelled before
+    /// it was sent); answers ``PublishAttempt/unknown(_:)`` when it may have:
+    /// a timeout or the deadline, a dropped connection, a cancellation in
+    /// flight, an answer over ``maxPublishAnswerBytes``, or any 5xx (the
+    /// server failed while, or after, acting on it: Weibo's "system error",
+    /// a gateway's 502 or 504). Providers treat a 2xx answer they cannot read
+    /// as unknown too.
     public func publish(_ request: HTTPRequest) async throws(ShareError) -> PublishAttempt {
         var request = request
         request.isIdempotent = false
+        request.maxResponseBytes = min(request.maxResponseBytes, Self.maxPublishAnswerBytes)
         if let requestTimeout { request.timeout = requestTimeout }
         if Task.isCancelled { throw .cancelled }
         do {
             let response = try await transport.send(request)
-            if response.status == 502 || response.status == 504 {
-                let reason = "a gateway answered HTTP \(response.status) for \(request.url.path); the post may or may not have been made"
+            if (500...599).contains(response.status) {
+                let reason = "the server answered HTTP \(response.status) for \(request.url.path); the post may or may not have been made, so it is not sent again"
                 log.log(ShareLogRecord(.warning, reason))
                 return .unknown(reason)
             }
             return .answered(response)
         } catch {
             switch error {
-            case .cannotConnect: throw .network(UnderlyingError(error, context: "\(request.method) \(request.url.path)"))
+            case .cannotConnect, .redirectRefused: throw .network(UnderlyingError(error, context: "\(request.method) \(request.url.path)"))
             case .cancelled:
                 let reason = "the share was cancelled while \(request.url.path) was in flight; the post may or may not have been made"
                 log.log(ShareLogRecord(.warning, reason))
                 return .unknown(reason)
-            case .timedOut, .connectionLost:
+            case .timedOut, .connectionLost, .responseTooLarge:
                 let reason = "\(error) during \(request.url.path); the post may or may not have been made, so it is not retried"
                 log.log(ShareLogRecord(.warning, reason))
                 return .unknown(reason)

@@ -9,16 +9,134 @@ import Synchronization
 #endif
 
 /// The default ``HTTPTransport``, on Foundation's `URLSession`
-/// (FoundationNetworking on Linux): timeouts, cancellation, and upload
-/// progress reported through ``ShareKit/ShareProgress``.
+/// (FoundationNetworking on Linux), with the rules a transport that carries
+/// credentials needs and Foundation does not apply by itself:
+///
+/// - **Redirects** are followed only as each request's ``RedirectPolicy``
+///   allows (by default: within its origin, never from https to http);
+///   any other is ``TransportError/redirectRefused(from:to:)`` and nothing
+///   is sent there.
+/// - **The answer's size** is counted as it arrives and the transfer
+///   stopped past ``HTTPRequest/maxResponseBytes``
+///   (``TransportError/responseTooLarge(limit:)``); a `Content-Length` over
+///   the limit is refused before the body is read.
+/// - **A deadline** for the whole exchange (``HTTPRequest/deadline``), which
+///   activity does not extend, beside the timeout between bytes
+///   (``HTTPRequest/timeout``).
+///
+/// Upload progress is reported through ``ShareKit/ShareProgress``;
+/// cancelling the calling task cancels the request.
 public final class URLSessionTransport: HTTPTransport {
-    /// Routes session callbacks to the request that caused them.
-    private final class Delegate: NSObject, URLSessionTaskDelegate, Sendable {
-        let reporters = Mutex<[Int: (request: UUID, reporter: ShareProgress.Reporter)]>([:])
+    /// What one request in flight holds; the delegate finds it by task.
+    private struct Exchange {
+        let original: URL
+        var current: URL
+        let redirects: RedirectPolicy
+        let limit: Int
+        let progress: (request: UUID, reporter: ShareProgress.Reporter)?
+        let finish: @Sendable (Result<HTTPResponse, TransportError>) -> Void
+        var body = Data()
+        var response: HTTPURLResponse?
+        /// Set when the transport itself stops the exchange (a refused
+        /// redirect, a body over the limit, the deadline).
+        var failure: TransportError?
+    }
+
+    /// Routes session callbacks to the exchange that caused them.
+    private final class Delegate: NSObject, URLSessionDataDelegate, Sendable {
+        let exchanges = Mutex<[Int: Exchange]>([:])
+
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
+            completionHandler: @escaping @Sendable (URLRequest?) -> Void
+        ) {
+            let decision: RedirectPolicy.Decision? = exchanges.withLock { exchanges in
+                guard var exchange = exchanges[task.taskIdentifier] else { return nil }
+                let decision = exchange.redirects.decide(
+                    original: exchange.original, current: exchange.current, next: request.url, method: request.httpMethod ?? "GET",
+                    hasBody: !(request.httpBody ?? Data()).isEmpty || task is URLSessionUploadTask)
+                switch decision {
+                case .follow, .followWithoutCredentials: exchange.current = request.url ?? exchange.current
+                case .refuse(let refusal): exchange.failure = refusal
+                }
+                exchanges[task.taskIdentifier] = exchange
+                return decision
+            }
+            switch decision {
+            case .follow?: completionHandler(request)
+            case .followWithoutCredentials?:
+                var stripped = request
+                for name in request.allHTTPHeaderFields?.keys.map({ $0 }) ?? [] where RedirectPolicy.credentialHeaders.contains(name.lowercased()) {
+                    stripped.setValue(nil, forHTTPHeaderField: name)
+                }
+                completionHandler(stripped)
+            case .refuse?, nil:
+                // No request goes to the new address; the 3xx answer itself ends the exchange.
+                completionHandler(nil)
+                task.cancel()
+            }
+        }
+
+        func urlSession(
+            _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+            completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+        ) {
+            let tooLarge = exchanges.withLock { exchanges -> Bool in
+                guard var exchange = exchanges[dataTask.taskIdentifier] else { return false }
+                exchange.response = response as? HTTPURLResponse
+                // A declared length is a claim: over the limit, nothing is read; under it, the bytes are counted anyway.
+                let declared = response.expectedContentLength
+                if declared > Int64(exchange.limit) { exchange.failure = .responseTooLarge(limit: exchange.limit) }
+                exchanges[dataTask.taskIdentifier] = exchange
+                return exchange.failure != nil
+            }
+            completionHandler(tooLarge ? .cancel : .allow)
+            if tooLarge { dataTask.cancel() }
+        }
+
+        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+            let tooLarge = exchanges.withLock { exchanges -> Bool in
+                guard var exchange = exchanges[dataTask.taskIdentifier], exchange.failure == nil else { return false }
+                if exchange.body.count + data.count > exchange.limit {
+                    exchange.failure = .responseTooLarge(limit: exchange.limit)
+                    exchange.body = Data()
+                } else {
+                    exchange.body.append(data)
+                }
+                exchanges[dataTask.taskIdentifier] = exchange
+                return exchange.failure != nil
+            }
+            if tooLarge { dataTask.cancel() }
+        }
 
         func urlSession(_ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64, totalBytesExpectedToSend: Int64) {
-            guard let entry = reporters.withLock({ $0[task.taskIdentifier] }) else { return }
-            entry.reporter.report(request: entry.request, sent: totalBytesSent, total: totalBytesExpectedToSend)
+            guard let progress = exchanges.withLock({ $0[task.taskIdentifier]?.progress }) else { return }
+            progress.reporter.report(request: progress.request, sent: totalBytesSent, total: totalBytesExpectedToSend)
+        }
+
+        func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+            guard let exchange = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+            exchange.finish(Self.result(of: exchange, error: error, response: task.response))
+        }
+
+        /// Stops the exchange of `task` at its deadline, if it is still running.
+        func expire(_ task: URLSessionTask) {
+            let running = exchanges.withLock { exchanges -> Bool in
+                guard var exchange = exchanges[task.taskIdentifier], exchange.failure == nil else { return false }
+                exchange.failure = .timedOut
+                exchanges[task.taskIdentifier] = exchange
+                return true
+            }
+            if running { task.cancel() }
+        }
+
+        private static func result(of exchange: Exchange, error: (any Error)?, response: URLResponse?) -> Result<HTTPResponse, TransportError> {
+            if let failure = exchange.failure { return .failure(failure) }
+            if let error { return .failure(URLSessionTransport.transportError(error)) }
+            guard let http = exchange.response ?? (response as? HTTPURLResponse) else { return .failure(.connectionLost("no HTTP response")) }
+            var headers: [String: String] = [:]
+            for (key, value) in http.allHeaderFields { headers["\(key)".lowercased()] = "\(value)" }
+            return .success(HTTPResponse(status: http.statusCode, headers: headers, body: [UInt8](exchange.body)))
         }
     }
 
@@ -28,6 +146,8 @@ public final class URLSessionTransport: HTTPTransport {
     /// Creates a transport with its own ephemeral session (no cookies, no cache).
     public init(configuration: URLSessionConfiguration = .ephemeral) {
         configuration.urlCache = nil
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }
 
@@ -37,46 +157,43 @@ public final class URLSessionTransport: HTTPTransport {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
-        let components = request.timeout.components
-        urlRequest.timeoutInterval = Double(components.seconds) + Double(components.attoseconds) / 1e18
+        urlRequest.timeoutInterval = Self.seconds(request.timeout)
         let reporter = ShareProgress.reporter
         let requestID = UUID()
         let bodyBytes = Int64(request.body.count)
         if let reporter, bodyBytes > 0 { reporter.report(request: requestID, sent: 0, total: bodyBytes) }
         let holder = Mutex<URLSessionTask?>(nil)
+        let delegate = delegate
         let result: Result<HTTPResponse, TransportError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let completion: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
-                    if let error {
-                        continuation.resume(returning: .failure(Self.transportError(error)))
-                    } else if let http = response as? HTTPURLResponse {
-                        var headers: [String: String] = [:]
-                        for (key, value) in http.allHeaderFields { headers["\(key)".lowercased()] = "\(value)" }
-                        continuation.resume(returning: .success(HTTPResponse(status: http.statusCode, headers: headers, body: [UInt8](data ?? Data()))))
-                    } else {
-                        continuation.resume(returning: .failure(.connectionLost("no HTTP response")))
-                    }
+                // Delegate callbacks only (no completion handler), so that every redirect, header and byte passes the checks above.
+                let task = request.body.isEmpty ? session.dataTask(with: urlRequest) : session.uploadTask(with: urlRequest, from: Data(request.body))
+                delegate.exchanges.withLock {
+                    $0[task.taskIdentifier] = Exchange(
+                        original: request.url, current: request.url, redirects: request.redirects, limit: max(0, request.maxResponseBytes),
+                        progress: reporter.map { (requestID, $0) }, finish: { continuation.resume(returning: $0) })
                 }
-                let task =
-                    request.body.isEmpty
-                    ? session.dataTask(with: urlRequest, completionHandler: completion)
-                    : session.uploadTask(with: urlRequest, from: Data(request.body), completionHandler: completion)
-                if let reporter { delegate.reporters.withLock { $0[task.taskIdentifier] = (requestID, reporter) } }
                 holder.withLock { $0 = task }
                 if Task.isCancelled { task.cancel() }
                 task.resume()
+                let deadline = DispatchTime.now() + Self.seconds(request.deadline)
+                DispatchQueue.global().asyncAfter(deadline: deadline) { [weak delegate] in delegate?.expire(task) }
             }
         } onCancel: {
             holder.withLock { $0?.cancel() }
         }
-        if let task = holder.withLock({ $0 }) { _ = delegate.reporters.withLock { $0.removeValue(forKey: task.taskIdentifier) } }
         if case .success = result, let reporter, bodyBytes > 0 {
             reporter.report(request: requestID, sent: bodyBytes, total: bodyBytes)
         }
         return try result.get()
     }
 
-    private static func transportError(_ error: any Error) -> TransportError {
+    private static func seconds(_ duration: Duration) -> Double {
+        let components = duration.components
+        return Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+
+    fileprivate static func transportError(_ error: any Error) -> TransportError {
         let code = (error as? URLError)?.code
         switch code {
         case .cancelled?: return .cancelled

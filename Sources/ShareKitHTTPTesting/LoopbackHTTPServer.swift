@@ -5,12 +5,13 @@ import Synchronization
     import Glibc
 #endif
 
-/// A small HTTP/1.1 server on 127.0.0.1 for tests of real network code.
+/// A small HTTP/1.1 server on 127.0.0.1 (or another loopback address, such
+/// as 127.0.0.2 for a second "host") for tests of real network code.
 ///
 /// Requests are answered by routes (method and path) or by one handler;
-/// an answer can also drop the connection, arrive late, or send a truncated
-/// body. Each connection is served on its own thread, so a late answer
-/// never holds up another request.
+/// an answer can also drop the connection, arrive late, send a truncated
+/// body, or stream a body slowly or without end. Each connection is served
+/// on its own thread, so a late answer never holds up another request.
 ///
 /// ```swift
 /// let server = try LoopbackHTTPServer(routes: [
@@ -71,6 +72,13 @@ public final class LoopbackHTTPServer: Sendable {
         case delayed(Duration, status: Int, body: [UInt8])
         /// Declare `declaredLength` bytes but send only `body`, then close.
         case truncated(status: Int, declaredLength: Int, body: [UInt8])
+        /// Send the head, then `chunk` `repeats` times, waiting `interval`
+        /// before each (none: as fast as the client reads), then close.
+        /// `declaredLength` is the `Content-Length` sent, or none (the body
+        /// then ends when the connection closes). Stops early when the client
+        /// goes away or the server stops. A 1 GB body: `chunk` of 64 KiB,
+        /// 16,384 repeats; one byte a second: `chunk` of one byte, `interval` 1 s.
+        case stream(status: Int, headers: [String: String] = [:], declaredLength: Int?, chunk: [UInt8], repeats: Int, interval: Duration? = nil)
     }
 
     /// Answers requests for one method and path.
@@ -92,6 +100,8 @@ public final class LoopbackHTTPServer: Sendable {
 
     /// The port it listens on.
     public let port: Int
+    /// The loopback address it listens on (`127.0.0.1` unless told otherwise).
+    public let host: String
     private let listener: Int32
     private let shared: Shared
 
@@ -138,14 +148,15 @@ public final class LoopbackHTTPServer: Sendable {
 
     /// Starts listening on an ephemeral port of 127.0.0.1; `handler` answers
     /// every request.
-    public convenience init(handler: @escaping @Sendable (Request) -> Reply) throws {
-        try self.init(routes: [], unmatched: handler)
+    public convenience init(host: String = "127.0.0.1", handler: @escaping @Sendable (Request) -> Reply) throws {
+        try self.init(host: host, routes: [], unmatched: handler)
     }
 
-    /// Starts listening on an ephemeral port of 127.0.0.1; each request goes
-    /// to the first route with its method and path, else to `unmatched`
-    /// (by default a 404 naming the route).
+    /// Starts listening on an ephemeral port of `host` (a loopback address:
+    /// 127.0.0.1, 127.0.0.2, ...); each request goes to the first route with
+    /// its method and path, else to `unmatched` (by default a 404 naming the route).
     public init(
+        host: String = "127.0.0.1",
         routes: [Route],
         unmatched: @escaping @Sendable (Request) -> Reply = { request in .respond(status: 404, body: Array("no route for \(request.route)".utf8)) }
     ) throws {
@@ -157,7 +168,11 @@ public final class LoopbackHTTPServer: Sendable {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        guard host.hasPrefix("127.") else {
+            close(fd)
+            throw POSIXError(.EADDRNOTAVAIL)  // tests stay on loopback
+        }
+        address.sin_addr.s_addr = inet_addr(host)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
@@ -170,6 +185,7 @@ public final class LoopbackHTTPServer: Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
         port = Int(UInt16(bigEndian: address.sin_port))
+        self.host = host
         listener = fd
         self.shared = shared
         let respond: @Sendable (Request) -> Reply = { request in
@@ -202,7 +218,7 @@ public final class LoopbackHTTPServer: Sendable {
     }
 
     /// The URL of `path` on this server.
-    public func url(path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
+    public func url(path: String) -> URL { URL(string: "http://\(host):\(port)\(path)")! }
 
     /// Every request received so far, in the order they were read.
     public var requests: [Request] { shared.requests.withLock { $0 } }
@@ -281,16 +297,24 @@ public final class LoopbackHTTPServer: Sendable {
     }
 
     private static func answer(_ client: Int32, with reply: Reply, shared: Shared) {
-        func write(_ status: Int, _ headers: [String: String], _ body: [UInt8], declared: Int? = nil) {
-            var head = "HTTP/1.1 \(status) Status\r\nContent-Length: \(declared ?? body.count)\r\nConnection: close\r\n"
-            for (name, value) in headers { head += "\(name): \(value)\r\n" }
-            let bytes = Array((head + "\r\n").utf8) + body
+        /// Sends every byte; `false` when the client went away.
+        @discardableResult
+        func sendAll(_ bytes: [UInt8]) -> Bool {
             var sent = 0
             while sent < bytes.count {
                 let count = bytes.withUnsafeBytes { send(client, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
-                if count <= 0 { return }
+                if count <= 0 { return false }
                 sent += count
             }
+            return true
+        }
+        func head(_ status: Int, _ headers: [String: String], length: Int?) -> [UInt8] {
+            var head = "HTTP/1.1 \(status) Status\r\n\(length.map { "Content-Length: \($0)\r\n" } ?? "")Connection: close\r\n"
+            for (name, value) in headers { head += "\(name): \(value)\r\n" }
+            return Array((head + "\r\n").utf8)
+        }
+        func write(_ status: Int, _ headers: [String: String], _ body: [UInt8], declared: Int? = nil) {
+            sendAll(head(status, headers, length: declared ?? body.count) + body)
         }
         switch reply {
         case .respond(let status, let headers, let body): write(status, headers, body)
@@ -298,6 +322,12 @@ public final class LoopbackHTTPServer: Sendable {
         case .delayed(let delay, let status, let body):
             if shared.wait(delay) { write(status, [:], body) }
         case .truncated(let status, let declared, let body): write(status, [:], body, declared: declared)
+        case .stream(let status, let headers, let declared, let chunk, let repeats, let interval):
+            guard sendAll(head(status, headers, length: declared)) else { return }
+            for _ in 0..<repeats {
+                if let interval, !shared.wait(interval) { return }
+                if shared.stopped.withLock({ $0 }) || !sendAll(chunk) { return }
+            }
         }
     }
 }

@@ -49,6 +49,10 @@ public final class MockShareProvider: ShareProvider {
         /// Never answer: the share stays in flight until its task is
         /// cancelled, then fails with ``ShareKit/ShareError/cancelled``.
         case untilCancelled
+        /// Answer once the test calls ``MockShareProvider/release()``: a
+        /// share held in flight while the test does something else (starts
+        /// a second ``ShareKit/Outbox/process()``, say).
+        case whenReleased(Result<ShareOutcome, ShareError>)
 
         /// A success.
         public static func success(_ outcome: ShareOutcome) -> Script { .result(.success(outcome)) }
@@ -67,6 +71,8 @@ public final class MockShareProvider: ShareProvider {
         var availability = ProviderAvailability(isConfigured: true, isAuthorized: true, isReachable: true)
         var rateLimits: [RateLimit] = []
         var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var held: [CheckedContinuation<Void, Never>] = []
+        var released = false
     }
     private let state = Mutex(State())
 
@@ -117,6 +123,17 @@ public final class MockShareProvider: ShareProvider {
         }
     }
 
+    /// Lets every share held by ``Script/whenReleased(_:)`` answer, and
+    /// those that arrive later answer at once.
+    public func release() {
+        let held = state.withLock { state in
+            state.released = true
+            defer { state.held.removeAll() }
+            return state.held
+        }
+        for continuation in held { continuation.resume() }
+    }
+
     /// Sets the rate limits the mock declares for every destination (the
     /// center applies them as it does a real provider's).
     public func declareRateLimits(_ limits: [RateLimit]) { state.withLock { $0.rateLimits = limits } }
@@ -163,6 +180,15 @@ public final class MockShareProvider: ShareProvider {
             return try result.get()
         case .delayed(let delay, let result)?:
             do { try await Task.sleep(for: delay) } catch { throw .cancelled }
+            return try result.get()
+        case .whenReleased(let result)?:
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let released = state.withLock { state in
+                    if !state.released { state.held.append(continuation) }
+                    return state.released
+                }
+                if released { continuation.resume() }
+            }
             return try result.get()
         case .untilCancelled?:
             while true {

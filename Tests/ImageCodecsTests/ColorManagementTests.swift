@@ -112,6 +112,27 @@ struct ColorManagementTests {
         #expect(psnr(page.bitmap.pixels, untouched.bitmap.pixels) < 40, "the conversion changed the pixels")
     }
 
+    @Test("linear light keeps its shadows: a gAMA 1.0 PNG (RGB, RGBA and grey) decodes every level within 1 of the sRGB curve")
+    func linearShadows() throws {
+        func srgb(_ level: Int) -> Double {
+            let linear = Double(level) / 255
+            let encoded = linear <= 0.0031308 ? 12.92 * linear : 1.055 * pow(linear, 1 / 2.4) - 0.055
+            return encoded * 255
+        }
+        for format in [PixelFormat.rgb8, .rgba8, .gray8] {
+            let channels = format.bytesPerPixel
+            var pixels: [UInt8] = []
+            for level in 0..<256 { pixels += format == .rgba8 ? [UInt8(level), UInt8(level), UInt8(level), 255] : [UInt8](repeating: UInt8(level), count: channels) }
+            let ramp = try Bitmap(width: 256, height: 1, pixelFormat: format, pixels: pixels)
+            let png = PNGChunks.inserting([("gAMA", [0, 1, 0x86, 0xA0])], into: try ImageCodecRegistry.shared.encode(ramp, as: .png))
+            let decoded = try DecodedImage(decoding: png).bitmap
+            #expect(Int(Array(decoded[2, 0])[0]) == 22, "\(format): level 2 is 21.6 in sRGB, got \(Array(decoded[2, 0])[0])")
+            var worst = 0.0
+            for level in 0..<256 { worst = max(worst, abs(Double(Array(decoded[level, 0])[0]) - srgb(level))) }
+            #expect(worst <= 1, "\(format): a level is \(worst) away from the sRGB curve")
+        }
+    }
+
     @Test("PNG gAMA, cICP and sRGB chunks are honoured in that order of precedence, iCCP first")
     func pngChunks() throws {
         let gray = try Bitmap(width: 8, height: 8, pixelFormat: .rgb8, pixels: [UInt8](repeating: 128, count: 192))

@@ -1,8 +1,14 @@
 import Foundation
 import ImageCodecs
 import PhotoAlbum
+import SQLiteSupport
+import Synchronization
 import TestSupport
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 @Suite("Folder photo library")
 struct FolderPhotoLibraryTests {
@@ -125,6 +131,41 @@ struct FolderPhotoLibraryTests {
         }
         #expect(received.contains { if case .added(let asset) = $0 { asset.id == "2025/w.jpg" } else { false } }, "\(received)")
         #expect(received.contains(.removed("c.jpg")), "\(received)")
+    }
+
+    @Test("a long scan writes in batches: another writer of the index gets the lock within a second throughout")
+    func batchedScan() async throws {
+        let scratch = Scratch()
+        defer { scratch.cleanUp() }
+        let root = "\(scratch.path)/Many"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let photo = try scratch.photo("seed.jpg", seed: 77, width: 64, height: 48)
+        for index in 0..<30_000 { #expect(link(photo, "\(root)/p\(index).jpg") == 0) }
+        let indexPath = "\(scratch.path)/library.sqlite"
+        let library = try FolderPhotoLibrary(root: root, indexPath: indexPath)
+        let other = try SQLiteDatabase(path: indexPath)
+        try other.execute("PRAGMA busy_timeout = 20000")
+        let finished = Mutex(false)
+        let scan = Task {
+            defer { finished.withLock { $0 = true } }
+            return try await library.scan()
+        }
+        var attempts = 0
+        var longest = Duration.zero
+        // Take the write lock again and again while the scan runs, timing each wait.
+        let clock = ContinuousClock()
+        while !finished.withLock({ $0 }) {
+            attempts += 1
+            let started = clock.now
+            try other.execute("BEGIN IMMEDIATE; COMMIT;")
+            longest = max(longest, started.duration(to: clock.now))
+            await Task.yield()
+        }
+        let summary = try await scan.value
+        #expect(attempts > 1, "the writer ran while the scan did")
+        #expect(summary.probed == 30_000 && summary.changes.count == 30_000)
+        // A batch's rows take milliseconds to write; the old scan held the lock for all of it (about 2 s here).
+        #expect(longest < .seconds(1), "a writer waited \(longest) (of \(attempts) attempts)")
     }
 
     @Test("a missing root is a clear error")

@@ -66,6 +66,46 @@ struct OutboxTests {
         #expect(try await afterCrash.entries().count == 1)
     }
 
+    @Test("two overlapping process() calls over several queued shares post each share once")
+    func overlappingProcessing() async throws {
+        let path = Self.path()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let provider = MockShareProvider(id: "chat")
+        // The first share is held in flight until the second process() has done its work.
+        provider.enqueue(.whenReleased(.success(.posted(ShareReceipt(postID: "held")))))
+        let (center, target) = await Self.center(provider)
+        let outbox = try Outbox(path: path, center: center, network: FakeNetworkMonitor(.wifi))
+        for text in ["first", "second", "third", "fourth"] { try await outbox.enqueue(ShareContent(text: text), to: target) }
+        let first = Task { await outbox.process() }
+        await provider.waitForShares(count: 1)
+        // An app calls process() again (on reconnect, after sign-in) while the first is still sending.
+        let second = await outbox.process()
+        #expect(second.map(\.state) == [.sending, .posted, .posted, .posted])
+        provider.release()
+        let after = await first.value
+        #expect(after.map(\.state) == [.posted, .posted, .posted, .posted])
+        #expect(provider.recordedShares.map(\.content.text) == ["first", "second", "third", "fourth"], "each share once")
+        #expect(after.allSatisfy { $0.attempts == 1 })
+    }
+
+    @Test("two outboxes on one file (two processes' worth of connections) post each share once")
+    func twoConnections() async throws {
+        let path = Self.path()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let provider = MockShareProvider(id: "chat")
+        provider.enqueue(.whenReleased(.success(.posted(ShareReceipt(postID: "held")))))
+        let (center, target) = await Self.center(provider)
+        let one = try Outbox(path: path, center: center, network: FakeNetworkMonitor(.wifi))
+        let other = try Outbox(path: path, center: center, network: FakeNetworkMonitor(.wifi))
+        for text in ["a", "b", "c"] { try await one.enqueue(ShareContent(text: text), to: target) }
+        let first = Task { await one.process() }
+        await provider.waitForShares(count: 1)
+        _ = await other.process()
+        provider.release()
+        _ = await first.value
+        #expect(provider.recordedShares.map(\.content.text) == ["a", "b", "c"])
+    }
+
     @Test("failures before sending are retried later; refused content fails for good")
     func retries() async throws {
         let path = Self.path()

@@ -96,8 +96,13 @@ public actor FolderPhotoLibrary: PhotoSource {
         let modifiedNanoseconds: Int64
     }
 
+    /// How many files a scan reads before it writes their rows (in one short transaction).
+    static let scanBatchSize = 200
+
     /// Walks the folder tree, reads the header of every new or changed file,
-    /// forgets removed ones, and reports (and publishes) the changes.
+    /// forgets removed ones, and reports (and publishes) the changes. Rows
+    /// are written a batch at a time, so another writer of the index never
+    /// waits for the whole scan.
     @discardableResult
     public func scan() throws(PhotoLibraryError) -> ScanSummary {
         var summary = ScanSummary()
@@ -117,8 +122,17 @@ public actor FolderPhotoLibrary: PhotoSource {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             let delete = try database.prepare("DELETE FROM files WHERE path = ?")
-            try database.transaction {
-                for (relative, stamp) in files {
+            // Headers are read outside any transaction, a batch at a time, and
+            // each batch's rows are written in a short one: the write lock is
+            // held for milliseconds, never for a whole scan, so another writer
+            // of the index waits at most one batch's writes.
+            enum Probed {
+                case image(ImageInfo)
+                case notAnImage
+            }
+            for batch in stride(from: 0, to: files.count, by: Self.scanBatchSize).map({ files[$0..<min($0 + Self.scanBatchSize, files.count)] }) {
+                var probed: [(relative: String, stamp: FileStamp, result: Probed)] = []
+                for (relative, stamp) in batch {
                     seen.insert(relative)
                     let previous = known[relative]
                     if let previous, previous.0 == stamp {
@@ -126,34 +140,46 @@ public actor FolderPhotoLibrary: PhotoSource {
                         continue
                     }
                     summary.probed += 1
-                    let path = "\(root)/\(relative)"
-                    let info: ImageInfo
                     do {
-                        info = try ImageInfo(probingFileAt: path)
+                        probed.append((relative, stamp, .image(try ImageInfo(probingFileAt: "\(root)/\(relative)"))))
                     } catch ImageCodecError.fileAccess(_, let reason) {
                         summary.failures[relative] = reason
-                        continue
                     } catch {
-                        summary.notImages += 1
-                        try upsert.bind(
-                            .text(relative), .int(stamp.size), .integer(stamp.modifiedNanoseconds), .int(0),
-                            .null, .null, .null, .null, .null, .null, .null, .null, .null
-                        ).run()
-                        if previous?.1 == true { summary.changes.append(.removed(relative)) }
-                        continue
+                        probed.append((relative, stamp, .notAnImage))
                     }
-                    try upsert.bind(
-                        .text(relative), .int(stamp.size), .integer(stamp.modifiedNanoseconds), .int(1), .text(info.format.identifier),
-                        .int(info.size.width), .int(info.size.height), .int(Int(info.orientation.rawValue)), .int(info.bitDepth),
-                        .int(info.hasAlpha ? 1 : 0), .int(info.isAnimated ? 1 : 0), .optional(info.captureDate?.exifDateTime),
-                        .optional(info.captureDate?.utcOffsetSeconds)
-                    ).run()
-                    let asset = makeAsset(relative: relative, info: info, stamp: stamp)
-                    summary.changes.append(previous?.1 == true ? .modified(asset) : .added(asset))
                 }
-                for (relative, entry) in known where !seen.contains(relative) {
-                    try delete.bind(.text(relative)).run()
-                    if entry.1 { summary.changes.append(.removed(relative)) }
+                guard !probed.isEmpty else { continue }
+                try database.transaction {
+                    for (relative, stamp, result) in probed {
+                        let previous = known[relative]
+                        switch result {
+                        case .notAnImage:
+                            summary.notImages += 1
+                            try upsert.bind(
+                                .text(relative), .int(stamp.size), .integer(stamp.modifiedNanoseconds), .int(0),
+                                .null, .null, .null, .null, .null, .null, .null, .null, .null
+                            ).run()
+                            if previous?.1 == true { summary.changes.append(.removed(relative)) }
+                        case .image(let info):
+                            try upsert.bind(
+                                .text(relative), .int(stamp.size), .integer(stamp.modifiedNanoseconds), .int(1), .text(info.format.identifier),
+                                .int(info.size.width), .int(info.size.height), .int(Int(info.orientation.rawValue)), .int(info.bitDepth),
+                                .int(info.hasAlpha ? 1 : 0), .int(info.isAnimated ? 1 : 0), .optional(info.captureDate?.exifDateTime),
+                                .optional(info.captureDate?.utcOffsetSeconds)
+                            ).run()
+                            let asset = makeAsset(relative: relative, info: info, stamp: stamp)
+                            summary.changes.append(previous?.1 == true ? .modified(asset) : .added(asset))
+                        }
+                    }
+                }
+            }
+            let gone = known.filter { !seen.contains($0.key) }
+            for batch in stride(from: 0, to: gone.count, by: Self.scanBatchSize).map({ Array(gone.dropFirst($0).prefix(Self.scanBatchSize)) }) {
+                try database.transaction {
+                    for (relative, entry) in batch {
+                        try delete.bind(.text(relative)).run()
+                        if entry.1 { summary.changes.append(.removed(relative)) }
+                    }
                 }
             }
         } catch let error as SQLiteError {

@@ -4,13 +4,17 @@ import SQLiteSupport
 /// A durable queue of shares, sent when the network and credentials allow.
 ///
 /// Entries live in SQLite, so they survive a restart. Posting is
-/// **at most once**: an entry is marked `sending` (committed) before its
-/// request goes out; a share whose outcome is unknown, or that was sending
-/// when the process died, becomes ``State/outcomeUnknown`` and is never
-/// re-posted automatically; the app asks the user. Failures that happened
-/// before anything was sent (no network, not authorised, 5xx) are retried
-/// on a later ``process()``; a rate limit's wait is honoured without
-/// spending an attempt.
+/// **at most once**, across tasks and processes: before a byte is sent, an
+/// entry is claimed with one conditional update (`queued` to `sending`,
+/// committed), and only the caller whose update changed the row sends it;
+/// any number of overlapping ``process()`` calls, in one app or in several
+/// processes on the same file, post each share once. A share whose outcome
+/// is unknown (no answer, a 5xx, an answer that cannot be read), or that
+/// was sending when the process died, becomes ``State/outcomeUnknown`` and
+/// is never re-posted automatically; the app asks the user. Failures that
+/// happened before anything was published (no network, not authorised, an
+/// upload step that failed) are retried on a later ``process()``; a rate
+/// limit's wait is honoured without spending an attempt.
 ///
 /// The outbox owns its shares: one stopped by a missing or expired
 /// credential stays queued here and is not also held by the
@@ -111,7 +115,7 @@ public actor Outbox {
                 """
             ).bind(
                 .text(id.uuidString), .text(target.provider.rawValue), .text(target.destination.rawValue), .text(target.displayName),
-                .optional(account), .blob([UInt8](stored)), .int(bytes), .text(State.queued.rawValue), .real(Date().timeIntervalSince1970)
+                .optional(account), .blob([UInt8](stored)), .int(bytes), .text(State.queued.rawValue), .real(clock.now.timeIntervalSince1970)
             ).run()
         } catch {
             throw .storage(UnderlyingError(error, context: "the share cannot be queued"))
@@ -198,9 +202,10 @@ public actor Outbox {
                 update(entry.id, state: .failed, error: "the stored content is unreadable")
                 continue
             }
-            // Committed before the request goes out: a crash from here on
-            // can only make this entry "outcome unknown", never a double post.
-            update(entry.id, state: .sending, error: nil, attempts: entry.attempts + 1)
+            // Claimed (and committed) before the request goes out: only the
+            // caller whose update changed the row sends it, and a crash from
+            // here on can only make it "outcome unknown", never a double post.
+            guard claim(entry.id, attempts: entry.attempts + 1, at: now) else { continue }
             do throws(ShareError) {
                 switch try await center.shareFromOutbox(stored.content, to: entry.target, account: entry.account) {
                 case .posted(let receipt): update(entry.id, state: .posted, error: nil, postID: receipt.postID)
@@ -215,12 +220,30 @@ public actor Outbox {
                     update(entry.id, state: .queued, error: error.description, attempts: entry.attempts)
                     if let retryAfter { postpone(entry.id, by: retryAfter) }
                 default:
-                    // Nothing was posted (no network, not authorised, 5xx): try again later, spending an attempt.
+                    // Nothing was published (no network, not authorised, an upload step that
+                    // failed; a publish's own 5xx is an unknown outcome, not an error): try
+                    // again later, spending an attempt.
                     update(entry.id, state: entry.attempts + 1 >= maxAttempts ? .failed : .queued, error: error.description)
                 }
             }
         }
         return (try? entries()) ?? []
+    }
+
+    /// Moves the entry from `queued` to `sending` if it is still queued and
+    /// due; `true` only when this call changed it (a failed update is `false`: nothing is sent).
+    private func claim(_ id: String, attempts: Int, at now: Double) -> Bool {
+        do {
+            try database.prepare(
+                """
+                UPDATE entries SET state = ?, last_error = NULL, attempts = ?
+                WHERE id = ? AND state = ? AND (not_before IS NULL OR not_before <= ?)
+                """
+            ).bind(.text(State.sending.rawValue), .int(attempts), .text(id), .text(State.queued.rawValue), .real(now)).run()
+            return database.changedRowCount == 1
+        } catch {
+            return false
+        }
     }
 
     private func postpone(_ id: String, by wait: Duration) {

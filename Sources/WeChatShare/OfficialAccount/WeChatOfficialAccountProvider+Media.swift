@@ -9,8 +9,10 @@ extension WeChatOfficialAccountProvider {
         form.addImage("media", image)
         var url = endpoint(path, token: token)
         if let type { url = url.adding([("type", type)]) }
+        // The answer is an id or a URL: a few hundred bytes.
         let request = HTTPRequest(
-            method: "POST", url: url, headers: ["Content-Type": form.contentType], body: form.body, timeout: .seconds(60), isIdempotent: true)
+            method: "POST", url: url, headers: ["Content-Type": form.contentType], body: form.body, timeout: .seconds(60), isIdempotent: true,
+            deadline: .seconds(300), maxResponseBytes: 64 << 10)
         let response = try await client.send(request)
         let step = path.replacingOccurrences(of: "cgi-bin/", with: "")
         return try requiredString(TencentAnswer.check(response, provider: id, step: step, now: client.clock.now), resultKey, step: step)

@@ -1,0 +1,138 @@
+import Foundation
+import ShareKit
+import ShareKitHTTP
+import ShareKitHTTPTesting
+import TestSupport
+import Testing
+
+/// Credentials go only where they were meant to, answers are capped, and
+/// every request ends by its deadline: against loopback servers on
+/// 127.0.0.1 and 127.0.0.2 (two hosts, two origins).
+@Suite("HTTP transport: redirects, caps and deadlines")
+struct TransportSafetyTests {
+    static let secretHeaders = ["Authorization": "OAuth2 2.00secret-token", "Cookie": "SUB=session"]
+    static let secretBody = Array("client_id=1&client_secret=shhh&access_token=2.00secret-token".utf8)
+
+    @Test("a 307 to another host is refused: neither the token header nor the secret body goes there")
+    func crossOriginRedirect() async throws {
+        let elsewhere = try LoopbackHTTPServer(host: "127.0.0.2") { _ in .respond(status: 200, body: Array("stolen".utf8)) }
+        defer { elsewhere.stop() }
+        let origin = try LoopbackHTTPServer { _ in .respond(status: 307, headers: ["Location": elsewhere.url(path: "/collect").absoluteString]) }
+        defer { origin.stop() }
+        let transport = URLSessionTransport()
+        for method in ["POST", "GET"] {
+            let request = HTTPRequest(
+                method: method, url: origin.url(path: "/oauth2/access_token"), headers: Self.secretHeaders, body: method == "POST" ? Self.secretBody : [])
+            await #expect(throws: TransportError.redirectRefused(from: "http://127.0.0.1:\(origin.port)", to: "http://127.0.0.2:\(elsewhere.port)")) {
+                try await transport.send(request)
+            }
+        }
+        #expect(origin.requests.count == 2)
+        #expect(elsewhere.requests.isEmpty, "nothing reached the other host")
+        // Not even with a public download's policy: a request with a body is not re-sent elsewhere.
+        var upload = HTTPRequest(method: "POST", url: origin.url(path: "/up"), headers: Self.secretHeaders, body: Self.secretBody)
+        upload.redirects = .anyOriginWithoutCredentials
+        await #expect(throws: TransportError.self) { try await transport.send(upload) }
+        #expect(elsewhere.requests.isEmpty)
+    }
+
+    @Test("redirects within the origin are followed with their headers; a public download follows another host without credentials")
+    func allowedRedirects() async throws {
+        let elsewhere = try LoopbackHTTPServer(host: "127.0.0.2") { _ in .respond(status: 200, body: Array("photo".utf8)) }
+        defer { elsewhere.stop() }
+        let origin = try LoopbackHTTPServer { request in
+            switch request.path {
+            case "/old": .respond(status: 301, headers: ["Location": "/new"])
+            case "/new": .respond(status: 200, body: Array((request.headers["authorization"] ?? "none").utf8))
+            default: .respond(status: 302, headers: ["Location": elsewhere.url(path: "/cdn/photo.jpg").absoluteString])
+            }
+        }
+        defer { origin.stop() }
+        let transport = URLSessionTransport()
+        let same = try await transport.send(HTTPRequest(url: origin.url(path: "/old"), headers: Self.secretHeaders))
+        #expect(same.status == 200 && same.text == "OAuth2 2.00secret-token", "same origin: followed, credentials kept")
+        var download = HTTPRequest(url: origin.url(path: "/photo"), headers: Self.secretHeaders)
+        download.redirects = .anyOriginWithoutCredentials
+        let photo = try await transport.send(download)
+        #expect(photo.status == 200 && photo.text == "photo")
+        let received = try #require(elsewhere.requests.first)
+        #expect(received.headers["authorization"] == nil && received.headers["cookie"] == nil)
+        var refusing = HTTPRequest(url: origin.url(path: "/old"))
+        refusing.redirects = .refuse
+        await #expect(throws: TransportError.self) { try await transport.send(refusing) }
+    }
+
+    @Test("the policy refuses https to http, non-HTTP schemes and other origins, whatever the request")
+    func policyRules() {
+        let secure = URL(string: "https://api.weibo.com/2/statuses/share.json")!
+        let plain = URL(string: "http://api.weibo.com/2/x")!
+        for policy in [RedirectPolicy.sameOrigin, .anyOriginWithoutCredentials, .refuse] {
+            #expect(policy.decide(original: secure, current: secure, next: plain, method: "GET", hasBody: false) != .follow)
+            #expect(policy.decide(original: secure, current: secure, next: URL(string: "file:///etc/passwd")!, method: "GET", hasBody: false) != .follow)
+        }
+        #expect(RedirectPolicy.sameOrigin.decide(original: secure, current: secure, next: URL(string: "https://API.weibo.com:443/other")!, method: "POST", hasBody: true) == .follow)
+        #expect(RedirectPolicy.sameOrigin.decide(original: secure, current: secure, next: URL(string: "https://api.weibo.com:8443/")!, method: "GET", hasBody: false) != .follow)
+        #expect(RedirectPolicy.anyOriginWithoutCredentials.decide(original: secure, current: secure, next: URL(string: "https://cdn.example/p.jpg")!, method: "GET", hasBody: false) == .followWithoutCredentials)
+    }
+
+    @Test("a 1 GB body is cut off at the cap, whether or not its length is declared; a small cap holds for small answers too")
+    func responseCap() async throws {
+        let megabyte = [UInt8](repeating: 0x41, count: 1 << 20)
+        let server = try LoopbackHTTPServer { request in
+            .stream(status: 200, declaredLength: request.path == "/declared" ? 1 << 30 : nil, chunk: megabyte, repeats: 1024)
+        }
+        defer { server.stop() }
+        let transport = URLSessionTransport()
+        for path in ["/declared", "/undeclared"] {
+            await #expect(throws: TransportError.responseTooLarge(limit: HTTPRequest.defaultMaxResponseBytes), "\(path)") {
+                try await transport.send(HTTPRequest(url: server.url(path: path)))
+            }
+        }
+        let small = try LoopbackHTTPServer { _ in .respond(status: 200, body: [UInt8](repeating: 1, count: 5_000)) }
+        defer { small.stop() }
+        var capped = HTTPRequest(url: small.url(path: "/"))
+        capped.maxResponseBytes = 4_096
+        await #expect(throws: TransportError.responseTooLarge(limit: 4_096)) { try await transport.send(capped) }
+        capped.maxResponseBytes = 5_000
+        #expect(try await transport.send(capped).body.count == 5_000)
+    }
+
+    @Test("a server that sends one byte a second is cut off at the deadline, which activity does not extend")
+    func deadline() async throws {
+        let server = try LoopbackHTTPServer { _ in .stream(status: 200, declaredLength: 1_000, chunk: [0x42], repeats: 1_000, interval: .milliseconds(250)) }
+        defer { server.stop() }
+        var request = HTTPRequest(url: server.url(path: "/slow"), timeout: .seconds(30))
+        request.deadline = .seconds(2)
+        let clock = ContinuousClock()
+        let started = clock.now
+        await #expect(throws: TransportError.timedOut) { try await URLSessionTransport().send(request) }
+        let elapsed = started.duration(to: clock.now)
+        // Each byte comes well within the 30 s timeout: only the deadline can have ended it.
+        #expect(elapsed < .seconds(20), "ended after \(elapsed)")
+    }
+
+    @Test("a publish answered with any 5xx is outcome unknown, never a retry; a refused redirect means nothing was posted")
+    func publishAnswers() async throws {
+        for status in [500, 502, 503, 504] {
+            let server = try LoopbackHTTPServer { _ in .respond(status: status, body: Array("{\"error\":\"system error\",\"error_code\":10001}".utf8)) }
+            defer { server.stop() }
+            let client = ProviderHTTPClient(transport: URLSessionTransport(), retryPolicy: RetryPolicy(maxAttempts: 3))
+            let attempt = try await client.publish(HTTPRequest(method: "POST", url: server.url(path: "/2/statuses/share.json"), body: [1]))
+            guard case .unknown(let reason) = attempt else {
+                Issue.record("HTTP \(status) was \(attempt)")
+                continue
+            }
+            #expect(reason.contains("HTTP \(status)"))
+            #expect(server.requests.count == 1, "sent once")
+        }
+        let elsewhere = try LoopbackHTTPServer(host: "127.0.0.2") { _ in .respond(status: 200) }
+        defer { elsewhere.stop() }
+        let moved = try LoopbackHTTPServer { _ in .respond(status: 308, headers: ["Location": elsewhere.url(path: "/").absoluteString]) }
+        defer { moved.stop() }
+        let client = ProviderHTTPClient(transport: URLSessionTransport())
+        await #expect(throws: ShareError.self) {
+            try await client.publish(HTTPRequest(method: "POST", url: moved.url(path: "/post"), headers: Self.secretHeaders, body: Self.secretBody))
+        }
+        #expect(elsewhere.requests.isEmpty)
+    }
+}

@@ -1,0 +1,107 @@
+// store-tool: one process's worth of a store, for the tests that run two
+// processes on one file (credential files, account indexes, an outbox, a
+// fresh SQLite database). Not a product.
+//
+//   store-tool credentials FILE PREFIX COUNT    saves COUNT credentials
+//   store-tool accounts DIR PREFIX COUNT        signs in COUNT accounts
+//   store-tool outbox FILE LOG                  processes the outbox once; each post appends "pid text" to LOG
+//   store-tool sqlite FILE                      opens and migrates a database, prints its version
+
+import Foundation
+import SQLiteSupport
+import ShareKit
+import SystemSupport
+import WeiboKit
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A provider whose posts are lines appended to a file, and which, on its
+/// first post, waits until both processes of the test are posting (files
+/// `LOG.posting-PID`), so that the two are in flight at the same time.
+final class AppendingProvider: ShareProvider {
+    let id: ProviderID = "chat"
+    let displayName = "Chat"
+    let destinations: [ShareDestination] = [.timeline]
+    let requiresCredential = false
+    let log: String
+
+    init(log: String) { self.log = log }
+
+    func constraints(for destination: ShareDestination) -> ShareConstraints? {
+        ShareConstraints(text: .init(maxLength: 2_000), images: .init(maxCount: 9, maxBytes: 10_000_000))
+    }
+
+    func availability(credential: Credential?) async -> ProviderAvailability {
+        ProviderAvailability(isConfigured: true, isAuthorized: true, isReachable: true)
+    }
+
+    func share(_ content: PreparedContent, to destination: ShareDestination, credential: Credential?) async throws(ShareError) -> ShareOutcome {
+        let marker = "\(log).posting-\(getpid())"
+        if !FileManager.default.fileExists(atPath: marker) {
+            _ = FileManager.default.createFile(atPath: marker, contents: nil)
+            let folder = (log as NSString).deletingLastPathComponent
+            let prefix = (log as NSString).lastPathComponent + ".posting-"
+            let deadline = ContinuousClock.now + .seconds(60)
+            while ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter({ $0.hasPrefix(prefix) }).count < 2,
+                ContinuousClock.now < deadline
+            {
+                try? await Task.sleep(for: .milliseconds(5))
+            }
+        }
+        let line = Array("\(getpid()) \(content.text ?? "")\n".utf8)
+        let descriptor = open(log, O_WRONLY | O_APPEND | O_CREAT, 0o644)
+        defer { close(descriptor) }
+        try? DurableFile.writeAll(line, to: descriptor, path: log)
+        return .posted(ShareReceipt(postID: "\(getpid())"))
+    }
+}
+
+struct NoNetworkChanges: NetworkMonitor {
+    func currentPath() async -> NetworkPath { .wifi }
+    func pathUpdates() -> AsyncStream<NetworkPath> { AsyncStream { $0.yield(.wifi) } }
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+do {
+    switch arguments.first {
+    case "credentials" where arguments.count == 4:
+        let store = FileCredentialStore(path: arguments[1])
+        for index in 0..<(Int(arguments[3]) ?? 0) {
+            try await store.save(Credential(provider: "weibo", account: "\(arguments[2])-\(index)", accessToken: "token-\(arguments[2])-\(index)"))
+        }
+    case "accounts" where arguments.count == 4:
+        let credentials = FileCredentialStore(path: arguments[1] + "/credentials.json")
+        let accounts = try WeiboAccountStore(credentials: credentials, indexPath: arguments[1] + "/accounts.json")
+        for index in 0..<(Int(arguments[3]) ?? 0) {
+            let uid = "\(arguments[2])\(index)"
+            try await accounts.add(Credential(provider: "weibo", account: uid, accessToken: "token-\(uid)"), screenName: "user \(uid)")
+        }
+    case "outbox" where arguments.count == 3:
+        let center = ShareCenter()
+        await center.register(AppendingProvider(log: arguments[2]))
+        let outbox = try Outbox(path: arguments[1], center: center, network: NoNetworkChanges())
+        _ = await outbox.process()
+    case "enqueue" where arguments.count >= 3:
+        let outbox = try Outbox(path: arguments[1], center: ShareCenter(), network: NoNetworkChanges())
+        for text in arguments.dropFirst(2) {
+            try await outbox.enqueue(ShareContent(text: text), to: ShareTarget(provider: "chat", destination: .timeline, displayName: "Chat"))
+        }
+    case "sqlite" where arguments.count == 2:
+        let database = try SQLiteDatabase(path: arguments[1])
+        let migrations = [
+            "CREATE TABLE a (x INTEGER);",
+            "CREATE TABLE b (y INTEGER); INSERT INTO a VALUES (1);",
+            "CREATE TABLE c (z INTEGER);",
+        ]
+        try database.migrate(migrations)
+        print(try database.userVersion)
+    default:
+        FileHandle.standardError.write(Data("usage: store-tool credentials|accounts|outbox|enqueue|sqlite ...\n".utf8))
+        exit(2)
+    }
+} catch {
+    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+    exit(1)
+}
