@@ -278,7 +278,9 @@ let package = Package(
         // MARK: Fuzzing (scripts/fuzz.sh builds this with libFuzzer)
         .executableTarget(
             name: "photodeck-fuzz",
-            dependencies: ["ImageCodecs", "ShareKit", "ShareKitHTTP", "WeiboKit", "WeiboShare", "WeChatShare"],
+            dependencies: [
+                "ImageCodecs", "ShareKit", "ShareKitHTTP", "ShareKitTesting", "WeiboKit", "WeiboShare", "WeChatShare", "PhotoViewer", "SQLiteSupport",
+            ],
             path: "Fuzz/photodeck-fuzz",
             swiftSettings: swiftSettings
         ),
@@ -332,7 +334,8 @@ let package = Package(
         .testTarget(
             name: "DocSnippetTests",
             dependencies: [
-                "ImageCodecs", "PhotoAlbum", "PhotoBrowser", "PhotoViewer", "ShareKit", "ShareKitHTTP", "ShareKitTesting", "ShareKitHTTPTesting", "WeiboKit", "WeiboShare",
+                "ImageCodecs", "PhotoAlbum", "PhotoBrowser", "PhotoViewer", "ShareKit", "ShareKitHTTP", "ShareKitTesting", "ShareKitHTTPTesting", "WeiboKit",
+                "WeiboShare",
                 "WeChatShare", "WeChatAppShare", "SystemSupport", "TestSupport",
             ],
             swiftSettings: swiftSettings
@@ -357,7 +360,9 @@ let package = Package(
         ),
         .testTarget(
             name: "PhotoFitTests",
-            dependencies: ["photo-fit", "photo-album", "photo-share", "photo-browser", "weibo-client", "photodeck-fuzz", "netwatch", "store-tool", "FakeWeibo", "ImageCodecs", "PhotoBrowser", "PhotoViewer", "CZlib", "ShareKit", "ShareKitHTTP", "ShareKitTesting", "ShareKitHTTPTesting", "TestSupport",
+            dependencies: [
+                "photo-fit", "photo-album", "photo-share", "photo-browser", "weibo-client", "photodeck-fuzz", "netwatch", "store-tool", "FakeWeibo",
+                "ImageCodecs", "PhotoBrowser", "PhotoViewer", "CZlib", "ShareKit", "ShareKitHTTP", "ShareKitTesting", "ShareKitHTTPTesting", "TestSupport",
             ],
             swiftSettings: swiftSettings
         ),

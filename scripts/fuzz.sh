@@ -2,7 +2,8 @@
 # Fuzzes PhotoDeck's parsers with libFuzzer + AddressSanitizer.
 #
 #   scripts/fuzz.sh [TARGET...]        targets: jpeg png webp probe exif render json weibo tencent
-#                                       weibo-timeline weibo-people heif icc gif (default: all)
+#                                       weibo-timeline weibo-people heif icc gif heif-grid webp-anim
+#                                       png-file multipart terminal outbox (default: all)
 #
 # Environment:
 #   FUZZ_SECONDS   seconds per target (default 60)
@@ -16,7 +17,8 @@ cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET=${FUZZ_SECONDS:-60}
 JOBS=${FUZZ_JOBS:-1}
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(jpeg png webp probe exif render json weibo tencent weibo-timeline weibo-people heif icc gif)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(jpeg png webp probe exif render json weibo tencent weibo-timeline weibo-people heif icc gif
+    heif-grid webp-anim png-file multipart terminal outbox)
 TESTDATA=Tests/Fixtures/conformance
 REGRESSIONS=Tests/Fixtures/fuzz-regressions
 
@@ -34,6 +36,35 @@ seed() { # target corpus-dir
             done
             return ;;
         heif) find Fuzz/seeds/heif -type f ;;
+        heif-grid)
+            # heif-enc 1.15 wraps sizes that are not a multiple of the coding block in a
+            # grid; -t adds a thumbnail; RGBA PNGs give an alpha image.
+            for png in "$TESTDATA"/pngsuite/png/basn2c08.png "$TESTDATA"/pngsuite/png/basn6a08.png "$TESTDATA"/libjpeg-turbo-testimages/testorig.png; do
+                name=$(basename "$png" .png)
+                heif-enc -q 40 -o "$2/$name-grid.heic" "$png" >/dev/null 2>&1 || true
+                heif-enc -q 40 -t 16 -o "$2/$name-thumbnail.heic" "$png" >/dev/null 2>&1 || true
+            done
+            find Fuzz/seeds/heif -type f ;;
+        webp-anim)
+            frames=("$TESTDATA"/pngsuite/png/basn2c08.png "$TESTDATA"/pngsuite/png/basn6a08.png "$TESTDATA"/pngsuite/png/bgan6a08.png)
+            img2webp -loop 0 -lossless -d 80 "${frames[@]}" -o "$2/lossless.webp" >/dev/null 2>&1 || true
+            img2webp -mixed -d 50 "${frames[@]}" -o "$2/mixed.webp" >/dev/null 2>&1 || true
+            img2webp -lossy -q 50 -d 40 "${frames[@]}" -o "$2/lossy.webp" >/dev/null 2>&1 || true
+            return ;;
+        png-file) find "$TESTDATA" -iname '*.png' -size -64k ;;
+        multipart)
+            printf 'B\n--B\r\nContent-Disposition: form-data; name="status"\r\n\r\nhello\r\n--B\r\nContent-Disposition: form-data; name="pic"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n\xff\xd8\xff\r\n--B--\r\n' >"$2/two-parts"
+            printf 'XyZ\n--XyZ\r\nContent-Disposition: form-data; name="a"\r\n\r\n\r\n--XyZ--' >"$2/empty-part"
+            return ;;
+        terminal)
+            printf '\001\033[?62;4;22c\033[4;600;800t\033[A\033OB q' >"$2/replies-and-keys"
+            printf '\003\033_Gi=31;OK\033\\\033[>0;95;0c\033P>|XTerm(379)\033\\' >"$2/kitty-xtversion"
+            printf '\007\033[1;5C\033[5~\033[6~\033[H\033[F\033' >"$2/keys"
+            return ;;
+        outbox)
+            printf '{"text":"hello","images":[]}' >"$2/text"
+            printf '{"text":null,"images":["/9j/4AAQ"],"link":{"url":"https://example.com","title":"t"}}' >"$2/image-link"
+            return ;;
         gif) find Fuzz/seeds/gif -type f ;;
         icc)
             # A leading byte picks the reader: 0 a whole profile, 1 JPEG APP2 chunks, 2 a PNG iCCP body.
@@ -63,7 +94,7 @@ PY
     done
 }
 
-max_len() { case "$1" in json | weibo | tencent | weibo-*) echo 16384 ;; icc) echo 65536 ;; *) echo 262144 ;; esac; }
+max_len() { case "$1" in json | weibo | tencent | weibo-* | multipart | terminal | outbox) echo 16384 ;; icc) echo 65536 ;; *) echo 262144 ;; esac; }
 
 status=0
 mkdir -p "$REGRESSIONS"

@@ -137,7 +137,9 @@ struct Session {
         if all.isEmpty { Console.line("no accounts; run weibo-client login") }
         for account in all {
             let expiry = account.expiresAt.map { "expires \(Output.iso8601($0))" } ?? ""
-            Console.line("\(account.uid == current ? "*" : " ") \(account.uid.oneLine)  \(account.screenName.oneLine)  \(expiry)\(account.needsSignIn ? "  (needs sign-in)" : "")")
+            Console.line(
+                "\(account.uid == current ? "*" : " ") \(account.uid.oneLine)  \(account.screenName.oneLine)  \(expiry)\(account.needsSignIn ? "  (needs sign-in)" : "")"
+            )
         }
         return 0
     }

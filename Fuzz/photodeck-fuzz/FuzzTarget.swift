@@ -14,6 +14,12 @@
 //   heif                HEIC/AVIF probe and decode through libheif (an ftyp box is forced)
 //   icc                 ICC profile parsing, JPEG APP2 chunk reassembly, PNG iCCP inflation, conversion
 //   gif                 GIF structure, still decode and every animation frame
+//   heif-grid           HEIF grids, tiles, thumbnails and alpha: decoded at several sizes (thumbnails chosen), every frame
+//   webp-anim           animated WebP: header, every frame, the first-frame still decode
+//   png-file            PNG read from a file: probe, decode and rendition by path
+//   multipart           the multipart/form-data reader (a boundary from the first line)
+//   terminal            terminal replies and keys: TerminalKeyDecoder fed in pieces, then DA1/size detection
+//   outbox              stored outbox content: an entry whose content is the input, processed
 //
 // For weibo and tencent the first byte picks the HTTP status; the rest is the body.
 //
@@ -33,6 +39,10 @@ enum FuzzTarget: String, CaseIterable {
     case weiboTimeline = "weibo-timeline"
     case weiboPeople = "weibo-people"
     case heif, icc, gif
+    case heifGrid = "heif-grid"
+    case webpAnimation = "webp-anim"
+    case pngFile = "png-file"
+    case multipart, terminal, outbox
 
     static let selected: FuzzTarget = {
         let name = ProcessInfo.processInfo.environment["PHOTODECK_FUZZ_TARGET"] ?? "probe"
@@ -142,6 +152,8 @@ enum FuzzTarget: String, CaseIterable {
             if let frames = try? ImageFrames(decoding: data, limits: .init(image: limits, maxFrameCount: 64, maxTotalPixels: 64_000_000)) {
                 while (try? frames.next()) != nil {}
             }
+        case .heifGrid, .webpAnimation, .pngFile, .multipart, .terminal, .outbox:
+            runHostileTarget(bytes, limits: limits)
         case .tencent:
             let response = Self.response(bytes)
             if let json = try? TencentAnswer.check(response, provider: "wechat-oa", step: "fuzz", now: Date(timeIntervalSince1970: 1_800_000_000)) {

@@ -86,7 +86,8 @@ public struct ProviderHTTPClient: Sendable {
         do {
             let response = try await transport.send(request)
             if (500...599).contains(response.status) {
-                let reason = "the server answered HTTP \(response.status) for \(request.url.path); the post may or may not have been made, so it is not sent again"
+                let reason =
+                    "the server answered HTTP \(response.status) for \(request.url.path); the post may or may not have been made, so it is not sent again"
                 log.log(ShareLogRecord(.warning, reason))
                 return .unknown(reason)
             }

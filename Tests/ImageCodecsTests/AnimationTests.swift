@@ -90,10 +90,12 @@ struct AnimationTests {
         let oversized = try HostileAnimation.oversizedGIFFrames(screen: 16, frame: 2_000, frames: 3)
         #expect(ImageFrames.Limits.default.maxTotalPixels > 3 * 256, "the old total-pixel limit let it through")
         for decode in [{ _ = try ImageFrames(decoding: oversized).next() }, { _ = try DecodedImage(decoding: oversized) }] as [() throws -> Void] {
-            #expect(performing: decode, throws: { error in
-                guard case .corrupt(.gif, let message) = error as? ImageCodecError else { return false }
-                return message.contains("2000x2000, larger than the 16x16 logical screen")
-            })
+            #expect(
+                performing: decode,
+                throws: { error in
+                    guard case .corrupt(.gif, let message) = error as? ImageCodecError else { return false }
+                    return message.contains("2000x2000, larger than the 16x16 logical screen")
+                })
         }
         // 12x12 at (8, 8) on 16x16: the part inside the screen is drawn.
         let overhang = try GIFWriter.encode(

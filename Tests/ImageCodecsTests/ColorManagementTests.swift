@@ -122,7 +122,9 @@ struct ColorManagementTests {
         for format in [PixelFormat.rgb8, .rgba8, .gray8] {
             let channels = format.bytesPerPixel
             var pixels: [UInt8] = []
-            for level in 0..<256 { pixels += format == .rgba8 ? [UInt8(level), UInt8(level), UInt8(level), 255] : [UInt8](repeating: UInt8(level), count: channels) }
+            for level in 0..<256 {
+                pixels += format == .rgba8 ? [UInt8(level), UInt8(level), UInt8(level), 255] : [UInt8](repeating: UInt8(level), count: channels)
+            }
             let ramp = try Bitmap(width: 256, height: 1, pixelFormat: format, pixels: pixels)
             let png = PNGChunks.inserting([("gAMA", [0, 1, 0x86, 0xA0])], into: try ImageCodecRegistry.shared.encode(ramp, as: .png))
             let decoded = try DecodedImage(decoding: png).bitmap

@@ -25,7 +25,29 @@ struct FuzzReplayTests {
         let regressions = Self.files(in: "Tests/Fixtures/fuzz-regressions")
         let seeds = Self.files(in: "Fuzz/seeds/providers") + Self.files(in: "Fuzz/seeds/gif") + Self.files(in: "Fuzz/seeds/heif")
         let hostile = Self.hostileTestData()
-        let inputs = regressions + seeds + hostile
+        // The audit's hostile inputs, made here (not stored): each case of the
+        // hostile-input issue, through every target, the new ones included.
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-hostile-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        var made: [String] = []
+        let generated: [(String, [UInt8])] = [
+            ("grid-65535.heic", try HostileHEIF.grid(canvasWidth: 65_535, canvasHeight: 65_535)),
+            ("grid-lying.heic", try HostileHEIF.grid(canvasWidth: 3_000, canvasHeight: 3_000)),
+            ("thumbnail.heic", try HostileHEIF.thumbnail(side: 60_000)),
+            ("alpha.heic", try HostileHEIF.alpha(side: 30_000)),
+            ("scans.jpg", try HostileJPEG.manyScans(side: 128, extraScans: 2_000)),
+            ("gif-frames.gif", try HostileAnimation.oversizedGIFFrames(screen: 8, frame: 600, frames: 4)),
+            ("webp-canvas.webp", try HostileAnimation.webPCanvas(width: 16_000, height: 16_000)),
+            ("terminal-osc52", Array("\u{1B}]52;c;aGk=\u{07}\u{9B}2J\u{1B}[?62;4c\u{1B}[4;1;1t".utf8)),
+            ("outbox-content", Array(#"{"text":"\u001b]52;c;AA\u0007","images":["AAAA"],"link":{"url":"javascript:alert(1)"}}"#.utf8)),
+            ("multipart", Array("B\n--B\r\nContent-Disposition: form-data; name=\"x\"; filename=\"../../etc/passwd\"\r\n\r\n--B".utf8)),
+        ]
+        for (name, bytes) in generated {
+            try Data(bytes).write(to: URL(fileURLWithPath: "\(work)/\(name)"))
+            made.append("\(work)/\(name)")
+        }
+        let inputs = regressions + seeds + hostile + made
         #expect(seeds.count >= 20)
         #expect(hostile.count >= 150)
         let result = try await ExampleProcess.run("photodeck-fuzz", inputs)

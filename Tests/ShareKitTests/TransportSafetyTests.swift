@@ -70,9 +70,15 @@ struct TransportSafetyTests {
             #expect(policy.decide(original: secure, current: secure, next: plain, method: "GET", hasBody: false) != .follow)
             #expect(policy.decide(original: secure, current: secure, next: URL(string: "file:///etc/passwd")!, method: "GET", hasBody: false) != .follow)
         }
-        #expect(RedirectPolicy.sameOrigin.decide(original: secure, current: secure, next: URL(string: "https://API.weibo.com:443/other")!, method: "POST", hasBody: true) == .follow)
-        #expect(RedirectPolicy.sameOrigin.decide(original: secure, current: secure, next: URL(string: "https://api.weibo.com:8443/")!, method: "GET", hasBody: false) != .follow)
-        #expect(RedirectPolicy.anyOriginWithoutCredentials.decide(original: secure, current: secure, next: URL(string: "https://cdn.example/p.jpg")!, method: "GET", hasBody: false) == .followWithoutCredentials)
+        #expect(
+            RedirectPolicy.sameOrigin.decide(
+                original: secure, current: secure, next: URL(string: "https://API.weibo.com:443/other")!, method: "POST", hasBody: true) == .follow)
+        #expect(
+            RedirectPolicy.sameOrigin.decide(
+                original: secure, current: secure, next: URL(string: "https://api.weibo.com:8443/")!, method: "GET", hasBody: false) != .follow)
+        #expect(
+            RedirectPolicy.anyOriginWithoutCredentials.decide(
+                original: secure, current: secure, next: URL(string: "https://cdn.example/p.jpg")!, method: "GET", hasBody: false) == .followWithoutCredentials)
     }
 
     @Test("a 1 GB body is cut off at the cap, whether or not its length is declared; a small cap holds for small answers too")

@@ -70,7 +70,7 @@ struct AlbumJournal {
         let bytes: [UInt8]
         do {
             bytes = try RegularFile.contents(of: path, limit: 1 << 30, followingSymlinks: false)
-        } catch where error.isMissing {
+        } catch  where error.isMissing {
             return ([], 0)
         } catch {
             throw .storage(path: path, reason: error.reason)
@@ -95,7 +95,7 @@ struct AlbumJournal {
         let size: Int
         do {
             (descriptor, size) = try RegularFile.openForReading(path, followingSymlinks: false)
-        } catch where error.isMissing {
+        } catch  where error.isMissing {
             return 0
         } catch {
             throw .storage(path: path, reason: error.reason)

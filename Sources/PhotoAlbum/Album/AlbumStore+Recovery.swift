@@ -92,8 +92,9 @@ extension AlbumStore {
             }
         }
         let known = try AlbumIndex.files(database)
-        report.missingFiles = known.filter { !scan.present.contains($0.key) && !scan.recovered(in: report).contains($0.key) }
-            .map { AssetID(validated: $0.value) }.sorted()
+        let recovered = Set(report.recovered.map(\.asset.rawValue))
+        let relisted = Set(scan.orphans.filter { recovered.contains($0.id) }.map(\.file))
+        report.missingFiles = known.filter { !scan.present.contains($0.key) && !relisted.contains($0.key) }.map { AssetID(validated: $0.value) }.sorted()
         return next
     }
 
@@ -203,11 +204,6 @@ struct OriginalsScan {
     var present = Set<String>()
     /// The store's files the index does not list: path and asset id.
     var orphans: [(file: String, id: String)] = []
-
-    /// The paths recovered into the index.
-    func recovered(in report: RepairReport) -> Set<String> {
-        Set(orphans.filter { orphan in report.recovered.contains { $0.asset.rawValue == orphan.id } }.map(\.file))
-    }
 }
 
 extension Character {

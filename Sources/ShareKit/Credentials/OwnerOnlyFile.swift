@@ -17,7 +17,7 @@ package enum OwnerOnlyFile {
     package static func read(_ path: String, limit: Int = 16 << 20) throws -> Data? {
         do {
             return Data(try RegularFile.contents(of: path, limit: limit))
-        } catch where error.isMissing {
+        } catch  where error.isMissing {
             return nil
         }
     }

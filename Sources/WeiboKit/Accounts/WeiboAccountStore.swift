@@ -1,7 +1,6 @@
 import Foundation
 public import ShareKit
 
-
 /// The app's Weibo accounts: several per app, keyed by uid, one of them
 /// current. Tokens live in a ``ShareKit/CredentialStore`` (provider `"weibo"`,
 /// account = uid); names, expiry and the "needs sign-in" mark in an index

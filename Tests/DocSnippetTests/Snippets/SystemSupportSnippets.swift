@@ -12,8 +12,8 @@ enum SystemSupportSnippets {
 
     static func lock(path: String, account: String, load: () throws -> [String], save: ([String]) throws -> Void) throws {
         try FileLock.withExclusiveLock(at: path + ".lock") {
-            var accounts = try load()      // read, change and write back
-            accounts.append(account)       // while no other process can
+            var accounts = try load()  // read, change and write back
+            accounts.append(account)  // while no other process can
             try save(accounts)
         }
     }
@@ -24,7 +24,7 @@ enum SystemSupportSnippets {
     }
 
     static func terminal(post: Post, fileName: String, size: Int) {
-        print(TerminalText.safe(post.text))                 // lines kept
+        print(TerminalText.safe(post.text))  // lines kept
         print("\(TerminalText.safeLine(fileName))  \(size)")  // one line: \n and \t escaped too
     }
 }
