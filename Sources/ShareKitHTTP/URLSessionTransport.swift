@@ -164,6 +164,13 @@ public final class URLSessionTransport: HTTPTransport {
         if let reporter, bodyBytes > 0 { reporter.report(request: requestID, sent: 0, total: bodyBytes) }
         let holder = Mutex<URLSessionTask?>(nil)
         let delegate = delegate
+        // The deadline: a sleeping task, cancelled (and so gone) as soon as the exchange ends.
+        let deadline = Task {
+            try? await Task.sleep(for: request.deadline)
+            guard !Task.isCancelled, let task = holder.withLock({ $0 }) else { return }
+            delegate.expire(task)
+        }
+        defer { deadline.cancel() }
         let result: Result<HTTPResponse, TransportError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 // Delegate callbacks only (no completion handler), so that every redirect, header and byte passes the checks above.
@@ -176,8 +183,6 @@ public final class URLSessionTransport: HTTPTransport {
                 holder.withLock { $0 = task }
                 if Task.isCancelled { task.cancel() }
                 task.resume()
-                let deadline = DispatchTime.now() + Self.seconds(request.deadline)
-                DispatchQueue.global().asyncAfter(deadline: deadline) { [weak delegate] in delegate?.expire(task) }
             }
         } onCancel: {
             holder.withLock { $0?.cancel() }

@@ -55,19 +55,8 @@ enum DurableFiles {
         }
     }
 
-    /// The names in a folder (not `.` or `..`); empty when it does not exist.
-    static func names(in path: String) -> [String] {
-        guard let directory = opendir(path) else { return [] }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names.sorted()
-    }
+    /// The names in a folder (not `.` or `..`), sorted; empty when it does not exist.
+    static func names(in path: String) -> [String] { FolderListing.names(in: path) }
 
     /// Whether `path` exists.
     static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
