@@ -164,12 +164,14 @@ public final class URLSessionTransport: HTTPTransport {
         if let reporter, bodyBytes > 0 { reporter.report(request: requestID, sent: 0, total: bodyBytes) }
         let holder = Mutex<URLSessionTask?>(nil)
         let delegate = delegate
-        // The deadline: a sleeping task, cancelled (and so gone) as soon as the exchange ends.
-        let deadline = Task {
-            try? await Task.sleep(for: request.deadline)
-            guard !Task.isCancelled, let task = holder.withLock({ $0 }) else { return }
-            delegate.expire(task)
+        // The deadline: a dispatch timer (it fires on dispatch's threads, however busy Swift's
+        // cooperative pool is), cancelled and released as soon as the exchange ends.
+        let deadline = DispatchSource.makeTimerSource(queue: .global())
+        deadline.schedule(deadline: .now() + Self.seconds(request.deadline))
+        deadline.setEventHandler {
+            if let task = holder.withLock({ $0 }) { delegate.expire(task) }
         }
+        deadline.resume()
         defer { deadline.cancel() }
         let result: Result<HTTPResponse, TransportError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
