@@ -164,15 +164,12 @@ public final class URLSessionTransport: HTTPTransport {
         if let reporter, bodyBytes > 0 { reporter.report(request: requestID, sent: 0, total: bodyBytes) }
         let holder = Mutex<URLSessionTask?>(nil)
         let delegate = delegate
-        // The deadline: a dispatch timer (it fires on dispatch's threads, however busy Swift's
-        // cooperative pool is), cancelled and released as soon as the exchange ends.
-        let deadline = DispatchSource.makeTimerSource(queue: .global())
-        deadline.schedule(deadline: .now() + Self.seconds(request.deadline))
-        deadline.setEventHandler {
+        // The deadline: fired by a thread of its own (neither dispatch's nor Swift's busy pools
+        // can hold it up), forgotten as soon as the exchange ends.
+        let deadline = DeadlineTimer.shared.schedule(after: request.deadline) {
             if let task = holder.withLock({ $0 }) { delegate.expire(task) }
         }
-        deadline.resume()
-        defer { deadline.cancel() }
+        defer { DeadlineTimer.shared.cancel(deadline) }
         let result: Result<HTTPResponse, TransportError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 // Delegate callbacks only (no completion handler), so that every redirect, header and byte passes the checks above.

@@ -118,7 +118,8 @@ struct WeiboTests {
             switch fault {
             case "drop": .dropConnection
             case "truncated": .truncated(status: 200, declaredLength: 500, body: Array(#"{"idstr":"49"#.utf8))
-            case "timeout": .delayed(.seconds(3), status: 200, body: Array(#"{"idstr":"1"}"#.utf8))
+            // Far beyond the 1 s timeout, so that a loaded machine's late timer still fires first (stop() ends the wait).
+            case "timeout": .delayed(.seconds(60), status: 200, body: Array(#"{"idstr":"1"}"#.utf8))
             default: .respond(status: 504, body: Array("Gateway Timeout".utf8))
             }
         }
