@@ -167,3 +167,47 @@ int pd_jpeg_reader_close(pd_jpeg_reader *reader) {
     free(reader);
     return status;
 }
+
+int pd_jpeg_read_coefficients(const uint8_t *data, size_t size, int component, int16_t *out, size_t capacity,
+                              uint32_t *blocks_wide, uint32_t *blocks_high, pd_jpeg_diagnostics *diagnostics) {
+    memset(diagnostics, 0, sizeof *diagnostics);
+    struct jpeg_decompress_struct cinfo;
+    pd_error_manager manager;
+    pd_scan_budget budget;
+    memset(&budget, 0, sizeof budget);
+    cinfo.err = jpeg_std_error(&manager.base);
+    manager.base.error_exit = pd_error_exit;
+    manager.base.emit_message = pd_emit_message;
+    manager.diagnostics = diagnostics;
+    if (setjmp(manager.jump)) {
+        jpeg_destroy_decompress(&cinfo);
+        return -1;
+    }
+    jpeg_create_decompress(&cinfo);
+    budget.base.progress_monitor = pd_progress_monitor;
+    cinfo.progress = &budget.base;
+    jpeg_mem_src(&cinfo, data, (unsigned long)size);
+    jpeg_read_header(&cinfo, TRUE);
+    if (component < 0 || component >= cinfo.num_components) {
+        snprintf(diagnostics->message, sizeof diagnostics->message, "no component %d", component);
+        jpeg_destroy_decompress(&cinfo);
+        return -1;
+    }
+    jvirt_barray_ptr *arrays = jpeg_read_coefficients(&cinfo);
+    jpeg_component_info *info = &cinfo.comp_info[component];
+    *blocks_wide = info->width_in_blocks;
+    *blocks_high = info->height_in_blocks;
+    size_t needed = (size_t)info->width_in_blocks * info->height_in_blocks * DCTSIZE2;
+    if (out != NULL && capacity >= needed) {
+        for (JDIMENSION row = 0; row < info->height_in_blocks; row++) {
+            JBLOCKARRAY blocks = (*cinfo.mem->access_virt_barray)((j_common_ptr)&cinfo, arrays[component], row, 1, FALSE);
+            for (JDIMENSION column = 0; column < info->width_in_blocks; column++) {
+                int16_t *target = out + ((size_t)row * info->width_in_blocks + column) * DCTSIZE2;
+                for (int k = 0; k < DCTSIZE2; k++) target[k] = (int16_t)blocks[0][column][k];
+            }
+        }
+    }
+    jpeg_finish_decompress(&cinfo);
+    jpeg_destroy_decompress(&cinfo);
+    return 0;
+}

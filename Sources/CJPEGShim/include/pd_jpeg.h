@@ -62,6 +62,14 @@ int pd_jpeg_reader_read(pd_jpeg_reader *reader, uint8_t *const *rows, uint32_t c
 /// frees the reader. Returns 0, or -1 when finishing failed.
 int pd_jpeg_reader_close(pd_jpeg_reader *reader);
 
+/// Reads the quantized DCT coefficients of `component` (0: luma): the
+/// component's `blocks_wide` x `blocks_high` blocks of 64 values each, in
+/// natural (row-major) order, into `out` when it holds `capacity` values
+/// (call with `out` NULL to learn the size). Under the same scan budget as
+/// the reader. Returns 0, or -1 (see `diagnostics`).
+int pd_jpeg_read_coefficients(const uint8_t *data, size_t size, int component, int16_t *out, size_t capacity,
+                              uint32_t *blocks_wide, uint32_t *blocks_high, pd_jpeg_diagnostics *diagnostics);
+
 #ifdef __cplusplus
 }
 #endif

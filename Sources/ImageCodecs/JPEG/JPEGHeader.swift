@@ -12,6 +12,10 @@ struct JPEGHeader {
     var size = PixelSize(width: 0, height: 0)
     var precision = 0
     var componentCount = 0
+    /// The largest horizontal and vertical sampling factors: the MCU is
+    /// 8 times these, in pixels.
+    var maxHorizontalSampling = 1
+    var maxVerticalSampling = 1
     var process = Process.baseline
     var exif: ExifMetadata?
     /// APP14 "Adobe" transform flag (0: none/CMYK, 1: YCbCr, 2: YCCK).
@@ -74,11 +78,16 @@ struct JPEGHeader {
             switch marker {
             case 0xC0...0xCF where marker != 0xC4 && marker != 0xC8 && marker != 0xCC:
                 if !sawFrame {
-                    let frame = try reader.bytes(at: payloadStart, length: min(payloadLength, 6))
-                    guard frame.count == 6 else { throw .corrupt(format: .jpeg, message: "frame header is too short") }
+                    let frame = try reader.bytes(at: payloadStart, length: min(payloadLength, 6 + 3 * 255))
+                    guard frame.count >= 6 else { throw .corrupt(format: .jpeg, message: "frame header is too short") }
                     precision = Int(frame[0])
                     size = PixelSize(width: Int(frame[3]) << 8 | Int(frame[4]), height: Int(frame[1]) << 8 | Int(frame[2]))
                     componentCount = Int(frame[5])
+                    for component in 0..<componentCount where 6 + 3 * component + 1 < frame.count {
+                        let factors = frame[6 + 3 * component + 1]
+                        maxHorizontalSampling = max(maxHorizontalSampling, Int(factors >> 4))
+                        maxVerticalSampling = max(maxVerticalSampling, Int(factors & 0x0F))
+                    }
                     process = Self.process(for: marker)
                     sawFrame = true
                 }

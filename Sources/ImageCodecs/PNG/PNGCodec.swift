@@ -72,13 +72,16 @@ public struct PNGCodec: ImageDecoding, ImageEncoding {
         return inserting([("iCCP", body)], into: png)
     }
 
+    /// A chunk: its length, type, body and CRC.
+    static func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
+        func bigEndian(_ value: UInt32) -> [UInt8] { [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+        let typeAndBody = Array(type.utf8) + body
+        return bigEndian(UInt32(body.count)) + typeAndBody + bigEndian(Inflate.crc32(typeAndBody))
+    }
+
     /// Inserts chunks (type, body) after `IHDR`, in order, each with its length and CRC.
     static func inserting(_ chunks: [(type: String, body: [UInt8])], into png: [UInt8]) -> [UInt8] {
-        func bigEndian(_ value: UInt32) -> [UInt8] { [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
-        let encoded = chunks.flatMap { chunk -> [UInt8] in
-            let typeAndBody = Array(chunk.type.utf8) + chunk.body
-            return bigEndian(UInt32(chunk.body.count)) + typeAndBody + bigEndian(Inflate.crc32(typeAndBody))
-        }
+        let encoded = chunks.flatMap { chunk($0.type, $0.body) }
         let afterHeader = 8 + 12 + 13
         var result = png
         result.insert(contentsOf: encoded, at: min(afterHeader, png.count))

@@ -59,3 +59,11 @@ package func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ coun
 package func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
     read(descriptor, buffer, count)
 }
+
+/// The index of the first `byte` in `bytes[start...]`, or `nil`: `memchr`,
+/// for scans over megabytes (a JPEG's entropy-coded data).
+package func firstIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+    guard let base = bytes.baseAddress, start < bytes.count else { return nil }
+    guard let found = memchr(base + start, Int32(byte), bytes.count - start) else { return nil }
+    return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+}

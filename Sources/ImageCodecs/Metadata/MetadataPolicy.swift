@@ -1,0 +1,160 @@
+/// What metadata may stay in an image that leaves the device: the rule
+/// applied to every image a share sends, an album exports or a tool writes.
+///
+/// Photos carry far more than their pixels: the GPS position where they
+/// were taken, the camera's and lens's serial numbers, the owner's name,
+/// the editing software's XMP history, IPTC captions, maker notes, an
+/// embedded thumbnail of the uncropped original. A policy says which kinds
+/// may stay ("the fields"); everything it does not keep is removed by
+/// rewriting the container, without touching the compressed pixels
+/// (``rewriting(_:registry:)``), or is never written into a re-encoded image. The
+/// colour profile is always kept (display needs it), and so is the
+/// orientation (reset to 1 once it has been applied to the pixels).
+///
+/// ```swift
+/// let shared = try MetadataPolicy.default.rewriting(jpegBytes)
+/// print(shared.removed)          // [.location, .identifying, .xmp, .iptc]
+/// upload(shared.bytes)           // the same pixels, no GPS, no serial numbers
+/// ```
+public struct MetadataPolicy: Hashable, Sendable, Codable {
+    /// Whether GPS data stays (the EXIF GPS block, XMP `exif:GPS*`).
+    public var keepsLocation: Bool
+    /// Whether the capture date and time stay (`DateTimeOriginal`,
+    /// `DateTimeDigitized`, `DateTime`, their offsets and subseconds).
+    public var keepsCaptureDate: Bool
+    /// Whether the camera and exposure description stays: make, model,
+    /// lens make and model, software, exposure time, aperture, ISO, focal
+    /// length, flash, white balance and the like.
+    public var keepsCamera: Bool
+    /// Whether identifying and personal fields stay: body and lens serial
+    /// numbers, the owner's, artist's and copyright holder's names, the
+    /// image's unique ID, comments and descriptions, maker notes, the host
+    /// computer, Windows' XP tags.
+    public var keepsIdentifying: Bool
+    /// Whether everything else stays: XMP, IPTC (Photoshop APP13), JPEG
+    /// comments and other application segments, PNG text chunks, EXIF
+    /// thumbnails, the secondary images of a multi-picture JPEG, data after
+    /// the image's end, and any tag this policy does not know.
+    public var keepsEverythingElse: Bool
+
+    /// Creates a policy that keeps the kinds it is told to.
+    public init(
+        keepsLocation: Bool = false, keepsCaptureDate: Bool = true, keepsCamera: Bool = true, keepsIdentifying: Bool = false,
+        keepsEverythingElse: Bool = false
+    ) {
+        self.keepsLocation = keepsLocation
+        self.keepsCaptureDate = keepsCaptureDate
+        self.keepsCamera = keepsCamera
+        self.keepsIdentifying = keepsIdentifying
+        self.keepsEverythingElse = keepsEverythingElse
+    }
+
+    /// Only what display needs: the colour profile (and the orientation,
+    /// applied). No date, no camera, no location, nothing else.
+    public static let strict = MetadataPolicy(keepsCaptureDate: false, keepsCamera: false)
+
+    /// The capture date and the camera and exposure description stay
+    /// (albums sort by the one, photographers look for the other); location,
+    /// identifying and personal fields, XMP, IPTC, comments, thumbnails and
+    /// everything unknown go.
+    public static let `default` = MetadataPolicy()
+
+    /// Everything stays: the bytes pass through as they are.
+    public static let keepAll = MetadataPolicy(
+        keepsLocation: true, keepsCaptureDate: true, keepsCamera: true, keepsIdentifying: true, keepsEverythingElse: true)
+
+    /// Whether this policy keeps every kind of metadata.
+    public var keepsAll: Bool { self == .keepAll }
+
+    /// The policy that keeps only what both keep: how a provider narrows
+    /// the app's policy (a thumbnail keeps nothing). Narrowing can never
+    /// widen: `policy.narrowed(by: .keepAll) == policy`.
+    public func narrowed(by other: MetadataPolicy) -> MetadataPolicy {
+        MetadataPolicy(
+            keepsLocation: keepsLocation && other.keepsLocation, keepsCaptureDate: keepsCaptureDate && other.keepsCaptureDate,
+            keepsCamera: keepsCamera && other.keepsCamera, keepsIdentifying: keepsIdentifying && other.keepsIdentifying,
+            keepsEverythingElse: keepsEverythingElse && other.keepsEverythingElse)
+    }
+
+    /// Whether `kind` stays under this policy.
+    public func keeps(_ kind: MetadataKind) -> Bool {
+        switch kind {
+        case .location: keepsLocation
+        case .captureDate: keepsCaptureDate
+        case .camera: keepsCamera
+        case .identifying: keepsIdentifying
+        case .xmp, .iptc, .comment, .thumbnail, .other: keepsEverythingElse
+        }
+    }
+}
+
+/// A kind of metadata an image can carry, as ``MetadataPolicy`` sorts it
+/// and as a rewrite reports what it removed.
+public enum MetadataKind: String, Hashable, Sendable, CaseIterable, Comparable, CustomStringConvertible {
+    /// GPS position, altitude, direction, time and the like.
+    case location
+    /// When the photo was taken.
+    case captureDate = "capture-date"
+    /// Camera and lens make and model, software, exposure settings.
+    case camera
+    /// Serial numbers, owner, artist and copyright names, unique ID,
+    /// comments and descriptions, maker notes.
+    case identifying
+    /// An XMP packet (editing history, keywords, sometimes GPS again).
+    case xmp
+    /// IPTC data (captions, creator, location names), in Photoshop's APP13.
+    case iptc
+    /// A JPEG comment, a GIF comment or a PNG text chunk.
+    case comment
+    /// An embedded preview: the EXIF thumbnail, a multi-picture JPEG's other images.
+    case thumbnail
+    /// Anything else: unknown tags, application segments and chunks, data after the image.
+    case other
+
+    public var description: String { rawValue }
+
+    public static func < (lhs: MetadataKind, rhs: MetadataKind) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}
+
+/// An image rewritten under a ``MetadataPolicy``: the same compressed
+/// pixels in a container that carries only what the policy keeps.
+public struct RewrittenImage: Hashable, Sendable {
+    /// The new bytes.
+    public let bytes: [UInt8]
+    /// Their format.
+    public let format: ImageFormat
+    /// What was taken out (empty when nothing was there to take).
+    public let removed: Set<MetadataKind>
+
+    /// Creates the result of a rewrite.
+    public init(bytes: [UInt8], format: ImageFormat, removed: Set<MetadataKind>) {
+        self.bytes = bytes
+        self.format = format
+        self.removed = removed
+    }
+}
+
+extension MetadataPolicy {
+    /// `bytes` (JPEG, PNG, WebP or GIF) with only the metadata this policy
+    /// keeps; the compressed pixels are copied untouched, so the image
+    /// decodes to the same pixels. The orientation tag stays as it is (see
+    /// ``JPEGTransform/applyingOrientation(of:edges:metadata:)`` to apply it
+    /// losslessly).
+    ///
+    /// - Throws: ``ImageCodecError/unsupportedFeature(format:feature:)``
+    ///   for other formats (HEIC, AVIF: re-encode them), and a typed error
+    ///   for a container too damaged to walk.
+    public func rewriting(_ bytes: [UInt8], registry: ImageCodecRegistry = .shared) throws(ImageCodecError) -> RewrittenImage {
+        let head = bytes.prefix(16)
+        if JPEGHeader.recognizes(head) { return try JPEGMetadata.rewrite(bytes, policy: self) }
+        if head.starts(with: PNGMetadata.signature) { return try PNGMetadata.rewrite(bytes, policy: self) }
+        if WebPContainer.recognizes(head) { return try WebPMetadata.rewrite(bytes, policy: self) }
+        if GIFStructure.recognizes(head) { return try GIFMetadata.rewrite(bytes, policy: self) }
+        let format = registry.format(of: bytes)
+        guard let format else { throw .unsupportedFormat(leadingBytes: Array(head)) }
+        if keepsAll { return RewrittenImage(bytes: bytes, format: format, removed: []) }
+        throw .unsupportedFeature(format: format, feature: "rewriting its metadata in place (decode and re-encode it instead)")
+    }
+}
