@@ -6,12 +6,12 @@ export PATH := $(PATH):/opt/swift/usr/bin
 
 # Libraries the package links, and the reference tools the tests compare with.
 BUILD_PACKAGES := pkgconf libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libheif-dev libde265-dev liblcms2-dev libgif-dev zlib1g-dev libsqlite3-dev libssl-dev libsdl2-dev libsdl2-ttf-dev libsixel-dev fonts-dejavu-core
-TEST_PACKAGES := $(BUILD_PACKAGES) libjpeg-turbo-progs webp libheif-examples liblcms2-utils colord-data time python3 fiu-utils util-linux iproute2 xvfb xauth xdotool x11-apps tmux procps
+TEST_PACKAGES := $(BUILD_PACKAGES) libjpeg-turbo-progs libimage-exiftool-perl webp libheif-examples liblcms2-utils colord-data time python3 fiu-utils util-linux iproute2 xvfb xauth xdotool x11-apps tmux procps
 BENCH_PACKAGES := $(TEST_PACKAGES) libvips-tools imagemagick python3-pil hyperfine libimage-exiftool-perl time
 
 DEMO_OUT ?= $(CURDIR)/.build/demo
 
-.PHONY: demo test test-asan check-docs docs docs-preview check-consumer lint bench-decode bench-fit bench-heif bench-browser bench-viewer bench-workers deps-build deps-test deps-bench
+.PHONY: demo test test-asan check-docs docs docs-preview check-consumer lint bench-decode bench-metadata bench-fit bench-heif bench-browser bench-viewer bench-workers deps-build deps-test deps-bench
 
 define install_missing
 	@missing=""; \
@@ -112,6 +112,11 @@ bench-workers: deps-bench
 ## bench-decode: decode throughput beside djpeg, dwebp and Pillow.
 bench-decode: deps-bench
 	scripts/bench-decode.sh
+
+## bench-metadata: metadata stripping and lossless rotation of a phone photo
+## beside exiftool, jpegtran, vips and ImageMagick.
+bench-metadata: deps-bench
+	scripts/bench-metadata.sh
 
 ## bench-fit: photo-fit renditions beside vipsthumbnail, ImageMagick, Pillow, djpeg.
 bench-fit: deps-bench

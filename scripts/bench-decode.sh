@@ -20,11 +20,8 @@ BENCH=.build/release/codec-bench
 [ -f "$WORK/12mp.png" ] || convert "$SOURCE" -resize '4000x3000!' -attenuate 0.2 +noise Gaussian "$WORK/12mp.png"
 [ -f "$WORK/12mp.webp" ] || convert "$SOURCE" -resize '4000x3000!' -attenuate 0.2 +noise Gaussian -quality 85 "$WORK/12mp.webp"
 
-# Median wall time of a command in ms, via hyperfine.
-tool_ms() {
-    hyperfine --warmup 2 --runs "$RUNS" --export-json "$WORK/h.json" "$1" >/dev/null 2>&1
-    $PY -c "import json;print('%.2f'%(json.load(open('$WORK/h.json'))['results'][0]['median']*1000))"
-}
+# shellcheck source=scripts/bench-common.sh
+. scripts/bench-common.sh
 
 # Median in-process Pillow decode time in ms. $1 file, $2 draft scale (1 = none).
 pillow_ms() {
@@ -46,7 +43,6 @@ PY
 }
 
 mp() { $PY -c "print('%.1f' % ($1 / ($2 / 1000.0)))"; }
-ratio() { $PY -c "print('%.2fx' % ($1 / $2))"; }
 
 rows=()
 add_row() { # label megapixels ours_ms tool tool_ms pillow_ms

@@ -3,7 +3,7 @@
 #
 #   scripts/fuzz.sh [TARGET...]        targets: jpeg png webp probe exif render json weibo tencent
 #                                       weibo-timeline weibo-people heif icc gif heif-grid webp-anim
-#                                       png-file multipart terminal outbox (default: all)
+#                                       png-file multipart terminal outbox rewrite (default: all)
 #
 # Environment:
 #   FUZZ_SECONDS   seconds per target (default 60)
@@ -18,7 +18,7 @@ SECONDS_PER_TARGET=${FUZZ_SECONDS:-60}
 JOBS=${FUZZ_JOBS:-1}
 TARGETS=("$@")
 [ ${#TARGETS[@]} -gt 0 ] || TARGETS=(jpeg png webp probe exif render json weibo tencent weibo-timeline weibo-people heif icc gif
-    heif-grid webp-anim png-file multipart terminal outbox)
+    heif-grid webp-anim png-file multipart terminal outbox rewrite)
 TESTDATA=Tests/Fixtures/conformance
 REGRESSIONS=Tests/Fixtures/fuzz-regressions
 
@@ -52,6 +52,15 @@ seed() { # target corpus-dir
             img2webp -lossy -q 50 -d 40 "${frames[@]}" -o "$2/lossy.webp" >/dev/null 2>&1 || true
             return ;;
         png-file) find "$TESTDATA" -iname '*.png' -size -64k ;;
+        rewrite)
+            # Every container the rewriters walk, and exiftool-tagged copies (EXIF, XMP, IPTC, comments).
+            for file in "$TESTDATA"/libjpeg-turbo-testimages/testorig.jpg "$TESTDATA"/pngsuite/png/basn2c08.png Fuzz/seeds/gif/still.gif; do
+                ext=${file##*.}
+                cp "$file" "$2/tagged.$ext"
+                exiftool -q -overwrite_original -m -GPSLatitude=48.85 -GPSLatitudeRef=N -Artist=Jane -XMP-dc:Creator=Jane -Comment=secret \
+                    -Make=Canon -DateTimeOriginal="2024:05:06 07:08:09" "$2/tagged.$ext" >/dev/null 2>&1 || true
+            done
+            { find "$TESTDATA" \( -iname '*.jp*g' -o -iname '*.png' -o -iname '*.webp' -o -iname '*.gif' \) -size -64k; find Fuzz/seeds/gif -type f; } ;;
         multipart)
             printf 'B\n--B\r\nContent-Disposition: form-data; name="status"\r\n\r\nhello\r\n--B\r\nContent-Disposition: form-data; name="pic"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n\xff\xd8\xff\r\n--B--\r\n' >"$2/two-parts"
             printf 'XyZ\n--XyZ\r\nContent-Disposition: form-data; name="a"\r\n\r\n\r\n--XyZ--' >"$2/empty-part"

@@ -1,9 +1,13 @@
 // codec-bench: times PhotoDeck's decoders in-process, for scripts/bench-decode.sh.
 //
-//   codec-bench FILE [--fit WxH | --render WxH | --resize WxH] [--runs N]
+//   codec-bench FILE [--fit WxH | --render WxH | --resize WxH | --strip | --rotate | --reencode-rotate] [--runs N]
 //
 // --fit decodes at size; --render makes a display rendition; --resize times
-// only the resampler on the full decode.
+// only the resampler on the full decode. --strip rewrites the metadata under
+// MetadataPolicy.default; --rotate turns a JPEG a quarter turn losslessly
+// (JPEGTransform, trimming partial blocks); --reencode-rotate does what that
+// replaces (decode, rotate the pixels, encode at quality 92). --out FILE
+// writes the last result (for PSNR and exiftool checks).
 //
 // Prints one tab-separated line: median milliseconds, source megapixels per
 // second, and the decoded size. Build with -c release.
@@ -22,12 +26,18 @@ var runs = 15
 var box: PixelSize?
 var mode = "--fit"
 var path: String?
+var outputPath: String?
 while !arguments.isEmpty {
     let argument = arguments.removeFirst()
     switch argument {
     case "--runs":
         guard let value = arguments.first.flatMap(Int.init), value > 0 else { fail("--runs needs a positive number") }
         runs = value
+        arguments.removeFirst()
+    case "--strip", "--rotate", "--reencode-rotate":
+        mode = argument
+    case "--out":
+        outputPath = arguments.first
         arguments.removeFirst()
     case "--fit", "--render", "--resize":
         mode = argument
@@ -41,6 +51,36 @@ while !arguments.isEmpty {
 }
 guard let path, let bytes = FileManager.default.contents(atPath: path).map({ [UInt8]($0) }) else {
     fail("usage: codec-bench FILE [--fit WxH] [--runs N]")
+}
+
+// The container paths: bytes in, bytes out.
+if ["--strip", "--rotate", "--reencode-rotate"].contains(mode) {
+    func once() throws -> [UInt8] {
+        switch mode {
+        case "--strip": return try MetadataPolicy.default.rewriting(bytes).bytes
+        case "--rotate": return try JPEGTransform.apply(.rotate90, to: bytes, edges: .trim, metadata: .keepAll).bytes
+        default:
+            let decoded = try DecodedImage(decoding: bytes, options: DecodeOptions(appliesOrientation: false))
+            return try decoded.bitmap.oriented(.right).encoded(as: .jpeg, options: EncodeOptions(quality: 92, exif: decoded.exif?.settingOrientation(.up)))
+        }
+    }
+    var output: [UInt8] = []
+    var times: [Double] = []
+    do {
+        output = try once()
+        for _ in 0..<runs {
+            let start = DispatchTime.now().uptimeNanoseconds
+            output = try once()
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        }
+    } catch {
+        fail("\(error)")
+    }
+    if let outputPath { _ = FileManager.default.createFile(atPath: outputPath, contents: Data(output)) }
+    times.sort()
+    let median = times.count % 2 == 1 ? times[times.count / 2] : (times[times.count / 2 - 1] + times[times.count / 2]) / 2
+    print(String(format: "%.2f\t%d\t%d", median, bytes.count, output.count))
+    exit(0)
 }
 
 let options = DecodeOptions(targetSize: box.map { .fitting($0) } ?? .original, appliesOrientation: false)

@@ -1,4 +1,5 @@
 import ExampleSupport
+import ImageCodecs
 import PhotoAlbum
 
 /// The parsed command line of photo-album.
@@ -9,6 +10,7 @@ struct Arguments {
         case remove(album: String?, ids: [String])
         case check
         case pick(source: PhotoSourceKind?, limit: Int, from: String, album: String)
+        case export(ids: [String], to: String, policy: MetadataPolicy, rotation: JPEGTransform.Operation?, trims: Bool)
     }
 
     static let usage = """
@@ -17,6 +19,12 @@ struct Arguments {
                photo-album --store DIR remove [--album NAME] ID...
                photo-album --store DIR check
                photo-album --store DIR pick [--source camera|library] [--limit N] [--album NAME] --from DIR
+               photo-album --store DIR export --to DIR [--rotate 90|180|270|flip-h|flip-v] [--trim]
+                                              [--keep-location] [--keep-metadata] ID...
+
+        export writes copies without GPS, serial numbers, owner names, XMP or IPTC (the stored
+        originals are never changed); --rotate turns a JPEG losslessly, --trim lets it drop edge
+        pixels that are not whole blocks (otherwise such a rotation is refused).
         """
 
     static let defaultAlbum = "Favourites"
@@ -31,6 +39,10 @@ struct Arguments {
         var source: PhotoSourceKind?
         var limit = 1
         var from: String?
+        var to: String?
+        var policy = MetadataPolicy.default
+        var rotation: JPEGTransform.Operation?
+        var trims = false
         var positional: [String] = []
         var iterator = ArgumentReader(arguments)
         func value(_ flag: String) throws(CLIError) -> String { try iterator.value(for: flag) }
@@ -40,6 +52,17 @@ struct Arguments {
             case "--album": album = try value(argument)
             case "--json": json = true
             case "--from": from = try value(argument)
+            case "--to": to = try value(argument)
+            case "--trim": trims = true
+            case "--keep-location": policy.keepsLocation = true
+            case "--keep-metadata": policy = .keepAll
+            case "--rotate":
+                let operations: [String: JPEGTransform.Operation] = [
+                    "90": .rotate90, "180": .rotate180, "270": .rotate270, "flip-h": .flipHorizontal, "flip-v": .flipVertical,
+                ]
+                let text = try value(argument)
+                guard let operation = operations[text] else { throw CLIError("--rotate takes 90, 180, 270, flip-h or flip-v, got '\(text)'") }
+                rotation = operation
             case "--limit":
                 let text = try value(argument)
                 guard let number = Int(text), number >= 0 else { throw CLIError("--limit must be a whole number (0 for no limit), got '\(text)'") }
@@ -71,6 +94,11 @@ struct Arguments {
         case "pick":
             guard let from else { throw CLIError("pick needs --from DIR (the library folder)") }
             command = .pick(source: source, limit: limit, from: from, album: album ?? Self.defaultAlbum)
+        case "export":
+            guard let to else { throw CLIError("export needs --to DIR") }
+            guard !rest.isEmpty else { throw CLIError("export needs at least one asset id") }
+            // --keep-location after --keep-metadata changes nothing; before it, keepAll wins.
+            command = .export(ids: rest, to: to, policy: policy, rotation: rotation, trims: trims)
         default: throw CLIError("unknown command '\(verb)'; try --help")
         }
     }

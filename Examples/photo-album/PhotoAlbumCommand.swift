@@ -66,6 +66,16 @@ struct PhotoAlbumCommand {
                 guard removed else { throw CLIError("no photo matches \(prefix)") }
             }
             return 0
+        case .export(let ids, let folder, let policy, let rotation, let trims):
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            for prefix in ids {
+                let item = try await Self.item(matching: prefix, in: store)
+                let name = (item.originalName as NSString).lastPathComponent
+                let path = "\(folder)/\(name.isEmpty || name.hasPrefix(".") ? item.asset.shortForm : name)"
+                try await store.export(item.asset, to: path, keeping: policy, rotatedBy: rotation, edges: trims ? .trim : .perfect)
+                Console.line("exported \(item.asset.shortForm) to \(path.oneLine)")
+            }
+            return 0
         case .check:
             let report = try await store.check()
             for note in report.notes { Console.line("note: \(note)") }
@@ -124,6 +134,18 @@ struct PhotoAlbumCommand {
             Console.line(report.summary)
         }
         return report.count(.unreadable) == 0 ? 0 : 1
+    }
+
+    /// The one item whose id starts with `prefix`, in any album.
+    static func item(matching prefix: String, in store: AlbumStore) async throws -> AlbumItem {
+        var found: [AssetID: AlbumItem] = [:]
+        for album in try await store.albums() {
+            for item in try await store.items(in: album.name) where item.asset.rawValue.hasPrefix(prefix.lowercased()) { found[item.asset] = item }
+        }
+        guard found.count == 1, let item = found.values.first else {
+            throw CLIError(found.isEmpty ? "no photo matches \(prefix.oneLine)" : "\(prefix.oneLine) matches \(found.count) photos; give more digits")
+        }
+        return item
     }
 
     static func ensureAlbum(_ name: String, in store: AlbumStore) async throws {

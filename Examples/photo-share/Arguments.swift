@@ -7,7 +7,8 @@ struct Arguments {
     static let usage = """
         usage: photo-share targets [--dry-run] [--text TEXT] [--link URL] [IMAGE...]
                photo-share share --to PROVIDER/DESTINATION [--text TEXT] [--link URL [--title T] [--summary S]]
-                                 [--dry-run [--json]] [--verbose] [--api-base URL] [--credentials FILE] [IMAGE...]
+                                 [--keep-location] [--keep-metadata] [--dry-run [--json]] [--verbose]
+                                 [--api-base URL] [--credentials FILE] [IMAGE...]
 
         targets: weibo/timeline, wechat/session, wechat/timeline, wechat/favorite (the WeChat app: needs an
         app's WeChat bridge, so only --dry-run works here), wechat-oa/message, wechat-oa/article,
@@ -23,6 +24,10 @@ struct Arguments {
           PHOTODECK_WECHAT_BROADCAST all, or tag:N, for wechat-oa/broadcast
           PHOTODECK_WECHAT_ACCOUNT   subscription or service: applies its broadcast quota (1 a day, 4 a month)
           PHOTODECK_WECOM_KEY        a WeCom group robot's webhook key
+
+        Photos leave without their GPS position, serial numbers, owner's name, XMP and IPTC; their
+        capture date, camera and colour profile stay. --keep-location keeps the position too;
+        --keep-metadata sends every byte of metadata as it is.
 
         --dry-run prepares the content and prints every request that would be sent (URLs with secrets
         redacted, bodies summarised), or the request the WeChat app would be handed, without touching
@@ -45,6 +50,14 @@ struct Arguments {
     var verbose = false
     var apiBase: URL?
     var credentialsFile: String?
+    /// What metadata the images may carry.
+    var metadata = MetadataPolicyChoice()
+
+    /// `--keep-location` and `--keep-metadata`.
+    struct MetadataPolicyChoice {
+        var keepsLocation = false
+        var keepsEverything = false
+    }
 
     init(_ arguments: [String]) throws(CLIError) {
         var iterator = ArgumentReader(arguments)
@@ -74,6 +87,8 @@ struct Arguments {
                 guard let url = URL(string: raw), url.host != nil else { throw CLIError("--api-base needs a URL, got '\(raw)'") }
                 apiBase = url
             case "--credentials": credentialsFile = try value(argument)
+            case "--keep-location": metadata.keepsLocation = true
+            case "--keep-metadata": metadata.keepsEverything = true
             case "--help", "-h": throw CLIError(Self.usage, isUsage: true)
             default:
                 if argument.hasPrefix("-") { throw CLIError("unknown option \(argument)\n\(Self.usage)") }

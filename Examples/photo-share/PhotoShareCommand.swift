@@ -42,7 +42,8 @@ struct PhotoShareCommand {
         }
         let center = ShareCenter(credentials: credentials)
         let bridge: (any WeChatBridge)? = arguments.dryRun ? DryRunWeChatBridge(recorder: recorder) : nil
-        for provider in providers(environment: environment, apiBase: arguments.apiBase, client: client, bridge: bridge, dryRun: arguments.dryRun) {
+        let registered = providers(environment: environment, apiBase: arguments.apiBase, client: client, bridge: bridge, dryRun: arguments.dryRun)
+        for provider in registered {
             await center.register(provider)
         }
 
@@ -50,7 +51,9 @@ struct PhotoShareCommand {
         for path in arguments.images {
             images.append(.encoded(try readInputFile(path)))
         }
-        let content = ShareContent(text: arguments.text, images: images, link: arguments.link)
+        var content = ShareContent(text: arguments.text, images: images, link: arguments.link)
+        if arguments.metadata.keepsEverything { content.metadata = .keepAll }
+        if arguments.metadata.keepsLocation { content.metadata.keepsLocation = true }
 
         switch arguments.command {
         case .targets:
@@ -86,9 +89,19 @@ struct PhotoShareCommand {
             }
             let outcome = try await operation.outcome()
             if arguments.dryRun {
+                // What each image carries no more, from the same adaptation the share went through.
+                let removed = try await Self.removedMetadata(content, target: target, providers: registered)
                 if arguments.json {
-                    Console.json(Data(recorder.document(target: target).encoded()))
+                    var document = recorder.document(target: target)
+                    if case .object(var fields) = document {
+                        fields["images"] = .array(removed.map { kinds in ["removedMetadata": .array(kinds.map { .string($0.description) })] })
+                        document = .object(fields)
+                    }
+                    Console.json(Data(document.encoded()))
                 } else {
+                    for (index, kinds) in removed.enumerated() where !kinds.isEmpty {
+                        Console.line("image \(index + 1): removed \(kinds.map(\.description).joined(separator: ", "))")
+                    }
                     Console.line("dry run: nothing was sent")
                 }
                 return 0
@@ -102,6 +115,16 @@ struct PhotoShareCommand {
                 return 3
             }
         }
+    }
+
+    /// The metadata each image of `content` loses on the way to `target`, by the
+    /// adaptation the center applies (sorted kinds, one list per image).
+    static func removedMetadata(_ content: ShareContent, target: ShareTarget, providers: [any ShareProvider]) async throws -> [[MetadataKind]] {
+        guard let provider = providers.first(where: { $0.id == target.provider }),
+            let constraints = provider.constraints(for: target.destination)
+        else { return [] }
+        let prepared = try await ImageWorkers.shared.run { try ContentAdapter().prepare(content, for: constraints) }
+        return prepared.images.map { $0.removedMetadata.sorted() }
     }
 
     /// "sign-in needed", "no network", "not set up".

@@ -69,8 +69,33 @@ extension FuzzTarget {
             }
         case .outbox:
             Self.processStoredContent(bytes)
+        case .rewrite:
+            Self.rewrite(bytes, limits: limits)
         default:
             break
+        }
+    }
+
+    /// Every policy's rewrite of `bytes`, and for a JPEG every lossless
+    /// transform: a rewrite of an image that decoded must decode to the same
+    /// pixels; a transform's result must decode. Anything else traps (a finding).
+    static func rewrite(_ bytes: [UInt8], limits: ImageLimits) {
+        let options = DecodeOptions(limits: limits, colorHandling: .preserve)
+        let before = try? DecodedImage(decoding: bytes, options: options)
+        for policy in [MetadataPolicy.strict, .default, .keepAll, MetadataPolicy(keepsEverythingElse: true)] {
+            guard let rewritten = try? policy.rewriting(bytes) else { continue }
+            guard let before else { continue }
+            guard let after = try? DecodedImage(decoding: rewritten.bytes, options: options) else {
+                fatalError("a rewrite under \(policy) made a decodable image undecodable")
+            }
+            precondition(after.bitmap == before.bitmap, "a rewrite under \(policy) changed the pixels")
+        }
+        guard JPEGHeader_recognizes(bytes), before != nil else { return }
+        for operation in JPEGTransform.Operation.allCases {
+            for edges in [JPEGTransform.Edges.perfect, .trim] {
+                guard let turned = try? JPEGTransform.apply(operation, to: bytes, edges: edges, metadata: .default) else { continue }
+                precondition((try? DecodedImage(decoding: turned.bytes, options: options)) != nil, "a \(operation) made a decodable JPEG undecodable")
+            }
         }
     }
 
@@ -98,4 +123,9 @@ extension FuzzTarget {
         }
         done.wait()
     }
+}
+
+/// Whether `bytes` start like a JPEG (SOI and a marker).
+private func JPEGHeader_recognizes(_ bytes: [UInt8]) -> Bool {
+    bytes.count >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF
 }

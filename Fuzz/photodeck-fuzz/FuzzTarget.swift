@@ -20,6 +20,8 @@
 //   multipart           the multipart/form-data reader (a boundary from the first line)
 //   terminal            terminal replies and keys: TerminalKeyDecoder fed in pieces, then DA1/size detection
 //   outbox              stored outbox content: an entry whose content is the input, processed
+//   rewrite             metadata rewriting (every policy) and lossless JPEG transforms: an image that
+//                       decoded before decodes after, to the same pixels (a rewrite), or the same size (a transform)
 //
 // For weibo and tencent the first byte picks the HTTP status; the rest is the body.
 //
@@ -42,7 +44,7 @@ enum FuzzTarget: String, CaseIterable {
     case heifGrid = "heif-grid"
     case webpAnimation = "webp-anim"
     case pngFile = "png-file"
-    case multipart, terminal, outbox
+    case multipart, terminal, outbox, rewrite
 
     static let selected: FuzzTarget = {
         let name = ProcessInfo.processInfo.environment["PHOTODECK_FUZZ_TARGET"] ?? "probe"
@@ -152,7 +154,7 @@ enum FuzzTarget: String, CaseIterable {
             if let frames = try? ImageFrames(decoding: data, limits: .init(image: limits, maxFrameCount: 64, maxTotalPixels: 64_000_000)) {
                 while (try? frames.next()) != nil {}
             }
-        case .heifGrid, .webpAnimation, .pngFile, .multipart, .terminal, .outbox:
+        case .heifGrid, .webpAnimation, .pngFile, .multipart, .terminal, .outbox, .rewrite:
             runHostileTarget(bytes, limits: limits)
         case .tencent:
             let response = Self.response(bytes)

@@ -71,6 +71,36 @@ struct PhotoAlbumCommandTests {
         #expect(check.standardOutput.contains("consistent: 6 photos"), "\(check.standardOutput)")
     }
 
+    @Test("export writes copies without location or identity, rotated losslessly on request; the stored originals never change")
+    func export() async throws {
+        let work = Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let photo = "\(work)/phone.jpg"
+        let plain = try noiseJPEG(width: 320, height: 240, seed: 12)
+        try Data(try ExifTool.writing(ExifTool.phoneMetadata, to: plain, fileExtension: "jpg")).write(to: URL(fileURLWithPath: photo))
+        let store = "\(work)/store"
+        #expect(try await Self.album(["--store", store, "import", "--album", "Trip", photo]).status == 0)
+        let listed = try await Self.album(["--store", store, "list", "--json"])
+        let id = try #require((try JSONSerialization.jsonObject(with: Data(listed.standardOutput.utf8)) as? [[String: String]])?.first?["id"])
+        let original = try Data(contentsOf: URL(fileURLWithPath: photo))
+        let exported = try await Self.album(["--store", store, "export", "--to", "\(work)/out", String(id.prefix(10))])
+        #expect(exported.status == 0, "\(exported.standardError)")
+        let copy = try fileBytes(URL(fileURLWithPath: "\(work)/out/phone.jpg"))
+        let tags = try ExifTool.tags(of: copy, fileExtension: "jpg")
+        #expect(tags["GPS:GPSLatitude"] == nil && tags["IFD0:Artist"] == nil && tags["IFD0:Model"] == "EOS R5", "\(tags.keys.sorted())")
+        #expect(try DecodedImage(decoding: copy).bitmap == DecodedImage(decoding: [UInt8](original)).bitmap)
+        let turned = try await Self.album(["--store", store, "export", "--to", "\(work)/turned", "--rotate", "90", "--keep-location", String(id.prefix(10))])
+        #expect(turned.status == 0, "\(turned.standardError)")
+        let rotated = try fileBytes(URL(fileURLWithPath: "\(work)/turned/phone.jpg"))
+        #expect(try ImageInfo(probing: rotated).size == PixelSize(width: 240, height: 320))
+        #expect(try ExifTool.tags(of: rotated, fileExtension: "jpg")["GPS:GPSLatitude"] != nil)
+        // The original in the store is the file that was imported, byte for byte.
+        let stored = try FileManager.default.subpathsOfDirectory(atPath: "\(store)/originals").first { $0.hasSuffix(".jpg") }!
+        #expect(try Data(contentsOf: URL(fileURLWithPath: "\(store)/originals/\(stored)")) == original)
+        let refused = try await Self.album(["--store", store, "export", "--to", "\(work)/x", "--rotate", "45", String(id.prefix(10))])
+        #expect(refused.status == 1 && refused.standardError.hasPrefix("error: --rotate takes"))
+    }
+
     @Test("importing again, or a copy under another name, reports 'already in album' and counts it apart")
     func honestImportReport() async throws {
         let work = Self.scratch()

@@ -3,6 +3,7 @@ import ShareKit
 import ShareKitHTTP
 import ShareKitHTTPTesting
 import ShareKitTesting
+import TestSupport
 import Testing
 
 @Suite("photo-share")
@@ -159,5 +160,36 @@ struct PhotoShareCommandTests {
         #expect(unknown.status == 3 && unknown.standardOutput.hasPrefix("outcome unknown:"))
         #expect(lost.requests.count == 1)
         expectNoSecrets(unknown)
+    }
+
+    @Test("a GPS-tagged photo goes to Weibo without its position or serial number; --keep-location keeps the position; --dry-run --json says what went")
+    func metadata() async throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("photo-share-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let photo = "\(work)/phone.jpg"
+        let plain = try noiseJPEG(width: 320, height: 240, seed: 9)
+        try Data(try ExifTool.writing(ExifTool.phoneMetadata, to: plain, fileExtension: "jpg")).write(to: URL(fileURLWithPath: photo))
+        let server = try LoopbackHTTPServer { _ in .respond(status: 200, body: Array(#"{"idstr":"4901","user":{"idstr":"17"}}"#.utf8)) }
+        defer { server.stop() }
+        for keep in [false, true] {
+            let result = try await run(
+                ["share", "--to", "weibo/timeline", "--api-base", server.url(path: "").absoluteString, "--text", "hi"] + (keep ? ["--keep-location"] : [])
+                    + [photo], extra: ["PHOTODECK_WEIBO_APP_KEY": "k"])
+            #expect(result.status == 0, "\(result.standardError)")
+            let request = try #require(server.requests.last)
+            let parts = MultipartForm.parts(of: request.body, contentType: request.headers["content-type"] ?? "") ?? []
+            let picture = try #require(parts.first { $0.name == "pic" })
+            let tags = try ExifTool.tags(of: picture.data, fileExtension: "jpg")
+            #expect((tags["GPS:GPSLatitude"] != nil) == keep, "keep location: \(keep)")
+            #expect(tags["ExifIFD:SerialNumber"] == nil && tags["IFD0:Artist"] == nil && !tags.keys.contains { $0.hasPrefix("XMP") })
+            #expect(tags["IFD0:Model"] == "EOS R5")
+        }
+        let dry = try await run(["share", "--to", "weibo/timeline", "--dry-run", "--json", "--text", "hi", photo])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(dry.standardOutput.utf8)) as? [String: Any])
+        let images = try #require(document["images"] as? [[String: Any]])
+        #expect((images.first?["removedMetadata"] as? [String])?.contains("location") == true, "\(images)")
+        let text = try await run(["share", "--to", "weibo/timeline", "--dry-run", "--text", "hi", photo])
+        #expect(text.standardOutput.contains("image 1: removed location, identifying, xmp, comment"), "\(text.standardOutput)")
     }
 }

@@ -27,6 +27,20 @@ public struct PickedAsset: Sendable, Identifiable {
     /// The encoded original.
     public func encodedData() throws(ImageCodecError) -> [UInt8] { try load() }
 
+    /// The encoded photo to hand to sharing or to save elsewhere: the same
+    /// compressed pixels with only the metadata `policy` keeps (by default
+    /// no location and nothing identifying). A format whose container cannot
+    /// be rewritten in place (HEIC, AVIF) is handed over as it is only under
+    /// ``ImageCodecs/MetadataPolicy/keepAll``; otherwise this throws and the
+    /// caller re-encodes (ShareKit's adaptation does).
+    ///
+    /// ```swift
+    /// let bytes = try picked.encodedData(keeping: .default)   // GPS and serial numbers gone
+    /// ```
+    public func encodedData(keeping policy: MetadataPolicy) throws(ImageCodecError) -> [UInt8] {
+        try policy.rewriting(try load()).bytes
+    }
+
     /// The whole photo, upright, fitted into `box` (full size when `nil`).
     public func image(fitting box: PixelSize? = nil) throws(ImageCodecError) -> Bitmap {
         let bytes = try load()

@@ -13,23 +13,47 @@ extension ContentAdapter {
         case codec(ImageCodecError)
     }
 
-    /// An image in one of `formats`, inside `box`, under `maxBytes`; the
-    /// original bytes (and `false`) when they already qualify.
+    /// What fitting did to an image, for ``PreparedContent/adjustments``.
+    enum FitChange {
+        /// The bytes as they were (nothing to remove, nothing to fix).
+        case none
+        /// The same compressed pixels in a rewritten container (metadata removed).
+        case rewritten
+        /// Turned upright losslessly (its EXIF orientation applied by moving blocks).
+        case rotated(ImageOrientation)
+        /// Decoded and encoded again.
+        case reencoded
+    }
+
+    /// An image in one of `formats`, inside `box`, under `maxBytes`, with
+    /// only the metadata `policy` keeps. The original compressed pixels
+    /// whenever they qualify: the container rewritten under the policy, and
+    /// a JPEG turned upright losslessly when its orientation is all that is
+    /// wrong (blocks that cannot move whole, a format that cannot be
+    /// rewritten in place, a cap missed: re-encoded instead).
     func fit(
-        _ image: ShareImage, formats: [ImageFormat], maxBytes: Int, box: PixelSize?, forceEncode: Bool = false, encodes: inout Int
-    ) -> Result<(PreparedContent.Image, Bool), FitFailure> {
+        _ image: ShareImage, formats: [ImageFormat], maxBytes: Int, box: PixelSize?, policy: MetadataPolicy, forceEncode: Bool = false,
+        encodes: inout Int
+    ) -> Result<(PreparedContent.Image, FitChange), FitFailure> {
         guard let format = formats.first(where: { registry.encodableFormats.contains($0) }) else { return .failure(.noWritableFormat) }
         var bitmap: Bitmap
         // A tagged source is converted to sRGB and says so in what is sent
         // (not in small thumbnails, where the profile's bytes would cost quality).
         var profile: ColorProfile?
+        // What a re-encoded image carries: the source's EXIF as the policy keeps it, orientation applied.
+        var exif: ExifMetadata?
+        var removed = Set<MetadataKind>()
         switch image {
         case .encoded(let bytes):
             let info: ImageInfo
             do { info = try ImageInfo(probing: bytes, registry: registry) } catch { return .failure(.unreadable(error)) }
             let fitsBox = box.map { info.orientedSize.width <= $0.width && info.orientedSize.height <= $0.height } ?? true
-            if !forceEncode, formats.contains(info.format), bytes.count <= maxBytes, fitsBox, info.orientation == .up {
-                return .success((PreparedContent.Image(bytes: bytes, format: info.format, size: info.size), false))
+            if !forceEncode, formats.contains(info.format), fitsBox, let passed = passThrough(bytes, info: info, policy: policy),
+                passed.bytes.count <= maxBytes
+            {
+                let change: FitChange = info.orientation != .up ? .rotated(info.orientation) : passed.bytes == bytes ? .none : .rewritten
+                return .success(
+                    (PreparedContent.Image(bytes: passed.bytes, format: info.format, size: info.orientedSize, removedMetadata: passed.removed), change))
             }
             do {
                 var rendition = try DecodedImage(
@@ -39,6 +63,10 @@ extension ContentAdapter {
                     if maxBytes >= Self.profileEmbeddingMinimumBytes { profile = .sRGB }
                 }
                 bitmap = rendition.bitmap
+                let kept = rendition.exif?.rewritten(under: policy)
+                exif = kept?.exif?.settingOrientation(.up)
+                // What the source carried that the new image does not: its container says best.
+                removed = (try? policy.rewriting(bytes, registry: registry))?.removed ?? kept?.removed ?? []
             } catch {
                 return .failure(.unreadable(error))
             }
@@ -48,8 +76,8 @@ extension ContentAdapter {
         }
         do {
             for _ in 0..<6 {
-                if let best = try smallestEncoding(of: bitmap, as: format, profile: profile, maxBytes: maxBytes, encodes: &encodes) {
-                    return .success((PreparedContent.Image(bytes: best, format: format, size: bitmap.size), true))
+                if let best = try smallestEncoding(of: bitmap, as: format, profile: profile, exif: exif, maxBytes: maxBytes, encodes: &encodes) {
+                    return .success((PreparedContent.Image(bytes: best, format: format, size: bitmap.size, removedMetadata: removed), .reencoded))
                 }
                 // Too large even at the lowest quality: shrink and try again.
                 guard bitmap.width > 16 || bitmap.height > 16 else { break }
@@ -64,18 +92,35 @@ extension ContentAdapter {
     /// The smallest byte cap at which a converted image carries the sRGB profile.
     static let profileEmbeddingMinimumBytes = 64 * 1024
 
+    /// The bytes with only what `policy` keeps, the pixels untouched; a
+    /// JPEG that is not upright turned so losslessly (whole blocks only:
+    /// sharing never trims a photo). `nil` when that cannot be done, and the
+    /// image is re-encoded instead.
+    private func passThrough(_ bytes: [UInt8], info: ImageInfo, policy: MetadataPolicy) -> RewrittenImage? {
+        do {
+            if info.orientation != .up {
+                guard info.format == .jpeg else { return nil }
+                return try JPEGTransform.applyingOrientation(of: bytes, edges: .perfect, metadata: policy)
+            }
+            return try policy.rewriting(bytes, registry: registry)
+        } catch {
+            return nil
+        }
+    }
+
     /// The best encoding of `bitmap` under `maxBytes`: the preferred quality
     /// when it fits (most images do), else the highest quality that fits, by
     /// binary search; `nil` when nothing fits at this size.
     private func smallestEncoding(
-        of bitmap: Bitmap, as format: ImageFormat, profile: ColorProfile?, maxBytes: Int, encodes: inout Int
+        of bitmap: Bitmap, as format: ImageFormat, profile: ColorProfile?, exif: ExifMetadata?, maxBytes: Int, encodes: inout Int
     ) throws(ImageCodecError) -> [UInt8]? {
         guard format == .jpeg || format == .webp else {
-            let encoded = try bitmap.encoded(as: format, options: EncodeOptions(compressionLevel: 9, colorProfile: profile), registry: registry)
+            let encoded = try bitmap.encoded(
+                as: format, options: EncodeOptions(compressionLevel: 9, exif: exif, colorProfile: profile), registry: registry)
             encodes += 1
             return encoded.count <= maxBytes ? encoded : nil
         }
-        let first = try bitmap.encoded(as: format, options: EncodeOptions(quality: preferredQuality, colorProfile: profile), registry: registry)
+        let first = try bitmap.encoded(as: format, options: EncodeOptions(quality: preferredQuality, exif: exif, colorProfile: profile), registry: registry)
         encodes += 1
         if first.count <= maxBytes { return first }
         var best: [UInt8]?
@@ -83,7 +128,7 @@ extension ContentAdapter {
         var high = preferredQuality - 1
         while low <= high {
             let quality = (low + high) / 2
-            let encoded = try bitmap.encoded(as: format, options: EncodeOptions(quality: quality, colorProfile: profile), registry: registry)
+            let encoded = try bitmap.encoded(as: format, options: EncodeOptions(quality: quality, exif: exif, colorProfile: profile), registry: registry)
             encodes += 1
             if encoded.count <= maxBytes {
                 best = encoded

@@ -77,10 +77,21 @@ public struct ContentAdapter: Sendable {
         var images: [PreparedContent.Image] = []
         if let rule = constraints.images, !content.images.isEmpty, content.images.count <= rule.maxCount {
             let box = rule.maxDimension.map { PixelSize(width: $0, height: $0) }
+            let policy = content.metadata.narrowed(by: rule.metadata)
             for (index, image) in content.images.enumerated() {
-                switch fit(image, formats: rule.formats, maxBytes: rule.maxBytes, box: box, encodes: &encodes) {
-                case .success(let (prepared, changed)):
-                    if changed { adjustments.append("re-encoded image \(index + 1) as \(prepared.format) \(prepared.size), \(prepared.bytes.count) bytes") }
+                switch fit(image, formats: rule.formats, maxBytes: rule.maxBytes, box: box, policy: policy, encodes: &encodes) {
+                case .success(let (prepared, change)):
+                    switch change {
+                    case .none: break
+                    case .rewritten: break
+                    case .rotated(let orientation):
+                        adjustments.append("turned image \(index + 1) upright losslessly (EXIF orientation \(orientation.rawValue))")
+                    case .reencoded:
+                        adjustments.append("re-encoded image \(index + 1) as \(prepared.format) \(prepared.size), \(prepared.bytes.count) bytes")
+                    }
+                    if !prepared.removedMetadata.isEmpty {
+                        adjustments.append("removed \(prepared.removedMetadata.sorted().map(\.description).joined(separator: ", ")) from image \(index + 1)")
+                    }
                     images.append(prepared)
                 case .failure(.unreadable(let error)): violations.append(.unreadableImage(index: index, error))
                 case .failure(.tooLarge): violations.append(.imageTooLarge(index: index, maxBytes: rule.maxBytes))
@@ -93,7 +104,8 @@ public struct ContentAdapter: Sendable {
         // The thumbnail, from the link's picture or the first image.
         var thumbnail: PreparedContent.Image?
         if let rule = constraints.thumbnail, let source = content.link?.thumbnail ?? content.images.first {
-            switch fit(source, formats: [rule.format], maxBytes: rule.maxBytes, box: rule.maxSize, forceEncode: true, encodes: &encodes) {
+            let policy = content.metadata.narrowed(by: rule.metadata)
+            switch fit(source, formats: [rule.format], maxBytes: rule.maxBytes, box: rule.maxSize, policy: policy, forceEncode: true, encodes: &encodes) {
             case .success(let (prepared, _)): thumbnail = prepared
             case .failure(.unreadable(let error)):
                 // An unreadable first image is reported once, as an image.

@@ -11,12 +11,16 @@ public struct PreparedContent: Hashable, Sendable {
         public let format: ImageFormat
         /// Their pixel size.
         public let size: PixelSize
+        /// The metadata adaptation took out (location, identifying fields,
+        /// XMP...), as the share's ``ImageCodecs/MetadataPolicy`` said.
+        public let removedMetadata: Set<MetadataKind>
 
         /// Creates an image.
-        public init(bytes: [UInt8], format: ImageFormat, size: PixelSize) {
+        public init(bytes: [UInt8], format: ImageFormat, size: PixelSize, removedMetadata: Set<MetadataKind> = []) {
             self.bytes = bytes
             self.format = format
             self.size = size
+            self.removedMetadata = removedMetadata
         }
     }
 
@@ -33,6 +37,11 @@ public struct PreparedContent: Hashable, Sendable {
     public let adjustments: [String]
     /// How many encodes adaptation made (the byte-cap search's cost).
     package let encodeCount: Int
+
+    /// The metadata taken out of any image (the thumbnail included).
+    public var removedMetadata: Set<MetadataKind> {
+        images.reduce(into: thumbnail?.removedMetadata ?? []) { $0.formUnion($1.removedMetadata) }
+    }
 
     /// Creates prepared content.
     public init(text: String?, images: [Image], link: ShareLink?, thumbnail: Image?, adjustments: [String] = []) {

@@ -59,14 +59,23 @@ public struct ShareConstraints: Hashable, Sendable {
         /// Whether a share with images may also carry text (an image message
         /// handed to the WeChat app carries none).
         public var acceptsText: Bool
+        /// The most metadata the provider lets its images carry: the app's
+        /// ``ShareContent/metadata`` is narrowed by it, never widened.
+        /// ``ImageCodecs/MetadataPolicy/keepAll`` (the default) leaves the
+        /// app's choice as it is.
+        public var metadata: MetadataPolicy
 
         /// Creates image rules.
-        public init(maxCount: Int, maxBytes: Int, formats: [ImageFormat] = [.jpeg, .png], maxDimension: Int? = nil, acceptsText: Bool = true) {
+        public init(
+            maxCount: Int, maxBytes: Int, formats: [ImageFormat] = [.jpeg, .png], maxDimension: Int? = nil, acceptsText: Bool = true,
+            metadata: MetadataPolicy = .keepAll
+        ) {
             self.maxCount = maxCount
             self.maxBytes = maxBytes
             self.formats = formats
             self.maxDimension = maxDimension
             self.acceptsText = acceptsText
+            self.metadata = metadata
         }
     }
 
@@ -78,12 +87,16 @@ public struct ShareConstraints: Hashable, Sendable {
         public var maxSize: PixelSize
         /// The format written.
         public var format: ImageFormat
+        /// The most metadata a thumbnail carries: by default
+        /// ``ImageCodecs/MetadataPolicy/strict`` (a preview needs none).
+        public var metadata: MetadataPolicy
 
         /// Creates thumbnail rules.
-        public init(maxBytes: Int, maxSize: PixelSize, format: ImageFormat = .jpeg) {
+        public init(maxBytes: Int, maxSize: PixelSize, format: ImageFormat = .jpeg, metadata: MetadataPolicy = .strict) {
             self.maxBytes = maxBytes
             self.maxSize = maxSize
             self.format = format
+            self.metadata = metadata
         }
     }
 

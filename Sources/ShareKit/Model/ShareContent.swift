@@ -34,6 +34,16 @@ public struct ShareLink: Hashable, Sendable {
 /// ```swift
 /// let content = ShareContent(text: "Sunset at the pier 🌅", images: [.encoded(jpegBytes)])
 /// ```
+///
+/// Every image that leaves carries only the metadata ``metadata`` keeps
+/// (by default no location and nothing identifying; see
+/// ``ImageCodecs/MetadataPolicy``), narrowed further by the destination
+/// when it asks for less. A share sheet's "Location" switch:
+///
+/// ```swift
+/// var content = ShareContent(images: [.encoded(photo)])
+/// content.metadata.keepsLocation = userWantsLocation
+/// ```
 public struct ShareContent: Hashable, Sendable {
     /// The message text.
     public var text: String?
@@ -44,13 +54,19 @@ public struct ShareContent: Hashable, Sendable {
     /// What happens to text longer than the destination takes; `nil`
     /// follows the destination's rule (``ShareConstraints/Text/overflow``).
     public var textOverflow: TextOverflow?
+    /// The most metadata the images may carry: the app's (and the user's)
+    /// choice. Providers may narrow it; only the app widens it.
+    public var metadata: MetadataPolicy
 
     /// Creates content.
-    public init(text: String? = nil, images: [ShareImage] = [], link: ShareLink? = nil, textOverflow: TextOverflow? = nil) {
+    public init(
+        text: String? = nil, images: [ShareImage] = [], link: ShareLink? = nil, textOverflow: TextOverflow? = nil, metadata: MetadataPolicy = .default
+    ) {
         self.text = text
         self.images = images
         self.link = link
         self.textOverflow = textOverflow
+        self.metadata = metadata
     }
 
     /// Whether there is nothing to share.

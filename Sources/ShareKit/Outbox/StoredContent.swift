@@ -14,9 +14,13 @@ struct StoredContent: Codable {
     var text: String?
     var images: [Data]
     var link: Link?
+    /// The share's metadata policy; entries queued before it was stored have
+    /// none and get the default (which never keeps more than they would have sent).
+    var metadata: MetadataPolicy?
 
     init(_ content: ShareContent) throws {
         text = content.text
+        metadata = content.metadata
         images = try content.images.map(Self.bytes)
         link = try content.link.map { link in
             Link(url: link.url.absoluteString, title: link.title, summary: link.summary, thumbnail: try link.thumbnail.map(Self.bytes))
@@ -37,7 +41,8 @@ struct StoredContent: Codable {
                 URL(string: link.url).map {
                     ShareLink(url: $0, title: link.title, summary: link.summary, thumbnail: link.thumbnail.map { .encoded([UInt8]($0)) })
                 }
-            }
+            },
+            metadata: metadata ?? .default
         )
     }
 }

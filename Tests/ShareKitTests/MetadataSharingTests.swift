@@ -1,0 +1,116 @@
+import Foundation
+import ImageCodecs
+import ShareKit
+import ShareKitTesting
+import TestSupport
+import Testing
+
+/// Every image that leaves through ShareKit carries only what the share's
+/// metadata policy keeps, narrowed by the destination; a JPEG that passes
+/// through keeps its compressed pixels, turned upright losslessly when needed.
+@Suite("Sharing without leaking metadata", .dedicatedThreads)
+struct MetadataSharingTests {
+    /// A phone photo small enough to pass through Weibo's and WeChat's caps untouched.
+    static func phonePhoto(width: Int = 320, height: Int = 240, orientation: Int? = nil) throws -> [UInt8] {
+        let plain = try noiseJPEG(width: width, height: height, seed: 31, quality: 85)
+        return try ExifTool.writing(
+            ExifTool.phoneMetadata + ExifTool.iptcMetadata + (orientation.map { ["-Orientation=\($0)", "-n"] } ?? []), to: plain, fileExtension: "jpg")
+    }
+
+    static func tags(_ bytes: [UInt8]) throws -> [String: String] { try ExifTool.tags(of: bytes, fileExtension: "jpg") }
+
+    static func locationOrIdentity(_ tags: [String: String]) -> [String] {
+        tags.keys.filter { key in
+            key.contains("GPS") || key.hasPrefix("XMP") || key.hasPrefix("IPTC")
+                || ["SerialNumber", "LensSerialNumber", "OwnerName", "Artist", "Copyright", "ImageUniqueID", "UserComment"].contains {
+                    key.hasSuffix(":" + $0)
+                } || key == "File:Comment"
+        }.sorted()
+    }
+
+    @Test("a GPS-tagged photo under the caps is sent without its location or identity, its pixels untouched")
+    func passThroughStrips() throws {
+        let photo = try Self.phonePhoto()
+        #expect(try Self.tags(photo)["GPS:GPSLatitude"] != nil)
+        let prepared = try ContentAdapter().prepare(ShareContent(text: "hi", images: [.encoded(photo)]), for: Tables.microblog)
+        let sent = prepared.images[0]
+        let tags = try Self.tags(sent.bytes)
+        #expect(Self.locationOrIdentity(tags).isEmpty, "\(Self.locationOrIdentity(tags))")
+        #expect(tags["ExifIFD:DateTimeOriginal"] == "2024:05:06 07:08:09" && tags["IFD0:Model"] == "EOS R5")
+        #expect(sent.removedMetadata.isSuperset(of: [.location, .identifying, .xmp, .iptc, .comment]), "\(sent.removedMetadata)")
+        #expect(prepared.adjustments.contains { $0.hasPrefix("removed ") && $0.contains("location") }, "\(prepared.adjustments)")
+        #expect(!prepared.adjustments.contains { $0.hasPrefix("re-encoded") }, "no generation lost")
+        #expect(try DecodedImage(decoding: sent.bytes).bitmap == DecodedImage(decoding: photo).bitmap)
+        #expect(prepared.encodeCount == 0)
+    }
+
+    @Test("the user's Location switch keeps the GPS position; a destination can narrow the policy but not widen it")
+    func policies() throws {
+        let photo = try Self.phonePhoto()
+        var content = ShareContent(images: [.encoded(photo)])
+        content.metadata.keepsLocation = true
+        var prepared = try ContentAdapter().prepare(content, for: Tables.chatSession)
+        #expect(try Self.tags(prepared.images[0].bytes)["GPS:GPSLatitude"] != nil, "kept when the user says so")
+        #expect(try Self.tags(prepared.images[0].bytes)["ExifIFD:SerialNumber"] == nil, "serial numbers still go")
+        // A destination that takes nothing but the picture.
+        var strictTable = Tables.chatSession
+        strictTable.images?.metadata = .strict
+        prepared = try ContentAdapter().prepare(content, for: strictTable)
+        let tags = try Self.tags(prepared.images[0].bytes)
+        #expect(tags["GPS:GPSLatitude"] == nil && tags["IFD0:Model"] == nil && tags["ExifIFD:DateTimeOriginal"] == nil, "\(tags.keys.sorted())")
+        // keepAll everywhere: the bytes as they were.
+        content.metadata = .keepAll
+        prepared = try ContentAdapter().prepare(content, for: Tables.chatSession)
+        #expect(prepared.images[0].bytes == photo && prepared.images[0].removedMetadata.isEmpty)
+        // A thumbnail carries nothing.
+        let link = ShareContent(text: "see", link: ShareLink(url: URL(string: "https://example.com")!, thumbnail: .encoded(photo)), metadata: .keepAll)
+        let card = try ContentAdapter().prepare(link, for: Tables.chatSession)
+        let thumbnailTags = try Self.tags(try #require(card.thumbnail).bytes)
+        #expect(Self.locationOrIdentity(thumbnailTags).isEmpty && thumbnailTags["IFD0:Model"] == nil, "\(thumbnailTags.keys.sorted())")
+    }
+
+    @Test(
+        "a portrait photo (EXIF orientation 6) is turned upright losslessly, not re-encoded; one whose edges are not whole blocks is re-encoded, still without GPS"
+    )
+    func orientation() throws {
+        let portrait = try Self.phonePhoto(orientation: 6)
+        let prepared = try ContentAdapter().prepare(ShareContent(text: "hi", images: [.encoded(portrait)]), for: Tables.microblog)
+        let sent = prepared.images[0]
+        #expect(sent.size == PixelSize(width: 240, height: 320))
+        #expect(try ImageInfo(probing: sent.bytes).orientation == .up)
+        #expect(prepared.adjustments.contains("turned image 1 upright losslessly (EXIF orientation 6)"), "\(prepared.adjustments)")
+        #expect(prepared.encodeCount == 0)
+        #expect(Self.locationOrIdentity(try Self.tags(sent.bytes)).isEmpty)
+        let shown = try DecodedImage(decoding: portrait).bitmap
+        #expect(peakSignalToNoise(try DecodedImage(decoding: sent.bytes).bitmap, shown) > 45)
+        // 4:2:0 blocks are 16 pixels: 330 x 246 cannot be turned whole.
+        let ragged = try Self.phonePhoto(width: 330, height: 246, orientation: 6)
+        let reencoded = try ContentAdapter().prepare(ShareContent(text: "hi", images: [.encoded(ragged)]), for: Tables.microblog)
+        #expect(reencoded.adjustments.contains { $0.hasPrefix("re-encoded image 1") })
+        let tags = try Self.tags(reencoded.images[0].bytes)
+        #expect(Self.locationOrIdentity(tags).isEmpty, "\(Self.locationOrIdentity(tags))")
+        #expect(tags["ExifIFD:DateTimeOriginal"] == "2024:05:06 07:08:09", "a re-encoded image carries what the policy keeps")
+        #expect((Int(tags["IFD0:Orientation"] ?? "1") ?? 0) == 1)
+    }
+
+    @Test("the outbox keeps each share's policy: a queued share is sent as it was chosen")
+    func outboxPolicy() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let provider = MockShareProvider(id: "chat")
+        let center = ShareCenter()
+        await center.register(provider)
+        let target = ShareTarget(provider: provider.id, destination: .timeline, displayName: "Chat")
+        let outbox = try Outbox(path: path, center: center, network: FakeNetworkMonitor(.wifi))
+        let photo = try Self.phonePhoto()
+        try await outbox.enqueue(ShareContent(text: "default", images: [.encoded(photo)]), to: target)
+        var located = ShareContent(text: "located", images: [.encoded(photo)])
+        located.metadata.keepsLocation = true
+        try await outbox.enqueue(located, to: target)
+        _ = await outbox.process()
+        let sent = provider.recordedShares.map { $0.content.images[0].bytes }
+        #expect(sent.count == 2)
+        #expect(try Self.tags(sent[0])["GPS:GPSLatitude"] == nil)
+        #expect(try Self.tags(sent[1])["GPS:GPSLatitude"] != nil)
+    }
+}
