@@ -17,9 +17,10 @@ PY=/usr/bin/python3
 swift build -c release --product codec-bench >/dev/null
 BENCH=.build/release/codec-bench
 
-# A phone photo: a real picture upscaled to 4000x3000 with sensor-like noise, then a phone's metadata.
+# A phone photo: a real picture upscaled to 4032x3024 (a 12 MP phone's size, whole 16-pixel blocks)
+# with sensor-like noise, then a phone's metadata.
 if [ ! -f "$WORK/phone.jpg" ]; then
-    convert "$SOURCE" -resize '4000x3000!' -attenuate 0.15 +noise Gaussian -quality 88 -sampling-factor 2x2 "$WORK/phone.jpg"
+    convert "$SOURCE" -resize '4032x3024!' -attenuate 0.3 +noise Gaussian -quality 92 -sampling-factor 2x2 "$WORK/phone.jpg"
     exiftool -q -overwrite_original -GPSLatitude=48.8583 -GPSLatitudeRef=N -GPSLongitude=2.2945 -GPSLongitudeRef=E \
         -ExifIFD:SerialNumber=SN-0042 -LensSerialNumber=LS-9911 -OwnerName="Jane Doe" -Artist="Jane Doe" -Make=Canon -Model="EOS R5" \
         -DateTimeOriginal="2024:05:06 07:08:09" -XMP-dc:Creator="Jane Doe" -XMP-exif:GPSLatitude=48.8583 -IPTC:City=Paris \
@@ -75,7 +76,7 @@ table=$(
 ## Metadata and lossless rotation (sharing a phone photo)
 
 Measured $(date +%Y-%m-%d) on $(nproc) cores by \`scripts/bench-metadata.sh\` (\`make bench-metadata\`), medians of $RUNS runs.
-The photo: a 4000x3000 JPEG (4:2:0, quality 88) of $size bytes carrying a phone's metadata (GPS, serial numbers,
+The photo: a 4032x3024 JPEG (4:2:0, quality 92) of $size bytes carrying a phone's metadata (GPS, serial numbers,
 owner, XMP, IPTC, an ICC profile). PhotoDeck is timed in-process; the tools as whole processes with hyperfine.
 Ratio is against PhotoDeck's row of the same task. The last column: whether GPS is left (exiftool), and the PSNR of
 the decoded pixels against the original's (strip) or against the original decoded and rotated by Pillow (rotate):

@@ -41,7 +41,7 @@ measure() { # binary input [flags...]
     rm -f "$report"
 }
 
-printf '| input | size | mode | before | after |\n|---|---|---|---|---|\n'
+rows=()
 for input in "$INPUTS"/*; do
     [ "$input" = "$INPUTS/out.jpg" ] && continue
     name=$(basename "$input")
@@ -51,6 +51,25 @@ for input in "$INPUTS"/*; do
         [ "$mode" = rendition ] && flags=(--width 320 --height 320)
         before=$([ -n "$OLD" ] && measure "$OLD" "$input" "${flags[@]}" || echo "-")
         after=$(measure "$NEW" "$input" "${flags[@]}")
-        printf '| %s | %s | %s | %s | %s |\n' "$name" "$size" "$mode" "$before" "$after"
+        rows+=("$(printf '| %s | %s | %s | %s | %s |' "$name" "$size" "$mode" "$before" "$after")")
     done
 done
+
+table=$(
+    cat <<EOT
+<!-- hostile:begin -->
+## Hostile inputs (photo-fit, before and after)
+
+Measured $(date +%Y-%m-%d) on $(nproc) cores by \`scripts/hostile-inputs.sh\`: each input the hostile-input audit
+found, made by the test suite, through a release \`photo-fit\` (full size, and a 320x320 rendition) of
+${OLD:+an earlier build (before) and }this one (after). Exit 1 is a typed error line; 139 is SIGSEGV; "hang"
+was killed after ${TIMEOUT} s. Time is wall-clock, memory GNU time's peak RSS.
+
+| input | size | mode | before | after |
+|---|---|---|---|---|
+$(printf '%s\n' "${rows[@]}")
+<!-- hostile:end -->
+EOT
+)
+echo "$table"
+/usr/bin/python3 scripts/update-benchmarks.py hostile <<<"$table"
