@@ -143,23 +143,31 @@ struct FolderPhotoLibraryTests {
         for index in 0..<30_000 { #expect(link(photo, "\(root)/p\(index).jpg") == 0) }
         let indexPath = "\(scratch.path)/library.sqlite"
         let library = try FolderPhotoLibrary(root: root, indexPath: indexPath)
-        let other = try SQLiteDatabase(path: indexPath)
-        try other.execute("PRAGMA busy_timeout = 20000")
-        let finished = Mutex(false)
+        final class Flag: Sendable {
+            let value = Mutex(false)
+        }
+        let finished = Flag()
         let scan = Task {
-            defer { finished.withLock { $0 = true } }
+            defer { finished.value.withLock { $0 = true } }
             return try await library.scan()
         }
-        var attempts = 0
-        var longest = Duration.zero
-        // Take the write lock again and again while the scan runs, timing each wait.
-        let clock = ContinuousClock()
-        while !finished.withLock({ $0 }) {
-            attempts += 1
-            let started = clock.now
-            try other.execute("BEGIN IMMEDIATE; COMMIT;")
-            longest = max(longest, started.duration(to: clock.now))
-            await Task.yield()
+        // Take the write lock again and again while the scan runs, timing each wait, on a thread
+        // of its own (a loaded cooperative pool would otherwise let the scan run alone).
+        let (attempts, longest) = try await offPool { () throws -> (Int, Duration) in
+            let other = try SQLiteDatabase(path: indexPath)
+            try other.execute("PRAGMA busy_timeout = 20000")
+            var attempts = 0
+            var longest = Duration.zero
+            let clock = ContinuousClock()
+            while !finished.value.withLock({ $0 }) {
+                attempts += 1
+                let started = clock.now
+                try other.execute("BEGIN IMMEDIATE; COMMIT;")
+                longest = max(longest, started.duration(to: clock.now))
+                // Pacing, not waiting: a writer that retook the lock at once would starve the scan's busy handler.
+                usleep(2_000)
+            }
+            return (attempts, longest)
         }
         let summary = try await scan.value
         #expect(attempts > 1, "the writer ran while the scan did")
