@@ -48,7 +48,7 @@ struct HEIFItems {
         guard let meta = try reader.boxes(in: 0..<source.count).first(where: { $0.type == "meta" }) else {
             throw .corrupt(format: format, message: "the container has no meta box")
         }
-        for box in try reader.boxes(in: meta.payload.lowerBound + 4..<meta.payload.upperBound) {
+        for box in try reader.boxes(in: try reader.range(from: meta.payload.lowerBound + 4, to: meta.payload.upperBound, in: meta)) {
             switch box.type {
             case "pitm":
                 let version = try reader.byte(at: box.payload.lowerBound)
@@ -56,7 +56,7 @@ struct HEIFItems {
             case "iinf":
                 let version = try reader.byte(at: box.payload.lowerBound)
                 let entries = box.payload.lowerBound + 4 + (version == 0 ? 2 : 4)
-                for entry in try reader.boxes(in: entries..<box.payload.upperBound) where entry.type == "infe" {
+                for entry in try reader.boxes(in: try reader.range(from: entries, to: box.payload.upperBound, in: box)) where entry.type == "infe" {
                     let infeVersion = try reader.byte(at: entry.payload.lowerBound)
                     guard infeVersion >= 2 else { continue }  // versions 0 and 1 name no item type
                     let idSize = infeVersion == 2 ? 2 : 4
@@ -71,7 +71,7 @@ struct HEIFItems {
             case "iref":
                 let version = try reader.byte(at: box.payload.lowerBound)
                 let idSize = version == 0 ? 2 : 4
-                for reference in try reader.boxes(in: box.payload.lowerBound + 4..<box.payload.upperBound) {
+                for reference in try reader.boxes(in: try reader.range(from: box.payload.lowerBound + 4, to: box.payload.upperBound, in: box)) {
                     var cursor = reference.payload.lowerBound
                     let from = try reader.itemID(at: cursor, size: idSize, in: reference)
                     let count = try reader.unsigned(at: cursor + idSize, size: 2, in: reference)
@@ -110,13 +110,18 @@ struct HEIFItems {
             guard let extents = gridLocations[id], !extents.isEmpty else {
                 throw .corrupt(format: format, message: "\(item.type) item \(id) has no data")
             }
-            let total = extents.reduce(0) { $0 + $1.length }
+            // Lengths are up to 64-bit fields: summed without overflow, any one over the limit refused.
+            var total = 0
+            for extent in extents {
+                guard extent.length <= 4096 else { throw .corrupt(format: format, message: "\(item.type) item \(id) has \(extent.length) bytes of data") }
+                total += extent.length
+            }
             guard total >= 8, total <= 4096 else { throw .corrupt(format: format, message: "\(item.type) item \(id) has \(total) bytes of data") }
             var data: [UInt8] = []
             for extent in extents {
                 var start = extent.offset
                 if extent.inItemData {
-                    guard let itemData, extent.offset + extent.length <= itemData.length else {
+                    guard let itemData, extent.offset <= itemData.length - extent.length else {
                         throw .corrupt(format: format, message: "\(item.type) item \(id) lies outside the idat box")
                     }
                     start += itemData.offset
@@ -259,6 +264,12 @@ struct BoxReader {
             offset += size
         }
         return boxes
+    }
+
+    /// `start..<end` inside `box`; a box too short for its header fields is corrupt.
+    func range(from start: Int, to end: Int, in box: Box) throws(ImageCodecError) -> Range<Int> {
+        guard start <= end else { throw .corrupt(format: format, message: "a \(box.type) box is too short for its fields") }
+        return start..<end
     }
 
     mutating func byte(at offset: Int) throws(ImageCodecError) -> UInt8 {
