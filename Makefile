@@ -11,7 +11,7 @@ BENCH_PACKAGES := $(TEST_PACKAGES) libvips-tools imagemagick python3-pil hyperfi
 
 DEMO_OUT ?= $(CURDIR)/.build/demo
 
-.PHONY: demo test test-asan check-docs docs docs-preview check-consumer lint bench-decode bench-metadata bench-fit bench-heif bench-browser bench-viewer bench-workers deps-build deps-test deps-bench
+.PHONY: check-map demo test test-asan check-docs docs docs-preview check-consumer lint bench-decode bench-metadata bench-fit bench-heif bench-browser bench-viewer bench-workers deps-build deps-test deps-bench
 
 define install_missing
 	@missing=""; \
@@ -64,6 +64,12 @@ test: deps-test
 ## test-asan: the whole test suite under AddressSanitizer (C shims included).
 test-asan: deps-test
 	PHOTODECK_SANITIZER=address LSAN_OPTIONS=suppressions=$(CURDIR)/.ci/lsan.supp swift test --disable-xctest --sanitize=address --build-path .build/asan
+
+## check-map: fails when the module map in README.md or Documentation/PhotoDeck.md
+## is not what the manifest and the imports say, or when a target declares a
+## dependency none of its files imports (scripts/module-map.py --write fixes the map).
+check-map: deps-build
+	python3 scripts/module-map.py --check
 
 ## check-docs: fails when a public symbol of a library has no doc comment,
 ## or when DocC cannot resolve a link (in a doc comment or a landing page).

@@ -8,22 +8,26 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+// Linux only, and said so: the camera (V4L2), the network monitor
+// (rtnetlink) and the folder watcher (inotify) use Linux APIs, and every
+// system library comes from a Debian package. Nothing has been built on
+// macOS, so the manifest claims no Apple platform and no Homebrew formula.
 let package = Package(
     name: "PhotoDeck",
-    platforms: [.macOS(.v14)],
     products: [
         .library(name: "ImageCodecs", targets: ["ImageCodecs"]),
         .library(name: "PhotoBrowser", targets: ["PhotoBrowser"]),
         .library(name: "PhotoViewer", targets: ["PhotoViewer"]),
         .library(name: "PhotoAlbum", targets: ["PhotoAlbum"]),
+        .library(name: "ServiceKit", targets: ["ServiceKit"]),
         .library(name: "ShareKit", targets: ["ShareKit"]),
-        .library(name: "ShareKitHTTP", targets: ["ShareKitHTTP"]),
+        .library(name: "ServiceKitTesting", targets: ["ServiceKitTesting"]),
         .library(name: "ShareKitTesting", targets: ["ShareKitTesting"]),
-        .library(name: "ShareKitHTTPTesting", targets: ["ShareKitHTTPTesting"]),
         .library(name: "WeiboKit", targets: ["WeiboKit"]),
         .library(name: "WeiboShare", targets: ["WeiboShare"]),
         .library(name: "WeChatShare", targets: ["WeChatShare"]),
         .library(name: "WeChatAppShare", targets: ["WeChatAppShare"]),
+        .library(name: "WeChatAppShareTesting", targets: ["WeChatAppShareTesting"]),
         .executable(name: "photo-fit", targets: ["photo-fit"]),
         .executable(name: "photo-album", targets: ["photo-album"]),
         .executable(name: "photo-share", targets: ["photo-share"]),
@@ -35,67 +39,67 @@ let package = Package(
         .systemLibrary(
             name: "CTurboJPEG",
             pkgConfig: "libturbojpeg",
-            providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]
+            providers: [.apt(["libturbojpeg0-dev"])]
         ),
         .systemLibrary(
             name: "CJPEG",
             pkgConfig: "libjpeg",
-            providers: [.apt(["libjpeg62-turbo-dev"]), .brew(["jpeg-turbo"])]
+            providers: [.apt(["libjpeg62-turbo-dev"])]
         ),
         .systemLibrary(
             name: "CPNG",
             pkgConfig: "libpng",
-            providers: [.apt(["libpng-dev"]), .brew(["libpng"])]
+            providers: [.apt(["libpng-dev"])]
         ),
         .systemLibrary(
             name: "CWebP",
             pkgConfig: "libwebp",
-            providers: [.apt(["libwebp-dev"]), .brew(["webp"])]
+            providers: [.apt(["libwebp-dev"])]
         ),
         .systemLibrary(
             name: "CHeif",
             pkgConfig: "libheif",
-            providers: [.apt(["libheif-dev"]), .brew(["libheif"])]
+            providers: [.apt(["libheif-dev"])]
         ),
         .systemLibrary(
             name: "CDe265",
             pkgConfig: "libde265",
-            providers: [.apt(["libde265-dev"]), .brew(["libde265"])]
+            providers: [.apt(["libde265-dev"])]
         ),
         .systemLibrary(
             name: "CLCMS2",
             pkgConfig: "lcms2",
-            providers: [.apt(["liblcms2-dev"]), .brew(["little-cms2"])]
+            providers: [.apt(["liblcms2-dev"])]
         ),
         .systemLibrary(
             name: "CGIF",
             pkgConfig: "libgif",
-            providers: [.apt(["libgif-dev"]), .brew(["giflib"])]
+            providers: [.apt(["libgif-dev"])]
         ),
         .systemLibrary(
             name: "CSDL2",
             pkgConfig: "SDL2_ttf",
-            providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev"]), .brew(["sdl2", "sdl2_ttf"])]
+            providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev"])]
         ),
         .systemLibrary(
             name: "CSixel",
             pkgConfig: "libsixel",
-            providers: [.apt(["libsixel-dev"]), .brew(["libsixel"])]
+            providers: [.apt(["libsixel-dev"])]
         ),
         .systemLibrary(
             name: "CZlib",
             pkgConfig: "zlib",
-            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+            providers: [.apt(["zlib1g-dev"])]
         ),
         .systemLibrary(
             name: "CSQLite",
             pkgConfig: "sqlite3",
-            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+            providers: [.apt(["libsqlite3-dev"])]
         ),
         .systemLibrary(
             name: "CCrypto",
             pkgConfig: "libcrypto",
-            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+            providers: [.apt(["libssl-dev"])]
         ),
         // libpng's classic API and libjpeg report errors with longjmp; these C
         // targets own every setjmp so that no jump ever crosses a Swift frame.
@@ -118,10 +122,11 @@ let package = Package(
         // MARK: Modules
         // The platform floor (package access only; not a product): durable
         // atomic writes, file locks, regular-file opens, the terminal-safe
-        // text rule. Every module that writes files or prints untrusted text
+        // text rule, digests. Every module that writes files or prints untrusted text
         // calls these, so each rule has one copy.
         .target(
             name: "SystemSupport",
+            dependencies: ["CCrypto"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -152,38 +157,42 @@ let package = Package(
         ),
         .target(
             name: "PhotoAlbum",
-            dependencies: ["ImageCodecs", "SQLiteSupport", "SystemSupport", "CCrypto", "CV4L2"],
+            dependencies: ["ImageCodecs", "SQLiteSupport", "SystemSupport", "CV4L2"],
             swiftSettings: swiftSettings
         ),
 
+        // What talks to a web service, under both the share layer and the
+        // Weibo client: the transport (redirect-safe, capped, with deadlines),
+        // the service client with its at-most-once publish rule, credentials
+        // and their stores, rate limits, the clock, network monitoring,
+        // JSON, forms, multipart, redacting logs.
         .target(
-            name: "ShareKit",
-            dependencies: ["ImageCodecs", "SQLiteSupport", "SystemSupport", "CNetlink"],
+            name: "ServiceKit",
+            dependencies: ["SystemSupport", "CNetlink"],
             swiftSettings: swiftSettings
         ),
-        // What provider authors build with: HTTP transport, the provider
-        // client with its at-most-once publish rule, forms, JSON, logging.
         .target(
-            name: "ShareKitHTTP",
-            dependencies: ["ShareKit", "ImageCodecs"],
+            name: "ShareKit",
+            dependencies: ["ImageCodecs", "ServiceKit", "SQLiteSupport", "SystemSupport"],
             swiftSettings: swiftSettings
         ),
         // The Weibo client: accounts, timeline with its offline cache,
-        // comments, reposts, people.
+        // comments, reposts, people. No share layer, no image codecs: it
+        // links libcrypto (through SystemSupport), SQLite and netlink only.
         .target(
             name: "WeiboKit",
-            dependencies: ["ShareKit", "ShareKitHTTP", "SQLiteSupport", "SystemSupport"],
+            dependencies: ["ServiceKit", "SQLiteSupport"],
             swiftSettings: swiftSettings
         ),
         // One module per provider family; ShareKit never imports them.
         .target(
             name: "WeiboShare",
-            dependencies: ["WeiboKit", "ShareKit", "ShareKitHTTP", "ImageCodecs"],
+            dependencies: ["WeiboKit", "ShareKit", "ServiceKit"],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "WeChatShare",
-            dependencies: ["ShareKit", "ShareKitHTTP", "ImageCodecs", "CCrypto"],
+            dependencies: ["ShareKit", "ServiceKit", "ImageCodecs", "SystemSupport"],
             swiftSettings: swiftSettings
         ),
         // Sharing through the WeChat app on the device (a bridge the host
@@ -193,18 +202,24 @@ let package = Package(
             dependencies: ["ShareKit", "ImageCodecs"],
             swiftSettings: swiftSettings
         ),
-        // Test doubles for apps (a mock provider, a clock, a network monitor)
-        // and, separately, for provider authors (a loopback HTTP server, a
-        // stub transport, an in-memory log), so an app's tests need not
-        // link the HTTP toolkit.
+        // Test doubles, shipped as products so apps can unit-test their own
+        // code: the service layer's (a loopback HTTP server, a stub
+        // transport, an in-memory log, a clock, a network monitor), the share
+        // layer's (a mock provider; re-exports the service doubles) and the
+        // WeChat app bridge's fake.
         .target(
-            name: "ShareKitTesting",
-            dependencies: ["ShareKit", "WeChatAppShare", "ImageCodecs"],
+            name: "ServiceKitTesting",
+            dependencies: ["ServiceKit", "SystemSupport"],
             swiftSettings: swiftSettings
         ),
         .target(
-            name: "ShareKitHTTPTesting",
-            dependencies: ["ShareKitHTTP", "ShareKit"],
+            name: "ShareKitTesting",
+            dependencies: ["ShareKit", "ServiceKitTesting"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "WeChatAppShareTesting",
+            dependencies: ["WeChatAppShare", "ShareKit"],
             swiftSettings: swiftSettings
         ),
 
@@ -227,21 +242,21 @@ let package = Package(
 
         .executableTarget(
             name: "photo-share",
-            dependencies: ["ShareKit", "ShareKitHTTP", "WeiboKit", "WeiboShare", "WeChatShare", "WeChatAppShare", "ImageCodecs", "ExampleSupport"],
+            dependencies: ["ShareKit", "ServiceKit", "WeiboShare", "WeChatShare", "WeChatAppShare", "ImageCodecs", "ExampleSupport"],
             path: "Examples/photo-share",
             swiftSettings: swiftSettings
         ),
 
         .executableTarget(
             name: "photo-browser",
-            dependencies: ["PhotoViewer", "PhotoBrowser", "PhotoAlbum", "ImageCodecs", "ExampleSupport"],
+            dependencies: ["PhotoViewer", "PhotoBrowser", "PhotoAlbum", "ImageCodecs", "ExampleSupport", "SystemSupport"],
             path: "Examples/photo-browser",
             swiftSettings: swiftSettings
         ),
 
         .executableTarget(
             name: "weibo-client",
-            dependencies: ["WeiboKit", "WeiboShare", "ShareKit", "ShareKitHTTP", "ImageCodecs", "ExampleSupport"],
+            dependencies: ["WeiboKit", "WeiboShare", "ShareKit", "ServiceKit", "ImageCodecs", "ExampleSupport"],
             path: "Examples/weibo-client",
             swiftSettings: swiftSettings
         ),
@@ -249,7 +264,7 @@ let package = Package(
         // MARK: Benchmarks
         .executableTarget(
             name: "codec-bench",
-            dependencies: ["ImageCodecs"],
+            dependencies: ["ImageCodecs", "ExampleSupport"],
             path: "Benchmarks/codec-bench",
             swiftSettings: swiftSettings
         ),
@@ -263,14 +278,14 @@ let package = Package(
 
         .executableTarget(
             name: "browser-bench",
-            dependencies: ["PhotoBrowser", "ImageCodecs", "ExampleSupport"],
+            dependencies: ["PhotoBrowser", "ImageCodecs", "ExampleSupport", "SystemSupport"],
             path: "Benchmarks/browser-bench",
             swiftSettings: swiftSettings
         ),
 
         .executableTarget(
             name: "workers-bench",
-            dependencies: ["ImageCodecs", "ExampleSupport"],
+            dependencies: ["ImageCodecs", "ExampleSupport", "SystemSupport"],
             path: "Benchmarks/workers-bench",
             swiftSettings: swiftSettings
         ),
@@ -279,7 +294,7 @@ let package = Package(
         .executableTarget(
             name: "photodeck-fuzz",
             dependencies: [
-                "ImageCodecs", "ShareKit", "ShareKitHTTP", "ShareKitTesting", "WeiboKit", "WeiboShare", "WeChatShare", "PhotoViewer", "SQLiteSupport",
+                "ImageCodecs", "ShareKit", "ServiceKit", "ShareKitTesting", "WeiboKit", "WeiboShare", "WeChatShare", "PhotoViewer", "SQLiteSupport",
             ],
             path: "Fuzz/photodeck-fuzz",
             swiftSettings: swiftSettings
@@ -287,12 +302,12 @@ let package = Package(
 
         // MARK: Tests
         // Prints LinuxNetworkMonitor's paths; the tests run it in a network namespace.
-        .executableTarget(name: "netwatch", dependencies: ["ShareKit"], path: "Tests/NetWatch", swiftSettings: swiftSettings),
+        .executableTarget(name: "netwatch", dependencies: ["ServiceKit"], path: "Tests/NetWatch", swiftSettings: swiftSettings),
         // One process's worth of a store, for tests that run two processes on one file.
         .executableTarget(
             name: "store-tool", dependencies: ["ShareKit", "WeiboKit", "SQLiteSupport", "SystemSupport"], path: "Tests/StoreTool", swiftSettings: swiftSettings),
         // A fake Weibo on loopback for the client's and the example's tests.
-        .target(name: "FakeWeibo", dependencies: ["ShareKit", "ShareKitHTTP", "ShareKitHTTPTesting"], path: "Tests/FakeWeibo", swiftSettings: swiftSettings),
+        .target(name: "FakeWeibo", dependencies: ["ServiceKit", "ServiceKitTesting"], path: "Tests/FakeWeibo", swiftSettings: swiftSettings),
         // Helpers every test target shares: fixtures, seeded data, fakes, waiting on events.
         .target(name: "TestSupport", dependencies: ["ImageCodecs", "PhotoAlbum", "CZlib", "CGIF"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(
@@ -317,52 +332,59 @@ let package = Package(
         ),
         .testTarget(
             name: "PhotoViewerTests",
-            dependencies: ["PhotoViewer", "PhotoBrowser", "ImageCodecs", "TestSupport", "CSixel", "CZlib"],
+            dependencies: ["PhotoViewer", "PhotoBrowser", "ImageCodecs", "TestSupport", "CSixel"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "PhotoAlbumTests",
-            dependencies: ["PhotoAlbum", "ImageCodecs", "TestSupport", "SQLiteSupport"],
+            dependencies: ["PhotoAlbum", "ImageCodecs", "TestSupport", "SQLiteSupport", "SystemSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ServiceKitTests",
+            dependencies: ["ServiceKit", "ServiceKitTesting", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "ShareKitTests",
-            dependencies: ["ShareKit", "ShareKitHTTP", "ShareKitTesting", "ShareKitHTTPTesting", "ImageCodecs", "TestSupport", "SQLiteSupport"],
+            dependencies: ["ShareKit", "ServiceKit", "ShareKitTesting", "ServiceKitTesting", "ImageCodecs", "TestSupport", "SQLiteSupport"],
             swiftSettings: swiftSettings
         ),
         // The README's and doc comments' code samples, compiled (and checked to be there).
         .testTarget(
             name: "DocSnippetTests",
             dependencies: [
-                "ImageCodecs", "PhotoAlbum", "PhotoBrowser", "PhotoViewer", "ShareKit", "ShareKitHTTP", "ShareKitTesting", "ShareKitHTTPTesting", "WeiboKit",
+                "ImageCodecs", "PhotoAlbum", "PhotoBrowser", "PhotoViewer", "ShareKit", "ServiceKit", "ShareKitTesting", "ServiceKitTesting", "WeiboKit",
                 "WeiboShare",
-                "WeChatShare", "WeChatAppShare", "SystemSupport", "TestSupport",
+                "WeChatShare", "WeChatAppShare", "WeChatAppShareTesting", "SystemSupport", "TestSupport",
             ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "ShareKitTestingTests",
-            dependencies: ["ShareKit", "ShareKitHTTP", "ShareKitTesting", "ShareKitHTTPTesting", "TestSupport"],
+            dependencies: ["ShareKit", "ServiceKit", "ShareKitTesting", "ServiceKitTesting", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "ProviderTests",
             dependencies: [
-                "WeiboKit", "WeiboShare", "WeChatShare", "WeChatAppShare", "ShareKit", "ShareKitHTTP", "ShareKitTesting", "ShareKitHTTPTesting",
-                "ImageCodecs", "TestSupport", "FakeWeibo",
+                "WeiboKit", "WeiboShare", "WeChatShare", "WeChatAppShare", "WeChatAppShareTesting", "ShareKit", "ServiceKit", "ShareKitTesting",
+                "ServiceKitTesting",
+                "ImageCodecs", "TestSupport",
             ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "WeiboKitTests",
-            dependencies: ["WeiboKit", "FakeWeibo", "ShareKit", "ShareKitHTTP", "ShareKitTesting", "ShareKitHTTPTesting", "TestSupport"],
+            dependencies: ["WeiboKit", "FakeWeibo", "ServiceKit", "ServiceKitTesting"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "PhotoFitTests",
             dependencies: [
                 "photo-fit", "photo-album", "photo-share", "photo-browser", "weibo-client", "photodeck-fuzz", "netwatch", "store-tool", "FakeWeibo",
-                "ImageCodecs", "PhotoBrowser", "PhotoViewer", "CZlib", "ShareKit", "ShareKitHTTP", "ShareKitTesting", "ShareKitHTTPTesting", "TestSupport",
+                "ImageCodecs", "PhotoBrowser", "PhotoViewer", "ShareKit", "ServiceKit", "ShareKitTesting", "ServiceKitTesting", "TestSupport",
+                "SystemSupport", "ExampleSupport",
             ],
             swiftSettings: swiftSettings
         ),

@@ -9,7 +9,8 @@
 #   scripts/build-docs.sh --preview  then serve it at http://localhost:8080
 set -euo pipefail
 cd "$(dirname "$0")/.."
-MODULES=(ImageCodecs PhotoBrowser PhotoViewer PhotoAlbum ShareKit ShareKitHTTP ShareKitTesting ShareKitHTTPTesting WeiboKit WeiboShare WeChatShare WeChatAppShare)
+# The library products' modules, read from the manifest (one list for every script).
+mapfile -t MODULES < <(python3 scripts/module-map.py --libraries)
 DOCC=$(command -v docc || echo "$(dirname "$(readlink -f "$(command -v swift)")")/docc")
 WORK=.build/docs
 rm -rf "$WORK"

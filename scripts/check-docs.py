@@ -12,9 +12,13 @@ Usage: python3 scripts/check-docs.py [SYMBOLGRAPH_DIR]
 import glob
 import json
 import os
+import subprocess
 import sys
 
-MODULES = ["ImageCodecs", "PhotoBrowser", "PhotoViewer", "PhotoAlbum", "ShareKit", "ShareKitHTTP", "ShareKitTesting", "ShareKitHTTPTesting", "WeiboKit", "WeiboShare", "WeChatShare", "WeChatAppShare"]
+# The library products' modules, read from the manifest (one list for every script).
+MODULES = subprocess.run(
+    [sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "module-map.py"), "--libraries"], check=True, capture_output=True, text=True
+).stdout.split()
 
 
 def main() -> int:

@@ -13,9 +13,13 @@ import glob
 import json
 import os
 import re
+import subprocess
 import sys
 
-MODULES = ["ImageCodecs", "PhotoBrowser", "PhotoAlbum", "ShareKit", "ShareKitHTTP", "ShareKitTesting", "ShareKitHTTPTesting", "WeiboKit", "WeiboShare", "WeChatShare", "WeChatAppShare"]
+# The library products' modules, read from the manifest (one list for every script).
+MODULES = subprocess.run(
+    [sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "module-map.py"), "--libraries"], check=True, capture_output=True, text=True
+).stdout.split()
 DECLARATION = re.compile(r"^\s*(@\w+(\([^)]*\))?\s+)*(public|open)\s")
 
 

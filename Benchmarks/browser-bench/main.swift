@@ -12,6 +12,7 @@ import ExampleSupport
 import Foundation
 import ImageCodecs
 import PhotoBrowser
+import SystemSupport
 
 @main
 struct BrowserBench {
@@ -32,9 +33,8 @@ struct BrowserBench {
         while let argument = iterator.next() {
             switch argument {
             case "--viewport":
-                let parts = (iterator.next() ?? "").split(separator: "x").compactMap { Double($0) }
-                guard parts.count == 2 else { throw BenchError("--viewport takes WxH") }
-                viewport = CGSize(width: parts[0], height: parts[1])
+                let size = try SizeArgument(iterator.next() ?? "", what: "--viewport")
+                viewport = CGSize(width: size.width, height: size.height)
             case "--scale": scale = Double(iterator.next() ?? "") ?? scale
             case "--dwell": dwell = Int(iterator.next() ?? "") ?? dwell
             case "--rounds": rounds = max(1, Int(iterator.next() ?? "") ?? rounds)
@@ -83,7 +83,7 @@ struct BrowserBench {
 
     static func milliseconds(since start: ContinuousClock.Instant) -> Double {
         let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        return elapsed.inMilliseconds
     }
 
     static func median(_ values: [Double]) -> Double { percentile(values, 0.5) }

@@ -13,6 +13,7 @@
 // second, and the decoded size. Build with -c release.
 
 import Dispatch
+import ExampleSupport
 import Foundation
 import ImageCodecs
 
@@ -41,9 +42,12 @@ while !arguments.isEmpty {
         arguments.removeFirst()
     case "--fit", "--render", "--resize":
         mode = argument
-        let parts = (arguments.first ?? "").split(separator: "x").compactMap { Int($0) }
-        guard parts.count == 2 else { fail("--fit needs WxH") }
-        box = PixelSize(width: parts[0], height: parts[1])
+        do {
+            let size = try SizeArgument(arguments.first ?? "", what: argument, wholeNumbers: true)
+            box = PixelSize(width: size.pixelWidth, height: size.pixelHeight)
+        } catch {
+            fail("\(error)")
+        }
         arguments.removeFirst()
     default:
         path = argument

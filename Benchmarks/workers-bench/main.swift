@@ -19,6 +19,7 @@ import ExampleSupport
 import Foundation
 import ImageCodecs
 import Synchronization
+import SystemSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -40,7 +41,7 @@ func measure(_ body: () async throws -> Void) async rethrows -> (wall: Double, c
     let start = clock.now
     try await body()
     let wall = start.duration(to: clock.now)
-    return (Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18, cpuSeconds() - cpuStart)
+    return (wall.inSeconds, cpuSeconds() - cpuStart)
 }
 
 /// The worst lateness of a task that wakes every 10 ms on the cooperative
@@ -53,7 +54,7 @@ func probeLateness(_ body: () async throws -> Void) async rethrows -> Double {
             let start = clock.now
             try? await Task.sleep(for: .milliseconds(10))
             let late = start.duration(to: clock.now) - .milliseconds(10)
-            let seconds = Double(late.components.seconds) + Double(late.components.attoseconds) / 1e18
+            let seconds = late.inSeconds
             worst.withLock { $0 = max($0, seconds) }
         }
     }
@@ -79,9 +80,8 @@ struct WorkersBench {
         while let argument = iterator.next() {
             switch argument {
             case "--box":
-                let parts = (iterator.next() ?? "").split(separator: "x").compactMap { Int($0) }
-                guard parts.count == 2 else { throw BenchError(description: "--box takes WxH") }
-                box = PixelSize(width: parts[0], height: parts[1])
+                let size = try SizeArgument(iterator.next() ?? "", what: "--box", wholeNumbers: true)
+                box = PixelSize(width: size.pixelWidth, height: size.pixelHeight)
             case "--rounds": rounds = Int(iterator.next() ?? "") ?? rounds
             default: files.append(argument)
             }

@@ -53,4 +53,14 @@ package struct ArgumentReader: IteratorProtocol {
         guard let value = iterator.next() else { throw CLIError("\(flag) needs a value") }
         return value
     }
+
+    /// The whole number after `flag`, within `range`, or an error that
+    /// names the flag, the range and what was given.
+    package mutating func number(for flag: String, in range: ClosedRange<Int>) throws(CLIError) -> Int {
+        let text = try value(for: flag)
+        guard let number = Int(text), range.contains(number) else {
+            throw CLIError("\(flag) must be a whole number in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
+        }
+        return number
+    }
 }

@@ -69,8 +69,7 @@ enum BrowserCommand: Equatable {
 
     /// Reads "WxH".
     static func size(_ text: String) throws(CLIError) -> CGSize {
-        let parts = text.split(separator: "x").compactMap { Double($0) }
-        guard parts.count == 2, parts.allSatisfy({ $0 >= 1 && $0 <= 20_000 }) else { throw CLIError("a size is WxH in points, got '\(text)'") }
-        return CGSize(width: parts[0], height: parts[1])
+        let size = try SizeArgument(text, what: "a size in points", range: 1...20_000)
+        return CGSize(width: size.width, height: size.height)
     }
 }

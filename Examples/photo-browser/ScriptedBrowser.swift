@@ -3,6 +3,7 @@ import Foundation
 import ImageCodecs
 import PhotoBrowser
 import PhotoViewer
+import SystemSupport
 
 /// The scripted mode: one command per step (after `--`, or one per line on
 /// standard input), one line of what the engine did, optionally a PNG of
@@ -54,7 +55,7 @@ enum ScriptedBrowser {
         let page = try await session.currentPage()
         let elapsed = ContinuousClock.now - started
         let pager = await session.pager
-        let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
+        let milliseconds = elapsed.inMilliseconds
         let source: String
         switch page.origin {
         case .cached: source = "cached"

@@ -22,25 +22,14 @@ struct Arguments {
         var width: Int?
         var height: Int?
         var positional: [String] = []
-        var iterator = arguments.makeIterator()
-        func value(for flag: String) throws(CLIError) -> String {
-            guard let next = iterator.next() else { throw CLIError("\(flag) needs a value") }
-            return next
-        }
-        func number(for flag: String, in range: ClosedRange<Int>) throws(CLIError) -> Int {
-            let text = try value(for: flag)
-            guard let number = Int(text), range.contains(number) else {
-                throw CLIError("\(flag) must be a whole number in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
-            }
-            return number
-        }
-        while let argument = iterator.next() {
+        var reader = ArgumentReader(arguments)
+        while let argument = reader.next() {
             switch argument {
-            case "--width": width = try number(for: argument, in: 1...65_535)
-            case "--height": height = try number(for: argument, in: 1...65_535)
-            case "--quality": quality = try number(for: argument, in: 1...100)
+            case "--width": width = try reader.number(for: argument, in: 1...65_535)
+            case "--height": height = try reader.number(for: argument, in: 1...65_535)
+            case "--quality": quality = try reader.number(for: argument, in: 1...100)
             case "--mode":
-                let text = try value(for: argument)
+                let text = try reader.value(for: argument)
                 guard let parsed = RenditionMode(rawValue: text) else { throw CLIError("--mode must be fit or fill, got '\(text)'") }
                 mode = parsed
             case "-h", "--help":

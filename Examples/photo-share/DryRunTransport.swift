@@ -1,7 +1,7 @@
 import ExampleSupport
 import Foundation
+import ServiceKit
 import ShareKit
-import ShareKitHTTP
 import Synchronization
 
 /// Collects what a dry run would have sent: printed line by line, or kept
@@ -90,6 +90,6 @@ struct DryRunTransport: HTTPTransport {
 }
 
 /// Log lines on stderr (for --verbose).
-struct StandardErrorLog: ShareLogHandler {
-    func log(_ record: ShareLogRecord) { Console.error("\(record)") }
+struct StandardErrorLog: ServiceLogHandler {
+    func log(_ record: ServiceLogRecord) { Console.error("\(record)") }
 }

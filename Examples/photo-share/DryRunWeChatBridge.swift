@@ -1,5 +1,5 @@
+import ServiceKit
 import ShareKit
-import ShareKitHTTP
 import WeChatAppShare
 
 /// A WeChat bridge for `--dry-run`: it records the request the WeChat app

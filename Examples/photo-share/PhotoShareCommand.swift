@@ -5,8 +5,8 @@
 import ExampleSupport
 import Foundation
 import ImageCodecs
+import ServiceKit
 import ShareKit
-import ShareKitHTTP
 import WeChatAppShare
 import WeChatShare
 import WeiboShare
@@ -23,10 +23,10 @@ struct PhotoShareCommand {
 
     static func run(_ arguments: Arguments) async throws -> Int32 {
         let environment = ProcessInfo.processInfo.environment
-        let log: any ShareLogHandler = arguments.verbose ? StandardErrorLog() : SilentShareLog()
+        let log: any ServiceLogHandler = arguments.verbose ? StandardErrorLog() : SilentServiceLog()
         let recorder = DryRunRecorder(printsLines: !arguments.json)
         let transport: any HTTPTransport = arguments.dryRun ? DryRunTransport(recorder: recorder) : URLSessionTransport()
-        let client = ProviderHTTPClient(transport: transport, log: log)
+        let client = ServiceClient(transport: transport, log: log)
         // Credentials live in memory for this run: read from --credentials
         // (never written back) and from the environment; a dry run fills the gaps with placeholders.
         let credentials = InMemoryCredentialStore()
@@ -137,7 +137,7 @@ struct PhotoShareCommand {
 
     /// Every provider this environment configures (all of them in a dry run).
     static func providers(
-        environment: [String: String], apiBase: URL?, client: ProviderHTTPClient, bridge: (any WeChatBridge)?, dryRun: Bool
+        environment: [String: String], apiBase: URL?, client: ServiceClient, bridge: (any WeChatBridge)?, dryRun: Bool
     ) -> [any ShareProvider] {
         var providers: [any ShareProvider] = []
         let weiboKey = environment["PHOTODECK_WEIBO_APP_KEY"] ?? (dryRun ? "dry-run" : nil)

@@ -1,7 +1,10 @@
 import ShareKit
+import WeChatShare
+import WeiboShare
 
 /// Every target photo-share knows, in a stable order, with where the content
-/// goes in the user's terms and what the environment must set up.
+/// goes in the user's terms and what the environment must set up. The limits
+/// are the providers' own data, never restated here.
 enum TargetDescriptions {
     struct Entry {
         let name: String
@@ -12,7 +15,7 @@ enum TargetDescriptions {
 
     static let all: [Entry] = [
         Entry(
-            name: "weibo/timeline", description: "a status on the signed-in user's Weibo timeline (statuses/share.json; 30 an hour per account)",
+            name: "weibo/timeline", description: "a status on the signed-in user's Weibo timeline (statuses/share.json; \(WeiboProvider.postsPerHour))",
             setup: "set PHOTODECK_WEIBO_APP_KEY and PHOTODECK_WEIBO_TOKEN"),
         Entry(
             name: "wechat/session", description: "handed to the WeChat app, where the user picks a chat (needs the app's WeChat bridge)",
@@ -30,10 +33,13 @@ enum TargetDescriptions {
             name: "wechat-oa/article", description: "an article published by the Official Account (not pushed to followers' chats or Moments)",
             setup: "set PHOTODECK_WECHAT_APP_ID and PHOTODECK_WECHAT_TOKEN"),
         Entry(
-            name: "wechat-oa/broadcast", description: "a broadcast from the Official Account to all followers or a tag (1 a day, or 4 a month)",
+            name: "wechat-oa/broadcast",
+            description:
+                "a broadcast from the Official Account to all followers or a tag (subscription accounts: \(WeChatOfficialAccountProvider.AccountKind.subscription.broadcastQuota); service accounts: \(WeChatOfficialAccountProvider.AccountKind.service.broadcastQuota))",
             setup: "set PHOTODECK_WECHAT_APP_ID, PHOTODECK_WECHAT_TOKEN and PHOTODECK_WECHAT_BROADCAST"),
         Entry(
-            name: "wecom/session", description: "a message to a WeCom group chat through its robot webhook (20 messages a minute)",
+            name: "wecom/session",
+            description: "a message to a WeCom group chat through its robot webhook (\(WeComWebhookProvider.messagesPerMinute) messages per minute)",
             setup: "set PHOTODECK_WECOM_KEY"),
     ]
 

@@ -6,8 +6,8 @@
 import ExampleSupport
 import Foundation
 import ImageCodecs
+import ServiceKit
 import ShareKit
-import ShareKitHTTP
 import WeiboKit
 import WeiboShare
 
@@ -30,7 +30,7 @@ struct WeiboClientCommand {
 struct Session {
     let arguments: Arguments
     let environment = ProcessInfo.processInfo.environment
-    let http = ProviderHTTPClient(transport: URLSessionTransport(), requestTimeout: .seconds(30))
+    let http = ServiceClient(transport: URLSessionTransport(), requestTimeout: .seconds(30))
     let credentials: FileCredentialStore
     let accounts: WeiboAccountStore
     let client: WeiboClient

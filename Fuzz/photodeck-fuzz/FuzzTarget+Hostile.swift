@@ -6,8 +6,8 @@ import Foundation
 import ImageCodecs
 import PhotoViewer
 import SQLiteSupport
+import ServiceKit
 import ShareKit
-import ShareKitHTTP
 import ShareKitTesting
 
 extension FuzzTarget {

@@ -30,8 +30,8 @@
 
 import Foundation
 import ImageCodecs
+import ServiceKit
 import ShareKit
-import ShareKitHTTP
 import WeChatShare
 import WeiboKit
 import WeiboShare

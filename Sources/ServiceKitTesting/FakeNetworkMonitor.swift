@@ -1,5 +1,5 @@
 import Foundation
-public import ShareKit
+public import ServiceKit
 import Synchronization
 
 /// A ``ShareKit/NetworkMonitor`` that reports whatever path it is set to, and

@@ -1,24 +1,23 @@
-import ShareKit
-public import ShareKitHTTP
+public import ServiceKit
 import Synchronization
 
-/// A ``ShareKitHTTP/ShareLogHandler`` that keeps every line, for tests that check what
+/// A ``ServiceKit/ServiceLogHandler`` that keeps every line, for tests that check what
 /// was logged (and that no secret was).
 ///
 /// ```swift
-/// let log = InMemoryShareLog()
+/// let log = InMemoryServiceLog()
 /// let transport = StubHTTPTransport().logging(to: log)
 /// // ... share ...
 /// #expect(!log.records.contains { $0.message.contains(token) })
 /// ```
-public final class InMemoryShareLog: ShareLogHandler {
-    private let lines = Mutex<[ShareLogRecord]>([])
+public final class InMemoryServiceLog: ServiceLogHandler {
+    private let lines = Mutex<[ServiceLogRecord]>([])
 
     /// Creates an empty log.
     public init() {}
 
     /// Every line, in order.
-    public var records: [ShareLogRecord] { lines.withLock { $0 } }
+    public var records: [ServiceLogRecord] { lines.withLock { $0 } }
 
-    public func log(_ record: ShareLogRecord) { lines.withLock { $0.append(record) } }
+    public func log(_ record: ServiceLogRecord) { lines.withLock { $0.append(record) } }
 }

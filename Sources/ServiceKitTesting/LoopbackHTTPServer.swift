@@ -1,5 +1,6 @@
 public import Foundation
 import Synchronization
+import SystemSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -125,8 +126,7 @@ public final class LoopbackHTTPServer: Sendable {
 
         /// Waits up to `duration`; `false` when the server stopped first.
         func wait(_ duration: Duration) -> Bool {
-            let components = duration.components
-            var remaining = Int64(components.seconds) * 1000 + Int64(components.attoseconds / 1_000_000_000_000_000)
+            var remaining = duration.wholeMilliseconds
             let clock = ContinuousClock()
             let deadline = clock.now.advanced(by: duration)
             while remaining > 0 {
@@ -134,8 +134,7 @@ public final class LoopbackHTTPServer: Sendable {
                 let result = poll(&descriptor, 1, Int32(min(remaining, Int64(Int32.max))))
                 if result > 0 { return false }
                 if result < 0 && errno != EINTR { return false }
-                let left = clock.now.duration(to: deadline).components
-                remaining = Int64(left.seconds) * 1000 + Int64(left.attoseconds / 1_000_000_000_000_000)
+                remaining = clock.now.duration(to: deadline).wholeMilliseconds
             }
             return !stopped.withLock { $0 }
         }

@@ -1,9 +1,8 @@
 import Foundation
-import ShareKit
-public import ShareKitHTTP
+public import ServiceKit
 import Synchronization
 
-/// An ``ShareKitHTTP/HTTPTransport`` with canned responses per route that records every
+/// An ``ServiceKit/HTTPTransport`` with canned responses per route that records every
 /// request, for testing providers without a network.
 ///
 /// ```swift
@@ -50,7 +49,7 @@ public final class StubHTTPTransport: HTTPTransport {
         }
         switch reply {
         case .response(let response)?:
-            ShareProgress.report(request: UUID(), sent: Int64(request.body.count), total: Int64(request.body.count))
+            TransferProgress.report(request: UUID(), sent: Int64(request.body.count), total: Int64(request.body.count))
             return response
         case .failure(let error)?: throw error
         case nil: return HTTPResponse(status: 404, body: Array("no stub for \(route)".utf8))

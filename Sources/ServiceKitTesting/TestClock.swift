@@ -1,10 +1,11 @@
 public import Foundation
-public import ShareKit
+public import ServiceKit
 import Synchronization
+import SystemSupport
 
-/// A ``ShareKit/ShareClock`` that moves only when told: expiry, backoff and rate
+/// A ``ShareKit/ServiceClock`` that moves only when told: expiry, backoff and rate
 /// limits become deterministic. `sleep` returns at once and advances the clock.
-public final class TestClock: ShareClock {
+public final class TestClock: ServiceClock {
     private let state: Mutex<(now: Date, slept: [Duration])>
 
     /// Creates a clock reading `start`.
@@ -17,8 +18,7 @@ public final class TestClock: ShareClock {
 
     /// Moves the clock forward.
     public func advance(by duration: Duration) {
-        let components = duration.components
-        state.withLock { $0.now += Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+        state.withLock { $0.now += duration.inSeconds }
     }
 
     public func sleep(for duration: Duration) async throws {

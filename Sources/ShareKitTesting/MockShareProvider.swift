@@ -169,9 +169,9 @@ public final class MockShareProvider: ShareProvider {
         for image in content.images {
             let request = UUID()
             let bytes = Int64(image.bytes.count)
-            ShareProgress.report(request: request, sent: 0, total: bytes)
-            ShareProgress.report(request: request, sent: bytes / 2, total: bytes)
-            ShareProgress.report(request: request, sent: bytes, total: bytes)
+            TransferProgress.report(request: request, sent: 0, total: bytes)
+            TransferProgress.report(request: request, sent: bytes / 2, total: bytes)
+            TransferProgress.report(request: request, sent: bytes, total: bytes)
         }
         switch script {
         case nil:

@@ -74,7 +74,7 @@ public struct WeChatAppProvider: ShareProvider {
     /// How long to wait for WeChat's answer after the hand-off before the
     /// outcome is "unknown" (the user may never come back to the app).
     public let responseTimeout: Duration
-    private let clock: any ShareClock
+    private let clock: any ServiceClock
 
     public var id: ProviderID { Self.id }
     public var displayName: String { "WeChat" }
@@ -82,7 +82,7 @@ public struct WeChatAppProvider: ShareProvider {
     public var requiresCredential: Bool { false }
 
     /// Creates the provider. `clock` times the wait for WeChat's answer.
-    public init(bridge: (any WeChatBridge)?, responseTimeout: Duration = .seconds(600), clock: any ShareClock = SystemClock()) {
+    public init(bridge: (any WeChatBridge)?, responseTimeout: Duration = .seconds(600), clock: any ServiceClock = SystemClock()) {
         self.bridge = bridge
         self.responseTimeout = responseTimeout
         self.clock = clock

@@ -1,6 +1,6 @@
 public import Foundation
+public import ServiceKit
 public import ShareKit
-public import ShareKitHTTP
 
 /// How WeChat's and WeCom's APIs answer: a JSON object that carries
 /// `errcode` and `errmsg` (`errcode` 0 or absent means success).
@@ -151,16 +151,5 @@ extension HTTPRequest {
         HTTPRequest(
             method: "POST", url: url, headers: ["Content-Type": "application/json; charset=utf-8"], body: document.encoded(), timeout: timeout,
             isIdempotent: idempotent)
-    }
-}
-
-extension URL {
-    /// This URL with `items` added to its query.
-    func adding(_ items: [(String, String)]) -> URL {
-        var components = URLComponents(url: self, resolvingAgainstBaseURL: false)!
-        components.queryItems = (components.queryItems ?? []) + items.map { URLQueryItem(name: $0.0, value: $0.1) }
-        // `+` is a space to some servers: encode it.
-        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
-        return components.url!
     }
 }

@@ -1,6 +1,6 @@
 public import Foundation
+public import ServiceKit
 public import ShareKit
-public import ShareKitHTTP
 import WeiboKit
 
 /// Weibo: posts a status with at most one picture to the signed-in user's
@@ -44,8 +44,9 @@ public struct WeiboProvider: ShareProvider {
         }
     }
 
-    /// Weibo's limits: 140 counted the Weibo way (CJK 1, ASCII 1/2, a link 10).
-    public static let maxTextLength = 140
+    /// Weibo's limit, counted the Weibo way (CJK 1, ASCII 1/2, a link 10):
+    /// WeiboKit's ``WeiboKit/WeiboAPI/maxTextLength``, the one copy.
+    public static let maxTextLength = WeiboAPI.maxTextLength
     /// The largest picture the API takes.
     public static let maxImageBytes = 5 * 1024 * 1024
     /// Weibo's posting limit for a third-party app: 30 statuses an hour per
@@ -65,7 +66,7 @@ public struct WeiboProvider: ShareProvider {
 
     /// The configuration.
     public let configuration: Configuration
-    private let client: ProviderHTTPClient
+    private let client: ServiceClient
     private let networkMonitor: (any NetworkMonitor)?
 
     public var id: ProviderID { Self.id }
@@ -76,7 +77,7 @@ public struct WeiboProvider: ShareProvider {
     /// idempotent steps and the log; `networkMonitor`, when given, decides
     /// ``availability(credential:)``'s reachability.
     public init(
-        configuration: Configuration, client: ProviderHTTPClient = ProviderHTTPClient(transport: URLSessionTransport()),
+        configuration: Configuration, client: ServiceClient = ServiceClient(transport: URLSessionTransport()),
         networkMonitor: (any NetworkMonitor)? = nil
     ) {
         self.configuration = configuration
@@ -112,7 +113,7 @@ public struct WeiboProvider: ShareProvider {
         try validate(content, for: destination)
         let text = status(for: content.text)
         let picture = content.images.first.map { WeiboPicture(bytes: $0.bytes, mediaType: $0.format.mediaType) }
-        client.log.log(ShareLogRecord(.info, "weibo: posting a status\(content.images.isEmpty ? "" : " with a picture")"))
+        client.log.log(ServiceLogRecord(.info, "weibo: posting a status\(content.images.isEmpty ? "" : " with a picture")"))
         do throws(WeiboError) {
             let written = try await api.share(
                 status: text, picture: picture, endUserIP: Self.endUserIP ?? configuration.endUserIP, token: credential.accessToken,

@@ -1,6 +1,6 @@
 import Foundation
+public import ServiceKit
 public import ShareKit
-public import ShareKitHTTP
 public import WeiboKit
 
 /// How Weibo's answers to a share read as ShareKit outcomes: WeiboKit reads

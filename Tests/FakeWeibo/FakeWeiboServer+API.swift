@@ -1,7 +1,6 @@
 import Foundation
-import ShareKit
-import ShareKitHTTP
-import ShareKitHTTPTesting
+import ServiceKit
+import ServiceKitTesting
 
 extension FakeWeiboServer {
     /// The `/2/` endpoints, as `uid`.

@@ -1,7 +1,6 @@
 import Foundation
-import ShareKit
-import ShareKitHTTP
-public import ShareKitHTTPTesting
+import ServiceKit
+public import ServiceKitTesting
 import Synchronization
 
 extension FakeWeiboServer {

@@ -4,8 +4,8 @@
 // answer after acting, refuse a permission, or hand out a malformed body.
 
 public import Foundation
-import ShareKitHTTP
-public import ShareKitHTTPTesting
+import ServiceKit
+public import ServiceKitTesting
 import Synchronization
 
 /// A fake Weibo on loopback. Users, posts, comments, follows and tokens live

@@ -5,7 +5,7 @@
 //   netwatch [--poll]
 
 import Foundation
-import ShareKit
+import ServiceKit
 
 #if canImport(Glibc)
     import Glibc

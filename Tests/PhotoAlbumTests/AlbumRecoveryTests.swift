@@ -1,5 +1,6 @@
 import Foundation
 import ImageCodecs
+import SystemSupport
 import TestSupport
 import Testing
 
@@ -172,7 +173,7 @@ struct AlbumRecoveryTests {
         defer { fixture.scratch.cleanUp() }
         // What the add leaves when it dies before the commit: the stored original and its journal line.
         let photo = try fileBytes(URL(fileURLWithPath: try fixture.scratch.photo("late.jpg", seed: 30)))
-        let id = ContentHash.sha256(photo)
+        let id = Digest.sha256Hex(photo)
         let relative = "\(id.prefix(2))/\(id).jpg"
         try FileManager.default.createDirectory(atPath: "\(fixture.store)/originals/\(id.prefix(2))", withIntermediateDirectories: true)
         try Data(photo).write(to: URL(fileURLWithPath: "\(fixture.store)/originals/\(relative)"))

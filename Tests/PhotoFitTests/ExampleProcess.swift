@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import SystemSupport
 import TestSupport
 
 #if canImport(Glibc)
@@ -89,7 +90,7 @@ enum ExampleProcess {
         let killed = Mutex(false)
         if let watchdog {
             let pid = process.processIdentifier
-            DispatchQueue.global().asyncAfter(deadline: .now() + Double(watchdog.components.seconds) + Double(watchdog.components.attoseconds) / 1e18) {
+            DispatchQueue.global().asyncAfter(deadline: .now() + watchdog.inSeconds) {
                 guard process.isRunning else { return }
                 killed.withLock { $0 = true }
                 kill(pid, SIGKILL)

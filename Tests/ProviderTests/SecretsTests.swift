@@ -1,7 +1,7 @@
 import Foundation
+import ServiceKit
+import ServiceKitTesting
 import ShareKit
-import ShareKitHTTP
-import ShareKitHTTPTesting
 import ShareKitTesting
 import TestSupport
 import Testing
@@ -49,7 +49,7 @@ struct SecretsTests {
         let server = try Self.server(fault)
         defer { server.stop() }
         let clock = TestClock()
-        let log = InMemoryShareLog()
+        let log = InMemoryServiceLog()
         let client = testClient(clock: clock, log: log, timeout: .seconds(2))
         let base = server.url(path: "")
         let store = InMemoryCredentialStore([

@@ -1,8 +1,8 @@
 import Foundation
 import ImageCodecs
+import ServiceKit
+import ServiceKitTesting
 import ShareKit
-import ShareKitHTTP
-import ShareKitHTTPTesting
 import ShareKitTesting
 import TestSupport
 
@@ -29,8 +29,8 @@ func json(_ value: JSONValue) -> [UInt8] { value.encoded() }
 func ok(_ value: JSONValue) -> LoopbackHTTPServer.Reply { .respond(status: 200, headers: ["Content-Type": "application/json"], body: json(value)) }
 
 /// A client for tests: real URLSession transport, fast retries, a test clock, a log, short timeouts.
-func testClient(clock: TestClock, log: InMemoryShareLog = InMemoryShareLog(), timeout: Duration = .seconds(5)) -> ProviderHTTPClient {
-    ProviderHTTPClient(
+func testClient(clock: TestClock, log: InMemoryServiceLog = InMemoryServiceLog(), timeout: Duration = .seconds(5)) -> ServiceClient {
+    ServiceClient(
         transport: URLSessionTransport(), retryPolicy: RetryPolicy(maxAttempts: 3, initialDelay: .milliseconds(10)), clock: clock, log: log,
         requestTimeout: timeout)
 }

@@ -5,6 +5,7 @@ import ShareKitTesting
 import TestSupport
 import Testing
 import WeChatAppShare
+import WeChatAppShareTesting
 
 @Suite("WeChat app hand-off: the request, its limits to the byte, and honest outcomes")
 struct WeChatAppTests {

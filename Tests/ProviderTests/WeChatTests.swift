@@ -1,7 +1,7 @@
 import Foundation
+import ServiceKit
+import ServiceKitTesting
 import ShareKit
-import ShareKitHTTP
-import ShareKitHTTPTesting
 import ShareKitTesting
 import Synchronization
 import TestSupport
@@ -25,7 +25,7 @@ struct WeChatTests {
     static let token = "WECHAT_ACCESS_TOKEN_abcdef123456"
 
     func provider(
-        _ server: LoopbackHTTPServer, clock: TestClock, polls: Int = 3, log: InMemoryShareLog = InMemoryShareLog(),
+        _ server: LoopbackHTTPServer, clock: TestClock, polls: Int = 3, log: InMemoryServiceLog = InMemoryServiceLog(),
         broadcast: WeChatOfficialAccountProvider.BroadcastAudience? = .allFollowers
     ) -> WeChatOfficialAccountProvider {
         WeChatOfficialAccountProvider(

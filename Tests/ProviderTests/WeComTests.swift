@@ -1,7 +1,7 @@
 import Foundation
+import ServiceKit
+import ServiceKitTesting
 import ShareKit
-import ShareKitHTTP
-import ShareKitHTTPTesting
 import ShareKitTesting
 import TestSupport
 import Testing
@@ -12,7 +12,7 @@ import Testing
 struct WeComTests {
     static let key = "693a91f6-7xxx-4bc4-97a0-0ec2sifa5aaa"
 
-    func provider(_ server: LoopbackHTTPServer, log: InMemoryShareLog = InMemoryShareLog()) -> WeComWebhookProvider {
+    func provider(_ server: LoopbackHTTPServer, log: InMemoryServiceLog = InMemoryServiceLog()) -> WeComWebhookProvider {
         WeComWebhookProvider(configuration: .init(webhookKey: Self.key, apiBase: server.url(path: "")), client: testClient(clock: TestClock(), log: log))
     }
 

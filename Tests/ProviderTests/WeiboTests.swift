@@ -1,7 +1,7 @@
 import Foundation
+import ServiceKit
+import ServiceKitTesting
 import ShareKit
-import ShareKitHTTP
-import ShareKitHTTPTesting
 import ShareKitTesting
 import TestSupport
 import Testing
@@ -13,7 +13,7 @@ import WeiboKit
 struct WeiboTests {
     static let token = "2.00WeiboTokenSecretXyz"
 
-    func provider(_ server: LoopbackHTTPServer, clock: TestClock, log: InMemoryShareLog = InMemoryShareLog(), timeout: Duration = .seconds(5))
+    func provider(_ server: LoopbackHTTPServer, clock: TestClock, log: InMemoryServiceLog = InMemoryServiceLog(), timeout: Duration = .seconds(5))
         -> WeiboProvider
     {
         WeiboProvider(

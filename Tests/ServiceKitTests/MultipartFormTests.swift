@@ -1,4 +1,4 @@
-import ShareKitHTTP
+import ServiceKit
 import Testing
 
 @Suite("multipart/form-data bodies, written and read back")

@@ -1,7 +1,6 @@
 import Foundation
-import ShareKit
-import ShareKitHTTP
-import ShareKitHTTPTesting
+import ServiceKit
+import ServiceKitTesting
 import TestSupport
 import Testing
 
@@ -123,7 +122,7 @@ struct TransportSafetyTests {
         for status in [500, 502, 503, 504] {
             let server = try LoopbackHTTPServer { _ in .respond(status: status, body: Array("{\"error\":\"system error\",\"error_code\":10001}".utf8)) }
             defer { server.stop() }
-            let client = ProviderHTTPClient(transport: URLSessionTransport(), retryPolicy: RetryPolicy(maxAttempts: 3))
+            let client = ServiceClient(transport: URLSessionTransport(), retryPolicy: RetryPolicy(maxAttempts: 3))
             let attempt = try await client.publish(HTTPRequest(method: "POST", url: server.url(path: "/2/statuses/share.json"), body: [1]))
             guard case .unknown(let reason) = attempt else {
                 Issue.record("HTTP \(status) was \(attempt)")
@@ -136,9 +135,13 @@ struct TransportSafetyTests {
         defer { elsewhere.stop() }
         let moved = try LoopbackHTTPServer { _ in .respond(status: 308, headers: ["Location": elsewhere.url(path: "/").absoluteString]) }
         defer { moved.stop() }
-        let client = ProviderHTTPClient(transport: URLSessionTransport())
-        await #expect(throws: ShareError.self) {
+        let client = ServiceClient(transport: URLSessionTransport())
+        let refused = await #expect(throws: TransportError.self) {
             try await client.publish(HTTPRequest(method: "POST", url: moved.url(path: "/post"), headers: Self.secretHeaders, body: Self.secretBody))
+        }
+        guard case .redirectRefused? = refused else {
+            Issue.record("expected a refused redirect, got \(String(describing: refused))")
+            return
         }
         #expect(elsewhere.requests.isEmpty)
     }

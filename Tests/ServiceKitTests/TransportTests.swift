@@ -1,8 +1,6 @@
 import Foundation
-import ShareKit
-import ShareKitHTTP
-import ShareKitHTTPTesting
-import ShareKitTesting
+import ServiceKit
+import ServiceKitTesting
 import Synchronization
 import TestSupport
 import Testing
@@ -34,8 +32,8 @@ struct TransportTests {
         form.addField("status", "你好")
         form.addFile("pic", filename: "a.jpg", contentType: "image/jpeg", data: [UInt8](repeating: 7, count: 300_000))
         let progress = Mutex<[Int64]>([])
-        let reporter = ShareProgress.Reporter { _, sent, _ in progress.withLock { $0.append(sent) } }
-        let post = try await ShareProgress.$reporter.withValue(reporter) {
+        let reporter = TransferProgress.Reporter { _, sent, _ in progress.withLock { $0.append(sent) } }
+        let post = try await TransferProgress.$reporter.withValue(reporter) {
             try await transport.send(
                 HTTPRequest(method: "POST", url: server.url(path: "/upload"), headers: ["Content-Type": form.contentType], body: form.body))
         }

@@ -1,11 +1,11 @@
 import Foundation
+import ServiceKit
+import ServiceKitTesting
 import ShareKit
-import ShareKitHTTP
-import ShareKitHTTPTesting
 import ShareKitTesting
 import Testing
 
-@Suite("TestClock, FakeNetworkMonitor, InMemoryShareLog, StubHTTPTransport")
+@Suite("TestClock, FakeNetworkMonitor, InMemoryServiceLog, StubHTTPTransport")
 struct DoublesTests {
     @Test("the test clock moves only when told, records sleeps and honours cancellation")
     func clock() async throws {
@@ -40,7 +40,7 @@ struct DoublesTests {
             to: "POST /2/statuses/share.json", with: .response(HTTPResponse(status: 503)),
             .response(HTTPResponse(status: 200, body: Array(#"{"idstr":"1"}"#.utf8))))
         transport.respond(to: "GET /token", with: .failure(.timedOut))
-        let log = InMemoryShareLog()
+        let log = InMemoryServiceLog()
         let logged = transport.logging(to: log)
         let url = URL(string: "https://api.example.com/2/statuses/share.json?access_token=SECRET")!
         #expect(try await logged.send(HTTPRequest(method: "POST", url: url)).status == 503)

@@ -1,7 +1,7 @@
 import Foundation
+import ServiceKit
+import ServiceKitTesting
 import ShareKit
-import ShareKitHTTP
-import ShareKitHTTPTesting
 import ShareKitTesting
 import TestSupport
 import Testing

@@ -1,8 +1,8 @@
 import Foundation
 import ImageCodecs
+import ServiceKit
+import ServiceKitTesting
 import ShareKit
-import ShareKitHTTP
-import ShareKitHTTPTesting
 import ShareKitTesting
 import Synchronization
 import TestSupport
@@ -173,8 +173,10 @@ struct CenterBehaviourTests {
     func errorCauses() async throws {
         let transport = StubHTTPTransport()
         transport.respond(to: "GET /token", with: .failure(.timedOut))
-        let client = ProviderHTTPClient(transport: transport, retryPolicy: .never)
-        let error = await #expect(throws: ShareError.self) { try await client.send(HTTPRequest(url: URL(string: "https://api.example.com/token")!)) }
+        let client = ServiceClient(transport: transport, retryPolicy: .never)
+        let request = HTTPRequest(url: URL(string: "https://api.example.com/token")!)
+        await #expect(throws: TransportError.timedOut) { try await client.send(request) }
+        let error = await #expect(throws: ShareError.self) { try await client.sendForShare(request) }
         guard case .network(let cause)? = error else {
             Issue.record("expected a network error, got \(String(describing: error))")
             return

@@ -1,9 +1,7 @@
 import FakeWeibo
 import Foundation
-import ShareKit
-import ShareKitHTTP
-import ShareKitHTTPTesting
-import ShareKitTesting
+import ServiceKit
+import ServiceKitTesting
 import Testing
 
 @testable import WeiboKit

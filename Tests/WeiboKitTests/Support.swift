@@ -1,9 +1,7 @@
 import FakeWeibo
 import Foundation
-import ShareKit
-import ShareKitHTTP
-import ShareKitHTTPTesting
-import ShareKitTesting
+import ServiceKit
+import ServiceKitTesting
 import WeiboKit
 
 /// A client, an account store and a cache wired to a fresh fake Weibo.
@@ -20,7 +18,7 @@ struct WeiboRig {
     init(retries: Int = 3) throws {
         fake = try FakeWeiboServer()
         monitor = FakeNetworkMonitor(.wifi)
-        let http = ProviderHTTPClient(
+        let http = ServiceClient(
             transport: URLSessionTransport(), retryPolicy: RetryPolicy(maxAttempts: retries, initialDelay: .milliseconds(10)), clock: clock,
             requestTimeout: .seconds(10))
         accounts = try WeiboAccountStore(credentials: credentials, clock: clock)

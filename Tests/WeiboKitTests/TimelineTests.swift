@@ -1,7 +1,7 @@
 import FakeWeibo
 import Foundation
-import ShareKit
-import ShareKitTesting
+import ServiceKit
+import ServiceKitTesting
 import Testing
 
 @testable import WeiboKit

@@ -1,9 +1,7 @@
 import FakeWeibo
 import Foundation
-import ShareKit
-import ShareKitHTTP
-import ShareKitHTTPTesting
-import ShareKitTesting
+import ServiceKit
+import ServiceKitTesting
 import Synchronization
 import Testing
 
@@ -129,7 +127,7 @@ struct WriteTests {
         defer { server.stop() }
         let api = WeiboAPI(
             base: server.url(path: ""),
-            http: ProviderHTTPClient(
+            http: ServiceClient(
                 transport: URLSessionTransport(), retryPolicy: RetryPolicy(maxAttempts: 3, initialDelay: .milliseconds(1)), clock: TestClock()))
         #expect(try await api.homeTimeline(token: "t").isEmpty)
         #expect(counts.value("/2/statuses/home_timeline.json") == 2)

@@ -41,7 +41,7 @@ extension AlbumStore {
                 }
                 if size != expected {
                     problems.append("asset \(id): file is \(size) bytes, the index says \(expected)")
-                } else if verifyingContents, let bytes = try? DurableFiles.read(path), ContentHash.sha256(bytes) != id {
+                } else if verifyingContents, let bytes = try? DurableFiles.read(path), Digest.sha256Hex(bytes) != id {
                     problems.append("asset \(id): file content does not match its hash")
                 }
             }

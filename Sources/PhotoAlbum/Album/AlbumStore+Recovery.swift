@@ -162,7 +162,7 @@ extension AlbumStore {
         at path: String, id: String, report: inout RepairReport
     ) throws -> (info: ImageInfo, byteCount: Int, name: String)? {
         let relative = path.split(separator: "/").suffix(2).joined(separator: "/")
-        guard let bytes = try? DurableFiles.read(path), ContentHash.sha256(bytes) == id, let info = try? ImageInfo(probing: bytes) else {
+        guard let bytes = try? DurableFiles.read(path), Digest.sha256Hex(bytes) == id, let info = try? ImageInfo(probing: bytes) else {
             if !report.damagedFiles.contains(relative) { report.damagedFiles.append(relative) }
             return nil
         }

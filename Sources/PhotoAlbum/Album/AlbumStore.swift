@@ -216,7 +216,7 @@ public actor AlbumStore {
             throw .notAnImage(path: source, reason: error)
         }
         let albumID = try albumID(album)
-        let asset = AssetID(validated: ContentHash.sha256(bytes))
+        let asset = AssetID(validated: Digest.sha256Hex(bytes))
         let shard = String(asset.rawValue.prefix(2))
         let relative = "\(shard)/\(asset.rawValue).\(info.format.fileExtensions.first ?? info.format.identifier)"
 

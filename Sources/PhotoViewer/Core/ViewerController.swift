@@ -1,6 +1,7 @@
 public import Foundation
 public import ImageCodecs
 public import PhotoBrowser
+import SystemSupport
 
 /// The part of a viewer every screen shares: a ``PhotoBrowser/PhotoBrowserSession``
 /// driven by ``ViewerCommand``s, the frame to draw, app actions on keys,
@@ -198,8 +199,8 @@ public actor ViewerController {
         after input: ContinuousClock.Instant?, start: ContinuousClock.Instant, now: ContinuousClock.Instant,
         draw: (upload: Duration, present: Duration)? = nil
     ) {
-        if let draw { statistics.recordDraw(uploadMilliseconds: draw.upload.milliseconds, presentMilliseconds: draw.present.milliseconds) }
-        let milliseconds = (now - (input ?? start)).milliseconds
+        if let draw { statistics.recordDraw(uploadMilliseconds: draw.upload.inMilliseconds, presentMilliseconds: draw.present.inMilliseconds) }
+        let milliseconds = (now - (input ?? start)).inMilliseconds
         if input != nil {
             recordInputToFrame(milliseconds: milliseconds)
         } else {

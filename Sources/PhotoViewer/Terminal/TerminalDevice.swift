@@ -1,6 +1,7 @@
 import CTerminal
 import Foundation
 import ImageCodecs
+import SystemSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -147,7 +148,7 @@ final class TerminalDevice {
         var keys: [ViewerKey] = []
         while ContinuousClock.now < deadline {
             let left = deadline - ContinuousClock.now
-            let wait = Int32(max(1, Int(left.milliseconds)))
+            let wait = Int32(max(1, Int(left.inMilliseconds)))
             guard case .bytes(let bytes) = read(timeout: wait) else { continue }
             keys += decoder.feed(bytes)
             let replies = decoder.takeReplies()

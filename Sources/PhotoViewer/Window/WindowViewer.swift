@@ -1,5 +1,6 @@
 import CSDL2
 public import Foundation
+import SystemSupport
 
 /// The viewer in a window (SDL2): the page fitted and centred on black at
 /// the window's pixel size (HiDPI aware), the title `NAME — N/COUNT`, and
@@ -96,7 +97,7 @@ private final class WindowLoop {
         renderer = try WindowRenderer(title: "PhotoDeck", size: size, rendering: options.rendering)
     }
 
-    var seconds: Double { (ContinuousClock.now - started).milliseconds / 1000 }
+    var seconds: Double { (ContinuousClock.now - started).inMilliseconds / 1000 }
 
     func run() -> ViewerExit {
         let controller = controller
@@ -111,7 +112,7 @@ private final class WindowLoop {
         if options.once { return .quit }
         var event = SDL_Event()
         while true {
-            let wait = pendingClick.map { max(1, Int(($0 - .now).milliseconds)) } ?? 500
+            let wait = pendingClick.map { max(1, Int(($0 - .now).inMilliseconds)) } ?? 500
             guard SDL_WaitEventTimeout(&event, Int32(wait)) != 0 else {
                 if let deadline = pendingClick, ContinuousClock.now >= deadline {
                     pendingClick = nil

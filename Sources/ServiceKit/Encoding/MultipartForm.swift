@@ -1,5 +1,4 @@
 import Foundation
-public import ShareKit
 
 /// A `multipart/form-data` body.
 ///
@@ -50,14 +49,5 @@ public struct MultipartForm: Hashable, Sendable {
     private static func escape(_ text: String) -> String {
         text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
             .replacingOccurrences(of: "\r", with: "").replacingOccurrences(of: "\n", with: "")
-    }
-}
-
-extension MultipartForm {
-    /// Adds a prepared image as a file named `photo.<extension>` with its
-    /// format's media type (`image/jpeg`, `image/png`).
-    public mutating func addImage(_ name: String, _ image: PreparedContent.Image) {
-        let fileExtension = image.format.fileExtensions.first ?? image.format.identifier
-        addFile(name, filename: "photo.\(fileExtension)", contentType: image.format.mediaType, data: image.bytes)
     }
 }

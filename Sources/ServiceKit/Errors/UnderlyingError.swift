@@ -1,6 +1,7 @@
-/// The error beneath a ``ShareError`` (a transport's, a codec's, a store's),
-/// kept so a caller can act on it and printed through a description that
-/// can be redacted.
+/// The error beneath a client's own error (a transport's, a codec's, a
+/// store's): ShareKit's `ShareError.network` and WeiboKit's
+/// `WeiboError.network` carry one. It is kept so a caller can act on it and
+/// printed through a description that can be redacted.
 ///
 /// ```swift
 /// if case .network(let cause) = error, cause.error as? TransportError == .timedOut {
@@ -11,7 +12,7 @@
 public struct UnderlyingError: Error, Hashable, Sendable, CustomStringConvertible, CustomReflectable {
     /// The original error.
     public let error: any Error
-    /// What happened, in words (secrets removed by ``ShareError/redacting(_:)``).
+    /// What happened, in words (secrets removed by ``redacting(_:)``).
     public let description: String
 
     /// Wraps `error`; `context` (what was being done) starts the description.
@@ -44,7 +45,7 @@ public struct UnderlyingError: Error, Hashable, Sendable, CustomStringConvertibl
     /// This cause with every secret in its description replaced by
     /// `<redacted>`; when the description held one, the wrapped error is
     /// dropped too, so the secret does not survive in the value.
-    func redacting(_ secrets: [String]) -> UnderlyingError {
+    public func redacting(_ secrets: [String]) -> UnderlyingError {
         guard secrets.contains(where: description.contains) else { return self }
         return UnderlyingError(message: secrets.reduce(description) { $0.replacingOccurrences(of: $1, with: "<redacted>") })
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 
 /// Runs an action at a deadline on a thread of its own, so that a request's
 /// deadline fires however busy dispatch's and Swift's thread pools are (a
@@ -57,9 +58,7 @@ final class DeadlineTimer: Sendable {
             state.entries.removeAll { $0.due <= now }
             if due.isEmpty {
                 if let next = state.entries.map(\.due).min() {
-                    let wait = now.duration(to: next).components
-                    let seconds = Double(wait.seconds) + Double(wait.attoseconds) / 1e18
-                    _ = condition.wait(until: Date(timeIntervalSinceNow: seconds))
+                    _ = condition.wait(until: Date(timeIntervalSinceNow: now.duration(to: next).inSeconds))
                 } else {
                     condition.wait()
                 }

@@ -21,9 +21,9 @@ extension HTTPRequest {
         guard let base = components.string else { return "<unparseable URL>" }
         guard let items, !items.isEmpty else { return base }
         let query = items.map { item in
-            let name = item.name.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? ""
+            let name = URLEncodedForm.encode(item.name)
             if secretQueryNames.contains(item.name.lowercased()) { return "\(name)=<redacted>" }
-            let value = item.value?.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? ""
+            let value = item.value.map(URLEncodedForm.encode) ?? ""
             return item.value == nil ? name : "\(name)=\(value)"
         }
         return base + "?" + query.joined(separator: "&")

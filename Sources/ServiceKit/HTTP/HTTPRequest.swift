@@ -1,6 +1,6 @@
 public import Foundation
 
-/// An HTTP request as ShareKit sends it.
+/// An HTTP request as the service clients send it.
 public struct HTTPRequest: Hashable, Sendable {
     /// The method (`GET`, `POST`).
     public var method: String

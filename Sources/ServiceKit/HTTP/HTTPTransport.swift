@@ -1,10 +1,9 @@
 import Foundation
-public import ShareKit
 
 /// Sends HTTP requests. ``URLSessionTransport`` is the default; tests use
-/// ShareKitHTTPTesting's `StubHTTPTransport`.
+/// ServiceKitTesting's `StubHTTPTransport`.
 public protocol HTTPTransport: Sendable {
-    /// Sends `request`, reporting upload progress through ``ShareKit/ShareProgress``.
+    /// Sends `request`, reporting upload progress through ``TransferProgress``.
     func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse
 }
 
@@ -12,7 +11,8 @@ extension HTTPTransport {
     /// Sends `request`, retrying idempotent ones under `policy` (never a
     /// non-idempotent one: it might be applied twice). Honours
     /// `Retry-After` and task cancellation.
-    public func send(_ request: HTTPRequest, retrying policy: RetryPolicy, clock: any ShareClock = SystemClock()) async throws(TransportError) -> HTTPResponse {
+    public func send(_ request: HTTPRequest, retrying policy: RetryPolicy, clock: any ServiceClock = SystemClock()) async throws(TransportError) -> HTTPResponse
+    {
         var attempt = 1
         while true {
             let retryable: Bool

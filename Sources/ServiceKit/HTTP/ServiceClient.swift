@@ -1,11 +1,14 @@
 import Foundation
-public import ShareKit
 
-/// How a provider talks to its HTTP API: idempotent steps (uploads that
-/// return an id, token and status queries) are retried under a
-/// ``RetryPolicy``; the one request that publishes is sent once, and a
+/// How a client talks to a service's HTTP API: idempotent steps (reads,
+/// uploads that return an id, token and status queries) are retried under
+/// a ``RetryPolicy``; the one request that publishes is sent once, and a
 /// failure after it may have reached the server becomes "outcome unknown",
 /// never a retry that could post twice.
+///
+/// Failures are ``TransportError``s; each client turns them into its own
+/// error once, at its edge (ShareKit's `ShareError(_:sending:)`, WeiboKit's
+/// `WeiboError.network`).
 ///
 /// ```swift
 /// let upload = try await client.send(uploadRequest)              // retried on 5xx, timeouts
@@ -15,7 +18,7 @@ public import ShareKit
 /// case .unknown(let reason): return .outcomeUnknown(reason: reason)
 /// }
 /// ```
-public struct ProviderHTTPClient: Sendable {
+public struct ServiceClient: Sendable {
     /// What came of the publishing request.
     public enum PublishAttempt: Sendable {
         /// The server answered (any status).
@@ -29,39 +32,34 @@ public struct ProviderHTTPClient: Sendable {
     /// Retries for idempotent steps.
     public let retryPolicy: RetryPolicy
     /// Backoff waits.
-    public let clock: any ShareClock
+    public let clock: any ServiceClock
     /// Where steps are logged.
-    public let log: any ShareLogHandler
+    public let log: any ServiceLogHandler
     /// When set, replaces every request's own timeout.
     public let requestTimeout: Duration?
 
     /// Creates a client. Requests and answers are logged to `log` (with
     /// secrets redacted) as well as the providers' steps.
     public init(
-        transport: any HTTPTransport, retryPolicy: RetryPolicy = RetryPolicy(), clock: any ShareClock = SystemClock(),
-        log: any ShareLogHandler = SilentShareLog(), requestTimeout: Duration? = nil
+        transport: any HTTPTransport, retryPolicy: RetryPolicy = RetryPolicy(), clock: any ServiceClock = SystemClock(),
+        log: any ServiceLogHandler = SilentServiceLog(), requestTimeout: Duration? = nil
     ) {
-        self.transport = log is SilentShareLog ? transport : transport.logging(to: log)
+        self.transport = log is SilentServiceLog ? transport : transport.logging(to: log)
         self.retryPolicy = retryPolicy
         self.clock = clock
         self.log = log
         self.requestTimeout = requestTimeout
     }
 
-    /// Sends an idempotent step, retrying it under ``retryPolicy``. A
-    /// transport failure is ``ShareKit/ShareError/network(_:)`` (or
-    /// ``ShareKit/ShareError/cancelled``); an HTTP answer of any status is returned.
-    public func send(_ request: HTTPRequest) async throws(ShareError) -> HTTPResponse {
+    /// Sends an idempotent step, retrying it under ``retryPolicy``. Throws
+    /// the last attempt's ``TransportError`` (``TransportError/cancelled``
+    /// when the task is); an HTTP answer of any status is returned.
+    public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
         var request = request
         request.isIdempotent = true
         if let requestTimeout { request.timeout = requestTimeout }
         if Task.isCancelled { throw .cancelled }
-        do {
-            return try await transport.send(request, retrying: retryPolicy, clock: clock)
-        } catch {
-            if error == .cancelled { throw .cancelled }
-            throw .network(UnderlyingError(error, context: "\(request.method) \(request.url.path)"))
-        }
+        return try await transport.send(request, retrying: retryPolicy, clock: clock)
     }
 
     /// The longest answer ``publish(_:)`` reads: an answer to a post is a
@@ -69,15 +67,16 @@ public struct ProviderHTTPClient: Sendable {
     public static let maxPublishAnswerBytes = 256 << 10
 
     /// Sends the request that publishes, exactly once. Throws only when the
-    /// request certainly did not reach the server (cannot connect, a
-    /// redirect refused before anything was sent there, or cancelled before
-    /// it was sent); answers ``PublishAttempt/unknown(_:)`` when it may have:
+    /// request certainly did not reach the server
+    /// (``TransportError/cannotConnect(_:)``,
+    /// ``TransportError/redirectRefused(from:to:)`` before anything was sent
+    /// there, or ``TransportError/cancelled`` before it was sent); answers ``PublishAttempt/unknown(_:)`` when it may have:
     /// a timeout or the deadline, a dropped connection, a cancellation in
     /// flight, an answer over ``maxPublishAnswerBytes``, or any 5xx (the
     /// server failed while, or after, acting on it: Weibo's "system error",
     /// a gateway's 502 or 504). Providers treat a 2xx answer they cannot read
     /// as unknown too.
-    public func publish(_ request: HTTPRequest) async throws(ShareError) -> PublishAttempt {
+    public func publish(_ request: HTTPRequest) async throws(TransportError) -> PublishAttempt {
         var request = request
         request.isIdempotent = false
         request.maxResponseBytes = min(request.maxResponseBytes, Self.maxPublishAnswerBytes)
@@ -88,20 +87,20 @@ public struct ProviderHTTPClient: Sendable {
             if (500...599).contains(response.status) {
                 let reason =
                     "the server answered HTTP \(response.status) for \(request.url.path); the post may or may not have been made, so it is not sent again"
-                log.log(ShareLogRecord(.warning, reason))
+                log.log(ServiceLogRecord(.warning, reason))
                 return .unknown(reason)
             }
             return .answered(response)
         } catch {
             switch error {
-            case .cannotConnect, .redirectRefused: throw .network(UnderlyingError(error, context: "\(request.method) \(request.url.path)"))
+            case .cannotConnect, .redirectRefused: throw error
             case .cancelled:
-                let reason = "the share was cancelled while \(request.url.path) was in flight; the post may or may not have been made"
-                log.log(ShareLogRecord(.warning, reason))
+                let reason = "the request was cancelled while \(request.url.path) was in flight; the post may or may not have been made"
+                log.log(ServiceLogRecord(.warning, reason))
                 return .unknown(reason)
             case .timedOut, .connectionLost, .responseTooLarge:
                 let reason = "\(error) during \(request.url.path); the post may or may not have been made, so it is not retried"
-                log.log(ShareLogRecord(.warning, reason))
+                log.log(ServiceLogRecord(.warning, reason))
                 return .unknown(reason)
             }
         }

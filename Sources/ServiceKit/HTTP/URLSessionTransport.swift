@@ -1,5 +1,5 @@
-import ShareKit
 import Synchronization
+import SystemSupport
 
 #if canImport(FoundationNetworking)
     import Foundation
@@ -24,7 +24,7 @@ import Synchronization
 ///   activity does not extend, beside the timeout between bytes
 ///   (``HTTPRequest/timeout``).
 ///
-/// Upload progress is reported through ``ShareKit/ShareProgress``;
+/// Upload progress is reported through ``TransferProgress``;
 /// cancelling the calling task cancels the request.
 public final class URLSessionTransport: HTTPTransport {
     /// What one request in flight holds; the delegate finds it by task.
@@ -33,7 +33,7 @@ public final class URLSessionTransport: HTTPTransport {
         var current: URL
         let redirects: RedirectPolicy
         let limit: Int
-        let progress: (request: UUID, reporter: ShareProgress.Reporter)?
+        let progress: (request: UUID, reporter: TransferProgress.Reporter)?
         let finish: @Sendable (Result<HTTPResponse, TransportError>) -> Void
         var body = Data()
         var response: HTTPURLResponse?
@@ -157,8 +157,8 @@ public final class URLSessionTransport: HTTPTransport {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
-        urlRequest.timeoutInterval = Self.seconds(request.timeout)
-        let reporter = ShareProgress.reporter
+        urlRequest.timeoutInterval = request.timeout.inSeconds
+        let reporter = TransferProgress.reporter
         let requestID = UUID()
         let bodyBytes = Int64(request.body.count)
         if let reporter, bodyBytes > 0 { reporter.report(request: requestID, sent: 0, total: bodyBytes) }
@@ -190,11 +190,6 @@ public final class URLSessionTransport: HTTPTransport {
             reporter.report(request: requestID, sent: bodyBytes, total: bodyBytes)
         }
         return try result.get()
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        let components = duration.components
-        return Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 
     fileprivate static func transportError(_ error: any Error) -> TransportError {

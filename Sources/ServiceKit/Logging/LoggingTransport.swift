@@ -1,31 +1,32 @@
 import Foundation
+import SystemSupport
 
 /// An ``HTTPTransport`` that logs every request and its answer to a
-/// ``ShareLogHandler``: method, redacted URL, body size, status and time.
+/// ``ServiceLogHandler``: method, redacted URL, body size, status and time.
 /// Bodies and headers are never logged (they carry tokens and photos).
 public struct LoggingTransport: HTTPTransport {
     /// The transport that sends.
     public let base: any HTTPTransport
     /// Where lines go.
-    public let handler: any ShareLogHandler
+    public let handler: any ServiceLogHandler
 
     /// Wraps `base`.
-    public init(_ base: any HTTPTransport, handler: any ShareLogHandler) {
+    public init(_ base: any HTTPTransport, handler: any ServiceLogHandler) {
         self.base = base
         self.handler = handler
     }
 
     public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
         let started = ContinuousClock.now
-        handler.log(ShareLogRecord(.debug, "→ \(request.method) \(request.redactedURL) (\(Self.bytes(request.body.count)))"))
+        handler.log(ServiceLogRecord(.debug, "→ \(request.method) \(request.redactedURL) (\(Self.bytes(request.body.count)))"))
         do {
             let response = try await base.send(request)
-            let level: ShareLogRecord.Level = (200..<400).contains(response.status) ? .debug : .warning
+            let level: ServiceLogRecord.Level = (200..<400).contains(response.status) ? .debug : .warning
             handler.log(
-                ShareLogRecord(level, "← \(response.status) \(request.redactedURL) (\(Self.bytes(response.body.count)), \(Self.elapsed(since: started)))"))
+                ServiceLogRecord(level, "← \(response.status) \(request.redactedURL) (\(Self.bytes(response.body.count)), \(Self.elapsed(since: started)))"))
             return response
         } catch {
-            handler.log(ShareLogRecord(.warning, "✗ \(request.method) \(request.redactedURL): \(error) (\(Self.elapsed(since: started)))"))
+            handler.log(ServiceLogRecord(.warning, "✗ \(request.method) \(request.redactedURL): \(error) (\(Self.elapsed(since: started)))"))
             throw error
         }
     }
@@ -35,12 +36,11 @@ public struct LoggingTransport: HTTPTransport {
     }
 
     private static func elapsed(since start: ContinuousClock.Instant) -> String {
-        let duration = ContinuousClock.now - start
-        return "\(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000) ms"
+        "\((ContinuousClock.now - start).wholeMilliseconds) ms"
     }
 }
 
 extension HTTPTransport {
     /// This transport, logging each request and answer to `handler`.
-    public func logging(to handler: any ShareLogHandler) -> LoggingTransport { LoggingTransport(self, handler: handler) }
+    public func logging(to handler: any ServiceLogHandler) -> LoggingTransport { LoggingTransport(self, handler: handler) }
 }

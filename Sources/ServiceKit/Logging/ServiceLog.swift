@@ -1,15 +1,15 @@
-/// One line of ShareKit's log. Messages never hold tokens, webhook keys or
-/// secrets: URLs are logged through ``HTTPRequest/redactedURL``.
-public struct ShareLogRecord: Hashable, Sendable, CustomStringConvertible {
+/// One line of a service client's log (ShareKit's, WeiboKit's). Messages
+/// never hold tokens, webhook keys or secrets: URLs are logged through ``HTTPRequest/redactedURL``.
+public struct ServiceLogRecord: Hashable, Sendable, CustomStringConvertible {
     /// How much the line matters.
     public enum Level: Int, Hashable, Sendable, Comparable, CustomStringConvertible {
         /// Each request and answer.
         case debug
-        /// Steps of a share.
+        /// Steps of a piece of work (a share, a sign-in).
         case info
         /// Something failed and was handled (a retry, an unknown outcome).
         case warning
-        /// A share failed.
+        /// A piece of work failed.
         case error
 
         public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
@@ -38,24 +38,24 @@ public struct ShareLogRecord: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "[\(level)] \(message)" }
 }
 
-/// Where ShareKit's log lines go: the plug-in point for an app's logger
+/// Where the clients' log lines go: the plug-in point for an app's logger
 /// (bridge it to swift-log or os_log in a few lines). Implementations must
-/// be thread-safe; ShareKitHTTPTesting's `InMemoryShareLog` records lines for tests.
+/// be thread-safe; ServiceKitTesting's `InMemoryServiceLog` records lines for tests.
 ///
 /// ```swift
-/// struct PrintLog: ShareLogHandler {
-///     func log(_ record: ShareLogRecord) { print(record) }
+/// struct PrintLog: ServiceLogHandler {
+///     func log(_ record: ServiceLogRecord) { print(record) }
 /// }
 /// let transport = URLSessionTransport().logging(to: PrintLog())
 /// ```
-public protocol ShareLogHandler: Sendable {
+public protocol ServiceLogHandler: Sendable {
     /// Receives one line.
-    func log(_ record: ShareLogRecord)
+    func log(_ record: ServiceLogRecord)
 }
 
-/// A ``ShareLogHandler`` that drops everything: the default.
-public struct SilentShareLog: ShareLogHandler {
+/// A ``ServiceLogHandler`` that drops everything: the default.
+public struct SilentServiceLog: ServiceLogHandler {
     /// Creates the handler.
     public init() {}
-    public func log(_ record: ShareLogRecord) {}
+    public func log(_ record: ServiceLogRecord) {}
 }

@@ -1,5 +1,6 @@
 import CNetlink
 import Foundation
+import SystemSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -74,8 +75,7 @@ public struct LinuxNetworkMonitor: NetworkMonitor {
         if mode == .automatic { netlink = pd_netlink_open() }
         defer { if netlink >= 0 { close(netlink) } }
         let interval: Duration = if case .polling(let every) = mode { every } else { .seconds(2) }
-        let components = interval.components
-        let intervalMilliseconds = Int32(clamping: components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000)
+        let intervalMilliseconds = Int32(clamping: interval.wholeMilliseconds)
 
         var last = interfaces.currentPath()
         continuation.yield(last)

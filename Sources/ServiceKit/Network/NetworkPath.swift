@@ -11,7 +11,7 @@ public enum NetworkPath: String, Hashable, Sendable {
 }
 
 /// Reports the network path and its changes. ``LinuxNetworkMonitor``
-/// follows the kernel's routing (rtnetlink); ShareKitTesting's
+/// follows the kernel's routing (rtnetlink); ServiceKitTesting's
 /// `FakeNetworkMonitor` is set by tests.
 ///
 /// ```swift

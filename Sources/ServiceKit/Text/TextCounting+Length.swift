@@ -83,7 +83,7 @@ extension TextCounting {
 
     /// What a length counts, in words: "characters", "UTF-16 code units",
     /// "bytes" or "Weibo characters".
-    var unit: String {
+    public var unit: String {
         switch self {
         case .characters: "characters"
         case .utf16: "UTF-16 code units"

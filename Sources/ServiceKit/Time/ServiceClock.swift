@@ -1,8 +1,9 @@
 public import Foundation
 
-/// Time as ShareKit sees it: replaceable so tests control expiry, backoff
-/// and rate limits (see ShareKitTesting's `TestClock`).
-public protocol ShareClock: Sendable {
+/// Time as the service clients see it: replaceable so tests control
+/// expiry, backoff, rate limits and cache ages (see ServiceKitTesting's
+/// `TestClock`).
+public protocol ServiceClock: Sendable {
     /// The current time.
     var now: Date { get }
     /// Waits for `duration` (or until cancelled).
@@ -10,7 +11,7 @@ public protocol ShareClock: Sendable {
 }
 
 /// The real clock.
-public struct SystemClock: ShareClock {
+public struct SystemClock: ServiceClock {
     /// Creates the clock.
     public init() {}
     public var now: Date { Date() }

@@ -1,4 +1,4 @@
-public import ShareKit
+public import ServiceKit
 
 extension ProviderAvailability {
     /// The usual assessment for an HTTP provider: configured as given;
@@ -12,7 +12,7 @@ extension ProviderAvailability {
     /// }
     /// ```
     public static func assess(
-        isConfigured: Bool, credential: Credential?, needsCredential: Bool = true, clock: any ShareClock, network: (any NetworkMonitor)?
+        isConfigured: Bool, credential: Credential?, needsCredential: Bool = true, clock: any ServiceClock, network: (any NetworkMonitor)?
     ) async -> ProviderAvailability {
         let reachable = await network?.currentPath() != .unreachable
         let authorized = !needsCredential || credential.map { !$0.isExpired(at: clock.now) } ?? false

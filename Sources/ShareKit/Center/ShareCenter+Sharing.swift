@@ -47,14 +47,14 @@ extension ShareCenter {
         // go backwards.
         let tally = Mutex(ProgressTally(planned: provider.plannedUploadBytes(for: prepared, to: destination)))
         tally.withLock { _ = events.yield(.uploading(sent: 0, total: $0.total)) }
-        let reporter = ShareProgress.Reporter { request, sent, total in
+        let reporter = TransferProgress.Reporter { request, sent, total in
             tally.withLock { tally in
                 if let progress = tally.record(request: request, sent: sent, total: total) {
                     events.yield(.uploading(sent: progress.sent, total: progress.total))
                 }
             }
         }
-        let result: Result<ShareOutcome, ShareError> = await ShareProgress.$reporter.withValue(reporter) {
+        let result: Result<ShareOutcome, ShareError> = await TransferProgress.$reporter.withValue(reporter) {
             do throws(ShareError) {
                 return .success(try await provider.share(prepared, to: destination, credential: credential))
             } catch {

@@ -24,13 +24,14 @@ public actor ShareCenter {
     private var limitOverrides: [ProviderID: [RateLimit]] = [:]
     private var buckets: [BucketKey: TokenBucket] = [:]
     let credentials: any CredentialStore
-    let clock: any ShareClock
+    let clock: any ServiceClock
     let adapter: ContentAdapter
 
     /// Creates a center. `adapter` prepares content (give it your own
     /// `ImageCodecRegistry` to share formats you registered).
-    public init(credentials: any CredentialStore = InMemoryCredentialStore(), clock: any ShareClock = SystemClock(), adapter: ContentAdapter = ContentAdapter())
-    {
+    public init(
+        credentials: any CredentialStore = InMemoryCredentialStore(), clock: any ServiceClock = SystemClock(), adapter: ContentAdapter = ContentAdapter()
+    ) {
         self.credentials = credentials
         self.clock = clock
         self.adapter = adapter

@@ -1,5 +1,3 @@
-public import ShareKit
-
 extension ShareProvider {
     /// Throws ``ShareError/invalidContent(_:)`` with every rule of
     /// ``constraints(for:)`` that prepared `content` breaks: the check a

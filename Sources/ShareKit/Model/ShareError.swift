@@ -17,7 +17,7 @@ public enum ShareError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Too many requests; try again after `retryAfter` (when the provider said).
     case rateLimited(retryAfter: Duration?)
     /// The network failed before an answer arrived; the transport's error
-    /// is the cause (ShareKitHTTP's `TransportError` for its transports).
+    /// is the cause (ServiceKit's `TransportError` for its transports).
     case network(UnderlyingError)
     /// The server failed (an HTTP 5xx or a malformed answer).
     case server(status: Int, message: String)

@@ -1,5 +1,6 @@
 public import Foundation
 import SQLiteSupport
+import SystemSupport
 
 /// A durable queue of shares, sent when the network and credentials allow.
 ///
@@ -65,13 +66,13 @@ public actor Outbox {
     private let network: any NetworkMonitor
     private let policy: UploadPolicy
     private let maxAttempts: Int
-    private let clock: any ShareClock
+    private let clock: any ServiceClock
 
     /// Opens (or creates) the outbox at `path`. Entries left `sending` by a
     /// previous process become ``State/outcomeUnknown``.
     public init(
         path: String, center: ShareCenter, network: any NetworkMonitor = LinuxNetworkMonitor(),
-        policy: UploadPolicy = UploadPolicy(), maxAttempts: Int = 5, clock: any ShareClock = SystemClock()
+        policy: UploadPolicy = UploadPolicy(), maxAttempts: Int = 5, clock: any ServiceClock = SystemClock()
     ) throws(ShareError) {
         do {
             let database = try SQLiteDatabase(path: path)
@@ -247,8 +248,7 @@ public actor Outbox {
     }
 
     private func postpone(_ id: String, by wait: Duration) {
-        let components = wait.components
-        let until = clock.now.timeIntervalSince1970 + Double(components.seconds) + Double(components.attoseconds) / 1e18
+        let until = clock.now.timeIntervalSince1970 + wait.inSeconds
         try? database.prepare("UPDATE entries SET not_before = ? WHERE id = ?").bind(.real(until), .text(id)).run()
     }
 

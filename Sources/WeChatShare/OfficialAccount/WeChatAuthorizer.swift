@@ -1,6 +1,6 @@
 public import Foundation
+public import ServiceKit
 public import ShareKit
-public import ShareKitHTTP
 import Synchronization
 
 /// Gets an Official Account's access token (`cgi-bin/stable_token`, the
@@ -23,7 +23,7 @@ public final class WeChatAuthorizer: Sendable {
     private let appSecret: String
     /// Where the API lives.
     public let apiBase: URL
-    private let client: ProviderHTTPClient
+    private let client: ServiceClient
     /// When `force_refresh` was last sent.
     private let lastForcedRefresh = Mutex<Date?>(nil)
 
@@ -33,7 +33,7 @@ public final class WeChatAuthorizer: Sendable {
     /// Creates an authorizer.
     public init(
         appID: String, appSecret: String, apiBase: URL = WeChatOfficialAccountProvider.defaultAPIBase,
-        client: ProviderHTTPClient = ProviderHTTPClient(transport: URLSessionTransport())
+        client: ServiceClient = ServiceClient(transport: URLSessionTransport())
     ) {
         self.appID = appID
         self.appSecret = appSecret
@@ -57,7 +57,7 @@ public final class WeChatAuthorizer: Sendable {
             "grant_type": "client_credential", "appid": .string(appID), "secret": .string(appSecret), "force_refresh": .bool(force),
         ]
         do throws(ShareError) {
-            let response = try await client.send(.json(apiBase.appending(path: "cgi-bin/stable_token"), body, idempotent: true))
+            let response = try await client.sendForShare(.json(apiBase.appending(path: "cgi-bin/stable_token"), body, idempotent: true))
             if let code = TencentAnswer.errorCode(of: response), code == 40001 || code == 40125 {
                 throw ShareError.rejected(
                     reason: "stable_token: WeChat refused the app's AppSecret (errcode \(code)); check the AppSecret and the IP allow-list")

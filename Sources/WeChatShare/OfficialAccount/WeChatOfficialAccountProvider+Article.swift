@@ -1,6 +1,6 @@
 import Foundation
+import ServiceKit
 import ShareKit
-import ShareKitHTTP
 
 extension WeChatOfficialAccountProvider {
     func publishArticle(_ content: PreparedContent, token: String) async throws(ShareError) -> ShareOutcome {
@@ -9,7 +9,7 @@ extension WeChatOfficialAccountProvider {
         }
         let text = content.text ?? ""
         let title = content.link?.title.flatMap { $0.isEmpty ? nil : $0 } ?? TextCounting.characters.truncate(Self.firstLine(of: text), to: 32)
-        client.log.log(ShareLogRecord(.info, "wechat-oa: publishing an article with \(content.images.count) picture(s)"))
+        client.log.log(ServiceLogRecord(.info, "wechat-oa: publishing an article with \(content.images.count) picture(s)"))
         var pictureURLs: [String] = []
         for image in content.images {
             pictureURLs.append(try await upload(image, to: "cgi-bin/media/uploadimg", type: nil, token: token, resultKey: "url"))
@@ -22,11 +22,12 @@ extension WeChatOfficialAccountProvider {
         if let summary = content.link?.summary { article["digest"] = .string(summary) }
         if let url = content.link?.url { article["content_source_url"] = .string(url.absoluteString) }
         // Saving a draft twice makes two drafts, not two posts: safe to retry.
-        let draft = try await client.send(.json(endpoint("cgi-bin/draft/add", token: token), ["articles": [.object(article)]], idempotent: true))
+        let draft = try await client.sendForShare(.json(endpoint("cgi-bin/draft/add", token: token), ["articles": [.object(article)]], idempotent: true))
         let draftID = try requiredString(TencentAnswer.check(draft, provider: id, step: "draft/add", now: client.clock.now), "media_id", step: "draft/add")
 
         let submitted: HTTPResponse
-        switch try await client.publish(.json(endpoint("cgi-bin/freepublish/submit", token: token), ["media_id": .string(draftID)], idempotent: false)) {
+        switch try await client.publishForShare(.json(endpoint("cgi-bin/freepublish/submit", token: token), ["media_id": .string(draftID)], idempotent: false))
+        {
         case .unknown(let reason): return .outcomeUnknown(reason: reason)
         case .answered(let response): submitted = response
         }
@@ -49,7 +50,7 @@ extension WeChatOfficialAccountProvider {
                 do { try await client.clock.sleep(for: configuration.publishPollInterval) } catch { break }
             }
             do throws(ShareError) {
-                let response = try await client.send(
+                let response = try await client.sendForShare(
                     .json(endpoint("cgi-bin/freepublish/get", token: token), ["publish_id": .string(publishID)], idempotent: true))
                 let json = try TencentAnswer.check(response, provider: id, step: "freepublish/get", now: client.clock.now)
                 switch json["publish_status"]?.intValue {

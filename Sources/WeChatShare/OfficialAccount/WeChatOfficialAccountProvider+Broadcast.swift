@@ -1,7 +1,7 @@
-import CCrypto
 import Foundation
+import ServiceKit
 import ShareKit
-import ShareKitHTTP
+import SystemSupport
 
 extension WeChatOfficialAccountProvider {
     /// WeChat's answer to a `clientmsgid` it has seen in the last 24 hours:
@@ -31,14 +31,14 @@ extension WeChatOfficialAccountProvider {
             ]
         }
         body["clientmsgid"] = .string(Self.clientMessageID(for: content, audience: audience))
-        client.log.log(ShareLogRecord(.info, "wechat-oa: broadcasting \(content.images.isEmpty ? "text" : "\(content.images.count) picture(s)")"))
+        client.log.log(ServiceLogRecord(.info, "wechat-oa: broadcasting \(content.images.isEmpty ? "text" : "\(content.images.count) picture(s)")"))
         let request = HTTPRequest.json(endpoint("cgi-bin/message/mass/sendall", token: token), .object(body), idempotent: false)
         var lostAnswer = ""
         for attempt in 1...2 {
-            switch try await client.publish(request) {
+            switch try await client.publishForShare(request) {
             case .unknown(let reason):
                 lostAnswer = reason
-                client.log.log(ShareLogRecord(.warning, "wechat-oa: broadcast answer lost (attempt \(attempt)); the clientmsgid makes a second send safe"))
+                client.log.log(ServiceLogRecord(.warning, "wechat-oa: broadcast answer lost (attempt \(attempt)); the clientmsgid makes a second send safe"))
             case .answered(let response):
                 if TencentAnswer.errorCode(of: response) == Self.duplicateClientMessageID {
                     return .posted(ShareReceipt(postID: nil))
@@ -64,8 +64,8 @@ extension WeChatOfficialAccountProvider {
     /// the same `clientmsgid`.
     static func clientMessageID(for content: PreparedContent, audience: BroadcastAudience) -> String {
         var bytes = Array((content.text ?? "").utf8) + [0]
-        for image in content.images { bytes += Array(Digest.hex(image.bytes, EVP_sha256()).utf8) + [0] }
+        for image in content.images { bytes += Array(Digest.sha256Hex(image.bytes).utf8) + [0] }
         bytes += Array(filter(for: audience).encoded())
-        return String(Digest.hex(bytes, EVP_sha256()).prefix(32))
+        return String(Digest.sha256Hex(bytes).prefix(32))
     }
 }

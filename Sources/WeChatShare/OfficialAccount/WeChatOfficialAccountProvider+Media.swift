@@ -1,6 +1,6 @@
 import Foundation
+import ServiceKit
 import ShareKit
-import ShareKitHTTP
 
 extension WeChatOfficialAccountProvider {
     /// Uploads `image` (an idempotent step: an upload only returns an id or URL).
@@ -8,12 +8,12 @@ extension WeChatOfficialAccountProvider {
         var form = MultipartForm()
         form.addImage("media", image)
         var url = endpoint(path, token: token)
-        if let type { url = url.adding([("type", type)]) }
+        if let type { url = url.appendingQuery([("type", type)]) }
         // The answer is an id or a URL: a few hundred bytes.
         let request = HTTPRequest(
             method: "POST", url: url, headers: ["Content-Type": form.contentType], body: form.body, timeout: .seconds(60), isIdempotent: true,
             deadline: .seconds(300), maxResponseBytes: 64 << 10)
-        let response = try await client.send(request)
+        let response = try await client.sendForShare(request)
         let step = path.replacingOccurrences(of: "cgi-bin/", with: "")
         return try requiredString(TencentAnswer.check(response, provider: id, step: step, now: client.clock.now), resultKey, step: step)
     }
@@ -24,6 +24,6 @@ extension WeChatOfficialAccountProvider {
     }
 
     func endpoint(_ path: String, token: String) -> URL {
-        configuration.apiBase.appending(path: path).adding([("access_token", token)])
+        configuration.apiBase.appending(path: path).appendingQuery([("access_token", token)])
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
+import ServiceKit
 import ShareKit
-import ShareKitHTTP
 
 extension WeChatOfficialAccountProvider {
     /// A follower message share's messages: the picture first (if its
@@ -31,13 +31,13 @@ extension WeChatOfficialAccountProvider {
     func sendToFollower(_ content: PreparedContent, recipient: String, token: String) async throws(ShareError) -> ShareOutcome {
         var messages = content.images.map(FollowerMessage.image)
         if let text = content.text, !text.isEmpty { messages.append(.text(text)) }
-        client.log.log(ShareLogRecord(.info, "wechat-oa: sending \(messages.count) message(s) to a follower"))
+        client.log.log(ServiceLogRecord(.info, "wechat-oa: sending \(messages.count) message(s) to a follower"))
         return try await MessageSequence.post(messages, via: FollowerSender(provider: self, recipient: recipient, token: token))
     }
 
     fileprivate func sendMessage(_ message: JSONValue, token: String) async throws(ShareError) -> ShareOutcome {
         let request = HTTPRequest.json(endpoint("cgi-bin/message/custom/send", token: token), message, idempotent: false)
-        switch try await client.publish(request) {
+        switch try await client.publishForShare(request) {
         case .unknown(let reason): return .outcomeUnknown(reason: reason)
         case .answered(let response):
             return try TencentAnswer.outcome(ofPublished: response, provider: id, step: "message/custom/send", now: client.clock.now)

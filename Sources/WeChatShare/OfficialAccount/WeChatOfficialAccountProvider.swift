@@ -1,7 +1,7 @@
 public import Foundation
 import ImageCodecs
+public import ServiceKit
 public import ShareKit
-public import ShareKitHTTP
 
 extension ShareDestination {
     /// A message to one follower of an Official Account (`wechat-oa/message`).
@@ -120,7 +120,7 @@ public struct WeChatOfficialAccountProvider: ShareProvider {
 
     /// The configuration.
     public let configuration: Configuration
-    let client: ProviderHTTPClient
+    let client: ServiceClient
     private let networkMonitor: (any NetworkMonitor)?
 
     public var id: ProviderID { Self.id }
@@ -131,7 +131,7 @@ public struct WeChatOfficialAccountProvider: ShareProvider {
 
     /// Creates the provider.
     public init(
-        configuration: Configuration, client: ProviderHTTPClient = ProviderHTTPClient(transport: URLSessionTransport()),
+        configuration: Configuration, client: ServiceClient = ServiceClient(transport: URLSessionTransport()),
         networkMonitor: (any NetworkMonitor)? = nil
     ) {
         self.configuration = configuration

@@ -1,7 +1,7 @@
-import CCrypto
 public import Foundation
+public import ServiceKit
 public import ShareKit
-public import ShareKitHTTP
+import SystemSupport
 
 /// WeCom (WeChat Work): posts to a group chat through the group robot's
 /// documented webhook (`cgi-bin/webhook/send?key=...`). The webhook key is
@@ -46,7 +46,7 @@ public struct WeComWebhookProvider: ShareProvider {
 
     /// The configuration.
     public let configuration: Configuration
-    private let client: ProviderHTTPClient
+    private let client: ServiceClient
     private let networkMonitor: (any NetworkMonitor)?
 
     public var id: ProviderID { Self.id }
@@ -56,7 +56,7 @@ public struct WeComWebhookProvider: ShareProvider {
 
     /// Creates the provider.
     public init(
-        configuration: Configuration, client: ProviderHTTPClient = ProviderHTTPClient(transport: URLSessionTransport()),
+        configuration: Configuration, client: ServiceClient = ServiceClient(transport: URLSessionTransport()),
         networkMonitor: (any NetworkMonitor)? = nil
     ) {
         self.configuration = configuration
@@ -96,7 +96,7 @@ public struct WeComWebhookProvider: ShareProvider {
         guard destination == .session else { throw .unknownTarget(ShareTarget(provider: id, destination: destination, displayName: displayName)) }
         try validate(content, for: destination)
         let messages = Self.messages(for: content)
-        client.log.log(ShareLogRecord(.info, "wecom: sending \(messages.count) message(s) to the group"))
+        client.log.log(ServiceLogRecord(.info, "wecom: sending \(messages.count) message(s) to the group"))
         let key = configuration.webhookKey
         do throws(ShareError) {
             return try await MessageSequence.post(messages, via: Sender(provider: self)).redacting([key])
@@ -135,8 +135,8 @@ public struct WeComWebhookProvider: ShareProvider {
     }
 
     fileprivate func send(_ message: JSONValue) async throws(ShareError) -> ShareOutcome {
-        let url = configuration.apiBase.appending(path: "cgi-bin/webhook/send").adding([("key", configuration.webhookKey)])
-        switch try await client.publish(.json(url, message, idempotent: false)) {
+        let url = configuration.apiBase.appending(path: "cgi-bin/webhook/send").appendingQuery([("key", configuration.webhookKey)])
+        switch try await client.publishForShare(.json(url, message, idempotent: false)) {
         case .unknown(let reason): return .outcomeUnknown(reason: reason)
         case .answered(let response):
             // The robot's 45009 is its 20-a-minute limit, not an account's daily quota.
@@ -145,5 +145,5 @@ public struct WeComWebhookProvider: ShareProvider {
     }
 
     /// The MD5 of `bytes` in lowercase hex (the webhook checks pictures with it).
-    static func md5Hex(_ bytes: [UInt8]) -> String { Digest.hex(bytes, EVP_md5()) }
+    static func md5Hex(_ bytes: [UInt8]) -> String { Digest.hex(bytes, .md5) }
 }

@@ -1,5 +1,5 @@
 public import Foundation
-public import ShareKitHTTP
+public import ServiceKit
 
 /// Which page of the home timeline to read.
 public enum WeiboTimelineQuery: Hashable, Sendable {

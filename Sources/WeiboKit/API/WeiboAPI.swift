@@ -1,6 +1,5 @@
 public import Foundation
-import ShareKit
-public import ShareKitHTTP
+public import ServiceKit
 
 /// Weibo's REST API with a token in hand: builds each documented request,
 /// sends it through the toolkit's client (reads retried, writes sent once)
@@ -9,7 +8,7 @@ public import ShareKitHTTP
 /// keeps tokens itself.
 ///
 /// ```swift
-/// let api = WeiboAPI(http: ProviderHTTPClient(transport: URLSessionTransport()))
+/// let api = WeiboAPI(http: ServiceClient(transport: URLSessionTransport()))
 /// let posts = try await api.homeTimeline(.latest, count: 50, token: token)
 /// ```
 public struct WeiboAPI: Sendable {
@@ -23,10 +22,10 @@ public struct WeiboAPI: Sendable {
     /// Where the API lives (tests point this at a loopback server).
     public let base: URL
     /// Sends the requests, with the retry rule and the log.
-    public let http: ProviderHTTPClient
+    public let http: ServiceClient
 
     /// Creates the API over `http`.
-    public init(base: URL = WeiboAPI.defaultBase, http: ProviderHTTPClient) {
+    public init(base: URL = WeiboAPI.defaultBase, http: ServiceClient) {
         self.base = base
         self.http = http
     }
@@ -36,12 +35,7 @@ public struct WeiboAPI: Sendable {
     /// A request to `path` with the token in the `Authorization: OAuth2`
     /// header, so it is in no URL and no log line.
     func request(_ method: String, _ path: String, query: [(String, String)] = [], form: URLEncodedForm? = nil, token: String?) -> HTTPRequest {
-        var url = base.appending(path: path)
-        if !query.isEmpty {
-            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)!
-            components.percentEncodedQuery = String(decoding: URLEncodedForm(query).body, as: UTF8.self)
-            url = components.url!
-        }
+        let url = base.appending(path: path).appendingQuery(query)
         var headers: [String: String] = [:]
         if let token { headers["Authorization"] = "OAuth2 \(token)" }
         if form != nil { headers["Content-Type"] = URLEncodedForm.contentType }
@@ -55,7 +49,7 @@ public struct WeiboAPI: Sendable {
         do {
             response = try await http.send(request)
         } catch {
-            throw Self.weiboError(error)
+            throw Self.weiboError(error, sending: request)
         }
         try Self.check(response, endpoint: endpoint, uid: uid)
         return response
@@ -75,11 +69,11 @@ public struct WeiboAPI: Sendable {
     }
 
     /// Sends a write once through the toolkit's client.
-    func publish(_ request: HTTPRequest) async throws(WeiboError) -> ProviderHTTPClient.PublishAttempt {
+    func publish(_ request: HTTPRequest) async throws(WeiboError) -> ServiceClient.PublishAttempt {
         do {
             return try await http.publish(request)
         } catch {
-            throw Self.weiboError(error)
+            throw Self.weiboError(error, sending: request)
         }
     }
 
@@ -133,13 +127,12 @@ public struct WeiboAPI: Sendable {
         }
     }
 
-    /// The ``WeiboError`` for a toolkit failure.
-    static func weiboError(_ error: ShareError) -> WeiboError {
-        switch error {
-        case .cancelled: .cancelled
-        case .network(let cause): .network(cause)
-        default: .network(UnderlyingError(error))
-        }
+    /// The ``WeiboError`` for a transport failure of `request`: a
+    /// cancellation is ``WeiboError/cancelled``, anything else
+    /// ``WeiboError/network(_:)`` with the method and path (never the
+    /// query).
+    static func weiboError(_ error: TransportError, sending request: HTTPRequest) -> WeiboError {
+        error == .cancelled ? .cancelled : .network(UnderlyingError(error, context: "\(request.method) \(request.url.path)"))
     }
 
     /// Checks a text against Weibo's 140-character rule before sending it.

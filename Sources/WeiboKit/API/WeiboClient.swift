@@ -1,5 +1,5 @@
 import Foundation
-public import ShareKit
+public import ServiceKit
 
 /// A Weibo client for the app's accounts: every call acts as the current
 /// account (or the one named), takes its token from the

@@ -1,4 +1,4 @@
-public import ShareKit
+public import ServiceKit
 
 /// Weibo's request limits for one user of one app, per hour, as the
 /// platform's "接口访问频次权限" (rate limiting) page states them. They

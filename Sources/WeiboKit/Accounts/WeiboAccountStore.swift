@@ -1,5 +1,5 @@
 import Foundation
-public import ShareKit
+public import ServiceKit
 
 /// The app's Weibo accounts: several per app, keyed by uid, one of them
 /// current. Tokens live in a ``ShareKit/CredentialStore`` (provider `"weibo"`,
@@ -18,7 +18,7 @@ public actor WeiboAccountStore {
     private let credentials: any CredentialStore
     private let indexPath: String?
     private var index: Index
-    private let clock: any ShareClock
+    private let clock: any ServiceClock
 
     /// What the index file holds.
     private struct Index: Codable {
@@ -27,7 +27,7 @@ public actor WeiboAccountStore {
     }
 
     /// Opens the store. A missing index is empty; an unreadable one is an error.
-    public init(credentials: any CredentialStore, indexPath: String? = nil, clock: any ShareClock = SystemClock()) throws(WeiboError) {
+    public init(credentials: any CredentialStore, indexPath: String? = nil, clock: any ServiceClock = SystemClock()) throws(WeiboError) {
         self.credentials = credentials
         self.indexPath = indexPath
         self.clock = clock

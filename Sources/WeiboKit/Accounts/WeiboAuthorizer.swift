@@ -1,6 +1,5 @@
 public import Foundation
-public import ShareKit
-public import ShareKitHTTP
+public import ServiceKit
 
 /// Signs a user in to Weibo with OAuth 2 (authorization code): the app
 /// opens ``authorizationURL(state:display:)`` in a browser, receives `code`
@@ -24,12 +23,12 @@ public struct WeiboAuthorizer: Sendable {
     public let redirectURI: URL
     /// Where the OAuth endpoints live.
     public let apiBase: URL
-    private let client: ProviderHTTPClient
+    private let client: ServiceClient
 
     /// Creates an authorizer.
     public init(
         appKey: String, appSecret: String, redirectURI: URL, apiBase: URL = WeiboAPI.defaultBase,
-        client: ProviderHTTPClient = ProviderHTTPClient(transport: URLSessionTransport())
+        client: ServiceClient = ServiceClient(transport: URLSessionTransport())
     ) {
         self.appKey = appKey
         self.appSecret = appSecret
@@ -50,14 +49,12 @@ public struct WeiboAuthorizer: Sendable {
     /// code. `forcelogin=true` always asks for a sign-in, so a second
     /// account can be added while the browser remembers the first.
     public func authorizationURL(state: String, display: Display? = nil) -> URL {
-        var components = URLComponents(url: apiBase.appending(path: "oauth2/authorize"), resolvingAgainstBaseURL: false)!
-        components.queryItems = [
-            URLQueryItem(name: "client_id", value: appKey), URLQueryItem(name: "redirect_uri", value: redirectURI.absoluteString),
-            URLQueryItem(name: "response_type", value: "code"), URLQueryItem(name: "state", value: state),
-            URLQueryItem(name: "forcelogin", value: "true"),
+        var query = [
+            ("client_id", appKey), ("redirect_uri", redirectURI.absoluteString), ("response_type", "code"), ("state", state),
+            ("forcelogin", "true"),
         ]
-        if let display { components.queryItems?.append(URLQueryItem(name: "display", value: display.rawValue)) }
-        return components.url!
+        if let display { query.append(("display", display.rawValue)) }
+        return apiBase.appending(path: "oauth2/authorize").appendingQuery(query)
     }
 
     /// The `code` in the URL the browser was sent back to, after checking
@@ -99,11 +96,17 @@ public struct WeiboAuthorizer: Sendable {
         let request = HTTPRequest(
             method: "POST", url: apiBase.appending(path: "oauth2/access_token"), headers: ["Content-Type": URLEncodedForm.contentType],
             body: form.body, isIdempotent: false)
-        let attempt: ProviderHTTPClient.PublishAttempt
+        let attempt: ServiceClient.PublishAttempt
         do {
             attempt = try await client.publish(request)
         } catch {
-            throw WeiboAPI.weiboError(error.redacting([appSecret, code]))
+            // The code and secret travel in the body, never in the path the
+            // error names; redacting keeps it so if a transport's reason
+            // ever quotes the request.
+            switch WeiboAPI.weiboError(error, sending: request) {
+            case .network(let cause): throw .network(cause.redacting([appSecret, code]))
+            case let other: throw other
+            }
         }
         let response: HTTPResponse
         switch attempt {

@@ -1,6 +1,6 @@
 public import Foundation
 import SQLiteSupport
-public import ShareKit
+public import ServiceKit
 
 /// The home timelines seen, per account, in SQLite: pages merged by id,
 /// with the gaps between them remembered, so a refresh after a long time
@@ -18,7 +18,7 @@ public actor WeiboTimelineCache {
     /// How many posts an account keeps (the newest).
     public let maxPostsPerAccount: Int
     private let database: SQLiteDatabase
-    private let clock: any ShareClock
+    private let clock: any ServiceClock
 
     private static let schema = [
         """
@@ -34,7 +34,7 @@ public actor WeiboTimelineCache {
     ]
 
     /// Opens (creating) the cache at `path`; `:memory:` keeps it in memory.
-    public init(path: String, maxPostsPerAccount: Int = 2_000, clock: any ShareClock = SystemClock()) throws(WeiboError) {
+    public init(path: String, maxPostsPerAccount: Int = 2_000, clock: any ServiceClock = SystemClock()) throws(WeiboError) {
         self.maxPostsPerAccount = max(maxPostsPerAccount, 1)
         self.clock = clock
         do {

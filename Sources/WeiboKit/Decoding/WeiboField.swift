@@ -1,5 +1,5 @@
 import Foundation
-import ShareKitHTTP
+import ServiceKit
 
 /// A value of a Weibo answer with its path, read with typed errors that
 /// name the field. Unknown fields are ignored; a missing optional field is

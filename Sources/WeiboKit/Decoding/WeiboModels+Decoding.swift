@@ -1,5 +1,5 @@
 public import Foundation
-import ShareKitHTTP
+import ServiceKit
 
 extension WeiboUser {
     /// Reads a user object.

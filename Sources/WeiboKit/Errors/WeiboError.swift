@@ -1,4 +1,4 @@
-public import ShareKit
+public import ServiceKit
 
 /// What went wrong talking to Weibo, typed by what the app should do.
 /// Descriptions never contain a token.

@@ -1,5 +1,4 @@
-import ShareKit
-public import ShareKitHTTP
+public import ServiceKit
 
 /// Weibo's error answer, `{"error": "expired_token", "error_code": 21327,
 /// "request": "/2/statuses/home_timeline.json"}` (the code is sometimes a
@@ -31,7 +30,7 @@ public struct WeiboErrorAnswer: Hashable, Sendable {
     }
 
     /// The typed error (an authorization failure names `uid`'s account when known).
-    public func error(endpoint: String, uid: String? = nil, sentText: String? = nil, maxTextLength: Int = 140) -> WeiboError {
+    public func error(endpoint: String, uid: String? = nil, sentText: String? = nil, maxTextLength: Int = WeiboAPI.maxTextLength) -> WeiboError {
         if WeiboErrorCode.authorization.contains(code) { return .needsSignIn(uid: uid ?? "?") }
         if WeiboErrorCode.rateLimit.contains(code) { return .rateLimited(code: code, retryAfter: retryAfter) }
         if WeiboErrorCode.duplicate.contains(code) { return .duplicate(code: code, message: message) }

@@ -1,5 +1,5 @@
 import Foundation
-import ShareKit
+import ServiceKit
 
 /// One account's home timeline as a screen shows it: refreshed from Weibo
 /// into the ``WeiboTimelineCache``, read from the cache when the network is

@@ -2,20 +2,25 @@
 // comments, compiled.
 
 import Foundation
+import ServiceKit
 import ShareKit
-import ShareKitHTTP
 import WeChatAppShare
 import WeChatShare
 import WeiboKit
 import WeiboShare
 
 enum ProviderSnippets {
+    static func query(base: URL, postID: String) -> URL {
+        let url = base.appending(path: "2/statuses/show.json").appendingQuery([("id", postID)])
+        return url
+    }
+
     static func readme(
-        center: ShareCenter, credentials: any CredentialStore, myLogHandler: any ShareLogHandler, key: String, appLink: URL, openID: String,
+        center: ShareCenter, credentials: any CredentialStore, myLogHandler: any ServiceLogHandler, key: String, appLink: URL, openID: String,
         robotKey: String, secret: String, myWeChatBridge: any WeChatBridge
     ) async throws {
         await center.register(WeChatAppProvider(bridge: myWeChatBridge))  // the WeChat app, through your OpenSDK bridge
-        let client = ProviderHTTPClient(transport: URLSessionTransport(), log: myLogHandler)  // retries, redacted logging
+        let client = ServiceClient(transport: URLSessionTransport(), log: myLogHandler)  // retries, redacted logging
         await center.register(WeiboProvider(configuration: .init(appKey: key, safeDomainLink: appLink), client: client))
         await center.register(WeChatOfficialAccountProvider(configuration: .init(appID: "wx...", messageRecipient: openID), client: client))
         await center.register(WeComWebhookProvider(configuration: .init(webhookKey: robotKey), client: client))  // 20 messages a minute, applied

@@ -1,14 +1,14 @@
 // The ShareKit code samples of the README and the doc comments, compiled.
 
 import Foundation
+import ServiceKit
 import ShareKit
-import ShareKitHTTP
 import WeChatShare
 
 /// A provider's shape, for the samples that show what a provider writes.
 struct SnippetProvider {
     let appKey: String
-    let client: ProviderHTTPClient
+    let client: ServiceClient
     let monitor: (any NetworkMonitor)?
 
     func availability(credential: Credential?) async -> ProviderAvailability {
@@ -23,13 +23,27 @@ struct SnippetProvider {
         HTTPRequest(method: "POST", url: URL(string: "https://api.example.com/post")!, body: Array(mediaID.utf8))
     }
 
-    func post(uploadRequest: HTTPRequest) async throws(ShareError) -> ShareOutcome {
+    /// ServiceKit's sample: the client's own errors (`TransportError`) pass through.
+    func post(uploadRequest: HTTPRequest) async throws -> ShareOutcome {
         let upload = try await client.send(uploadRequest)  // retried on 5xx, timeouts
         let mediaID = try parseMediaID(upload)
         switch try await client.publish(postRequest(mediaID)) {  // sent once
         case .answered(let response): return try parse(response)
         case .unknown(let reason): return .outcomeUnknown(reason: reason)
         }
+    }
+}
+
+extension SnippetProvider {
+    /// ShareKit's sample: a provider turns a transport failure into its share error once.
+    func upload(_ request: HTTPRequest) async throws(ShareError) -> HTTPResponse {
+        let response: HTTPResponse
+        do {
+            response = try await client.send(request)
+        } catch {
+            throw ShareError(error, sending: request)
+        }
+        return response
     }
 }
 
@@ -56,14 +70,14 @@ enum ShareKitSnippets {
 
     static func progress(body: [UInt8]) {
         let request = UUID()
-        ShareProgress.report(request: request, sent: 0, total: Int64(body.count))
+        TransferProgress.report(request: request, sent: 0, total: Int64(body.count))
         // ... as the body goes out ...
-        ShareProgress.report(request: request, sent: Int64(body.count), total: Int64(body.count))
+        TransferProgress.report(request: request, sent: Int64(body.count), total: Int64(body.count))
     }
 
     static func logging() {
-        struct PrintLog: ShareLogHandler {
-            func log(_ record: ShareLogRecord) { print(record) }
+        struct PrintLog: ServiceLogHandler {
+            func log(_ record: ServiceLogRecord) { print(record) }
         }
         let transport = URLSessionTransport().logging(to: PrintLog())
         _ = transport

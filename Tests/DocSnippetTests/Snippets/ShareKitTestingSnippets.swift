@@ -3,16 +3,17 @@
 // Tests/ShareKitTests/ConsumerExampleTests.swift.
 
 import Foundation
+import ServiceKit
+import ServiceKitTesting
 import ShareKit
-import ShareKitHTTP
-import ShareKitHTTPTesting
 import ShareKitTesting
 import Testing
 import WeChatAppShare
+import WeChatAppShareTesting
 
 enum ShareKitTestingSnippets {
     static func inMemoryLog(token: String) {
-        let log = InMemoryShareLog()
+        let log = InMemoryServiceLog()
         let transport = StubHTTPTransport().logging(to: log)
         // ... share ...
         #expect(!log.records.contains { $0.message.contains(token) })

@@ -27,4 +27,9 @@ enum SystemSupportSnippets {
         print(TerminalText.safe(post.text))  // lines kept
         print("\(TerminalText.safeLine(fileName))  \(size)")  // one line: \n and \t escaped too
     }
+
+    static func digest(bytes: [UInt8]) -> String {
+        let id = Digest.sha256Hex(bytes)  // 64 hex digits
+        return id
+    }
 }

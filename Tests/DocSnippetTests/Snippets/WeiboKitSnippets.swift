@@ -1,8 +1,8 @@
 // The WeiboKit code samples of the README and the doc comments, compiled.
 
 import Foundation
+import ServiceKit
 import ShareKit
-import ShareKitHTTP
 import WeiboKit
 
 enum WeiboKitSnippets {
@@ -51,8 +51,8 @@ enum WeiboKitSnippets {
         if let answer = WeiboErrorAnswer(response) { throw answer.error(endpoint: "comments/create") }
     }
 
-    static func api(http: ProviderHTTPClient, token: String) async throws -> [WeiboPost] {
-        let api = WeiboAPI(http: ProviderHTTPClient(transport: URLSessionTransport()))
+    static func api(http: ServiceClient, token: String) async throws -> [WeiboPost] {
+        let api = WeiboAPI(http: ServiceClient(transport: URLSessionTransport()))
         let posts = try await api.homeTimeline(.latest, count: 50, token: token)
         return posts
     }
@@ -68,7 +68,7 @@ enum WeiboKitSnippets {
         try await store.use(uid: otherUID)
     }
 
-    static func client(http: ProviderHTTPClient, store: WeiboAccountStore, warnMaybePosted: () -> Void) async throws {
+    static func client(http: ServiceClient, store: WeiboAccountStore, warnMaybePosted: () -> Void) async throws {
         let client = WeiboClient(api: WeiboAPI(http: http), accounts: store, networkMonitor: LinuxNetworkMonitor())
         let posts = try await client.homeTimeline(.latest, count: 50)
         if case .outcomeUnknown = try await client.repost(posts[0].id, text: "转发") { warnMaybePosted() }
@@ -101,7 +101,7 @@ extension WeiboKitSnippets {
         let credential = try await authorizer.credential(forCode: authorizer.code(fromRedirect: redirectedTo, expectedState: nonce))
         let accounts = try WeiboAccountStore(credentials: FileCredentialStore(path: dir + "/tokens.json"), indexPath: dir + "/accounts.json")
         try await accounts.add(credential, screenName: "小明")  // the uid is the one get_token_info states
-        let client = WeiboClient(api: WeiboAPI(http: ProviderHTTPClient(transport: URLSessionTransport())), accounts: accounts)
+        let client = WeiboClient(api: WeiboAPI(http: ServiceClient(transport: URLSessionTransport())), accounts: accounts)
         let session = WeiboTimelineSession(client: client, cache: try WeiboTimelineCache(path: dir + "/timeline.sqlite"))
         let snapshot = try await session.refresh()  // the cache, marked offline, when Weibo cannot be reached
         if case .outcomeUnknown = try await client.comment(on: snapshot.timeline.posts[0].id, text: "好看") { warnMaybePosted() }
