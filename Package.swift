@@ -379,8 +379,10 @@ let package = Package(
             dependencies: ["WeiboKit", "FakeWeibo", "ServiceKit", "ServiceKitTesting"],
             swiftSettings: swiftSettings
         ),
+        // The examples end to end, as a person runs them: the five tools,
+        // the fuzz target's regressions, two processes on one store.
         .testTarget(
-            name: "PhotoFitTests",
+            name: "ExampleTests",
             dependencies: [
                 "photo-fit", "photo-album", "photo-share", "photo-browser", "weibo-client", "photodeck-fuzz", "netwatch", "store-tool", "FakeWeibo",
                 "ImageCodecs", "PhotoBrowser", "PhotoViewer", "ShareKit", "ServiceKit", "ShareKitTesting", "ServiceKitTesting", "TestSupport",

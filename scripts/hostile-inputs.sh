@@ -3,7 +3,7 @@
 # exit status (128+N for a signal, "hang" when killed after TIMEOUT s),
 # elapsed seconds and peak resident memory, at full size and as a 320x320
 # rendition. The inputs are made by the test suite
-# (Tests/PhotoFitTests/HostileInputTests.swift), never stored.
+# (Tests/ExampleTests/HostileInputTests.swift), never stored.
 #
 #   scripts/hostile-inputs.sh [OLD_PHOTO_FIT]
 #
