@@ -96,25 +96,6 @@ public enum PickerResult: Sendable {
     case cancelled
 }
 
-/// Why a session could not run.
-public enum PickerError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// No preferred source is available.
-    case noSourceAvailable([SkippedSource])
-    /// The chosen source cannot list photos.
-    case sourceCannotList(PhotoSourceKind)
-    /// Listing or capturing failed.
-    case sourceFailed(PhotoSourceKind, String)
-
-    public var description: String {
-        switch self {
-        case .noSourceAvailable(let skipped):
-            "no photo source is available (" + skipped.map { "\($0.kind): \($0.reason)" }.joined(separator: "; ") + ")"
-        case .sourceCannotList(let kind): "the \(kind) source cannot list photos to pick"
-        case .sourceFailed(let kind, let reason): "the \(kind) source failed: \(reason)"
-        }
-    }
-}
-
 /// One run of the picker: choose a source, offer its photos, follow the
 /// user's actions within the configuration's rules, and end in
 /// ``PickerResult/picked(_:)`` or ``PickerResult/cancelled``.

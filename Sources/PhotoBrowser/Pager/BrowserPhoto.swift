@@ -71,21 +71,3 @@ extension Array: PhotoCollection where Element == BrowserPhoto {
         return self[index]
     }
 }
-
-/// Why the browser could not show a page.
-public enum BrowserError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// There is no page `index` in a collection of `count`.
-    case pageOutOfRange(Int, count: Int)
-    /// The collection is empty.
-    case emptyCollection
-    /// The photo's rendition could not be decoded.
-    case undecodable(photoID: String, reason: ImageCodecError)
-
-    public var description: String {
-        switch self {
-        case .pageOutOfRange(let index, let count): "there is no page \(index) (the collection has \(count))"
-        case .emptyCollection: "there are no photos to show"
-        case .undecodable(let id, let reason): "\(id) cannot be shown: \(reason)"
-        }
-    }
-}
