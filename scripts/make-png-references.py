@@ -11,12 +11,22 @@ of the pixels are recorded:
 - 16-bit samples rounded: round(v * 255 / 65535);
 - no gamma, sBIT or colour-profile processing.
 
-Run from the repository root:  pip install pypng && python3 scripts/make-png-references.py
+Run from the repository root:  python3 scripts/make-png-references.py
+(it installs pypng 0.20220715.0 into .build/pypng with pip when it is not
+importable; nothing of it is committed).
 """
 import os
+import subprocess
 import sys
 
-import png  # pypng
+PYPNG = "pypng==0.20220715.0"
+VENDOR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".build", "pypng")
+try:
+    import png  # pypng
+except ImportError:
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--target", VENDOR, PYPNG], check=True)
+    sys.path.insert(0, VENDOR)
+    import png  # pypng
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 TESTDATA = os.path.join(ROOT, "Tests", "Fixtures", "conformance")
