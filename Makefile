@@ -74,6 +74,7 @@ check-map: deps-build
 ## check-docs: fails when a public symbol of a library has no doc comment,
 ## or when DocC cannot resolve a link (in a doc comment or a landing page).
 check-docs: deps-test
+	swift build --build-tests >/dev/null
 	swift package dump-symbol-graph --minimum-access-level public >/dev/null
 	python3 scripts/check-docs.py
 	scripts/build-docs.sh

@@ -16,6 +16,10 @@ WORK=.build/docs
 rm -rf "$WORK"
 mkdir -p "$WORK/graphs" "$WORK/PhotoDeck.docc"
 
+# dump-symbol-graph also reads the package's test-discovery module, which
+# exists only once the tests are built: build them first, so `make docs`
+# works on its own in a fresh clone (a no-op after `make test`).
+swift build --build-tests >/dev/null
 swift package dump-symbol-graph --minimum-access-level public >/dev/null
 GRAPHS=$(ls -d .build/*/symbolgraph | head -n 1)
 for module in "${MODULES[@]}"; do

@@ -1,6 +1,7 @@
 import CTerminal
 import Foundation
 import ImageCodecs
+import Synchronization
 import SystemSupport
 
 #if canImport(Glibc)
@@ -11,11 +12,13 @@ import SystemSupport
 
 /// The terminal a viewer draws on: its size in cells and pixels, raw-mode
 /// input (restored on close), reads that wait with a timeout, and writes.
-/// Used by one thread at a time (the viewer's own).
-final class TerminalDevice {
+/// One thread reads (the viewer's input thread) while the viewer's loop
+/// writes: the descriptors are separate, and the saved modes are behind a
+/// lock.
+final class TerminalDevice: Sendable {
     let input: Int32
     let output: Int32
-    private var saved: termios?
+    private let saved = Mutex<termios?>(nil)
     /// A pipe that wakes a waiting read (signals, closing).
     private let wake: (read: Int32, write: Int32)
 
@@ -72,7 +75,7 @@ final class TerminalDevice {
         guard isInputTerminal else { throw .notATerminal("standard input") }
         var attributes = termios()
         guard tcgetattr(input, &attributes) == 0 else { throw .system(call: "tcgetattr", errno: errno) }
-        saved = attributes
+        saved.withLock { $0 = attributes }
         cfmakeraw(&attributes)
         // Keep output processing so "\n" still returns the carriage.
         attributes.c_oflag |= tcflag_t(OPOST)
@@ -81,9 +84,12 @@ final class TerminalDevice {
 
     /// Puts back the modes found by ``enterRawMode()``.
     func restore() {
-        guard var attributes = saved else { return }
+        let taken = saved.withLock { state in
+            defer { state = nil }
+            return state
+        }
+        guard var attributes = taken else { return }
         _ = tcsetattr(input, TCSAFLUSH, &attributes)
-        saved = nil
     }
 
     /// Writes everything (retrying short writes).
@@ -128,6 +134,13 @@ final class TerminalDevice {
         let count = Glibc.read(input, &buffer, buffer.count)
         if count <= 0 { return count < 0 && errno == EINTR ? .woken([]) : .closed }
         return .bytes(Array(buffer[0..<count]))
+    }
+
+    /// Wakes a ``read(timeout:)`` waiting on another thread: it returns
+    /// ``Event/woken(_:)`` with a 0 among the numbers (no signal is 0).
+    func wakeReader() {
+        var byte: UInt8 = 0
+        _ = Glibc.write(wake.write, &byte, 1)
     }
 
     /// Routes SIGWINCH, SIGINT, SIGTERM and SIGHUP to the wake pipe (and

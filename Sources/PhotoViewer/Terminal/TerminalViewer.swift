@@ -1,5 +1,6 @@
 public import Foundation
 import ImageCodecs
+import Synchronization
 import SystemSupport
 
 #if canImport(Glibc)
@@ -54,43 +55,42 @@ public struct TerminalViewer: Sendable {
 
     /// Runs until the person quits, input ends or a signal arrives; the
     /// terminal is restored before this returns.
+    ///
+    /// The terminal's queries and its key reads wait, so they run on a
+    /// thread of the viewer's own, which hands keys and signals to this loop
+    /// through an `AsyncStream`; the loop asks the controller, encodes the
+    /// frame and writes it. No semaphore stands between a key and its frame.
     public func run() async throws(TerminalError) -> ViewerExit {
         let controller = controller
         let options = options
-        let result: Result<ViewerExit, TerminalError> = await ViewerThread.run(named: "photodeck.terminal") {
+        let opened: Result<TerminalSetup, TerminalError> = await ViewerThread.run(named: "photodeck.terminal") {
             do throws(TerminalError) {
-                let session = try TerminalSession(controller: controller, options: options)
-                return .success(session.run())
+                return .success(try TerminalSetup(options: options))
             } catch {
                 return .failure(error)
             }
         }
-        return try result.get()
+        let setup = try opened.get()
+        var session = TerminalSession(controller: controller, options: options, setup: setup)
+        return await session.run()
     }
 }
 
-/// One run of a terminal viewer, on its own thread.
-private final class TerminalSession {
-    let controller: ViewerController
-    let options: TerminalViewer.Options
+/// The terminal as the set-up thread left it: modes set, graphics chosen
+/// (from the environment and a DA1 reply), the size (a CSI 14 t reply when
+/// TIOCGWINSZ has no pixels), and the keys typed while it asked.
+private struct TerminalSetup: Sendable {
     let device: TerminalDevice
-    var decoder = TerminalKeyDecoder()
+    let interactive: Bool
     var graphics: TerminalGraphics = .ansi
-    var size = TerminalDevice.Size(columns: 80, rows: 24, pixelWidth: 0, pixelHeight: 0)
-    let started = ContinuousClock.now
-    var watchesSignals = false
+    var size: TerminalDevice.Size
+    var decoder = TerminalKeyDecoder()
+    var typed: [ViewerKey] = []
 
-    init(controller: ViewerController, options: TerminalViewer.Options) throws(TerminalError) {
-        self.controller = controller
-        self.options = options
+    init(options: TerminalViewer.Options) throws(TerminalError) {
         device = try TerminalDevice()
-    }
-
-    func run() -> ViewerExit {
-        var typed: [ViewerKey] = []
-        let interactive = !options.once
+        interactive = !options.once
         if interactive, device.isInputTerminal { try? device.enterRawMode() }
-        defer { finish(interactive: interactive) }
         size = device.size(environment: options.environment)
         let canAsk = device.isInputTerminal && device.isOutputTerminal && interactive
         if let chosen = options.graphics {
@@ -110,33 +110,124 @@ private final class TerminalSession {
                 size.pixelHeight = pixels.height
             }
         }
-        if interactive {
-            installSignalHandlers()
-            device.write("\u{1B}[?1049h\u{1B}[?25l")
+        if interactive { device.write("\u{1B}[?1049h\u{1B}[?25l") }
+    }
+}
+
+/// What the input thread reads.
+private enum TerminalInput: Sendable {
+    /// Keys, decoded, with when their bytes arrived.
+    case keys([ViewerKey], at: ContinuousClock.Instant)
+    /// Signals the handlers caught.
+    case signals([Int32])
+    /// Input ended.
+    case closed
+}
+
+/// Set once, by the viewer's loop, to end the input thread.
+private final class StopFlag: Sendable {
+    private let value = Atomic(false)
+    var isSet: Bool { value.load(ordering: .acquiring) }
+    func set() { value.store(true, ordering: .releasing) }
+}
+
+/// The input thread: reads the terminal until input ends or the loop asks
+/// it to stop (``TerminalDevice/wakeReader()`` with the flag set). It
+/// routes SIGWINCH, SIGINT, SIGTERM and SIGHUP to itself while it runs
+/// (the handlers unblock them on the thread that installs them).
+private enum TerminalReader {
+    static func run(device: TerminalDevice, decoder: TerminalKeyDecoder, stop: StopFlag, input: AsyncStream<TerminalInput>.Continuation) {
+        let watching = (try? device.watchSignals()) != nil
+        defer {
+            if watching { device.unwatchSignals() }
+            input.finish()
         }
-        let controller = controller
-        let output =
-            "terminal, \(graphics.rawValue), \(size.columns)x\(size.rows) cells" + (size.pixelWidth > 0 ? ", \(size.pixelWidth)x\(size.pixelHeight) px" : "")
-        BlockingBridge.wait { await controller.recordOutput(output) }
-        configure()
-        draw(after: nil)
-        if options.once { return .quit }
-        // Keys typed while the terminal was being asked.
-        for key in typed { if let exit = handle(key, at: .now) { return exit } }
-        while true {
+        var decoder = decoder
+        while !stop.isSet {
             switch device.read(timeout: decoder.hasPending ? 50 : -1) {
             case .bytes(let bytes):
-                let now = ContinuousClock.now
-                for key in decoder.feed(bytes) { if let exit = handle(key, at: now) { return exit } }
+                let keys = decoder.feed(bytes)
                 _ = decoder.takeReplies()
+                if !keys.isEmpty { input.yield(.keys(keys, at: .now)) }
             case .timeout:
-                for key in decoder.flush() { if let exit = handle(key, at: .now) { return exit } }
+                let keys = decoder.flush()
+                if !keys.isEmpty { input.yield(.keys(keys, at: .now)) }
             case .woken(let received):
-                if let exit = handleSignals(received) { return exit }
+                let signals = received.filter { $0 != 0 }
+                if !signals.isEmpty { input.yield(.signals(signals)) }
+            case .closed:
+                input.yield(.closed)
+                return
+            }
+        }
+    }
+}
+
+/// One run of a terminal viewer: the loop over the input thread's keys.
+private struct TerminalSession {
+    let controller: ViewerController
+    let options: TerminalViewer.Options
+    var setup: TerminalSetup
+    let started = ContinuousClock.now
+    /// Writes leave the cooperative pool: a slow terminal blocks this queue, no task.
+    let writer = DispatchQueue(label: "photodeck.terminal.output")
+
+    init(controller: ViewerController, options: TerminalViewer.Options, setup: TerminalSetup) {
+        self.controller = controller
+        self.options = options
+        self.setup = setup
+    }
+
+    var device: TerminalDevice { setup.device }
+    var size: TerminalDevice.Size { setup.size }
+    var graphics: TerminalGraphics { setup.graphics }
+
+    mutating func run() async -> ViewerExit {
+        let output =
+            "terminal, \(graphics.rawValue), \(size.columns)x\(size.rows) cells" + (size.pixelWidth > 0 ? ", \(size.pixelWidth)x\(size.pixelHeight) px" : "")
+        await controller.recordOutput(output)
+        guard setup.interactive else {
+            await configure()
+            await draw(after: nil)
+            device.restore()
+            return .quit
+        }
+        // The input thread starts first, so the signal handlers are there
+        // before the first frame; keys it reads meanwhile wait in the stream.
+        let (inputs, continuation) = AsyncStream<TerminalInput>.makeStream()
+        let stop = StopFlag()
+        let device = device
+        let decoder = setup.decoder
+        let reader = Task {
+            await ViewerThread.run(named: "photodeck.terminal.input") {
+                TerminalReader.run(device: device, decoder: decoder, stop: stop, input: continuation)
+            }
+        }
+        await configure()
+        await draw(after: nil)
+        let exit = await loop(inputs)
+        await write(graphics.encoder.clearImages + Array("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l".utf8))
+        stop.set()
+        device.wakeReader()
+        await reader.value
+        device.restore()
+        return exit
+    }
+
+    mutating func loop(_ inputs: AsyncStream<TerminalInput>) async -> ViewerExit {
+        // Keys typed while the terminal was being asked.
+        for key in setup.typed { if let exit = await handle(key, at: .now) { return exit } }
+        for await event in inputs {
+            switch event {
+            case .keys(let keys, let time):
+                for key in keys { if let exit = await handle(key, at: time) { return exit } }
+            case .signals(let received):
+                if let exit = await handleSignals(received) { return exit }
             case .closed:
                 return .endOfInput
             }
         }
+        return .endOfInput
     }
 
     /// The canvas's pixel size and the viewport it stands for.
@@ -147,29 +238,36 @@ private final class TerminalSession {
         return (PixelSize(width: size.columns * cell.width, height: imageRows * cell.height), cell)
     }
 
-    func configure() {
+    func configure() async {
         let canvas = layout.canvas
-        let controller = controller
-        BlockingBridge.wait { await controller.configure(viewportSize: CGSize(width: canvas.width, height: canvas.height), scale: 1) }
+        await controller.configure(viewportSize: CGSize(width: canvas.width, height: canvas.height), scale: 1)
     }
 
-    func handle(_ key: ViewerKey, at time: ContinuousClock.Instant) -> ViewerExit? {
-        let controller = controller
+    func handle(_ key: ViewerKey, at time: ContinuousClock.Instant) async -> ViewerExit? {
         let canvas = layout.canvas
         let pointer = CGPoint(x: Double(canvas.width) / 2, y: Double(canvas.height) / 2)
-        let response = BlockingBridge.wait { await controller.press(key, pointer: pointer) }
-        switch response {
+        switch await controller.press(key, pointer: pointer) {
         case .quit: return .quit
         case .unchanged, .toggleFullScreen: return nil
         case .redraw:
-            draw(after: time)
+            await draw(after: time)
             return nil
         }
     }
 
-    func draw(after input: ContinuousClock.Instant?) {
-        let controller = controller
-        let frame = BlockingBridge.wait { await controller.frame() }
+    /// Writes `bytes` on the writer queue and resumes when they are written.
+    func write(_ bytes: [UInt8]) async {
+        let device = device
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            writer.async {
+                device.write(bytes)
+                done.resume()
+            }
+        }
+    }
+
+    func draw(after input: ContinuousClock.Instant?) async {
+        let frame = await controller.frame()
         let encodingStarted = ContinuousClock.now
         let (canvasSize, cell) = layout
         var out: [UInt8] = Array("\u{1B}[?2026h".utf8)
@@ -203,18 +301,12 @@ private final class TerminalSession {
         }
         out += Array("\u{1B}[?2026l".utf8)
         let encoded = ContinuousClock.now
-        device.write(out)
+        await write(out)
         let now = ContinuousClock.now
-        let start = started
-        let timing = (upload: encoded - encodingStarted, present: now - encoded)
-        BlockingBridge.wait { await controller.recordFrame(after: input, start: start, now: now, draw: timing) }
+        await controller.recordFrame(after: input, start: started, now: now, draw: (upload: encoded - encodingStarted, present: now - encoded))
     }
 
-    func installSignalHandlers() {
-        watchesSignals = (try? device.watchSignals()) != nil
-    }
-
-    func handleSignals(_ received: [Int32]) -> ViewerExit? {
+    mutating func handleSignals(_ received: [Int32]) async -> ViewerExit? {
         if let stop = received.first(where: { $0 != SIGWINCH }) { return .signal(stop) }
         if received.contains(SIGWINCH) {
             let newSize = device.size(environment: options.environment)
@@ -222,23 +314,15 @@ private final class TerminalSession {
                 // Keep the pixel size a CSI 14 t reply gave when TIOCGWINSZ has none.
                 let keepsPixels = newSize.pixelWidth == 0 && size.pixelWidth > 0
                 let cell = size.cellSize
-                size = newSize
+                setup.size = newSize
                 if keepsPixels {
-                    size.pixelWidth = newSize.columns * cell.width
-                    size.pixelHeight = newSize.rows * cell.height
+                    setup.size.pixelWidth = newSize.columns * cell.width
+                    setup.size.pixelHeight = newSize.rows * cell.height
                 }
-                configure()
+                await configure()
             }
-            draw(after: nil)
+            await draw(after: nil)
         }
         return nil
-    }
-
-    func finish(interactive: Bool) {
-        if interactive {
-            device.write(graphics.encoder.clearImages + Array("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l".utf8))
-        }
-        if watchesSignals { device.unwatchSignals() }
-        device.restore()
     }
 }
