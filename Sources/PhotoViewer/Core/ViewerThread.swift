@@ -1,10 +1,9 @@
 import Foundation
 
 /// Runs the part of a viewer that blocks on a thread of its own (SDL's
-/// event thread with every SDL call; the terminal's queries and key reads):
+/// event loop with every SDL call; the terminal's queries and key reads):
 /// those waits must not hold a thread of Swift's cooperative pool. The
-/// thread talks to the viewer's async loop through an `AsyncStream` and a
-/// mailbox, never a semaphore; the caller resumes when the thread returns.
+/// caller resumes when the thread returns.
 enum ViewerThread {
     static func run<T: Sendable>(named name: String, _ body: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in

@@ -1,5 +1,5 @@
+import CSDL2
 public import Foundation
-import ImageCodecs
 import SystemSupport
 
 /// The viewer in a window (SDL2): the page fitted and centred on black at
@@ -56,11 +56,7 @@ public struct WindowViewer: Sendable {
     }
 
     /// Opens the window and runs until the person quits or closes it.
-    ///
-    /// SDL's calls stay on a thread of the window's own, which turns SDL's
-    /// events into an `AsyncStream`; this loop reads it, asks the controller
-    /// and posts the frames back without waiting. No semaphore stands between
-    /// a key and its frame.
+    /// Throws ``WindowError`` when no window can be opened (no display).
     public func run() async throws(WindowError) -> ViewerExit {
         let controller = controller
         let options = options
@@ -70,150 +66,172 @@ public struct WindowViewer: Sendable {
         // then the first frame joins this decode.
         await controller.configure(viewportSize: options.size, scale: 1)
         let firstPage = Task { await controller.prepareCurrentPage() }
-        defer { firstPage.cancel() }
-        let (inputs, continuation) = AsyncStream<WindowInput>.makeStream()
-        let mailbox = WindowMailbox()
-        let thread = Task {
-            await ViewerThread.run(named: "photodeck.window") { WindowThread.run(options: options, mailbox: mailbox, input: continuation) }
+        let result: Result<ViewerExit, WindowError> = await ViewerThread.run(named: "photodeck.window") {
+            do throws(WindowError) {
+                let loop = try WindowLoop(controller: controller, options: options, started: started)
+                return .success(loop.run())
+            } catch {
+                return .failure(error)
+            }
         }
-        var session = WindowSession(controller: controller, options: options, mailbox: mailbox, input: continuation, started: started)
-        let outcome = await session.run(inputs)
-        mailbox.stop()
-        await thread.value
-        return try outcome.get()
+        firstPage.cancel()
+        return try result.get()
     }
 }
 
-/// The viewer's side of one window: reads the SDL thread's inputs, keeps
-/// the gestures' state (a drag, a click waiting for its second click), asks
-/// the controller, and posts frames.
-private struct WindowSession {
+/// One run of the window, on its own thread (SDL's calls stay on it).
+private final class WindowLoop {
     let controller: ViewerController
     let options: WindowViewer.Options
-    let mailbox: WindowMailbox
-    let input: AsyncStream<WindowInput>.Continuation
+    let renderer: WindowRenderer
     let started: ContinuousClock.Instant
     var drag: (tracker: DragTracker, pans: Bool)?
-    var pendingClick: Int?
-    var clicks = 0
+    var pendingClick: ContinuousClock.Instant?
     var viewport = CGSize(width: 1, height: 1)
 
-    init(
-        controller: ViewerController, options: WindowViewer.Options, mailbox: WindowMailbox, input: AsyncStream<WindowInput>.Continuation,
-        started: ContinuousClock.Instant
-    ) {
+    init(controller: ViewerController, options: WindowViewer.Options, started: ContinuousClock.Instant) throws(WindowError) {
         self.controller = controller
         self.options = options
-        self.mailbox = mailbox
-        self.input = input
         self.started = started
+        let size = (max(64, Int(options.size.width)), max(64, Int(options.size.height)))
+        renderer = try WindowRenderer(title: "PhotoDeck", size: size, rendering: options.rendering)
     }
 
-    func seconds(at time: ContinuousClock.Instant) -> Double { (time - started).inMilliseconds / 1000 }
+    var seconds: Double { (ContinuousClock.now - started).inMilliseconds / 1000 }
 
-    mutating func run(_ inputs: AsyncStream<WindowInput>) async -> Result<ViewerExit, WindowError> {
-        for await event in inputs {
-            switch event {
-            case .failed(let error):
-                return .failure(error)
-            case .opened(let description, let points, let pixels):
-                await controller.recordOutput("window, \(description)")
-                await configure(points: points, pixels: pixels)
-                await draw(after: nil)
-            case .presented(let frame, let after, let now, let upload, let present):
-                await controller.recordFrame(after: after, start: started, now: now, draw: (upload, present))
-                options.onFrame?(frame)
-                if options.once { return .success(.quit) }
-            default:
-                if let exit = await handle(event) { return .success(exit) }
+    func run() -> ViewerExit {
+        let controller = controller
+        let output = "window, \(renderer.rendererDescription)"
+        BlockingBridge.wait { await controller.recordOutput(output) }
+        // A black frame while the first page decodes: the window's
+        // framebuffer (8 MB of shared memory at 1920x1080) is made and
+        // touched now, not on the first photo's frame.
+        renderer.presentBlank()
+        configure()
+        draw(after: nil)
+        if options.once { return .quit }
+        var event = SDL_Event()
+        while true {
+            let wait = pendingClick.map { max(1, Int(($0 - .now).inMilliseconds)) } ?? 500
+            guard SDL_WaitEventTimeout(&event, Int32(wait)) != 0 else {
+                if let deadline = pendingClick, ContinuousClock.now >= deadline {
+                    pendingClick = nil
+                    perform(.toggleChrome, at: .now)
+                }
+                continue
             }
+            if let exit = handle(event) { return exit }
         }
-        return .success(.quit)
     }
 
-    mutating func handle(_ event: WindowInput) async -> ViewerExit? {
-        switch event {
-        case .quit:
+    func handle(_ event: SDL_Event) -> ViewerExit? {
+        let now = ContinuousClock.now
+        switch SDL_EventType(event.type) {
+        case SDL_QUIT:
             return .quit
-        case .key(let key, let pointer, let time):
-            return await respond(to: controller.press(key, pointer: pointer), at: time)
-        case .buttonDown(let point, let clickCount, let time):
-            if clickCount >= 2 {
+        case SDL_KEYDOWN:
+            let shift = UInt32(event.key.keysym.mod) & UInt32(KMOD_SHIFT.rawValue) != 0
+            guard let key = WindowKeys.key(for: event.key.keysym.sym, shift: shift) else { return nil }
+            return press(key, at: now)
+        case SDL_MOUSEBUTTONDOWN where event.button.button == UInt8(SDL_BUTTON_LEFT):
+            let point = CGPoint(x: Int(event.button.x), y: Int(event.button.y))
+            if event.button.clicks >= 2 {
                 pendingClick = nil
                 drag = nil
-                return await perform(.toggleZoom(at: point), at: time)
+                perform(.toggleZoom(at: point), at: now)
+            } else {
+                let controller = controller
+                let zoomed = BlockingBridge.wait { await controller.isZoomedIn }
+                drag = (DragTracker(at: point, seconds: seconds), zoomed)
             }
-            drag = (DragTracker(at: point, seconds: seconds(at: time)), await controller.isZoomedIn)
-        case .motion(let point, let time):
+        case SDL_MOUSEMOTION:
             guard var current = drag else { return nil }
-            let delta = current.tracker.move(to: point, seconds: seconds(at: time))
+            let delta = current.tracker.move(to: CGPoint(x: Int(event.motion.x), y: Int(event.motion.y)), seconds: seconds)
             drag = current
-            if current.pans, delta != .zero { return await perform(.pan(delta), at: time) }
-        case .buttonUp(let clickCount, let time):
+            if current.pans, delta != .zero { perform(.pan(delta), at: now) }
+        case SDL_MOUSEBUTTONUP where event.button.button == UInt8(SDL_BUTTON_LEFT):
             guard let finished = drag else { return nil }
             drag = nil
             if finished.tracker.isClick {
                 // A single click shows the overlay unless a second click makes it a double click.
-                if clickCount < 2 { startClickTimer() }
+                if event.button.clicks < 2 { pendingClick = now + .milliseconds(300) }
             } else if !finished.pans {
-                let swipe = ViewerCommand.swipe(translation: finished.tracker.translation, velocity: finished.tracker.velocity(at: seconds(at: time)))
-                return await perform(swipe, at: time)
+                perform(.swipe(translation: finished.tracker.translation, velocity: finished.tracker.velocity(at: seconds)), at: now)
             }
-        case .clickTimeout(let number):
-            guard pendingClick == number else { return nil }
-            pendingClick = nil
-            return await perform(.toggleChrome, at: .now)
-        case .wheel(let steps, let pointer, let time):
-            let factor = pow(ViewerKeymap.standard.zoomStep, Double(steps))
-            return await perform(.zoom(by: factor, at: pointer), at: time)
-        case .pinch(let fingers, let distanceChange, let x, let y, let time):
-            guard let pinch = PinchGesture.command(fingers: fingers, distanceChange: distanceChange, x: x, y: y, viewport: viewport) else { return nil }
-            return await perform(pinch, at: time)
-        case .resized(let points, let pixels):
-            await configure(points: points, pixels: pixels)
-            await draw(after: nil)
-        case .exposed:
-            await draw(after: nil)
-        case .opened, .failed, .presented:
-            break
+        case SDL_MOUSEWHEEL:
+            guard event.wheel.y != 0 else { return nil }
+            let factor = pow(ViewerKeymap.standard.zoomStep, Double(event.wheel.y))
+            perform(.zoom(by: factor, at: pointer), at: now)
+        case SDL_MULTIGESTURE:
+            let gesture = event.mgesture
+            guard
+                let pinch = PinchGesture.command(
+                    fingers: Int(gesture.numFingers), distanceChange: Double(gesture.dDist), x: Double(gesture.x), y: Double(gesture.y),
+                    viewport: viewport)
+            else { return nil }
+            perform(pinch, at: now)
+        case SDL_WINDOWEVENT:
+            switch SDL_WindowEventID(UInt32(event.window.event)) {
+            case SDL_WINDOWEVENT_SIZE_CHANGED:
+                configure()
+                draw(after: nil)
+            case SDL_WINDOWEVENT_EXPOSED:
+                draw(after: nil)
+            case SDL_WINDOWEVENT_CLOSE:
+                return .quit
+            default: break
+            }
+        default: break
         }
         return nil
     }
 
-    /// Waits 300 ms for a second click, then reports ``WindowInput/clickTimeout(_:)``
-    /// (a newer click makes an older timer's report stale).
-    mutating func startClickTimer() {
-        clicks += 1
-        let number = clicks
-        pendingClick = number
-        let input = input
-        Task {
-            try? await Task.sleep(for: .milliseconds(300))
-            input.yield(.clickTimeout(number))
-        }
+    /// The pointer in points, or the centre when it is outside the window.
+    var pointer: CGPoint {
+        var x: Int32 = 0
+        var y: Int32 = 0
+        SDL_GetMouseState(&x, &y)
+        guard SDL_GetMouseFocus() == renderer.window else { return CGPoint(x: viewport.width / 2, y: viewport.height / 2) }
+        return CGPoint(x: Int(x), y: Int(y))
     }
 
-    func perform(_ command: ViewerCommand, at time: ContinuousClock.Instant) async -> ViewerExit? {
-        await respond(to: controller.perform(command), at: time)
+    func press(_ key: ViewerKey, at time: ContinuousClock.Instant) -> ViewerExit? {
+        let controller = controller
+        let pointer = pointer
+        return respond(to: BlockingBridge.wait { await controller.press(key, pointer: pointer) }, at: time)
     }
 
-    func respond(to response: ViewerController.Response, at time: ContinuousClock.Instant) async -> ViewerExit? {
+    @discardableResult
+    func perform(_ command: ViewerCommand, at time: ContinuousClock.Instant) -> ViewerExit? {
+        let controller = controller
+        return respond(to: BlockingBridge.wait { await controller.perform(command) }, at: time)
+    }
+
+    private func respond(to response: ViewerController.Response, at time: ContinuousClock.Instant) -> ViewerExit? {
         switch response {
         case .quit: return .quit
         case .unchanged: break
-        case .redraw: await draw(after: time)
-        case .toggleFullScreen: mailbox.toggleFullScreen()
+        case .redraw: draw(after: time)
+        case .toggleFullScreen: renderer.toggleFullScreen()
         }
         return nil
     }
 
-    mutating func configure(points: CGSize, pixels: PixelSize) async {
+    func configure() {
+        let (points, pixels) = renderer.sizes
         viewport = points
         let scale = points.width > 0 ? Double(pixels.width) / Double(points.width) : 1
-        await controller.configure(viewportSize: points, scale: scale)
+        let controller = controller
+        BlockingBridge.wait { await controller.configure(viewportSize: points, scale: scale) }
     }
 
-    func draw(after input: ContinuousClock.Instant?) async {
-        mailbox.draw(await controller.frame(), after: input)
+    func draw(after input: ContinuousClock.Instant?) {
+        let controller = controller
+        let frame = BlockingBridge.wait { await controller.frame() }
+        let timing = renderer.draw(frame)
+        let now = ContinuousClock.now
+        let start = started
+        BlockingBridge.wait { await controller.recordFrame(after: input, start: start, now: now, draw: timing) }
+        options.onFrame?(frame)
     }
 }
