@@ -2,7 +2,7 @@ import Foundation
 public import ServiceKit
 import Synchronization
 
-/// A ``ShareKit/NetworkMonitor`` that reports whatever path it is set to, and
+/// A ``ServiceKit/NetworkMonitor`` that reports whatever path it is set to, and
 /// announces each change to every ``pathUpdates()`` stream at once.
 ///
 /// ```swift

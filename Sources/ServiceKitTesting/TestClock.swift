@@ -3,7 +3,7 @@ public import ServiceKit
 import Synchronization
 import SystemSupport
 
-/// A ``ShareKit/ServiceClock`` that moves only when told: expiry, backoff and rate
+/// A ``ServiceKit/ServiceClock`` that moves only when told: expiry, backoff and rate
 /// limits become deterministic. `sleep` returns at once and advances the clock.
 public final class TestClock: ServiceClock {
     private let state: Mutex<(now: Date, slept: [Duration])>

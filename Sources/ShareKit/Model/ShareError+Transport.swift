@@ -24,7 +24,7 @@ extension ShareError {
 
 extension ServiceClient {
     /// ``ServiceKit/ServiceClient/send(_:)`` for a provider: a transport
-    /// failure is thrown as ``ShareError/init(_:sending:)`` makes it.
+    /// failure is thrown as ``ShareKit/ShareError/init(_:sending:)`` makes it.
     public func sendForShare(_ request: HTTPRequest) async throws(ShareError) -> HTTPResponse {
         do {
             return try await send(request)
@@ -35,7 +35,7 @@ extension ServiceClient {
 
     /// ``ServiceKit/ServiceClient/publish(_:)`` for a provider: sent once; a
     /// failure that certainly did not reach the server is thrown as
-    /// ``ShareError/init(_:sending:)`` makes it, one that may have is
+    /// ``ShareKit/ShareError/init(_:sending:)`` makes it, one that may have is
     /// ``ServiceKit/ServiceClient/PublishAttempt/unknown(_:)``.
     public func publishForShare(_ request: HTTPRequest) async throws(ShareError) -> PublishAttempt {
         do {

@@ -5,7 +5,7 @@ import Synchronization
 
 /// Gets an Official Account's access token (`cgi-bin/stable_token`, the
 /// documented way: repeated calls return the same token until it nears
-/// expiry, so it is safe to retry) as a ``ShareKit/Credential`` with its expiry.
+/// expiry, so it is safe to retry) as a ``ServiceKit/Credential`` with its expiry.
 ///
 /// `force_refresh` (a new token, invalidating the old one) is limited by
 /// WeChat; the authorizer never sends it twice within 30 seconds and asks

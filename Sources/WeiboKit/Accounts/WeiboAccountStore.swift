@@ -2,7 +2,7 @@ import Foundation
 public import ServiceKit
 
 /// The app's Weibo accounts: several per app, keyed by uid, one of them
-/// current. Tokens live in a ``ShareKit/CredentialStore`` (provider `"weibo"`,
+/// current. Tokens live in a ``ServiceKit/CredentialStore`` (provider `"weibo"`,
 /// account = uid); names, expiry and the "needs sign-in" mark in an index
 /// file beside it (mode 0600, replaced atomically), or in memory. Every
 /// change re-reads the index file and writes it back under an exclusive
