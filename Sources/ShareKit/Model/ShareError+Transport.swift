@@ -17,7 +17,7 @@ extension ShareError {
         if error == .cancelled {
             self = .cancelled
         } else {
-            self = .network(UnderlyingError(error, context: "\(request.method) \(request.url.path)"))
+            self = .network(UnderlyingError(error, sending: request))
         }
     }
 }

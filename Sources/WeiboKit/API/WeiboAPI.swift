@@ -132,7 +132,7 @@ public struct WeiboAPI: Sendable {
     /// ``WeiboError/network(_:)`` with the method and path (never the
     /// query).
     static func weiboError(_ error: TransportError, sending request: HTTPRequest) -> WeiboError {
-        error == .cancelled ? .cancelled : .network(UnderlyingError(error, context: "\(request.method) \(request.url.path)"))
+        error == .cancelled ? .cancelled : .network(UnderlyingError(error, sending: request))
     }
 
     /// Checks a text against Weibo's 140-character rule before sending it.
