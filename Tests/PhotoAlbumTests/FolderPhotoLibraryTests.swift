@@ -111,24 +111,24 @@ struct FolderPhotoLibraryTests {
         try FileManager.default.copyItem(atPath: try helper.photo("w.jpg", seed: 21), toPath: "\(root)/2025/w.jpg")
         try FileManager.default.removeItem(atPath: "\(root)/c.jpg")
 
-        let received = await withTaskGroup(of: [LibraryChange].self) { group in
-            group.addTask {
-                var changes: [LibraryChange] = []
-                for await change in stream {
-                    changes.append(change)
-                    if changes.count == 2 { break }
-                }
-                return changes
-            }
-            group.addTask {
-                // Only bounds a failure: the changes normally come in well under a second.
-                try? await Task.sleep(for: .seconds(30))
-                return []
-            }
-            let first = await group.next() ?? []
-            group.cancelAll()
-            return first
+        // The changes are collected as they come; the test waits for them
+        // (the bound only ends a failure: with every test of the suite
+        // started at once on two cores, a resumed task can wait tens of
+        // seconds for a thread, so a race against a short timer is not a
+        // measure of the watcher).
+        final class Received: Sendable { let changes = Mutex<[LibraryChange]>([]) }
+        let collected = Received()
+        let reader = Task {
+            for await change in stream { collected.changes.withLock { $0.append(change) } }
         }
+        defer { reader.cancel() }
+        func bothReported() -> Bool {
+            collected.changes.withLock { changes in
+                changes.contains(.removed("c.jpg")) && changes.contains { if case .added(let asset) = $0 { asset.id == "2025/w.jpg" } else { false } }
+            }
+        }
+        try? await waitUntil("the new photo and the removed one to be reported", timeout: .seconds(300)) { bothReported() }
+        let received = collected.changes.withLock { $0 }
         #expect(received.contains { if case .added(let asset) = $0 { asset.id == "2025/w.jpg" } else { false } }, "\(received)")
         #expect(received.contains(.removed("c.jpg")), "\(received)")
     }
