@@ -376,7 +376,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WeiboKitTests",
-            dependencies: ["WeiboKit", "FakeWeibo", "ServiceKit", "ServiceKitTesting"],
+            dependencies: ["WeiboKit", "FakeWeibo", "ServiceKit", "ServiceKitTesting", "SQLiteSupport", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         // The examples end to end, as a person runs them: the five tools,

@@ -4,44 +4,65 @@ import Foundation
 /// The parsed command line of weibo-client.
 struct Arguments {
     static let usage = """
-        usage: weibo-client [--api-base URL] [--store DIR] COMMAND
+        usage: weibo-client [--api-base URL] [--store DIR] [--rip IP] COMMAND
           login [--code CODE]            sign in (no --code: prints the authorize URL, then reads the
                                          URL the browser was sent to, or the code, from standard input)
           accounts [--json]              every signed-in account; the current one marked *
           use UID                        make UID the current account
           logout [UID]                   revoke the token, then forget the account (default: current)
-          timeline [--count N] [--older] [--offline] [--json]
-                                         the home timeline: newer posts merged into the local cache;
-                                         --older loads the page below the oldest cached post;
+          timeline [--count N] [--older | --fill ID] [--offline] [--json]
+                                         the home timeline: the newest page merged into the local cache,
+                                         a "⋯" row where posts may be missing; --fill ID loads the posts
+                                         missing below post ID; --older loads below the oldest cached post;
                                          --offline reads the cache only
-          post TEXT [IMAGE]              post a status with an optional picture
+          show ID [--count N] [--json]   a post's page: the post, its newest comments and reposts
           comments ID [--json]           comments on a post
+          reposts ID [--json]            reposts of a post
+          post TEXT [IMAGE]              post a status with an optional picture
           comment ID TEXT                comment on a post
           repost ID [TEXT]               repost a post
-          user UID_OR_NAME [--json]      a profile
-          follow UID | unfollow UID
+          user UID|@NAME [--posts [--older | --fill ID] | --topics | --follows | --fans] [--cursor N] [--json]
+                                         a person's page: the profile, or their posts (cached as the
+                                         timeline is), topics, whom they follow, their fans (a page at a
+                                         time from --cursor; the next cursor is printed)
+          follow UID|@NAME | unfollow UID|@NAME
           search QUERY [--json]          users by name (a permission Weibo grants on application)
 
         The app's registration comes from the environment: PHOTODECK_WEIBO_APP_KEY,
         PHOTODECK_WEIBO_APP_SECRET, PHOTODECK_WEIBO_REDIRECT_URI; PHOTODECK_WEIBO_LINK is the
         safe-domain link `post` appends. --store (default $XDG_DATA_HOME/photodeck/weibo, else
-        ~/.local/share/photodeck/weibo) holds the accounts and tokens (mode 0600) and the cache.
-        --api-base points the API and the OAuth endpoints at another host.
+        ~/.local/share/photodeck/weibo) holds the accounts and tokens (mode 0600), the cache and
+        the log of requests Weibo's limits are counted against. --api-base points the API and the
+        OAuth endpoints at another host. --rip is the end user's IP address Weibo asks writes to
+        report (default: the address this device sends from).
+        With no route to Weibo, timelines answer from the cache at once, saying how old it is.
         Exit status: 0 done, 1 failed, 3 outcome unknown (post, comment, repost, follow: it may
         have been done; do not send it again blindly).
         """
+
+    /// Which part of a person's page.
+    enum PersonPart: Equatable {
+        case profile, posts, topics, follows, fans
+    }
+
+    /// Which page of a timeline.
+    enum TimelinePage: Equatable {
+        case newest, older, fill(String)
+    }
 
     enum Command: Equatable {
         case login(code: String?)
         case accounts
         case use(String)
         case logout(String?)
-        case timeline(count: Int, older: Bool, offline: Bool)
-        case post(String, image: String?)
+        case timeline(TimelinePage, offline: Bool)
+        case show(String)
         case comments(String)
+        case reposts(String)
+        case post(String, image: String?)
         case comment(String, String)
         case repost(String, String?)
-        case user(String)
+        case user(String, PersonPart, TimelinePage)
         case follow(String)
         case unfollow(String)
         case search(String)
@@ -50,36 +71,42 @@ struct Arguments {
     var command: Command
     var apiBase: URL?
     var store: String
+    var endUserIP: String?
     var json = false
+    var count = 20
+    var cursor = 0
 
     init(_ arguments: [String], environment: [String: String]) throws(CLIError) {
         var iterator = ArgumentReader(arguments)
         var positional: [String] = []
         var code: String?
-        var count = 20
-        var older = false
+        var page = TimelinePage.newest
         var offline = false
-        var apiBase: URL?
+        var part: PersonPart?
         var store: String?
         while let argument = iterator.next() {
             switch argument {
             case "-h", "--help": throw CLIError(Self.usage, isUsage: true)
             case "--api-base":
                 let value = try iterator.value(for: argument)
-                guard let url = URL(string: value), url.scheme == "http" || url.scheme == "https" else { throw CLIError("--api-base needs an http(s) URL") }
+                guard let url = URL(string: value), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+                    throw CLIError("--api-base needs an http(s) URL")
+                }
                 apiBase = url
             case "--store": store = try iterator.value(for: argument)
+            case "--rip": endUserIP = try iterator.value(for: argument)
             case "--code": code = try iterator.value(for: argument)
-            case "--count":
-                guard let value = Int(try iterator.value(for: argument)), (1...100).contains(value) else {
-                    throw CLIError("--count needs a number from 1 to 100")
-                }
-                count = value
-            case "--older": older = true
+            case "--count": count = try iterator.number(for: argument, in: 1...100)
+            case "--cursor": cursor = try iterator.number(for: argument, in: 0...Int(Int32.max))
+            case "--older": page = .older
+            case "--fill": page = .fill(try iterator.value(for: argument))
             case "--offline": offline = true
             case "--json": json = true
+            case "--posts", "--topics", "--follows", "--fans":
+                guard part == nil else { throw CLIError("give one of --posts, --topics, --follows and --fans") }
+                part = ["--posts": .posts, "--topics": .topics, "--follows": .follows][argument] ?? .fans
             default:
-                if argument.hasPrefix("--") { throw CLIError("unknown option \(argument)") }
+                if argument.hasPrefix("--") { throw CLIError("unknown option \(argument.oneLine)") }
                 positional.append(argument)
             }
         }
@@ -94,20 +121,25 @@ struct Arguments {
         case "accounts" where rest.isEmpty: command = .accounts
         case "use": command = .use(try one("a UID"))
         case "logout" where rest.count <= 1: command = .logout(rest.first)
-        case "timeline" where rest.isEmpty: command = .timeline(count: count, older: older, offline: offline)
-        case "post" where (1...2).contains(rest.count): command = .post(rest[0], image: rest.count == 2 ? rest[1] : nil)
+        case "timeline" where rest.isEmpty: command = .timeline(page, offline: offline)
+        case "show": command = .show(try one("a post ID"))
         case "comments": command = .comments(try one("a post ID"))
+        case "reposts": command = .reposts(try one("a post ID"))
+        case "post" where (1...2).contains(rest.count): command = .post(rest[0], image: rest.count == 2 ? rest[1] : nil)
         case "comment" where rest.count == 2: command = .comment(rest[0], rest[1])
         case "repost" where (1...2).contains(rest.count): command = .repost(rest[0], rest.count == 2 ? rest[1] : nil)
-        case "user": command = .user(try one("a UID or a screen name"))
-        case "follow": command = .follow(try one("a UID"))
-        case "unfollow": command = .unfollow(try one("a UID"))
+        case "user":
+            if page != .newest, part != .posts { throw CLIError("--older and --fill go with user --posts") }
+            command = .user(try one("a UID or @name"), part ?? .profile, page)
+        case "follow": command = .follow(try one("a UID or @name"))
+        case "unfollow": command = .unfollow(try one("a UID or @name"))
         case "search": command = .search(try one("a query"))
         case "login", "accounts", "logout", "timeline", "post", "comment", "repost":
-            throw CLIError("wrong arguments for \(verb); see weibo-client --help")
-        default: throw CLIError("unknown command \(verb); see weibo-client --help")
+            throw CLIError("wrong arguments for \(verb.oneLine); see weibo-client --help")
+        default: throw CLIError("unknown command \(verb.oneLine); see weibo-client --help")
         }
-        self.apiBase = apiBase
+        if part != nil, verb != "user" { throw CLIError("--posts, --topics, --follows and --fans go with user") }
+        if page != .newest, !["timeline", "user"].contains(verb) { throw CLIError("--older and --fill go with timeline or user --posts") }
         if let store {
             self.store = store
         } else if let data = environment["XDG_DATA_HOME"], !data.isEmpty {

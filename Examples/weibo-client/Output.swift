@@ -36,6 +36,18 @@ enum Output {
         ]
     }
 
+    /// A timeline row: a post, or `{"gap": {"newerThan", "olderThan"}}`.
+    static func item(_ item: WeiboTimelineItem) -> [String: Any] {
+        switch item {
+        case .post(let post): Self.post(post)
+        case .gap(let gap): ["gap": ["newerThan": gap.newerThan, "olderThan": gap.olderThan]]
+        }
+    }
+
+    static func topic(_ topic: WeiboTopic) -> [String: Any] {
+        ["id": topic.id.map { $0 as Any } ?? NSNull(), "name": topic.name, "postCount": topic.postCount]
+    }
+
     static func suggestion(_ user: WeiboUserSuggestion) -> [String: Any] {
         ["id": user.id, "screenName": user.screenName, "followersCount": user.followersCount]
     }
@@ -54,6 +66,11 @@ enum Output {
         if let repost = post.repost { lines.append(describe(repost, indent: indent + "  ↻ ")) }
         if indent.isEmpty { lines.append("  reposts \(post.repostsCount) · comments \(post.commentsCount)") }
         return lines.joined(separator: "\n")
+    }
+
+    /// A comment as one line.
+    static func describe(_ comment: WeiboComment) -> String {
+        "\(comment.id.oneLine)  @\(comment.user.screenName.oneLine): \(comment.text.oneLine)"
     }
 
     /// "3 min", "2 h", "5 d".

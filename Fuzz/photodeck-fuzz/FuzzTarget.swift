@@ -94,7 +94,8 @@ enum FuzzTarget: String, CaseIterable {
             _ = try? WeiboAuthorizer.credential(from: response, issuedAt: Date(timeIntervalSince1970: 0))
         case .weiboTimeline:
             let response = Self.response(bytes)
-            if let posts = try? WeiboDecoder.timeline(from: response.body) { _ = posts.map { $0.repost?.sortKey ?? $0.sortKey } }
+            if let page = try? WeiboDecoder.timeline(from: response.body) { _ = (page.posts.map { $0.repost?.sortKey ?? $0.sortKey }, page.nextQuery) }
+            _ = try? WeiboDecoder.timeline(from: response.body, key: "reposts")
             _ = try? WeiboDecoder.post(from: response.body)
             _ = WeiboErrorAnswer(response)?.error(endpoint: "fuzz", uid: "1", sentText: "fuzz")
         case .weiboPeople:
@@ -103,6 +104,8 @@ enum FuzzTarget: String, CaseIterable {
             _ = try? WeiboDecoder.comment(from: response.body)
             _ = try? WeiboDecoder.user(from: response.body)
             _ = try? WeiboDecoder.userSuggestions(from: response.body)
+            _ = try? WeiboDecoder.users(from: response.body)
+            _ = try? WeiboDecoder.topics(from: response.body)
             _ = try? WeiboDecoder.tokenInfo(from: response.body)
             let authorizer = WeiboAuthorizer(appKey: "1", appSecret: "s", redirectURI: URL(string: "https://example.com/cb")!)
             _ = try? authorizer.code(fromRedirect: String(decoding: response.body, as: UTF8.self), expectedState: "s")

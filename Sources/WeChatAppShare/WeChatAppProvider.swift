@@ -36,6 +36,13 @@ public import ShareKit
 ///   ``ShareKit/ShareError/unavailable(reason:)``.
 /// - No answer (the user never came back to the app) within
 ///   ``responseTimeout``: ``ShareKit/ShareOutcome/outcomeUnknown(reason:)``.
+/// - Answers are tied to their hand-off. On iOS an answer carries no
+///   transaction, so one that arrives while an earlier hand-off is still
+///   unanswered (it timed out, and the user came back late) could be
+///   either's: the waiting share then ends
+///   ``ShareKit/ShareOutcome/outcomeUnknown(reason:)`` rather than take
+///   another share's "cancelled". An answer for a hand-off that already
+///   ended is dropped, with a line in the log.
 ///
 /// ## Wiring the host app
 /// **iOS** (OpenSDK 1.8.6 or later): register the app at launch with
@@ -44,9 +51,16 @@ public import ShareKit
 /// Info.plist, and the universal link's domain to Associated Domains. In
 /// `scene(_:continue:)` (or the app delegate's
 /// `application(_:continue:restorationHandler:)`) pass the activity to
-/// `WXApi.handleOpenUniversalLink(_:delegate:)`; in the delegate's
+/// `WXApi.handleOpenUniversalLink(_:delegate:)`. WeChat falls back to
+/// the URL scheme when the universal link does not open the app (an old
+/// WeChat, a link the system will not open): add a URL type whose scheme
+/// is `wx` followed by the app id (`wx1234567890abcdef`) to Info.plist,
+/// and in `scene(_:openURLContexts:)` (or `application(_:open:options:)`)
+/// pass the URL to `WXApi.handleOpen(_:delegate:)`. Both paths end in the
+/// same delegate; in its
 /// `onResp(_:)`, pass a `SendMessageToWXResp`'s `errCode` and `errStr`
-/// (and the transaction of the request in flight) to
+/// (and no transaction: iOS's `BaseResp` has none, and guessing one is how
+/// a late answer settles the wrong share; the provider ties it) to
 /// ``WeChatResponseRelay/deliver(_:)``. ``WeChatBridge/handOff(_:)`` builds
 /// the `SendMessageToWXReq` (`scene`; `bText` and `text`, or a
 /// `WXMediaMessage` with `WXImageObject.imageData` or
@@ -75,17 +89,24 @@ public struct WeChatAppProvider: ShareProvider {
     /// outcome is "unknown" (the user may never come back to the app).
     public let responseTimeout: Duration
     private let clock: any ServiceClock
+    private let handOffs: HandOffLedger
 
     public var id: ProviderID { Self.id }
     public var displayName: String { "WeChat" }
     public var destinations: [ShareDestination] { [.session, .timeline, .favorites] }
     public var requiresCredential: Bool { false }
 
-    /// Creates the provider. `clock` times the wait for WeChat's answer.
-    public init(bridge: (any WeChatBridge)?, responseTimeout: Duration = .seconds(600), clock: any ServiceClock = SystemClock()) {
+    /// Creates the provider. `clock` times the wait for WeChat's answer;
+    /// `log` hears of answers dropped because they belong to an earlier
+    /// hand-off.
+    public init(
+        bridge: (any WeChatBridge)?, responseTimeout: Duration = .seconds(600), clock: any ServiceClock = SystemClock(),
+        log: any ServiceLogHandler = SilentServiceLog()
+    ) {
         self.bridge = bridge
         self.responseTimeout = responseTimeout
         self.clock = clock
+        handOffs = HandOffLedger(log: log)
     }
 
     /// Why there is no bridge, in words.
@@ -115,32 +136,21 @@ public struct WeChatAppProvider: ShareProvider {
         case .notRegistered(let reason): throw .unavailable(reason: "the app is not registered with WeChat: \(reason)")
         }
         let request = try WeChatSendRequest(content: content, scene: scene)
-        let answers = bridge.responses()  // before the hand-off: no answer is missed
-        switch await bridge.handOff(request) {
-        case .refused(let reason): throw .unavailable(reason: "WeChat did not take the hand-off: \(reason)")
-        case .accepted: break
+        // Listening and recorded before the hand-off: an answer cannot come before its hand-off is known.
+        handOffs.listen(to: bridge)
+        handOffs.handedOff(request.transaction)
+        if case .refused(let reason) = await bridge.handOff(request) {
+            handOffs.forget(request.transaction)
+            throw .unavailable(reason: "WeChat did not take the hand-off: \(reason)")
         }
-        guard let response = await waitForAnswer(to: request, in: answers) else {
+        switch await handOffs.wait(for: request.transaction, timeout: responseTimeout, clock: clock) {
+        case .answered(let response): return try response.outcome(provider: id)
+        case .ambiguous(let response):
+            return .outcomeUnknown(
+                reason:
+                    "WeChat answered (errCode \(response.errCode)), but an earlier hand-off was still unanswered, so the answer cannot be tied to this share")
+        case .none:
             return .outcomeUnknown(reason: "handed to WeChat, which did not answer within \(responseTimeout) (the user may not have come back)")
-        }
-        return try response.outcome(provider: id)
-    }
-
-    /// WeChat's answer to `request`, or `nil` after ``responseTimeout``.
-    private func waitForAnswer(to request: WeChatSendRequest, in answers: AsyncStream<WeChatResponse>) async -> WeChatResponse? {
-        let (clock, timeout, transaction) = (self.clock, responseTimeout, request.transaction)
-        return await withTaskGroup(of: WeChatResponse?.self) { group in
-            group.addTask {
-                for await answer in answers where answer.transaction == nil || answer.transaction == transaction { return answer }
-                return nil
-            }
-            group.addTask {
-                try? await clock.sleep(for: timeout)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
         }
     }
 

@@ -8,8 +8,9 @@ public struct WeChatResponse: Hashable, Sendable {
     public let errCode: Int
     /// WeChat's message, if any.
     public let errStr: String?
-    /// The request's `transaction` (the Android SDK returns it; on iOS the
-    /// bridge passes back the one it sent).
+    /// The request's `transaction`: the Android SDK returns it; on iOS
+    /// leave it `nil` (`BaseResp` has none), and the provider ties the
+    /// answer to its hand-off.
     public let transaction: String?
 
     /// Creates a response.

@@ -21,6 +21,14 @@ public final class FakeWeChatBridge: WeChatBridge {
         case never
     }
 
+    /// Which SDK's answers the fake gives.
+    public enum Platform: Hashable, Sendable {
+        /// Android's `BaseResp` names the request's `transaction`.
+        case android
+        /// iOS's `BaseResp` carries no transaction.
+        case iOS
+    }
+
     private struct State {
         var status: WeChatAppStatus
         var handOff: WeChatHandOff
@@ -29,11 +37,14 @@ public final class FakeWeChatBridge: WeChatBridge {
     }
     private let state: Mutex<State>
     private let relay = WeChatResponseRelay()
+    /// Whose answers these are.
+    public let platform: Platform
 
     /// A bridge reporting `status`, whose hand-offs end as `handOff`, and
-    /// whose accepted hand-offs WeChat answers with `answer`.
-    public init(status: WeChatAppStatus = .available, handOff: WeChatHandOff = .accepted, answer: Answer = .errCode(0)) {
+    /// whose accepted hand-offs WeChat answers with `answer`, as `platform`'s SDK does.
+    public init(status: WeChatAppStatus = .available, handOff: WeChatHandOff = .accepted, answer: Answer = .errCode(0), platform: Platform = .android) {
         state = Mutex(State(status: status, handOff: handOff, answer: answer))
+        self.platform = platform
     }
 
     /// Every request handed over so far (refused ones too).
@@ -60,7 +71,7 @@ public final class FakeWeChatBridge: WeChatBridge {
             return (state.handOff, state.answer)
         }
         if handOff == .accepted, case .errCode(let code, let message) = answer {
-            relay.deliver(WeChatResponse(errCode: code, errStr: message, transaction: request.transaction))
+            relay.deliver(WeChatResponse(errCode: code, errStr: message, transaction: platform == .android ? request.transaction : nil))
         }
         return handOff
     }

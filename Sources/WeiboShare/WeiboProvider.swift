@@ -50,9 +50,10 @@ public struct WeiboProvider: ShareProvider {
     /// The largest picture the API takes.
     public static let maxImageBytes = 5 * 1024 * 1024
     /// Weibo's posting limit for a third-party app: 30 statuses an hour per
-    /// account (the "rate limits" page of open.weibo.com); the center
-    /// applies it.
-    public static let postsPerHour = WeiboRateLimits.test.posts
+    /// account (WeiboKit's ``WeiboKit/WeiboRateLimits/documented``, from the
+    /// rate-limiting page of open.weibo.com); the center applies it in any
+    /// rolling hour.
+    public static let postsPerHour = WeiboRateLimits.documented.posts
 
     /// The end user's IP address for the shares run with it (`rip`), over
     /// the configuration's:
@@ -103,9 +104,14 @@ public struct WeiboProvider: ShareProvider {
     public func rateLimits(for destination: ShareDestination) -> [RateLimit] { [Self.postsPerHour] }
 
     public func plannedUploadBytes(for content: PreparedContent, to destination: ShareDestination) -> Int64 {
-        // One multipart body: the status, the picture and about 400 bytes of part headers.
-        Int64(status(for: content.text).utf8.count * 3 + (content.images.first?.bytes.count ?? 0) + 400)
+        // One request: its body, exactly as it will be sent.
+        let picture = content.images.first.map { WeiboPicture(bytes: $0.bytes, mediaType: $0.format.mediaType) }
+        let request = try? api.shareRequest(status: status(for: content.text), picture: picture, endUserIP: endUserIP, token: "")
+        return Int64(request?.body.count ?? 0)
     }
+
+    /// The `rip` of a share: the task's, else the configuration's, else the API's own rule.
+    private var endUserIP: String? { Self.endUserIP ?? configuration.endUserIP }
 
     public func share(_ content: PreparedContent, to destination: ShareDestination, credential: Credential?) async throws(ShareError) -> ShareOutcome {
         guard destination == .timeline else { throw .unknownTarget(ShareTarget(provider: id, destination: destination, displayName: "Weibo")) }
@@ -115,9 +121,7 @@ public struct WeiboProvider: ShareProvider {
         let picture = content.images.first.map { WeiboPicture(bytes: $0.bytes, mediaType: $0.format.mediaType) }
         client.log.log(ServiceLogRecord(.info, "weibo: posting a status\(content.images.isEmpty ? "" : " with a picture")"))
         do throws(WeiboError) {
-            let written = try await api.share(
-                status: text, picture: picture, endUserIP: Self.endUserIP ?? configuration.endUserIP, token: credential.accessToken,
-                uid: credential.account)
+            let written = try await api.share(status: text, picture: picture, endUserIP: endUserIP, token: credential.accessToken, uid: credential.account)
             return WeiboResponse.outcome(written).redacting([credential.accessToken])
         } catch {
             throw WeiboResponse.shareError(error).redacting([credential.accessToken])

@@ -10,7 +10,47 @@ extension FakeWeiboServer {
             return error(10014, "Insufficient app permissions!", path: path, status: 403)
         }
         switch (method, path) {
-        case ("GET", "/2/statuses/home_timeline.json"): return homeTimeline(fields, state: state)
+        case ("GET", "/2/statuses/home_timeline.json"):
+            return timelinePage(state.posts.values.map { $0 }, fields, state: state)
+        case ("GET", "/2/statuses/user_timeline.json"):
+            guard let user = lookUp(fields, state: state) ?? (fields["uid"] == nil && fields["screen_name"] == nil ? state.users[uid] : nil) else {
+                return error(20003, "User does not exists!", path: path)
+            }
+            if user.uid != uid, !state.permitted.contains("statuses/user_timeline") {
+                return error(21335, "Request uid's value must be the current user", path: path, status: 403)
+            }
+            return timelinePage(state.posts.values.filter { $0.uid == user.uid }, fields, state: state)
+        case ("GET", "/2/statuses/repost_timeline.json"):
+            guard let id = fields["id"].flatMap(Int64.init), state.posts[id] != nil else { return error(20101, "Target weibo does not exist!", path: path) }
+            return timelinePage(state.posts.values.filter { $0.repostOf == id }, fields, key: "reposts", maxCount: 200, state: state)
+        case ("GET", "/2/statuses/show.json"):
+            guard let id = fields["id"].flatMap(Int64.init), let post = state.posts[id] else { return error(20101, "Target weibo does not exist!", path: path) }
+            return json(render(post, state: state))
+        case ("GET", "/2/trends.json"):
+            guard let user = fields["uid"].flatMap({ state.users[$0] }) else { return error(20003, "User does not exists!", path: path) }
+            let count = min(max(Int(fields["count"] ?? "") ?? 10, 1), 50)
+            let page = max(Int(fields["page"] ?? "") ?? 1, 1)
+            let slice = user.topics.enumerated().dropFirst((page - 1) * count).prefix(count)
+            return json(
+                .array(
+                    slice.map { index, topic in
+                        ["trend_id": .string(String(1_567_000 + index)), "hotword": .string(topic.name), "num": .string(String(topic.count))]
+                    }))
+        case ("GET", "/2/friendships/friends.json"), ("GET", "/2/friendships/followers.json"):
+            guard let user = lookUp(fields, state: state) else { return error(20003, "User does not exists!", path: path) }
+            if user.uid != uid { return error(21335, "Request uid's value must be the current user", path: path, status: 403) }
+            let people = (path.hasSuffix("friends.json") ? user.following : user.followers).sorted()
+            // At most 5 a page; the cursor is an offset; users who did not
+            // authorise the app are dropped after the page is cut.
+            let count = min(max(Int(fields["count"] ?? "") ?? 5, 1), 5)
+            let cursor = max(Int(fields["cursor"] ?? "") ?? 0, 0)
+            let slice = people.dropFirst(cursor).prefix(count)
+            let shown = slice.compactMap { state.users[$0] }.filter(\.authorizedApp)
+            let next = cursor + slice.count < people.count ? cursor + slice.count : 0
+            return json([
+                "users": .array(shown.map { render($0, viewer: uid, state: state) }), "next_cursor": .number(Double(next)),
+                "previous_cursor": .number(Double(max(0, cursor - count))), "total_number": .number(Double(people.count)),
+            ])
         case ("GET", "/2/comments/show.json"):
             guard let id = fields["id"].flatMap(Int64.init), state.posts[id] != nil else { return error(20101, "Target weibo does not exist!", path: path) }
             let all = state.comments.filter { $0.postID == id }.sorted { $0.id > $1.id }
@@ -38,6 +78,7 @@ extension FakeWeiboServer {
             guard let id = fields["id"].flatMap(Int64.init), let original = state.posts[id] else {
                 return error(20101, "Target weibo does not exist!", path: path)
             }
+            guard fields["rip"] != nil else { return error(10016, "miss required parameter (rip)", path: path) }
             let text = fields["status"] ?? "转发微博"
             if TextCounting.weibo.length(of: text) > 140 { return error(20012, "Text too long, please input text less than 140 characters!", path: path) }
             state.nextID += 1
@@ -54,6 +95,13 @@ extension FakeWeiboServer {
             return json(render(state.posts[repostID]!, state: state))
         case ("POST", "/2/statuses/share.json"):
             guard let text = fields["status"], !text.isEmpty else { return error(10016, "miss required parameter (status)", path: path) }
+            guard fields["rip"] != nil else { return error(10016, "miss required parameter (rip)", path: path) }
+            if fields["pic"] == nil, fields["#multipart"] != nil {
+                return error(10008, "Param error: without pic the form is application/x-www-form-urlencoded", path: path)
+            }
+            if text.range(of: "#[^#\\n]+#", options: .regularExpression) != nil {
+                return error(10017, "Parameter (status)'s value invalid: #topic# is not allowed", path: path)
+            }
             guard text.contains("https://") || text.contains("http://") else { return error(10017, "safe domain link missing", path: path) }
             if TextCounting.weibo.length(of: text) > 140 { return error(20012, "Text too long", path: path) }
             if state.posts.values.contains(where: { $0.uid == uid && $0.text == text }) { return error(20019, "Repeat content!", path: path) }
@@ -98,16 +146,23 @@ extension FakeWeiboServer {
         return nil
     }
 
-    private static func homeTimeline(_ fields: [String: String], state: State) -> Reply {
-        var posts = state.posts.values.sorted { $0.id > $1.id }
+    /// A timeline page as Weibo cuts it: `count` posts (`since_id`
+    /// exclusive, `max_id` inclusive, `page`) are taken first, then the
+    /// posts of users who did not authorise the app are dropped, so the
+    /// page is short while more exist. `next_cursor` is the oldest id the
+    /// cut reached (0 when it reached nothing).
+    private static func timelinePage(
+        _ posts: [Post], _ fields: [String: String], key: String = "statuses", maxCount: Int = 100, state: State
+    ) -> Reply {
+        var posts = posts.sorted { $0.id > $1.id }
         if let since = fields["since_id"].flatMap(Int64.init) { posts.removeAll { $0.id <= since } }
-        // max_id is inclusive, as Weibo's is.
         if let max = fields["max_id"].flatMap(Int64.init) { posts.removeAll { $0.id > max } }
-        let count = min(max(Int(fields["count"] ?? "") ?? 20, 1), 100)
+        let count = min(max(Int(fields["count"] ?? "") ?? 20, 1), maxCount)
         let page = max(Int(fields["page"] ?? "") ?? 1, 1)
         let slice = posts.dropFirst((page - 1) * count).prefix(count)
+        let shown = slice.filter { state.users[$0.uid]?.authorizedApp ?? false }
         return json([
-            "statuses": .array(slice.map { render($0, state: state) }), "total_number": .number(Double(posts.count)),
+            key: .array(shown.map { render($0, state: state) }), "total_number": .number(Double(posts.count)),
             "previous_cursor": 0, "next_cursor": .number(Double(slice.last?.id ?? 0)), "hasvisible": .bool(false),
         ])
     }

@@ -20,7 +20,8 @@ extension FakeWeiboServer {
         if request.method == "GET" { return request.queryItems }
         if let type = request.headers["content-type"], type.hasPrefix("multipart/") {
             let parts = MultipartForm.parts(of: request.body, contentType: type) ?? []
-            return Dictionary(parts.map { ($0.name, String(decoding: $0.data, as: UTF8.self)) }, uniquingKeysWith: { first, _ in first })
+            // "#multipart" records the encoding, for the routes that care.
+            return Dictionary(parts.map { ($0.name, String(decoding: $0.data, as: UTF8.self)) } + [("#multipart", "1")], uniquingKeysWith: { first, _ in first })
         }
         let components = URLComponents(string: "http://localhost/?\(String(decoding: request.body, as: UTF8.self))")
         return Dictionary((components?.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { first, _ in first })
@@ -30,11 +31,15 @@ extension FakeWeiboServer {
         let path = request.path
         let fields = fields(of: request)
         // Test switches first.
-        let (lose, malformed, limited) = state.mutex.withLock { state in
-            (state.loseAnswer.remove(path) != nil, state.malformed.removeValue(forKey: path), state.rateLimited.remove(path) != nil)
+        let (lose, malformed, limited, failure) = state.mutex.withLock { state in
+            (
+                state.loseAnswer.remove(path) != nil, state.malformed.removeValue(forKey: path), state.rateLimited.remove(path) != nil,
+                state.failures.removeValue(forKey: path)
+            )
         }
         if let malformed { return .respond(status: 200, headers: ["Content-Type": "application/json"], body: malformed) }
-        if limited { return error(10023, "User requests out of rate limit!", path: path, status: 403, headers: ["Retry-After": "60"]) }
+        if limited { return error(10023, "User requests out of rate limit!", path: path, status: 403) }
+        if let failure { return error(failure.code, failure.message, path: path) }
         let reply: Reply = state.mutex.withLock { state in
             switch (request.method, path) {
             case ("GET", "/oauth2/authorize"): return authorize(fields, state: &state)
@@ -79,6 +84,7 @@ extension FakeWeiboServer {
         guard let code = fields["code"], let uid = state.codes.removeValue(forKey: code) else { return error(21325, "invalid_grant", path: path) }
         let token = "2.00\(uid)t\(state.tokens.count + 1)"
         state.tokens[token] = Token(uid: uid)
+        state.users[uid]?.authorizedApp = true
         return json(["access_token": .string(token), "expires_in": 157_679_999, "remind_in": "157679999", "uid": .string(uid), "isRealName": "true"])
     }
 

@@ -46,6 +46,12 @@ public final class FakeWeiboServer: Sendable {
         public var screenName: String
         public var followers: Set<String> = []
         public var following: Set<String> = []
+        /// Whether the user authorised the app: Weibo shows the app only
+        /// these users' posts, follows and fans (dropping the others after
+        /// counting a page).
+        public var authorizedApp = true
+        /// The topics they follow: name and post count.
+        public var topics: [(name: String, count: Int)] = []
     }
 
     struct Token: Sendable {
@@ -65,6 +71,7 @@ public final class FakeWeiboServer: Sendable {
         var loseAnswer: Set<String> = []
         var malformed: [String: [UInt8]] = [:]
         var rateLimited: Set<String> = []
+        var failures: [String: (code: Int, message: String)] = [:]
         var clockNow = Date(timeIntervalSince1970: 1_780_000_000)
     }
 
@@ -77,13 +84,17 @@ public final class FakeWeiboServer: Sendable {
     /// The HTTP server.
     public let http: LoopbackHTTPServer
 
-    /// Starts the fake with two users, `1750000001` ("小明") and `1750000002` ("Alice").
+    /// Starts the fake with four users: `1750000001` ("小明"),
+    /// `1750000002` ("Alice"), `1750000003` ("新浪新闻"), who authorised
+    /// the app, and `1750000004` ("路人"), who did not (Weibo hides their
+    /// posts from the app).
     public init() throws {
         let state = self.state
         http = try LoopbackHTTPServer { request in FakeWeiboServer.answer(request, state: state) }
         addUser(uid: "1750000001", screenName: "小明")
         addUser(uid: "1750000002", screenName: "Alice")
         addUser(uid: "1750000003", screenName: "新浪新闻")
+        addUser(uid: "1750000004", screenName: "路人", authorizedApp: false)
     }
 
     deinit { http.stop() }
@@ -102,9 +113,27 @@ public final class FakeWeiboServer: Sendable {
 
     // MARK: Arranging
 
-    /// Adds a user.
-    public func addUser(uid: String, screenName: String) {
-        state.mutex.withLock { $0.users[uid] = User(uid: uid, screenName: screenName) }
+    /// Adds a user (who authorised the app, unless said otherwise).
+    public func addUser(uid: String, screenName: String, authorizedApp: Bool = true) {
+        state.mutex.withLock { $0.users[uid] = User(uid: uid, screenName: screenName, authorizedApp: authorizedApp) }
+    }
+
+    /// Makes `follower` follow `followed` (as arranged, not through the API).
+    public func addFollow(_ follower: String, follows followed: String) {
+        state.mutex.withLock { state in
+            state.users[follower]?.following.insert(followed)
+            state.users[followed]?.followers.insert(follower)
+        }
+    }
+
+    /// Gives `uid` a topic with `count` posts.
+    public func addTopic(_ name: String, count: Int, for uid: String) {
+        state.mutex.withLock { $0.users[uid]?.topics.append((name, count)) }
+    }
+
+    /// The next request to `path` is refused with Weibo's error `code` (HTTP 400).
+    public func failNext(_ path: String, code: Int, message: String) {
+        state.mutex.withLock { $0.failures[path] = (code, message) }
     }
 
     /// Issues an authorization code for `uid`, as the authorize page would
@@ -141,7 +170,8 @@ public final class FakeWeiboServer: Sendable {
     /// The next request to `path` is answered with `body` (HTTP 200) instead.
     public func answerNext(_ path: String, with body: String) { state.mutex.withLock { $0.malformed[path] = Array(body.utf8) } }
 
-    /// The next request to `path` is refused with 10023 ("user requests out of rate limit") and `Retry-After: 60`.
+    /// The next request to `path` is refused with 10023 ("user requests
+    /// out of rate limit"), without `Retry-After`, as Weibo answers it.
     public func rateLimitNext(_ path: String) { _ = state.mutex.withLock { $0.rateLimited.insert(path) } }
 
     /// Makes every token of `uid` expired (Weibo then answers 21327).

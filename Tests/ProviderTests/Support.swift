@@ -15,6 +15,13 @@ extension LoopbackHTTPServer.Request {
     /// The body as JSON.
     var json: JSONValue? { try? JSONValue(parsing: body) }
 
+    /// The fields of a form body, multipart or URL-encoded, by name.
+    var formFields: [String: String] {
+        if headers["content-type"]?.hasPrefix("multipart/") == true { return formParts.mapValues { String(decoding: $0, as: UTF8.self) } }
+        let components = URLComponents(string: "http://localhost/?\(String(decoding: body, as: UTF8.self))")
+        return Dictionary((components?.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// The parts of a multipart/form-data body, by name.
     var formParts: [String: [UInt8]] {
         let parts = MultipartForm.parts(of: body, contentType: headers["content-type"] ?? "") ?? []

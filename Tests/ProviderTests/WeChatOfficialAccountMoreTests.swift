@@ -50,12 +50,15 @@ struct WeChatOfficialAccountMoreTests {
     }
 
     @Test(
-        "the account kind's broadcast quota is data the center applies before sending",
-        arguments: [
-            (WeChatOfficialAccountProvider.AccountKind.subscription, 1, Duration.seconds(86_400)),
-            (.service, 4, .seconds(30 * 86_400 / 4)),
-        ])
-    func broadcastQuota(kind: WeChatOfficialAccountProvider.AccountKind, allowed: Int, wait: Duration) async throws {
+        "the account kind's broadcast quota is applied in WeChat's calendar windows (Beijing time) before sending",
+        arguments: [(WeChatOfficialAccountProvider.AccountKind.subscription, 1, Calendar.Component.day), (.service, 4, .month)])
+    func broadcastQuota(kind: WeChatOfficialAccountProvider.AccountKind, allowed: Int, period: Calendar.Component) async throws {
+        // The oracle: Foundation's calendar in UTC+8, not the ledger's own arithmetic.
+        var beijing = Calendar(identifier: .gregorian)
+        beijing.timeZone = try #require(TimeZone(secondsFromGMT: 8 * 3_600))
+        let start = TestClock().now
+        let periodStart = try #require(beijing.dateInterval(of: period, for: start))
+        let wait = Duration.milliseconds(Int((periodStart.end.timeIntervalSince(start) * 1_000).rounded(.up)))
         let server = try LoopbackHTTPServer { _ in ok(["errcode": 0, "errmsg": "send job submission success", "msg_id": 1]) }
         defer { server.stop() }
         let clock = TestClock()

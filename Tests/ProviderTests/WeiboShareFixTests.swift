@@ -36,7 +36,7 @@ struct WeiboShareFixTests {
         #expect(server.requests.isEmpty)
     }
 
-    @Test("rip is sent when set: the provider's, or one share's over it")
+    @Test("rip is always sent, in a URL-encoded form when there is no picture: the provider's, or one share's over it")
     func endUserIP() async throws {
         let server = try LoopbackHTTPServer { _ in ok(["idstr": "1"]) }
         defer { server.stop() }
@@ -47,13 +47,15 @@ struct WeiboShareFixTests {
         _ = try await WeiboProvider.$endUserIP.withValue("198.51.100.23") {
             try await weibo.share(prepared(text: "two"), to: .timeline, credential: owner)
         }
-        #expect(server.requests.map { $0.formParts["rip"] } == [Array("203.0.113.7".utf8), Array("198.51.100.23".utf8)])
+        #expect(server.requests.map { $0.formFields["rip"] } == ["203.0.113.7", "198.51.100.23"])
+        #expect(server.requests.allSatisfy { $0.headers["content-type"] == URLEncodedForm.contentType }, "no picture, no multipart")
+        #expect(server.requests.map { $0.formFields["status"] } == ["one https://photodeck.example/s", "two https://photodeck.example/s"])
         // Through the center, the share's task carries the value to the provider.
         let center = ShareCenter(credentials: InMemoryCredentialStore([owner]), clock: clock)
         await center.register(weibo)
         let target = try #require(await center.target(provider: WeiboProvider.id, destination: .timeline))
         _ = try await WeiboProvider.$endUserIP.withValue("192.0.2.44") { try await center.share(ShareContent(text: "three"), to: target) }
-        #expect(server.requests.last?.formParts["rip"] == Array("192.0.2.44".utf8))
+        #expect(server.requests.last?.formFields["rip"] == "192.0.2.44")
     }
 
     @Test(
@@ -112,7 +114,8 @@ struct WeiboShareFixTests {
         await center.register(weibo)
         let target = try #require(await center.target(provider: WeiboProvider.id, destination: .timeline))
         for index in 0..<30 { _ = try await center.share(ShareContent(text: "post \(index)"), to: target) }
-        await #expect(throws: ShareError.rateLimited(retryAfter: .seconds(120))) { try await center.share(ShareContent(text: "one too many"), to: target) }
+        // All 30 went out at once: the 31st waits the whole hour, not a token's worth of it.
+        await #expect(throws: ShareError.rateLimited(retryAfter: .seconds(3_600))) { try await center.share(ShareContent(text: "one too many"), to: target) }
         #expect(server.requests.count == 30)
     }
 }

@@ -39,7 +39,8 @@ struct WeiboTests {
         // Raw UTF-8 bytes, not percent-encoded.
         #expect(parts["status"] == Array("海边的日落 sunset https://photodeck.example/s".utf8))
         #expect(parts["pic"] == jpeg)
-        #expect(parts["rip"] == nil, "no end-user IP configured")
+        // No end-user IP configured: the address this device sends from toward the API.
+        #expect(parts["rip"] == Array("127.0.0.1".utf8))
     }
 
     @Test("a text that already links to the safe domain is left alone; the constraints keep room for the link")

@@ -115,19 +115,22 @@ struct CenterBehaviourTests {
         let target = try #require(await center.target(provider: "feed", destination: .timeline))
         let text = ShareContent(text: "x")
         _ = try await center.share(text, to: target, account: "a")
+        clock.advance(by: .seconds(20))
         _ = try await center.share(text, to: target, account: "a")
-        await #expect(throws: ShareError.rateLimited(retryAfter: .seconds(30))) { try await center.share(text, to: target, account: "a") }
+        await #expect(throws: ShareError.rateLimited(retryAfter: .seconds(40))) { try await center.share(text, to: target, account: "a") }
         _ = try await center.share(text, to: target, account: "b")  // another account has its own budget
-        clock.advance(by: .seconds(30))
+        clock.advance(by: .seconds(40))
         _ = try await center.share(text, to: target, account: "a")
         #expect(provider.recordedShares.map(\.account) == ["a", "a", "b", "a"])
 
         await center.setRateLimits([], for: "feed")  // the app lifts them
         for _ in 0..<5 { _ = try await center.share(text, to: target, account: "a") }
-        await center.setRateLimits(nil, for: "feed")  // back to the provider's own, with fresh buckets
+        // Back to the provider's own: the log is kept, so a's shares at 20 s and 60 s still count until 80 s and 120 s.
+        await center.setRateLimits(nil, for: "feed")
+        await #expect(throws: ShareError.rateLimited(retryAfter: .seconds(20))) { try await center.share(text, to: target, account: "a") }
+        clock.advance(by: .seconds(20))
         _ = try await center.share(text, to: target, account: "a")
-        _ = try await center.share(text, to: target, account: "a")
-        await #expect(throws: ShareError.rateLimited(retryAfter: .seconds(30))) { try await center.share(text, to: target, account: "a") }
+        await #expect(throws: ShareError.rateLimited(retryAfter: .seconds(40))) { try await center.share(text, to: target, account: "a") }
     }
 
     @Test("the outbox waits out a rate limit without spending an attempt")

@@ -60,7 +60,7 @@ struct ShareCenterTests {
         #expect(await center.pendingShares().map(\.content.text) == ["third"])
     }
 
-    @Test("rate limits answer with the wait, on the controllable clock")
+    @Test("rate limits answer with the exact wait of their window, on the controllable clock")
     func rateLimit() async throws {
         let clock = TestClock()
         let center = ShareCenter(clock: clock)
@@ -68,9 +68,13 @@ struct ShareCenterTests {
         await center.setRateLimits([RateLimit(2, per: .seconds(4))], for: Self.chat)
         let target = try #require(await center.targets(for: ShareContent(text: "x")).first)
         _ = try await center.share(ShareContent(text: "1"), to: target)
+        clock.advance(by: .seconds(1))
         _ = try await center.share(ShareContent(text: "2"), to: target)
-        await #expect(throws: ShareError.rateLimited(retryAfter: .seconds(2))) { try await center.share(ShareContent(text: "3"), to: target) }
+        await #expect(throws: ShareError.rateLimited(retryAfter: .seconds(3))) { try await center.share(ShareContent(text: "3"), to: target) }
         clock.advance(by: .seconds(2))
+        // A bucket refilled over time would let one through now; in any 4 s there may be only 2.
+        await #expect(throws: ShareError.rateLimited(retryAfter: .seconds(1))) { try await center.share(ShareContent(text: "3"), to: target) }
+        clock.advance(by: .seconds(1))
         #expect(try await center.share(ShareContent(text: "3"), to: target) == .posted(ShareReceipt(postID: "3")))
     }
 

@@ -15,7 +15,12 @@ struct WeiboRig {
     let authorizer: WeiboAuthorizer
     let monitor: FakeNetworkMonitor
 
-    init(retries: Int = 3) throws {
+    /// Limits roomy enough for any test that is not about them.
+    static let roomy = WeiboRateLimits(
+        requestsPerAccount: RateLimit(100_000, per: .seconds(86_400), scope: .account),
+        requestsPerAddress: RateLimit(100_000, per: .seconds(3_600)), posts: RateLimit(1_000, per: .seconds(3_600), scope: .account))
+
+    init(retries: Int = 3, rateLimits: WeiboRateLimits = WeiboRig.roomy, ledger: any RateLimitLedger = InMemoryRateLimitLedger()) throws {
         fake = try FakeWeiboServer()
         monitor = FakeNetworkMonitor(.wifi)
         let http = ServiceClient(
@@ -23,17 +28,17 @@ struct WeiboRig {
             requestTimeout: .seconds(10))
         accounts = try WeiboAccountStore(credentials: credentials, clock: clock)
         api = WeiboAPI(base: fake.base, http: http)
-        client = WeiboClient(api: api, accounts: accounts, networkMonitor: monitor)
+        client = WeiboClient(api: api, accounts: accounts, networkMonitor: monitor, rateLimits: rateLimits, rateLimitLedger: ledger)
         authorizer = WeiboAuthorizer(
             appKey: FakeWeiboServer.appKey, appSecret: FakeWeiboServer.appSecret, redirectURI: URL(string: FakeWeiboServer.redirectURI)!,
             apiBase: fake.base, client: http)
     }
 
     /// Signs `uid` in and opens a timeline session over an in-memory cache.
-    func timelineSession(for uid: String = "1750000001", pageSize: Int) async throws -> WeiboTimelineSession {
+    func timelineSession(for uid: String = "1750000001", pageSize: Int, timeline: WeiboTimelineID = .home) async throws -> WeiboTimelineSession {
         try await signIn(uid)
         let cache = try WeiboTimelineCache(path: ":memory:", clock: clock)
-        return WeiboTimelineSession(client: client, cache: cache, pageSize: pageSize)
+        return WeiboTimelineSession(client: client, cache: cache, timeline: timeline, pageSize: pageSize)
     }
 
     /// Signs `uid` in as the app would: code → verified credential → profile → store.

@@ -16,6 +16,10 @@ public enum JSONValue: Hashable, Sendable {
     case bool(Bool)
     /// A number (JSON has one number type; integers up to 2^53 are exact).
     case number(Double)
+    /// A whole number beyond 2^53 that fits 64 bits, kept exactly: a
+    /// `Double` would change its last digits (a Weibo id sent without its
+    /// `idstr`). Smaller whole numbers are ``number(_:)``.
+    case integer(Int64)
     /// A string.
     case string(String)
     /// An array.
@@ -74,6 +78,7 @@ public enum JSONValue: Hashable, Sendable {
         switch self {
         case .string(let text): text
         case .number(let number): number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+        case .integer(let integer): String(integer)
         default: nil
         }
     }
@@ -82,6 +87,7 @@ public enum JSONValue: Hashable, Sendable {
     public var intValue: Int? {
         switch self {
         case .number(let number): number == number.rounded() && abs(number) <= 9_007_199_254_740_992 ? Int(number) : nil
+        case .integer(let integer): Int(integer)
         case .string(let text): Int(text.trimmingCharacters(in: .whitespaces))
         default: nil
         }
@@ -101,6 +107,8 @@ extension JSONValue: Codable {
             self = .null
         } else if let bool = try? container.decode(Bool.self) {
             self = .bool(bool)
+        } else if let integer = try? container.decode(Int64.self), integer.magnitude > 9_007_199_254_740_992 {
+            self = .integer(integer)
         } else if let number = try? container.decode(Double.self) {
             self = .number(number)
         } else if let string = try? container.decode(String.self) {
@@ -118,6 +126,7 @@ extension JSONValue: Codable {
         case .null: try container.encodeNil()
         case .bool(let bool): try container.encode(bool)
         case .number(let number): try container.encode(number)
+        case .integer(let integer): try container.encode(integer)
         case .string(let string): try container.encode(string)
         case .array(let array): try container.encode(array)
         case .object(let object): try container.encode(object)

@@ -13,9 +13,22 @@ public struct MultipartForm: Hashable, Sendable {
     public let boundary: String
     private var parts: [[UInt8]] = []
 
-    /// Creates an empty form with a random boundary.
-    public init(boundary: String = "PhotoDeck-\(UInt64.random(in: 0...UInt64.max))") {
+    /// Creates an empty form with a random boundary (`PhotoDeck-` and 20
+    /// digits: every form with the same parts has the same length, so a
+    /// share's progress total can be announced before it is built).
+    public init(boundary: String = MultipartForm.randomBoundary()) {
         self.boundary = boundary
+    }
+
+    /// `PhotoDeck-` and 20 random digits.
+    public static func randomBoundary() -> String {
+        let digits = String(UInt64.random(in: 0...UInt64.max))
+        return "PhotoDeck-" + String(repeating: "0", count: 20 - digits.count) + digits
+    }
+
+    /// The length of ``body``, without building it.
+    public var byteCount: Int {
+        parts.reduce(0) { $0 + 2 + boundary.utf8.count + 2 + $1.count + 2 } + 2 + boundary.utf8.count + 4
     }
 
     /// The `Content-Type` header value.

@@ -1,16 +1,24 @@
-package import Foundation
 import SystemSupport
 
-/// How often something may be sent to a service, as data: `count` per
-/// `interval`, for the whole service or for each account.
+/// How often something may be sent to a service, as data: `count` sends
+/// per ``Window``, for the whole service or for each account, exactly as
+/// the service's documentation states it.
 ///
-/// Services publish theirs (WeCom's robot takes 20 messages a minute,
-/// Weibo 30 posts an hour per account). ShareKit's providers declare them
-/// and its `ShareCenter` applies them without the app calling anything;
-/// WeiboKit's `WeiboRateLimits` lists Weibo's.
+/// Services publish theirs: WeCom's group robot takes 20 messages a minute,
+/// Weibo 30 posts an hour per account, a WeChat service account 4
+/// broadcasts a calendar month. ShareKit's providers declare them and its
+/// `ShareCenter` applies them through a ``RateLimitLedger`` (a log of what
+/// was sent) without the app calling anything; WeiboKit's
+/// `WeiboRateLimits` lists Weibo's.
+///
+/// A limit is never looser than the service's: a rolling window admits at
+/// most `count` sends in *any* stretch of its length (so never more in a
+/// clock hour either), and calendar windows count from the start of the
+/// day or month in the service's time zone, as WeChat does.
 ///
 /// ```swift
-/// let limit = RateLimit(30, per: .seconds(3_600), scope: .account)
+/// let weiboPosts = RateLimit(30, per: .seconds(3_600), scope: .account)
+/// let broadcasts = RateLimit(4, per: .calendarMonth(utcOffsetSeconds: 8 * 3_600), scope: .account)
 /// ```
 public struct RateLimit: Hashable, Sendable {
     /// Whom a limit counts for.
@@ -21,46 +29,42 @@ public struct RateLimit: Hashable, Sendable {
         case account
     }
 
-    /// Sends allowed per ``interval`` (also the largest burst).
+    /// The stretch of time `count` sends are allowed in.
+    public enum Window: Hashable, Sendable {
+        /// Any stretch of this length (a sliding window over the send log).
+        case rolling(Duration)
+        /// A calendar day, from midnight at this offset from UTC.
+        case calendarDay(utcOffsetSeconds: Int)
+        /// A calendar month, from the first at midnight at this offset from UTC.
+        case calendarMonth(utcOffsetSeconds: Int)
+    }
+
+    /// Sends allowed per ``window``.
     public var count: Int
     /// The window.
-    public var interval: Duration
+    public var window: Window
     /// Whom it counts for.
     public var scope: Scope
 
-    /// `count` sends per `interval`.
+    /// `count` sends in any stretch of `interval`.
     public init(_ count: Int, per interval: Duration, scope: Scope = .provider) {
+        self.init(count, per: .rolling(interval), scope: scope)
+    }
+
+    /// `count` sends per `window`.
+    public init(_ count: Int, per window: Window, scope: Scope = .provider) {
         self.count = max(1, count)
-        self.interval = interval
+        self.window = window
         self.scope = scope
     }
 
-    /// Tokens added per second.
-    package var perSecond: Double { Double(count) / max(interval.inSeconds, 1e-9) }
-}
-
-/// The state of one ``RateLimit``: a bucket of `count` tokens refilled
-/// evenly over the interval.
-package struct TokenBucket: Sendable {
-    package let limit: RateLimit
-    private var tokens: Double
-    private var updated: Date
-
-    package init(limit: RateLimit, now: Date) {
-        self.limit = limit
-        tokens = Double(limit.count)
-        updated = now
+    /// The longest the window can be: its length when rolling, a day, or
+    /// 31 days. Sends older than this never count against the limit.
+    public var interval: Duration {
+        switch window {
+        case .rolling(let length): length
+        case .calendarDay: .seconds(86_400)
+        case .calendarMonth: .seconds(31 * 86_400)
+        }
     }
-
-    /// How long until a token is there (`nil`: one is there now).
-    package mutating func wait(at now: Date) -> Duration? {
-        tokens = min(Double(limit.count), tokens + max(0, now.timeIntervalSince(updated)) * limit.perSecond)
-        updated = now
-        if tokens >= 1 { return nil }
-        let seconds = (1 - tokens) / limit.perSecond
-        return .milliseconds(Int((seconds * 1000).rounded(.up)))
-    }
-
-    /// Takes a token (after ``wait(at:)`` said one is there).
-    package mutating func take() { tokens -= 1 }
 }

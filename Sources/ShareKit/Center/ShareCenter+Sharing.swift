@@ -38,7 +38,10 @@ extension ShareCenter {
         }
         if Task.isCancelled { throw .cancelled }
         let destination = target.destination
-        if let wait = await rateLimitWait(provider, destination, account: credential?.account ?? account, take: true) {
+        let sender = credential?.account ?? account
+        // Recorded before the first byte: a share that then fails may still
+        // have reached the provider, so the log never undercounts.
+        if let wait = try await rateLimitWait(await rateLimitChecks(provider, destination, account: sender), take: true) {
             throw .rateLimited(retryAfter: wait)
         }
 
@@ -70,6 +73,9 @@ extension ShareCenter {
             }
         case .failure(.authorizationExpired):
             if holds { await hold(id, content, target, account) }
+        case .failure(.rateLimited(nil)):
+            // The provider refused without saying how long: its own window says.
+            throw .rateLimited(retryAfter: await waitAfterProviderRefusal(provider, destination, account: sender))
         case .failure:
             break
         }
@@ -101,7 +107,7 @@ extension ShareCenter {
                 throw .authorizationExpired(provider.id)
             }
         }
-        if let wait = rateLimitWait(provider, target.destination, account: credential?.account ?? account, take: false) {
+        if let wait = try await rateLimitWait(rateLimitChecks(provider, target.destination, account: credential?.account ?? account), take: false) {
             throw .rateLimited(retryAfter: wait)
         }
         return (provider, constraints, credential)

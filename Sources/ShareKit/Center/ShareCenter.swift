@@ -22,19 +22,25 @@ public actor ShareCenter {
     private var providers: [(id: UUID, provider: any ShareProvider)] = []
     private var pending: [UUID: PendingShare] = [:]
     private var limitOverrides: [ProviderID: [RateLimit]] = [:]
-    private var buckets: [BucketKey: TokenBucket] = [:]
     let credentials: any CredentialStore
     let clock: any ServiceClock
     let adapter: ContentAdapter
+    /// The log of what was sent, against which the providers' rate limits are checked.
+    public nonisolated let rateLimitLedger: any RateLimitLedger
 
     /// Creates a center. `adapter` prepares content (give it your own
-    /// `ImageCodecRegistry` to share formats you registered).
+    /// `ImageCodecRegistry` to share formats you registered);
+    /// `rateLimitLedger` keeps the log of sends the providers' rate limits
+    /// are checked against (a ``ServiceKit/FileRateLimitLedger`` for a
+    /// process shorter than the limits' windows, such as a command-line tool).
     public init(
-        credentials: any CredentialStore = InMemoryCredentialStore(), clock: any ServiceClock = SystemClock(), adapter: ContentAdapter = ContentAdapter()
+        credentials: any CredentialStore = InMemoryCredentialStore(), clock: any ServiceClock = SystemClock(), adapter: ContentAdapter = ContentAdapter(),
+        rateLimitLedger: any RateLimitLedger = InMemoryRateLimitLedger()
     ) {
         self.credentials = credentials
         self.clock = clock
         self.adapter = adapter
+        self.rateLimitLedger = rateLimitLedger
     }
 
     // MARK: Registry
@@ -97,45 +103,47 @@ public actor ShareCenter {
 
     /// Replaces the rate limits `provider` declares (``ShareProvider/rateLimits(for:)``)
     /// with `limits` for all its destinations; `[]` lifts them, `nil`
-    /// restores the provider's own.
+    /// restores the provider's own. The log of what was sent is kept: new
+    /// limits apply to the sends already made.
     public func setRateLimits(_ limits: [RateLimit]?, for provider: ProviderID) {
         limitOverrides[provider] = limits
-        buckets = buckets.filter { $0.key.provider != provider }
     }
 
     /// The limits that apply to `provider`'s `destination`.
-    private func limits(_ provider: any ShareProvider, _ destination: ShareDestination) -> [RateLimit] {
+    func limits(_ provider: any ShareProvider, _ destination: ShareDestination) -> [RateLimit] {
         limitOverrides[provider.id] ?? provider.rateLimits(for: destination)
     }
 
-    /// Which bucket counts a share: one per limit of a provider's
-    /// destination, and per account for an account-scoped limit.
-    struct BucketKey: Hashable {
-        let provider: ProviderID
-        let destination: ShareDestination
-        let index: Int
-        let limit: RateLimit
-        let account: String?
+    /// The ledger checks for a share: one log for the destination as a
+    /// whole and one per account, each with the limits of its scope.
+    func rateLimitChecks(_ provider: any ShareProvider, _ destination: ShareDestination, account: String?) -> [RateLimitCheck] {
+        let limits = limits(provider, destination)
+        let key = "\(provider.id.rawValue)/\(destination.rawValue)"
+        var checks = [RateLimitCheck(key: key, limits: limits.filter { $0.scope == .provider })]
+        // An account-scoped limit without a known account counts the shares made without one.
+        checks.append(RateLimitCheck(key: "\(key)@\(account ?? "")", limits: limits.filter { $0.scope == .account }))
+        return checks.filter { !$0.limits.isEmpty }
     }
 
-    /// How long until every limit on this share has room (`nil`: now). With
-    /// `take`, takes a token from each when all have room.
-    func rateLimitWait(_ provider: any ShareProvider, _ destination: ShareDestination, account: String?, take: Bool) -> Duration? {
-        let now = clock.now
-        var longest: Duration?
-        var keys: [BucketKey] = []
-        for (index, limit) in limits(provider, destination).enumerated() {
-            let key = BucketKey(
-                provider: provider.id, destination: destination, index: index, limit: limit, account: limit.scope == .account ? account : nil)
-            var bucket = buckets[key] ?? TokenBucket(limit: limit, now: now)
-            if let wait = bucket.wait(at: now) { longest = max(longest ?? .zero, wait) }
-            buckets[key] = bucket
-            keys.append(key)
+    /// How long until every limit on this share has room (`nil`: now).
+    /// With `take`, records the share in the ledger when all have room.
+    nonisolated func rateLimitWait(_ checks: [RateLimitCheck], take: Bool) async throws(ShareError) -> Duration? {
+        guard !checks.isEmpty else { return nil }
+        do {
+            return take ? try await rateLimitLedger.reserve(checks, at: clock.now) : try await rateLimitLedger.wait(for: checks, at: clock.now)
+        } catch {
+            throw .storage(error)
         }
-        if take, longest == nil {
-            for key in keys { buckets[key]?.take() }
-        }
-        return longest
+    }
+
+    /// The wait to report when the provider itself answered "rate limited"
+    /// without saying for how long: until its own limits have room again
+    /// by the ledger, else the shortest of its windows (a minute when it
+    /// declares none), so a queued share is not sent again at once.
+    func waitAfterProviderRefusal(_ provider: any ShareProvider, _ destination: ShareDestination, account: String?) async -> Duration {
+        let checks = rateLimitChecks(provider, destination, account: account)
+        if let wait = try? await rateLimitWait(checks, take: false) { return wait }
+        return limits(provider, destination).map(\.interval).min() ?? .seconds(60)
     }
 
     // MARK: Held shares

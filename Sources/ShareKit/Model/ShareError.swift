@@ -14,7 +14,11 @@ public enum ShareError: Error, Hashable, Sendable, CustomStringConvertible {
     case authorizationExpired(ProviderID)
     /// The provider refused the content; `reason` is its own word.
     case rejected(reason: String)
-    /// Too many requests; try again after `retryAfter` (when the provider said).
+    /// Too many requests; try again after `retryAfter`. From a
+    /// ``ShareCenter`` it is always set: the ledger's wait when a declared
+    /// limit stopped the share before it was sent, the provider's own
+    /// `Retry-After`, or, when the provider refused without one, the wait
+    /// its declared windows give.
     case rateLimited(retryAfter: Duration?)
     /// The network failed before an answer arrived; the transport's error
     /// is the cause (ServiceKit's `TransportError` for its transports).

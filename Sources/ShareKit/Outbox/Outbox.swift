@@ -217,9 +217,10 @@ public actor Outbox {
                 case .invalidContent, .rejected, .unknownTarget, .adaptationFailed, .cancelled, .partiallyPosted:
                     update(entry.id, state: .failed, error: error.description)
                 case .rateLimited(let retryAfter):
-                    // Nothing was sent: wait as told, and keep the attempt.
+                    // Nothing was sent: wait as told (the center fills in the provider's
+                    // window when the provider did not say), and keep the attempt.
                     update(entry.id, state: .queued, error: error.description, attempts: entry.attempts)
-                    if let retryAfter { postpone(entry.id, by: retryAfter) }
+                    postpone(entry.id, by: retryAfter ?? Self.unstatedRateLimitWait)
                 default:
                     // Nothing was published (no network, not authorised, an upload step that
                     // failed; a publish's own 5xx is an unknown outcome, not an error): try
@@ -230,6 +231,10 @@ public actor Outbox {
         }
         return (try? entries()) ?? []
     }
+
+    /// The wait after a rate limit that came with no wait at all (a
+    /// provider used outside a ``ShareCenter``): never "again at once".
+    static let unstatedRateLimitWait = Duration.seconds(60)
 
     /// Moves the entry from `queued` to `sending` if it is still queued and
     /// due; `true` only when this call changed it (a failed update is `false`: nothing is sent).

@@ -7,27 +7,35 @@ extension WeChatOfficialAccountProvider {
         guard let thumbnail = content.thumbnail else {
             throw .invalidContent([.thumbnailUnavailable("a WeChat article needs a cover: share at least one picture or a link thumbnail")])
         }
-        let text = content.text ?? ""
-        let title = content.link?.title.flatMap { $0.isEmpty ? nil : $0 } ?? TextCounting.characters.truncate(Self.firstLine(of: text), to: 32)
         client.log.log(ServiceLogRecord(.info, "wechat-oa: publishing an article with \(content.images.count) picture(s)"))
         var pictureURLs: [String] = []
         for image in content.images {
+            // A picture URL for the body creates no material: safe to retry.
             pictureURLs.append(try await upload(image, to: "cgi-bin/media/uploadimg", type: nil, token: token, resultKey: "url"))
         }
-        let coverID = try await upload(thumbnail, to: "cgi-bin/material/add_material", type: "thumb", token: token, resultKey: "media_id")
-        var article: [String: JSONValue] = [
-            "title": .string(title), "content": .string(Self.articleHTML(text: text, pictures: pictureURLs)), "thumb_media_id": .string(coverID),
-            "need_open_comment": 0,
-        ]
-        if let summary = content.link?.summary { article["digest"] = .string(summary) }
-        if let url = content.link?.url { article["content_source_url"] = .string(url.absoluteString) }
-        // Saving a draft twice makes two drafts, not two posts: safe to retry.
-        let draft = try await client.sendForShare(.json(endpoint("cgi-bin/draft/add", token: token), ["articles": [.object(article)]], idempotent: true))
-        let draftID = try requiredString(TencentAnswer.check(draft, provider: id, step: "draft/add", now: client.clock.now), "media_id", step: "draft/add")
+        let coverID: String
+        switch try await uploadPermanent(thumbnail, type: "thumb", token: token) {
+        case .unknown(let reason): return .outcomeUnknown(reason: "the article was not published; its cover: \(reason)")
+        case .stored(let id): coverID = id
+        }
+        // A draft is a lasting item too: sent once, never a second draft.
+        let draftRequest = HTTPRequest.json(endpoint("cgi-bin/draft/add", token: token), Self.draft(content, pictures: pictureURLs, coverID: coverID), idempotent: false)
+        let draftID: String
+        switch try await client.publishForShare(draftRequest) {
+        case .unknown(let reason): return .outcomeUnknown(reason: "the article was not published; its draft may have been saved: \(reason)")
+        case .answered(let response):
+            do throws(ShareError) {
+                draftID = try requiredString(TencentAnswer.check(response, provider: id, step: "draft/add", now: client.clock.now), "media_id", step: "draft/add")
+            } catch {
+                if case .server = error, (200..<300).contains(response.status) {
+                    return .outcomeUnknown(reason: "the article was not published; its draft may have been saved: \(error)")
+                }
+                throw error
+            }
+        }
 
         let submitted: HTTPResponse
-        switch try await client.publishForShare(.json(endpoint("cgi-bin/freepublish/submit", token: token), ["media_id": .string(draftID)], idempotent: false))
-        {
+        switch try await client.publishForShare(.json(endpoint("cgi-bin/freepublish/submit", token: token), Self.submission(draftID), idempotent: false)) {
         case .unknown(let reason): return .outcomeUnknown(reason: reason)
         case .answered(let response): submitted = response
         }
@@ -42,6 +50,26 @@ extension WeChatOfficialAccountProvider {
         return try await pollPublish(publishID, token: token)
     }
 
+    /// The `draft/add` document of an article: its title (the link's, else
+    /// the text's first line), its body, its cover.
+    static func draft(_ content: PreparedContent, pictures: [String], coverID: String) -> JSONValue {
+        let text = content.text ?? ""
+        let title = content.link?.title.flatMap { $0.isEmpty ? nil : $0 } ?? TextCounting.characters.truncate(firstLine(of: text), to: 32)
+        var article: [String: JSONValue] = [
+            "title": .string(title), "content": .string(articleHTML(text: text, pictures: pictures)), "thumb_media_id": .string(coverID),
+            "need_open_comment": 0,
+        ]
+        if let summary = content.link?.summary { article["digest"] = .string(summary) }
+        if let url = content.link?.url { article["content_source_url"] = .string(url.absoluteString) }
+        return ["articles": [.object(article)]]
+    }
+
+    /// The `freepublish/submit` document.
+    static func submission(_ draftID: String) -> JSONValue { ["media_id": .string(draftID)] }
+
+    /// The `freepublish/get` document.
+    static func publishQuery(_ publishID: String) -> JSONValue { ["publish_id": .string(publishID)] }
+
     /// Reads the publish job's status until WeChat says it finished, or gives up with "outcome unknown".
     private func pollPublish(_ publishID: String, token: String) async throws(ShareError) -> ShareOutcome {
         var lastReason = "WeChat is still publishing"
@@ -51,7 +79,7 @@ extension WeChatOfficialAccountProvider {
             }
             do throws(ShareError) {
                 let response = try await client.sendForShare(
-                    .json(endpoint("cgi-bin/freepublish/get", token: token), ["publish_id": .string(publishID)], idempotent: true))
+                    .json(endpoint("cgi-bin/freepublish/get", token: token), Self.publishQuery(publishID), idempotent: true))
                 let json = try TencentAnswer.check(response, provider: id, step: "freepublish/get", now: client.clock.now)
                 switch json["publish_status"]?.intValue {
                 case 0?:

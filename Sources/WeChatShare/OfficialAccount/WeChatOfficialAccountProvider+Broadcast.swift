@@ -9,30 +9,25 @@ extension WeChatOfficialAccountProvider {
     static let duplicateClientMessageID = 45065
 
     /// Broadcasts `content` (`message/mass/sendall`): pictures are uploaded
-    /// as permanent image material first (an upload posts nothing), then
-    /// one request sends. Its `clientmsgid` comes from the content and the
+    /// as permanent image material first (each upload sent once: it stores
+    /// an item and spends quota, so a lost answer ends the share as
+    /// "outcome unknown" before anything is broadcast), then one request
+    /// sends. Its `clientmsgid` comes from the content and the
     /// audience, so when the answer is lost the request is sent once more,
     /// safely: WeChat either sends it then or answers that it already has.
     func broadcast(_ content: PreparedContent, to audience: BroadcastAudience, token: String) async throws(ShareError) -> ShareOutcome {
-        var body: [String: JSONValue] = ["filter": Self.filter(for: audience)]
-        if content.images.isEmpty {
-            guard let text = content.text, !text.isEmpty else { throw .invalidContent([.emptyContent]) }
-            body["msgtype"] = "text"
-            body["text"] = ["content": .string(text)]
-        } else {
-            var mediaIDs: [JSONValue] = []
-            for image in content.images {
-                let id = try await upload(image, to: "cgi-bin/material/add_material", type: "image", token: token, resultKey: "media_id")
-                mediaIDs.append(.string(id))
+        if content.images.isEmpty, (content.text ?? "").isEmpty { throw .invalidContent([.emptyContent]) }
+        var mediaIDs: [String] = []
+        for (index, image) in content.images.enumerated() {
+            switch try await uploadPermanent(image, type: "image", token: token) {
+            case .stored(let id): mediaIDs.append(id)
+            case .unknown(let reason):
+                return .outcomeUnknown(reason: "nothing was broadcast; picture \(index + 1) of \(content.images.count): \(reason)")
             }
-            body["msgtype"] = "image"
-            body["images"] = [
-                "media_ids": .array(mediaIDs), "recommend": .string(content.text ?? ""), "need_open_comment": 0, "only_fans_can_comment": 0,
-            ]
         }
-        body["clientmsgid"] = .string(Self.clientMessageID(for: content, audience: audience))
+        let body = Self.broadcastBody(content, to: audience, mediaIDs: mediaIDs)
         client.log.log(ServiceLogRecord(.info, "wechat-oa: broadcasting \(content.images.isEmpty ? "text" : "\(content.images.count) picture(s)")"))
-        let request = HTTPRequest.json(endpoint("cgi-bin/message/mass/sendall", token: token), .object(body), idempotent: false)
+        let request = HTTPRequest.json(endpoint("cgi-bin/message/mass/sendall", token: token), body, idempotent: false)
         var lostAnswer = ""
         for attempt in 1...2 {
             switch try await client.publishForShare(request) {
@@ -49,6 +44,25 @@ extension WeChatOfficialAccountProvider {
             }
         }
         return .outcomeUnknown(reason: "the broadcast's answer was lost twice: \(lostAnswer)")
+    }
+
+    /// The `message/mass/sendall` document: text alone, or the pictures'
+    /// media ids with the text as the recommendation; its `clientmsgid`
+    /// comes from the content and the audience.
+    static func broadcastBody(_ content: PreparedContent, to audience: BroadcastAudience, mediaIDs: [String]) -> JSONValue {
+        var body: [String: JSONValue] = ["filter": filter(for: audience)]
+        if mediaIDs.isEmpty {
+            body["msgtype"] = "text"
+            body["text"] = ["content": .string(content.text ?? "")]
+        } else {
+            body["msgtype"] = "image"
+            body["images"] = [
+                "media_ids": .array(mediaIDs.map(JSONValue.string)), "recommend": .string(content.text ?? ""), "need_open_comment": 0,
+                "only_fans_can_comment": 0,
+            ]
+        }
+        body["clientmsgid"] = .string(clientMessageID(for: content, audience: audience))
+        return .object(body)
     }
 
     /// `{"is_to_all": true}` or `{"is_to_all": false, "tag_id": N}`.

@@ -20,17 +20,32 @@ extension WeChatOfficialAccountProvider {
             switch message {
             case .image(let image):
                 let mediaID = try await provider.upload(image, to: "cgi-bin/media/upload", type: "image", token: token, resultKey: "media_id")
-                return try await provider.sendMessage(
-                    ["touser": .string(recipient), "msgtype": "image", "image": ["media_id": .string(mediaID)]], token: token)
+                return try await provider.sendMessage(WeChatOfficialAccountProvider.imageMessage(to: recipient, mediaID: mediaID), token: token)
             case .text(let text):
-                return try await provider.sendMessage(["touser": .string(recipient), "msgtype": "text", "text": ["content": .string(text)]], token: token)
+                return try await provider.sendMessage(WeChatOfficialAccountProvider.textMessage(to: recipient, text), token: token)
             }
         }
     }
 
-    func sendToFollower(_ content: PreparedContent, recipient: String, token: String) async throws(ShareError) -> ShareOutcome {
+    /// The `message/custom/send` document of a picture.
+    static func imageMessage(to recipient: String, mediaID: String) -> JSONValue {
+        ["touser": .string(recipient), "msgtype": "image", "image": ["media_id": .string(mediaID)]]
+    }
+
+    /// The `message/custom/send` document of a text.
+    static func textMessage(to recipient: String, _ text: String) -> JSONValue {
+        ["touser": .string(recipient), "msgtype": "text", "text": ["content": .string(text)]]
+    }
+
+    /// A share's messages: each picture, then the text.
+    static func followerMessages(for content: PreparedContent) -> [FollowerMessage] {
         var messages = content.images.map(FollowerMessage.image)
         if let text = content.text, !text.isEmpty { messages.append(.text(text)) }
+        return messages
+    }
+
+    func sendToFollower(_ content: PreparedContent, recipient: String, token: String) async throws(ShareError) -> ShareOutcome {
+        let messages = Self.followerMessages(for: content)
         client.log.log(ServiceLogRecord(.info, "wechat-oa: sending \(messages.count) message(s) to a follower"))
         return try await MessageSequence.post(messages, via: FollowerSender(provider: self, recipient: recipient, token: token))
     }

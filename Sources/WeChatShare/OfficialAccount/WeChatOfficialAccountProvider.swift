@@ -72,15 +72,15 @@ public struct WeChatOfficialAccountProvider: ShareProvider {
         /// A service account (服务号): four broadcasts a month.
         case service
 
-        /// The broadcast quota as data, per account. WeChat counts calendar
-        /// days and months (Beijing time); a token bucket of one per 24
-        /// hours, or four per 30 days, never lets a share through that
-        /// WeChat would refuse with 45028, and can hold one back a little
-        /// longer than WeChat would.
+        /// The broadcast quota as data, per account, in WeChat's own
+        /// windows: calendar days and months, Beijing time (UTC+8), as the
+        /// 群发 documentation counts them (订阅号 1 per day, 服务号 4 per
+        /// 自然月). The center checks its send log against them, so a fifth
+        /// broadcast in a month is held back instead of refused with 45028.
         public var broadcastQuota: RateLimit {
             switch self {
-            case .subscription: RateLimit(1, per: .seconds(86_400), scope: .account)
-            case .service: RateLimit(4, per: .seconds(30 * 86_400), scope: .account)
+            case .subscription: RateLimit(1, per: .calendarDay(utcOffsetSeconds: 8 * 3_600), scope: .account)
+            case .service: RateLimit(4, per: .calendarMonth(utcOffsetSeconds: 8 * 3_600), scope: .account)
             }
         }
     }

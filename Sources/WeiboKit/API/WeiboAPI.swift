@@ -9,7 +9,7 @@ public import ServiceKit
 ///
 /// ```swift
 /// let api = WeiboAPI(http: ServiceClient(transport: URLSessionTransport()))
-/// let posts = try await api.homeTimeline(.latest, count: 50, token: token)
+/// let page = try await api.homeTimeline(.latest, count: 50, token: token)
 /// ```
 public struct WeiboAPI: Sendable {
     /// Where Weibo's API and OAuth endpoints live: `https://api.weibo.com`.
@@ -23,11 +23,14 @@ public struct WeiboAPI: Sendable {
     public let base: URL
     /// Sends the requests, with the retry rule and the log.
     public let http: ServiceClient
+    /// The end user's address every write reports (`rip`) unless the call gives one.
+    public let endUserAddress: WeiboEndUserAddress
 
     /// Creates the API over `http`.
-    public init(base: URL = WeiboAPI.defaultBase, http: ServiceClient) {
+    public init(base: URL = WeiboAPI.defaultBase, http: ServiceClient, endUserAddress: WeiboEndUserAddress = .thisDevice) {
         self.base = base
         self.http = http
+        self.endUserAddress = endUserAddress
     }
 
     // MARK: Sending

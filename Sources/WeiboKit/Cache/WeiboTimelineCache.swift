@@ -1,21 +1,39 @@
-public import Foundation
+import Foundation
 import SQLiteSupport
 public import ServiceKit
 
-/// The home timelines seen, per account, in SQLite: pages merged by id,
-/// with the gaps between them remembered, so a refresh after a long time
-/// away shows "more posts here" instead of pretending the timeline is
-/// continuous. Reading needs no network and says how old the cache is.
-/// Bounded to the newest ``maxPostsPerAccount`` posts per account.
+/// The timelines seen, per account, in SQLite: the home timeline and
+/// people's own posts, merged page by page, with what is known to be
+/// complete remembered, so that a refresh after a long time away shows
+/// "more posts here" instead of pretending the timeline is continuous.
+/// Reading needs no network and says how old the cache is. Bounded to the
+/// newest ``maxPostsPerAccount`` posts per timeline.
+///
+/// ## When two posts are continuous
+/// Weibo fills a page and then drops the posts of users who have not
+/// authorised the app, so a short page is not the end of anything. The
+/// cache therefore never infers continuity from a page's length. Each page
+/// proves one id range complete: from its top (the post `max_id` stood on,
+/// or the page's newest post) down to just above where Weibo's paging
+/// stopped (its `next_cursor`), or down to its oldest post when Weibo gave
+/// no cursor. Ranges are kept and merged; they only grow.
+///
+/// Two neighbouring cached posts are continuous when one proven range
+/// spans every id between them. Otherwise a ``WeiboTimelineItem/gap(_:)``
+/// row stands between them: posts Weibo showed may be missing there, and
+/// ``WeiboTimelineGap/fillQuery`` loads them, starting below what is
+/// already known. No post the server returned is ever missing without a
+/// gap row between its neighbours (tested against a model of Weibo with
+/// random page sizes, short pages and new posts arriving).
 ///
 /// ```swift
 /// let cache = try WeiboTimelineCache(path: dir + "/timeline.sqlite")
-/// let posts = try await client.homeTimeline(.latest, count: 50)
-/// try await cache.merge(posts, fetchedWith: .latest, requestedCount: 50, account: uid)
+/// let page = try await client.homeTimeline(.latest, count: 50)
+/// try await cache.merge(page, fetchedWith: .latest, account: uid)
 /// for item in try await cache.timeline(account: uid).items { render(item) }
 /// ```
 public actor WeiboTimelineCache {
-    /// How many posts an account keeps (the newest).
+    /// How many posts a timeline keeps (the newest).
     public let maxPostsPerAccount: Int
     private let database: SQLiteDatabase
     private let clock: any ServiceClock
@@ -30,7 +48,28 @@ public actor WeiboTimelineCache {
             PRIMARY KEY (account, id)
         ) WITHOUT ROWID;
         CREATE TABLE refreshes (account TEXT PRIMARY KEY, refreshed_at REAL NOT NULL);
+        """,
+        // Version 2: several timelines per account, and proven ranges
+        // instead of a per-post gap flag (a pair without a gap flag becomes
+        // a proven range between the two).
         """
+        CREATE TABLE posts2 (
+            account TEXT NOT NULL, timeline TEXT NOT NULL, id INTEGER NOT NULL, body BLOB NOT NULL,
+            PRIMARY KEY (account, timeline, id)
+        ) WITHOUT ROWID;
+        INSERT INTO posts2 (account, timeline, id, body) SELECT account, 'home', id, body FROM posts;
+        CREATE TABLE coverage (account TEXT NOT NULL, timeline TEXT NOT NULL, low INTEGER NOT NULL, high INTEGER NOT NULL);
+        INSERT INTO coverage (account, timeline, low, high)
+            SELECT account, 'home', lower, id FROM (
+                SELECT account, id, gap_below, LEAD(id) OVER (PARTITION BY account ORDER BY id DESC) AS lower FROM posts)
+            WHERE gap_below = 0 AND lower IS NOT NULL;
+        DROP TABLE posts;
+        ALTER TABLE posts2 RENAME TO posts;
+        CREATE TABLE refreshes2 (account TEXT NOT NULL, timeline TEXT NOT NULL, refreshed_at REAL NOT NULL, PRIMARY KEY (account, timeline));
+        INSERT INTO refreshes2 (account, timeline, refreshed_at) SELECT account, 'home', refreshed_at FROM refreshes;
+        DROP TABLE refreshes;
+        ALTER TABLE refreshes2 RENAME TO refreshes;
+        """,
     ]
 
     /// Opens (creating) the cache at `path`; `:memory:` keeps it in memory.
@@ -52,119 +91,151 @@ public actor WeiboTimelineCache {
         }
     }
 
-    /// Merges a page fetched with `query` asking for `requestedCount` posts.
-    /// The page covers its range without holes; a full page that does not
-    /// reach posts already cached below it leaves a gap there.
-    public func merge(_ posts: [WeiboPost], fetchedWith query: WeiboTimelineQuery, requestedCount: Int, account: String) throws(WeiboError) {
+    /// Merges a page fetched with `query` into `timeline`: its posts are
+    /// stored (newer copies replace older ones), and the range it proves
+    /// complete is added (see the type's rule). Anything but ``WeiboTimelineQuery/older(than:)``
+    /// also marks the timeline refreshed now.
+    public func merge(_ page: WeiboTimelinePage, fetchedWith query: WeiboTimelineQuery, timeline: WeiboTimelineID = .home, account: String)
+        throws(WeiboError)
+    {
         try storage {
             try database.transaction {
-                let sorted = posts.sorted { $0.sortKey > $1.sortKey }
-                let now = clock.now.timeIntervalSince1970
                 if case .older = query {
                 } else {
                     try database.prepare(
-                        "INSERT INTO refreshes (account, refreshed_at) VALUES (?, ?) ON CONFLICT(account) DO UPDATE SET refreshed_at = excluded.refreshed_at"
-                    )
-                    .bind(.text(account), .real(now)).run()
+                        """
+                        INSERT INTO refreshes (account, timeline, refreshed_at) VALUES (?, ?, ?)
+                        ON CONFLICT(account, timeline) DO UPDATE SET refreshed_at = excluded.refreshed_at
+                        """
+                    ).bind(.text(account), .text(timeline.key), .real(clock.now.timeIntervalSince1970)).run()
                 }
-                guard let newest = sorted.first, let oldest = sorted.last else {
-                    // Nothing newer (or older) than the boundary: the page reached it.
-                    if case .older(let id) = query { try setGap(false, at: Int64(id) ?? 0, account: account) }
-                    return
-                }
-                let previouslyCached = try cachedIDs(account: account, from: oldest.sortKey, to: newest.sortKey)
-                let upper: Int64 = if case .older(let id) = query { max(Int64(id) ?? newest.sortKey, newest.sortKey) } else { newest.sortKey }
                 let insert = try database.prepare(
-                    "INSERT INTO posts (account, id, body) VALUES (?, ?, ?) ON CONFLICT(account, id) DO UPDATE SET body = excluded.body")
+                    """
+                    INSERT INTO posts (account, timeline, id, body) VALUES (?, ?, ?, ?)
+                    ON CONFLICT(account, timeline, id) DO UPDATE SET body = excluded.body
+                    """)
                 let encoder = JSONEncoder()
                 encoder.dateEncodingStrategy = .secondsSince1970
-                for post in sorted {
-                    try insert.bind(.text(account), .integer(post.sortKey), .blob(Array(try encoder.encode(post)))).run()
+                for post in page.posts {
+                    try insert.bind(.text(account), .text(timeline.key), .integer(post.sortKey), .blob(Array(try encoder.encode(post)))).run()
                 }
-                // The page is continuous from its top (or the max_id it
-                // started below) down to its last post.
-                try database.prepare("UPDATE posts SET gap_below = 0 WHERE account = ? AND id > ? AND id <= ?")
-                    .bind(.text(account), .integer(oldest.sortKey), .integer(upper)).run()
-                let olderCached = try database.prepare("SELECT 1 FROM posts WHERE account = ? AND id < ? LIMIT 1")
-                    .bind(.text(account), .integer(oldest.sortKey)).step()
-                // Fewer than asked: the server had no more in this direction.
-                let full = if case .older = query { min(requestedCount, WeiboAPI.maxPageSize - 1) } else { min(requestedCount, WeiboAPI.maxPageSize) }
-                let reachedBoundary = sorted.count < full
-                if !previouslyCached.contains(oldest.sortKey) {
-                    let overlapped = !previouslyCached.isEmpty
-                    try setGap(olderCached && !reachedBoundary && !overlapped, at: oldest.sortKey, account: account)
-                }
-                try trim(account: account)
+                var coverage = try loadCoverage(account: account, timeline: timeline)
+                if let range = TimelineCoverage.range(of: page, fetchedWith: query) { coverage.add(range) }
+                try trim(account: account, timeline: timeline, coverage: &coverage)
+                try saveCoverage(coverage, account: account, timeline: timeline)
             }
         }
     }
 
-    /// The cached timeline of `account`, newest first, with its gaps, at
+    /// The cached `timeline` of `account`, newest first, with its gaps, at
     /// most `limit` posts.
-    public func timeline(account: String, limit: Int = .max) throws(WeiboError) -> CachedWeiboTimeline {
+    public func timeline(_ timeline: WeiboTimelineID = .home, account: String, limit: Int = .max) throws(WeiboError) -> CachedWeiboTimeline {
         try storage {
             let decoder = JSONDecoder()
             decoder.dateDecodingStrategy = .secondsSince1970
-            let statement = try database.prepare("SELECT id, body, gap_below FROM posts WHERE account = ? ORDER BY id DESC LIMIT ?")
-                .bind(.text(account), .integer(Int64(min(limit, Int(Int64.max)))))
+            let coverage = try loadCoverage(account: account, timeline: timeline)
+            let statement = try database.prepare("SELECT id, body FROM posts WHERE account = ? AND timeline = ? ORDER BY id DESC LIMIT ?")
+                .bind(.text(account), .text(timeline.key), .integer(Int64(min(limit, Int(Int64.max)))))
             var items: [WeiboTimelineItem] = []
-            var pendingGap: Int64?
+            var above: Int64?
             while try statement.step() {
                 let id = statement.int64(0)
-                if let above = pendingGap { items.append(.gap(newerThan: String(id), olderThan: String(above))) }
+                if let above, !coverage.isComplete(between: above, and: id) {
+                    items.append(.gap(WeiboTimelineGap(newerThan: String(above), olderThan: String(id), fillFrom: String(coverage.resumePoint(below: above)))))
+                }
                 items.append(.post(try decoder.decode(WeiboPost.self, from: Data(statement.blob(1)))))
-                pendingGap = statement.int(2) != 0 ? id : nil
+                above = id
             }
-            let refreshed = try database.prepare("SELECT refreshed_at FROM refreshes WHERE account = ?").bind(.text(account))
+            let refreshed = try database.prepare("SELECT refreshed_at FROM refreshes WHERE account = ? AND timeline = ?")
+                .bind(.text(account), .text(timeline.key))
             let refreshedAt = try refreshed.step() ? Date(timeIntervalSince1970: refreshed.double(0)) : nil
             return CachedWeiboTimeline(items: items, refreshedAt: refreshedAt)
         }
     }
 
-    /// The id of the newest cached post of `account`.
-    public func newestID(account: String) throws(WeiboError) -> String? { try boundary("MAX", account: account) }
+    /// The ids of the cached posts, newest first, each with the gap below
+    /// it, if any: the timeline's shape without decoding a post.
+    func outline(_ timeline: WeiboTimelineID = .home, account: String) throws(WeiboError) -> [(id: Int64, gap: WeiboTimelineGap?)] {
+        try storage {
+            let coverage = try loadCoverage(account: account, timeline: timeline)
+            let statement = try database.prepare("SELECT id FROM posts WHERE account = ? AND timeline = ? ORDER BY id DESC")
+                .bind(.text(account), .text(timeline.key))
+            var ids: [Int64] = []
+            while try statement.step() { ids.append(statement.int64(0)) }
+            return ids.enumerated().map { index, id in
+                guard index + 1 < ids.count, !coverage.isComplete(between: id, and: ids[index + 1]) else { return (id, nil) }
+                return (id, WeiboTimelineGap(newerThan: String(id), olderThan: String(ids[index + 1]), fillFrom: String(coverage.resumePoint(below: id))))
+            }
+        }
+    }
 
-    /// The id of the oldest cached post of `account`.
-    public func oldestID(account: String) throws(WeiboError) -> String? { try boundary("MIN", account: account) }
+    /// The query that loads the posts below the oldest cached one, skipping
+    /// what is already known to hold none; ``WeiboTimelineQuery/latest``
+    /// when nothing is cached.
+    public func olderQuery(_ timeline: WeiboTimelineID = .home, account: String) throws(WeiboError) -> WeiboTimelineQuery {
+        try storage {
+            guard let oldest = try boundary("MIN", timeline: timeline, account: account).flatMap({ Int64($0) }) else { return .latest }
+            let resume = try loadCoverage(account: account, timeline: timeline).resumePoint(below: oldest)
+            return .older(than: String(resume))
+        }
+    }
+
+    /// The id of the newest cached post of `timeline`.
+    public func newestID(_ timeline: WeiboTimelineID = .home, account: String) throws(WeiboError) -> String? {
+        try storage { try boundary("MAX", timeline: timeline, account: account) }
+    }
+
+    /// The id of the oldest cached post of `timeline`.
+    public func oldestID(_ timeline: WeiboTimelineID = .home, account: String) throws(WeiboError) -> String? {
+        try storage { try boundary("MIN", timeline: timeline, account: account) }
+    }
 
     /// Forgets everything cached for `account` (on sign-out).
     public func removeAll(account: String) throws(WeiboError) {
         try storage {
-            try database.prepare("DELETE FROM posts WHERE account = ?").bind(.text(account)).run()
-            try database.prepare("DELETE FROM refreshes WHERE account = ?").bind(.text(account)).run()
+            for table in ["posts", "refreshes", "coverage"] {
+                try database.prepare("DELETE FROM \(table) WHERE account = ?").bind(.text(account)).run()
+            }
         }
     }
 
-    private func boundary(_ function: String, account: String) throws(WeiboError) -> String? {
-        try storage {
-            let statement = try database.prepare("SELECT \(function)(id) FROM posts WHERE account = ?").bind(.text(account))
-            return try statement.step() && !statement.isNull(0) ? String(statement.int64(0)) : nil
+    private func boundary(_ function: String, timeline: WeiboTimelineID, account: String) throws -> String? {
+        let statement = try database.prepare("SELECT \(function)(id) FROM posts WHERE account = ? AND timeline = ?")
+            .bind(.text(account), .text(timeline.key))
+        return try statement.step() && !statement.isNull(0) ? String(statement.int64(0)) : nil
+    }
+
+    private func loadCoverage(account: String, timeline: WeiboTimelineID) throws -> TimelineCoverage {
+        let statement = try database.prepare("SELECT low, high FROM coverage WHERE account = ? AND timeline = ?")
+            .bind(.text(account), .text(timeline.key))
+        var ranges: [ClosedRange<Int64>] = []
+        while try statement.step() {
+            let (low, high) = (statement.int64(0), statement.int64(1))
+            if low <= high { ranges.append(low...high) }
+        }
+        return TimelineCoverage(ranges)
+    }
+
+    private func saveCoverage(_ coverage: TimelineCoverage, account: String, timeline: WeiboTimelineID) throws {
+        try database.prepare("DELETE FROM coverage WHERE account = ? AND timeline = ?").bind(.text(account), .text(timeline.key)).run()
+        let insert = try database.prepare("INSERT INTO coverage (account, timeline, low, high) VALUES (?, ?, ?, ?)")
+        for range in coverage.ranges {
+            try insert.bind(.text(account), .text(timeline.key), .integer(range.lowerBound), .integer(range.upperBound)).run()
         }
     }
 
-    private func cachedIDs(account: String, from lower: Int64, to upper: Int64) throws -> Set<Int64> {
-        let statement = try database.prepare("SELECT id FROM posts WHERE account = ? AND id >= ? AND id <= ?")
-            .bind(.text(account), .integer(lower), .integer(upper))
-        var ids: Set<Int64> = []
-        while try statement.step() { ids.insert(statement.int64(0)) }
-        return ids
-    }
-
-    private func setGap(_ gap: Bool, at id: Int64, account: String) throws {
-        try database.prepare("UPDATE posts SET gap_below = ? WHERE account = ? AND id = ?").bind(.int(gap ? 1 : 0), .text(account), .integer(id)).run()
-    }
-
-    /// Keeps the newest `maxPostsPerAccount` posts.
-    private func trim(account: String) throws {
+    /// Keeps the newest `maxPostsPerAccount` posts, and the proven ranges
+    /// that still reach them.
+    private func trim(account: String, timeline: WeiboTimelineID, coverage: inout TimelineCoverage) throws {
         try database.prepare(
             """
-            DELETE FROM posts WHERE account = ?1 AND id < (
-                SELECT id FROM posts WHERE account = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2)
+            DELETE FROM posts WHERE account = ?1 AND timeline = ?2 AND id < (
+                SELECT id FROM posts WHERE account = ?1 AND timeline = ?2 ORDER BY id DESC LIMIT 1 OFFSET ?3)
             """
-        ).bind(.text(account), .int(maxPostsPerAccount - 1)).run()
-        // The new bottom is the end of what is kept, not a gap.
-        try database.prepare("UPDATE posts SET gap_below = 0 WHERE account = ?1 AND id = (SELECT MIN(id) FROM posts WHERE account = ?1)")
-            .bind(.text(account)).run()
+        ).bind(.text(account), .text(timeline.key), .int(maxPostsPerAccount - 1)).run()
+        if let bottom = try boundary("MIN", timeline: timeline, account: account).flatMap({ Int64($0) }) {
+            coverage.removeAll(below: bottom)
+        }
     }
 
     /// Runs `body`, turning SQLite and coding failures into ``WeiboError/storage(_:)``.
@@ -177,39 +248,4 @@ public actor WeiboTimelineCache {
             throw .storage(UnderlyingError(error, context: "the timeline cache"))
         }
     }
-}
-
-/// One row of a cached timeline: a post, or a gap where posts may be
-/// missing (load ``WeiboTimelineQuery/older(than:)`` `olderThan` to fill it).
-public enum WeiboTimelineItem: Hashable, Sendable {
-    /// A post.
-    case post(WeiboPost)
-    /// Posts between these two may be missing.
-    case gap(newerThan: String, olderThan: String)
-
-    /// The post, when this is one.
-    public var post: WeiboPost? {
-        if case .post(let post) = self { return post }
-        return nil
-    }
-}
-
-/// A cached timeline and when it was last refreshed.
-public struct CachedWeiboTimeline: Hashable, Sendable {
-    /// Posts and gaps, newest first.
-    public var items: [WeiboTimelineItem]
-    /// When the newest page was last fetched; `nil` when never.
-    public var refreshedAt: Date?
-
-    /// Creates a cached timeline.
-    public init(items: [WeiboTimelineItem], refreshedAt: Date?) {
-        self.items = items
-        self.refreshedAt = refreshedAt
-    }
-
-    /// The posts without the gaps.
-    public var posts: [WeiboPost] { items.compactMap(\.post) }
-
-    /// How long ago it was refreshed, at `now`.
-    public func age(at now: Date) -> TimeInterval? { refreshedAt.map { now.timeIntervalSince($0) } }
 }

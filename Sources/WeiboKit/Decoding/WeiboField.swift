@@ -29,6 +29,7 @@ struct WeiboField {
         case .null: "null"
         case .bool(let flag): "a boolean \(flag)"
         case .number(let number): "a number \(number)"
+        case .integer(let integer): "a number \(integer)"
         case .string(let text): "a string \"\(text.prefix(40))\(text.count > 40 ? "…" : "")\""
         case .array(let elements): "an array of \(elements.count)"
         case .object: "an object"
@@ -69,6 +70,7 @@ struct WeiboField {
     func int() throws(WeiboDecodingError) -> Int {
         switch value {
         case .number(let number) where number == number.rounded() && abs(number) <= 9_007_199_254_740_992: return Int(number)
+        case .integer(let integer): return Int(integer)
         case .string(let text): if let number = Int(text) { return number }
         default: break
         }
@@ -101,11 +103,13 @@ struct WeiboField {
         return try object["id"].digits(expected: "an id (idstr or id)")
     }
 
-    /// An id written as a number or a string of digits.
+    /// An id written as a number or a string of digits; a number beyond
+    /// 2^53 is read from its exact digits (``ServiceKit/JSONValue/integer(_:)``).
     func digits(expected: String = "an id of digits") throws(WeiboDecodingError) -> String {
         switch value {
         case .number(let number) where number >= 0 && number == number.rounded() && number <= 9_007_199_254_740_992:
             return String(Int64(number))
+        case .integer(let integer) where integer >= 0: return String(integer)
         case .string(let text) where WeiboIdentifier.isValid(text): return text
         default: throw mismatch(expected)
         }

@@ -79,7 +79,7 @@ extension WeiboComment {
 /// Reads Weibo's answers into the model types.
 ///
 /// ```swift
-/// let posts = try WeiboDecoder.timeline(from: response.body)   // throws WeiboError.malformed naming the field
+/// let page = try WeiboDecoder.timeline(from: response.body)   // a post that cannot be read is skipped and reported
 /// ```
 public enum WeiboDecoder {
     /// Parses `body` as JSON.
@@ -91,12 +91,28 @@ public enum WeiboDecoder {
         }
     }
 
-    /// The posts of a `statuses/home_timeline` answer (`{"statuses": [...]}`).
-    public static func timeline(from body: [UInt8]) throws(WeiboDecodingError) -> [WeiboPost] {
-        try json(body).object()["statuses"].array().map { (field: WeiboField) throws(WeiboDecodingError) in try WeiboPost(field) }
+    /// A page of a timeline answer: `{"statuses": [...], "next_cursor": …}`
+    /// (`home_timeline`, `user_timeline`), or `{"reposts": [...]}` with
+    /// `key` `"reposts"` (`repost_timeline`). A post that cannot be read
+    /// is skipped and reported in ``WeiboTimelinePage/skipped``; only an
+    /// answer that is not such a page at all is an error.
+    public static func timeline(from body: [UInt8], key: String = "statuses") throws(WeiboDecodingError) -> WeiboTimelinePage {
+        let object = try json(body).object()
+        var page = WeiboTimelinePage(posts: [])
+        for field in try object[key].array() {
+            do {
+                page.posts.append(try WeiboPost(field))
+            } catch {
+                page.skipped.append(error)
+            }
+        }
+        page.nextCursor = try? object["next_cursor"].digits()
+        if page.nextCursor == "0" { page.nextCursor = nil }
+        page.totalCount = try? object["total_number"].int()
+        return page
     }
 
-    /// A single status (`statuses/repost`, `statuses/share`).
+    /// A single status (`statuses/show`, `statuses/repost`, `statuses/share`).
     public static func post(from body: [UInt8]) throws(WeiboDecodingError) -> WeiboPost { try WeiboPost(json(body)) }
 
     /// A single user (`users/show`, `friendships/create`, `friendships/destroy`).
@@ -105,13 +121,50 @@ public enum WeiboDecoder {
     /// A single comment (`comments/create`).
     public static func comment(from body: [UInt8]) throws(WeiboDecodingError) -> WeiboComment { try WeiboComment(json(body)) }
 
-    /// A page of `comments/show`.
+    /// A page of `comments/show`; a comment that cannot be read is skipped and reported.
     public static func comments(from body: [UInt8]) throws(WeiboDecodingError) -> WeiboCommentPage {
         let object = try json(body).object()
-        let comments = try object["comments"].array().map { (field: WeiboField) throws(WeiboDecodingError) in try WeiboComment(field) }
+        var comments: [WeiboComment] = []
+        var skipped: [WeiboDecodingError] = []
+        for field in try object["comments"].array() {
+            do {
+                comments.append(try WeiboComment(field))
+            } catch {
+                skipped.append(error)
+            }
+        }
         return WeiboCommentPage(
             comments: comments, totalCount: try object["total_number"].int(default: comments.count),
-            hasMore: try object["next_cursor"].int(default: 0) != 0)
+            hasMore: ((try? object["next_cursor"].digits()) ?? "0") != "0", skipped: skipped)
+    }
+
+    /// A page of `friendships/friends` or `friendships/followers`
+    /// (`{"users": [...], "next_cursor": 5, "total_number": 668}`); a user
+    /// that cannot be read is skipped and reported.
+    public static func users(from body: [UInt8]) throws(WeiboDecodingError) -> WeiboUserPage {
+        let object = try json(body).object()
+        var page = WeiboUserPage(users: [], nextCursor: 0, totalCount: 0)
+        for field in try object["users"].array() {
+            do {
+                page.users.append(try WeiboUser(field))
+            } catch {
+                page.skipped.append(error)
+            }
+        }
+        page.nextCursor = max(0, try object["next_cursor"].int(default: 0))
+        page.totalCount = try object["total_number"].int(default: page.users.count)
+        return page
+    }
+
+    /// The topics of `trends` (`[{"trend_id", "hotword", "num"}]`); one
+    /// that cannot be read is left out.
+    public static func topics(from body: [UInt8]) throws(WeiboDecodingError) -> [WeiboTopic] {
+        try json(body).array().compactMap { field in
+            guard let object = try? field.object(), let name = try? object["hotword"].string(), !name.isEmpty else { return nil }
+            return WeiboTopic(
+                id: try? object["trend_id"].digits(), name: name.trimmingCharacters(in: CharacterSet(charactersIn: "#")),
+                postCount: (try? object["num"].int(default: 0)) ?? 0)
+        }
     }
 
     /// The answers of `search/suggestions/users` (`[{"uid", "screen_name", "followers_count"}]`).

@@ -18,10 +18,14 @@ public enum WeiboError: Error, Hashable, Sendable, CustomStringConvertible {
     /// No account is signed in (or the one asked for is unknown).
     case notSignedIn
     /// The account's token expired or was revoked (21314-21317, 21327,
-    /// 21332, 21501 …): the account is marked and makes no more requests
+    /// 21332 …): the account is marked and makes no more requests
     /// until it signs in again.
     case needsSignIn(uid: String)
-    /// Too many requests (10022-10024, 20016); wait `retryAfter` when Weibo said.
+    /// Too many requests (10022-10024, 20016, the follow caps 20505, 20521,
+    /// 20524); wait `retryAfter` when known. ``WeiboClient`` also throws it
+    /// *before* sending, with the code Weibo would answer, when its own log
+    /// shows a documented limit reached (``WeiboRateLimits``); the wait is
+    /// then exact.
     case rateLimited(code: Int, retryAfter: Duration?)
     /// The same or a similar post or comment was just sent.
     case duplicate(code: Int, message: String)

@@ -34,11 +34,15 @@ public struct WeiboCommentPage: Hashable, Sendable {
     public var totalCount: Int
     /// Whether a later page may hold more (`next_cursor` is not 0).
     public var hasMore: Bool
+    /// The comments that could not be read (one bad comment does not cost
+    /// the page), and why.
+    public var skipped: [WeiboDecodingError]
 
     /// Creates a page.
-    public init(comments: [WeiboComment], totalCount: Int, hasMore: Bool) {
+    public init(comments: [WeiboComment], totalCount: Int, hasMore: Bool, skipped: [WeiboDecodingError] = []) {
         self.comments = comments
         self.totalCount = totalCount
         self.hasMore = hasMore
+        self.skipped = skipped
     }
 }

@@ -5,7 +5,7 @@ public import Foundation
 /// stop being exact.
 ///
 /// ```swift
-/// for post in try await client.homeTimeline() {
+/// for post in try await client.homeTimeline().posts {
 ///     print(post.user?.screenName ?? "(deleted)", post.text, post.repost?.text ?? "")
 /// }
 /// ```

@@ -46,14 +46,32 @@ public enum WeiboUserReference: Hashable, Sendable, CustomStringConvertible {
     /// A screen name.
     case screenName(String)
 
-    /// Digits are an id, anything else a screen name.
+    /// Digits are an id, anything else a screen name; a leading `@`
+    /// always means a screen name (for a name made of digits).
     ///
     /// ```swift
     /// let someone = WeiboUserReference(parsing: "1404376560")   // .id("1404376560")
-    /// let other = WeiboUserReference(parsing: "新浪新闻")          // .screenName("新浪新闻")
+    /// let other = WeiboUserReference(parsing: "@新浪新闻")         // .screenName("新浪新闻")
     /// ```
     public init(parsing text: String) {
-        self = WeiboIdentifier.isValid(text) ? .id(text) : .screenName(text)
+        if text.hasPrefix("@") {
+            self = .screenName(String(text.dropFirst()))
+        } else {
+            self = WeiboIdentifier.isValid(text) ? .id(text) : .screenName(text)
+        }
+    }
+
+    /// Throws when the reference could not name anyone: an id that is not
+    /// digits, an empty or overlong screen name.
+    func check() throws(WeiboError) {
+        switch self {
+        case .id(let id):
+            guard WeiboIdentifier.isValid(id) else { throw .invalidArgument("user id \"\(id.prefix(40))\" is not a Weibo id (digits)") }
+        case .screenName(let name):
+            guard !name.isEmpty, name.count <= 64, !name.contains(where: \.isNewline) else {
+                throw .invalidArgument("\"\(name.prefix(40))\" is not a Weibo screen name")
+            }
+        }
     }
 
     /// The query item the people APIs take (`uid` or `screen_name`).

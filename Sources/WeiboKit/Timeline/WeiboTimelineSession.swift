@@ -1,9 +1,11 @@
 import Foundation
 import ServiceKit
 
-/// One account's home timeline as a screen shows it: refreshed from Weibo
-/// into the ``WeiboTimelineCache``, read from the cache when the network is
-/// down, and refreshed again when the network comes back.
+/// One account's timeline as a screen shows it (its home timeline, or a
+/// person's posts): refreshed from Weibo into the ``WeiboTimelineCache``,
+/// read from the cache when the network is down, and refreshed again when
+/// the network comes back. Gaps the cache records are filled with
+/// ``fill(_:)``.
 ///
 /// ```swift
 /// let session = WeiboTimelineSession(client: client, cache: cache)
@@ -13,58 +15,114 @@ import ServiceKit
 /// ```
 public actor WeiboTimelineSession {
     /// The client requests go through.
-    public let client: WeiboClient
+    public nonisolated let client: WeiboClient
     /// Where pages are kept.
-    public let cache: WeiboTimelineCache
+    public nonisolated let cache: WeiboTimelineCache
     /// The account (the store's current one when `nil`).
-    public let account: String?
+    public nonisolated let account: String?
     /// Posts asked for per page.
-    public let pageSize: Int
+    public nonisolated let pageSize: Int
+    /// Which timeline.
+    public nonisolated let timeline: WeiboTimelineID
 
-    /// Creates a session.
-    public init(client: WeiboClient, cache: WeiboTimelineCache, account: String? = nil, pageSize: Int = 50) {
+    /// Reads one page of this session's timeline as the account `uid`.
+    typealias PageSource = @Sendable (_ query: WeiboTimelineQuery, _ count: Int, _ uid: String) async throws(WeiboError) -> WeiboTimelinePage
+
+    private let signedIn: @Sendable () async throws(WeiboError) -> String
+    private let source: PageSource
+
+    /// How many empty pages a refresh follows down by their cursor when
+    /// the newest posts are all hidden from the app (Weibo counts them,
+    /// then drops them): past that, the timeline stays as it was.
+    public static let maxEmptyPagesFollowed = 3
+
+    /// Creates a session. Pages hold at least 2 posts: with one, a page of
+    /// a post hidden from the app would prove nothing and paging could not
+    /// move on.
+    public init(client: WeiboClient, cache: WeiboTimelineCache, account: String? = nil, timeline: WeiboTimelineID = .home, pageSize: Int = 50) {
+        let size = min(max(pageSize, 2), WeiboAPI.maxPageSize)
+        self.init(
+            client: client, cache: cache, account: account, timeline: timeline, pageSize: size,
+            signedIn: { () throws(WeiboError) -> String in
+                guard let found = await client.accounts.account(account) else { throw .notSignedIn }
+                return found.uid
+            },
+            source: { (query, count, uid) throws(WeiboError) -> WeiboTimelinePage in
+                switch timeline {
+                case .home: try await client.homeTimeline(query, count: count, account: uid)
+                case .user(let person): try await client.userTimeline(of: .id(person), query, count: count, account: uid)
+                }
+            })
+    }
+
+    /// A session over any page source (tests drive it with a model of Weibo).
+    init(
+        client: WeiboClient, cache: WeiboTimelineCache, account: String?, timeline: WeiboTimelineID, pageSize: Int,
+        signedIn: @escaping @Sendable () async throws(WeiboError) -> String, source: @escaping PageSource
+    ) {
         self.client = client
         self.cache = cache
         self.account = account
-        self.pageSize = min(max(pageSize, 1), WeiboAPI.maxPageSize)
+        self.timeline = timeline
+        self.pageSize = pageSize
+        self.signedIn = signedIn
+        self.source = source
     }
 
-    private func uid() async throws(WeiboError) -> String {
-        guard let account = await client.accounts.account(account) else { throw .notSignedIn }
-        return account.uid
-    }
+    private func uid() async throws(WeiboError) -> String { try await signedIn() }
 
     /// The cached timeline, without the network.
     public func cached() async throws(WeiboError) -> WeiboTimelineSnapshot {
         let uid = try await uid()
-        return WeiboTimelineSnapshot(timeline: try await cache.timeline(account: uid), failure: nil)
+        return WeiboTimelineSnapshot(timeline: try await cache.timeline(timeline, account: uid), failure: nil)
     }
 
-    /// Fetches the posts newer than the cache's newest (the latest page when
-    /// the cache is empty) and merges them. When Weibo cannot be reached,
-    /// answers the cache with the failure; other errors are thrown.
+    /// Fetches the newest page and merges it: when it reaches the posts
+    /// already cached the timeline stays continuous, else a gap row marks
+    /// where posts may be missing. When the newest posts are all hidden
+    /// from the app the page is empty, and its cursor is followed down
+    /// (at most ``maxEmptyPagesFollowed`` pages). When Weibo cannot be
+    /// reached, answers the cache with the failure; other errors are thrown.
     public func refresh() async throws(WeiboError) -> WeiboTimelineSnapshot {
         let uid = try await uid()
-        let query: WeiboTimelineQuery = try await cache.newestID(account: uid).map { .newer(than: $0) } ?? .latest
+        var snapshot = try await fetch(.latest, uid: uid)
+        var followed = 0
+        while snapshot.failure == nil, snapshot.page?.posts.isEmpty == true, let next = snapshot.page?.nextQuery, followed < Self.maxEmptyPagesFollowed {
+            followed += 1
+            snapshot = try await fetch(next, uid: uid)
+        }
+        return snapshot
+    }
+
+    /// Fetches the page below `id` (posts older than it), or, when `nil`,
+    /// below the oldest cached post (skipping what is known to hold
+    /// nothing more): extends the timeline downwards.
+    public func loadOlder(than id: String? = nil) async throws(WeiboError) -> WeiboTimelineSnapshot {
+        let uid = try await uid()
+        let query: WeiboTimelineQuery
+        if let id {
+            query = .older(than: id)
+        } else {
+            query = try await cache.olderQuery(timeline, account: uid)
+        }
         return try await fetch(query, uid: uid)
     }
 
-    /// Fetches the page below `id` (the cache's oldest post when `nil`):
-    /// fills the gap under that post or extends the timeline downwards.
-    public func loadOlder(than id: String? = nil) async throws(WeiboError) -> WeiboTimelineSnapshot {
-        let uid = try await uid()
-        let oldest = try await cache.oldestID(account: uid)
-        guard let below = id ?? oldest else { return try await refresh() }
-        return try await fetch(.older(than: below), uid: uid)
+    /// Loads the next page of `gap`, from its top: a gap that needs more
+    /// than one page stays, smaller, until it is filled.
+    public func fill(_ gap: WeiboTimelineGap) async throws(WeiboError) -> WeiboTimelineSnapshot {
+        try await fetch(gap.fillQuery, uid: try await uid())
     }
 
     private func fetch(_ query: WeiboTimelineQuery, uid: String) async throws(WeiboError) -> WeiboTimelineSnapshot {
         do {
-            let posts = try await client.homeTimeline(query, count: pageSize, account: uid)
-            try await cache.merge(posts, fetchedWith: query, requestedCount: pageSize, account: uid)
-            return WeiboTimelineSnapshot(timeline: try await cache.timeline(account: uid), failure: nil)
-        } catch  where error.isNetworkFailure {
-            return WeiboTimelineSnapshot(timeline: try await cache.timeline(account: uid), failure: error)
+            let page = try await source(query, pageSize, uid)
+            try await cache.merge(page, fetchedWith: query, timeline: timeline, account: uid)
+            var snapshot = WeiboTimelineSnapshot(timeline: try await cache.timeline(timeline, account: uid), failure: nil, skipped: page.skipped)
+            snapshot.page = page
+            return snapshot
+        } catch where error.isNetworkFailure {
+            return WeiboTimelineSnapshot(timeline: try await cache.timeline(timeline, account: uid), failure: error)
         }
     }
 
@@ -109,11 +167,16 @@ public struct WeiboTimelineSnapshot: Hashable, Sendable {
     public var timeline: CachedWeiboTimeline
     /// Why this is the cache rather than fresh from Weibo (`nil` when fresh).
     public var failure: WeiboError?
+    /// The posts of the page just fetched that could not be read, and why.
+    public var skipped: [WeiboDecodingError]
+    /// The page just fetched (`nil` from the cache alone).
+    public var page: WeiboTimelinePage?
 
     /// Creates a snapshot.
-    public init(timeline: CachedWeiboTimeline, failure: WeiboError?) {
+    public init(timeline: CachedWeiboTimeline, failure: WeiboError?, skipped: [WeiboDecodingError] = []) {
         self.timeline = timeline
         self.failure = failure
+        self.skipped = skipped
     }
 
     /// Whether it came from the cache because the network failed.

@@ -7,14 +7,14 @@ import WeiboKit
 
 enum WeiboKitSnippets {
     static func posts(client: WeiboClient) async throws {
-        for post in try await client.homeTimeline() {
+        for post in try await client.homeTimeline().posts {
             print(post.user?.screenName ?? "(deleted)", post.text, post.repost?.text ?? "")
         }
     }
 
     static func references() -> [WeiboUserReference] {
         let someone = WeiboUserReference(parsing: "1404376560")  // .id("1404376560")
-        let other = WeiboUserReference(parsing: "新浪新闻")  // .screenName("新浪新闻")
+        let other = WeiboUserReference(parsing: "@新浪新闻")  // .screenName("新浪新闻")
         return [someone, other]
     }
 
@@ -24,8 +24,31 @@ enum WeiboKitSnippets {
     }
 
     static func decoder(response: HTTPResponse) throws -> [WeiboPost] {
-        let posts = try WeiboDecoder.timeline(from: response.body)  // throws WeiboError.malformed naming the field
-        return posts
+        let page = try WeiboDecoder.timeline(from: response.body)  // a post that cannot be read is skipped and reported
+        return page.posts
+    }
+
+    static func page(client: WeiboClient, show: ([WeiboPost]) -> Void, log: (String) -> Void) async throws {
+        let page = try await client.homeTimeline(.latest, count: 20)
+        show(page.posts)
+        if !page.skipped.isEmpty { log("\(page.skipped.count) posts could not be read") }
+        let next = try await client.homeTimeline(page.nextQuery ?? .latest, count: 20)
+        show(next.posts)
+    }
+
+    static func people(client: WeiboClient, uid: String, show: ([WeiboUser]) -> Void) async throws {
+        var cursor = 0
+        repeat {
+            let page = try await client.follows(of: .id(uid), cursor: cursor)
+            show(page.users)
+            cursor = page.nextCursor
+        } while cursor != 0
+    }
+
+    static func endUser(http: ServiceClient, clientIP: String) {
+        let onDevice = WeiboAPI(http: http)  // .thisDevice
+        let onServer = WeiboAPI(http: http, endUserAddress: .fixed(clientIP))
+        _ = (onDevice, onServer)
     }
 
     static func errors(client: WeiboClient, showMessage: (String) -> Void, startSignIn: (String) -> Void) async {
@@ -53,13 +76,13 @@ enum WeiboKitSnippets {
 
     static func api(http: ServiceClient, token: String) async throws -> [WeiboPost] {
         let api = WeiboAPI(http: ServiceClient(transport: URLSessionTransport()))
-        let posts = try await api.homeTimeline(.latest, count: 50, token: token)
-        return posts
+        let page = try await api.homeTimeline(.latest, count: 50, token: token)
+        return page.posts
     }
 
     static func limits() {
-        let limits = WeiboRateLimits.normal
-        print(limits.posts)  // 30 per 3600 s, per account
+        let limits = WeiboRateLimits.documented
+        print(limits.posts)  // 30 per hour per account
     }
 
     static func accountStore(dir: String, credential: Credential, otherUID: String) async throws {
@@ -70,14 +93,14 @@ enum WeiboKitSnippets {
 
     static func client(http: ServiceClient, store: WeiboAccountStore, warnMaybePosted: () -> Void) async throws {
         let client = WeiboClient(api: WeiboAPI(http: http), accounts: store, networkMonitor: LinuxNetworkMonitor())
-        let posts = try await client.homeTimeline(.latest, count: 50)
-        if case .outcomeUnknown = try await client.repost(posts[0].id, text: "转发") { warnMaybePosted() }
+        let page = try await client.homeTimeline(.latest, count: 50)
+        if case .outcomeUnknown = try await client.repost(page.posts[0].id, text: "转发") { warnMaybePosted() }
     }
 
     static func cache(dir: String, client: WeiboClient, uid: String, render: (WeiboTimelineItem) -> Void) async throws {
         let cache = try WeiboTimelineCache(path: dir + "/timeline.sqlite")
-        let posts = try await client.homeTimeline(.latest, count: 50)
-        try await cache.merge(posts, fetchedWith: .latest, requestedCount: 50, account: uid)
+        let page = try await client.homeTimeline(.latest, count: 50)
+        try await cache.merge(page, fetchedWith: .latest, account: uid)
         for item in try await cache.timeline(account: uid).items { render(item) }
     }
 
