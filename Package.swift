@@ -181,7 +181,7 @@ let package = Package(
         // links libcrypto (through SystemSupport), SQLite and netlink only.
         .target(
             name: "WeiboKit",
-            dependencies: ["ServiceKit", "SQLiteSupport"],
+            dependencies: ["ServiceKit", "SQLiteSupport", "SystemSupport"],
             swiftSettings: swiftSettings
         ),
         // One module per provider family; ShareKit never imports them.

@@ -47,7 +47,8 @@ struct Arguments {
 
     /// Which page of a timeline.
     enum TimelinePage: Equatable {
-        case newest, older, fill(String)
+        case newest, older
+        case fill(String)
     }
 
     enum Command: Equatable {

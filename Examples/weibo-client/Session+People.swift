@@ -28,7 +28,8 @@ extension Session {
             }
             return 0
         case .follows, .fans:
-            let users = part == .follows ? try await client.follows(of: who, cursor: arguments.cursor) : try await client.fans(of: who, cursor: arguments.cursor)
+            let users =
+                part == .follows ? try await client.follows(of: who, cursor: arguments.cursor) : try await client.fans(of: who, cursor: arguments.cursor)
             reportSkipped(users.skipped, what: "people")
             if arguments.json {
                 try Output.printJSON(["users": users.users.map(Output.user), "nextCursor": users.nextCursor, "totalCount": users.totalCount])

@@ -109,7 +109,7 @@ struct PhotoShareCommandTests {
             }
             let last = try #require(requests.last)
             switch target {
-            case "weibo/timeline": #expect(last["parts"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["status", "pic"])
+            case "weibo/timeline": #expect(last["parts"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["status", "rip", "pic"])
             case "wechat-oa/broadcast": #expect(last["body"]?["clientmsgid"]?.stringValue?.count == 32)
             default: break
             }

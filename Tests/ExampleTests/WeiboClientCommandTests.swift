@@ -121,7 +121,7 @@ struct WeiboClientCommandTests {
         #expect(result.status == 1 && result.standardError.hasPrefix("error: ") && result.standardError.contains("nothing is cached"))
 
         // Files are the user's alone; no token was ever printed.
-        for file in ["accounts.json", "credentials.json", "timeline.sqlite"] {
+        for file in ["accounts.json", "credentials.json", "timeline.sqlite", "requests.json"] {
             let mode = try FileManager.default.attributesOfItem(atPath: run.store + "/" + file)[.posixPermissions] as? Int
             #expect(mode == 0o600, "\(file)")
         }

@@ -21,7 +21,8 @@ extension FakeWeiboServer {
         if let type = request.headers["content-type"], type.hasPrefix("multipart/") {
             let parts = MultipartForm.parts(of: request.body, contentType: type) ?? []
             // "#multipart" records the encoding, for the routes that care.
-            return Dictionary(parts.map { ($0.name, String(decoding: $0.data, as: UTF8.self)) } + [("#multipart", "1")], uniquingKeysWith: { first, _ in first })
+            return Dictionary(
+                parts.map { ($0.name, String(decoding: $0.data, as: UTF8.self)) } + [("#multipart", "1")], uniquingKeysWith: { first, _ in first })
         }
         let components = URLComponents(string: "http://localhost/?\(String(decoding: request.body, as: UTF8.self))")
         return Dictionary((components?.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { first, _ in first })
@@ -31,6 +32,7 @@ extension FakeWeiboServer {
         let path = request.path
         let fields = fields(of: request)
         // Test switches first.
+        if state.mutex.withLock({ $0.offline }) { return .dropConnection }
         let (lose, malformed, limited, failure) = state.mutex.withLock { state in
             (
                 state.loseAnswer.remove(path) != nil, state.malformed.removeValue(forKey: path), state.rateLimited.remove(path) != nil,

@@ -72,6 +72,7 @@ public final class FakeWeiboServer: Sendable {
         var malformed: [String: [UInt8]] = [:]
         var rateLimited: Set<String> = []
         var failures: [String: (code: Int, message: String)] = [:]
+        var offline = false
         var clockNow = Date(timeIntervalSince1970: 1_780_000_000)
     }
 
@@ -102,8 +103,10 @@ public final class FakeWeiboServer: Sendable {
     /// Where the fake answers (the API and OAuth base).
     public var base: URL { URL(string: "http://127.0.0.1:\(http.port)")! }
 
-    /// Stops answering (the network "goes away").
-    public func stop() { http.stop() }
+    /// Stops answering (the network "goes away"): every connection is
+    /// dropped from now on. The port stays held, so no other test's server
+    /// can be given it and answer in the fake's place.
+    public func stop() { state.mutex.withLock { $0.offline = true } }
 
     /// Every request received.
     public var requests: [LoopbackHTTPServer.Request] { http.requests }
@@ -157,6 +160,19 @@ public final class FakeWeiboServer: Sendable {
                 state.posts[post.id] = post
                 return String(post.id)
             }
+        }
+    }
+
+    /// Adds a repost of `postID` by `uid` (as if they reposted it on Weibo); returns its id.
+    public func addRepost(of postID: String, by uid: String, text: String = "转发微博") -> String? {
+        state.mutex.withLock { state in
+            guard let id = Int64(postID), let original = state.posts[id] else { return nil }
+            let root = original.repostOf ?? original.id
+            state.nextID += 10
+            state.clockNow += 60
+            state.posts[state.nextID] = Post(id: state.nextID, uid: uid, text: text, createdAt: state.clockNow, repostOf: root)
+            state.posts[root]?.repostsCount += 1
+            return String(state.nextID)
         }
     }
 

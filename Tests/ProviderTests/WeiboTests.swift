@@ -138,9 +138,8 @@ struct WeiboTests {
 
     @Test("a refused connection is a network error (nothing was sent)")
     func refused() async throws {
-        let server = try LoopbackHTTPServer { _ in .respond(status: 200) }
-        let url = server.url(path: "")
-        server.stop()
+        let closed = try ClosedPort()
+        let url = closed.url
         let clock = TestClock()
         let weibo = WeiboProvider(
             configuration: .init(appKey: "1", safeDomainLink: URL(string: "https://photodeck.example/s")!, apiBase: url), client: testClient(clock: clock))

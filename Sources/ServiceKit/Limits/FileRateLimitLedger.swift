@@ -13,7 +13,7 @@ public import Foundation
 /// since an empty log would admit sends the service then refuses.
 ///
 /// ```swift
-/// let center = ShareCenter(credentials: store, rateLimits: FileRateLimitLedger(path: "\(dataHome)/sent.json"))
+/// let center = ShareCenter(credentials: store, rateLimitLedger: FileRateLimitLedger(path: "\(dataHome)/sent.json"))
 /// ```
 public actor FileRateLimitLedger: RateLimitLedger {
     /// The file.

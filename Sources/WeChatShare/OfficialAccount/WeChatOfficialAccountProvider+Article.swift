@@ -19,13 +19,15 @@ extension WeChatOfficialAccountProvider {
         case .stored(let id): coverID = id
         }
         // A draft is a lasting item too: sent once, never a second draft.
-        let draftRequest = HTTPRequest.json(endpoint("cgi-bin/draft/add", token: token), Self.draft(content, pictures: pictureURLs, coverID: coverID), idempotent: false)
+        let draftRequest = HTTPRequest.json(
+            endpoint("cgi-bin/draft/add", token: token), Self.draft(content, pictures: pictureURLs, coverID: coverID), idempotent: false)
         let draftID: String
         switch try await client.publishForShare(draftRequest) {
         case .unknown(let reason): return .outcomeUnknown(reason: "the article was not published; its draft may have been saved: \(reason)")
         case .answered(let response):
             do throws(ShareError) {
-                draftID = try requiredString(TencentAnswer.check(response, provider: id, step: "draft/add", now: client.clock.now), "media_id", step: "draft/add")
+                draftID = try requiredString(
+                    TencentAnswer.check(response, provider: id, step: "draft/add", now: client.clock.now), "media_id", step: "draft/add")
             } catch {
                 if case .server = error, (200..<300).contains(response.status) {
                     return .outcomeUnknown(reason: "the article was not published; its draft may have been saved: \(error)")

@@ -45,8 +45,8 @@ extension WeiboAPI {
             "statuses/repost_timeline", query: query, count: count, extra: [("id", postID)], key: "reposts", maxCount: 200, token: token, uid: uid)
     }
 
-    /// One post (`2/statuses/show.json`).
-    public func post(_ postID: String, token: String, uid: String? = nil) async throws(WeiboError) -> WeiboPost {
+    /// The post with `postID` (`2/statuses/show.json`).
+    public func post(id postID: String, token: String, uid: String? = nil) async throws(WeiboError) -> WeiboPost {
         try Self.checkID(postID, "the post id")
         let endpoint = "statuses/show"
         let response = try await read(request("GET", "2/statuses/show.json", query: [("id", postID)], token: token), endpoint: endpoint, uid: uid)

@@ -117,17 +117,17 @@ public struct WeiboClient: Sendable {
         }
     }
 
-    /// One post.
-    public func post(_ postID: String, account: String? = nil) async throws(WeiboError) -> WeiboPost {
+    /// The post with `postID` (``post(_:picture:endUserIP:account:)`` writes one).
+    public func post(id postID: String, account: String? = nil) async throws(WeiboError) -> WeiboPost {
         try await authorized(account, .read) { (credential) throws(WeiboError) in
-            try await api.post(postID, token: credential.accessToken, uid: credential.account)
+            try await api.post(id: postID, token: credential.accessToken, uid: credential.account)
         }
     }
 
     /// A post's page: the post, its newest comments and its newest reposts
     /// (three requests).
     public func postPage(_ postID: String, count: Int = 20, account: String? = nil) async throws(WeiboError) -> WeiboPostPage {
-        let post = try await post(postID, account: account)
+        let post = try await post(id: postID, account: account)
         let comments = try await comments(on: postID, count: count, account: account)
         let reposts = try await reposts(of: postID, count: count, account: account)
         return WeiboPostPage(post: post, comments: comments, reposts: reposts)

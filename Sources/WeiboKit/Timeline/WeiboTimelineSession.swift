@@ -121,7 +121,7 @@ public actor WeiboTimelineSession {
             var snapshot = WeiboTimelineSnapshot(timeline: try await cache.timeline(timeline, account: uid), failure: nil, skipped: page.skipped)
             snapshot.page = page
             return snapshot
-        } catch where error.isNetworkFailure {
+        } catch  where error.isNetworkFailure {
             return WeiboTimelineSnapshot(timeline: try await cache.timeline(timeline, account: uid), failure: error)
         }
     }

@@ -4,6 +4,7 @@ import Foundation
 import ServiceKit
 import ShareKit
 import WeChatShare
+import WeiboKit
 
 /// A provider's shape, for the samples that show what a provider writes.
 struct SnippetProvider {
@@ -139,6 +140,32 @@ extension ShareKitSnippets {
     static func rateLimit() -> RateLimit {
         let limit = RateLimit(30, per: .seconds(3_600), scope: .account)
         return limit
+    }
+
+    static func windows() -> [RateLimit] {
+        let weiboPosts = RateLimit(30, per: .seconds(3_600), scope: .account)
+        let broadcasts = RateLimit(4, per: .calendarMonth(utcOffsetSeconds: 8 * 3_600), scope: .account)
+        return [weiboPosts, broadcasts]
+    }
+
+    struct TooSoon: Error {
+        let wait: Duration
+        init(_ wait: Duration) { self.wait = wait }
+    }
+
+    static func ledger(support: String, uid: String) async throws {
+        let ledger = FileRateLimitLedger(path: "\(support)/sent.json")
+        let posts = RateLimitCheck(key: "weibo/timeline@\(uid)", limits: [RateLimit(30, per: .seconds(3_600), scope: .account)])
+        if let wait = try await ledger.reserve([posts], at: Date()) { throw TooSoon(wait) }
+    }
+
+    static func fileLedger(store: any CredentialStore, dataHome: String) -> ShareCenter {
+        let center = ShareCenter(credentials: store, rateLimitLedger: FileRateLimitLedger(path: "\(dataHome)/sent.json"))
+        return center
+    }
+
+    static func reach(monitor: LinuxNetworkMonitor, api: WeiboAPI, showCache: () -> Void) async {
+        if await monitor.canReach(api.base.host ?? "") == false { showCache() }
     }
 
     static func cause(_ error: ShareError, offerToRetry: () -> Void) {

@@ -2,6 +2,7 @@
 
 import Foundation
 import ServiceKit
+import ServiceKitTesting
 import ShareKit
 import WeiboKit
 
@@ -45,9 +46,13 @@ enum WeiboKitSnippets {
         } while cursor != 0
     }
 
-    static func endUser(http: ServiceClient, clientIP: String) {
+    struct IncomingRequest {
+        let clientIP: String
+    }
+
+    static func endUser(http: ServiceClient, request: IncomingRequest) {
         let onDevice = WeiboAPI(http: http)  // .thisDevice
-        let onServer = WeiboAPI(http: http, endUserAddress: .fixed(clientIP))
+        let onServer = WeiboAPI(http: http, endUserAddress: .fixed(request.clientIP))
         _ = (onDevice, onServer)
     }
 
@@ -128,5 +133,13 @@ extension WeiboKitSnippets {
         let session = WeiboTimelineSession(client: client, cache: try WeiboTimelineCache(path: dir + "/timeline.sqlite"))
         let snapshot = try await session.refresh()  // the cache, marked offline, when Weibo cannot be reached
         if case .outcomeUnknown = try await client.comment(on: snapshot.timeline.posts[0].id, text: "好看") { warnMaybePosted() }
+    }
+}
+
+extension WeiboKitSnippets {
+    static func closedPort(http: ServiceClient) throws -> WeiboAPI {
+        let closed = try ClosedPort()
+        let api = WeiboAPI(base: closed.url, http: http)  // every request: cannot connect
+        return api
     }
 }
