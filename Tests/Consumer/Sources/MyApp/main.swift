@@ -44,4 +44,4 @@ await center.register(WeiboProvider(configuration: .init(appKey: "123", safeDoma
 print(await center.targets(for: ShareContent(text: "hello")).map(\.description))
 
 // The Weibo client's values, seen from outside.
-print("weibo", WeiboUserReference(parsing: "1404376560"), WeiboRateLimits.test.posts.count, "posts an hour")
+print("weibo", WeiboUserReference(parsing: "1404376560"), WeiboRateLimits.documented.posts.count, "posts an hour")
