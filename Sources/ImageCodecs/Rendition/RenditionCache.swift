@@ -1,8 +1,10 @@
-public import ImageCodecs
+import Foundation
 
 /// Decoded renditions kept in memory, bounded by bytes (least recently used
 /// first out), with each rendition made once: a request for one that is
-/// being decoded joins that decode instead of starting another.
+/// being decoded joins that decode instead of starting another. A request
+/// that is cancelled leaves at once and cancels nothing the others still
+/// wait for; when the last one leaves, the decode is cancelled.
 ///
 /// ```swift
 /// let cache = RenditionCache(capacityBytes: 64 << 20)
@@ -46,10 +48,17 @@ public actor RenditionCache {
     /// The most bytes held.
     public let capacityBytes: Int
     private var entries: [Key: (bitmap: Bitmap, lastUse: UInt64)] = [:]
-    private var inFlight: [Key: Task<Bitmap, any Error>] = [:]
+    private var inFlight: [Key: Flight] = [:]
     private var clock: UInt64 = 0
     /// The counters.
     public private(set) var statistics = Statistics()
+
+    /// A decode in progress and who waits for it.
+    private struct Flight {
+        let id: UUID
+        let task: Task<Void, Never>
+        var waiters: [UUID: CheckedContinuation<Bitmap, any Error>] = [:]
+    }
 
     /// Creates a cache holding at most `capacityBytes` of pixels.
     public init(capacityBytes: Int) {
@@ -79,36 +88,69 @@ public actor RenditionCache {
     /// The rendition for `key`: from memory, from a decode already running,
     /// or made now by `make` (run once however many ask at the same time).
     /// A rendition larger than the whole capacity is returned but not kept.
+    /// Cancelling the calling task ends this request with
+    /// `CancellationError` at once; the decode goes on while anyone else
+    /// waits for it, and is cancelled when nobody does.
     public func rendition(for key: Key, make: @escaping @Sendable () async throws -> Bitmap) async throws -> Bitmap {
         if let bitmap = cached(key) {
             statistics.hits += 1
             return bitmap
         }
-        let task: Task<Bitmap, any Error>
+        let flightID: UUID
         if let running = inFlight[key] {
             statistics.joins += 1
-            task = running
+            flightID = running.id
         } else {
             statistics.misses += 1
-            task = Task { try await make() }
-            inFlight[key] = task
-        }
-        do {
-            let bitmap = try await task.value
-            if inFlight[key] == task {
-                inFlight[key] = nil
-                store(bitmap, for: key)
+            flightID = UUID()
+            let task = Task { [weak self] in
+                let result: Result<Bitmap, any Error>
+                do {
+                    result = .success(try await make())
+                } catch {
+                    result = .failure(error)
+                }
+                await self?.finish(key, flight: flightID, with: result)
             }
-            return bitmap
-        } catch {
-            if inFlight[key] == task { inFlight[key] = nil }
-            throw error
+            inFlight[key] = Flight(id: flightID, task: task)
+        }
+        let waiter = UUID()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Bitmap, any Error>) in
+                // Registered in the same turn the flight was found or made: it cannot have finished yet.
+                inFlight[key]?.waiters[waiter] = continuation
+            }
+        } onCancel: {
+            Task { await self.withdraw(waiter, from: key, flight: flightID) }
         }
     }
 
-    /// Cancels the decode for `key`, if one is running (a prefetch that is no longer wanted).
+    /// A cancelled request leaves; the decode is cancelled when it was the last.
+    private func withdraw(_ waiter: UUID, from key: Key, flight: UUID) {
+        guard var running = inFlight[key], running.id == flight, let continuation = running.waiters.removeValue(forKey: waiter) else { return }
+        continuation.resume(throwing: CancellationError())
+        if running.waiters.isEmpty {
+            running.task.cancel()
+            inFlight[key] = nil
+        } else {
+            inFlight[key] = running
+        }
+    }
+
+    private func finish(_ key: Key, flight: UUID, with result: Result<Bitmap, any Error>) {
+        // A decode that finished after everyone left is still worth keeping.
+        if case .success(let bitmap) = result { store(bitmap, for: key) }
+        guard let running = inFlight[key], running.id == flight else { return }
+        inFlight[key] = nil
+        for continuation in running.waiters.values { continuation.resume(with: result) }
+    }
+
+    /// Cancels the decode for `key`, if one is running (a prefetch that is
+    /// no longer wanted): everyone waiting for it gets `CancellationError`.
     public func cancel(_ key: Key) {
-        inFlight.removeValue(forKey: key)?.cancel()
+        guard let running = inFlight.removeValue(forKey: key) else { return }
+        running.task.cancel()
+        for continuation in running.waiters.values { continuation.resume(throwing: CancellationError()) }
     }
 
     /// The keys being decoded now.

@@ -24,7 +24,8 @@ import SystemSupport
 ///   activity does not extend, beside the timeout between bytes
 ///   (``HTTPRequest/timeout``).
 ///
-/// Upload progress is reported through ``TransferProgress``;
+/// Upload and download progress are reported through ``TransferProgress``
+/// (``TransferProgress/reporter`` and ``TransferProgress/receiving``);
 /// cancelling the calling task cancels the request.
 public final class URLSessionTransport: HTTPTransport {
     /// What one request in flight holds; the delegate finds it by task.
@@ -34,6 +35,7 @@ public final class URLSessionTransport: HTTPTransport {
         let redirects: RedirectPolicy
         let limit: Int
         let progress: (request: UUID, reporter: TransferProgress.Reporter)?
+        let receiving: (request: UUID, reporter: TransferProgress.Reporter)?
         let finish: @Sendable (Result<HTTPResponse, TransportError>) -> Void
         var body = Data()
         var response: HTTPURLResponse?
@@ -95,8 +97,8 @@ public final class URLSessionTransport: HTTPTransport {
         }
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-            let tooLarge = exchanges.withLock { exchanges -> Bool in
-                guard var exchange = exchanges[dataTask.taskIdentifier], exchange.failure == nil else { return false }
+            let (tooLarge, report) = exchanges.withLock { exchanges -> (Bool, (() -> Void)?) in
+                guard var exchange = exchanges[dataTask.taskIdentifier], exchange.failure == nil else { return (false, nil) }
                 if exchange.body.count + data.count > exchange.limit {
                     exchange.failure = .responseTooLarge(limit: exchange.limit)
                     exchange.body = Data()
@@ -104,8 +106,11 @@ public final class URLSessionTransport: HTTPTransport {
                     exchange.body.append(data)
                 }
                 exchanges[dataTask.taskIdentifier] = exchange
-                return exchange.failure != nil
+                guard exchange.failure == nil, let receiving = exchange.receiving else { return (exchange.failure != nil, nil) }
+                let (received, declared) = (Int64(exchange.body.count), max(0, exchange.response?.expectedContentLength ?? 0))
+                return (false, { receiving.reporter.report(request: receiving.request, sent: received, total: declared) })
             }
+            report?()
             if tooLarge { dataTask.cancel() }
         }
 
@@ -159,6 +164,7 @@ public final class URLSessionTransport: HTTPTransport {
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         urlRequest.timeoutInterval = request.timeout.inSeconds
         let reporter = TransferProgress.reporter
+        let receiving = TransferProgress.receiving
         let requestID = UUID()
         let bodyBytes = Int64(request.body.count)
         if let reporter, bodyBytes > 0 { reporter.report(request: requestID, sent: 0, total: bodyBytes) }
@@ -177,7 +183,8 @@ public final class URLSessionTransport: HTTPTransport {
                 delegate.exchanges.withLock {
                     $0[task.taskIdentifier] = Exchange(
                         original: request.url, current: request.url, redirects: request.redirects, limit: max(0, request.maxResponseBytes),
-                        progress: reporter.map { (requestID, $0) }, finish: { continuation.resume(returning: $0) })
+                        progress: reporter.map { (requestID, $0) }, receiving: receiving.map { (requestID, $0) },
+                        finish: { continuation.resume(returning: $0) })
                 }
                 holder.withLock { $0 = task }
                 if Task.isCancelled { task.cancel() }

@@ -28,8 +28,18 @@ public enum TransferProgress {
         public func report(request: UUID, sent: Int64, total: Int64) { handler(request, sent, total) }
     }
 
-    /// The reporter of the work running in this task, if any.
+    /// The reporter of the work running in this task, if any: bytes sent.
     @TaskLocal public static var reporter: Reporter?
+
+    /// The reporter of bytes received for the work running in this task,
+    /// if any: `sent` is what arrived of the answer's body so far, `total`
+    /// its declared length (0 when the server did not declare one).
+    ///
+    /// ```swift
+    /// let reporter = TransferProgress.Reporter { _, received, expected in show(received, of: expected) }
+    /// let response = try await TransferProgress.$receiving.withValue(reporter) { try await transport.send(request) }
+    /// ```
+    @TaskLocal public static var receiving: Reporter?
 
     /// Reports `sent` of `total` bytes of `request` to the current reporter, if any.
     public static func report(request: UUID, sent: Int64, total: Int64) { reporter?.report(request: request, sent: sent, total: total) }
