@@ -17,6 +17,7 @@ let package = Package(
     products: [
         .library(name: "ImageCodecs", targets: ["ImageCodecs"]),
         .library(name: "PhotoBrowser", targets: ["PhotoBrowser"]),
+        .library(name: "ImageLoading", targets: ["ImageLoading"]),
         .library(name: "PhotoViewer", targets: ["PhotoViewer"]),
         .library(name: "PhotoAlbum", targets: ["PhotoAlbum"]),
         .library(name: "ServiceKit", targets: ["ServiceKit"]),
@@ -176,6 +177,15 @@ let package = Package(
             dependencies: ["ImageCodecs", "ServiceKit", "SQLiteSupport", "SystemSupport"],
             swiftSettings: swiftSettings
         ),
+        // Photos from the network: coalesced downloads under per-host
+        // limits and priorities, a disk cache with a hard cap, decode at size
+        // into the shared rendition cache. PhotoBrowser and PhotoViewer do not
+        // import it: an app (or an example) hands its photos to them.
+        .target(
+            name: "ImageLoading",
+            dependencies: ["ImageCodecs", "ServiceKit", "SQLiteSupport", "SystemSupport"],
+            swiftSettings: swiftSettings
+        ),
         // The Weibo client: accounts, timeline with its offline cache,
         // comments, reposts, people. No share layer, no image codecs: it
         // links libcrypto (through SystemSupport), SQLite and netlink only.
@@ -226,6 +236,10 @@ let package = Package(
         // MARK: Examples
         // What the example executables share (error lines, exit codes, flag values).
         .target(name: "ExampleSupport", dependencies: ["SystemSupport"], path: "Examples/Support", swiftSettings: swiftSettings),
+        // What the viewing examples share: the viewer's flags and launcher, photos from URLs through ImageLoading.
+        .target(
+            name: "ExampleViewing", dependencies: ["PhotoViewer", "PhotoBrowser", "ImageLoading", "ImageCodecs", "ServiceKit", "ExampleSupport"],
+            path: "Examples/Viewing", swiftSettings: swiftSettings),
         .executableTarget(
             name: "photo-fit",
             dependencies: ["ImageCodecs", "ExampleSupport"],
@@ -249,14 +263,17 @@ let package = Package(
 
         .executableTarget(
             name: "photo-browser",
-            dependencies: ["PhotoViewer", "PhotoBrowser", "PhotoAlbum", "ImageCodecs", "ExampleSupport", "SystemSupport"],
+            dependencies: ["PhotoViewer", "PhotoBrowser", "PhotoAlbum", "ImageLoading", "ImageCodecs", "ExampleSupport", "ExampleViewing", "SystemSupport"],
             path: "Examples/photo-browser",
             swiftSettings: swiftSettings
         ),
 
         .executableTarget(
             name: "weibo-client",
-            dependencies: ["WeiboKit", "WeiboShare", "ShareKit", "ServiceKit", "ImageCodecs", "ExampleSupport"],
+            dependencies: [
+                "WeiboKit", "WeiboShare", "ShareKit", "ServiceKit", "ImageCodecs", "ImageLoading", "PhotoBrowser", "PhotoViewer", "ExampleSupport",
+                "ExampleViewing",
+            ],
             path: "Examples/weibo-client",
             swiftSettings: swiftSettings
         ),
@@ -306,8 +323,10 @@ let package = Package(
         // One process's worth of a store, for tests that run two processes on one file.
         .executableTarget(
             name: "store-tool", dependencies: ["ShareKit", "WeiboKit", "SQLiteSupport", "SystemSupport"], path: "Tests/StoreTool", swiftSettings: swiftSettings),
+        // One process writing into an image disk cache, for the tests that share a cache folder between processes or kill a writer.
+        .executableTarget(name: "cache-writer", dependencies: ["ImageLoading", "ServiceKit"], path: "Tests/CacheWriter", swiftSettings: swiftSettings),
         // A fake Weibo on loopback for the client's and the example's tests.
-        .target(name: "FakeWeibo", dependencies: ["ServiceKit", "ServiceKitTesting"], path: "Tests/FakeWeibo", swiftSettings: swiftSettings),
+        .target(name: "FakeWeibo", dependencies: ["ServiceKit", "ServiceKitTesting", "ImageCodecs"], path: "Tests/FakeWeibo", swiftSettings: swiftSettings),
         // Helpers every test target shares: fixtures, seeded data, fakes, waiting on events.
         .target(name: "TestSupport", dependencies: ["ImageCodecs", "PhotoAlbum", "CZlib", "CGIF"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(
@@ -372,6 +391,11 @@ let package = Package(
                 "ServiceKitTesting",
                 "ImageCodecs", "TestSupport",
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ImageLoadingTests",
+            dependencies: ["ImageLoading", "ImageCodecs", "ServiceKit", "ServiceKitTesting", "TestSupport", "cache-writer"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

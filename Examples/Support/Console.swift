@@ -37,6 +37,12 @@ package enum Console {
         write(text, to: stream)
     }
 
+    /// Writes a terminal graphics payload (an encoder's output, made from
+    /// pixels: no outside text) to standard output as it is.
+    package static func graphics(_ bytes: [UInt8]) {
+        try? FileHandle.standardOutput.write(contentsOf: Data(bytes))
+    }
+
     /// Which standard stream.
     package enum Stream {
         case standardOutput, standardError

@@ -1,17 +1,10 @@
 import ExampleSupport
+import ExampleViewing
 import Foundation
 import PhotoViewer
 
 /// The parsed command line of photo-browser.
 struct Arguments {
-    /// Where the pictures go.
-    enum Display: String {
-        case auto, window, kitty, iterm, sixel, ansi
-
-        /// The terminal graphics this display names (`nil` for auto and window).
-        var terminalGraphics: TerminalGraphics? { TerminalGraphics(rawValue: rawValue) }
-    }
-
     var viewport = CGSize(width: 390, height: 844)
     var scale = 3.0
     var cacheMB = 96
@@ -19,10 +12,8 @@ struct Arguments {
     var paths: [String] = []
     /// Commands given after `--`.
     var scripted: [String]?
-    var display: Display?
-    var window = CGSize(width: 1280, height: 800)
-    var rendering = WindowViewer.Rendering.automatic
-    var once = false
+    /// Where the pictures go, and the window's options.
+    var viewer = ViewerOptions()
     var stats = false
     var store: String?
     var album: String?
@@ -34,8 +25,8 @@ struct Arguments {
                              [--stats] [--store DIR [--album NAME]] [--cache-mb N] [PATH...]
                photo-browser [--viewport WxH] [--scale S] [--cache-mb N] [--out DIR] PATH... [-- COMMAND...]
 
-        Shows the photos in PATH (files or folders, or the album NAME of the photo-album store DIR) in a
-        window (SDL2) or in the terminal (kitty, iTerm2, sixel or ANSI colour blocks). `auto`, the default
+        Shows the photos in PATH (files, folders or http(s) URLs, or the album NAME of the photo-album
+        store DIR) in a window (SDL2) or in the terminal (kitty, iTerm2, sixel or ANSI colour blocks). `auto`, the default
         when standard input and output are terminals, opens a window when a display answers, else the best
         the terminal can do. Keys: Left/Right, Space/BackSpace, Home/End, +/- and the wheel zoom, 0 fits,
         double click zooms, drag swipes or pans, f full screen, i or a click shows the status, q quits.
@@ -43,7 +34,8 @@ struct Arguments {
         --window WxH sizes the window (default 1280x800); --renderer automatic|accelerated|software picks
         how it draws (automatic: the GPU, or the software renderer where OpenGL would run on the CPU);
         --once draws the first screen and exits; --stats prints key-to-frame times, decode counts and
-        the output used on exit.
+        the output used on exit. Photos from URLs are downloaded six at a time per host (the next ones
+        ahead of time) and kept in $XDG_CACHE_HOME/photodeck/images (at most 256 MB).
 
         Scripted mode (commands after `--`, or one per line on a standard input that is not a terminal,
         when no --display is given) pages in a WxH-point viewport (default 390x844) at S pixels per
@@ -57,7 +49,6 @@ struct Arguments {
         while let argument = iterator.next() {
             switch argument {
             case "--viewport": viewport = try BrowserCommand.size(try value(argument))
-            case "--window": window = try BrowserCommand.size(try value(argument))
             case "--scale":
                 let text = try value(argument)
                 guard let number = Double(text), number >= 1, number <= 4 else { throw CLIError("--scale takes 1 to 4, got '\(text)'") }
@@ -66,17 +57,7 @@ struct Arguments {
                 let text = try value(argument)
                 guard let number = Int(text), number >= 1 else { throw CLIError("--cache-mb takes a whole number of megabytes, got '\(text)'") }
                 cacheMB = number
-            case "--display":
-                let text = try value(argument)
-                guard let chosen = Display(rawValue: text) else { throw CLIError("--display takes auto, window, kitty, iterm, sixel or ansi, got '\(text)'") }
-                display = chosen
-            case "--renderer":
-                let text = try value(argument)
-                guard let chosen = WindowViewer.Rendering(rawValue: text) else {
-                    throw CLIError("--renderer takes automatic, accelerated or software, got '\(text)'")
-                }
-                rendering = chosen
-            case "--once": once = true
+            case "--display", "--window", "--renderer", "--once": _ = try viewer.read(argument, from: &iterator)
             case "--stats": stats = true
             case "--store": store = try value(argument)
             case "--album": album = try value(argument)
@@ -103,7 +84,7 @@ struct Arguments {
     /// --display always does; otherwise only when no commands came after
     /// `--` and both standard input and output are terminals.
     func opensViewer(inputIsTerminal: Bool, outputIsTerminal: Bool) -> Bool {
-        if display != nil { return true }
+        if viewer.display != nil { return true }
         return scripted == nil && inputIsTerminal && outputIsTerminal
     }
 }

@@ -4,8 +4,10 @@
 // Any failure prints one line starting with "error:" and exits with status 1.
 
 import ExampleSupport
+import ExampleViewing
 import Foundation
 import ImageCodecs
+import ImageLoading
 import PhotoAlbum
 import PhotoBrowser
 import PhotoViewer
@@ -35,8 +37,12 @@ struct PhotoBrowserCommand {
             albumPhotos = photos
         } else {
             let photos = try collect(arguments.paths)
-            guard !photos.isEmpty else { throw CLIError("no photos in \(arguments.paths.joined(separator: ", "))") }
-            collection = photos
+            guard !photos.isEmpty else { throw CLIError("no photos in \(arguments.paths.joined(separator: ", ").oneLine)") }
+            if photos.contains(where: { if case .remote = $0 { true } else { false } }) {
+                collection = RemotePhotos(photos, loader: SharedImageLoader.make(memoryMB: 16, tool: "photo-browser"))
+            } else {
+                collection = photos.compactMap { if case .photo(let photo) = $0 { photo } else { nil } }
+            }
             if let store {
                 let name = arguments.album ?? Arguments.defaultAlbum
                 if try await !store.albums().contains(where: { $0.name == name }) { try await store.createAlbum(named: name) }
@@ -47,7 +53,7 @@ struct PhotoBrowserCommand {
             return try await ScriptedBrowser.run(arguments, collection: collection)
         }
         let controller = try await ViewerController(
-            collection: collection, viewportSize: arguments.window, cacheBytes: arguments.cacheMB << 20, prefetchRadius: 2)
+            collection: collection, viewportSize: arguments.viewer.window, cacheBytes: arguments.cacheMB << 20, prefetchRadius: 2)
         if let albumPhotos {
             await controller.bind("d") { photo in .collectionChanged(await albumPhotos.remove(photo)) }
         }
@@ -57,7 +63,7 @@ struct PhotoBrowserCommand {
                 do { return .message(try await addTarget.add(fileAt: path)) } catch { return .message("cannot add: \(error)") }
             }
         }
-        let exit = try await ViewerLauncher.run(controller, arguments: arguments)
+        let exit = try await ViewerLauncher.run(controller, options: arguments.viewer, tool: "photo-browser")
         if arguments.stats {
             let statistics = await controller.statistics
             Console.line("\(statistics)")
@@ -66,10 +72,17 @@ struct PhotoBrowserCommand {
         return exit.status
     }
 
-    /// Every photo in `paths` (folders recursively, hidden entries and non-images skipped), sorted by path.
-    static func collect(_ paths: [String]) throws -> [BrowserPhoto] {
-        var files: [String] = []
+    /// Every photo in `paths`, in the order given: a URL as it is, a
+    /// folder's photos (recursively, hidden entries and non-images
+    /// skipped) sorted by path, a file.
+    static func collect(_ paths: [String]) throws -> [RemotePhotos.Entry] {
+        var entries: [RemotePhotos.Entry] = []
         for path in paths {
+            if let url = URL.remotePhoto(path) {
+                entries.append(.remote(url))
+                continue
+            }
+            var files: [String] = []
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw CLIError("\(path) does not exist") }
             if isFolder.boolValue {
@@ -81,7 +94,8 @@ struct PhotoBrowserCommand {
             } else {
                 files.append(path)
             }
+            entries += files.sorted().compactMap { try? BrowserPhoto(fileAt: $0) }.map { .photo($0) }
         }
-        return files.sorted().compactMap { try? BrowserPhoto(fileAt: $0) }
+        return entries
     }
 }

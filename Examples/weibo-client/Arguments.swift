@@ -1,4 +1,5 @@
 import ExampleSupport
+import ExampleViewing
 import Foundation
 
 /// The parsed command line of weibo-client.
@@ -10,12 +11,17 @@ struct Arguments {
           accounts [--json]              every signed-in account; the current one marked *
           use UID                        make UID the current account
           logout [UID]                   revoke the token, then forget the account (default: current)
-          timeline [--count N] [--older | --fill ID] [--offline] [--json]
+          timeline [--count N] [--older | --fill ID] [--offline] [--pictures] [--json]
                                          the home timeline: the newest page merged into the local cache,
                                          a "⋯" row where posts may be missing; --fill ID loads the posts
                                          missing below post ID; --older loads below the oldest cached post;
-                                         --offline reads the cache only
-          show ID [--count N] [--json]   a post's page: the post, its newest comments and reposts
+                                         --offline reads the cache only; --pictures draws each post's
+                                         pictures as thumbnails under it (kitty, iTerm2, sixel or colour
+                                         blocks, as the terminal allows)
+          show ID [--count N] [--pictures | --no-pictures] [--json]
+                                         a post's page: the post, its newest comments and reposts; then its
+                                         pictures, large, in the viewer (a window, else the terminal) when
+                                         standard input and output are terminals, or with --pictures
           comments ID [--json]           comments on a post
           reposts ID [--json]            reposts of a post
           post TEXT [IMAGE]              post a status with an optional picture
@@ -27,6 +33,11 @@ struct Arguments {
                                          time from --cursor; the next cursor is printed)
           follow UID|@NAME | unfollow UID|@NAME
           search QUERY [--json]          users by name (a permission Weibo grants on application)
+
+        Viewer options (show): --display auto|window|kitty|iterm|sixel|ansi, --window WxH,
+        --renderer automatic|accelerated|software, --once (draw the first picture and exit).
+        Pictures are downloaded six at a time per host, at the size the screen needs (Weibo's
+        thumbnail, orj360, bmiddle ... large), and kept in $XDG_CACHE_HOME/photodeck/images.
 
         The app's registration comes from the environment: PHOTODECK_WEIBO_APP_KEY,
         PHOTODECK_WEIBO_APP_SECRET, PHOTODECK_WEIBO_REDIRECT_URI; PHOTODECK_WEIBO_LINK is the
@@ -76,6 +87,10 @@ struct Arguments {
     var json = false
     var count = 20
     var cursor = 0
+    /// --pictures (`true`), --no-pictures (`false`), or neither.
+    var pictures: Bool?
+    /// The viewer's flags (show).
+    var viewer = ViewerOptions()
 
     init(_ arguments: [String], environment: [String: String]) throws(CLIError) {
         var iterator = ArgumentReader(arguments)
@@ -103,6 +118,9 @@ struct Arguments {
             case "--fill": page = .fill(try iterator.value(for: argument))
             case "--offline": offline = true
             case "--json": json = true
+            case "--pictures": pictures = true
+            case "--no-pictures": pictures = false
+            case "--display", "--window", "--renderer", "--once": _ = try viewer.read(argument, from: &iterator)
             case "--posts", "--topics", "--follows", "--fans":
                 guard part == nil else { throw CLIError("give one of --posts, --topics, --follows and --fans") }
                 part = ["--posts": .posts, "--topics": .topics, "--follows": .follows][argument] ?? .fans
@@ -139,6 +157,8 @@ struct Arguments {
             throw CLIError("wrong arguments for \(verb.oneLine); see weibo-client --help")
         default: throw CLIError("unknown command \(verb.oneLine); see weibo-client --help")
         }
+        if pictures != nil, !["timeline", "show", "user"].contains(verb) { throw CLIError("--pictures goes with timeline, user --posts or show") }
+        if pictures == true, json { throw CLIError("--pictures draws on the terminal; it does not go with --json") }
         if part != nil, verb != "user" { throw CLIError("--posts, --topics, --follows and --fans go with user") }
         if page != .newest, !["timeline", "user"].contains(verb) { throw CLIError("--older and --fill go with timeline or user --posts") }
         if let store {

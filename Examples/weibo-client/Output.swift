@@ -58,12 +58,12 @@ enum Output {
         Console.json(try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes]))
     }
 
-    /// A post as text lines.
-    static func describe(_ post: WeiboPost, indent: String = "") -> String {
+    /// A post as text lines; its pictures listed as URLs unless `listsPictures` is false (they are drawn).
+    static func describe(_ post: WeiboPost, indent: String = "", listsPictures: Bool = true) -> String {
         var lines = ["\(indent)\(post.id.oneLine)  @\(post.user?.screenName.oneLine ?? "(deleted)")  \(iso8601(post.createdAt))"]
         lines.append("\(indent)  \(post.text.replacingOccurrences(of: "\n", with: "\n\(indent)  "))")
-        for picture in post.pictures { lines.append("\(indent)  [picture] \(picture.absoluteString.oneLine)") }
-        if let repost = post.repost { lines.append(describe(repost, indent: indent + "  ↻ ")) }
+        if listsPictures { for picture in post.pictures { lines.append("\(indent)  [picture] \(picture.absoluteString.oneLine)") } }
+        if let repost = post.repost { lines.append(describe(repost, indent: indent + "  ↻ ", listsPictures: listsPictures)) }
         if indent.isEmpty { lines.append("  reposts \(post.repostsCount) · comments \(post.commentsCount)") }
         return lines.joined(separator: "\n")
     }

@@ -23,7 +23,7 @@ extension Session {
         for comment in page.comments.comments { Console.line(Output.describe(comment)) }
         Console.line("reposts (\(page.reposts.totalCount ?? page.post.repostsCount)):")
         for repost in page.reposts.posts { Console.line("  ↻ \(repost.id.oneLine)  @\(repost.user?.screenName.oneLine ?? "?"): \(repost.text.oneLine)") }
-        return 0
+        return opensViewer ? try await showPictures(of: page.post) : 0
     }
 
     func comments(_ id: String) async throws -> Int32 {

@@ -50,12 +50,7 @@ extension Session {
             try Output.printJSON(shown.map { Output.item($0) })
             return 0
         }
-        for item in shown {
-            switch item {
-            case .post(let post): Console.line(Output.describe(post))
-            case .gap(let gap): Console.line("  ⋯ more posts here: weibo-client \(Self.fillCommand(id, gap))")
-            }
-        }
+        await printTimeline(shown, id: id)
         return 0
     }
 

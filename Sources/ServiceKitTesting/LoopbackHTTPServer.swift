@@ -80,6 +80,11 @@ public final class LoopbackHTTPServer: Sendable {
         /// goes away or the server stops. A 1 GB body: `chunk` of 64 KiB,
         /// 16,384 repeats; one byte a second: `chunk` of one byte, `interval` 1 s.
         case stream(status: Int, headers: [String: String] = [:], declaredLength: Int?, chunk: [UInt8], repeats: Int, interval: Duration? = nil)
+        /// A network's shape: wait `latency`, then send the head and `body`
+        /// (its length declared) at `bytesPerSecond`, in pieces of at most
+        /// 4 KiB (`nil`: as fast as the client reads). Stops early when the
+        /// client goes away or the server stops.
+        case shaped(status: Int, headers: [String: String] = [:], body: [UInt8], latency: Duration, bytesPerSecond: Int? = nil)
     }
 
     /// Answers requests for one method and path.
@@ -110,6 +115,10 @@ public final class LoopbackHTTPServer: Sendable {
     private final class Shared: Sendable {
         let requests = Mutex<[Request]>([])
         let stopped = Mutex(false)
+        /// Connections being served now, the most at once, and those the client closed before its answer was sent.
+        let connections = Mutex<(open: Int, peak: Int, abandoned: Int)>((0, 0, 0))
+        /// Requests read whose answer has not begun, and the most at once.
+        let unanswered = Mutex<(now: Int, peak: Int)>((0, 0))
         /// Read end of a socket pair whose write end is closed by `stop()`:
         /// every delayed answer polls it, so stopping wakes them all.
         let stopRead: Int32
@@ -222,6 +231,24 @@ public final class LoopbackHTTPServer: Sendable {
     /// Every request received so far, in the order they were read.
     public var requests: [Request] { shared.requests.withLock { $0 } }
 
+    /// Connections being served now.
+    public var openConnections: Int { shared.connections.withLock { $0.open } }
+
+    /// The most connections served at once so far.
+    public var peakConnections: Int { shared.connections.withLock { $0.peak } }
+
+    /// The most requests at once that had been read and not yet answered
+    /// (counted until the answer's first byte is sent, so a client cannot
+    /// have seen one answer and sent its next request while the first
+    /// still counts): how many requests a client really had waiting at
+    /// once, unlike ``peakConnections``, which counts a socket until the
+    /// client closes it.
+    public var peakUnansweredRequests: Int { shared.unanswered.withLock { $0.peak } }
+
+    /// Connections the client closed before its whole answer was sent (a
+    /// cancelled download).
+    public var abandonedConnections: Int { shared.connections.withLock { $0.abandoned } }
+
     /// Stops listening and wakes every delayed answer, which then closes its
     /// connection unanswered. Calling this again does nothing.
     public func stop() {
@@ -236,13 +263,33 @@ public final class LoopbackHTTPServer: Sendable {
 
     /// Reads one request and answers it on a thread of its own.
     private static func serve(_ client: Int32, shared: Shared, respond: @escaping @Sendable (Request) -> Reply) {
+        shared.connections.withLock { counts in
+            counts.open += 1
+            counts.peak = max(counts.peak, counts.open)
+        }
         let thread = Thread {
+            defer { shared.connections.withLock { $0.open -= 1 } }
             guard let request = readRequest(client) else {
                 close(client)
                 return
             }
             shared.requests.withLock { $0.append(request) }
-            answer(client, with: respond(request), shared: shared)
+            shared.unanswered.withLock { counts in
+                counts.now += 1
+                counts.peak = max(counts.peak, counts.now)
+            }
+            let answered = Mutex(false)
+            let begin: @Sendable () -> Void = {
+                guard
+                    !answered.withLock({ done in
+                        defer { done = true }
+                        return done
+                    })
+                else { return }
+                shared.unanswered.withLock { $0.now -= 1 }
+            }
+            if !answer(client, with: respond(request), shared: shared, beginning: begin) { shared.connections.withLock { $0.abandoned += 1 } }
+            begin()
             closeGracefully(client)
         }
         thread.name = "LoopbackHTTPServer connection"
@@ -295,10 +342,13 @@ public final class LoopbackHTTPServer: Sendable {
             method: String(requestLine[0]), target: String(requestLine[1]), headers: headers, body: Array(buffer[end..<(end + contentLength)]))
     }
 
-    private static func answer(_ client: Int32, with reply: Reply, shared: Shared) {
+    /// Sends `reply`; `false` when the client went away before all of it was sent.
+    @discardableResult
+    private static func answer(_ client: Int32, with reply: Reply, shared: Shared, beginning: () -> Void) -> Bool {
         /// Sends every byte; `false` when the client went away.
         @discardableResult
         func sendAll(_ bytes: [UInt8]) -> Bool {
+            beginning()
             var sent = 0
             while sent < bytes.count {
                 let count = bytes.withUnsafeBytes { send(client, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
@@ -312,21 +362,40 @@ public final class LoopbackHTTPServer: Sendable {
             for (name, value) in headers { head += "\(name): \(value)\r\n" }
             return Array((head + "\r\n").utf8)
         }
-        func write(_ status: Int, _ headers: [String: String], _ body: [UInt8], declared: Int? = nil) {
+        func write(_ status: Int, _ headers: [String: String], _ body: [UInt8], declared: Int? = nil) -> Bool {
             sendAll(head(status, headers, length: declared ?? body.count) + body)
         }
         switch reply {
-        case .respond(let status, let headers, let body): write(status, headers, body)
-        case .dropConnection: break
+        case .respond(let status, let headers, let body): return write(status, headers, body)
+        case .dropConnection: return true
         case .delayed(let delay, let status, let body):
-            if shared.wait(delay) { write(status, [:], body) }
-        case .truncated(let status, let declared, let body): write(status, [:], body, declared: declared)
-        case .stream(let status, let headers, let declared, let chunk, let repeats, let interval):
-            guard sendAll(head(status, headers, length: declared)) else { return }
-            for _ in 0..<repeats {
-                if let interval, !shared.wait(interval) { return }
-                if shared.stopped.withLock({ $0 }) || !sendAll(chunk) { return }
+            return shared.wait(delay) ? write(status, [:], body) : true
+        case .truncated(let status, let declared, let body): return write(status, [:], body, declared: declared)
+        case .shaped(let status, let headers, let body, let latency, let rate):
+            guard shared.wait(latency) else { return true }
+            guard let rate, rate > 0 else { return write(status, headers, body) }
+            guard sendAll(head(status, headers, length: body.count)) else { return false }
+            let piece = max(1, min(4_096, rate / 50))
+            let clock = ContinuousClock()
+            let start = clock.now
+            var sent = 0
+            while sent < body.count {
+                // Each piece leaves when the rate allows it, measured from the start (no drift).
+                let due = start.advanced(by: .nanoseconds(Int64(Double(sent) / Double(rate) * 1e9)))
+                if due > clock.now, !shared.wait(due - clock.now) { return true }
+                let end = min(body.count, sent + piece)
+                if !sendAll(Array(body[sent..<end])) { return false }
+                sent = end
             }
+            return true
+        case .stream(let status, let headers, let declared, let chunk, let repeats, let interval):
+            guard sendAll(head(status, headers, length: declared)) else { return false }
+            for _ in 0..<repeats {
+                if let interval, !shared.wait(interval) { return true }
+                if shared.stopped.withLock({ $0 }) { return true }
+                if !sendAll(chunk) { return false }
+            }
+            return true
         }
     }
 }

@@ -9,8 +9,7 @@ import TestSupport
 
 /// Runs the example executables built beside the test bundle.
 enum ExampleProcess {
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = BuiltProduct.packageRoot
 
     struct Result: Sendable {
         let status: Int32
@@ -29,17 +28,7 @@ enum ExampleProcess {
 
     /// The built executable `name` (or the program at `name` when it is an
     /// absolute path).
-    static func executable(_ name: String) -> URL {
-        if name.hasPrefix("/") { return URL(fileURLWithPath: name) }
-        // The test bundle sits in the same build directory as the executables.
-        let buildDirectory = Bundle.main.bundleURL
-        let candidates = [
-            buildDirectory.appendingPathComponent(name),
-            buildDirectory.deletingLastPathComponent().appendingPathComponent(name),
-            packageRoot.appendingPathComponent(".build/debug/\(name)"),
-        ]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[2]
-    }
+    static func executable(_ name: String) -> URL { BuiltProduct.executable(name) }
 
     /// A started process with its output collected to files (so a killed
     /// child cannot block a pipe).

@@ -166,18 +166,20 @@ struct PhotoViewerTerminalTests {
     }
 }
 
-/// A tmux server of the test's own (a private socket) running photo-browser
-/// in a shell that reports its exit status and terminal modes afterwards.
+/// A tmux server of the test's own (a private socket) running an example
+/// (photo-browser unless told) in a shell that reports its exit status and
+/// terminal modes afterwards.
 final class TmuxSession: Sendable {
     let socket: String
     let name = "viewer"
     let script: String
 
-    init(command arguments: [String]) throws {
+    init(command arguments: [String], tool: String = "photo-browser", environment: [String: String] = [:]) throws {
         socket = "photodeck-\(UUID().uuidString.prefix(8))"
         script = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket).sh").path
-        let quoted = ([ExampleProcess.executable("photo-browser").path] + arguments).map { "'\($0)'" }.joined(separator: " ")
-        let sanitizer = ExampleProcess.sanitizerEnvironment.map { "export \($0.key)='\($0.value)'\n" }.joined()
+        let quoted = ([ExampleProcess.executable(tool).path] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        let exports = ExampleProcess.sanitizerEnvironment.merging(environment) { _, own in own }
+        let sanitizer = exports.sorted { $0.key < $1.key }.map { "export \($0.key)='\($0.value)'\n" }.joined()
         try """
         #!/bin/sh
         export TERM=xterm-256color

@@ -23,10 +23,12 @@ struct WeiboClientCommandTests {
 
         deinit { try? FileManager.default.removeItem(atPath: store) }
 
-        func callAsFunction(_ arguments: [String], store: String? = nil, input: String = "") async throws -> ExampleProcess.Result {
+        func callAsFunction(_ arguments: [String], store: String? = nil, input: String = "", environment: [String: String] = [:]) async throws
+            -> ExampleProcess.Result
+        {
             let result = try await ExampleProcess.run(
                 "weibo-client", ["--api-base", fake.base.absoluteString, "--store", store ?? self.store] + arguments,
-                environment: WeiboClientCommandTests.environment, input: input)
+                environment: WeiboClientCommandTests.environment.merging(environment) { _, own in own }, input: input)
             output.append(result.standardOutput + result.standardError)
             return result
         }
@@ -101,7 +103,7 @@ struct WeiboClientCommandTests {
         let photo = ExampleProcess.packageRoot.appending(path: "Examples/Samples/waterfall.jpg").path
         result = try await run(["post", "瀑布", photo])
         #expect(result.status == 0, "\(result.standardError)")
-        #expect(run.fake.posts.first?.text == "瀑布 https://photodeck.example/s" && run.fake.posts.first?.picture != nil)
+        #expect(run.fake.posts.first?.text == "瀑布 https://photodeck.example/s" && run.fake.posts.first?.pictures.count == 1)
 
         // A second store signed in but never read, for the empty-cache case.
         let empty = run.store + "-empty"

@@ -106,9 +106,10 @@ extension FakeWeiboServer {
             if TextCounting.weibo.length(of: text) > 140 { return error(20012, "Text too long", path: path) }
             if state.posts.values.contains(where: { $0.uid == uid && $0.text == text }) { return error(20019, "Repeat content!", path: path) }
             state.nextID += 1
-            state.posts[state.nextID] = Post(
-                id: state.nextID, uid: uid, text: text, createdAt: state.clockNow, picture: fields["pic"] == nil ? nil : "https://wx1.sinaimg.cn/large/fake.jpg"
-            )
+            var post = Post(id: state.nextID, uid: uid, text: text, createdAt: state.clockNow)
+            // The uploaded picture is kept by id; the picture host makes its sizes (of a stand-in 1200x900 picture).
+            if fields["pic"] != nil { post.pictures = ["upload\(state.nextID)"] }
+            state.posts[state.nextID] = post
             return json(render(state.posts[state.nextID]!, state: state))
         case ("GET", "/2/users/show.json"):
             guard let user = lookUp(fields, state: state) else { return error(20003, "User does not exists!", path: path) }
@@ -176,9 +177,13 @@ extension FakeWeiboServer {
             "visible": ["type": 0, "list_id": 0],
         ]
         if let user = state.users[post.uid] { object["user"] = render(user, viewer: nil, state: state) }
-        if let picture = post.picture {
-            object["original_pic"] = .string(picture)
-            object["pic_urls"] = [["thumbnail_pic": .string(picture)]]
+        // As Weibo lists them: every picture as a thumbnail, the first also in three sizes.
+        if let first = post.pictures.first {
+            let origin = state.pictureOrigin
+            object["pic_urls"] = .array(post.pictures.map { ["thumbnail_pic": .string("\(origin)/thumbnail/\($0).jpg")] })
+            object["thumbnail_pic"] = .string("\(origin)/thumbnail/\(first).jpg")
+            object["bmiddle_pic"] = .string("\(origin)/bmiddle/\(first).jpg")
+            object["original_pic"] = .string("\(origin)/large/\(first).jpg")
         }
         if let root = post.repostOf {
             if let original = state.posts[root] {

@@ -27,7 +27,8 @@ public final class FakeWeiboServer: Sendable {
         public var repostOf: Int64?
         public var repostsCount = 0
         public var commentsCount = 0
-        public var picture: String?
+        /// Its pictures' ids on the picture host.
+        public var pictures: [String] = []
     }
 
     /// A comment as the fake keeps it.
@@ -74,6 +75,8 @@ public final class FakeWeiboServer: Sendable {
         var failures: [String: (code: Int, message: String)] = [:]
         var offline = false
         var clockNow = Date(timeIntervalSince1970: 1_780_000_000)
+        /// `http://127.0.0.1:PORT`, the picture host's origin.
+        var pictureOrigin = ""
     }
 
     /// The state, shared with the server's handler.
@@ -84,6 +87,8 @@ public final class FakeWeiboServer: Sendable {
     let state = StateBox()
     /// The HTTP server.
     public let http: LoopbackHTTPServer
+    /// The picture host (Weibo's `wx1.sinaimg.cn`), on a port of its own.
+    let pictureHost: FakePictureHost
 
     /// Starts the fake with four users: `1750000001` ("小明"),
     /// `1750000002` ("Alice"), `1750000003` ("新浪新闻"), who authorised
@@ -92,6 +97,9 @@ public final class FakeWeiboServer: Sendable {
     public init() throws {
         let state = self.state
         http = try LoopbackHTTPServer { request in FakeWeiboServer.answer(request, state: state) }
+        pictureHost = try FakePictureHost()
+        let origin = "http://127.0.0.1:\(pictureHost.http.port)"
+        state.mutex.withLock { $0.pictureOrigin = origin }
         addUser(uid: "1750000001", screenName: "小明")
         addUser(uid: "1750000002", screenName: "Alice")
         addUser(uid: "1750000003", screenName: "新浪新闻")
@@ -110,6 +118,9 @@ public final class FakeWeiboServer: Sendable {
 
     /// Every request received.
     public var requests: [LoopbackHTTPServer.Request] { http.requests }
+
+    /// The picture host's server: its requests, connections and port.
+    public var pictures: LoopbackHTTPServer { pictureHost.http }
 
     /// The requests for `path` (for example `/2/comments/create.json`).
     public func requests(to path: String) -> [LoopbackHTTPServer.Request] { http.requests.filter { $0.path == path } }
@@ -149,14 +160,20 @@ public final class FakeWeiboServer: Sendable {
         }
     }
 
-    /// Adds `count` posts by `uid` with ids after every post so far; returns their ids, oldest first.
+    /// Adds `count` posts by `uid` with ids after every post so far, each
+    /// with `pictures` pictures of `pictureSize` pixels (as uploaded);
+    /// returns their ids, oldest first.
     @discardableResult
-    public func addPosts(_ count: Int, by uid: String = "1750000003", text: String = "post") -> [String] {
+    public func addPosts(
+        _ count: Int, by uid: String = "1750000003", text: String = "post", pictures: Int = 0, pictureSize: (width: Int, height: Int) = (1600, 1200)
+    ) -> [String] {
         state.mutex.withLock { state in
             (0..<count).map { index in
                 state.nextID += 10
                 state.clockNow += 60
-                let post = Post(id: state.nextID, uid: uid, text: "\(text) \(index + 1)", createdAt: state.clockNow)
+                var post = Post(id: state.nextID, uid: uid, text: "\(text) \(index + 1)", createdAt: state.clockNow)
+                post.pictures = (0..<pictures).map { "pid\(state.nextID)x\($0)" }
+                for pid in post.pictures { pictureHost.add(pid, width: pictureSize.width, height: pictureSize.height) }
                 state.posts[post.id] = post
                 return String(post.id)
             }

@@ -59,7 +59,11 @@ struct TimelineTests {
         #expect(repost.repost?.id == original && repost.repost?.user?.screenName == "Alice" && repost.repost?.text == "原文 1")
         #expect(repost.user?.id == "1750000001")
         let pictured = try #require(posts.first { !$0.pictures.isEmpty })
-        #expect(pictured.pictures == [URL(string: "https://wx1.sinaimg.cn/large/fake.jpg")!])
+        // Listed as thumbnails on the picture host; every size is the same path with its size replaced.
+        let thumbnail = try #require(pictured.pictures.first)
+        #expect(pictured.pictures.count == 1 && WeiboPictureSize.size(of: thumbnail) == .thumbnail)
+        #expect(thumbnail.port == rig.fake.pictures.port && thumbnail.path.hasPrefix("/thumbnail/upload"))
+        #expect(pictured.pictures(.large).first?.path == thumbnail.path.replacingOccurrences(of: "/thumbnail/", with: "/large/"))
         #expect(posts.first { $0.id == original }?.repostsCount == 1)
 
         let body = #"""

@@ -8,12 +8,16 @@ public enum BrowserError: Error, Hashable, Sendable, CustomStringConvertible {
     case emptyCollection
     /// The photo's rendition could not be decoded.
     case undecodable(photoID: String, reason: ImageCodecError)
+    /// The photo's own source could not make its rendition (a photo on the
+    /// network that could not be loaded); `reason` is the source's error.
+    case unavailable(photoID: String, reason: String)
 
     public var description: String {
         switch self {
         case .pageOutOfRange(let index, let count): "there is no page \(index) (the collection has \(count))"
         case .emptyCollection: "there are no photos to show"
         case .undecodable(let id, let reason): "\(id) cannot be shown: \(reason)"
+        case .unavailable(let id, let reason): "\(id) cannot be shown: \(reason)"
         }
     }
 }

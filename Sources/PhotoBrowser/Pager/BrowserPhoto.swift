@@ -10,6 +10,32 @@ public struct BrowserPhoto: Hashable, Sendable, Identifiable {
         case file(String)
         /// Bytes in memory.
         case encoded([UInt8])
+        /// Renditions made elsewhere: a photo on the network through
+        /// ImageLoading's `RemoteImage`, or an app's own source.
+        case rendered(any RenditionSource)
+
+        public static func == (lhs: Source, rhs: Source) -> Bool {
+            switch (lhs, rhs) {
+            case (.file(let a), .file(let b)): a == b
+            case (.encoded(let a), .encoded(let b)): a == b
+            case (.rendered(let a), .rendered(let b)): a.identity == b.identity
+            default: false
+            }
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            switch self {
+            case .file(let path):
+                hasher.combine(0)
+                hasher.combine(path)
+            case .encoded(let bytes):
+                hasher.combine(1)
+                hasher.combine(bytes)
+            case .rendered(let source):
+                hasher.combine(2)
+                hasher.combine(source.identity)
+            }
+        }
     }
 
     /// A stable identity (a path, an asset id): the cache key.
@@ -32,14 +58,19 @@ public struct BrowserPhoto: Hashable, Sendable, Identifiable {
         self.init(id: path, source: .file(path), displaySize: info.orientedSize)
     }
 
-    /// Decodes the upright rendition that fits `size`: shrink on load, one
-    /// filter pass, orientation applied once (see ImageCodecs' renditions).
-    /// Pages use ``ImageCodecs/RenditionOptions/interactive(limits:)`` unless told
-    /// otherwise: the smallest shrink on load that covers the page.
+    /// Decodes the upright rendition that fits `size` on the calling thread
+    /// (blocking): shrink on load, one filter pass, orientation applied once
+    /// (see ImageCodecs' renditions). Pages use
+    /// ``ImageCodecs/RenditionOptions/interactive(limits:)`` unless told
+    /// otherwise: the smallest shrink on load that covers the page. A
+    /// ``Source/rendered(_:)`` photo has no rendition here
+    /// (``ImageCodecs/ImageCodecError/invalidArgument(_:)``): use
+    /// ``loadRendition(fitting:options:)``.
     public func rendition(fitting size: PixelSize, options: RenditionOptions = .interactive()) throws(ImageCodecError) -> Bitmap {
         switch source {
         case .file(let path): return try DecodedImage(renderingFileAt: path, in: size, mode: .fit, options: options).bitmap
         case .encoded(let bytes): return try DecodedImage(rendering: bytes, in: size, mode: .fit, options: options).bitmap
+        case .rendered: throw .invalidArgument("\(id) is made by its own source: use loadRendition(fitting:options:)")
         }
     }
 
@@ -47,6 +78,19 @@ public struct BrowserPhoto: Hashable, Sendable, Identifiable {
     /// ``ImageCodecs/RenditionOptions/interactive(limits:)``.
     public func rendition(fitting size: PixelSize, limits: ImageLimits) throws(ImageCodecError) -> Bitmap {
         try rendition(fitting: size, options: .interactive(limits: limits))
+    }
+
+    /// The rendition that fits `size`, whatever the source: a file or bytes
+    /// decoded on ``ImageCodecs/ImageWorkers``' threads (never the
+    /// cooperative pool), a ``Source/rendered(_:)`` photo made by its
+    /// source (which may wait for the network).
+    public func loadRendition(fitting size: PixelSize, options: RenditionOptions = .interactive()) async throws -> Bitmap {
+        switch source {
+        case .file, .encoded:
+            return try await ImageWorkers.shared.run { () throws(ImageCodecError) -> Bitmap in try rendition(fitting: size, options: options) }
+        case .rendered(let renditions):
+            return try await renditions.rendition(fitting: size, options: options)
+        }
     }
 }
 

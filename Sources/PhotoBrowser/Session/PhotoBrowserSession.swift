@@ -176,13 +176,16 @@ public actor PhotoBrowserSession {
         try await cache.rendition(for: key) {
             try Task.checkCancellation()
             // Decoding blocks: it runs on ImageCodecs' own threads (where it
-            // may use both cores), never on the cooperative pool.
-            do throws(ImageCodecError) {
-                return try await ImageWorkers.shared.run { () throws(ImageCodecError) -> Bitmap in
-                    try photo.rendition(fitting: key.size, limits: limits)
-                }
-            } catch {
+            // may use both cores), never on the cooperative pool; a photo
+            // with its own source (the network) makes its rendition there.
+            do {
+                return try await photo.loadRendition(fitting: key.size, options: .interactive(limits: limits))
+            } catch let error as ImageCodecError {
                 throw BrowserError.undecodable(photoID: photo.id, reason: error)
+            } catch let error as CancellationError {
+                throw error
+            } catch {
+                throw BrowserError.unavailable(photoID: photo.id, reason: "\(error)")
             }
         }
     }

@@ -82,4 +82,36 @@ public enum FrameCompositor {
         }
         return canvas
     }
+
+    /// `pictures` side by side on one canvas, each centred in a box of
+    /// `box` pixels, `gap` pixels apart, on `background` (a row of
+    /// thumbnails). A picture larger than its box is cropped to it.
+    ///
+    /// ```swift
+    /// let row = FrameCompositor.strip(thumbnails, box: PixelSize(width: 160, height: 160), gap: 10)
+    /// ```
+    public static func strip(
+        _ pictures: [Bitmap], box: PixelSize, gap: Int = 0, background: (red: UInt8, green: UInt8, blue: UInt8) = Self.background
+    ) -> Bitmap {
+        let (boxWidth, boxHeight, gap) = (max(1, box.width), max(1, box.height), max(0, gap))
+        let width = max(1, pictures.count * boxWidth + max(0, pictures.count - 1) * gap)
+        var canvas = blank(PixelSize(width: width, height: boxHeight), background: background)
+        for (index, picture) in pictures.enumerated() {
+            let rgb = picture.pixelFormat == .rgb8 ? picture : picture.flattened(onto: background).converted(to: .rgb8)
+            let (shownWidth, shownHeight) = (min(rgb.width, boxWidth), min(rgb.height, boxHeight))
+            let x0 = index * (boxWidth + gap) + (boxWidth - shownWidth) / 2
+            let y0 = (boxHeight - shownHeight) / 2
+            let (sourceX, sourceY) = ((rgb.width - shownWidth) / 2, (rgb.height - shownHeight) / 2)
+            canvas.withUnsafeMutableBytes { target in
+                rgb.withUnsafeBytes { source in
+                    for row in 0..<shownHeight {
+                        let from = source.baseAddress! + (sourceY + row) * rgb.bytesPerRow + sourceX * 3
+                        let to = target.baseAddress! + ((y0 + row) * width + x0) * 3
+                        to.copyMemory(from: from, byteCount: shownWidth * 3)
+                    }
+                }
+            }
+        }
+        return canvas
+    }
 }

@@ -158,10 +158,10 @@ public actor ViewerController {
             if page.origin == .decoded { statistics.decodes += 1 } else { statistics.cacheHits += 1 }
             content = .page(page)
         } catch let error as BrowserError {
-            if case .undecodable(_, let reason) = error {
-                content = .failure("\(ViewerFrame.name(of: photo)) cannot be shown: \(reason)")
-            } else {
-                content = .failure("\(error)")
+            switch error {
+            case .undecodable(_, let reason): content = .failure("\(ViewerFrame.name(of: photo)) cannot be shown: \(reason)")
+            case .unavailable(_, let reason): content = .failure("\(ViewerFrame.name(of: photo)) cannot be shown: \(reason)")
+            default: content = .failure("\(error)")
             }
         } catch {
             content = .failure("\(error)")

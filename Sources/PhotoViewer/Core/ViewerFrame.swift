@@ -54,7 +54,11 @@ public struct ViewerFrame: Sendable {
 
     /// A photo's file name: the last part of its id.
     static func name(of photo: BrowserPhoto) -> String {
-        photo.id.split(separator: "/").last.map(String.init) ?? photo.id
+        // A photo from the network is named by its path's last part (never its query: a signature).
+        if let url = URL(string: photo.id), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), !url.lastPathComponent.isEmpty {
+            return url.lastPathComponent
+        }
+        return photo.id.split(separator: "/").last.map(String.init) ?? photo.id
     }
 
     /// The window title: `NAME — N/COUNT`. The name (a file name: text

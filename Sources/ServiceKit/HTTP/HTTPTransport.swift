@@ -23,7 +23,7 @@ extension HTTPTransport {
                 if !retryable || !request.isIdempotent || attempt >= policy.maxAttempts { return response }
                 wait = response.retryAfter
             } catch {
-                if error == .cancelled || !request.isIdempotent || attempt >= policy.maxAttempts { throw error }
+                if !error.isRetryable || !request.isIdempotent || attempt >= policy.maxAttempts { throw error }
             }
             attempt += 1
             do {

@@ -30,6 +30,16 @@ public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether sending an idempotent request again may help: not after a
+    /// cancellation, a refused redirect or an answer over the size limit
+    /// (the server would answer the same).
+    public var isRetryable: Bool {
+        switch self {
+        case .cannotConnect, .timedOut, .connectionLost: true
+        case .cancelled, .redirectRefused, .responseTooLarge: false
+        }
+    }
+
     /// Whether the server may have received (and acted on) the request.
     public var mayHaveReachedServer: Bool {
         switch self {

@@ -124,15 +124,28 @@ public final class URLSessionTransport: HTTPTransport {
             exchange.finish(Self.result(of: exchange, error: error, response: task.response))
         }
 
-        /// Stops the exchange of `task` at its deadline, if it is still running.
-        func expire(_ task: URLSessionTask) {
-            let running = exchanges.withLock { exchanges -> Bool in
-                guard var exchange = exchanges[task.taskIdentifier], exchange.failure == nil else { return false }
-                exchange.failure = .timedOut
-                exchanges[task.taskIdentifier] = exchange
-                return true
+        /// Ends the exchange of `task` at its deadline, if it is still
+        /// running: the caller gets ``TransportError/timedOut`` at once, and
+        /// the task is cancelled from a thread of its own. `cancel()` waits
+        /// for the session's queue, which under load can wait minutes for a
+        /// dispatch worker (a deadline once fired only after the 250 s
+        /// answer it was meant to cut had arrived whole); neither the caller
+        /// nor the deadline thread waits for it.
+        func expire(_ task: URLSessionTask) { end(task, with: .timedOut) }
+
+        /// Ends the exchange of `task` now with `error` (the deadline, or the
+        /// caller's cancellation) and cancels the task without waiting for it.
+        func end(_ task: URLSessionTask, with error: TransportError) {
+            let exchange = exchanges.withLock { exchanges -> Exchange? in
+                guard let exchange = exchanges[task.taskIdentifier], exchange.failure == nil else { return nil }
+                exchanges[task.taskIdentifier] = nil
+                return exchange
             }
-            if running { task.cancel() }
+            guard let exchange else { return }
+            exchange.finish(.failure(error))
+            let cancelling = Thread { task.cancel() }
+            cancelling.name = "PhotoDeck cancelling a request"
+            cancelling.start()
         }
 
         private static func result(of exchange: Exchange, error: (any Error)?, response: URLResponse?) -> Result<HTTPResponse, TransportError> {
@@ -191,7 +204,8 @@ public final class URLSessionTransport: HTTPTransport {
                 task.resume()
             }
         } onCancel: {
-            holder.withLock { $0?.cancel() }
+            // The canceller (maybe a thread of the cooperative pool) must not wait for URLSession's queue either.
+            if let task = holder.withLock({ $0 }) { delegate.end(task, with: .cancelled) }
         }
         if case .success = result, let reporter, bodyBytes > 0 {
             reporter.report(request: requestID, sent: bodyBytes, total: bodyBytes)

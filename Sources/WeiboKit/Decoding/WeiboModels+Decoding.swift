@@ -29,15 +29,13 @@ extension WeiboPost {
         let object = try field.object()
         let deleted = try object["deleted"].bool()
         let user = object["user"]
+        // Every picture in one size (thumbnails); a status without the list
+        // (older answers) has its only picture as original_pic.
         var pictures: [URL] = []
-        if let original = try object["original_pic"].optionalURL() { pictures.append(original) }
-        let listed = try object["pic_urls"].optionalArray()
-        if listed.count > 1 || pictures.isEmpty {
-            pictures = []
-            for picture in listed {
-                if let url = try picture.object()["thumbnail_pic"].optionalURL() { pictures.append(url) }
-            }
+        for picture in try object["pic_urls"].optionalArray() {
+            if let url = try picture.object()["thumbnail_pic"].optionalURL() { pictures.append(url) }
         }
+        if pictures.isEmpty, let original = try object["original_pic"].optionalURL() { pictures.append(original) }
         let reposted = object["retweeted_status"]
         var repost: WeiboPost?
         if !reposted.isMissing {

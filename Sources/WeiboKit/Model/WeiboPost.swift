@@ -24,7 +24,9 @@ public struct WeiboPost: Hashable, Sendable, Codable, Identifiable {
     public var commentsCount: Int
     /// Times it was liked.
     public var attitudesCount: Int
-    /// Its pictures, largest size first found (`original_pic`, else each `pic_urls` thumbnail).
+    /// Its pictures as Weibo lists them (`pic_urls`: thumbnails; `original_pic`
+    /// when the list is missing). ``pictures(_:)`` and
+    /// ``pictures(fittingWidth:)`` give them in another ``WeiboPictureSize``.
     public var pictures: [URL]
     /// The post this one reposts, if it is a repost (Weibo flattens
     /// chains, so it is one level deep).

@@ -222,3 +222,13 @@ struct SnippetValidatingProvider: ShareProvider {
 
     func send(_ content: PreparedContent) async throws(ShareError) -> ShareOutcome { .posted(ShareReceipt()) }
 }
+
+extension ShareKitSnippets {
+    @Sendable static func show(_ received: Int64, of expected: Int64) {}
+
+    static func receiving(transport: any HTTPTransport, request: HTTPRequest) async throws {
+        let reporter = TransferProgress.Reporter { _, received, expected in show(received, of: expected) }
+        let response = try await TransferProgress.$receiving.withValue(reporter) { try await transport.send(request) }
+        _ = response
+    }
+}

@@ -1,0 +1,63 @@
+package import Foundation
+import ImageCodecs
+package import ImageLoading
+package import PhotoBrowser
+
+/// Photos on the network (and files beside them) as the collection a
+/// browser pages through: PhotoBrowser does not import ImageLoading; the
+/// two meet here, through `PhotoCollection` and `RenditionSource`.
+///
+/// A page's size comes from its image's header, so opening a page fetches
+/// its bytes (once: the loader coalesces and caches them, and the
+/// rendition is decoded from the same bytes). A photo that cannot be
+/// fetched is still a page: it shows why.
+package actor RemotePhotos: PhotoCollection {
+    /// One page: a photo already known (a file), or a URL to load.
+    package enum Entry: Sendable {
+        case photo(BrowserPhoto)
+        case remote(URL)
+    }
+
+    private let entries: [Entry]
+    private let loader: ImageLoader
+    /// Remote pages whose size is known.
+    private var known: [Int: BrowserPhoto] = [:]
+
+    package init(_ entries: [Entry], loader: ImageLoader) {
+        self.entries = entries
+        self.loader = loader
+    }
+
+    package var count: Int { entries.count }
+
+    package func photo(at index: Int) async throws -> BrowserPhoto {
+        guard entries.indices.contains(index) else { throw BrowserError.pageOutOfRange(index, count: entries.count) }
+        switch entries[index] {
+        case .photo(let photo): return photo
+        case .remote(let url):
+            if let photo = known[index] { return photo }
+            let source = BrowserPhoto.Source.rendered(RemoteImage(url: url, loader: loader))
+            // The browser's neighbours are asked for at utility priority: they wait behind the page on screen.
+            let priority: ImagePriority = (Task.currentPriority <= .utility) ? .prefetch : .visible
+            do throws(ImageLoadingError) {
+                let info = try await loader.info(at: url, priority: priority)
+                let photo = BrowserPhoto(id: url.absoluteString, source: source, displaySize: info.orientedSize)
+                known[index] = photo
+                return photo
+            } catch {
+                // A page that says why (its rendition fails the same way); asked again next time.
+                return BrowserPhoto(id: url.absoluteString, source: source, displaySize: PixelSize(width: 1, height: 1))
+            }
+        }
+    }
+}
+
+extension URL {
+    /// Whether a command line argument names a photo on the network (`http` or `https`).
+    package static func remotePhoto(_ argument: String) -> URL? {
+        guard let url = URL(string: argument), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
+            return nil
+        }
+        return url
+    }
+}

@@ -1,0 +1,32 @@
+import ExampleSupport
+package import Foundation
+import ImageCodecs
+package import ImageLoading
+package import ServiceKit
+
+/// The image loader the examples share: a disk cache in the user's cache
+/// folder (`$XDG_CACHE_HOME/photodeck/images`, else
+/// `~/.cache/photodeck/images`), so a second run reads from disk.
+package enum SharedImageLoader {
+    /// The cache folder: `PHOTODECK_IMAGE_CACHE` when set (tests), else the XDG one.
+    package static func cacheFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let folder = environment["PHOTODECK_IMAGE_CACHE"], !folder.isEmpty { return folder }
+        let base = environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? (NSHomeDirectory() + "/.cache")
+        return base + "/photodeck/images"
+    }
+
+    /// A loader whose disk cache holds at most `cacheMB` megabytes and
+    /// whose memory cache `memoryMB`; without a usable cache folder it
+    /// loads without one (and says so on standard error).
+    package static func make(cacheMB: Int = 256, memoryMB: Int = 32, tool: String) -> ImageLoader {
+        let folder = cacheFolder()
+        var configuration = ImageLoader.Configuration(renditionCache: RenditionCache(capacityBytes: memoryMB << 20))
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            configuration.diskCache = try DiskCache(directory: folder, capacityBytes: cacheMB << 20)
+        } catch {
+            Console.error("\(tool): no image cache (\(error)); pictures are downloaded every time")
+        }
+        return ImageLoader(configuration: configuration)
+    }
+}

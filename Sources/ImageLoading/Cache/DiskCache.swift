@@ -1,0 +1,332 @@
+public import Foundation
+import ImageCodecs
+import SQLiteSupport
+public import ServiceKit
+import Synchronization
+import SystemSupport
+
+/// Downloaded images on disk, under a byte cap that is never exceeded:
+/// not by concurrent writers, not by several processes sharing the folder,
+/// not while an entry is being written.
+///
+/// ```swift
+/// let cache = try DiskCache(directory: "\(cacheHome)/photodeck/images", capacityBytes: 200 << 20)
+/// let loader = ImageLoader(configuration: .init(diskCache: cache))
+/// ```
+///
+/// ## On disk
+/// - `data/` holds the entries' bytes, one file each, named by the URL's
+///   digest and a random version (a replaced entry is a new file); the cap
+///   applies to this folder: the bytes of the files in it, those being
+///   written included.
+/// - `index.sqlite` says which file is which URL's, with its size, its
+///   SHA-256, its HTTP caching headers and when it was last used.
+///
+/// ## Writing under the cap
+/// An entry is written inside one exclusive SQLite transaction (`BEGIN
+/// IMMEDIATE`, which every process of the folder takes in turn): the least
+/// recently used entries are deleted until the new one fits, then its bytes
+/// are written to a temporary file, flushed, renamed into place, and the
+/// folder flushed; the row is committed last. At every moment the folder
+/// holds at most the committed entries plus the one being written, and
+/// that sum was made to fit first.
+///
+/// ## After a crash
+/// A reader serves a file only when its size and SHA-256 match the row, so
+/// a killed writer can never have its half-written entry served. Opening
+/// the cache (in the same exclusive transaction) deletes rows whose file is
+/// missing or the wrong size and files no row names (a write that never
+/// committed): everything in `data/` is the cache's own, so nothing else is
+/// deleted, and nothing outside `data/` is touched.
+public final class DiskCache: Sendable {
+    /// The folder.
+    public let directory: String
+    /// The most bytes the entries may take.
+    public let capacityBytes: Int
+    private let database: Mutex<SQLiteDatabase>
+    private let io: ImageWorkers
+    private let clock: any ServiceClock
+
+    /// Where the entries' bytes are.
+    var dataFolder: String { directory + "/data" }
+
+    /// How long a use of an entry goes unrecorded (its least-recently-used
+    /// time is written at most this often, to spare the index a write per hit).
+    static let useRecordingInterval: TimeInterval = 60
+
+    /// Opens (creating, mode 0700) the cache in `directory`, repairing what
+    /// a crash may have left, and trimming it to `capacityBytes`.
+    public init(directory: String, capacityBytes: Int, clock: any ServiceClock = SystemClock()) throws(ImageLoadingError) {
+        self.directory = directory.hasSuffix("/") && directory.count > 1 ? String(directory.dropLast()) : directory
+        self.capacityBytes = max(0, capacityBytes)
+        self.clock = clock
+        io = ImageWorkers(threads: 1, backgroundThreads: 1)
+        let index = self.directory + "/index.sqlite"
+        do {
+            for folder in [self.directory, self.directory + "/data"] {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            }
+            let database = try SQLiteDatabase(path: index)
+            try database.execute("PRAGMA busy_timeout = 60000")
+            _ = try database.migrate([
+                """
+                CREATE TABLE entries (
+                    key TEXT PRIMARY KEY, file TEXT NOT NULL UNIQUE, size INTEGER NOT NULL, digest TEXT NOT NULL,
+                    policy BLOB NOT NULL, last_used REAL NOT NULL);
+                CREATE INDEX entries_by_use ON entries (last_used);
+                """
+            ])
+            self.database = Mutex(database)
+        } catch {
+            throw .cache(UnderlyingError(error, context: "opening the image cache in \(self.directory)"))
+        }
+        try repair()
+    }
+
+    // MARK: Reading
+
+    /// A stored response: its bytes and how it may be reused.
+    struct Stored: Sendable {
+        let bytes: [UInt8]
+        let policy: HTTPCachePolicy
+    }
+
+    /// The entry for `url`, verified (size and SHA-256), or `nil`. An entry
+    /// that fails the check is dropped.
+    func entry(for url: URL) async throws(ImageLoadingError) -> Stored? {
+        let key = url.absoluteString
+        let now = clock.now
+        return try await run { () throws(ImageLoadingError) -> Stored? in
+            let row = try self.transaction(exclusive: false) { database -> (file: String, size: Int, digest: String, policy: [UInt8], lastUsed: Double)? in
+                let statement = try database.prepare("SELECT file, size, digest, policy, last_used FROM entries WHERE key = ?").bind(.text(key))
+                guard try statement.step() else { return nil }
+                return (statement.text(0), statement.int(1), statement.text(2), statement.blob(3), statement.double(4))
+            }
+            guard let row else { return nil }
+            let path = "\(self.dataFolder)/\(row.file)"
+            guard let bytes = try? RegularFile.contents(of: path, limit: row.size, followingSymlinks: false), bytes.count == row.size,
+                Digest.sha256Hex(bytes) == row.digest, let policy = try? JSONDecoder().decode(HTTPCachePolicy.self, from: Data(row.policy))
+            else {
+                try self.forget(key, file: row.file)
+                return nil
+            }
+            if now.timeIntervalSince1970 - row.lastUsed > Self.useRecordingInterval {
+                try? self.transaction(exclusive: true) { database in
+                    try database.prepare("UPDATE entries SET last_used = ? WHERE key = ?").bind(.real(now.timeIntervalSince1970), .text(key)).run()
+                }
+            }
+            return Stored(bytes: bytes, policy: policy)
+        }
+    }
+
+    /// The stored bytes of `url`, verified, however old; `nil` when none.
+    public func data(for url: URL) async throws(ImageLoadingError) -> [UInt8]? {
+        try await entry(for: url)?.bytes
+    }
+
+    // MARK: Writing
+
+    /// Keeps `response` (a `200` the HTTP caching rules let a private cache
+    /// store) as `url`'s entry, with its caching headers, received now. A
+    /// response that must not be stored (`no-store`, `Vary: *`, not a `200`)
+    /// is not; nor is one larger than the whole cap.
+    public func store(_ response: HTTPResponse, for url: URL) async throws(ImageLoadingError) {
+        guard HTTPCachePolicy.isStorable(response) else { return }
+        try await store(response.body, policy: HTTPCachePolicy(response, receivedAt: clock.now), for: url)
+    }
+
+    /// Stores `bytes` for `url` with its caching `policy`, evicting the
+    /// least recently used entries first so the cap holds throughout. An
+    /// entry larger than the whole cap is not stored.
+    func store(_ bytes: [UInt8], policy: HTTPCachePolicy, for url: URL) async throws(ImageLoadingError) {
+        guard bytes.count <= capacityBytes else { return }
+        let key = url.absoluteString
+        let now = clock.now.timeIntervalSince1970
+        let encodedPolicy: Data
+        do {
+            encodedPolicy = try JSONEncoder().encode(policy)
+        } catch {
+            throw .cache(UnderlyingError(error, context: "encoding a cache entry"))
+        }
+        try await run { () throws(ImageLoadingError) in
+            try self.transaction(exclusive: true) { database in
+                let previous = try database.prepare("SELECT file FROM entries WHERE key = ?").bind(.text(key))
+                let old = try previous.step() ? previous.text(0) : nil
+                // The old version stays until the new one is in: both count.
+                try self.evict(toFit: bytes.count, keeping: key, in: database)
+                if try self.total(in: database) + bytes.count > self.capacityBytes, let old {
+                    try self.removeFile(old)
+                    try database.prepare("DELETE FROM entries WHERE key = ?").bind(.text(key)).run()
+                }
+                let file = Self.fileName(for: key)
+                try DurableFile.write(bytes, to: "\(self.dataFolder)/\(file)", mode: 0o600)
+                try database.prepare(
+                    """
+                    INSERT INTO entries (key, file, size, digest, policy, last_used) VALUES (?, ?, ?, ?, ?, ?)
+                    ON CONFLICT(key) DO UPDATE SET file = excluded.file, size = excluded.size, digest = excluded.digest,
+                        policy = excluded.policy, last_used = excluded.last_used
+                    """
+                ).bind(.text(key), .text(file), .int(bytes.count), .text(Digest.sha256Hex(bytes)), .blob([UInt8](encodedPolicy)), .real(now)).run()
+                if let old, old != file { try? self.removeFile(old) }
+            }
+        }
+    }
+
+    /// Replaces the caching headers of `url`'s entry (after a `304`).
+    func update(_ policy: HTTPCachePolicy, for url: URL) async throws(ImageLoadingError) {
+        let key = url.absoluteString
+        let now = clock.now.timeIntervalSince1970
+        guard let encoded = try? JSONEncoder().encode(policy) else { return }
+        try await run { () throws(ImageLoadingError) in
+            try self.transaction(exclusive: true) { database in
+                try database.prepare("UPDATE entries SET policy = ?, last_used = ? WHERE key = ?").bind(.blob([UInt8](encoded)), .real(now), .text(key)).run()
+            }
+        }
+    }
+
+    /// Removes `url`'s entry, if any.
+    public func remove(_ url: URL) async throws(ImageLoadingError) {
+        let key = url.absoluteString
+        try await run { () throws(ImageLoadingError) in
+            try self.transaction(exclusive: true) { database in
+                let statement = try database.prepare("SELECT file FROM entries WHERE key = ?").bind(.text(key))
+                guard try statement.step() else { return }
+                let file = statement.text(0)
+                try self.removeFile(file)
+                try database.prepare("DELETE FROM entries WHERE key = ?").bind(.text(key)).run()
+            }
+        }
+    }
+
+    /// Removes every entry (the folder and its index stay).
+    public func removeAll() async throws(ImageLoadingError) {
+        try await run { () throws(ImageLoadingError) in
+            try self.transaction(exclusive: true) { database in
+                let statement = try database.prepare("SELECT file FROM entries")
+                var files: [String] = []
+                while try statement.step() { files.append(statement.text(0)) }
+                for file in files { try self.removeFile(file) }
+                try database.execute("DELETE FROM entries")
+            }
+        }
+    }
+
+    /// How many entries there are and how many bytes they take.
+    public func usage() async throws(ImageLoadingError) -> (entries: Int, bytes: Int) {
+        try await run { () throws(ImageLoadingError) in
+            try self.transaction(exclusive: false) { database in
+                let statement = try database.prepare("SELECT COUNT(*), COALESCE(SUM(size), 0) FROM entries")
+                _ = try statement.step()
+                return (statement.int(0), statement.int(1))
+            }
+        }
+    }
+
+    // MARK: Internals
+
+    /// A new file name for `key`: 32 hex digits of its digest and 16 random ones.
+    static func fileName(for key: String) -> String {
+        let random = (0..<8).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+        return String(Digest.sha256Hex(Array(key.utf8)).prefix(32)) + "-" + random
+    }
+
+    /// Whether `name` has the shape of an entry's file.
+    static func isEntryName(_ name: String) -> Bool {
+        let parts = name.split(separator: "-")
+        return parts.count == 2 && parts[0].count == 32 && parts[1].count == 16 && name.allSatisfy { $0 == "-" || ($0.isHexDigit && !$0.isUppercase) }
+    }
+
+    /// The bytes the committed entries take.
+    private func total(in database: SQLiteDatabase) throws -> Int {
+        let statement = try database.prepare("SELECT COALESCE(SUM(size), 0) FROM entries")
+        _ = try statement.step()
+        return statement.int(0)
+    }
+
+    /// Deletes least recently used entries (never `keeping`) until `incoming` more bytes fit.
+    private func evict(toFit incoming: Int, keeping key: String?, in database: SQLiteDatabase) throws {
+        var total = try total(in: database)
+        guard total + incoming > capacityBytes else { return }
+        let oldest = try database.prepare("SELECT key, file, size FROM entries WHERE key IS NOT ? ORDER BY last_used, key")
+            .bind(key.map { .text($0) } ?? .null)
+        var victims: [(key: String, file: String, size: Int)] = []
+        while total + incoming > capacityBytes, try oldest.step() {
+            victims.append((oldest.text(0), oldest.text(1), oldest.int(2)))
+            total -= oldest.int(2)
+        }
+        let delete = try database.prepare("DELETE FROM entries WHERE key = ?")
+        for victim in victims {
+            // The file goes first: a crash after it leaves a row without a file (dropped on
+            // reading or opening), never bytes the index does not count.
+            try removeFile(victim.file)
+            try delete.bind(.text(victim.key)).run()
+        }
+    }
+
+    private func removeFile(_ name: String) throws {
+        do {
+            try FileManager.default.removeItem(atPath: "\(dataFolder)/\(name)")
+        } catch CocoaError.fileNoSuchFile {
+            // Already gone: nothing left to count.
+        }
+    }
+
+    /// Drops the entry of `key` if it still names `file`.
+    private func forget(_ key: String, file: String) throws(ImageLoadingError) {
+        try transaction(exclusive: true) { database in
+            try database.prepare("DELETE FROM entries WHERE key = ? AND file = ?").bind(.text(key), .text(file)).run()
+            try? self.removeFile(file)
+        }
+    }
+
+    /// What a crash may have left: rows without their file (or with a
+    /// file of the wrong size), files without a row, and more than the cap.
+    private func repair() throws(ImageLoadingError) {
+        try transaction(exclusive: true) { database in
+            var rows: [String: (key: String, size: Int)] = [:]
+            let statement = try database.prepare("SELECT key, file, size FROM entries")
+            while try statement.step() { rows[statement.text(1)] = (statement.text(0), statement.int(2)) }
+            let present = Set(FolderListing.names(in: self.dataFolder))
+            for name in present where rows[name] == nil {
+                // Only the cache's own names: an entry that never committed, or a write's temporary file.
+                if Self.isEntryName(name) || DurableFile.isTemporaryName(name, where: Self.isEntryName) { try self.removeFile(name) }
+            }
+            let delete = try database.prepare("DELETE FROM entries WHERE key = ?")
+            for (file, row) in rows {
+                let size = (try? FileManager.default.attributesOfItem(atPath: "\(self.dataFolder)/\(file)")[.size] as? Int) ?? nil
+                if size != row.size {
+                    try? self.removeFile(file)
+                    try delete.bind(.text(row.key)).run()
+                }
+            }
+            try self.evict(toFit: 0, keeping: nil, in: database)
+        }
+    }
+
+    /// Runs `body` with the index in a transaction: `BEGIN IMMEDIATE` (the
+    /// write lock every process of the folder shares) when `exclusive`.
+    private func transaction<T>(exclusive: Bool, _ body: (SQLiteDatabase) throws -> T) throws(ImageLoadingError) -> T {
+        do {
+            return try database.withLock { database in
+                try database.execute(exclusive ? "BEGIN IMMEDIATE" : "BEGIN")
+                do {
+                    let result = try body(database)
+                    try database.execute("COMMIT")
+                    return result
+                } catch {
+                    try? database.execute("ROLLBACK")
+                    throw error
+                }
+            }
+        } catch let error as ImageLoadingError {
+            throw error
+        } catch {
+            throw .cache(UnderlyingError(error, context: "the image cache in \(directory)"))
+        }
+    }
+
+    /// Runs blocking file and index work on the cache's own thread.
+    private func run<T: Sendable>(_ body: @escaping @Sendable () throws(ImageLoadingError) -> T) async throws(ImageLoadingError) -> T {
+        try await io.run(body)
+    }
+}

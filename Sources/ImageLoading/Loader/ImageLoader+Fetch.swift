@@ -1,0 +1,77 @@
+import Foundation
+import ImageCodecs
+import ServiceKit
+
+extension ImageLoader {
+    /// One URL's fetch, run once however many wait for it: the disk cache
+    /// when fresh; else a download (conditional when the stored copy can
+    /// be revalidated) under a host slot; the stored copy, marked offline,
+    /// when the server cannot be reached.
+    static func fetch(
+        _ url: URL, id: UInt64, priority: SharedPriority, progress: ProgressFanout, configuration: Configuration, client: ServiceClient, slots: HostSlots,
+        counters: Counters
+    ) async throws(ImageLoadingError) -> LoadedBytes {
+        let shown = ImageLoadingError.shown(url)
+        let disk = configuration.diskCache
+        // A cache that cannot be read is a miss: the network still answers.
+        let stored = try? await disk?.entry(for: url)
+        let now = configuration.clock.now
+        if let stored, stored.policy.isFresh(at: now) {
+            counters.update { $0.diskHits += 1 }
+            return LoadedBytes(bytes: stored.bytes, origin: .disk)
+        }
+        let request = HTTPRequest(
+            url: url, headers: stored?.policy.conditionalHeaders ?? [:], timeout: configuration.timeout, isIdempotent: true,
+            deadline: configuration.deadline, maxResponseBytes: configuration.maxImageBytes, redirects: .anyOriginWithoutCredentials)
+        let host = hostKey(url)
+        do {
+            try await slots.acquire(host, id: id, label: url.absoluteString, priority: priority)
+        } catch {
+            throw .cancelled
+        }
+        let reporter = TransferProgress.Reporter { _, received, expected in progress.report(received: received, expected: expected) }
+        counters.update { $0.downloads += 1 }
+        let result: Result<HTTPResponse, TransportError> = await TransferProgress.$receiving.withValue(reporter) {
+            do throws(TransportError) {
+                return .success(try await client.send(request))
+            } catch {
+                return .failure(error)
+            }
+        }
+        await slots.release(host)
+        let response: HTTPResponse
+        switch result {
+        case .success(let answer): response = answer
+        case .failure(let error):
+            if error == .cancelled || Task.isCancelled { throw .cancelled }
+            guard let stored else { throw .network(error, url: shown) }
+            guard !stored.policy.forbidsStale else { throw .offline(url: shown) }
+            counters.update { $0.offlineHits += 1 }
+            return LoadedBytes(bytes: stored.bytes, origin: .offline(age: stored.policy.age(at: configuration.clock.now)))
+        }
+        let received = configuration.clock.now
+        if response.status == 304, let stored {
+            counters.update { $0.notModified += 1 }
+            try? await disk?.update(stored.policy.refreshed(by: response, at: received), for: url)
+            return LoadedBytes(bytes: stored.bytes, origin: .revalidated)
+        }
+        guard (200..<300).contains(response.status) else { throw .http(status: response.status, url: shown) }
+        // The bytes say what they are; Content-Type is a claim.
+        do {
+            _ = try ImageInfo(probing: response.body)
+        } catch {
+            throw .decode(error, url: shown)
+        }
+        if let disk, HTTPCachePolicy.isStorable(response) {
+            do {
+                try await disk.store(response.body, policy: HTTPCachePolicy(response, receivedAt: received), for: url)
+            } catch {
+                counters.update { $0.cacheWriteFailures += 1 }
+            }
+        } else if let disk, stored != nil {
+            // A copy the server now says not to keep is dropped.
+            try? await disk.remove(url)
+        }
+        return LoadedBytes(bytes: response.body, origin: .network)
+    }
+}

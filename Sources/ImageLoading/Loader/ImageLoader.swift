@@ -1,0 +1,243 @@
+public import Foundation
+public import ImageCodecs
+public import ServiceKit
+import Synchronization
+import SystemSupport
+
+/// Photos from URLs, ready to draw: downloads coalesced per URL under
+/// per-host limits and priorities, kept in a ``DiskCache`` that honours
+/// HTTP caching, decoded at the size asked for (shrink on load, one
+/// resample, orientation applied once) into a byte-bounded memory cache.
+///
+/// ```swift
+/// let loader = ImageLoader(configuration: .init(diskCache: try DiskCache(directory: cacheFolder, capacityBytes: 200 << 20)))
+/// let image = try await loader.image(for: ImageRequest(url: photoURL, size: PixelSize(width: 1170, height: 2532)))
+/// draw(image.bitmap)   // image.origin: .memory, .disk, .revalidated, .network, .offline(age:)
+/// ```
+///
+/// - **Coalescing.** Any number of requests for one URL share one
+///   download; requests for one URL at one size and mode share one decode.
+///   Cancelling a request cancels nothing another still waits for; when
+///   the last request for a download is cancelled, so is the download (and
+///   its socket closed).
+/// - **Priorities.** At most ``Configuration/connectionsPerHost`` downloads
+///   run per host; waiting ones start visible first. A prefetch that a
+///   visible request joins moves up. Prefetch decodes run on ImageCodecs'
+///   background threads.
+/// - **Bytes are sniffed**, never taken from `Content-Type`, and every one
+///   of ImageCodecs' limits applies before pixels are allocated.
+/// - **Reliability.** Reads are retried with backoff (``Configuration/retryPolicy``);
+///   answers are capped (``Configuration/maxImageBytes``) and each download
+///   ends by its deadline; a partial download is never stored; no thread
+///   waits on a slow server.
+/// - **Offline**, a stored copy is served stale and says so
+///   (``ImageOrigin/offline(age:)``), unless its headers forbid it.
+public final class ImageLoader: Sendable {
+    /// How the loader works.
+    public struct Configuration: Sendable {
+        /// Sends the downloads.
+        public var transport: any HTTPTransport
+        /// Retries for downloads (reads only: every download is one).
+        public var retryPolicy: RetryPolicy
+        /// The clock of freshness and backoff.
+        public var clock: any ServiceClock
+        /// Downloaded bytes kept on disk; `nil` keeps none.
+        public var diskCache: DiskCache?
+        /// Decoded renditions kept in memory (share one with a photo browser).
+        public var renditionCache: RenditionCache
+        /// Downloads at once per host.
+        public var connectionsPerHost: Int
+        /// The largest image downloaded.
+        public var maxImageBytes: Int
+        /// The longest wait for the next byte.
+        public var timeout: Duration
+        /// The longest a download may take in all.
+        public var deadline: Duration
+
+        /// Creates a configuration: six connections a host, 64 MiB of
+        /// renditions in memory, 50 MiB at most per image, no disk cache
+        /// unless given.
+        public init(
+            transport: any HTTPTransport = URLSessionTransport(), retryPolicy: RetryPolicy = RetryPolicy(), clock: any ServiceClock = SystemClock(),
+            diskCache: DiskCache? = nil, renditionCache: RenditionCache = RenditionCache(capacityBytes: 64 << 20), connectionsPerHost: Int = 6,
+            maxImageBytes: Int = 50 << 20, timeout: Duration = .seconds(30), deadline: Duration = .seconds(120)
+        ) {
+            self.transport = transport
+            self.retryPolicy = retryPolicy
+            self.clock = clock
+            self.diskCache = diskCache
+            self.renditionCache = renditionCache
+            self.connectionsPerHost = connectionsPerHost
+            self.maxImageBytes = maxImageBytes
+            self.timeout = timeout
+            self.deadline = deadline
+        }
+    }
+
+    /// Counters since the loader was made.
+    public struct Statistics: Hashable, Sendable {
+        /// Downloads started (the retries inside one are not counted again).
+        public var downloads = 0
+        /// Of those, conditional requests answered `304`.
+        public var notModified = 0
+        /// Requests that joined a download under way.
+        public var joinedDownloads = 0
+        /// Bytes read from the disk cache while fresh.
+        public var diskHits = 0
+        /// Stale copies served because the server could not be reached.
+        public var offlineHits = 0
+        /// Renditions decoded.
+        public var decodes = 0
+        /// Renditions found decoded in memory.
+        public var memoryHits = 0
+        /// Downloads the disk cache could not keep (the image was still loaded).
+        public var cacheWriteFailures = 0
+    }
+
+    /// The configuration.
+    public let configuration: Configuration
+    private let client: ServiceClient
+    private let slots: HostSlots
+    private let flights: DownloadFlights
+    private let counters = Counters()
+
+    /// The counters, shared with the fetches.
+    final class Counters: Sendable {
+        private let value = Mutex(Statistics())
+        func update(_ change: (inout Statistics) -> Void) { value.withLock { change(&$0) } }
+        var now: Statistics { value.withLock { $0 } }
+    }
+
+    /// Creates a loader.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        let slots = HostSlots(limit: configuration.connectionsPerHost)
+        self.slots = slots
+        let client = ServiceClient(transport: configuration.transport, retryPolicy: configuration.retryPolicy, clock: configuration.clock)
+        self.client = client
+        let counters = self.counters
+        flights = DownloadFlights(
+            fetch: { url, id, priority, progress throws(ImageLoadingError) in
+                try await Self.fetch(
+                    url, id: id, priority: priority, progress: progress, configuration: configuration, client: client, slots: slots, counters: counters)
+            })
+    }
+
+    /// The counters now.
+    public var statistics: Statistics {
+        get async {
+            var statistics = counters.now
+            statistics.joinedDownloads = await flights.joins
+            return statistics
+        }
+    }
+
+    /// The most downloads that ran at once for `url`'s host.
+    public func peakConnections(for url: URL) async -> Int { await slots.peak(Self.hostKey(url)) }
+
+    /// The downloads waiting for a connection to `url`'s host, in the order
+    /// they will start (visible first, then oldest).
+    public func queuedDownloads(for url: URL) async -> [URL] { await slots.queue(Self.hostKey(url)).compactMap(URL.init(string:)) }
+
+    // MARK: Loading
+
+    /// The image `request` asks for, at its size: from memory, from the
+    /// disk cache, or downloaded and decoded. `progress` hears the bytes
+    /// received (and the declared total, 0 when undeclared) while a
+    /// download runs.
+    public func image(for request: ImageRequest, progress: (@Sendable (_ received: Int64, _ expected: Int64) -> Void)? = nil) async throws(ImageLoadingError)
+        -> LoadedImage
+    {
+        let key = Self.renditionKey(request)
+        if let bitmap = await configuration.renditionCache.cached(key) {
+            counters.update { $0.memoryHits += 1 }
+            return LoadedImage(bitmap: bitmap, origin: .memory)
+        }
+        let loaded = try await bytes(at: request.url, priority: request.priority, progress: progress)
+        let (size, mode, options, counters) = (request.size, request.mode, request.options, self.counters)
+        let shown = ImageLoadingError.shown(request.url)
+        do {
+            let bitmap = try await configuration.renditionCache.rendition(for: key) {
+                counters.update { $0.decodes += 1 }
+                return try await ImageWorkers.shared.run { () throws(ImageCodecError) -> Bitmap in
+                    try DecodedImage(rendering: loaded.bytes, in: size, mode: mode, options: options).bitmap
+                }
+            }
+            return LoadedImage(bitmap: bitmap, origin: loaded.origin)
+        } catch let error as ImageCodecError {
+            throw .decode(error, url: shown)
+        } catch {
+            // The decode throws ImageCodecError only; anything else is the cache's cancellation.
+            throw .cancelled
+        }
+    }
+
+    /// The encoded bytes at `url` (downloaded or cached, sniffed to be an
+    /// image), and where they came from.
+    public func data(at url: URL, priority: ImagePriority = .visible) async throws(ImageLoadingError) -> (bytes: [UInt8], origin: ImageOrigin) {
+        let loaded = try await bytes(at: url, priority: priority, progress: nil)
+        return (loaded.bytes, loaded.origin)
+    }
+
+    /// What the image at `url` is (format, size upright, orientation),
+    /// from its header: the bytes are fetched (and cached) as for a load.
+    public func info(at url: URL, priority: ImagePriority = .visible) async throws(ImageLoadingError) -> ImageInfo {
+        let loaded = try await bytes(at: url, priority: priority, progress: nil)
+        do {
+            return try ImageInfo(probing: loaded.bytes)
+        } catch {
+            throw .decode(error, url: ImageLoadingError.shown(url))
+        }
+    }
+
+    /// Starts loading `requests` at prefetch priority (each request's own
+    /// priority is ignored); cancelling the returned task cancels those not
+    /// yet done. A later visible request for one of them joins it and
+    /// raises it.
+    @discardableResult
+    public func prefetch(_ requests: [ImageRequest]) -> Task<Void, Never> {
+        Task(priority: .utility) {
+            await withTaskGroup(of: Void.self) { group in
+                for var request in requests {
+                    request.priority = .prefetch
+                    group.addTask { _ = try? await self.image(for: request) }
+                }
+            }
+        }
+    }
+
+    /// The bytes of `url`: a file read, or a coalesced fetch.
+    private func bytes(at url: URL, priority: ImagePriority, progress: (@Sendable (Int64, Int64) -> Void)?) async throws(ImageLoadingError)
+        -> LoadedBytes
+    {
+        switch url.scheme?.lowercased() {
+        case "file":
+            let (path, limit) = (url.path, configuration.maxImageBytes)
+            return try await ImageWorkers.shared.run { () throws(ImageLoadingError) -> LoadedBytes in
+                do throws(SystemError) {
+                    return LoadedBytes(bytes: try RegularFile.contents(of: path, limit: limit), origin: .file)
+                } catch {
+                    throw .file(error.description)
+                }
+            }
+        case "http", "https":
+            if Task.isCancelled { throw .cancelled }
+            return try await flights.load(url, priority: priority, progress: progress)
+        default:
+            throw .unsupportedURL(ImageLoadingError.shown(url))
+        }
+    }
+
+    // MARK: Keys
+
+    /// The memory cache's key of a request: its URL, mode and options, at its size.
+    static func renditionKey(_ request: ImageRequest) -> RenditionCache.Key {
+        let options = request.options == .default ? "" : "#\(request.options.hashValue)"
+        return RenditionCache.Key(photoID: "\(request.url.absoluteString)#\(request.mode.rawValue)\(options)", size: request.size)
+    }
+
+    /// The host slots' key: scheme, host and port.
+    static func hostKey(_ url: URL) -> String {
+        "\(url.scheme?.lowercased() ?? "")://\(url.host?.lowercased() ?? ""):\(url.port.map(String.init) ?? "")"
+    }
+}

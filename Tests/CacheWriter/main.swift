@@ -1,0 +1,55 @@
+// cache-writer: writes entries into an image DiskCache from its own
+// process, for the tests that run several processes on one cache folder or
+// kill a writer. Usage:
+//   cache-writer FOLDER CAPACITY COUNT SEED [MAX-ENTRY-BYTES]
+// writes COUNT entries (COUNT 0: until killed) of seeded random sizes up to
+// MAX-ENTRY-BYTES (default CAPACITY/4), sampling the data folder's bytes
+// after every write; prints "wrote N" after each write and "max BYTES" at
+// the end.
+
+import Foundation
+import ImageLoading
+import ServiceKit
+
+@main
+struct CacheWriter {
+    static func main() async {
+        let arguments = CommandLine.arguments.dropFirst().map { $0 }
+        guard arguments.count >= 4, let capacity = Int(arguments[1]), let count = Int(arguments[2]), let seed = UInt64(arguments[3]) else {
+            FileHandle.standardError.write(Data("usage: cache-writer FOLDER CAPACITY COUNT SEED [MAX-ENTRY-BYTES]\n".utf8))
+            exit(2)
+        }
+        let folder = arguments[0]
+        let largest = arguments.count > 4 ? Int(arguments[4]) ?? capacity / 4 : capacity / 4
+        do {
+            let cache = try DiskCache(directory: folder, capacityBytes: capacity)
+            var state = seed &+ 0x9E37_79B9_7F4A_7C15
+            func next() -> UInt64 {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return state >> 11
+            }
+            var written = 0
+            var peak = 0
+            while count == 0 || written < count {
+                let size = Int(next() % UInt64(max(1, largest))) + 1
+                let body = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(seed)) }
+                let url = URL(string: "https://pictures.example/\(seed)/\(next() % 64).jpg")!
+                try await cache.store(HTTPResponse(status: 200, headers: ["cache-control": "max-age=3600"], body: body), for: url)
+                written += 1
+                peak = max(peak, bytes(in: folder + "/data"))
+                // Unbuffered: the test reads this line while the writer runs.
+                FileHandle.standardOutput.write(Data("wrote \(written)\n".utf8))
+            }
+            FileHandle.standardOutput.write(Data("max \(peak)\n".utf8))
+        } catch {
+            FileHandle.standardError.write(Data("cache-writer: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+
+    static func bytes(in folder: String) -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: folder))?.reduce(0) { total, name in
+            total + ((try? FileManager.default.attributesOfItem(atPath: "\(folder)/\(name)")[.size] as? Int) ?? 0)
+        } ?? 0
+    }
+}

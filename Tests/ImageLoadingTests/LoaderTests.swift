@@ -1,0 +1,258 @@
+import Foundation
+import ImageCodecs
+import ImageLoading
+import ServiceKit
+import ServiceKitTesting
+import Synchronization
+import TestSupport
+import Testing
+
+@Suite("Image loading: coalescing, priorities, limits, sniffing")
+struct LoaderTests {
+    @Test("100 concurrent requests for 20 URLs make 20 downloads; one size of one URL is decoded once")
+    func coalescing() async throws {
+        let server = try PictureServer()
+        let loader = makeLoader()
+        let sizes = [thumbnail, PixelSize(width: 24, height: 16)]
+        // Every download waits until all 100 requests are in.
+        for index in 0..<20 { server.set("/img/\(index).jpg") { $0.hold = true } }
+        let origins = try await withThrowingTaskGroup(of: ImageOrigin.self) { group in
+            for request in 0..<100 {
+                let index = request % 20
+                group.addTask {
+                    try await loader.image(for: ImageRequest(url: server.url("/img/\(index).jpg"), size: sizes[(request / 20) % 2])).origin
+                }
+            }
+            try await waitUntil("all 100 requests to join their downloads") { await loader.statistics.joinedDownloads == 80 }
+            for index in 0..<20 { server.release("/img/\(index).jpg") }
+            return try await group.reduce(into: [ImageOrigin]()) { $0.append($1) }
+        }
+        #expect(origins.count == 100)
+        #expect(server.http.requests.count == 20, "one download per URL")
+        let statistics = await loader.statistics
+        #expect(statistics.downloads == 20 && statistics.joinedDownloads == 80)
+        #expect(statistics.decodes == 40, "one decode per URL and size")
+    }
+
+    @Test("cancelling one request cancels nothing another waits for; cancelling the last closes the socket")
+    func cancellation() async throws {
+        let server = try PictureServer()
+        let loader = makeLoader()
+        let url = server.url("/img/1.jpg")
+        server.set("/img/1.jpg") { $0.hold = true }
+        let first = Task { try await loader.image(for: ImageRequest(url: url, size: thumbnail)) }
+        let second = Task { try await loader.image(for: ImageRequest(url: url, size: thumbnail)) }
+        try await waitUntil("the download") { server.http.requests.count == 1 }
+        first.cancel()
+        await #expect(throws: ImageLoadingError.cancelled) { try await first.value }
+        server.release("/img/1.jpg")
+        #expect(try await second.value.bitmap.width == 48)
+
+        // A slow answer: 2,000 chunks 10 ms apart; the only requester leaves.
+        let slow = try LoopbackHTTPServer { _ in
+            .stream(
+                status: 200, headers: ["Content-Type": "image/jpeg"], declaredLength: 2_000 * 1_024, chunk: [UInt8](repeating: 0, count: 1_024), repeats: 2_000,
+                interval: .milliseconds(10))
+        }
+        defer { slow.stop() }
+        let received = Mutex<Int64>(0)
+        let only = Task {
+            try await loader.image(for: ImageRequest(url: slow.url(path: "/big.jpg"), size: thumbnail)) { got, _ in received.withLock { $0 = got } }
+        }
+        try await waitUntil("bytes to arrive") { received.withLock { $0 } > 0 }
+        only.cancel()
+        await #expect(throws: ImageLoadingError.cancelled) { try await only.value }
+        try await waitUntil("the server to see the socket closed") { slow.openConnections == 0 }
+        #expect(slow.abandonedConnections == 1 && slow.requests.count == 1)
+    }
+
+    @Test("six downloads at most per host; visible before prefetch; a prefetch a visible request joins moves up")
+    func priorities() async throws {
+        let server = try PictureServer()
+        // Thirty pictures, held until all thirty are asked for: six are sent, 24 wait.
+        let loader = makeLoader()
+        for index in 0..<30 { server.set("/img/\(index).jpg") { $0.hold = true } }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<30 {
+                group.addTask { _ = try await loader.image(for: ImageRequest(url: server.url("/img/\(index).jpg"), size: thumbnail, priority: .prefetch)) }
+            }
+            try await waitUntil("six sent, 24 queued") {
+                await loader.queuedDownloads(for: server.url("/")).count == 24 && server.http.requests.count == 6
+            }
+            for index in 0..<30 { server.release("/img/\(index).jpg") }
+            try await group.waitForAll()
+        }
+        #expect(server.http.requests.count == 30)
+        #expect(server.http.peakUnansweredRequests == 6, "six requests waited for their answers at once, never more")
+        #expect(await loader.peakConnections(for: server.url("/")) == 6)
+
+        // One connection: the first download holds it; three prefetches, then a visible one, queue.
+        let serial = try PictureServer()
+        let one = makeLoader(connectionsPerHost: 1)
+        serial.set("/img/100.jpg") { $0.hold = true }
+        let blocker = Task { try await one.image(for: ImageRequest(url: serial.url("/img/100.jpg"), size: thumbnail)) }
+        try await waitUntil("the first download") { serial.http.requests.count == 1 }
+        var queued: [Task<LoadedImage, any Error>] = []
+        func url(_ index: Int) -> URL { serial.url("/img/\(index).jpg") }
+        for index in 101...103 {
+            queued.append(Task { try await one.image(for: ImageRequest(url: url(index), size: thumbnail, priority: .prefetch)) })
+            try await waitUntil("\(index) to queue") { await one.queuedDownloads(for: url(index)).count == index - 100 }
+        }
+        queued.append(Task { try await one.image(for: ImageRequest(url: url(104), size: thumbnail, priority: .visible)) })
+        try await waitUntil("the visible one to queue first") { await one.queuedDownloads(for: url(104)) == [url(104), url(101), url(102), url(103)] }
+        // A visible request for 103 joins its prefetch and raises it (asked before 104, it goes first among the visible).
+        queued.append(Task { try await one.image(for: ImageRequest(url: url(103), size: thumbnail, priority: .visible)) })
+        try await waitUntil("103 to move up") { await one.queuedDownloads(for: url(103)) == [url(103), url(104), url(101), url(102)] }
+        serial.release("/img/100.jpg")
+        _ = try await blocker.value
+        for task in queued { _ = try await task.value }
+        #expect(serial.paths == ["/img/100.jpg", "/img/103.jpg", "/img/104.jpg", "/img/101.jpg", "/img/102.jpg"])
+    }
+
+    @Test("bytes are sniffed: an image served as text/html loads, HTML served as image/jpeg is refused and not kept")
+    func sniffing() async throws {
+        let server = try PictureServer()
+        let folder = scratchFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let disk = try DiskCache(directory: folder, capacityBytes: 1 << 20)
+        let loader = makeLoader(disk: disk)
+        server.set("/img/1.jpg") { $0.headers = ["Content-Type": "text/html", "Cache-Control": "max-age=600"] }
+        #expect(try await loader.image(for: ImageRequest(url: server.url("/img/1.jpg"), size: thumbnail)).origin == .network)
+        server.set("/img/2.jpg") {
+            $0.headers = ["Content-Type": "image/jpeg", "Cache-Control": "max-age=600"]
+            $0.body = Array("<html>not a picture</html>".utf8)
+        }
+        await #expect {
+            _ = try await loader.image(for: ImageRequest(url: server.url("/img/2.jpg"), size: thumbnail))
+        } throws: { error in
+            guard case .decode(.unsupportedFormat, let url) = error as? ImageLoadingError else { return false }
+            return url.hasSuffix("/img/2.jpg")
+        }
+        #expect(try await disk.usage().entries == 1, "only the picture is kept")
+        // ImageCodecs' limits hold: a header claiming 34,464 x 34,464 is refused before pixels are allocated.
+        var bomb = try noiseJPEG(width: 8, height: 8)
+        let sof = try #require(bomb.indices.first { bomb[$0] == 0xFF && bomb[$0 + 1] == 0xC0 })
+        bomb.replaceSubrange((sof + 5)...(sof + 8), with: [0x86, 0xA0, 0x86, 0xA0])
+        server.set("/img/3.jpg") { $0.body = bomb }
+        await #expect {
+            _ = try await loader.image(for: ImageRequest(url: server.url("/img/3.jpg"), size: thumbnail))
+        } throws: { error in
+            guard case .decode(.tooLarge, _) = error as? ImageLoadingError else { return false }
+            return true
+        }
+    }
+
+    @Test("reads are retried; a killed body, a body over the cap and an unsupported scheme are typed errors, and none is kept")
+    func reliability() async throws {
+        let server = try PictureServer()
+        let folder = scratchFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let disk = try DiskCache(directory: folder, capacityBytes: 1 << 20)
+        let loader = makeLoader(disk: disk, maxImageBytes: 64 << 10)
+        server.set("/img/1.jpg") { $0.truncateTo = 100 }
+        await #expect {
+            _ = try await loader.image(for: ImageRequest(url: server.url("/img/1.jpg"), size: thumbnail))
+        } throws: { error in
+            guard case .network = error as? ImageLoadingError else { return false }
+            return true
+        }
+        #expect(server.requests("/img/1.jpg").count == 2, "a read is retried")
+        // 1 GB, declared or not: cut at the cap.
+        for declared in [true, false] {
+            let huge = try LoopbackHTTPServer { _ in
+                .stream(status: 200, headers: [:], declaredLength: declared ? 1 << 30 : nil, chunk: [UInt8](repeating: 0xFF, count: 65_536), repeats: 16_384)
+            }
+            defer { huge.stop() }
+            await #expect(throws: ImageLoadingError.network(.responseTooLarge(limit: 64 << 10), url: huge.url(path: "/huge.jpg").absoluteString)) {
+                _ = try await loader.image(for: ImageRequest(url: huge.url(path: "/huge.jpg"), size: thumbnail))
+            }
+        }
+        #expect(try await disk.usage().entries == 0, "a partial or refused download is never kept")
+        await #expect(throws: ImageLoadingError.unsupportedURL("ftp://example.com/a.jpg")) {
+            _ = try await loader.image(for: ImageRequest(url: URL(string: "ftp://example.com/a.jpg")!, size: thumbnail))
+        }
+        // A file URL is read, not downloaded.
+        let file = folder + "/local.jpg"
+        try Data(try noiseJPEG(width: 30, height: 20)).write(to: URL(fileURLWithPath: file))
+        let local = try await loader.image(for: ImageRequest(url: URL(fileURLWithPath: file), size: thumbnail))
+        #expect(local.origin == .file && local.bitmap.width == 30)
+    }
+
+    @Test("a redirect to another host is followed without the credentials meant for the first")
+    func redirect() async throws {
+        let cdn = try PictureServer(host: "127.0.0.2")
+        let origin = try LoopbackHTTPServer { _ in .respond(status: 302, headers: ["Location": cdn.url("/img/7.jpg").absoluteString]) }
+        defer { origin.stop() }
+        let loader = ImageLoader(
+            configuration: .init(transport: HeaderAddingTransport(headers: ["Authorization": "Bearer SECRET"], base: URLSessionTransport())))
+        let image = try await loader.image(for: ImageRequest(url: origin.url(path: "/photo"), size: thumbnail))
+        #expect(image.origin == .network)
+        #expect(origin.requests.first?.headers["authorization"] == "Bearer SECRET")
+        #expect(cdn.requests("/img/7.jpg").first?.headers["authorization"] == nil, "the credential stayed with its host")
+    }
+
+    @Test("progress reports the bytes as they arrive, to every request waiting for the download")
+    func progress() async throws {
+        let server = try PictureServer()
+        let loader = makeLoader()
+        let body = server.body("/img/5.jpg")
+        let seen = Mutex<[(Int64, Int64)]>([])
+        _ = try await loader.image(for: ImageRequest(url: server.url("/img/5.jpg"), size: thumbnail)) { received, expected in
+            seen.withLock { $0.append((received, expected)) }
+        }
+        let reports = seen.withLock { $0 }
+        #expect(reports.last.map { $0.0 == Int64(body.count) && $0.1 == Int64(body.count) } == true)
+        #expect(zip(reports, reports.dropFirst()).allSatisfy { $0.0 <= $1.0 })
+    }
+
+    @Test(
+        "a shaped network (20 ms latency, 2 KB/s): 24 slow downloads on four hosts hold no thread; progress arrives in pieces; cancelling closes every socket")
+    func slowServersHoldNoThread() async throws {
+        // A picture with a megabyte after it: at 2 KB/s it takes minutes, so the downloads are surely under way when looked at.
+        let body = try noiseJPEG(width: 96, height: 64, seed: 5) + [UInt8](repeating: 0, count: 1 << 20)
+        let servers = try (1...4).map { host in
+            try LoopbackHTTPServer(host: "127.0.0.\(host)") { _ in
+                .shaped(status: 200, headers: ["Content-Type": "image/jpeg"], body: body, latency: .milliseconds(20), bytesPerSecond: 2_048)
+            }
+        }
+        defer { for server in servers { server.stop() } }
+        let loader = makeLoader()
+        final class Reports: Sendable {
+            let counts = Mutex<[Int: Int]>([:])
+        }
+        let reports = Reports()
+        var tasks: [Task<LoadedImage, any Error>] = []
+        for index in 0..<24 {
+            let url = servers[index % 4].url(path: "/img/\(index).jpg")
+            tasks.append(
+                Task { try await loader.image(for: ImageRequest(url: url, size: thumbnail)) { _, _ in reports.counts.withLock { $0[index, default: 0] += 1 } } }
+            )
+        }
+        try await waitUntil("24 downloads under way, bytes arriving in pieces for each") {
+            servers.map(\.requests.count).reduce(0, +) == 24 && reports.counts.withLock { $0.count == 24 && $0.values.allSatisfy { $0 >= 2 } }
+        }
+        #expect(servers.allSatisfy { $0.peakUnansweredRequests <= 6 })
+        // Nothing waits on a thread: a file still loads, on a pool of as many threads as cores.
+        let folder = scratchFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data(try noiseJPEG(width: 30, height: 20)).write(to: URL(fileURLWithPath: folder + "/local.jpg"))
+        let local = try await loader.image(for: ImageRequest(url: URL(fileURLWithPath: folder + "/local.jpg"), size: thumbnail))
+        #expect(local.origin == .file)
+        for task in tasks { task.cancel() }
+        for task in tasks { await #expect(throws: ImageLoadingError.cancelled) { try await task.value } }
+        try await waitUntil("every socket closed") { servers.allSatisfy { $0.openConnections == 0 } }
+        #expect(await loader.statistics.downloads == 24)
+    }
+}
+
+/// Adds header fields to every request (a private photo service's token).
+struct HeaderAddingTransport: HTTPTransport {
+    let headers: [String: String]
+    let base: any HTTPTransport
+
+    func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
+        var request = request
+        request.headers.merge(headers) { own, _ in own }
+        return try await base.send(request)
+    }
+}
