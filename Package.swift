@@ -301,6 +301,13 @@ let package = Package(
         ),
 
         .executableTarget(
+            name: "loading-bench",
+            dependencies: ["ImageLoading", "ImageCodecs", "ServiceKit", "ExampleSupport"],
+            path: "Benchmarks/loading-bench",
+            swiftSettings: swiftSettings
+        ),
+
+        .executableTarget(
             name: "workers-bench",
             dependencies: ["ImageCodecs", "ExampleSupport", "SystemSupport"],
             path: "Benchmarks/workers-bench",
@@ -375,7 +382,7 @@ let package = Package(
             dependencies: [
                 "ImageCodecs", "PhotoAlbum", "PhotoBrowser", "PhotoViewer", "ShareKit", "ServiceKit", "ShareKitTesting", "ServiceKitTesting", "WeiboKit",
                 "WeiboShare",
-                "WeChatShare", "WeChatAppShare", "WeChatAppShareTesting", "SystemSupport", "TestSupport",
+                "WeChatShare", "WeChatAppShare", "WeChatAppShareTesting", "SystemSupport", "TestSupport", "ImageLoading",
             ],
             swiftSettings: swiftSettings
         ),

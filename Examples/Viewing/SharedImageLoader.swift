@@ -22,7 +22,8 @@ package enum SharedImageLoader {
         let folder = cacheFolder()
         var configuration = ImageLoader.Configuration(renditionCache: RenditionCache(capacityBytes: memoryMB << 20))
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            // The cache makes its own folder private (0700); its parents are ordinary.
+            try FileManager.default.createDirectory(atPath: (folder as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             configuration.diskCache = try DiskCache(directory: folder, capacityBytes: cacheMB << 20)
         } catch {
             Console.error("\(tool): no image cache (\(error)); pictures are downloaded every time")

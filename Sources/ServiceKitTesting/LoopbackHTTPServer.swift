@@ -278,14 +278,11 @@ public final class LoopbackHTTPServer: Sendable {
                 counts.now += 1
                 counts.peak = max(counts.peak, counts.now)
             }
-            let answered = Mutex(false)
-            let begin: @Sendable () -> Void = {
-                guard
-                    !answered.withLock({ done in
-                        defer { done = true }
-                        return done
-                    })
-                else { return }
+            // Called once the answer's first byte goes out (or it ends without one); on this thread only.
+            var answered = false
+            func begin() {
+                guard !answered else { return }
+                answered = true
                 shared.unanswered.withLock { $0.now -= 1 }
             }
             if !answer(client, with: respond(request), shared: shared, beginning: begin) { shared.connections.withLock { $0.abandoned += 1 } }

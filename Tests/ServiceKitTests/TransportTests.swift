@@ -66,6 +66,18 @@ struct TransportTests {
         #expect(post.retryAfter == .seconds(7))
     }
 
+    @Test("an answer over the cap is not asked for again: the same request would fail the same way")
+    func oversizeIsNotRetried() async throws {
+        let server = try LoopbackHTTPServer { _ in .respond(status: 200, body: [UInt8](repeating: 7, count: 4_096)) }
+        defer { server.stop() }
+        let policy = RetryPolicy(maxAttempts: 4, initialDelay: .milliseconds(1))
+        await #expect(throws: TransportError.responseTooLarge(limit: 1_024)) {
+            try await URLSessionTransport().send(HTTPRequest(url: server.url(path: "/big"), maxResponseBytes: 1_024), retrying: policy, clock: TestClock())
+        }
+        #expect(server.requests.count == 1)
+        #expect(!TransportError.responseTooLarge(limit: 1).isRetryable && !TransportError.cancelled.isRetryable && TransportError.timedOut.isRetryable)
+    }
+
     @Test("dropped connections, truncated bodies, timeouts and refused ports are typed errors")
     func failures() async throws {
         let transport = URLSessionTransport()

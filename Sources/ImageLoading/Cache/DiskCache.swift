@@ -35,9 +35,10 @@ import SystemSupport
 /// A reader serves a file only when its size and SHA-256 match the row, so
 /// a killed writer can never have its half-written entry served. Opening
 /// the cache (in the same exclusive transaction) deletes rows whose file is
-/// missing or the wrong size and files no row names (a write that never
-/// committed): everything in `data/` is the cache's own, so nothing else is
-/// deleted, and nothing outside `data/` is touched.
+/// missing or the wrong size, and the files in `data/` that no row names
+/// and whose names have the shape only the cache gives its entries and
+/// their temporary files (a write that never committed). Any other file is
+/// left alone, and nothing outside `data/` is touched.
 public final class DiskCache: Sendable {
     /// The folder.
     public let directory: String

@@ -56,11 +56,10 @@ actor DownloadFlights {
     func load(_ url: URL, priority: ImagePriority, progress: (@Sendable (Int64, Int64) -> Void)?) async throws(ImageLoadingError) -> LoadedBytes {
         nextID += 1
         let waiter = nextID
-        if var flight = flights[url] {
+        if let flight = flights[url] {
             joins += 1
             flight.progress.add(waiter, progress)
             flight.priority.raise(to: priority)
-            flights[url] = flight
         } else {
             nextID += 1
             let id = nextID
