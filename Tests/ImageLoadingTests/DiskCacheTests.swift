@@ -194,6 +194,28 @@ struct DiskCacheTests {
         }
     }
 
+    @Test("reopening deletes only what the cache can prove is its own leftover: an entry-shaped orphan goes, anyone else's file stays")
+    func repairKeepsForeignFiles() async throws {
+        let folder = scratchFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let url = URL(string: "https://pictures.example/1.jpg")!
+        do {
+            let cache = try DiskCache(directory: folder, capacityBytes: 1 << 20)
+            try await cache.store(HTTPResponse(status: 200, headers: ["cache-control": "max-age=60"], body: [1, 2, 3]), for: url)
+        }
+        let data = folder + "/data"
+        let orphan = String(repeating: "a", count: 32) + "-" + String(repeating: "0", count: 16)
+        let foreign = ["notes.txt", "ABCDEF" + String(repeating: "a", count: 26) + "-" + String(repeating: "0", count: 16), "photo.jpg"]
+        for name in [orphan] + foreign { try Data([9, 9, 9, 9]).write(to: URL(fileURLWithPath: "\(data)/\(name)")) }
+        let reopened = try DiskCache(directory: folder, capacityBytes: 1 << 20)
+        let names = Set(try FileManager.default.contentsOfDirectory(atPath: data))
+        #expect(!names.contains(orphan), "a file named as only the cache names its entries, that no entry lists, is a write that never committed")
+        #expect(foreign.allSatisfy(names.contains), "anything else is not the cache's to delete")
+        #expect(try await reopened.data(for: url) == [1, 2, 3])
+        try await reopened.removeAll()
+        #expect(try await reopened.usage().entries == 0 && foreign.allSatisfy { FileManager.default.fileExists(atPath: "\(data)/\($0)") })
+    }
+
     /// A started cache-writer with its standard output in a file.
     func startWriter(folder: String, capacity: Int, count: Int, seed: UInt64, largest: Int? = nil) throws -> (process: Process, output: String) {
         let output = folder + "-writer-\(seed)-\(UUID()).out"

@@ -3,7 +3,9 @@ public import ImageCodecs
 /// Any terminal with 24-bit colour: each cell is an upper half block (▀)
 /// whose foreground is the upper pixel and background the lower, so a
 /// canvas of W×2H pixels fills W×H cells. Colours are only sent when they
-/// change from the cell before. Rows are separated by CR LF, so the
+/// change from the cell before; a canvas of odd height leaves the lower
+/// halves of its last row in the terminal's own background. Rows are
+/// separated by CR LF, so the
 /// picture starts at the cursor's row in column 1 and scrolls the terminal
 /// as text would.
 public struct HalfBlockImageEncoder: TerminalImageEncoder {
@@ -24,17 +26,17 @@ public struct HalfBlockImageEncoder: TerminalImageEncoder {
                 for column in 0..<rgb.width {
                     let top = row * 2 * rgb.bytesPerRow + column * 3
                     let upper = (pixels[top], pixels[top + 1], pixels[top + 2])
-                    let lower: (UInt8, UInt8, UInt8)
+                    if lastTop.map({ $0 != upper }) ?? true { Self.append(sgr: 38, upper, to: &out) }
+                    lastTop = upper
                     if row * 2 + 1 < rgb.height {
                         let bottom = top + rgb.bytesPerRow
-                        lower = (pixels[bottom], pixels[bottom + 1], pixels[bottom + 2])
-                    } else {
-                        lower = (0, 0, 0)
+                        let lower = (pixels[bottom], pixels[bottom + 1], pixels[bottom + 2])
+                        if lastBottom.map({ $0 != lower }) ?? true { Self.append(sgr: 48, lower, to: &out) }
+                        lastBottom = lower
+                    } else if column == 0 {
+                        // An odd height: the last row's lower halves are the terminal's own background.
+                        out += Array("\u{1B}[49m".utf8)
                     }
-                    if lastTop.map({ $0 != upper }) ?? true { Self.append(sgr: 38, upper, to: &out) }
-                    if lastBottom.map({ $0 != lower }) ?? true { Self.append(sgr: 48, lower, to: &out) }
-                    lastTop = upper
-                    lastBottom = lower
                     out += block
                 }
             }

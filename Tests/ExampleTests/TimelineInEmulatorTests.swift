@@ -1,0 +1,162 @@
+import FakeWeibo
+import Foundation
+import ImageCodecs
+import TestSupport
+import Testing
+
+/// `weibo-client timeline --pictures` in real terminal emulators under Xvfb,
+/// finding the graphics by itself (no `--display`): a screenshot must show
+/// each post's row of pictures as its own band of colour, between the
+/// posts' text.
+@Suite(
+    "weibo-client pictures in real terminals (Xvfb)", .serialized,
+    .enabled(if: ViewerHarness.has("Xvfb") && ViewerHarness.has("xwd") && ViewerHarness.has("xterm")))
+struct TimelineInEmulatorTests {
+    /// Runs the timeline in `terminal` (its command line, to which the
+    /// script's path is appended), waits
+    /// for it to finish, and returns a screenshot of the screen.
+    static func screenshot(terminal: [String], run: WeiboClientCommandTests.Run, cache: String) async throws -> Bitmap {
+        let server = try await ViewerHarness.XServer(size: "1024x768x24")
+        defer { server.stop() }
+        let marker = FileManager.default.temporaryDirectory.appending(path: "timeline-done-\(UUID())").path
+        let script = marker + ".sh"
+        defer {
+            try? FileManager.default.removeItem(atPath: marker)
+            try? FileManager.default.removeItem(atPath: script)
+        }
+        let environment = WeiboClientCommandTests.environment.merging(ExampleProcess.sanitizerEnvironment) { own, _ in own }
+            .merging(["PHOTODECK_IMAGE_CACHE": cache]) { _, new in new }
+        let exports = environment.sorted { $0.key < $1.key }.map { "export \($0.key)='\($0.value)'\n" }.joined()
+        let command = [
+            ExampleProcess.executable("weibo-client").path, "--api-base", run.fake.base.absoluteString, "--store", run.store, "timeline", "--pictures",
+        ]
+        try """
+        #!/bin/sh
+        \(exports)\(command.map { "'\($0)'" }.joined(separator: " ")) > /dev/tty 2>'\(marker).err'
+        echo "exit $?" > '\(marker)'
+        exec sleep 600
+        """.write(toFile: script, atomically: true, encoding: .utf8)
+        chmod(script, 0o755)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = terminal + [script]
+        // A person's terminal: UTF-8 (the half blocks, the names).
+        process.environment = [
+            "DISPLAY": server.display, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": NSHomeDirectory(),
+            "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        try await waitUntil("the timeline to be printed", timeout: .seconds(60)) { FileManager.default.fileExists(atPath: marker) }
+        let status = try String(contentsOfFile: marker, encoding: .utf8)
+        let errors = (try? String(contentsOfFile: marker + ".err", encoding: .utf8)) ?? ""
+        try? FileManager.default.removeItem(atPath: marker + ".err")
+        #expect(status.hasPrefix("exit 0"), "\(status) \(errors)")
+        // The terminal draws what it read a moment after: take shots until two agree.
+        var previous: Bitmap?
+        var shot = try await Self.shoot(server.display)
+        try await waitUntil("the screen to settle", timeout: .seconds(20)) {
+            previous = shot
+            shot = try await Self.shoot(server.display)
+            return previous.map { Self.sameColours($0, shot) } ?? false
+        }
+        return shot
+    }
+
+    static func shoot(_ display: String) async throws -> Bitmap {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("shot-\(UUID().uuidString).xwd").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try await ViewerHarness.tool("xwd", ["-silent", "-root", "-out", path], environment: ["DISPLAY": display])
+        guard result.status == 0 else { throw HarnessFailure(description: "xwd failed (\(result.status))") }
+        return try XWDImage.decode(try fileBytes(URL(fileURLWithPath: path)))
+    }
+
+    static func sameColours(_ a: Bitmap, _ b: Bitmap) -> Bool {
+        a.size == b.size && a.withUnsafeBytes { x in b.withUnsafeBytes { y in x.elementsEqual(y) } }
+    }
+
+    /// The screen's rows that hold colour (a pixel whose channels differ by
+    /// more than 40: a picture, not text or background), grouped into
+    /// bands of consecutive rows: (first row, height).
+    static func colourBands(_ shot: Bitmap) -> [(top: Int, height: Int)] {
+        var rows: [Bool] = []
+        shot.withUnsafeBytes { pixels in
+            for y in 0..<shot.height {
+                var coloured = 0
+                for x in 0..<shot.width {
+                    let offset = y * shot.bytesPerRow + x * 3
+                    let (r, g, b) = (Int(pixels[offset]), Int(pixels[offset + 1]), Int(pixels[offset + 2]))
+                    if max(r, g, b) - min(r, g, b) > 40 { coloured += 1 }
+                }
+                rows.append(coloured >= 20)
+            }
+        }
+        var bands: [(Int, Int)] = []
+        var start: Int?
+        for (y, coloured) in (rows + [false]).enumerated() {
+            if coloured, start == nil { start = y }
+            if !coloured, let top = start {
+                bands.append((top, y - top))
+                start = nil
+            }
+        }
+        return bands
+    }
+
+    /// 小明's timeline: two posts with pictures (landscape), one without between them.
+    static func arrange() async throws -> WeiboClientCommandTests.Run {
+        let run = try await RemotePhotoTests.signedIn()
+        run.fake.addPosts(1, by: "1750000001", text: "two", pictures: 2)
+        run.fake.addPosts(1, by: "1750000001", text: "none")
+        run.fake.addPosts(1, by: "1750000001", text: "three", pictures: 3)
+        return run
+    }
+
+    @Test("xterm as a VT340: sixel found by asking the terminal; each post's pictures are a band of colour of their own")
+    func xtermSixel() async throws {
+        let run = try await Self.arrange()
+        let cache = RemotePhotoTests.cacheFolder()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let shot = try await Self.screenshot(
+            terminal: [
+                "xterm", "-u8", "-ti", "vt340", "-geometry", "100x50+0+0", "-xrm", "XTerm*numColorRegisters: 256", "-xrm", "XTerm*sixelScrolling: true", "-e",
+            ],
+            run: run, cache: cache)
+        let bands = Self.colourBands(shot)
+        #expect(bands.count == 2, "two rows of pictures, apart: \(bands)")
+        // Pictures 4:3 in boxes 8 cells high: about three quarters of the box's height, and text between them.
+        #expect(bands.allSatisfy { $0.height >= 40 && $0.height <= 200 }, "\(bands)")
+        if bands.count == 2 { #expect(bands[1].top - (bands[0].top + bands[0].height) > 26, "the posts' lines between the rows: \(bands)") }
+    }
+
+    @Test("plain xterm (no sixel): colour blocks, each post's pictures a band of their own")
+    func xtermBlocks() async throws {
+        let run = try await Self.arrange()
+        let cache = RemotePhotoTests.cacheFolder()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let shot = try await Self.screenshot(
+            terminal: ["xterm", "-u8", "-geometry", "100x50+0+0", "-xrm", "XTerm*directColor: true", "-e"], run: run, cache: cache)
+        let bands = Self.colourBands(shot)
+        #expect(bands.count == 2, "two rows of pictures, apart: \(bands)")
+    }
+
+    @Test("kitty: the kitty protocol found from the terminal itself; each post's pictures a band of their own", .enabled(if: ViewerHarness.has("kitty")))
+    func kitty() async throws {
+        let run = try await Self.arrange()
+        let cache = RemotePhotoTests.cacheFolder()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let shot = try await Self.screenshot(
+            terminal: [
+                "kitty", "-o", "linux_display_server=x11", "-o", "remember_window_size=no", "-o", "initial_window_width=1000",
+                "-o", "initial_window_height=740", "-o", "background=#ffffff", "-o", "foreground=#000000",
+            ],
+            run: run, cache: cache)
+        let bands = Self.colourBands(shot)
+        #expect(bands.count == 2, "two rows of pictures, apart: \(bands)")
+    }
+}
