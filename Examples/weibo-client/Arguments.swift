@@ -22,6 +22,7 @@ struct Arguments {
                                          a post's page: the post, its newest comments and reposts; then its
                                          pictures, large, in the viewer (a window, else the terminal) when
                                          standard input and output are terminals, or with --pictures
+                                         or --display
           comments ID [--json]           comments on a post
           reposts ID [--json]            reposts of a post
           post TEXT [IMAGE]              post a status with an optional picture

@@ -100,11 +100,11 @@ extension Session {
     /// Weibo's token never goes to the picture servers.
     func imageLoader() -> ImageLoader { SharedImageLoader.make(memoryMB: 16, tool: "weibo-client") }
 
-    /// Whether `show` opens the viewer: --pictures, or standard input and
-    /// output both terminals (unless --no-pictures).
+    /// Whether `show` opens the viewer: --pictures or --display, or
+    /// standard input and output both terminals (unless --no-pictures).
     var opensViewer: Bool {
         if arguments.json { return false }
-        return arguments.pictures ?? (isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1)
+        return arguments.pictures ?? (arguments.viewer.display != nil || (isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1))
     }
 
     /// Opens `post`'s pictures (its own, then the reposted post's) in the

@@ -182,4 +182,24 @@ struct RemotePhotoTests {
         let text = try await run(["show", id], environment: ["PHOTODECK_IMAGE_CACHE": cache])
         #expect(text.status == 0 && !text.standardOutput.contains("\u{1B}_G"))
     }
+
+    @Test(
+        "weibo-client show ID --display window: the first picture in a window, in the size a 1280-pixel window needs",
+        .enabled(if: ViewerHarness.has("Xvfb")))
+    func showInWindow() async throws {
+        let run = try await Self.signedIn()
+        let cache = Self.cacheFolder()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let id = try #require(run.fake.addPosts(1, by: "1750000001", text: "窗口", pictures: 2).first)
+        let server = try await ViewerHarness.XServer()
+        defer { server.stop() }
+        let result = try await run(
+            ["show", id, "--display", "window", "--window", "1280x800", "--once"],
+            environment: ["DISPLAY": server.display, "PHOTODECK_VIEWER_TRACE": "1", "PHOTODECK_IMAGE_CACHE": cache])
+        #expect(result.status == 0, "\(result.standardError)")
+        // The trace line of the first frame: the picture's name, its fitted rectangle (1600x1200 in 1280x800: 1066x800).
+        let frame = try #require(result.standardError.split(separator: "\n").first { $0.hasPrefix("frame 1/2 ") }, "\(result.standardError)")
+        #expect(frame.contains("x0.jpg") && frame.contains("rect 107,0,1066,800"), "\(frame)")
+        #expect(run.fake.pictures.requests.first?.path.hasPrefix("/mw2000/") == true, "1280 pixels need Weibo's 2000-pixel size")
+    }
 }
