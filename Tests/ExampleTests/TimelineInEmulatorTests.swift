@@ -52,7 +52,7 @@ struct TimelineInEmulatorTests {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
-        try await waitUntil("the timeline to be printed", timeout: .seconds(60)) { FileManager.default.fileExists(atPath: marker) }
+        try await waitUntil("the timeline to be printed", timeout: .seconds(300)) { FileManager.default.fileExists(atPath: marker) }
         let status = try String(contentsOfFile: marker, encoding: .utf8)
         let errors = (try? String(contentsOfFile: marker + ".err", encoding: .utf8)) ?? ""
         try? FileManager.default.removeItem(atPath: marker + ".err")
@@ -60,7 +60,7 @@ struct TimelineInEmulatorTests {
         // The terminal draws what it read a moment after: take shots until two agree.
         var previous: Bitmap?
         var shot = try await Self.shoot(server.display)
-        try await waitUntil("the screen to settle", timeout: .seconds(20)) {
+        try await waitUntil("the screen to settle", timeout: .seconds(120)) {
             previous = shot
             shot = try await Self.shoot(server.display)
             return previous.map { Self.sameColours($0, shot) } ?? false
@@ -153,7 +153,7 @@ struct TimelineInEmulatorTests {
         let shot = try await Self.screenshot(
             terminal: [
                 "kitty", "-o", "linux_display_server=x11", "-o", "remember_window_size=no", "-o", "initial_window_width=1000",
-                "-o", "initial_window_height=740", "-o", "background=#ffffff", "-o", "foreground=#000000",
+                "-o", "initial_window_height=740", "-o", "background=#ffffff", "-o", "foreground=#000000", "-o", "cursor_blink_interval=0",
             ],
             run: run, cache: cache)
         let bands = Self.colourBands(shot)

@@ -48,10 +48,11 @@ struct LoaderTests {
         server.release("/img/1.jpg")
         #expect(try await second.value.bitmap.width == 48)
 
-        // A slow answer: 2,000 chunks 10 ms apart; the only requester leaves.
+        // A slow answer: 30,000 chunks 10 ms apart (five minutes, longer than any wait here however loaded the machine); the only requester leaves.
         let slow = try LoopbackHTTPServer { _ in
             .stream(
-                status: 200, headers: ["Content-Type": "image/jpeg"], declaredLength: 2_000 * 1_024, chunk: [UInt8](repeating: 0, count: 1_024), repeats: 2_000,
+                status: 200, headers: ["Content-Type": "image/jpeg"], declaredLength: 30_000 * 1_024, chunk: [UInt8](repeating: 0, count: 1_024),
+                repeats: 30_000,
                 interval: .milliseconds(10))
         }
         defer { slow.stop() }
