@@ -175,7 +175,7 @@ struct DiskCacheTests {
         for round in 0..<6 {
             // Large entries, so a kill often lands inside a write.
             let writer = try startWriter(folder: folder, capacity: capacity, count: 0, seed: UInt64(round), largest: 2 << 20)
-            try await waitUntil("the writer to write \(round % 3 + 1) entries") {
+            try await waitUntil("the writer to write \(round % 3 + 1) entries", timeout: networkWait) {
                 ((try? String(contentsOfFile: writer.output, encoding: .utf8)) ?? "").components(separatedBy: "wrote").count > round % 3 + 1
             }
             kill(writer.process.processIdentifier, SIGKILL)

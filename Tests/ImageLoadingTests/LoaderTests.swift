@@ -23,7 +23,7 @@ struct LoaderTests {
                     try await loader.image(for: ImageRequest(url: server.url("/img/\(index).jpg"), size: sizes[(request / 20) % 2])).origin
                 }
             }
-            try await waitUntil("all 100 requests to join their downloads") { await loader.statistics.joinedDownloads == 80 }
+            try await waitUntil("all 100 requests to join their downloads", timeout: networkWait) { await loader.statistics.joinedDownloads == 80 }
             for index in 0..<20 { server.release("/img/\(index).jpg") }
             return try await group.reduce(into: [ImageOrigin]()) { $0.append($1) }
         }
@@ -42,7 +42,7 @@ struct LoaderTests {
         server.set("/img/1.jpg") { $0.hold = true }
         let first = Task { try await loader.image(for: ImageRequest(url: url, size: thumbnail)) }
         let second = Task { try await loader.image(for: ImageRequest(url: url, size: thumbnail)) }
-        try await waitUntil("the download") { server.http.requests.count == 1 }
+        try await waitUntil("the download", timeout: networkWait) { server.http.requests.count == 1 }
         first.cancel()
         await #expect(throws: ImageLoadingError.cancelled) { try await first.value }
         server.release("/img/1.jpg")
@@ -60,10 +60,10 @@ struct LoaderTests {
         let only = Task {
             try await loader.image(for: ImageRequest(url: slow.url(path: "/big.jpg"), size: thumbnail)) { got, _ in received.withLock { $0 = got } }
         }
-        try await waitUntil("bytes to arrive") { received.withLock { $0 } > 0 }
+        try await waitUntil("bytes to arrive", timeout: networkWait) { received.withLock { $0 } > 0 }
         only.cancel()
         await #expect(throws: ImageLoadingError.cancelled) { try await only.value }
-        try await waitUntil("the server to see the socket closed") { slow.openConnections == 0 }
+        try await waitUntil("the server to see the socket closed", timeout: networkWait) { slow.openConnections == 0 }
         #expect(slow.abandonedConnections == 1 && slow.requests.count == 1)
     }
 
@@ -77,7 +77,7 @@ struct LoaderTests {
             for index in 0..<30 {
                 group.addTask { _ = try await loader.image(for: ImageRequest(url: server.url("/img/\(index).jpg"), size: thumbnail, priority: .prefetch)) }
             }
-            try await waitUntil("six sent, 24 queued") {
+            try await waitUntil("six sent, 24 queued", timeout: networkWait) {
                 await loader.queuedDownloads(for: server.url("/")).count == 24 && server.http.requests.count == 6
             }
             for index in 0..<30 { server.release("/img/\(index).jpg") }
@@ -92,18 +92,20 @@ struct LoaderTests {
         let one = makeLoader(connectionsPerHost: 1)
         serial.set("/img/100.jpg") { $0.hold = true }
         let blocker = Task { try await one.image(for: ImageRequest(url: serial.url("/img/100.jpg"), size: thumbnail)) }
-        try await waitUntil("the first download") { serial.http.requests.count == 1 }
+        try await waitUntil("the first download", timeout: networkWait) { serial.http.requests.count == 1 }
         var queued: [Task<LoadedImage, any Error>] = []
         func url(_ index: Int) -> URL { serial.url("/img/\(index).jpg") }
         for index in 101...103 {
             queued.append(Task { try await one.image(for: ImageRequest(url: url(index), size: thumbnail, priority: .prefetch)) })
-            try await waitUntil("\(index) to queue") { await one.queuedDownloads(for: url(index)).count == index - 100 }
+            try await waitUntil("\(index) to queue", timeout: networkWait) { await one.queuedDownloads(for: url(index)).count == index - 100 }
         }
         queued.append(Task { try await one.image(for: ImageRequest(url: url(104), size: thumbnail, priority: .visible)) })
-        try await waitUntil("the visible one to queue first") { await one.queuedDownloads(for: url(104)) == [url(104), url(101), url(102), url(103)] }
+        try await waitUntil("the visible one to queue first", timeout: networkWait) {
+            await one.queuedDownloads(for: url(104)) == [url(104), url(101), url(102), url(103)]
+        }
         // A visible request for 103 joins its prefetch and raises it (asked before 104, it goes first among the visible).
         queued.append(Task { try await one.image(for: ImageRequest(url: url(103), size: thumbnail, priority: .visible)) })
-        try await waitUntil("103 to move up") { await one.queuedDownloads(for: url(103)) == [url(103), url(104), url(101), url(102)] }
+        try await waitUntil("103 to move up", timeout: networkWait) { await one.queuedDownloads(for: url(103)) == [url(103), url(104), url(101), url(102)] }
         serial.release("/img/100.jpg")
         _ = try await blocker.value
         for task in queued { _ = try await task.value }
@@ -229,7 +231,7 @@ struct LoaderTests {
                 Task { try await loader.image(for: ImageRequest(url: url, size: thumbnail)) { _, _ in reports.counts.withLock { $0[index, default: 0] += 1 } } }
             )
         }
-        try await waitUntil("24 downloads under way, bytes arriving in pieces for each") {
+        try await waitUntil("24 downloads under way, bytes arriving in pieces for each", timeout: networkWait) {
             servers.map(\.requests.count).reduce(0, +) == 24 && reports.counts.withLock { $0.count == 24 && $0.values.allSatisfy { $0 >= 2 } }
         }
         #expect(servers.allSatisfy { $0.peakUnansweredRequests <= 6 })
@@ -241,7 +243,7 @@ struct LoaderTests {
         #expect(local.origin == .file)
         for task in tasks { task.cancel() }
         for task in tasks { await #expect(throws: ImageLoadingError.cancelled) { try await task.value } }
-        try await waitUntil("every socket closed") { servers.allSatisfy { $0.openConnections == 0 } }
+        try await waitUntil("every socket closed", timeout: networkWait) { servers.allSatisfy { $0.openConnections == 0 } }
         #expect(await loader.statistics.downloads == 24)
     }
 }

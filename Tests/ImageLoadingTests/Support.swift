@@ -117,3 +117,10 @@ func makeLoader(disk: DiskCache? = nil, clock: any ServiceClock = SystemClock(),
 }
 
 let thumbnail = PixelSize(width: 48, height: 32)
+
+/// The longest a test waits for a download's next step before it fails.
+/// Each step is several hops between tasks; with the whole suite running
+/// at once under AddressSanitizer, a hop can wait seconds for one of the
+/// two cores, and 120 s was once not enough for a step that takes
+/// milliseconds alone.
+let networkWait: Duration = .seconds(300)
