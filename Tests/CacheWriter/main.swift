@@ -6,15 +6,22 @@
 // MAX-ENTRY-BYTES (default CAPACITY/4), sampling the data folder's bytes
 // after every write; prints "wrote N" after each write and "max BYTES" at
 // the end.
+//   cache-writer --exit-while-reading FOLDER
+// makes a URLSession transport (as a tool does), stores a 4 MB entry, reads
+// it over and over on two tasks (each read checks its SHA-256), and calls
+// exit(0) while they read: the process must end with status 0, not a crash
+// in libcrypto's exit-time clean-up.
 
 import Foundation
 import ImageLoading
 import ServiceKit
+import Synchronization
 
 @main
 struct CacheWriter {
     static func main() async {
         let arguments = CommandLine.arguments.dropFirst().map { $0 }
+        if arguments.first == "--exit-while-reading", arguments.count == 2 { await exitWhileReading(arguments[1]) }
         guard arguments.count >= 4, let capacity = Int(arguments[1]), let count = Int(arguments[2]), let seed = UInt64(arguments[3]) else {
             FileHandle.standardError.write(Data("usage: cache-writer FOLDER CAPACITY COUNT SEED [MAX-ENTRY-BYTES]\n".utf8))
             exit(2)
@@ -52,4 +59,35 @@ struct CacheWriter {
             total + ((try? FileManager.default.attributesOfItem(atPath: "\(folder)/\(name)")[.size] as? Int) ?? 0)
         } ?? 0
     }
+
+    /// Exits while two tasks verify a cache entry's digest.
+    static func exitWhileReading(_ folder: String) async -> Never {
+        let transport = URLSessionTransport()
+        do {
+            let cache = try DiskCache(directory: folder, capacityBytes: 16 << 20)
+            let url = URL(string: "https://pictures.example/big.jpg")!
+            try await cache.store(HTTPResponse(status: 200, headers: ["cache-control": "max-age=3600"], body: [UInt8](repeating: 7, count: 4 << 20)), for: url)
+            let reads = Reads()
+            for _ in 0..<2 {
+                Task.detached {
+                    while true {
+                        _ = try? await cache.data(for: url)
+                        reads.count()
+                    }
+                }
+            }
+            while reads.total < 2 { try await Task.sleep(for: .milliseconds(1)) }
+        } catch {
+            FileHandle.standardError.write(Data("cache-writer: \(error)\n".utf8))
+            exit(2)
+        }
+        withExtendedLifetime(transport) { exit(0) }
+    }
+}
+
+/// Reads done so far.
+final class Reads: Sendable {
+    private let done = Mutex(0)
+    func count() { done.withLock { $0 += 1 } }
+    var total: Int { done.withLock { $0 } }
 }

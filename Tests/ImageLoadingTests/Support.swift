@@ -107,13 +107,15 @@ func folderBytes(_ folder: String) -> Int {
     } ?? 0
 }
 
-/// A loader over a fresh URLSession transport with fast retries.
+/// A loader over a fresh URLSession transport with fast retries. Its
+/// timeouts are long: tests hold answers until they release them, which
+/// under a loaded suite can take minutes (``networkWait``).
 func makeLoader(disk: DiskCache? = nil, clock: any ServiceClock = SystemClock(), connectionsPerHost: Int = 6, maxImageBytes: Int = 50 << 20) -> ImageLoader {
     ImageLoader(
         configuration: .init(
             transport: URLSessionTransport(), retryPolicy: RetryPolicy(maxAttempts: 2, initialDelay: .milliseconds(5)), clock: clock, diskCache: disk,
             renditionCache: RenditionCache(capacityBytes: 32 << 20), connectionsPerHost: connectionsPerHost, maxImageBytes: maxImageBytes,
-            timeout: .seconds(20), deadline: .seconds(60)))
+            timeout: networkWait, deadline: networkWait * 2))
 }
 
 let thumbnail = PixelSize(width: 48, height: 32)

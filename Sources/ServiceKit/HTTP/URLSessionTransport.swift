@@ -166,6 +166,8 @@ public final class URLSessionTransport: HTTPTransport {
 
     /// Creates a transport with its own ephemeral session (no cookies, no cache).
     public init(configuration: URLSessionConfiguration = .ephemeral) {
+        // Before libcurl initialises OpenSSL for the session: see CryptoLibrary.
+        CryptoLibrary.prepare()
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false

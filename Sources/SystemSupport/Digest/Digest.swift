@@ -18,13 +18,6 @@ package enum Digest {
         case md5
     }
 
-    /// libcrypto, initialised once without its exit-time clean-up: by
-    /// default it frees its locks in an `atexit` handler, and a digest
-    /// still running on another thread when a tool calls `exit` (a disk
-    /// cache verifying an entry a prefetch just read) then takes a freed
-    /// lock and crashes. The process's memory goes with it anyway.
-    private static let initialized: Bool = OPENSSL_init_crypto(UInt64(OPENSSL_INIT_NO_ATEXIT), nil) == 1
-
     /// The lowercase hex SHA-256 of `bytes`.
     package static func sha256Hex(_ bytes: [UInt8]) -> String { hex(bytes, .sha256) }
 
@@ -35,7 +28,7 @@ package enum Digest {
     /// allocation failure is, never a silently empty digest that would
     /// address or sign the wrong thing.
     package static func hex(_ bytes: [UInt8], _ algorithm: Algorithm) -> String {
-        _ = initialized
+        CryptoLibrary.prepare()
         let (md, size): (OpaquePointer?, Int) =
             switch algorithm {
             case .sha256: (EVP_sha256(), 32)
