@@ -173,8 +173,11 @@ final class TmuxSession: Sendable {
     let socket: String
     let name = "viewer"
     let script: String
+    /// The example it runs.
+    let tool: String
 
     init(command arguments: [String], tool: String = "photo-browser", environment: [String: String] = [:]) throws {
+        self.tool = tool
         socket = "photodeck-\(UUID().uuidString.prefix(8))"
         script = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket).sh").path
         let quoted = ([ExampleProcess.executable(tool).path] + arguments).map { "'\($0)'" }.joined(separator: " ")
@@ -220,10 +223,10 @@ final class TmuxSession: Sendable {
     func captureWithColours() async throws -> String { try await run(["capture-pane", "-e", "-p", "-t", name]) }
 
     @discardableResult
-    func waitForScreen(_ what: String, _ matches: @escaping ([String]) -> Bool) async throws -> [String] {
+    func waitForScreen(_ what: String, timeout: Duration = .seconds(60), _ matches: @escaping ([String]) -> Bool) async throws -> [String] {
         var last: [String] = []
         do {
-            try await waitUntil("\(what); the pane shows \(last.suffix(3))", timeout: .seconds(60), pollingEvery: .milliseconds(20)) {
+            try await waitUntil("\(what); the pane shows \(last.suffix(3))", timeout: timeout, pollingEvery: .milliseconds(20)) {
                 last = try await screen()
                 return matches(last)
             }
@@ -231,8 +234,12 @@ final class TmuxSession: Sendable {
             // What the pane runs now (photo-browser still, or the shell after it), and its processes' states.
             let pane = (try? await run(["list-panes", "-t", name, "-F", "#{pane_dead} #{pane_pid} #{pane_current_command}"])) ?? "?"
             let table = (try? await ViewerHarness.tool("ps", ["-eo", "pid,ppid,stat,wchan:32,etime,args"]))?.output ?? ""
-            let processes = table.components(separatedBy: "\n").filter { $0.contains("photo-browser") }
-            throw HarnessFailure(description: "\(timedOut); pane: \(pane.trimmingCharacters(in: .whitespacesAndNewlines)); processes: \(processes)")
+            let processes = table.components(separatedBy: "\n").filter { $0.contains(tool) || $0.contains("tmux") }
+            let sessions = (try? await run(["list-sessions"])) ?? "?"
+            throw HarnessFailure(
+                description:
+                    "\(timedOut); pane: \(pane.trimmingCharacters(in: .whitespacesAndNewlines)); sessions: \(sessions.trimmingCharacters(in: .whitespacesAndNewlines)); processes: \(processes)"
+            )
         }
         return last
     }

@@ -148,7 +148,8 @@ struct RemotePhotoTests {
             command: arguments, tool: "weibo-client", environment: WeiboClientCommandTests.environment.merging(["PHOTODECK_IMAGE_CACHE": cache]) { $1 })
         defer { tmux.stop() }
         try await tmux.start(columns: 80, rows: 40)
-        let screen = try await tmux.waitForScreen("the timeline") { $0.contains { $0.hasPrefix("EXITED") } }
+        // A sanitized weibo-client beside the whole suite can take minutes to print.
+        let screen = try await tmux.waitForScreen("the timeline", timeout: .seconds(300)) { $0.contains { $0.hasPrefix("EXITED") } }
         #expect(screen.contains("EXITED 0"), "\(screen)")
         let newer = try #require(screen.firstIndex { $0.contains("newer 1") })
         let older = try #require(screen.firstIndex { $0.contains("older 1") })
