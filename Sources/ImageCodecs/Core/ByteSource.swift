@@ -1,10 +1,5 @@
 import SystemSupport
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// Random-access bytes for header probes, so that a probe reads only the
 /// parts of a file it needs (a WebP's EXIF chunk sits after the pixels).
@@ -32,50 +27,30 @@ public struct MemoryByteSource: ByteSource {
 
 /// A ``ByteSource`` that reads a file with `pread`, a block at a time.
 public final class FileByteSource: ByteSource {
-    // Safe to share: the descriptor and size are immutable after init, and
-    // pread does not use or move the shared file offset.
-    let descriptor: Int32
-    private let path: String
+    private let file: ReadOnlyFile
     /// Total length in bytes, from `fstat` when the file was opened.
-    public let count: Int
+    public var count: Int { file.size }
+    /// The descriptor, for libpng's reader (valid while this source lives).
+    var descriptor: Int32 { file.descriptor }
 
     /// Opens `path` for reading. Anything but a regular file (a FIFO, a
     /// device, a folder) is refused at once, without waiting on it.
     ///
     /// - Throws: ``ImageCodecError/fileAccess(path:reason:)``.
     public init(path: String) throws(ImageCodecError) {
-        // A FIFO or a device is refused without blocking on its open.
-        let opened: (descriptor: Int32, size: Int)
         do {
-            opened = try RegularFile.openForReading(path)
+            file = try ReadOnlyFile(path: path)
         } catch {
             throw .fileAccess(path: path, reason: error.reason)
         }
-        descriptor = opened.descriptor
-        self.path = path
-        count = opened.size
     }
 
-    deinit { close(descriptor) }
-
     public func bytes(at offset: Int, length: Int) throws(ImageCodecError) -> [UInt8] {
-        guard offset >= 0, length > 0, offset < count else { return [] }
-        let wanted = min(length, count - offset)
-        var buffer = [UInt8](repeating: 0, count: wanted)
-        var filled = 0
-        while filled < wanted {
-            let read = buffer.withUnsafeMutableBytes { raw in
-                pread(descriptor, raw.baseAddress! + filled, wanted - filled, off_t(offset + filled))
-            }
-            if read < 0 {
-                if errno == EINTR { continue }
-                throw .fileAccess(path: path, reason: String(cString: strerror(errno)))
-            }
-            if read == 0 { break }
-            filled += read
+        do {
+            return try file.bytes(at: offset, length: length)
+        } catch {
+            throw .fileAccess(path: file.path, reason: error.reason)
         }
-        if filled < wanted { buffer.removeSubrange(filled...) }
-        return buffer
     }
 
     /// Reads the whole file.

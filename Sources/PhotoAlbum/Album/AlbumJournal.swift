@@ -1,11 +1,6 @@
 import Foundation
 import SystemSupport
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// The album store's journal: one line of JSON per change (an album
 /// created, a photo added, removed or moved), appended and flushed beside
@@ -54,12 +49,8 @@ struct AlbumJournal {
         } catch {
             throw .storage(path: path, reason: "cannot encode a journal entry: \(error)")
         }
-        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw DurableFiles.albumError(.current("opening the journal", path: path)) }
-        defer { close(descriptor) }
-        do throws(SystemError) {
-            try DurableFile.writeAll(line, to: descriptor, path: path)
-            guard fsync(descriptor) == 0 else { throw SystemError.current("flushing", path: path) }
+        do {
+            try DurableFile.append(line, to: path)
         } catch {
             throw DurableFiles.albumError(error)
         }
@@ -91,22 +82,25 @@ struct AlbumJournal {
     /// The last entry's sequence number (0 when there is none), read from
     /// the end of the file only.
     func lastSequence() throws(AlbumError) -> Int {
-        let descriptor: Int32
-        let size: Int
+        let file: ReadOnlyFile
         do {
-            (descriptor, size) = try RegularFile.openForReading(path, followingSymlinks: false)
+            file = try ReadOnlyFile(path: path, followingSymlinks: false)
         } catch  where error.isMissing {
             return 0
         } catch {
             throw .storage(path: path, reason: error.reason)
         }
-        defer { close(descriptor) }
+        let size = file.size
         var window = 4096
         while true {
             let start = max(0, size - window)
-            var tail = [UInt8](repeating: 0, count: size - start)
-            let count = tail.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(start)) }
-            guard count == tail.count else { throw .storage(path: path, reason: "the journal could not be read") }
+            let tail: [UInt8]
+            do {
+                tail = try file.bytes(at: start, length: size - start)
+            } catch {
+                throw .storage(path: path, reason: error.reason)
+            }
+            guard tail.count == size - start else { throw .storage(path: path, reason: "the journal could not be read") }
             let lines = tail.split(separator: 0x0A)
             // The first line of a partial window may be cut: trust it only at the file's start.
             for line in lines.reversed() where start == 0 || line.startIndex > tail.startIndex {

@@ -1,11 +1,6 @@
 import SQLiteSupport
 import SystemSupport
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 extension AlbumStore {
     // MARK: Checking

@@ -3,11 +3,6 @@ import ImageCodecs
 import SQLiteSupport
 import SystemSupport
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 extension AlbumStore {
     /// Opens the index at `path`. One SQLite cannot read (not a database,
@@ -29,7 +24,11 @@ extension AlbumStore {
         }
         let aside = "\(path).unreadable-\(Int(Date().timeIntervalSince1970))"
         for suffix in ["", "-wal", "-shm"] where RegularFile.isRegularFile(path + suffix) {
-            guard rename(path + suffix, aside + suffix) == 0 else { throw DurableFiles.albumError(.current("moving aside", path: path + suffix)) }
+            do {
+                try FileSystem.move(path + suffix, to: aside + suffix)
+            } catch {
+                throw DurableFiles.albumError(error)
+            }
             report.setAsideIndexFiles.append((aside + suffix).split(separator: "/").last.map(String.init) ?? aside)
         }
         let fresh = try SQLiteDatabase(path: path)
@@ -145,7 +144,7 @@ extension AlbumStore {
                     continue
                 }
                 if isStoreTemporaryFile(name, shard: shard) {
-                    unlink("\(folder)/\(name)")
+                    DurableFiles.remove("\(folder)/\(name)")
                     report.removedTemporaryFiles.append(relative)
                 } else if let id = storedID(of: relative) {
                     if known[relative] != nil { scan.present.insert(relative) } else { scan.orphans.append((relative, id)) }

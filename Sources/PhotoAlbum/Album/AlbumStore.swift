@@ -3,11 +3,6 @@ import ImageCodecs
 import SQLiteSupport
 import SystemSupport
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// The app's own albums: photos copied into a store folder, indexed in
 /// SQLite, several albums in one store.
@@ -268,7 +263,7 @@ public actor AlbumStore {
         // Journaled after the commit: a crash before it can only list the photo again, never lose it.
         try journal.append(.init(seq: sequence, op: .remove, album: album, asset: asset.rawValue, at: Date().timeIntervalSince1970))
         if let file {
-            unlink("\(originalsFolder)/\(file)")
+            DurableFiles.remove("\(originalsFolder)/\(file)")
             try? DurableFiles.syncFolder("\(originalsFolder)/\(file.prefix(2))")
         }
         notify(.removed(asset, album: album))

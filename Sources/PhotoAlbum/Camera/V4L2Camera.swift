@@ -1,9 +1,7 @@
 import CV4L2
 import ImageCodecs
+import SystemSupport
 
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Linux cameras through Video4Linux2: `/dev/video*` nodes, named from
 /// sysfs, queried with `VIDIOC_QUERYCAP`, captured with mmap streaming
@@ -44,9 +42,11 @@ public struct V4L2Camera: CaptureDeviceProvider {
 
     /// `VIDIOC_QUERYCAP` on a character device node.
     public static func queryNode(_ path: String) -> Result<NodeCapabilities, CameraError> {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return .failure(.captureFailed(device: path, reason: String(cString: strerror(errno)))) }
-        guard (info.st_mode & S_IFMT) == S_IFCHR else { return .failure(.captureFailed(device: path, reason: "not a character device")) }
+        do {
+            guard try FileSystem.status(of: path).kind == .characterDevice else { return .failure(.captureFailed(device: path, reason: "not a character device")) }
+        } catch {
+            return .failure(.captureFailed(device: path, reason: error.reason))
+        }
         var capabilities = pd_v4l2_info()
         var error = [CChar](repeating: 0, count: 256)
         guard pd_v4l2_query(path, &capabilities, &error, error.count) == 0 else {

@@ -1,10 +1,8 @@
 import Foundation
 import ImageCodecs
 
-#if canImport(Glibc)
-    import SQLiteSupport
-    import Glibc
-#endif
+import SQLiteSupport
+import SystemSupport
 
 /// A photo library backed by a folder tree: every JPEG, PNG and WebP under
 /// `root` (hidden files and folders skipped), described from its header
@@ -43,8 +41,7 @@ public actor FolderPhotoLibrary: PhotoSource {
     /// Opens the library of `root`, with its index at `indexPath` (default
     /// `root/.photodeck/library.sqlite`).
     public init(root: String, indexPath: String? = nil, kind: PhotoSourceKind = .photoLibrary) throws(PhotoLibraryError) {
-        var info = stat()
-        guard stat(root, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { throw .notAFolder(root) }
+        guard FileSystem.kind(of: root) == .folder else { throw .notAFolder(root) }
         let normalized = root.hasSuffix("/") && root.count > 1 ? String(root.dropLast()) : root
         let database = try Self.openIndex(at: indexPath ?? "\(normalized)/.photodeck/library.sqlite")
         self.root = normalized
@@ -54,8 +51,7 @@ public actor FolderPhotoLibrary: PhotoSource {
 
     /// Available while the root folder exists and can be read.
     public nonisolated func availability() async -> SourceAvailability {
-        var info = stat()
-        guard stat(root, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+        guard FileSystem.kind(of: root) == .folder else {
             return .unavailable(reason: "\(root) is not there")
         }
         guard access(root, R_OK | X_OK) == 0 else { return .unavailable(reason: "\(root) cannot be read") }
@@ -204,24 +200,26 @@ public actor FolderPhotoLibrary: PhotoSource {
     /// Collects regular files under `folder`, skipping hidden entries and
     /// symbolic links (which could loop).
     private func walk(_ folder: String, relative: String, into files: inout [(relative: String, stamp: FileStamp)], failures: inout [String: String]) {
-        guard let directory = opendir(folder) else {
-            failures[relative.isEmpty ? "." : relative] = String(cString: strerror(errno))
+        let names: [String]
+        do {
+            names = try FolderListing.entries(in: folder)
+        } catch {
+            failures[relative.isEmpty ? "." : relative] = error.reason
             return
         }
-        closedir(directory)
-        for name in DurableFiles.names(in: folder) where !name.hasPrefix(".") {
+        for name in names where !name.hasPrefix(".") {
             let path = "\(folder)/\(name)"
             let child = relative.isEmpty ? name : "\(relative)/\(name)"
-            var info = stat()
-            guard lstat(path, &info) == 0 else {
-                failures[child] = String(cString: strerror(errno))
+            let status: FileStatus
+            do {
+                status = try FileSystem.status(of: path, followingSymlinks: false)
+            } catch {
+                failures[child] = error.reason
                 continue
             }
-            switch info.st_mode & S_IFMT {
-            case S_IFDIR: walk(path, relative: child, into: &files, failures: &failures)
-            case S_IFREG:
-                let nanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-                files.append((child, FileStamp(size: Int(info.st_size), modifiedNanoseconds: nanoseconds)))
+            switch status.kind {
+            case .folder: walk(path, relative: child, into: &files, failures: &failures)
+            case .regular: files.append((child, FileStamp(size: status.size, modifiedNanoseconds: status.modifiedNanoseconds)))
             default: continue
             }
         }

@@ -1,15 +1,8 @@
 import SystemSupport
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// File operations that survive a crash or power loss in a known state.
 enum DurableFiles {
-    static func reason() -> String { String(cString: strerror(errno)) }
-
     /// The album's error for a failed system call.
     static func albumError(_ error: SystemError) -> AlbumError {
         error.isDiskFull ? .diskFull(path: error.path) : .storage(path: error.path, reason: error.reason)
@@ -38,10 +31,10 @@ enum DurableFiles {
 
     /// Creates `path` and its parents if missing.
     static func makeFolder(_ path: String) throws(AlbumError) {
-        var current = path.hasPrefix("/") ? "" : "."
-        for component in path.split(separator: "/") {
-            current += "/\(component)"
-            if mkdir(current, 0o755) != 0 && errno != EEXIST { throw .storage(path: current, reason: reason()) }
+        do {
+            try FileSystem.makeFolders(path)
+        } catch {
+            throw albumError(error)
         }
     }
 
@@ -59,11 +52,13 @@ enum DurableFiles {
     static func names(in path: String) -> [String] { FolderListing.names(in: path) }
 
     /// Whether `path` exists.
-    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+    static func exists(_ path: String) -> Bool { FileSystem.exists(path) }
 
     /// The size of the file at `path`, or `nil`.
-    static func size(_ path: String) -> Int? {
-        var info = stat()
-        return stat(path, &info) == 0 ? Int(info.st_size) : nil
+    static func size(_ path: String) -> Int? { try? FileSystem.status(of: path).size }
+
+    /// Removes the file at `path`; one that is already gone is fine.
+    static func remove(_ path: String) {
+        try? FileSystem.remove(path)
     }
 }

@@ -54,6 +54,17 @@ package enum DurableFile {
         try syncFolder(folder)
     }
 
+    /// Appends `bytes` to the file at `path` (created with `mode` if
+    /// missing; a symbolic link there is refused) and flushes it to disk
+    /// before returning: an append-only journal's one write.
+    package static func append(_ bytes: [UInt8], to path: String, mode: UInt32 = 0o644) throws(SystemError) {
+        let descriptor = retryingOnInterrupt { open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, mode_t(mode)) }
+        guard descriptor >= 0 else { throw .current("opening", path: path) }
+        defer { close(descriptor) }
+        try writeAll(bytes, to: descriptor, path: path)
+        guard retryingOnInterrupt({ fsync(descriptor) }) == 0 else { throw .current("flushing", path: path) }
+    }
+
     /// Writes every byte of `bytes` to `descriptor`, retrying short writes and `EINTR`.
     package static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(SystemError) {
         var written = 0

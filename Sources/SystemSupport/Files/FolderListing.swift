@@ -13,8 +13,12 @@ package enum FolderListing {
     /// into its buffer by their real length, so the last one's 256-byte
     /// `d_name` field may run past the buffer's end (AddressSanitizer saw a
     /// 30,000-file folder read past it when the whole field was copied).
-    package static func names(in path: String) -> [String] {
-        guard let directory = opendir(path) else { return [] }
+    package static func names(in path: String) -> [String] { (try? entries(in: path)) ?? [] }
+
+    /// The names in the folder at `path` (not `.` or `..`), sorted, or the
+    /// error that kept it from being opened.
+    package static func entries(in path: String) throws(SystemError) -> [String] {
+        guard let directory = opendir(path) else { throw .current("listing", path: path) }
         defer { closedir(directory) }
         var names: [String] = []
         while let entry = readdir(directory) {

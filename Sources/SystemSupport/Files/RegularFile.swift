@@ -26,7 +26,7 @@ package enum RegularFile {
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             close(descriptor)
-            throw SystemError(operation: "opening", path: path, reason: "not a regular file (\(kind(of: info.st_mode)))")
+            throw SystemError(operation: "opening", path: path, reason: "not a regular file (\(FileKind(mode: info.st_mode)))")
         }
         // Reads from a regular file never block; clear the flag so they also never return EAGAIN.
         let current = fcntl(descriptor, F_GETFL)
@@ -56,35 +56,9 @@ package enum RegularFile {
         return bytes
     }
 
-    /// What kind of file a `st_mode` describes, for error messages.
-    static func kind(of mode: mode_t) -> String {
-        switch mode & S_IFMT {
-        case S_IFREG: "a regular file"
-        case S_IFDIR: "a folder"
-        case S_IFIFO: "a FIFO"
-        case S_IFSOCK: "a socket"
-        case S_IFCHR: "a character device"
-        case S_IFBLK: "a block device"
-        case S_IFLNK: "a symbolic link"
-        default: "an unknown kind of file"
-        }
-    }
-
-    /// The status of `path` itself (a symbolic link is not followed), or `nil`.
-    static func linkStatus(_ path: String) -> stat? {
-        var info = stat()
-        return lstat(path, &info) == 0 ? info : nil
-    }
-
     /// Whether `path` itself is a regular file (not a link to one).
-    package static func isRegularFile(_ path: String) -> Bool {
-        guard let info = linkStatus(path) else { return false }
-        return (info.st_mode & S_IFMT) == S_IFREG
-    }
+    package static func isRegularFile(_ path: String) -> Bool { FileSystem.kind(of: path, followingSymlinks: false) == .regular }
 
     /// Whether `path` itself is a folder (not a link to one).
-    package static func isFolder(_ path: String) -> Bool {
-        guard let info = linkStatus(path) else { return false }
-        return (info.st_mode & S_IFMT) == S_IFDIR
-    }
+    package static func isFolder(_ path: String) -> Bool { FileSystem.kind(of: path, followingSymlinks: false) == .folder }
 }
