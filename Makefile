@@ -11,7 +11,7 @@ BENCH_PACKAGES := $(TEST_PACKAGES) libvips-tools imagemagick python3-pil hyperfi
 
 DEMO_OUT ?= $(CURDIR)/.build/demo
 
-.PHONY: check-map demo test test-asan check-docs docs docs-preview check-consumer lint bench-decode bench-metadata bench-fit bench-heif bench-browser bench-viewer bench-workers bench-loading deps-build deps-test deps-bench
+.PHONY: check-map check-portable demo test test-asan check-docs docs docs-preview check-consumer lint bench-decode bench-metadata bench-fit bench-heif bench-browser bench-viewer bench-workers bench-loading deps-build deps-test deps-bench
 
 define install_missing
 	@missing=""; \
@@ -75,10 +75,20 @@ test-asan: deps-test
 		--testing-library swift-testing --experimental-maximum-parallelization-width $(ASAN_WIDTH)
 
 ## check-map: fails when the module map in README.md or Documentation/PhotoDeck.md
-## is not what the manifest and the imports say, or when a target declares a
-## dependency none of its files imports (scripts/module-map.py --write fixes the map).
+## is not what the manifest and the imports say, when a target declares a
+## dependency none of its files imports (scripts/module-map.py --write fixes the map),
+## or when a module other than SystemSupport calls the C library's system interface.
 check-map: deps-build
 	python3 scripts/module-map.py --check
+	python3 scripts/check-platform.py
+
+## check-portable: builds the libraries as they are built where Linux's own
+## interfaces (V4L2, rtnetlink, inotify) do not exist, so the fallbacks
+## (NoCaptureDevices, FixedNetworkMonitor, polling for folder changes) compile.
+## Only Linux (Debian 12) is tested; this proves the other branch builds, no more.
+check-portable: deps-build
+	swift build --build-path .build/portable -Xswiftc -DPHOTODECK_NO_LINUX_APIS --target PhotoAlbum
+	swift build --build-path .build/portable -Xswiftc -DPHOTODECK_NO_LINUX_APIS --target ShareKit
 
 ## check-docs: fails when a public symbol of a library has no doc comment,
 ## or when DocC cannot resolve a link (in a doc comment or a landing page).
@@ -98,7 +108,9 @@ docs-preview: deps-build
 
 ## check-consumer: builds, tests and runs Tests/Consumer, an app that depends
 ## on PhotoDeck as the README says, against this checkout (a path dependency
-## through a link named PhotoDeck, so the package name matches).
+## through a link named PhotoDeck, so the package name matches). It fails if
+## that build compiled a benchmark or the fuzz target: they sit in the root
+## manifest (they use the package-access floors) but must never reach an app.
 check-consumer: deps-build
 	@work=$$(mktemp -d) && trap 'rm -rf "$$work"' EXIT && \
 	ln -s "$(CURDIR)" "$$work/PhotoDeck" && cp -R Tests/Consumer "$$work/MyApp" && \
@@ -106,7 +118,13 @@ check-consumer: deps-build
 	grep -q 'package(path: "../PhotoDeck")' "$$work/MyApp/Package.swift" && \
 	swift build --package-path "$$work/MyApp" && \
 	swift test --package-path "$$work/MyApp" --disable-xctest && \
-	"$$work/MyApp/.build/debug/MyApp" Examples/Samples/waterfall.jpg Examples/Samples/portrait.webp
+	"$$work/MyApp/.build/debug/MyApp" Examples/Samples/waterfall.jpg Examples/Samples/portrait.webp && \
+	for target in $$(ls Benchmarks) photodeck-fuzz; do \
+		if [ -e "$$work/MyApp/.build/debug/$$(echo $$target | tr - _).build" ]; then \
+			echo "error: a consumer's build compiled $$target (benchmarks and the fuzz target must never reach an app)" >&2; exit 1; \
+		fi; \
+	done; \
+	echo "consumer build: none of $$(ls Benchmarks | wc -l) benchmarks or the fuzz target compiled"
 
 ## lint: swift-format with the committed .swift-format configuration.
 lint:

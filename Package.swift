@@ -109,7 +109,7 @@ let package = Package(
         .target(name: "CHEVCDecoder", dependencies: ["CHeif", "CDe265"]),
         // V4L2 ioctls and mmap streaming for the Linux camera.
         .target(name: "CV4L2"),
-        // TIOCGWINSZ (ioctl is variadic) for the terminal viewer.
+        // TIOCGWINSZ (ioctl is variadic) and signal routing for SystemSupport's terminal port.
         .target(name: "CTerminal"),
         // rtnetlink (socket, poll, and the NLMSG_* macros) for the network monitor.
         .target(name: "CNetlink"),
@@ -123,11 +123,13 @@ let package = Package(
         // MARK: Modules
         // The platform floor (package access only; not a product): durable
         // atomic writes, file locks, regular-file opens, the terminal-safe
-        // text rule, digests. Every module that writes files or prints untrusted text
-        // calls these, so each rule has one copy.
+        // text rule, digests, and every call into the C library (files,
+        // folders and their watcher, descriptors, the terminal, sockets).
+        // The other modules call these, so each rule has one copy and the
+        // platform code one home.
         .target(
             name: "SystemSupport",
-            dependencies: ["CCrypto"],
+            dependencies: ["CCrypto", "CTerminal"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -145,7 +147,7 @@ let package = Package(
         // The browser engine on a screen: an SDL2 window and terminal graphics.
         .target(
             name: "PhotoViewer",
-            dependencies: ["PhotoBrowser", "ImageCodecs", "SystemSupport", "CSDL2", "CSixel", "CTerminal", "CZlib"],
+            dependencies: ["PhotoBrowser", "ImageCodecs", "SystemSupport", "CSDL2", "CSixel", "CZlib"],
             swiftSettings: swiftSettings
         ),
 
@@ -158,7 +160,7 @@ let package = Package(
         ),
         .target(
             name: "PhotoAlbum",
-            dependencies: ["ImageCodecs", "SQLiteSupport", "SystemSupport", "CV4L2"],
+            dependencies: ["ImageCodecs", "SQLiteSupport", "SystemSupport", .target(name: "CV4L2", condition: .when(platforms: [.linux]))],
             swiftSettings: swiftSettings
         ),
 
@@ -169,7 +171,7 @@ let package = Package(
         // JSON, forms, multipart, redacting logs.
         .target(
             name: "ServiceKit",
-            dependencies: ["SystemSupport", "CNetlink"],
+            dependencies: ["SystemSupport", .target(name: "CNetlink", condition: .when(platforms: [.linux]))],
             swiftSettings: swiftSettings
         ),
         .target(

@@ -46,6 +46,18 @@ def target_path(target):
     return os.path.join("Tests" if kind == "test" else "Sources", target["name"])
 
 
+def platform_conditions(target):
+    """The dependencies a target declares for some platforms only, with those platforms."""
+    found = {}
+    for dependency in target.get("dependencies", []):
+        for key in ("byName", "target", "product"):
+            if key in dependency and dependency[key][-1]:
+                platforms = dependency[key][-1].get("platformNames")
+                if platforms:
+                    found[dependency[key][0]] = platforms
+    return found
+
+
 def dependency_names(target):
     names = []
     for dependency in target.get("dependencies", []):
@@ -140,7 +152,14 @@ def render(package):
     lines = ["```"]
     for name in floors(modules, used):
         note = "" if name in products else "   (package access; not a product)"
-        lines.append(f"{name.ljust(width)} -> {', '.join(describe(d, targets) for d in used[name]) or '(the toolchain only)'}{note}")
+        only = platform_conditions(swift[name])
+
+        def shown(dependency):
+            described = describe(dependency, targets)
+            platforms = only.get(dependency)
+            return described + (f" ({'/'.join(p.capitalize() for p in platforms)} only)" if platforms else "")
+
+        lines.append(f"{name.ljust(width)} -> {', '.join(shown(d) for d in used[name]) or '(the toolchain only)'}{note}")
     lines.append("")
     for name in sorted(examples):
         lines.append(f"{name.ljust(width)} -> {', '.join(d for d in used[name])}   (Examples/)")

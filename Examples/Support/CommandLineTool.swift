@@ -3,10 +3,6 @@
 
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// A command-line error: one `error:` line on stderr, or, for a usage
 /// request, the usage text on stdout.
 package struct CLIError: Error, CustomStringConvertible {

@@ -48,6 +48,19 @@ package enum Console {
         case standardOutput, standardError
     }
 
+    /// Whether standard input and standard output are both terminals (a
+    /// person at the keyboard, not a pipe or a script).
+    package static var isInteractive: Bool { TerminalPort.standardInputIsTerminal && TerminalPort.standardOutputIsTerminal }
+
+    /// Whether standard input is a terminal.
+    package static var inputIsTerminal: Bool { TerminalPort.standardInputIsTerminal }
+
+    /// Whether standard output is a terminal.
+    package static var outputIsTerminal: Bool { TerminalPort.standardOutputIsTerminal }
+
+    /// Whether standard error is a terminal.
+    package static var errorIsTerminal: Bool { TerminalPort.standardErrorIsTerminal }
+
     private static func write(_ text: String, to stream: Stream) {
         let handle = stream == .standardOutput ? FileHandle.standardOutput : FileHandle.standardError
         // write(contentsOf:) throws where FileHandle.write(_:) would trap on a closed stream.

@@ -1,8 +1,8 @@
 import ExampleSupport
-package import Foundation
+import Foundation
 import ImageCodecs
 package import ImageLoading
-package import ServiceKit
+import ServiceKit
 
 /// The image loader the examples share: a disk cache in the user's cache
 /// folder (`$XDG_CACHE_HOME/photodeck/images`, else

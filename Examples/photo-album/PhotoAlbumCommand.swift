@@ -6,10 +6,6 @@ import Foundation
 import ImageCodecs
 import PhotoAlbum
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 @main
 struct PhotoAlbumCommand {
     static func main() async {

@@ -1,10 +1,6 @@
 import ExampleSupport
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Import progress: a redrawn bar when standard error is a terminal, else
 /// one line per file on standard output, flushed as each file is done (so
 /// a script reading the pipe sees each photo when it is committed).
@@ -13,7 +9,7 @@ struct Progress {
     /// Whether lines are printed when standard error is not a terminal
     /// (`--json` prints one document instead).
     let printsLines: Bool
-    let isTerminal = isatty(STDERR_FILENO) == 1
+    let isTerminal = Console.errorIsTerminal
     private(set) var done = 0
 
     mutating func advance(_ line: String) {
@@ -26,8 +22,7 @@ struct Progress {
             Console.control("\r[\(bar)] \(done)/\(total) ")
             if done == total { Console.control("\n") }
         } else if printsLines {
-            Console.line(line)
-            fflush(nil)  // all output streams: `stdout` itself is global mutable state to Swift 6
+            Console.line(line)  // written at once: Console does not buffer
         }
     }
 }

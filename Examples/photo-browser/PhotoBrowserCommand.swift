@@ -12,10 +12,6 @@ import PhotoAlbum
 import PhotoBrowser
 import PhotoViewer
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 @main
 struct PhotoBrowserCommand {
     static func main() async {
@@ -49,7 +45,7 @@ struct PhotoBrowserCommand {
                 addTarget = StoreAlbum(store: store, name: name)
             }
         }
-        guard arguments.opensViewer(inputIsTerminal: isatty(STDIN_FILENO) == 1, outputIsTerminal: isatty(STDOUT_FILENO) == 1) else {
+        guard arguments.opensViewer(inputIsTerminal: Console.inputIsTerminal, outputIsTerminal: Console.outputIsTerminal) else {
             return try await ScriptedBrowser.run(arguments, collection: collection)
         }
         let controller = try await ViewerController(

@@ -11,10 +11,6 @@ import WeChatAppShare
 import WeChatShare
 import WeiboShare
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 @main
 struct PhotoShareCommand {
     static func main() async {
@@ -140,13 +136,13 @@ struct PhotoShareCommand {
         environment: [String: String], apiBase: URL?, client: ServiceClient, bridge: (any WeChatBridge)?, dryRun: Bool
     ) -> [any ShareProvider] {
         var providers: [any ShareProvider] = []
-        let weiboKey = environment["PHOTODECK_WEIBO_APP_KEY"] ?? (dryRun ? "dry-run" : nil)
-        if let weiboKey {
-            let link = environment["PHOTODECK_WEIBO_LINK"].flatMap(URL.init(string:)) ?? URL(string: "https://photodeck.example/s")!
-            let rip = environment["PHOTODECK_WEIBO_RIP"].flatMap { $0.isEmpty ? nil : $0 }
+        let weibo = WeiboEnvironment(environment)
+        if let weiboKey = weibo.appKey ?? (dryRun ? "dry-run" : nil) {
             providers.append(
                 WeiboProvider(
-                    configuration: .init(appKey: weiboKey, safeDomainLink: link, apiBase: apiBase ?? WeiboProvider.defaultAPIBase, endUserIP: rip),
+                    configuration: .init(
+                        appKey: weiboKey, safeDomainLink: weibo.safeDomainLink, apiBase: apiBase ?? WeiboProvider.defaultAPIBase,
+                        endUserIP: weibo.endUserIP),
                     client: client))
         }
         // The WeChat app: reachable only through a host app's bridge (a dry run prints the hand-off).

@@ -45,8 +45,8 @@ struct Arguments {
         safe-domain link `post` appends. --store (default $XDG_DATA_HOME/photodeck/weibo, else
         ~/.local/share/photodeck/weibo) holds the accounts and tokens (mode 0600), the cache and
         the log of requests Weibo's limits are counted against. --api-base points the API and the
-        OAuth endpoints at another host. --rip is the end user's IP address Weibo asks writes to
-        report (default: the address this device sends from).
+        OAuth endpoints at another host. --rip (else PHOTODECK_WEIBO_RIP) is the end user's IP
+        address Weibo asks writes to report (default: the address this device sends from).
         With no route to Weibo, timelines answer from the cache at once, saying how old it is.
         Exit status: 0 done, 1 failed, 3 outcome unknown (post, comment, repost, follow: it may
         have been done; do not send it again blindly).

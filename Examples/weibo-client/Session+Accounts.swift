@@ -4,9 +4,8 @@ import WeiboKit
 
 extension Session {
     func authorizer() throws -> WeiboAuthorizer {
-        guard let key = environment["PHOTODECK_WEIBO_APP_KEY"], !key.isEmpty, let secret = environment["PHOTODECK_WEIBO_APP_SECRET"], !secret.isEmpty,
-            let redirect = environment["PHOTODECK_WEIBO_REDIRECT_URI"].flatMap(URL.init(string:))
-        else {
+        let weibo = WeiboEnvironment(environment)
+        guard let key = weibo.appKey, let secret = weibo.appSecret, let redirect = weibo.redirectURI else {
             throw CLIError("set PHOTODECK_WEIBO_APP_KEY, PHOTODECK_WEIBO_APP_SECRET and PHOTODECK_WEIBO_REDIRECT_URI to the app's registration")
         }
         return WeiboAuthorizer(appKey: key, appSecret: secret, redirectURI: redirect, apiBase: arguments.apiBase ?? WeiboAPI.defaultBase, client: http)

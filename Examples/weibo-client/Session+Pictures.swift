@@ -7,10 +7,6 @@ import PhotoBrowser
 import PhotoViewer
 import WeiboKit
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Posts printed with their pictures drawn under them as thumbnails: all
 /// of a page's pictures load at once (six at a time per host, through the
 /// image loader's disk cache), and each post is printed, in order, as soon
@@ -104,7 +100,7 @@ extension Session {
     /// standard input and output both terminals (unless --no-pictures).
     var opensViewer: Bool {
         if arguments.json { return false }
-        return arguments.pictures ?? (arguments.viewer.display != nil || (isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1))
+        return arguments.pictures ?? (arguments.viewer.display != nil || Console.isInteractive)
     }
 
     /// Opens `post`'s pictures (its own, then the reposted post's) in the

@@ -55,10 +55,11 @@ extension Session {
     func post(_ text: String, image: String?) async throws -> Int32 {
         guard let account = await accounts.current() else { throw WeiboError.notSignedIn }
         _ = try await accounts.credential(for: account.uid)  // needs sign-in: refuse before preparing anything
-        let link = environment["PHOTODECK_WEIBO_LINK"].flatMap(URL.init(string:)) ?? URL(string: "https://photodeck.example/s")!
+        let weibo = WeiboEnvironment(environment)
         let provider = WeiboProvider(
             configuration: .init(
-                appKey: environment["PHOTODECK_WEIBO_APP_KEY"] ?? "", safeDomainLink: link, apiBase: client.api.base, endUserIP: arguments.endUserIP),
+                appKey: weibo.appKey ?? "", safeDomainLink: weibo.safeDomainLink, apiBase: client.api.base,
+                endUserIP: arguments.endUserIP ?? weibo.endUserIP),
             client: http)
         let center = ShareCenter(credentials: credentials, rateLimitLedger: ledger)
         await center.register(provider)

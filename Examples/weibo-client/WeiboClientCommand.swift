@@ -9,10 +9,6 @@ import Foundation
 import ServiceKit
 import WeiboKit
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 @main
 struct WeiboClientCommand {
     static func main() async {

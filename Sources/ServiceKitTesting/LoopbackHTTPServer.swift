@@ -2,10 +2,6 @@ public import Foundation
 import Synchronization
 import SystemSupport
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// A small HTTP/1.1 server on 127.0.0.1 (or another loopback address, such
 /// as 127.0.0.2 for a second "host") for tests of real network code.
 ///
@@ -125,12 +121,7 @@ public final class LoopbackHTTPServer: Sendable {
         let stopWrite: Int32
 
         init() throws {
-            var ends: [Int32] = [-1, -1]
-            guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
-                throw POSIXError(.init(rawValue: errno) ?? .EIO)
-            }
-            stopRead = ends[0]
-            stopWrite = ends[1]
+            (stopRead, stopWrite) = try posixErrors { () throws(SystemError) in try Descriptor.wakePair() }
         }
 
         /// Waits up to `duration`; `false` when the server stopped first.
@@ -139,18 +130,18 @@ public final class LoopbackHTTPServer: Sendable {
             let clock = ContinuousClock()
             let deadline = clock.now.advanced(by: duration)
             while remaining > 0 {
-                var descriptor = pollfd(fd: stopRead, events: Int16(POLLIN), revents: 0)
-                let result = poll(&descriptor, 1, Int32(min(remaining, Int64(Int32.max))))
-                if result > 0 { return false }
-                if result < 0 && errno != EINTR { return false }
+                switch Descriptor.waitReadable([stopRead], timeout: Int32(min(remaining, Int64(Int32.max)))) {
+                case .ready, .failed: return false
+                case .timedOut, .interrupted: break
+                }
                 remaining = clock.now.duration(to: deadline).wholeMilliseconds
             }
             return !stopped.withLock { $0 }
         }
 
         deinit {
-            close(stopRead)
-            if !stopped.withLock({ $0 }) { close(stopWrite) }
+            Descriptor.close(stopRead)
+            if !stopped.withLock({ $0 }) { Descriptor.close(stopWrite) }
         }
     }
 
@@ -169,30 +160,9 @@ public final class LoopbackHTTPServer: Sendable {
         unmatched: @escaping @Sendable (Request) -> Reply = { request in .respond(status: 404, body: Array("no route for \(request.route)".utf8)) }
     ) throws {
         let shared = try Shared()
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        guard host.hasPrefix("127.") else {
-            close(fd)
-            throw POSIXError(.EADDRNOTAVAIL)  // tests stay on loopback
-        }
-        address.sin_addr.s_addr = inet_addr(host)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(fd, 64) == 0 else {
-            close(fd)
-            throw POSIXError(.init(rawValue: errno) ?? .EIO)
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        // Tests stay on loopback: any other host is refused (EADDRNOTAVAIL).
+        let (fd, port) = try posixErrors { () throws(SystemError) in try LoopbackSocket.bind(host: host, listening: 64) }
+        self.port = port
         self.host = host
         listener = fd
         self.shared = shared
@@ -202,12 +172,12 @@ public final class LoopbackHTTPServer: Sendable {
         }
         let thread = Thread {
             while true {
-                let client = accept(fd, nil, nil)
-                if client < 0 {
-                    if errno == EINTR { continue }
+                let accepted = LoopbackSocket.accept(on: fd)
+                if accepted == .interrupted { continue }
+                guard case .connection(let client) = accepted else {
                     if !shared.stopped.withLock({ $0 }) {
                         // A passing failure (out of descriptors, an aborted connection): keep serving.
-                        usleep(1000)
+                        Thread.sleep(forTimeInterval: 0.001)
                         continue
                     }
                     // Stopped (the listener was shut down). Only this thread
@@ -215,7 +185,7 @@ public final class LoopbackHTTPServer: Sendable {
                     // could be reused by another server's listener before
                     // this loop came back to accept(), which would then
                     // serve that server's connections.
-                    close(fd)
+                    Descriptor.close(fd)
                     return
                 }
                 Self.serve(client, shared: shared, respond: respond)
@@ -257,8 +227,8 @@ public final class LoopbackHTTPServer: Sendable {
             return !stopped
         }
         guard first else { return }
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(shared.stopWrite)
+        LoopbackSocket.shutdown(listener, reading: true)
+        Descriptor.close(shared.stopWrite)
     }
 
     /// Reads one request and answers it on a thread of its own.
@@ -270,7 +240,7 @@ public final class LoopbackHTTPServer: Sendable {
         let thread = Thread {
             defer { shared.connections.withLock { $0.open -= 1 } }
             guard let request = readRequest(client) else {
-                close(client)
+                Descriptor.close(client)
                 return
             }
             shared.requests.withLock { $0.append(request) }
@@ -297,27 +267,25 @@ public final class LoopbackHTTPServer: Sendable {
     /// that unread bytes never turn the close into a reset that loses the
     /// response.
     private static func closeGracefully(_ client: Int32) {
-        shutdown(client, Int32(SHUT_WR))
-        var timeout = timeval(tv_sec: 1, tv_usec: 0)
-        setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var scratch = [UInt8](repeating: 0, count: 4096)
-        while scratch.withUnsafeMutableBytes({ recv(client, $0.baseAddress, $0.count, 0) }) > 0 {}
-        close(client)
+        LoopbackSocket.shutdown(client, reading: false)
+        LoopbackSocket.setReceiveTimeout(client, seconds: 1)
+        while case .bytes = Descriptor.read(client) {}
+        Descriptor.close(client)
     }
 
     private static func readRequest(_ client: Int32) -> Request? {
         var buffer: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
         var headerEnd: Int?
         var contentLength = 0
         var headers: [String: String] = [:]
         var requestLine: [Substring] = []
         while true {
             if let end = headerEnd, buffer.count >= end + contentLength { break }
-            let count = chunk.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, 0) }
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { return nil }
-            buffer += chunk[0..<count]
+            switch Descriptor.read(client, limit: 65_536) {
+            case .bytes(let chunk): buffer += chunk
+            case .again: continue
+            case .end, .failed: return nil
+            }
             if headerEnd == nil, let range = buffer.firstRange(of: [13, 10, 13, 10]) {
                 headerEnd = range.upperBound
                 let head = String(decoding: buffer[..<range.lowerBound], as: UTF8.self)
@@ -329,8 +297,7 @@ public final class LoopbackHTTPServer: Sendable {
                 }
                 contentLength = max(0, Int(headers["content-length"] ?? "0") ?? 0)
                 if headers["expect"]?.lowercased() == "100-continue" {
-                    let interim = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
-                    _ = interim.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    LoopbackSocket.sendAll(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8), to: client)
                 }
             }
         }
@@ -346,13 +313,7 @@ public final class LoopbackHTTPServer: Sendable {
         @discardableResult
         func sendAll(_ bytes: [UInt8]) -> Bool {
             beginning()
-            var sent = 0
-            while sent < bytes.count {
-                let count = bytes.withUnsafeBytes { send(client, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
-                if count <= 0 { return false }
-                sent += count
-            }
-            return true
+            return LoopbackSocket.sendAll(bytes, to: client)
         }
         func head(_ status: Int, _ headers: [String: String], length: Int?) -> [UInt8] {
             var head = "HTTP/1.1 \(status) Status\r\n\(length.map { "Content-Length: \($0)\r\n" } ?? "")Connection: close\r\n"

@@ -1,6 +1,6 @@
 import Foundation
 import ImageCodecs
-public import ServiceKitTesting
+import ServiceKitTesting
 import Synchronization
 
 /// Weibo's picture servers (`wx1.sinaimg.cn`), faked on a host of their

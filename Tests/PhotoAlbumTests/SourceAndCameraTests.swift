@@ -87,6 +87,18 @@ struct SourceAndCameraTests {
         #expect(await source.availability() == .unavailable(reason: "no camera is connected"))
     }
 
+    @Test("a system without a camera backend: no devices, the camera source unavailable, a capture refused with a reason")
+    func noCaptureDevices() async {
+        let source = CameraSource(provider: NoCaptureDevices())
+        #expect(source.provider.devices().isEmpty)
+        #expect(await source.availability() == .unavailable(reason: "no camera is connected"))
+        await #expect(throws: CameraError.unavailable(reason: "this system has no camera PhotoDeck can use")) {
+            try await NoCaptureDevices().captureStill(from: "any", near: 640, 480)
+        }
+        // On Linux the system's provider is V4L2.
+        #expect(CameraSource.systemProvider is V4L2Camera)
+    }
+
     @Test("YUYV frames convert with BT.601 colours")
     func yuyv() throws {
         // Black, white, red and blue pairs (two pixels each), one row, then a padded second row.

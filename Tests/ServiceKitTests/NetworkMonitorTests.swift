@@ -108,4 +108,23 @@ struct NetworkMonitorTests {
         watcher.cancel()
         await watcher.value
     }
+
+    @Test("the system monitor is the Linux one here; a fixed monitor reports its path, and its updates end with the task")
+    func systemAndFixed() async {
+        #expect(NetworkMonitors.system is LinuxNetworkMonitor)
+        let fixed = FixedNetworkMonitor(path: .wired)
+        #expect(await fixed.currentPath() == .wired)
+        let first = await Task {
+            var paths = fixed.pathUpdates().makeAsyncIterator()
+            return await paths.next()
+        }.value
+        #expect(first == .wired)
+        let waiting = Task {
+            var count = 0
+            for await _ in fixed.pathUpdates() { count += 1 }
+            return count
+        }
+        waiting.cancel()
+        #expect(await waiting.value <= 1)
+    }
 }

@@ -1,6 +1,5 @@
 import SystemSupport
 
-
 /// Random-access bytes for header probes, so that a probe reads only the
 /// parts of a file it needs (a WebP's EXIF chunk sits after the pixels).
 public protocol ByteSource: Sendable {

@@ -1,7 +1,6 @@
 import Foundation
 import SystemSupport
 
-
 /// The album store's journal: one line of JSON per change (an album
 /// created, a photo added, removed or moved), appended and flushed beside
 /// the originals (`albums.journal`), so that the albums can be rebuilt

@@ -1,7 +1,6 @@
 import SQLiteSupport
 import SystemSupport
 
-
 extension AlbumStore {
     // MARK: Checking
 

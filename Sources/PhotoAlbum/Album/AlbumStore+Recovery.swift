@@ -3,7 +3,6 @@ import ImageCodecs
 import SQLiteSupport
 import SystemSupport
 
-
 extension AlbumStore {
     /// Opens the index at `path`. One SQLite cannot read (not a database,
     /// or failing its quick check) is moved aside, never deleted, and a new

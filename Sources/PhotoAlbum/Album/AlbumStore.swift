@@ -3,7 +3,6 @@ import ImageCodecs
 import SQLiteSupport
 import SystemSupport
 
-
 /// The app's own albums: photos copied into a store folder, indexed in
 /// SQLite, several albums in one store.
 ///

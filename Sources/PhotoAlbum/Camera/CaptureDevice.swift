@@ -54,9 +54,19 @@ public struct CameraSource: PhotoSource {
     /// The backend that lists and drives the cameras.
     public let provider: any CaptureDeviceProvider
 
-    /// Wraps a backend (on Linux, ``V4L2Camera`` by default).
-    public init(provider: any CaptureDeviceProvider = V4L2Camera()) {
+    /// Wraps a backend (by default ``systemProvider``).
+    public init(provider: any CaptureDeviceProvider = CameraSource.systemProvider) {
         self.provider = provider
+    }
+
+    /// This system's cameras: ``V4L2Camera`` on Linux; elsewhere
+    /// ``NoCaptureDevices`` (PhotoDeck has no camera backend there yet).
+    public static var systemProvider: any CaptureDeviceProvider {
+        #if os(Linux) && !PHOTODECK_NO_LINUX_APIS
+            V4L2Camera()
+        #else
+            NoCaptureDevices()
+        #endif
     }
 
     public var kind: PhotoSourceKind { .camera }

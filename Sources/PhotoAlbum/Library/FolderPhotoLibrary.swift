@@ -34,7 +34,7 @@ public actor FolderPhotoLibrary: PhotoSource {
     public nonisolated let kind: PhotoSourceKind
     private let database: SQLiteDatabase
     private let observers = ChangeObservers<LibraryChange>()
-    private var watcher: DirectoryWatcher?
+    private var watcher: FolderTreeWatcher?
     private var pollTask: Task<Void, Never>?
     private var rescanPending = false
 
@@ -54,7 +54,7 @@ public actor FolderPhotoLibrary: PhotoSource {
         guard FileSystem.kind(of: root) == .folder else {
             return .unavailable(reason: "\(root) is not there")
         }
-        guard access(root, R_OK | X_OK) == 0 else { return .unavailable(reason: "\(root) cannot be read") }
+        guard FileSystem.canList(root) else { return .unavailable(reason: "\(root) cannot be read") }
         return .available
     }
 
@@ -275,7 +275,7 @@ public actor FolderPhotoLibrary: PhotoSource {
     private func startWatching(_ mode: WatchMode) {
         guard watcher == nil, pollTask == nil else { return }
         if mode == .automatic {
-            let watcher = DirectoryWatcher(root: root)
+            let watcher = FolderTreeWatcher(root: root)
             let started = watcher.start { [weak self] in
                 Task { await self?.scheduleRescan() }
             }

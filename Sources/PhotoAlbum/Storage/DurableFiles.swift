@@ -1,6 +1,5 @@
 import SystemSupport
 
-
 /// File operations that survive a crash or power loss in a known state.
 enum DurableFiles {
     /// The album's error for a failed system call.

@@ -1,26 +1,14 @@
-import CTerminal
 import Foundation
 import ImageCodecs
 import Synchronization
 import SystemSupport
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
-/// The terminal a viewer draws on: its size in cells and pixels, raw-mode
-/// input (restored on close), reads that wait with a timeout, and writes.
-/// One thread reads (the viewer's input thread) while the viewer's loop
-/// writes: the descriptors are separate, and the saved modes are behind a
-/// lock.
+/// The terminal a viewer draws on: SystemSupport's ``TerminalPort`` (size,
+/// raw mode, reads that wait, writes, signals) with the viewer's own terms:
+/// sizes in pixels per cell, ``TerminalError``, and questions to the
+/// terminal answered through the key decoder.
 final class TerminalDevice: Sendable {
-    let input: Int32
-    let output: Int32
-    private let saved = Mutex<termios?>(nil)
-    /// A pipe that wakes a waiting read (signals, closing).
-    private let wake: (read: Int32, write: Int32)
+    private let port: TerminalPort
 
     /// The size of the text area.
     struct Size: Equatable {
@@ -37,33 +25,21 @@ final class TerminalDevice: Sendable {
         }
     }
 
-    init(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) throws(TerminalError) {
-        self.input = input
-        self.output = output
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw .system(call: "pipe", errno: errno) }
-        wake = (fds[0], fds[1])
-        _ = fcntl(wake.read, F_SETFL, O_NONBLOCK)
-        _ = fcntl(wake.write, F_SETFL, O_NONBLOCK)
+    init() throws(TerminalError) {
+        do {
+            port = try TerminalPort()
+        } catch {
+            throw .system(call: "socketpair", errno: error.code)
+        }
     }
 
-    deinit {
-        restore()
-        close(wake.read)
-        close(wake.write)
-    }
-
-    var isInputTerminal: Bool { isatty(input) == 1 }
-    var isOutputTerminal: Bool { isatty(output) == 1 }
+    var isInputTerminal: Bool { port.isInputTerminal }
+    var isOutputTerminal: Bool { port.isOutputTerminal }
 
     /// The size from TIOCGWINSZ, else `COLUMNS`/`LINES`, else 80×24.
     func size(environment: [String: String]) -> Size {
-        var columns: Int32 = 0
-        var rows: Int32 = 0
-        var width: Int32 = 0
-        var height: Int32 = 0
-        if pd_terminal_size(output, &columns, &rows, &width, &height) == 0, columns > 0, rows > 0 {
-            return Size(columns: Int(columns), rows: Int(rows), pixelWidth: Int(width), pixelHeight: Int(height))
+        if let window = port.windowSize() {
+            return Size(columns: window.columns, rows: window.rows, pixelWidth: window.pixelWidth, pixelHeight: window.pixelHeight)
         }
         let envColumns = environment["COLUMNS"].flatMap(Int.init) ?? 80
         let envRows = environment["LINES"].flatMap(Int.init) ?? 24
@@ -73,85 +49,38 @@ final class TerminalDevice: Sendable {
     /// Raw input: no echo, no line buffering, no signals from keys (Ctrl-C arrives as a byte).
     func enterRawMode() throws(TerminalError) {
         guard isInputTerminal else { throw .notATerminal("standard input") }
-        var attributes = termios()
-        guard tcgetattr(input, &attributes) == 0 else { throw .system(call: "tcgetattr", errno: errno) }
-        saved.withLock { $0 = attributes }
-        cfmakeraw(&attributes)
-        // Keep output processing so "\n" still returns the carriage.
-        attributes.c_oflag |= tcflag_t(OPOST)
-        guard tcsetattr(input, TCSAFLUSH, &attributes) == 0 else { throw .system(call: "tcsetattr", errno: errno) }
+        do {
+            try port.enterRawMode()
+        } catch {
+            throw .system(call: error.operation, errno: error.code)
+        }
     }
 
     /// Puts back the modes found by ``enterRawMode()``.
-    func restore() {
-        let taken = saved.withLock { state in
-            defer { state = nil }
-            return state
-        }
-        guard var attributes = taken else { return }
-        _ = tcsetattr(input, TCSAFLUSH, &attributes)
-    }
+    func restore() { port.restore() }
 
     /// Writes everything (retrying short writes).
-    func write(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(output, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR || errno == EAGAIN { continue }
-                    return
-                }
-                offset += written
-            }
-        }
-    }
+    func write(_ bytes: [UInt8]) { port.write(bytes) }
 
     func write(_ text: String) { write(Array(text.utf8)) }
 
-    /// What happened while waiting for input.
-    enum Event {
-        case bytes([UInt8])
-        case timeout
-        /// The wake pipe had bytes: the numbers of the signals the
-        /// handlers caught (see ``watchSignals()``).
-        case woken([Int32])
-        case closed
-    }
-
     /// Waits up to `milliseconds` (-1: forever) for input or a wake-up.
-    func read(timeout milliseconds: Int32) -> Event {
-        var fds = [pollfd(fd: input, events: Int16(POLLIN), revents: 0), pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
-        let ready = poll(&fds, 2, milliseconds)
-        if ready < 0 { return errno == EINTR ? .woken([]) : .closed }
-        if ready == 0 { return .timeout }
-        if fds[1].revents != 0 {
-            var drain = [UInt8](repeating: 0, count: 64)
-            let count = Glibc.read(wake.read, &drain, drain.count)
-            return .woken(count > 0 ? drain[0..<count].map { Int32($0) } : [])
-        }
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let count = Glibc.read(input, &buffer, buffer.count)
-        if count <= 0 { return count < 0 && errno == EINTR ? .woken([]) : .closed }
-        return .bytes(Array(buffer[0..<count]))
-    }
+    func read(timeout milliseconds: Int32) -> TerminalPort.Event { port.read(timeout: milliseconds) }
 
-    /// Wakes a ``read(timeout:)`` waiting on another thread: it returns
-    /// ``Event/woken(_:)`` with a 0 among the numbers (no signal is 0).
-    func wakeReader() {
-        var byte: UInt8 = 0
-        _ = Glibc.write(wake.write, &byte, 1)
-    }
+    /// Wakes a ``read(timeout:)`` waiting on another thread.
+    func wakeReader() { port.wakeReader() }
 
-    /// Routes SIGWINCH, SIGINT, SIGTERM and SIGHUP to the wake pipe (and
-    /// unblocks them on the calling thread, whatever mask the process
-    /// inherited), until ``unwatchSignals()``.
+    /// Routes SIGWINCH, SIGINT, SIGTERM and SIGHUP to the reader until ``unwatchSignals()``.
     func watchSignals() throws(TerminalError) {
-        guard pd_terminal_watch_signals(wake.write) == 0 else { throw .system(call: "sigaction", errno: errno) }
+        do {
+            try port.watchSignals()
+        } catch {
+            throw .system(call: error.operation, errno: error.code)
+        }
     }
 
     /// Puts back the signal handlers ``watchSignals()`` replaced.
-    func unwatchSignals() { pd_terminal_unwatch_signals() }
+    func unwatchSignals() { port.unwatchSignals() }
 
     /// Sends `query` and collects replies until one satisfies `isAnswer`
     /// or `milliseconds` pass; keys typed meanwhile are returned too.

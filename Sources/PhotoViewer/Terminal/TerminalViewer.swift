@@ -3,10 +3,6 @@ import ImageCodecs
 import Synchronization
 import SystemSupport
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The viewer in a terminal: the page drawn with kitty graphics, iTerm2
 /// images, sixel or ANSI half blocks over all rows but the last, and a
 /// status line (`N/COUNT  NAME  WxH  ZOOM%`) on the last. Keys are read in
@@ -307,8 +303,8 @@ private struct TerminalSession {
     }
 
     mutating func handleSignals(_ received: [Int32]) async -> ViewerExit? {
-        if let stop = received.first(where: { $0 != SIGWINCH }) { return .signal(stop) }
-        if received.contains(SIGWINCH) {
+        if let stop = received.first(where: { $0 != TerminalPort.resizeSignal }) { return .signal(stop) }
+        if received.contains(TerminalPort.resizeSignal) {
             let newSize = device.size(environment: options.environment)
             if newSize != size {
                 // Keep the pixel size a CSI 14 t reply gave when TIOCGWINSZ has none.

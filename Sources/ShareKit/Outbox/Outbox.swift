@@ -23,7 +23,7 @@ import SystemSupport
 /// once.
 ///
 /// ```swift
-/// let outbox = try Outbox(path: "\(support)/outbox.sqlite", center: center, network: LinuxNetworkMonitor())
+/// let outbox = try Outbox(path: "\(support)/outbox.sqlite", center: center, network: NetworkMonitors.system)
 /// let id = try await outbox.enqueue(content, to: target)
 /// await outbox.process()     // call when the app starts or re-authorises
 /// let sender = Task { await outbox.sendWhenReachable() }   // and whenever the network comes back
@@ -71,7 +71,7 @@ public actor Outbox {
     /// Opens (or creates) the outbox at `path`. Entries left `sending` by a
     /// previous process become ``State/outcomeUnknown``.
     public init(
-        path: String, center: ShareCenter, network: any NetworkMonitor = LinuxNetworkMonitor(),
+        path: String, center: ShareCenter, network: any NetworkMonitor = NetworkMonitors.system,
         policy: UploadPolicy = UploadPolicy(), maxAttempts: Int = 5, clock: any ServiceClock = SystemClock()
     ) throws(ShareError) {
         do {

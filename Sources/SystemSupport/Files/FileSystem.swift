@@ -80,6 +80,10 @@ package enum FileSystem {
     /// Whether anything exists at `path` (a dangling link counts).
     package static func exists(_ path: String) -> Bool { kind(of: path, followingSymlinks: false) != nil }
 
+    /// Whether this process may list the folder at `path` and open what is
+    /// in it (read and search permission).
+    package static func canList(_ path: String) -> Bool { access(path, R_OK | X_OK) == 0 }
+
     /// Creates the folder at `path` and any missing parents with `mode`;
     /// folders already there are fine.
     package static func makeFolders(_ path: String, mode: UInt32 = 0o755) throws(SystemError) {

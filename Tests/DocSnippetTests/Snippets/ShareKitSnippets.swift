@@ -180,6 +180,11 @@ extension ShareKitSnippets {
         for await path in monitor.pathUpdates() { print("now on", path) }
     }
 
+    static func systemMonitor(outbox: Outbox) async {
+        let monitor = NetworkMonitors.system
+        for await path in monitor.pathUpdates() where path != .unreachable { await outbox.process() }
+    }
+
     static func monitorUpdates(monitor: any NetworkMonitor, outbox: Outbox) async {
         for await path in monitor.pathUpdates() where path != .unreachable {
             await outbox.process()
@@ -187,7 +192,7 @@ extension ShareKitSnippets {
     }
 
     static func outboxOnReconnect(support: String, center: ShareCenter, content: ShareContent, target: ShareTarget) async throws {
-        let outbox = try Outbox(path: "\(support)/outbox.sqlite", center: center, network: LinuxNetworkMonitor())
+        let outbox = try Outbox(path: "\(support)/outbox.sqlite", center: center, network: NetworkMonitors.system)
         let id = try await outbox.enqueue(content, to: target)
         await outbox.process()  // call when the app starts or re-authorises
         let sender = Task { await outbox.sendWhenReachable() }  // and whenever the network comes back

@@ -32,4 +32,23 @@ enum SystemSupportSnippets {
         let id = Digest.sha256Hex(bytes)  // 64 hex digits
         return id
     }
+
+    static func readHeader(path: String) throws {
+        let file = try ReadOnlyFile(path: path)
+        let header = try file.bytes(at: 0, length: 64)
+        _ = header
+    }
+
+    static func watch(rescan: @escaping @Sendable () -> Void, pollEvery: (Duration) -> Void) {
+        let watcher = FolderTreeWatcher(root: "/home/me/Pictures")
+        if !watcher.start(onChange: { rescan() }) { pollEvery(.seconds(2)) }
+        defer { watcher.stop() }
+    }
+
+    static func terminal(handle: ([UInt8]) -> Void) throws {
+        let port = try TerminalPort()
+        try port.enterRawMode()
+        defer { port.restore() }
+        if case .bytes(let keys) = port.read(timeout: 500) { handle(keys) }
+    }
 }
