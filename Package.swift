@@ -78,9 +78,11 @@ let package = Package(
             providers: [.apt(["libgif-dev"])]
         ),
         .systemLibrary(
-            name: "CSDL2",
-            pkgConfig: "SDL2_ttf",
-            providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev"])]
+            name: "CSDL2"
+                // No pkgConfig: SDL2's flags add only -I/usr/include/SDL2 (the shim
+                // includes <SDL2/...> instead) and -D_REENTRANT, which SwiftPM
+                // refuses with a warning on every build. Debian: libsdl2-dev
+                // libsdl2-ttf-dev (`make deps-build` installs them).
         ),
         .systemLibrary(
             name: "CSixel",
@@ -345,7 +347,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SystemSupportTests",
-            dependencies: ["SystemSupport"],
+            dependencies: ["SystemSupport", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -136,7 +136,12 @@ def floors(names, used):
 def describe(dependency, targets):
     target = targets.get(dependency, {})
     if target.get("type") == "system":
-        return f"{dependency} ({target.get('pkgConfig', dependency)})"
+        if "pkgConfig" in target:
+            return f"{dependency} ({target['pkgConfig']})"
+        # No pkg-config name: the libraries its module map links.
+        modulemap = os.path.join(ROOT, target.get("path") or os.path.join("Sources", dependency), "module.modulemap")
+        links = re.findall(r'link\s+"([^"]+)"', open(modulemap).read()) if os.path.exists(modulemap) else []
+        return f"{dependency} ({', '.join(links) or dependency})"
     if target.get("type") == "regular" and target_path(target).startswith("Sources/C"):
         below = ", ".join(describe(d, targets) for d in dependency_names(target))
         return f"{dependency}" + (f" [{below}]" if below else "")

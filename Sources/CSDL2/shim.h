@@ -1,9 +1,14 @@
 #ifndef PHOTODECK_CSDL2_SHIM_H
 #define PHOTODECK_CSDL2_SHIM_H
 // SDL2 for the viewer window and SDL2_ttf for the text drawn over it.
-#include <SDL.h>
-#include <SDL_syswm.h>
-#include <SDL_ttf.h>
+// Included by their SDL2/ folder rather than through pkg-config, whose
+// cflags carry -D_REENTRANT: SwiftPM drops that flag, but printed
+// "prohibited flag(s)" on every build of every package that links PhotoViewer.
+// (_REENTRANT does nothing with glibc; SDL's headers include their
+// siblings with quotes, so they resolve inside SDL2/.)
+#include <SDL2/SDL.h>
+#include <SDL2/SDL_syswm.h>
+#include <SDL2/SDL_ttf.h>
 #if defined(SDL_VIDEO_DRIVER_X11)
 #include <dlfcn.h>
 #endif

@@ -196,8 +196,10 @@ final class TmuxSession: Sendable {
 
     /// Starts the server and the session.
     func start(columns: Int, rows: Int) async throws {
+        // remain-on-exit: should the script ever end, its pane (and what it printed) stays for the diagnosis.
+        try "set -g remain-on-exit on\n".write(toFile: script + ".conf", atomically: true, encoding: .utf8)
         let started = try await ViewerHarness.tool(
-            "tmux", ["-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)", script])
+            "tmux", ["-L", socket, "-f", script + ".conf", "new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)", script])
         guard started.status == 0 else { throw HarnessFailure(description: "tmux did not start (\(started.status))") }
     }
 
@@ -232,13 +234,17 @@ final class TmuxSession: Sendable {
             }
         } catch let timedOut as WaitTimedOut {
             // What the pane runs now (photo-browser still, or the shell after it), and its processes' states.
-            let pane = (try? await run(["list-panes", "-t", name, "-F", "#{pane_dead} #{pane_pid} #{pane_current_command}"])) ?? "?"
+            let pane = (try? await run(["list-panes", "-t", name, "-F", "#{pane_dead} #{pane_dead_status} #{pane_pid} #{pane_current_command}"])) ?? "?"
+            // tmux's own words (stderr) and whether its socket is still there, should the server be gone.
+            let server =
+                (try? await ViewerHarness.tool("sh", ["-c", "tmux -L '\(socket)' list-sessions 2>&1; ls -l \"/tmp/tmux-$(id -u)/\(socket)\" 2>&1"]))?.output
+                ?? "?"
             let table = (try? await ViewerHarness.tool("ps", ["-eo", "pid,ppid,stat,wchan:32,etime,args"]))?.output ?? ""
             let processes = table.components(separatedBy: "\n").filter { $0.contains(tool) || $0.contains("tmux") }
             let sessions = (try? await run(["list-sessions"])) ?? "?"
             throw HarnessFailure(
                 description:
-                    "\(timedOut); pane: \(pane.trimmingCharacters(in: .whitespacesAndNewlines)); sessions: \(sessions.trimmingCharacters(in: .whitespacesAndNewlines)); processes: \(processes)"
+                    "\(timedOut); pane: \(pane.trimmingCharacters(in: .whitespacesAndNewlines)); sessions: \(sessions.trimmingCharacters(in: .whitespacesAndNewlines)); server: \(server.trimmingCharacters(in: .whitespacesAndNewlines)); processes: \(processes)"
             )
         }
         return last
@@ -250,5 +256,6 @@ final class TmuxSession: Sendable {
         // A blocking call in a `defer`: tmux kill-server returns at once.
         _ = try? ViewerHarness.spawnAndWait("tmux", ["-L", socket, "kill-server"])
         try? FileManager.default.removeItem(atPath: script)
+        try? FileManager.default.removeItem(atPath: script + ".conf")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SystemSupport
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -35,6 +36,23 @@ struct PlatformTests {
             _ = try FileSystem.status(of: "\(folder)/missing")
         } catch {
             #expect(error.isMissing && error.path.hasSuffix("/missing") && error.code == ENOENT)
+        }
+    }
+
+    @Test("percent-encoding keeps RFC 3986's unreserved characters only, as Foundation's encoder with that set does")
+    func percentEncoding() {
+        #expect(PercentEncoding.encode("a+b c/é") == "a%2Bb%20c%2F%C3%A9")
+        #expect(PercentEncoding.encode("AZaz09-._~") == "AZaz09-._~")
+        #expect(PercentEncoding.encode("&=?#%") == "%26%3D%3F%23%25")
+        var generator = SeededGenerator(seed: 7)
+        var allowed = CharacterSet(charactersIn: "-._~")
+        allowed.formUnion(CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128))))
+        for _ in 0..<500 {
+            let scalars = (0..<Int.random(in: 0...12, using: &generator)).compactMap { _ in
+                Unicode.Scalar(UInt32.random(in: 0...0x2FFF, using: &generator))
+            }
+            let text = String(String.UnicodeScalarView(scalars))
+            #expect(PercentEncoding.encode(text) == text.addingPercentEncoding(withAllowedCharacters: allowed))
         }
     }
 

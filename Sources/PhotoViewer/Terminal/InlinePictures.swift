@@ -51,7 +51,7 @@ public struct InlinePictures: Sendable {
         if canAsk, (try? device.enterRawMode()) != nil {
             defer { device.restore() }
             var decoder = TerminalKeyDecoder()
-            if chosen == nil {
+            if chosen == nil, environment["TMUX"] == nil, environment["STY"] == nil {
                 let (reply, _) = device.ask("\u{1B}[c", timeout: queryTimeout, decoder: &decoder) { $0.last == UInt8(ascii: "c") }
                 chosen = TerminalDetection.graphics(environment: environment, deviceAttributes: reply)
             }
@@ -64,7 +64,9 @@ public struct InlinePictures: Sendable {
             }
         }
         let found = chosen ?? (canAsk ? TerminalDetection.graphics(environment: environment, deviceAttributes: nil) : .ansi)
-        return InlinePictures(graphics: found, cellSize: size.cellSize, columns: size.columns)
+        // Pictures among lines of text have no place the outer terminal knows: colour blocks in tmux or screen.
+        let usable = TerminalDetection.graphics(found, through: TerminalMultiplexer.detect(environment: environment), inline: true)
+        return InlinePictures(graphics: usable, cellSize: size.cellSize, columns: size.columns)
     }
 
     /// The pixels a box of `columns` × `rows` cells shows: what to load a

@@ -18,6 +18,33 @@ public enum TerminalDetection {
         return .ansi
     }
 
+    /// The best graphics that reach the person through `multiplexer`:
+    /// outside one, ``graphics(environment:deviceAttributes:)``; in tmux,
+    /// kitty's when passthrough is allowed and the client is a kitty-graphics
+    /// terminal (asked of tmux, not read from the inherited environment,
+    /// which names the terminal tmux was started from), else colour blocks
+    /// (tmux answers DA1 itself, without sixel); in screen, colour blocks.
+    public static func graphics(environment: [String: String], deviceAttributes: [UInt8]?, multiplexer: TerminalMultiplexer) -> TerminalGraphics {
+        switch multiplexer {
+        case .none: graphics(environment: environment, deviceAttributes: deviceAttributes)
+        case .screen: .ansi
+        case .tmux(let pane): pane.passesKittyGraphics ? .kitty : .ansi
+        }
+    }
+
+    /// What `requested` becomes through `multiplexer`: never graphics that
+    /// would be dropped (a blank screen) or misread (payload in a title).
+    /// In tmux, pixels need passthrough allowed, and a position: a picture
+    /// printed in the scrollback (`inline`) has none the outer terminal
+    /// knows, so it is drawn in colour blocks. In screen, colour blocks.
+    public static func graphics(_ requested: TerminalGraphics, through multiplexer: TerminalMultiplexer, inline: Bool) -> TerminalGraphics {
+        switch multiplexer {
+        case .none: requested
+        case .screen: .ansi
+        case .tmux(let pane): requested.drawsPixels && pane.allowsPassthrough && !inline ? requested : .ansi
+        }
+    }
+
     /// Whether a DA1 reply (`ESC [ ? 62 ; 4 ; 22 c`) lists sixel graphics (attribute 4).
     public static func supportsSixel(_ reply: [UInt8]) -> Bool {
         guard let question = reply.firstIndex(of: UInt8(ascii: "?")), reply.last == UInt8(ascii: "c") else { return false }

@@ -25,16 +25,20 @@ public struct TerminalViewer: Sendable {
         public var queryTimeout: Int
         /// The environment used for detection and for `COLUMNS`/`LINES` when the size is unknown.
         public var environment: [String: String]
+        /// The multiplexer between the viewer and the terminal; `nil` detects
+        /// it (``TerminalMultiplexer/detect(environment:timeout:)``).
+        public var multiplexer: TerminalMultiplexer?
 
         /// Creates options.
         public init(
             graphics: TerminalGraphics? = nil, once: Bool = false, queryTimeout: Int = 200,
-            environment: [String: String] = ProcessInfo.processInfo.environment
+            environment: [String: String] = ProcessInfo.processInfo.environment, multiplexer: TerminalMultiplexer? = nil
         ) {
             self.graphics = graphics
             self.once = once
             self.queryTimeout = queryTimeout
             self.environment = environment
+            self.multiplexer = multiplexer
         }
     }
 
@@ -79,9 +83,20 @@ private struct TerminalSetup: Sendable {
     let device: TerminalDevice
     let interactive: Bool
     var graphics: TerminalGraphics = .ansi
+    /// tmux or screen between the viewer and the terminal, if any.
+    var multiplexer: TerminalMultiplexer = .none
     var size: TerminalDevice.Size
     var decoder = TerminalKeyDecoder()
     var typed: [ViewerKey] = []
+
+    /// The encoder for a frame: the graphics' own (kitty's moving the cursor
+    /// past a `--once` picture), wrapped in tmux's passthrough at the
+    /// pane's origin when tmux stands between.
+    func encoder(once: Bool) -> any TerminalImageEncoder {
+        let base: any TerminalImageEncoder = graphics == .kitty && once ? KittyImageEncoder(movesCursor: true) : graphics.encoder
+        guard case .tmux(let pane) = multiplexer, graphics.drawsPixels else { return base }
+        return TmuxPassthroughEncoder(base, row: pane.top + 1, column: pane.left + 1)
+    }
 
     init(options: TerminalViewer.Options) throws(TerminalError) {
         device = try TerminalDevice()
@@ -89,14 +104,16 @@ private struct TerminalSetup: Sendable {
         if interactive, device.isInputTerminal { try? device.enterRawMode() }
         size = device.size(environment: options.environment)
         let canAsk = device.isInputTerminal && device.isOutputTerminal && interactive
+        multiplexer = options.multiplexer ?? TerminalMultiplexer.detect(environment: options.environment)
         if let chosen = options.graphics {
-            graphics = chosen
+            graphics = TerminalDetection.graphics(chosen, through: multiplexer, inline: options.once)
         } else {
             var reply: [UInt8]?
-            if canAsk {
+            if canAsk, multiplexer == .none {
                 (reply, typed) = device.ask("\u{1B}[c", timeout: options.queryTimeout, decoder: &decoder) { $0.last == UInt8(ascii: "c") }
             }
-            graphics = TerminalDetection.graphics(environment: options.environment, deviceAttributes: reply)
+            let found = TerminalDetection.graphics(environment: options.environment, deviceAttributes: reply, multiplexer: multiplexer)
+            graphics = TerminalDetection.graphics(found, through: multiplexer, inline: options.once)
         }
         if graphics.drawsPixels, size.pixelWidth == 0, canAsk {
             let (reply, keys) = device.ask("\u{1B}[14t", timeout: options.queryTimeout, decoder: &decoder) { $0.last == UInt8(ascii: "t") }
@@ -179,8 +196,10 @@ private struct TerminalSession {
     var graphics: TerminalGraphics { setup.graphics }
 
     mutating func run() async -> ViewerExit {
+        let through = if case .tmux = setup.multiplexer, graphics.drawsPixels { " through tmux" } else { "" }
         let output =
-            "terminal, \(graphics.rawValue), \(size.columns)x\(size.rows) cells" + (size.pixelWidth > 0 ? ", \(size.pixelWidth)x\(size.pixelHeight) px" : "")
+            "terminal, \(graphics.rawValue)\(through), \(size.columns)x\(size.rows) cells"
+            + (size.pixelWidth > 0 ? ", \(size.pixelWidth)x\(size.pixelHeight) px" : "")
         await controller.recordOutput(output)
         guard setup.interactive else {
             await configure()
@@ -202,7 +221,7 @@ private struct TerminalSession {
         await configure()
         await draw(after: nil)
         let exit = await loop(inputs)
-        await write(graphics.encoder.clearImages + Array("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l".utf8))
+        await write(setup.encoder(once: options.once).clearImages + Array("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l".utf8))
         stop.set()
         device.wakeReader()
         await reader.value
@@ -268,7 +287,7 @@ private struct TerminalSession {
         let (canvasSize, cell) = layout
         var out: [UInt8] = Array("\u{1B}[?2026h".utf8)
         // A --once screen is text in the scrollback: the picture moves the cursor past itself.
-        let encoder: any TerminalImageEncoder = graphics == .kitty && options.once ? KittyImageEncoder(movesCursor: true) : graphics.encoder
+        let encoder = setup.encoder(once: options.once)
         out += encoder.clearImages
         out += Array((options.once ? "\r" : "\u{1B}[H\u{1B}[2J").utf8)
         var failure: String?
@@ -305,6 +324,10 @@ private struct TerminalSession {
     mutating func handleSignals(_ received: [Int32]) async -> ViewerExit? {
         if let stop = received.first(where: { $0 != TerminalPort.resizeSignal }) { return .signal(stop) }
         if received.contains(TerminalPort.resizeSignal) {
+            // A resized or rearranged tmux pane may have moved in the client's terminal.
+            if case .tmux = setup.multiplexer, options.multiplexer == nil {
+                setup.multiplexer = TerminalMultiplexer.detect(environment: options.environment)
+            }
             let newSize = device.size(environment: options.environment)
             if newSize != size {
                 // Keep the pixel size a CSI 14 t reply gave when TIOCGWINSZ has none.

@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 
 /// An `application/x-www-form-urlencoded` body (OAuth token requests).
 ///
@@ -31,10 +32,7 @@ public struct URLEncodedForm: Hashable, Sendable {
         Array(fields.map { "\(Self.encode($0.name))=\(Self.encode($0.value))" }.joined(separator: "&").utf8)
     }
 
-    /// Percent-encodes everything except RFC 3986's unreserved characters.
-    public static func encode(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
-        allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
-    }
+    /// Percent-encodes everything except RFC 3986's unreserved characters
+    /// (SystemSupport's one encoder: `+` is `%2B`, a space `%20`).
+    public static func encode(_ text: String) -> String { PercentEncoding.encode(text) }
 }

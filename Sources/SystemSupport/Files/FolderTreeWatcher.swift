@@ -13,7 +13,7 @@ import Synchronization
 /// ```swift
 /// let watcher = FolderTreeWatcher(root: "/home/me/Pictures")
 /// if !watcher.start(onChange: { rescan() }) { pollEvery(.seconds(2)) }
-/// defer { watcher.stop() }
+/// watcher.stop()  // when the folder is no longer shown
 /// ```
 package final class FolderTreeWatcher: Sendable {
     /// The folder whose tree is watched.

@@ -55,4 +55,9 @@ enum PhotoViewerSnippets {
         let canvas = try FrameCompositor.canvas(for: page, viewport: CGSize(width: 390, height: 844), scale: 3)
         _ = canvas
     }
+
+    static func multiplexer() {
+        let multiplexer = TerminalMultiplexer.detect()
+        if case .tmux(let pane) = multiplexer, pane.passesKittyGraphics { print("kitty through tmux") }
+    }
 }

@@ -42,7 +42,7 @@ enum SystemSupportSnippets {
     static func watch(rescan: @escaping @Sendable () -> Void, pollEvery: (Duration) -> Void) {
         let watcher = FolderTreeWatcher(root: "/home/me/Pictures")
         if !watcher.start(onChange: { rescan() }) { pollEvery(.seconds(2)) }
-        defer { watcher.stop() }
+        watcher.stop()  // when the folder is no longer shown
     }
 
     static func terminal(handle: ([UInt8]) -> Void) throws {
@@ -50,5 +50,9 @@ enum SystemSupportSnippets {
         try port.enterRawMode()
         defer { port.restore() }
         if case .bytes(let keys) = port.read(timeout: 500) { handle(keys) }
+    }
+
+    static func percentEncoding() -> String {
+        PercentEncoding.encode("a+b c/é")  // "a%2Bb%20c%2F%C3%A9"
     }
 }

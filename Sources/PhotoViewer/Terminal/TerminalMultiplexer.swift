@@ -1,0 +1,103 @@
+public import Foundation
+import SystemSupport
+
+/// A terminal multiplexer between the program and the terminal the person
+/// looks at: tmux or GNU screen. Inside one, graphics the outer terminal
+/// understands reach it only wrapped in the multiplexer's passthrough
+/// sequence, and only when passthrough is allowed; anything else is
+/// dropped (a blank screen) or misread (payload in the pane's title).
+///
+/// ```swift
+/// let multiplexer = TerminalMultiplexer.detect()
+/// if case .tmux(let pane) = multiplexer, pane.passesKittyGraphics { print("kitty through tmux") }
+/// ```
+public enum TerminalMultiplexer: Hashable, Sendable {
+    /// None: the program writes to the terminal itself.
+    case none
+    /// GNU screen (`STY`): colour blocks only.
+    case screen
+    /// tmux (`TMUX`), with what it says about the pane and its client.
+    case tmux(TmuxPane)
+
+    /// The multiplexer of `environment`: tmux when `TMUX` is set (then the
+    /// pane is asked about with `tmux display-message`, at most
+    /// `timeout`), screen when `STY` is, else none.
+    public static func detect(
+        environment: [String: String] = ProcessInfo.processInfo.environment, timeout: Duration = .seconds(1)
+    ) -> TerminalMultiplexer {
+        if let socket = environment["TMUX"], !socket.isEmpty {
+            return .tmux(TmuxPane.ask(environment: environment, timeout: timeout) ?? TmuxPane(allowsPassthrough: false, outerTerminal: ""))
+        }
+        if let session = environment["STY"], !session.isEmpty { return .screen }
+        return .none
+    }
+}
+
+/// What tmux says about the pane a program runs in.
+public struct TmuxPane: Hashable, Sendable {
+    /// Whether the `allow-passthrough` option is on (tmux 3.3 and later;
+    /// `off` by default, and unknown to older versions).
+    public var allowsPassthrough: Bool
+    /// The client's terminal type (`#{client_termname}`, e.g. `xterm-kitty`):
+    /// the terminal the person actually looks at.
+    public var outerTerminal: String
+    /// The pane's first row in the client's terminal (0 for the top).
+    public var top: Int
+    /// The pane's first column in the client's terminal.
+    public var left: Int
+
+    /// A pane with these properties.
+    public init(allowsPassthrough: Bool, outerTerminal: String, top: Int = 0, left: Int = 0) {
+        self.allowsPassthrough = allowsPassthrough
+        self.outerTerminal = outerTerminal
+        self.top = max(0, top)
+        self.left = max(0, left)
+    }
+
+    /// Whether kitty's graphics can be sent through: passthrough allowed and
+    /// the client a terminal that speaks them (kitty, Ghostty).
+    public var passesKittyGraphics: Bool { allowsPassthrough && ["xterm-kitty", "xterm-ghostty"].contains(outerTerminal) }
+
+    /// The format ``ask(environment:timeout:)`` sends.
+    static let format = "#{allow-passthrough}\t#{client_termname}\t#{pane_top}\t#{pane_left}"
+
+    /// Reads `tmux display-message -p` output in ``format``: `nil` unless it
+    /// has the four fields. (The answer comes from a program: checked, not trusted.)
+    public static func parse(_ answer: String) -> TmuxPane? {
+        let fields = answer.trimmingCharacters(in: .newlines).split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        guard fields.count == 4, let top = Int(fields[2]), let left = Int(fields[3]) else { return nil }
+        let name = fields[1].unicodeScalars.allSatisfy { $0.isASCII && $0.value > 0x20 && $0.value < 0x7F } ? fields[1] : ""
+        // tmux 3.3 prints a flag option as 1 or 0 in a format; later versions "on", "off" or "all".
+        return TmuxPane(allowsPassthrough: ["1", "on", "all"].contains(fields[0]), outerTerminal: name, top: top, left: left)
+    }
+
+    /// Asks the tmux of `environment` about the pane in `TMUX_PANE`; `nil`
+    /// when tmux cannot be run or does not answer within `timeout`.
+    static func ask(environment: [String: String], timeout: Duration) -> TmuxPane? {
+        var arguments = ["tmux", "display-message", "-p"]
+        if let pane = environment["TMUX_PANE"], !pane.isEmpty { arguments += ["-t", pane] }
+        arguments.append(format)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        let finished = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in finished.signal() }
+        do {
+            try process.run()
+        } catch {
+            return nil
+        }
+        guard finished.wait(timeout: .now() + .milliseconds(Int(clamping: timeout.wholeMilliseconds))) == .success else {
+            process.terminate()
+            return nil
+        }
+        guard process.terminationStatus == 0 else { return nil }
+        let bytes = output.fileHandleForReading.readDataToEndOfFile().prefix(4096)
+        return parse(String(decoding: bytes, as: UTF8.self))
+    }
+}

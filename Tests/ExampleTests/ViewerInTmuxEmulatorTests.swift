@@ -1,0 +1,150 @@
+import Foundation
+import ImageCodecs
+import TestSupport
+import Testing
+
+/// photo-browser inside tmux, with tmux itself running in a real terminal
+/// emulator under Xvfb (so tmux has a real client, whose terminal type it
+/// reports): the picture must reach the screen, never a blank one, and
+/// nothing may land in the pane's title.
+@Suite(
+    "photo-browser in tmux in real terminals (Xvfb)", .serialized,
+    .enabled(if: ViewerHarness.has("Xvfb") && ViewerHarness.has("xwd") && ViewerHarness.has("tmux")))
+struct ViewerInTmuxEmulatorTests {
+    static let photo = ExampleProcess.packageRoot.appending(path: "Examples/Samples/waterfall.jpg").path
+
+    /// What a run left: the screen once the viewer drew, and the pane's title.
+    struct Result {
+        var shot: Bitmap
+        var title: String
+    }
+
+    /// Runs `terminal` (its command line, tmux's appended) with a tmux
+    /// configured by `settings`, photo-browser on the waterfall in its pane;
+    /// waits for the first frame's status line, takes screenshots until two
+    /// agree, reads the pane's title and quits with `q`.
+    static func run(terminal: [String], settings: [String]) async throws -> Result {
+        let server = try await ViewerHarness.XServer(size: "1024x768x24")
+        defer { server.stop() }
+        // No DISPLAY in the pane: with one, --display auto would open a window (the terminal is what is tested).
+        let session = try TmuxSession(command: [photo], environment: ["DISPLAY": ""])
+        defer { session.stop() }
+        let configuration = FileManager.default.temporaryDirectory.appending(path: "\(session.socket).conf").path
+        defer { try? FileManager.default.removeItem(atPath: configuration) }
+        try (["set -g status off"] + settings).joined(separator: "\n").write(toFile: configuration, atomically: true, encoding: .utf8)
+        let terminalProcess = try Self.spawn(
+            terminal + ["tmux", "-L", session.socket, "-f", configuration, "new-session", "-s", session.name, session.script],
+            environment: [
+                "DISPLAY": server.display, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": NSHomeDirectory(),
+                "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
+            ])
+        defer {
+            session.stop()
+            kill(terminalProcess, SIGKILL)
+            var status: Int32 = 0
+            while waitpid(terminalProcess, &status, 0) < 0 && errno == EINTR {}
+        }
+        try await session.waitForScreen("the first frame's status line", timeout: .seconds(300)) {
+            $0.last?.hasPrefix("1/1  waterfall.jpg") == true
+        }
+        var previous: Bitmap?
+        var shot = try await TimelineInEmulatorTests.shoot(server.display)
+        try await waitUntil("the screen to settle", timeout: .seconds(120)) {
+            previous = shot
+            shot = try await TimelineInEmulatorTests.shoot(server.display)
+            return previous.map { TimelineInEmulatorTests.sameColours($0, shot) } ?? false
+        }
+        let title = try await session.run(["display-message", "-p", "-t", session.name, "#{pane_title}"])
+        try await session.send("q")
+        try await session.waitForScreen("the viewer's exit") { $0.contains("EXITED 0") }
+        return Result(shot: shot, title: title.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// Starts `arguments` (through `env`) with no signal blocked, to be
+    /// reaped with `waitpid`. Foundation's `Process` would pass on the test
+    /// process's blocked signals (so tmux's pane was never hung up, and its
+    /// `sleep` outlived the server's kill), and would learn of the exit by a
+    /// descriptor the tmux server started inside the terminal kept open:
+    /// xterm's clean-up waited ten minutes.
+    static func spawn(_ arguments: [String], environment: [String: String]) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        let argv = (["env"] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for word in argv + envp { free(word) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, "/usr/bin/env", &actions, &attributes, argv, envp)
+        guard spawned == 0 else { throw HarnessFailure(description: "cannot start \(arguments[0]): \(String(cString: strerror(spawned)))") }
+        return pid
+    }
+
+    /// The picture's pixels on the screen (above the status line): how many
+    /// are coloured (not the white background, not black), and the share of
+    /// those that differ from their right-hand neighbour. A photo drawn in
+    /// pixels differs almost everywhere; colour blocks are flat across each
+    /// cell (a change every 9 or so pixels); a blank screen has no colour.
+    static func picture(in shot: Bitmap, rows: Range<Int>) -> (coloured: Int, changing: Double) {
+        var coloured = 0
+        var changing = 0
+        shot.withUnsafeBytes { pixels in
+            for y in rows where y < shot.height {
+                for x in 0..<(shot.width - 1) {
+                    let offset = y * shot.bytesPerRow + x * 3
+                    let (r, g, b) = (Int(pixels[offset]), Int(pixels[offset + 1]), Int(pixels[offset + 2]))
+                    let isBackground = min(r, g, b) > 245 || max(r, g, b) < 10
+                    guard !isBackground else { continue }
+                    coloured += 1
+                    let next = offset + 3
+                    if abs(r - Int(pixels[next])) + abs(g - Int(pixels[next + 1])) + abs(b - Int(pixels[next + 2])) > 6 { changing += 1 }
+                }
+            }
+        }
+        return (coloured, coloured > 0 ? Double(changing) / Double(coloured) : 0)
+    }
+
+    static let kitty = [
+        "kitty", "-o", "linux_display_server=x11", "-o", "remember_window_size=no", "-o", "initial_window_width=1000",
+        "-o", "initial_window_height=740", "-o", "background=#ffffff", "-o", "foreground=#000000", "-o", "cursor_blink_interval=0",
+    ]
+
+    @Test(
+        "kitty + tmux with allow-passthrough: the photo in pixels (wrapped in tmux's passthrough), no payload in the title",
+        .enabled(if: ViewerHarness.has("kitty")))
+    func kittyPassthrough() async throws {
+        let result = try await Self.run(terminal: Self.kitty, settings: ["set -g allow-passthrough on"])
+        let picture = Self.picture(in: result.shot, rows: 0..<600)
+        #expect(picture.coloured > 100_000, "the photo covers the screen: \(picture)")
+        #expect(picture.changing > 0.4, "drawn in pixels, not blocks: \(picture)")
+        #expect(!result.title.contains("m=") && !result.title.contains("a=T") && result.title.count < 40, "title: \(result.title)")
+    }
+
+    @Test("kitty + tmux without passthrough: colour blocks, never a blank screen, nothing in the title", .enabled(if: ViewerHarness.has("kitty")))
+    func kittyWithoutPassthrough() async throws {
+        let result = try await Self.run(terminal: Self.kitty, settings: ["set -g allow-passthrough off"])
+        let picture = Self.picture(in: result.shot, rows: 0..<600)
+        #expect(picture.coloured > 100_000, "not blank: \(picture)")
+        #expect(picture.changing < 0.25, "colour blocks: \(picture)")
+        #expect(!result.title.contains("m=") && !result.title.contains("a=T") && result.title.count < 40, "title: \(result.title)")
+    }
+
+    @Test("xterm as a VT340 + tmux with passthrough: colour blocks (tmux answers for the terminal, so no sixel is assumed)")
+    func xtermInTmux() async throws {
+        let result = try await Self.run(
+            terminal: ["xterm", "-ti", "vt340", "-u8", "-geometry", "100x40+0+0", "-xrm", "XTerm*directColor: true", "-e"],
+            settings: ["set -g allow-passthrough on"])
+        let picture = Self.picture(in: result.shot, rows: 0..<500)
+        #expect(picture.coloured > 50_000, "not blank: \(picture)")
+        #expect(picture.changing < 0.25, "colour blocks: \(picture)")
+    }
+}
