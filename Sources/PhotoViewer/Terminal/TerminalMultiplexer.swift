@@ -58,11 +58,13 @@ public struct TmuxPane: Hashable, Sendable {
     /// the client a terminal that speaks them (kitty, Ghostty).
     public var passesKittyGraphics: Bool { allowsPassthrough && ["xterm-kitty", "xterm-ghostty"].contains(outerTerminal) }
 
-    /// The format ``ask(environment:timeout:)`` sends.
+    /// The format `ask(environment:timeout:)` sends.
     static let format = "#{allow-passthrough}\t#{client_termname}\t#{pane_top}\t#{pane_left}"
 
-    /// Reads `tmux display-message -p` output in ``format``: `nil` unless it
-    /// has the four fields. (The answer comes from a program: checked, not trusted.)
+    /// Reads what `tmux display-message -p` printed for PhotoDeck's format
+    /// (allow-passthrough, client terminal, pane top, pane left, separated by
+    /// tabs): `nil` unless it has the four fields. The answer comes from a
+    /// program: checked, not trusted.
     public static func parse(_ answer: String) -> TmuxPane? {
         let fields = answer.trimmingCharacters(in: .newlines).split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
         guard fields.count == 4, let top = Int(fields[2]), let left = Int(fields[3]) else { return nil }
