@@ -67,27 +67,22 @@ struct CacheWriter {
             let cache = try DiskCache(directory: folder, capacityBytes: 16 << 20)
             let url = URL(string: "https://pictures.example/big.jpg")!
             try await cache.store(HTTPResponse(status: 200, headers: ["cache-control": "max-age=3600"], body: [UInt8](repeating: 7, count: 4 << 20)), for: url)
-            let reads = Reads()
+            // Each read done is announced; the exit comes once both readers have finished one and are on their next.
+            let (reads, announce) = AsyncStream<Void>.makeStream()
             for _ in 0..<2 {
                 Task.detached {
                     while true {
                         _ = try? await cache.data(for: url)
-                        reads.count()
+                        announce.yield()
                     }
                 }
             }
-            while reads.total < 2 { try await Task.sleep(for: .milliseconds(1)) }
+            var done = reads.makeAsyncIterator()
+            for _ in 0..<2 { await done.next() }
         } catch {
             FileHandle.standardError.write(Data("cache-writer: \(error)\n".utf8))
             exit(2)
         }
         withExtendedLifetime(transport) { exit(0) }
     }
-}
-
-/// Reads done so far.
-final class Reads: Sendable {
-    private let done = Mutex(0)
-    func count() { done.withLock { $0 += 1 } }
-    var total: Int { done.withLock { $0 } }
 }

@@ -57,13 +57,18 @@ struct TimelineInEmulatorTests {
         let errors = (try? String(contentsOfFile: marker + ".err", encoding: .utf8)) ?? ""
         try? FileManager.default.removeItem(atPath: marker + ".err")
         #expect(status.hasPrefix("exit 0"), "\(status) \(errors)")
-        // The terminal draws what it read a moment after: take shots until two agree.
+        return try await Self.settledShot(server.display)
+    }
+
+    /// A screenshot once the screen has settled: a terminal draws what it
+    /// read a moment after, so shots are taken until two agree.
+    static func settledShot(_ display: String) async throws -> Bitmap {
         var previous: Bitmap?
-        var shot = try await Self.shoot(server.display)
+        var shot = try await shoot(display)
         try await waitUntil("the screen to settle", timeout: .seconds(120)) {
             previous = shot
-            shot = try await Self.shoot(server.display)
-            return previous.map { Self.sameColours($0, shot) } ?? false
+            shot = try await shoot(display)
+            return previous.map { sameColours($0, shot) } ?? false
         }
         return shot
     }

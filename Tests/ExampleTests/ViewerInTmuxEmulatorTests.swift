@@ -32,8 +32,8 @@ struct ViewerInTmuxEmulatorTests {
         let configuration = FileManager.default.temporaryDirectory.appending(path: "\(session.socket).conf").path
         defer { try? FileManager.default.removeItem(atPath: configuration) }
         try (["set -g status off"] + settings).joined(separator: "\n").write(toFile: configuration, atomically: true, encoding: .utf8)
-        let terminalProcess = try Self.spawn(
-            terminal + ["tmux", "-L", session.socket, "-f", configuration, "new-session", "-s", session.name, session.script],
+        let terminalProcess = try ViewerHarness.spawn(
+            terminal[0], Array(terminal.dropFirst()) + ["tmux", "-L", session.socket, "-f", configuration, "new-session", "-s", session.name, session.script],
             environment: [
                 "DISPLAY": server.display, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": NSHomeDirectory(),
                 "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
@@ -47,46 +47,11 @@ struct ViewerInTmuxEmulatorTests {
         try await session.waitForScreen("the first frame's status line", timeout: .seconds(300)) {
             $0.last?.hasPrefix("1/1  waterfall.jpg") == true
         }
-        var previous: Bitmap?
-        var shot = try await TimelineInEmulatorTests.shoot(server.display)
-        try await waitUntil("the screen to settle", timeout: .seconds(120)) {
-            previous = shot
-            shot = try await TimelineInEmulatorTests.shoot(server.display)
-            return previous.map { TimelineInEmulatorTests.sameColours($0, shot) } ?? false
-        }
+        let shot = try await TimelineInEmulatorTests.settledShot(server.display)
         let title = try await session.run(["display-message", "-p", "-t", session.name, "#{pane_title}"])
         try await session.send("q")
         try await session.waitForScreen("the viewer's exit") { $0.contains("EXITED 0") }
         return Result(shot: shot, title: title.trimmingCharacters(in: .whitespacesAndNewlines))
-    }
-
-    /// Starts `arguments` (through `env`) with no signal blocked, to be
-    /// reaped with `waitpid`. Foundation's `Process` would pass on the test
-    /// process's blocked signals (so tmux's pane was never hung up, and its
-    /// `sleep` outlived the server's kill), and would learn of the exit by a
-    /// descriptor the tmux server started inside the terminal kept open:
-    /// xterm's clean-up waited ten minutes.
-    static func spawn(_ arguments: [String], environment: [String: String]) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-        let argv = (["env"] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { for word in argv + envp { free(word) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, "/usr/bin/env", &actions, &attributes, argv, envp)
-        guard spawned == 0 else { throw HarnessFailure(description: "cannot start \(arguments[0]): \(String(cString: strerror(spawned)))") }
-        return pid
     }
 
     /// The picture's pixels on the screen (above the status line): how many

@@ -24,26 +24,29 @@ struct TransportCallbackTests {
         defer { server.stop() }
         let transport = URLSessionTransport()
         let received = Flag()
-        let reporter = TransferProgress.Reporter { _, _, _ in received.set() }
+        let reported = DispatchSemaphore(value: 0)
+        let reporter = TransferProgress.Reporter { _, _, _ in
+            received.set()
+            reported.signal()
+        }
         let request = Task {
             try await TransferProgress.$receiving.withValue(reporter) { try await transport.send(HTTPRequest(url: server.url(path: "/held"))) }
         }
         try await waitUntil("the request to arrive") { server.requests.count == 1 }
         // Busy work on the global queues (what Swift's tasks also run on) until the bytes are reported, or a minute.
-        let busy = Flag()
+        let busy = DispatchSemaphore(value: 0)
         let bound = Date().addingTimeInterval(60)
         for _ in 0..<(ProcessInfo.processInfo.activeProcessorCount * 3) {
             DispatchQueue.global().async {
-                busy.set()
+                busy.signal()
                 while !received.isSet && Date() < bound {}
             }
         }
         // On a thread of its own: wait for the busy work to start, answer, and wait for the report.
         let arrived = try await offPool { () -> Bool in
-            while !busy.isSet { Thread.sleep(forTimeInterval: 0.001) }
+            busy.wait()
             release.signal()
-            while !received.isSet && Date() < bound { Thread.sleep(forTimeInterval: 0.001) }
-            return received.isSet && Date() < bound
+            return reported.wait(timeout: .now() + .seconds(60)) == .success
         }
         #expect(arrived, "the answer's bytes were reported while the global queues were busy")
         #expect(try await request.value.body.count == 1_000)
