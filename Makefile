@@ -134,10 +134,11 @@ lint:
 bench-browser: deps-bench
 	scripts/bench-browser.sh
 
-## bench-viewer: key press to frame in photo-browser's window (24 MP JPEGs, 1920x1080, Xvfb).
+## bench-viewer: key press to frame in photo-browser's window (24 MP JPEGs, 1920x1080, Xvfb), and opening folders of up to 50,000 photos.
 bench-viewer: deps-bench
 	swift build -c release --product photo-browser
 	/usr/bin/python3 scripts/bench-viewer.py
+	/usr/bin/python3 scripts/bench-folder-open.py
 
 ## bench-loading: a timeline's thumbnails through ImageLoader (20 ms loopback server) beside curl --parallel + vipsthumbnail.
 bench-loading: deps-bench

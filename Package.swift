@@ -142,7 +142,7 @@ let package = Package(
 
         .target(
             name: "PhotoBrowser",
-            dependencies: ["ImageCodecs"],
+            dependencies: ["ImageCodecs", "SystemSupport"],
             swiftSettings: swiftSettings
         ),
 

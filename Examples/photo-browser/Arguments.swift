@@ -1,6 +1,7 @@
 import ExampleSupport
 import ExampleViewing
 import Foundation
+import PhotoBrowser
 import PhotoViewer
 
 /// The parsed command line of photo-browser.
@@ -17,24 +18,35 @@ struct Arguments {
     var stats = false
     var store: String?
     var album: String?
+    /// The order photos from folders are shown in.
+    var order = PhotoOrder.name
+    /// How long the slideshow shows each photo.
+    var slideshowDelay = Duration.seconds(4)
+    /// Whether the slideshow starts when the viewer opens.
+    var startsSlideshow = false
 
     static let defaultAlbum = "Favourites"
 
     static let usage = """
         usage: photo-browser [--display auto|window|kitty|iterm|sixel|ansi] [--window WxH] [--renderer R] [--once]
-                             [--stats] [--store DIR [--album NAME]] [--cache-mb N] [PATH...]
+                             [--stats] [--store DIR [--album NAME]] [--cache-mb N] [--sort name|modified|date]
+                             [--slideshow] [--slideshow-delay SECONDS] [PATH...]
                photo-browser [--viewport WxH] [--scale S] [--cache-mb N] [--out DIR] PATH... [-- COMMAND...]
 
         Shows the photos in PATH (files, folders or http(s) URLs, or the album NAME of the photo-album
         store DIR) in a window (SDL2) or in the terminal (kitty, iTerm2, sixel or ANSI colour blocks). `auto`, the default
         when standard input and output are terminals, opens a window when a display answers, else the best
         the terminal can do. Keys: Left/Right, Space/BackSpace, Home/End, +/- and the wheel zoom, 0 fits,
-        double click zooms, drag swipes or pans, f full screen, i or a click shows the status, q quits.
+        double click zooms, drag swipes or pans, f full screen, i or a click shows the status, s starts or
+        stops the slideshow, o sorts by the next order (name, modified, date), q quits.
         With --store: d removes the shown photo from the album; with PATHs and --store, a adds it.
         --window WxH sizes the window (default 1280x800); --renderer automatic|accelerated|software picks
         how it draws (automatic: the GPU, or the software renderer where OpenGL would run on the CPU);
         --once draws the first screen and exits; --stats prints key-to-frame times, decode counts and
-        the output used on exit. Photos from URLs are downloaded six at a time per host (the next ones
+        the output used on exit. A folder opens at once: its names are listed and each photo's header is
+        read when its page is first shown; --sort modified|date re-sorts once the times or capture dates
+        are read, keeping the shown photo (with --once, the screen waits for the order); --slideshow starts
+        the slideshow, one photo every --slideshow-delay seconds (default 4). Photos from URLs are downloaded six at a time per host (the next ones
         ahead of time) and kept in $XDG_CACHE_HOME/photodeck/images (at most 256 MB).
 
         Scripted mode (commands after `--`, or one per line on a standard input that is not a terminal,
@@ -59,6 +71,17 @@ struct Arguments {
                 cacheMB = number
             case "--display", "--window", "--renderer", "--once": _ = try viewer.read(argument, from: &iterator)
             case "--stats": stats = true
+            case "--sort":
+                let text = try value(argument)
+                guard let chosen = PhotoOrder(rawValue: text) else { throw CLIError("--sort takes name, modified or date, got '\(text)'") }
+                order = chosen
+            case "--slideshow": startsSlideshow = true
+            case "--slideshow-delay":
+                let text = try value(argument)
+                guard let seconds = Double(text), seconds >= 0.05, seconds <= 86_400 else {
+                    throw CLIError("--slideshow-delay takes 0.05 to 86400 seconds, got '\(text)'")
+                }
+                slideshowDelay = .milliseconds(Int((seconds * 1000).rounded()))
             case "--store": store = try value(argument)
             case "--album": album = try value(argument)
             case "--out": out = try value(argument)

@@ -32,12 +32,15 @@ struct PhotoBrowserCommand {
             collection = photos
             albumPhotos = photos
         } else {
-            let photos = try collect(arguments.paths)
-            guard !photos.isEmpty else { throw CLIError("no photos in \(arguments.paths.joined(separator: ", ").oneLine)") }
-            if photos.contains(where: { if case .remote = $0 { true } else { false } }) {
+            if arguments.paths.contains(where: { URL.remotePhoto($0) != nil }) {
+                let photos = try collect(arguments.paths)
+                guard !photos.isEmpty else { throw CLIError("no photos in \(arguments.paths.joined(separator: ", ").oneLine)") }
                 collection = RemotePhotos(photos, loader: SharedImageLoader.make(memoryMB: 16, tool: "photo-browser"))
             } else {
-                collection = photos.compactMap { if case .photo(let photo) = $0 { photo } else { nil } }
+                // Names only: each photo's header is read when its page is first asked for.
+                let photos = try FolderPhotos(paths: arguments.paths)
+                guard await photos.count > 0 else { throw CLIError("no photos in \(arguments.paths.joined(separator: ", ").oneLine)") }
+                collection = photos
             }
             if let store {
                 let name = arguments.album ?? Arguments.defaultAlbum
@@ -50,6 +53,17 @@ struct PhotoBrowserCommand {
         }
         let controller = try await ViewerController(
             collection: collection, viewportSize: arguments.viewer.window, cacheBytes: arguments.cacheMB << 20, prefetchRadius: 2)
+        await controller.setSlideshowInterval(arguments.slideshowDelay)
+        if arguments.order != .name {
+            // The first screen comes in name order; the photo on it stays when the new order is in place.
+            await controller.sort(by: arguments.order)
+            // A single screen for scripts shows the first photo of the sorted order.
+            if arguments.viewer.once {
+                await controller.waitForSort()
+                _ = await controller.perform(.first)
+            }
+        }
+        if arguments.startsSlideshow { await controller.toggleSlideshow() }
         if let albumPhotos {
             await controller.bind("d") { photo in .collectionChanged(await albumPhotos.remove(photo)) }
         }
@@ -68,7 +82,7 @@ struct PhotoBrowserCommand {
         return exit.status
     }
 
-    /// Every photo in `paths`, in the order given: a URL as it is, a
+    /// Every photo in `paths` when some are URLs, in the order given: a URL as it is, a
     /// folder's photos (recursively, hidden entries and non-images
     /// skipped) sorted by path, a file.
     static func collect(_ paths: [String]) throws -> [RemotePhotos.Entry] {

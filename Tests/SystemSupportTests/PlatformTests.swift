@@ -71,6 +71,14 @@ struct PlatformTests {
         #expect(throws: SystemError.self) { try FileSystem.remove("\(folder)/x/old") }
         #expect(try FolderListing.entries(in: "\(folder)/x") == ["y"])
         #expect(throws: SystemError.self) { try FolderListing.entries(in: "\(folder)/missing") }
+        // Kinds come from readdir without following links (tmpfs and ext4 report them).
+        try DurableFile.write(Array("f".utf8), to: "\(folder)/x/file")
+        try FileSystem.makeFolders("\(folder)/x/link-target")
+        symlink("\(folder)/x/link-target", "\(folder)/x/link")
+        let items = try FolderListing.items(in: "\(folder)/x").sorted { $0.name < $1.name }
+        #expect(items.map(\.name) == ["file", "link", "link-target", "y"])
+        #expect(items.map(\.kind) == [.regular, .symbolicLink, .folder, .folder])
+        #expect(throws: SystemError.self) { try FolderListing.items(in: "\(folder)/x/file") }
     }
 
     @Test("a /proc file that reports size 0 is read to its end, and the limit holds")

@@ -11,6 +11,8 @@ public enum BrowserError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The photo's own source could not make its rendition (a photo on the
     /// network that could not be loaded); `reason` is the source's error.
     case unavailable(photoID: String, reason: String)
+    /// A path given to a collection does not exist or a folder cannot be listed.
+    case unreadable(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -18,6 +20,7 @@ public enum BrowserError: Error, Hashable, Sendable, CustomStringConvertible {
         case .emptyCollection: "there are no photos to show"
         case .undecodable(let id, let reason): "\(id) cannot be shown: \(reason)"
         case .unavailable(let id, let reason): "\(id) cannot be shown: \(reason)"
+        case .unreadable(let path, let reason): "\(path) cannot be read: \(reason)"
         }
     }
 }

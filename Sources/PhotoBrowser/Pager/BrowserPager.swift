@@ -121,6 +121,13 @@ public struct BrowserPager: Hashable, Sendable {
         index = min(index, count - 1)
     }
 
+    /// The shown photo is now page `index` (its collection was re-sorted):
+    /// the zoom and position stay as they are; prefetching follows the new
+    /// neighbours.
+    public mutating func renumberShownPage(_ index: Int) {
+        self.index = min(max(0, index), count - 1)
+    }
+
     /// The page after the shown one, if any.
     public var nextIndex: Int? { index + 1 < count ? index + 1 : nil }
     /// The page before the shown one, if any.

@@ -126,6 +126,36 @@ public actor PhotoBrowserSession {
         await cancelStalePrefetches()
     }
 
+    /// Follows the shown photo after its collection was put in another
+    /// order (``ReorderablePhotoCollection/reorder(by:)``): the same photo
+    /// stays on screen at the same zoom, now numbered where it moved to,
+    /// and prefetching moves to its new neighbours. Returns its new index.
+    /// A collection that cannot say where the photo went keeps the index.
+    @discardableResult
+    public func collectionReordered() async -> Int {
+        let count = await collection.count
+        pager.updateCount(count)
+        if let reorderable = collection as? any ReorderablePhotoCollection,
+            let index = await reorderable.index(ofPhotoWithID: current.id)
+        {
+            pager.renumberShownPage(index)
+        }
+        // Prefetches are filed by index, and the indices now name other
+        // photos: stop them all but the shown photo's own (a page may be joining it).
+        let old = prefetches
+        prefetches.removeAll()
+        for entry in old.values {
+            if entry.key.photoID == current.id {
+                prefetches[pager.index] = entry
+            } else {
+                entry.task.cancel()
+                await cache.cancel(entry.key)
+            }
+        }
+        if shown != nil { await startPrefetches() }
+        return pager.index
+    }
+
     /// Waits until the running prefetches finish (for tests and tools).
     public func waitForPrefetches() async {
         for entry in prefetches.values { await entry.task.value }

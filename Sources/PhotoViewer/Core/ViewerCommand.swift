@@ -28,6 +28,11 @@ public enum ViewerCommand: Hashable, Sendable {
     case resize(CGSize)
     /// Shows or hides the status overlay (a click, `i`).
     case toggleChrome
+    /// Starts or stops the slideshow (`s`): the next photo every
+    /// ``ViewerController/slideshowInterval``, back to the first after the last.
+    case toggleSlideshow
+    /// Sorts by the next ``PhotoBrowser/PhotoOrder`` (`o`), keeping the shown photo on screen.
+    case cycleOrder
     /// Toggles full screen (`f`; windows only).
     case toggleFullScreen
     /// Closes the viewer (`q`, Escape).

@@ -39,14 +39,26 @@ public actor ViewerController {
 
     /// The browser engine (replaced when the pixel density changes).
     public private(set) var session: PhotoBrowserSession
-    private let collection: any PhotoCollection
+    let collection: any PhotoCollection
     private let cache: RenditionCache
     private let limits: ImageLimits
     private var actions: [Character: Action] = [:]
     private var showsChrome = false
-    private var message: String?
+    var message: String?
     /// Timing and decode figures.
     public private(set) var statistics = ViewerStatistics()
+    /// Where redraws no input asked for go (the backend running now).
+    var redrawContinuation: AsyncStream<Void>.Continuation?
+    /// The running slideshow.
+    var slideshow: Task<Void, Never>?
+    /// How long the slideshow shows each photo.
+    public internal(set) var slideshowInterval: Duration = .seconds(4)
+    /// The running re-sort.
+    var reordering: Task<Void, Never>?
+    /// How many frames have been made (``frame()`` calls).
+    var framesMade = 0
+    /// Who waits for the next frame (the slideshow's clock starts at a shown page).
+    var frameWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// Opens `collection` in a viewport of `viewportSize` points at `scale` pixels per point.
     /// Throws ``PhotoBrowser/BrowserError`` when the collection is empty or `index` is outside it.
@@ -120,6 +132,16 @@ public actor ViewerController {
             switch command {
             case .quit: return .quit
             case .toggleFullScreen: return .toggleFullScreen
+            case .toggleSlideshow:
+                toggleSlideshow()
+                return .redraw
+            case .cycleOrder:
+                guard let reorderable = collection as? any ReorderablePhotoCollection else {
+                    message = "this collection has one order"
+                    return .redraw
+                }
+                sort(by: await reorderable.order.next)
+                return .redraw
             case .toggleChrome:
                 showsChrome.toggle()
                 return .redraw
@@ -166,6 +188,9 @@ public actor ViewerController {
         } catch {
             content = .failure("\(error)")
         }
+        framesMade += 1
+        for waiter in frameWaiters { waiter.resume() }
+        frameWaiters.removeAll()
         return ViewerFrame(
             index: pager.index, count: pager.count, photo: photo, content: content, viewportSize: pager.settings.viewportSize,
             scale: pager.settings.screenScale, zoomPercent: pager.state.zoom * pager.settings.screenScale * 100, showsChrome: showsChrome,

@@ -42,7 +42,7 @@ public struct ViewerKeymap: Sendable {
     /// The zoom step of `+` and `-` (and one wheel notch).
     public var zoomStep: Double
 
-    /// The keys of the issue: arrows, Space/BackSpace, Home/End, `+`/`-`, `0`, `f`, `i`, `q`/Escape.
+    /// Arrows, Space/BackSpace, Home/End, `+`/`-`, `0`, `f`, `i`, `s` (slideshow), `o` (order), `q`/Escape.
     public static let standard = ViewerKeymap(zoomStep: 1.25)
 
     /// Creates a keymap with a zoom step per key press.
@@ -67,6 +67,8 @@ public struct ViewerKeymap: Sendable {
             case "0": .fit
             case "f", "F": .toggleFullScreen
             case "i", "I": .toggleChrome
+            case "s", "S": .toggleSlideshow
+            case "o", "O": .cycleOrder
             case "n", "l", "j": .next
             case "p", "h", "k": .previous
             default: nil

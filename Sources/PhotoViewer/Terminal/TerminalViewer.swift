@@ -135,6 +135,8 @@ private enum TerminalInput: Sendable {
     case signals([Int32])
     /// Input ended.
     case closed
+    /// The controller asks for a frame (the slideshow, a finished sort).
+    case redraw
 }
 
 /// Set once, by the viewer's loop, to end the input thread.
@@ -218,9 +220,14 @@ private struct TerminalSession {
                 TerminalReader.run(device: device, decoder: decoder, stop: stop, input: continuation)
             }
         }
+        let redraws = await controller.redrawRequests()
+        let forwarder = Task {
+            for await _ in redraws { continuation.yield(.redraw) }
+        }
         await configure()
         await draw(after: nil)
         let exit = await loop(inputs)
+        forwarder.cancel()
         await write(setup.encoder(once: options.once).clearImages + Array("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l".utf8))
         stop.set()
         device.wakeReader()
@@ -240,6 +247,8 @@ private struct TerminalSession {
                 if let exit = await handleSignals(received) { return exit }
             case .closed:
                 return .endOfInput
+            case .redraw:
+                await draw(after: nil)
             }
         }
         return .endOfInput

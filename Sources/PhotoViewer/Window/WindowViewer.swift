@@ -66,15 +66,25 @@ public struct WindowViewer: Sendable {
         // then the first frame joins this decode.
         await controller.configure(viewportSize: options.size, scale: 1)
         let firstPage = Task { await controller.prepareCurrentPage() }
+        // Frames no input asked for (the slideshow, a finished sort) wake
+        // the window's event wait as SDL user events.
+        let wakes = WindowWakes()
+        let redraws = await controller.redrawRequests()
+        let forwarder = Task {
+            for await _ in redraws { wakes.post() }
+        }
         let result: Result<ViewerExit, WindowError> = await ViewerThread.run(named: "photodeck.window") {
             do throws(WindowError) {
                 let loop = try WindowLoop(controller: controller, options: options, started: started)
+                wakes.open()
+                defer { wakes.close() }
                 return .success(loop.run())
             } catch {
                 return .failure(error)
             }
         }
         firstPage.cancel()
+        forwarder.cancel()
         return try result.get()
     }
 }
@@ -170,6 +180,8 @@ private final class WindowLoop {
                     viewport: viewport)
             else { return nil }
             perform(pinch, at: now)
+        case SDL_USEREVENT:
+            draw(after: nil)
         case SDL_WINDOWEVENT:
             switch SDL_WindowEventID(UInt32(event.window.event)) {
             case SDL_WINDOWEVENT_SIZE_CHANGED:

@@ -78,4 +78,22 @@ extension PhotoBrowserSnippets {
         let turn = try await session.handle(.swipe(translation: CGSize(width: -220, height: 0), velocity: .zero))
         _ = (shown, turn)
     }
+
+    static func folderPhotos(settings: BrowserPager.Settings) async throws {
+        let photos = try FolderPhotos(paths: ["/photos", "/tmp/scan.png"])
+        let session = try await PhotoBrowserSession(collection: photos, settings: settings)
+        Task { try await photos.reorder(by: .captureDate) }  // then PhotoBrowserSession.collectionReordered()
+        _ = session
+    }
+
+    static func reorderable() async throws {
+        let photos = try FolderPhotos(paths: ["/photos"])
+        try await photos.reorder(by: .captureDate)  // reads headers it has not read yet
+        let page = await photos.index(ofPhotoWithID: "/photos/IMG_0042.jpg")
+        _ = page
+    }
+
+    static func naturalOrder() -> [String] {
+        ["b10", "b9", "a"].sorted(by: NaturalOrder.areInIncreasingOrder)  // ["a", "b9", "b10"]
+    }
 }

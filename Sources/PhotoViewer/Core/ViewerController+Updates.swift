@@ -1,0 +1,121 @@
+import Foundation
+public import PhotoBrowser
+import SystemSupport
+
+extension ViewerController {
+    /// Frames no input asked for: the slideshow's next photo, a re-sort
+    /// that finished. The backend running the viewer iterates this and
+    /// draws ``frame()`` for each element; asking again ends the previous
+    /// stream (one backend at a time).
+    public func redrawRequests() -> AsyncStream<Void> {
+        redrawContinuation?.finish()
+        let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        redrawContinuation = continuation
+        return stream
+    }
+
+    /// Asks the running backend for a frame.
+    func requestRedraw() { redrawContinuation?.yield() }
+
+    // MARK: - Slideshow
+
+    /// Sets how long the slideshow shows each photo (from its next step on).
+    public func setSlideshowInterval(_ interval: Duration) {
+        slideshowInterval = interval
+    }
+
+    /// Whether the slideshow is running.
+    public var isSlideshowRunning: Bool { slideshow != nil }
+
+    /// Starts the slideshow (stopping it if it runs): the next photo each
+    /// ``slideshowInterval`` after the last one was drawn (a slow decode
+    /// never makes it skip a photo), the first after the last, each a
+    /// redraw request (``redrawRequests()``).
+    public func toggleSlideshow() {
+        if let running = slideshow {
+            running.cancel()
+            slideshow = nil
+            message = "slideshow stopped"
+            releaseFrameWaiters()
+            return
+        }
+        let interval = slideshowInterval
+        message = "slideshow: every \(String(format: "%g", interval.inSeconds)) s"
+        let drawn = framesMade
+        slideshow = Task { [weak self] in
+            var seen = drawn
+            while !Task.isCancelled {
+                guard let frames = await self?.nextFrame(after: seen) else { return }
+                seen = frames
+                do { try await Task.sleep(for: interval) } catch { return }
+                guard let self, let frames = await self.advanceSlideshow() else { return }
+                seen = frames
+            }
+        }
+    }
+
+    /// Waits until a frame after the `count`th has been made; the frame count then.
+    private func nextFrame(after count: Int) async -> Int {
+        if framesMade <= count {
+            await withCheckedContinuation { frameWaiters.append($0) }
+        }
+        return framesMade
+    }
+
+    private func releaseFrameWaiters() {
+        for waiter in frameWaiters { waiter.resume() }
+        frameWaiters.removeAll()
+    }
+
+    /// One step of the slideshow: the frames made before its redraw
+    /// request, or `nil` when it was stopped meanwhile.
+    private func advanceSlideshow() async -> Int? {
+        guard slideshow != nil, !Task.isCancelled else { return nil }
+        let pager = await session.pager
+        let next = pager.nextIndex ?? 0
+        do {
+            try await session.showPage(next)
+            message = nil
+        } catch {
+            message = "\(error)"
+        }
+        let frames = framesMade
+        requestRedraw()
+        return frames
+    }
+
+    // MARK: - Order
+
+    /// Sorts the collection by `order` in the background (a
+    /// ``PhotoBrowser/ReorderablePhotoCollection``; others keep theirs).
+    /// The shown photo stays on screen; when the order is in place the
+    /// status says so and a redraw is requested. A sort still running is
+    /// replaced.
+    public func sort(by order: PhotoOrder) {
+        guard let reorderable = collection as? any ReorderablePhotoCollection else { return }
+        reordering?.cancel()
+        message = "sorting by \(order)…"
+        reordering = Task { [weak self] in
+            do {
+                try await reorderable.reorder(by: order)
+            } catch {
+                await self?.finishSort(with: "cannot sort by \(order): \(error)")
+                return
+            }
+            guard !Task.isCancelled else { return }
+            await self?.finishSort(with: "sorted by \(order)")
+        }
+    }
+
+    /// Waits until the running sort is in place (for tools and tests).
+    public func waitForSort() async {
+        await reordering?.value
+    }
+
+    private func finishSort(with text: String) async {
+        await session.collectionReordered()
+        message = text
+        reordering = nil
+        requestRedraw()
+    }
+}
