@@ -6,12 +6,12 @@ export PATH := $(PATH):/opt/swift/usr/bin
 
 # Libraries the package links, and the reference tools the tests compare with.
 BUILD_PACKAGES := pkgconf libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libheif-dev libde265-dev liblcms2-dev libgif-dev zlib1g-dev libsqlite3-dev libssl-dev libsdl2-dev libsdl2-ttf-dev libsixel-dev fonts-dejavu-core
-TEST_PACKAGES := $(BUILD_PACKAGES) libjpeg-turbo-progs libimage-exiftool-perl webp libheif-examples liblcms2-utils colord-data time python3 fiu-utils util-linux iproute2 xvfb xauth xdotool x11-apps tmux procps xterm kitty
+TEST_PACKAGES := $(BUILD_PACKAGES) libjpeg-turbo-progs libimage-exiftool-perl webp libheif-examples liblcms2-utils colord-data time python3 fiu-utils util-linux iproute2 xvfb xauth xdotool x11-apps tmux procps xterm kitty tumbler dbus python3-gi libglib2.0-bin
 BENCH_PACKAGES := $(TEST_PACKAGES) libvips-tools imagemagick python3-pil hyperfine libimage-exiftool-perl time curl
 
 DEMO_OUT ?= $(CURDIR)/.build/demo
 
-.PHONY: check-map check-portable demo test test-asan check-docs docs docs-preview check-consumer lint bench-decode bench-metadata bench-fit bench-heif bench-browser bench-viewer bench-workers bench-loading deps-build deps-test deps-bench
+.PHONY: check-map check-portable demo test test-asan check-docs docs docs-preview check-consumer lint bench-decode bench-metadata bench-fit bench-heif bench-browser bench-viewer bench-thumbnails bench-workers bench-loading deps-build deps-test deps-bench
 
 define install_missing
 	@missing=""; \
@@ -139,6 +139,12 @@ bench-viewer: deps-bench
 	swift build -c release --product photo-browser
 	/usr/bin/python3 scripts/bench-viewer.py
 	/usr/bin/python3 scripts/bench-folder-open.py
+
+## bench-thumbnails: thumbnails into the freedesktop cache beside vipsthumbnail, and the grid's first screen on 10,000 photos.
+bench-thumbnails: deps-bench
+	swift build -c release --product thumbnail-bench
+	swift build -c release --product photo-browser
+	/usr/bin/python3 scripts/bench-thumbnails.py
 
 ## bench-loading: a timeline's thumbnails through ImageLoader (20 ms loopback server) beside curl --parallel + vipsthumbnail.
 bench-loading: deps-bench

@@ -305,6 +305,13 @@ let package = Package(
         ),
 
         .executableTarget(
+            name: "thumbnail-bench",
+            dependencies: ["PhotoBrowser", "ExampleSupport"],
+            path: "Benchmarks/thumbnail-bench",
+            swiftSettings: swiftSettings
+        ),
+
+        .executableTarget(
             name: "loading-bench",
             dependencies: ["ImageLoading", "ImageCodecs", "ServiceKit", "ExampleSupport"],
             path: "Benchmarks/loading-bench",

@@ -24,13 +24,15 @@ struct Arguments {
     var slideshowDelay = Duration.seconds(4)
     /// Whether the slideshow starts when the viewer opens.
     var startsSlideshow = false
+    /// Whether the viewer opens in the thumbnail grid.
+    var startsInGrid = false
 
     static let defaultAlbum = "Favourites"
 
     static let usage = """
         usage: photo-browser [--display auto|window|kitty|iterm|sixel|ansi] [--window WxH] [--renderer R] [--once]
                              [--stats] [--store DIR [--album NAME]] [--cache-mb N] [--sort name|modified|date]
-                             [--slideshow] [--slideshow-delay SECONDS] [PATH...]
+                             [--slideshow] [--slideshow-delay SECONDS] [--grid] [PATH...]
                photo-browser [--viewport WxH] [--scale S] [--cache-mb N] [--out DIR] PATH... [-- COMMAND...]
 
         Shows the photos in PATH (files, folders or http(s) URLs, or the album NAME of the photo-album
@@ -38,7 +40,10 @@ struct Arguments {
         when standard input and output are terminals, opens a window when a display answers, else the best
         the terminal can do. Keys: Left/Right, Space/BackSpace, Home/End, +/- and the wheel zoom, 0 fits,
         double click zooms, drag swipes or pans, f full screen, i or a click shows the status, s starts or
-        stops the slideshow, o sorts by the next order (name, modified, date), q quits.
+        stops the slideshow, o sorts by the next order (name, modified, date), g or Enter switches between
+        the photo and the thumbnail grid (arrows move, a click selects, a double click opens), q quits.
+        --grid opens in the grid (with --once, once its thumbnails are made). Thumbnails are read from and
+        written to the desktop's shared cache, $XDG_CACHE_HOME/thumbnails (the freedesktop standard).
         With --store: d removes the shown photo from the album; with PATHs and --store, a adds it.
         --window WxH sizes the window (default 1280x800); --renderer automatic|accelerated|software picks
         how it draws (automatic: the GPU, or the software renderer where OpenGL would run on the CPU);
@@ -76,6 +81,7 @@ struct Arguments {
                 guard let chosen = PhotoOrder(rawValue: text) else { throw CLIError("--sort takes name, modified or date, got '\(text)'") }
                 order = chosen
             case "--slideshow": startsSlideshow = true
+            case "--grid": startsInGrid = true
             case "--slideshow-delay":
                 let text = try value(argument)
                 guard let seconds = Double(text), seconds >= 0.05, seconds <= 86_400 else {

@@ -64,6 +64,10 @@ struct PhotoBrowserCommand {
             }
         }
         if arguments.startsSlideshow { await controller.toggleSlideshow() }
+        // The grid's thumbnails come from, and go to, the desktop's shared cache.
+        let thumbnailer = Thumbnailer(cache: ThumbnailCache.standard())
+        await controller.setThumbnailer(thumbnailer)
+        if arguments.startsInGrid { await controller.showGrid() }
         if let albumPhotos {
             await controller.bind("d") { photo in .collectionChanged(await albumPhotos.remove(photo)) }
         }
@@ -78,6 +82,8 @@ struct PhotoBrowserCommand {
             let statistics = await controller.statistics
             Console.line("\(statistics)")
             Console.line("input to frame (ms): " + statistics.inputToFrame.map { String(format: "%.2f", $0) }.joined(separator: " "))
+            let made = await thumbnailer.statistics
+            Console.line("thumbnails: \(made.cacheHits) from the cache, \(made.embedded) embedded, \(made.decoded) decoded, \(made.failures) failed")
         }
         return exit.status
     }

@@ -57,6 +57,39 @@ struct PhotoViewerTerminalTests {
         #expect(sixel.standardOutput.contains("\u{1B}\\"))
     }
 
+    @Test("--grid --once: the grid of thumbnails in kitty's output; they go to the shared cache, and the next run reads them all")
+    func gridOnce() async throws {
+        let folder = try ViewerHarness.photoFolder([(1200, 900), (600, 900), (900, 900), (300, 900), (1600, 900)])
+        let cacheHome = FileManager.default.temporaryDirectory.appendingPathComponent("grid-cache-\(UUID().uuidString)").path
+        defer {
+            try? FileManager.default.removeItem(atPath: folder)
+            try? FileManager.default.removeItem(atPath: cacheHome)
+        }
+        let environment = ["COLUMNS": "40", "LINES": "12", "TERM": "xterm-256color", "XDG_CACHE_HOME": cacheHome]
+        let arguments = ["--display", "kitty", "--once", "--grid", "--stats", folder]
+        let first = try await ExampleProcess.run("photo-browser", arguments, environment: environment)
+        #expect(first.status == 0, "\(first.standardError)")
+        #expect(first.standardOutput.contains("thumbnails: 0 from the cache, 0 embedded, 5 decoded, 0 failed"))
+        #expect(first.standardOutput.contains("1/5  photo-1.jpg  grid"))
+        let image = try #require(try TerminalPayloads.kittyImages(in: Array(first.standardOutput.utf8)).first)
+        #expect(image.bitmap.size == PixelSize(width: 400, height: 220))
+        // 400x220: cells of 55 pixels, 7 columns centred (starting at x 7); the first is selected.
+        let layout = GridLayout(viewport: PixelSize(width: 400, height: 220), count: 5)
+        let corner = try #require(layout.cellRect(for: 0))
+        image.bitmap.withUnsafeBytes { bytes in
+            let offset = (corner.y * 400 + corner.x) * 3
+            #expect(Array(bytes[offset..<offset + 3]) == [90, 150, 255])
+        }
+        let stored = try FileManager.default.contentsOfDirectory(atPath: "\(cacheHome)/thumbnails/normal")
+        #expect(stored.count == 5 && stored.allSatisfy { $0.count == 36 && $0.hasSuffix(".png") })
+
+        let second = try await ExampleProcess.run("photo-browser", arguments, environment: environment)
+        #expect(second.status == 0, "\(second.standardError)")
+        #expect(second.standardOutput.contains("thumbnails: 5 from the cache, 0 embedded, 0 decoded, 0 failed"))
+        let again = try #require(try TerminalPayloads.kittyImages(in: Array(second.standardOutput.utf8)).first)
+        #expect(again.bitmap.pixels == image.bitmap.pixels)
+    }
+
     @Test("ANSI in tmux: the pane's colours are the fitted page; keys page and zoom; q restores the terminal", .enabled(if: ViewerHarness.has("tmux")))
     func ansiInTmux() async throws {
         let folder = try ViewerHarness.photoFolder([(1200, 900), (600, 900)])

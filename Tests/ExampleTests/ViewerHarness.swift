@@ -28,45 +28,13 @@ enum ViewerHarness {
     /// thread of its own or in a `defer` whose command returns at once.
     @discardableResult
     static func spawnAndWait(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws -> ToolResult {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tool-\(UUID().uuidString).out").path
-        defer { unlink(path) }
-        let merged = ProcessInfo.processInfo.environment.merging(environment) { _, own in own }
-        let pid = try spawn(name, arguments, environment: merged, output: path)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return ToolResult(status: exitStatus, output: String(decoding: (try? fileBytes(URL(fileURLWithPath: path))) ?? [], as: UTF8.self))
+        let result = try ChildProcess.run(name, arguments, environment: environment)
+        return ToolResult(status: result.status, output: result.output)
     }
 
-    /// Starts `name` (found on PATH through `env`) with exactly `environment`,
-    /// no signal blocked, input from `/dev/null`, output to the file `output`
-    /// (else `/dev/null`) and errors to `/dev/null`; the caller reaps it with
-    /// `waitpid`. Foundation's `Process` would pass on the test process's
-    /// blocked signals (a terminal's tmux pane could then never be hung up),
-    /// and learns of an exit by a descriptor that a daemon the child starts
-    /// (a tmux server) keeps open: xterm's clean-up waited ten minutes.
+    /// ``ChildProcess/spawn(_:_:environment:output:)``: the caller reaps it with `waitpid`.
     static func spawn(_ name: String, _ arguments: [String], environment: [String: String], output: String? = nil) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // The test process blocks signals its children must not inherit blocked.
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-        let argv = (["env", name] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { for word in argv + envp { free(word) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, "/usr/bin/env", &actions, &attributes, argv, envp)
-        guard spawned == 0 else { throw HarnessFailure(description: "cannot start \(name): \(String(cString: strerror(spawned)))") }
-        return pid
+        try ChildProcess.spawn(name, arguments, environment: environment, output: output)
     }
 
     /// Whether `name` is on PATH.

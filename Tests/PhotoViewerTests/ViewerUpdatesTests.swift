@@ -77,3 +77,71 @@ struct ViewerUpdatesTests {
         #expect(await plain.frame().message == "this collection has one order")
     }
 }
+
+@Suite("Viewer thumbnail grid", .dedicatedThreads)
+struct ViewerGridTests {
+    @Test("g opens the grid at the shown photo; keys and clicks move the selection; Enter and double clicks open it")
+    func navigation() async throws {
+        let controller = try await ViewerController(
+            collection: try ViewerUpdatesTests.photos(), viewportSize: CGSize(width: 400, height: 200), startingAt: 2)
+        #expect(await controller.press(.character("g"), pointer: .zero) == .redraw)
+        #expect(await controller.isShowingGrid)
+        var frame = await controller.frame()
+        guard case .grid(let grid) = frame.content else {
+            Issue.record("no grid")
+            return
+        }
+        // 400x200: cells of 50, 8 columns, 4 rows.
+        #expect(grid.layout.columns == 8 && grid.layout.selection == 2)
+        #expect(frame.statusLine.hasPrefix("3/4  photo-2.jpg  grid"))
+        #expect(await controller.press(.right, pointer: .zero) == .redraw)
+        #expect(await controller.press(.right, pointer: .zero) == .unchanged)  // the last photo
+        #expect(await controller.frame().index == 3)
+        #expect(await controller.press(.home, pointer: .zero) == .redraw)
+        // A click on the second cell selects it; a double click on the third opens it.
+        #expect(await controller.perform(.click(at: CGPoint(x: 75, y: 25))) == .redraw)
+        #expect(await controller.frame().index == 1)
+        #expect(await controller.perform(.toggleZoom(at: CGPoint(x: 125, y: 25))) == .redraw)
+        #expect(await !controller.isShowingGrid)
+        frame = await controller.frame()
+        #expect(frame.index == 2)
+        guard case .page = frame.content else {
+            Issue.record("not a page")
+            return
+        }
+        // Enter goes back to the grid and, with a new selection, opens that photo.
+        _ = await controller.press(.enter, pointer: .zero)
+        _ = await controller.press(.left, pointer: .zero)
+        _ = await controller.press(.enter, pointer: .zero)
+        #expect(await controller.frame().index == 1)
+    }
+
+    @Test("thumbnails arrive as redraws; the grid's canvas shows them, the selection framed")
+    func thumbnails() async throws {
+        let controller = try await ViewerController(collection: try ViewerUpdatesTests.photos(), viewportSize: CGSize(width: 400, height: 200))
+        let redraws = await controller.redrawRequests()
+        await controller.showGrid()
+        guard case .grid(let first) = await controller.frame().content else {
+            Issue.record("no grid")
+            return
+        }
+        #expect(first.pending == 4)
+        // Each arrival asks for a frame; the last one has none pending.
+        var pending = first.pending
+        for await _ in redraws {
+            guard case .grid(let grid) = await controller.frame().content else { break }
+            pending = grid.pending
+            if pending == 0 { break }
+        }
+        #expect(pending == 0)
+        guard case .grid(let grid) = await controller.frame().content else { return }
+        let canvas = grid.canvas
+        func pixel(_ x: Int, _ y: Int) -> [UInt8] {
+            canvas.withUnsafeBytes { bytes in (0..<3).map { bytes[(y * canvas.width + x) * 3 + $0] } }
+        }
+        // The selected cell's frame, and a thumbnail's pixels (noise, not the grey of a pending cell).
+        #expect(pixel(0, 0) == [90, 150, 255])
+        #expect(pixel(75, 25) != [48, 48, 48] && pixel(75, 25) != [24, 24, 24])
+        #expect(canvas.width == 400 && canvas.height == 200)
+    }
+}

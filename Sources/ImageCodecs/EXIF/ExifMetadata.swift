@@ -159,3 +159,21 @@ struct TIFFReader {
         return String(decoding: bytes, as: UTF8.self)
     }
 }
+
+extension ExifMetadata {
+    /// The JPEG preview a camera stores in IFD1 (`JPEGInterchangeFormat`
+    /// and its length), checked to lie inside the block and to start as a
+    /// JPEG; `nil` when there is none.
+    public var thumbnailJPEG: [UInt8]? {
+        guard let reader = TIFFReader(tiffData) else { return nil }
+        let ifd1 = reader.nextIFDOffset(after: reader.firstIFDOffset)
+        guard ifd1 != 0 else { return nil }
+        let entries = reader.entries(ofIFDAt: ifd1)
+        guard let start = entries.first(where: { $0.tag == 0x0201 }).flatMap(reader.integerField).map({ reader.integer(at: $0.offset, width: $0.width) }),
+            let length = entries.first(where: { $0.tag == 0x0202 }).flatMap(reader.integerField).map({ reader.integer(at: $0.offset, width: $0.width) }),
+            start >= 8, length >= 4, start <= tiffData.count - length
+        else { return nil }
+        let bytes = Array(tiffData[start..<start + length])
+        return bytes.starts(with: [0xFF, 0xD8, 0xFF]) ? bytes : nil
+    }
+}

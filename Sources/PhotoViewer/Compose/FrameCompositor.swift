@@ -97,21 +97,35 @@ public enum FrameCompositor {
         let width = max(1, pictures.count * boxWidth + max(0, pictures.count - 1) * gap)
         var canvas = blank(PixelSize(width: width, height: boxHeight), background: background)
         for (index, picture) in pictures.enumerated() {
-            let rgb = picture.pixelFormat == .rgb8 ? picture : picture.flattened(onto: background).converted(to: .rgb8)
-            let (shownWidth, shownHeight) = (min(rgb.width, boxWidth), min(rgb.height, boxHeight))
-            let x0 = index * (boxWidth + gap) + (boxWidth - shownWidth) / 2
-            let y0 = (boxHeight - shownHeight) / 2
-            let (sourceX, sourceY) = ((rgb.width - shownWidth) / 2, (rgb.height - shownHeight) / 2)
-            canvas.withUnsafeMutableBytes { target in
-                rgb.withUnsafeBytes { source in
-                    for row in 0..<shownHeight {
-                        let from = source.baseAddress! + (sourceY + row) * rgb.bytesPerRow + sourceX * 3
-                        let to = target.baseAddress! + ((y0 + row) * width + x0) * 3
-                        to.copyMemory(from: from, byteCount: shownWidth * 3)
-                    }
+            paste(picture, centredIn: (index * (boxWidth + gap), 0, PixelSize(width: boxWidth, height: boxHeight)), onto: &canvas, background: background)
+        }
+        return canvas
+    }
+
+    /// Copies `picture` (flattened onto `background`) centred into the box
+    /// at `box.x`, `box.y` of `box.size` on `canvas` (RGB), cropped to the
+    /// box and to the canvas.
+    static func paste(
+        _ picture: Bitmap, centredIn box: (x: Int, y: Int, size: PixelSize), onto canvas: inout Bitmap,
+        background: (red: UInt8, green: UInt8, blue: UInt8)
+    ) {
+        let rgb = picture.pixelFormat == .rgb8 ? picture : picture.flattened(onto: background).converted(to: .rgb8)
+        let (shownWidth, shownHeight) = (min(rgb.width, box.size.width), min(rgb.height, box.size.height))
+        let x0 = box.x + (box.size.width - shownWidth) / 2
+        let y0 = box.y + (box.size.height - shownHeight) / 2
+        let (sourceX, sourceY) = ((rgb.width - shownWidth) / 2, (rgb.height - shownHeight) / 2)
+        let rows = min(shownHeight, canvas.height - y0)
+        let columns = min(shownWidth, canvas.width - x0)
+        guard rows > 0, columns > 0, x0 >= 0, y0 >= 0 else { return }
+        let width = canvas.width
+        canvas.withUnsafeMutableBytes { target in
+            rgb.withUnsafeBytes { source in
+                for row in 0..<rows {
+                    let from = source.baseAddress! + (sourceY + row) * rgb.bytesPerRow + sourceX * 3
+                    let to = target.baseAddress! + ((y0 + row) * width + x0) * 3
+                    to.copyMemory(from: from, byteCount: columns * 3)
                 }
             }
         }
-        return canvas
     }
 }

@@ -26,8 +26,14 @@ public enum ViewerCommand: Hashable, Sendable {
     case pinch(scale: Double, center: CGPoint)
     /// The viewport changed size, in points (the pixel density is the one the viewer opened with).
     case resize(CGSize)
-    /// Shows or hides the status overlay (a click, `i`).
+    /// Shows or hides the status overlay (`i`).
     case toggleChrome
+    /// A single click at `point`: on a photo, shows or hides the status
+    /// overlay; in the thumbnail grid, selects the cell there.
+    case click(at: CGPoint)
+    /// Switches between the photo and the thumbnail grid (`g`, Enter):
+    /// the grid opens at the shown photo, and closes on the selected one.
+    case toggleGrid
     /// Starts or stops the slideshow (`s`): the next photo every
     /// ``ViewerController/slideshowInterval``, back to the first after the last.
     case toggleSlideshow

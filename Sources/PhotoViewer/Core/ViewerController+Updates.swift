@@ -96,14 +96,16 @@ extension ViewerController {
         reordering?.cancel()
         message = "sorting by \(order)…"
         reordering = Task { [weak self] in
+            // The grid's selection follows its photo, as the shown photo does.
+            let selected = await self?.gridSelectionID()
             do {
                 try await reorderable.reorder(by: order)
             } catch {
-                await self?.finishSort(with: "cannot sort by \(order): \(error)")
+                await self?.finishSort(with: "cannot sort by \(order): \(error)", selected: nil, in: reorderable)
                 return
             }
             guard !Task.isCancelled else { return }
-            await self?.finishSort(with: "sorted by \(order)")
+            await self?.finishSort(with: "sorted by \(order)", selected: selected, in: reorderable)
         }
     }
 
@@ -112,8 +114,18 @@ extension ViewerController {
         await reordering?.value
     }
 
-    private func finishSort(with text: String) async {
+    /// The id of the grid's selected photo, when the grid is shown.
+    private func gridSelectionID() async -> String? {
+        guard let layout = grid else { return nil }
+        return try? await collection.photo(at: layout.selection).id
+    }
+
+    private func finishSort(with text: String, selected: String?, in reorderable: any ReorderablePhotoCollection) async {
         await session.collectionReordered()
+        if var layout = grid, let selected, let index = await reorderable.index(ofPhotoWithID: selected) {
+            layout.select(index)
+            grid = layout
+        }
         message = text
         reordering = nil
         requestRedraw()

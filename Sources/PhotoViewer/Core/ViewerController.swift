@@ -43,7 +43,7 @@ public actor ViewerController {
     private let cache: RenditionCache
     private let limits: ImageLimits
     private var actions: [Character: Action] = [:]
-    private var showsChrome = false
+    var showsChrome = false
     var message: String?
     /// Timing and decode figures.
     public private(set) var statistics = ViewerStatistics()
@@ -59,6 +59,12 @@ public actor ViewerController {
     var framesMade = 0
     /// Who waits for the next frame (the slideshow's clock starts at a shown page).
     var frameWaiters: [CheckedContinuation<Void, Never>] = []
+    /// The thumbnail grid when it is shown (`nil`: the photo is).
+    var grid: GridLayout?
+    /// Makes the grid's thumbnails of files.
+    var thumbnailer = Thumbnailer(cache: nil)
+    /// Thumbnails fitted to the grid's box, by photo id.
+    var gridPictures = GridPictures()
 
     /// Opens `collection` in a viewport of `viewportSize` points at `scale` pixels per point.
     /// Throws ``PhotoBrowser/BrowserError`` when the collection is empty or `index` is outside it.
@@ -91,6 +97,7 @@ public actor ViewerController {
         } catch {
             message = "\(error)"
         }
+        await relayoutGrid()
     }
 
     /// Binds `character` to an app action on the shown photo (a key the viewer does not use itself).
@@ -115,9 +122,12 @@ public actor ViewerController {
     }
 
     /// Handles a key: the app action bound to its character if there is
-    /// one, else `keymap`'s command (zooming around `pointer`).
+    /// one, else `keymap`'s command (zooming around `pointer`). In the
+    /// grid, arrows (and `h`/`j`/`k`/`l`), Page Up/Down and Home/End move
+    /// the selection.
     public func press(_ key: ViewerKey, pointer: CGPoint, keymap: ViewerKeymap = .standard) async -> Response {
         if case .character(let character) = key, actions[character] != nil { return await runAction(character) }
+        if grid != nil, let response = await moveSelection(for: key) { return response }
         guard let command = keymap.command(for: key, pointer: pointer) else { return .unchanged }
         return await perform(command)
     }
@@ -127,6 +137,7 @@ public actor ViewerController {
 
     /// Applies `command` to the browser.
     public func perform(_ command: ViewerCommand) async -> Response {
+        if grid != nil, let response = await performInGrid(command) { return response }
         let pager = await session.pager
         do {
             switch command {
@@ -142,8 +153,11 @@ public actor ViewerController {
                 }
                 sort(by: await reorderable.order.next)
                 return .redraw
-            case .toggleChrome:
+            case .toggleChrome, .click:
                 showsChrome.toggle()
+                return .redraw
+            case .toggleGrid:
+                await openGrid()
                 return .redraw
             case .next: return try await turn(to: pager.nextIndex)
             case .previous: return try await turn(to: pager.previousIndex)
@@ -172,6 +186,7 @@ public actor ViewerController {
     /// (decoded if it was not prefetched), or a placeholder with the reason
     /// it cannot be shown.
     public func frame() async -> ViewerFrame {
+        if let grid { return await gridFrame(grid) }
         let pager = await session.pager
         let photo = await session.currentPhoto
         let content: ViewerFrame.Content
@@ -188,13 +203,18 @@ public actor ViewerController {
         } catch {
             content = .failure("\(error)")
         }
-        framesMade += 1
-        for waiter in frameWaiters { waiter.resume() }
-        frameWaiters.removeAll()
+        frameMade()
         return ViewerFrame(
             index: pager.index, count: pager.count, photo: photo, content: content, viewportSize: pager.settings.viewportSize,
             scale: pager.settings.screenScale, zoomPercent: pager.state.zoom * pager.settings.screenScale * 100, showsChrome: showsChrome,
             message: message)
+    }
+
+    /// Counts a frame and wakes whoever waits for one.
+    func frameMade() {
+        framesMade += 1
+        for waiter in frameWaiters { waiter.resume() }
+        frameWaiters.removeAll()
     }
 
     /// Records the time from an input to the frame that answered it.

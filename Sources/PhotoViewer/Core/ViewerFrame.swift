@@ -12,6 +12,8 @@ public struct ViewerFrame: Sendable {
         case page(BrowserPage)
         /// A placeholder: the photo could not be shown, and why.
         case failure(String)
+        /// The thumbnail grid: draw `grid.canvas` over the whole viewport.
+        case grid(ViewerGrid)
     }
 
     /// The page index (0-based).
@@ -66,12 +68,14 @@ public struct ViewerFrame: Sendable {
     /// are shown as `\u{1B}`-style escapes.
     public var title: String { "\(TerminalText.safeLine(name)) — \(index + 1)/\(count)" }
 
-    /// The status line: `N/COUNT  NAME  WxH  ZOOM%`, then the message if
-    /// any; the name and the message are terminal-safe, as in ``title``.
+    /// The status line: `N/COUNT  NAME  WxH  ZOOM%` (in the grid, the
+    /// selected photo's `N/COUNT  NAME  grid`), then the message if any;
+    /// the name and the message are terminal-safe, as in ``title``.
     public var statusLine: String {
         let size = photo.displaySize
         let zoom = zoomPercent >= 10 ? String(Int(zoomPercent.rounded())) : String(format: "%.1f", zoomPercent)
-        let base = "\(index + 1)/\(count)  \(TerminalText.safeLine(name))  \(size.width)x\(size.height)  \(zoom)%"
+        let detail = if case .grid = content { "grid" } else { "\(size.width)x\(size.height)  \(zoom)%" }
+        let base = "\(index + 1)/\(count)  \(TerminalText.safeLine(name))  \(detail)"
         return message.map { "\(base)  \(TerminalText.safeLine($0))" } ?? base
     }
 
@@ -80,5 +84,25 @@ public struct ViewerFrame: Sendable {
         PixelSize(
             width: max(1, Int((Double(viewportSize.width) * scale).rounded())),
             height: max(1, Int((Double(viewportSize.height) * scale).rounded())))
+    }
+}
+
+/// The thumbnail grid as a frame shows it.
+public struct ViewerGrid: Sendable {
+    /// The viewport's pixels: every visible cell, the selected one framed.
+    public let canvas: Bitmap
+    /// Where the cells are.
+    public let layout: GridLayout
+    /// Visible cells whose thumbnails are still being made.
+    public let pending: Int
+    /// Changes with every grid frame (a window keys its texture by it).
+    public let version: Int
+
+    /// Creates a grid frame.
+    public init(canvas: Bitmap, layout: GridLayout, pending: Int, version: Int) {
+        self.canvas = canvas
+        self.layout = layout
+        self.pending = pending
+        self.version = version
     }
 }

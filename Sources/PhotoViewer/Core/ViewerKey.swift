@@ -42,7 +42,7 @@ public struct ViewerKeymap: Sendable {
     /// The zoom step of `+` and `-` (and one wheel notch).
     public var zoomStep: Double
 
-    /// Arrows, Space/BackSpace, Home/End, `+`/`-`, `0`, `f`, `i`, `s` (slideshow), `o` (order), `q`/Escape.
+    /// Arrows, Space/BackSpace, Home/End, `+`/`-`, `0`, `f`, `i`, `s` (slideshow), `o` (order), `g` and Enter (grid), `q`/Escape.
     public static let standard = ViewerKeymap(zoomStep: 1.25)
 
     /// Creates a keymap with a zoom step per key press.
@@ -58,7 +58,7 @@ public struct ViewerKeymap: Sendable {
         case .home: .first
         case .end: .last
         case .escape, .interrupt: .quit
-        case .enter: .toggleChrome
+        case .enter: .toggleGrid
         case .character(let character):
             switch character {
             case "q", "Q": .quit
@@ -69,6 +69,7 @@ public struct ViewerKeymap: Sendable {
             case "i", "I": .toggleChrome
             case "s", "S": .toggleSlideshow
             case "o", "O": .cycleOrder
+            case "g", "G": .toggleGrid
             case "n", "l", "j": .next
             case "p", "h", "k": .previous
             default: nil

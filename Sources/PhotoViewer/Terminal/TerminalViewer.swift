@@ -205,6 +205,8 @@ private struct TerminalSession {
         await controller.recordOutput(output)
         guard setup.interactive else {
             await configure()
+            // A single screen of the grid shows its thumbnails, not their placeholders.
+            await controller.waitForGridThumbnails()
             await draw(after: nil)
             device.restore()
             return .quit
@@ -309,6 +311,8 @@ private struct TerminalSession {
                 failure = "\(error)"
             }
         case .failure(let reason): failure = reason
+        case .grid(let grid):
+            do { out += try encoder.encode(grid.canvas, cellSize: cell) } catch { failure = "\(error)" }
         }
         if let failure {
             let row = max(1, (size.rows - 1) / 2)

@@ -149,6 +149,14 @@ final class WindowRenderer {
                 failure = "cannot make a texture of \(page.rendition.width)x\(page.rendition.height): \(Self.lastError)"
             }
         case .failure(let reason): failure = reason
+        case .grid(let grid):
+            // The grid is drawn in window pixels: one canvas pixel per pixel.
+            if let texture = texture(for: grid.canvas, key: "grid#\(grid.version)") {
+                var target = SDL_Rect(x: 0, y: 0, w: Int32(grid.canvas.width), h: Int32(grid.canvas.height))
+                SDL_RenderCopy(renderer, texture, nil, &target)
+            } else {
+                failure = "cannot make a texture of the grid: \(Self.lastError)"
+            }
         }
         if let failure { drawText(failure, centredIn: pixels, color: SDL_Color(r: 255, g: 120, b: 120, a: 255)) }
         if frame.showsChrome {

@@ -96,7 +96,7 @@ private final class WindowLoop {
     let renderer: WindowRenderer
     let started: ContinuousClock.Instant
     var drag: (tracker: DragTracker, pans: Bool)?
-    var pendingClick: ContinuousClock.Instant?
+    var pendingClick: (deadline: ContinuousClock.Instant, point: CGPoint)?
     var viewport = CGSize(width: 1, height: 1)
 
     init(controller: ViewerController, options: WindowViewer.Options, started: ContinuousClock.Instant) throws(WindowError) {
@@ -118,15 +118,20 @@ private final class WindowLoop {
         // touched now, not on the first photo's frame.
         renderer.presentBlank()
         configure()
+        if options.once {
+            // A single screen of the grid shows its thumbnails, not their placeholders.
+            BlockingBridge.wait { await controller.waitForGridThumbnails() }
+            draw(after: nil)
+            return .quit
+        }
         draw(after: nil)
-        if options.once { return .quit }
         var event = SDL_Event()
         while true {
-            let wait = pendingClick.map { max(1, Int(($0 - .now).inMilliseconds)) } ?? 500
+            let wait = pendingClick.map { max(1, Int(($0.deadline - .now).inMilliseconds)) } ?? 500
             guard SDL_WaitEventTimeout(&event, Int32(wait)) != 0 else {
-                if let deadline = pendingClick, ContinuousClock.now >= deadline {
+                if let click = pendingClick, ContinuousClock.now >= click.deadline {
                     pendingClick = nil
-                    perform(.toggleChrome, at: .now)
+                    perform(.click(at: click.point), at: .now)
                 }
                 continue
             }
@@ -164,7 +169,9 @@ private final class WindowLoop {
             drag = nil
             if finished.tracker.isClick {
                 // A single click shows the overlay unless a second click makes it a double click.
-                if event.button.clicks < 2 { pendingClick = now + .milliseconds(300) }
+                if event.button.clicks < 2 {
+                    pendingClick = (now + .milliseconds(300), CGPoint(x: Int(event.button.x), y: Int(event.button.y)))
+                }
             } else if !finished.pans {
                 perform(.swipe(translation: finished.tracker.translation, velocity: finished.tracker.velocity(at: seconds)), at: now)
             }

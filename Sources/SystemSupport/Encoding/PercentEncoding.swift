@@ -11,10 +11,29 @@
 package enum PercentEncoding {
     /// `text` with everything but RFC 3986's unreserved characters percent-encoded.
     package static func encode(_ text: String) -> String {
+        encode(text, keeping: isUnreserved)
+    }
+
+    /// A file path as a `file://` URI's path: the unreserved characters
+    /// and `! $ & ' ( ) * + , / : = @` kept, everything else (spaces, `;`,
+    /// `#`, `%`, `?`, non-ASCII bytes) percent-encoded in upper-case hex.
+    /// That is GLib's `g_filename_to_uri`, so a thumbnail's MD5 key is the
+    /// one GNOME Files and tumbler compute for the same file.
+    ///
+    /// ```swift
+    /// PercentEncoding.encodeFilePath("/photos/a b;é.jpg")   // "/photos/a%20b%3B%C3%A9.jpg"
+    /// ```
+    package static func encodeFilePath(_ path: String) -> String {
+        let kept = Set("!$&'()*+,/:=@".utf8)
+        return encode(path, keeping: { isUnreserved($0) || kept.contains($0) })
+    }
+
+    /// `text`'s UTF-8 with every byte `keeps` refuses written as `%XX`.
+    private static func encode(_ text: String, keeping keeps: (UInt8) -> Bool) -> String {
         var encoded: [UInt8] = []
         encoded.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
-            if isUnreserved(byte) {
+            if keeps(byte) {
                 encoded.append(byte)
             } else {
                 encoded += [0x25, hexDigit(byte >> 4), hexDigit(byte & 0x0F)]

@@ -138,4 +138,16 @@ extension ImageCodecsSnippets {
             show(frame.bitmap, for: frame.duration)
         }
     }
+
+    static func pngText(bitmap: Bitmap, uri: String) throws {
+        let png = try PNGText.adding([("Thumb::URI", uri), ("Thumb::MTime", "1700000000")], to: try bitmap.encoded(as: .png))
+        let uri = PNGText.entries(in: png)["Thumb::URI"]
+        _ = uri
+    }
+
+    static func embeddedThumbnail(path: String) throws {
+        let preview = try EmbeddedThumbnail.rendition(ofFileAt: path, fitting: PixelSize(width: 128, height: 128))
+        let bitmap = try preview ?? DecodedImage(renderingFileAt: path, in: PixelSize(width: 128, height: 128)).bitmap
+        _ = bitmap
+    }
 }

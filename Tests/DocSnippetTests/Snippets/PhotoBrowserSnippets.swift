@@ -96,4 +96,22 @@ extension PhotoBrowserSnippets {
     static func naturalOrder() -> [String] {
         ["b10", "b9", "a"].sorted(by: NaturalOrder.areInIncreasingOrder)  // ["a", "b9", "b10"]
     }
+
+    static func thumbnailCache() {
+        let hit = ThumbnailCache.standard()?.thumbnail(forFileAt: "/photos/IMG_0001.jpg", size: .normal)  // nil: make one
+        _ = hit
+    }
+
+    static func thumbnailer() async throws {
+        let thumbnailer = Thumbnailer(cache: .standard())
+        let thumbnail = try await thumbnailer.thumbnail(forFileAt: "/photos/IMG_0001.jpg", size: .normal)
+        _ = thumbnail
+    }
+
+    static func gridLayout() {
+        var grid = GridLayout(viewport: PixelSize(width: 1280, height: 800), count: 500)
+        grid.select(grid.selection + grid.columns)  // one row down, scrolled into view
+        let cell = grid.cellRect(for: grid.selection)  // where to draw its thumbnail
+        _ = cell
+    }
 }

@@ -3,6 +3,7 @@
 // SnippetCoverageTests checks that the samples' text is here.
 
 import Foundation
+import ImageCodecs
 import PhotoBrowser
 import PhotoViewer
 
@@ -59,5 +60,10 @@ enum PhotoViewerSnippets {
     static func multiplexer() {
         let multiplexer = TerminalMultiplexer.detect()
         if case .tmux(let pane) = multiplexer, pane.passesKittyGraphics { print("kitty through tmux") }
+    }
+
+    static func gridCanvas(layout: GridLayout, thumbnail: Bitmap) {
+        let canvas = FrameCompositor.grid(layout, cells: [0: .picture(thumbnail), 1: .pending])
+        _ = canvas
     }
 }

@@ -55,4 +55,8 @@ enum SystemSupportSnippets {
     static func percentEncoding() -> String {
         PercentEncoding.encode("a+b c/é")  // "a%2Bb%20c%2F%C3%A9"
     }
+
+    static func filePathEncoding() -> String {
+        PercentEncoding.encodeFilePath("/photos/a b;é.jpg")  // "/photos/a%20b%3B%C3%A9.jpg"
+    }
 }

@@ -1,0 +1,128 @@
+public import ImageCodecs
+import SystemSupport
+
+/// A thumbnail and where it came from.
+public struct Thumbnail: Sendable {
+    /// Where the pixels came from.
+    public enum Origin: String, Hashable, Sendable {
+        /// A valid entry of the shared cache (made by PhotoDeck or by the desktop).
+        case cache
+        /// The preview the photo carries (a JPEG's EXIF thumbnail), then stored in the cache.
+        case embedded
+        /// The photo decoded at the thumbnail's size, then stored in the cache.
+        case decoded
+    }
+
+    /// The upright pixels, the longer side at most the size's ``ThumbnailSize/pixels``.
+    public let bitmap: Bitmap
+    /// Where they came from.
+    public let origin: Origin
+}
+
+/// Makes thumbnails of files: the shared cache first (``ThumbnailCache``),
+/// else the photo's own embedded preview when it covers the size, else a
+/// decode at the size (shrink on load), on ``ImageCodecs/ImageWorkers``'
+/// threads at the caller's priority (visible cells first; a grid asks for
+/// off-screen cells at `.utility`). New thumbnails and failures are
+/// written to the cache. Concurrent requests for one file and size share
+/// one piece of work.
+///
+/// ```swift
+/// let thumbnailer = Thumbnailer(cache: .standard())
+/// let thumbnail = try await thumbnailer.thumbnail(forFileAt: "/photos/IMG_0001.jpg", size: .normal)
+/// ```
+public actor Thumbnailer {
+    /// What the thumbnailer has done.
+    public struct Statistics: Hashable, Sendable {
+        /// Thumbnails read from the cache.
+        public var cacheHits = 0
+        /// Thumbnails made from embedded previews.
+        public var embedded = 0
+        /// Thumbnails made by decoding.
+        public var decoded = 0
+        /// Files that had none (including failures recorded before).
+        public var failures = 0
+        /// Thumbnails or failures that could not be written to the cache.
+        public var storeErrors = 0
+    }
+
+    /// The shared cache; `nil` makes every thumbnail anew and keeps none.
+    public nonisolated let cache: ThumbnailCache?
+    private let limits: ImageLimits
+    private var running: [Key: Task<Made, Never>] = [:]
+    /// What has been done so far.
+    public private(set) var statistics = Statistics()
+
+    /// One piece of work's result, and whether writing it to the cache failed.
+    private typealias Made = (result: Result<Thumbnail, ThumbnailError>, storeFailed: Bool)
+
+    private struct Key: Hashable {
+        let path: String
+        let size: ThumbnailSize
+    }
+
+    /// A thumbnailer over `cache`, decoding under `limits`.
+    public init(cache: ThumbnailCache?, limits: ImageLimits = .default) {
+        self.cache = cache
+        self.limits = limits
+    }
+
+    /// The thumbnail of the file at `path` in `size`.
+    public func thumbnail(forFileAt path: String, size: ThumbnailSize) async throws(ThumbnailError) -> Thumbnail {
+        let key = Key(path: path, size: size)
+        let task: Task<Made, Never>
+        if let existing = running[key] {
+            task = existing
+        } else {
+            let (cache, limits) = (cache, limits)
+            task = Task { await ImageWorkers.shared.run { Self.make(path: path, size: size, cache: cache, limits: limits) } }
+            running[key] = task
+        }
+        let made = await task.value
+        if running[key] == task {
+            running[key] = nil
+            record(made)
+        }
+        return try made.result.get()
+    }
+
+    private func record(_ made: Made) {
+        if made.storeFailed { statistics.storeErrors += 1 }
+        switch made.result {
+        case .success(let thumbnail):
+            switch thumbnail.origin {
+            case .cache: statistics.cacheHits += 1
+            case .embedded: statistics.embedded += 1
+            case .decoded: statistics.decoded += 1
+            }
+        case .failure: statistics.failures += 1
+        }
+    }
+
+    /// The blocking work, on a worker thread.
+    private static func make(path: String, size: ThumbnailSize, cache: ThumbnailCache?, limits: ImageLimits) -> Made {
+        let status: FileStatus
+        do { status = try FileSystem.status(of: path) } catch { return (.failure(.unreadable(path: path, reason: "\(error)")), false) }
+        guard status.kind == .regular else { return (.failure(.unreadable(path: path, reason: "it is \(status.kind)")), false) }
+        let uri = ThumbnailCache.uri(forFileAt: path)
+        if let cache {
+            if let bitmap = cache.thumbnail(uri: uri, status: status, size: size) { return (.success(Thumbnail(bitmap: bitmap, origin: .cache)), false) }
+            if cache.hasFailure(uri: uri, status: status) { return (.failure(.failedBefore(path: path)), false) }
+        }
+        let box = PixelSize(width: size.pixels, height: size.pixels)
+        let options = RenditionOptions.interactive(limits: limits)
+        let made: Thumbnail
+        do throws(ImageCodecError) {
+            if let preview = try EmbeddedThumbnail.rendition(ofFileAt: path, fitting: box, options: options) {
+                made = Thumbnail(bitmap: preview, origin: .embedded)
+            } else {
+                made = Thumbnail(bitmap: try DecodedImage(renderingFileAt: path, in: box, mode: .fit, options: options).bitmap, origin: .decoded)
+            }
+        } catch {
+            let recorded = (try? cache?.recordFailure(forFileAt: path, status: status)) != nil
+            return (.failure(.undecodable(path: path, reason: error)), cache != nil && !recorded)
+        }
+        let stored = (try? cache?.store(made.bitmap, forFileAt: path, status: status, size: size)) != nil
+        return (.success(made), cache != nil && !stored)
+    }
+}
