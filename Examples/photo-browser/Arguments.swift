@@ -40,9 +40,11 @@ struct Arguments {
         when standard input and output are terminals, opens a window when a display answers, else the best
         the terminal can do. Keys: Left/Right, Space/BackSpace, Home/End, +/- and the wheel zoom, 0 fits,
         double click zooms, drag swipes or pans, f full screen, i or a click shows the status, s starts or
-        stops the slideshow, o sorts by the next order (name, modified, date), g or Enter switches between
+        stops the slideshow, o sorts by the next order (name, modified, date), r/R turn the photo and h/v
+        flip it (for viewing; files are not changed), g or Enter switches between
         the photo and the thumbnail grid (arrows move, a click selects, a double click opens), q quits.
-        --grid opens in the grid (with --once, once its thumbnails are made). Thumbnails are read from and
+        --grid opens in the grid (with --once, once its thumbnails are made). Keys can be rebound in
+        $XDG_CONFIG_HOME/photodeck/keys.conf, one `KEY = ACTION` per line (see ViewerKeymap.parse). Thumbnails are read from and
         written to the desktop's shared cache, $XDG_CACHE_HOME/thumbnails (the freedesktop standard).
         With --store: d removes the shown photo from the album; with PATHs and --store, a adds it.
         --window WxH sizes the window (default 1280x800); --renderer automatic|accelerated|software picks

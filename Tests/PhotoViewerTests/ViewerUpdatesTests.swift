@@ -145,3 +145,69 @@ struct ViewerGridTests {
         #expect(canvas.width == 400 && canvas.height == 200)
     }
 }
+
+@Suite("Viewer orientation keys", .dedicatedThreads)
+struct ViewerOrientationKeyTests {
+    @Test("r turns the shown photo (its size in the status line turns), R turns it back; h and v flip")
+    func keys() async throws {
+        let controller = try await ViewerController(collection: try ViewerUpdatesTests.photos(), viewportSize: CGSize(width: 64, height: 48))
+        #expect(await controller.press(.character("r"), pointer: .zero) == .redraw)
+        var frame = await controller.frame()
+        #expect(frame.statusLine.contains("32x48"))
+        guard case .page(let page) = frame.content else {
+            Issue.record("no page")
+            return
+        }
+        #expect(page.rendition.width < page.rendition.height)
+        _ = await controller.press(.character("R"), pointer: .zero)
+        frame = await controller.frame()
+        #expect(frame.statusLine.contains("48x32"))
+        _ = await controller.press(.character("h"), pointer: .zero)
+        #expect(await controller.session.viewOrientation == .upMirrored)
+        _ = await controller.press(.character("v"), pointer: .zero)
+        #expect(await controller.session.viewOrientation == .down)
+    }
+}
+
+@Suite("keys.conf")
+struct KeymapConfigurationTests {
+    @Test("bindings replace the standard keys; none unbinds; unknown lines are reported with their numbers and skipped")
+    func parsing() {
+        let text = """
+            # my keys
+            j = next
+            k = previous   # vi
+            page-down = last
+            q = none
+            "#" = grid
+            x = explode
+            nonsense
+            ctrl-x = quit
+            \u{1B}[2J = quit
+            """
+        let (keymap, problems) = ViewerKeymap.parse(text)
+        #expect(keymap.command(for: .character("j"), pointer: .zero) == .next)
+        #expect(keymap.command(for: .character("k"), pointer: .zero) == .previous)
+        #expect(keymap.command(for: .pageDown, pointer: .zero) == .last)
+        #expect(keymap.command(for: .character("q"), pointer: .zero) == nil)
+        #expect(keymap.command(for: .character("#"), pointer: .zero) == .toggleGrid)
+        // Keys the file does not name keep their standard commands.
+        #expect(keymap.command(for: .right, pointer: .zero) == .next && keymap.command(for: .escape, pointer: .zero) == .quit)
+        #expect(problems.map(\.line) == [7, 8, 9, 10])
+        #expect(problems[0].description == "line 7: unknown action 'explode'")
+        #expect(problems[1].reason.hasPrefix("expected KEY = ACTION"))
+        // The escape sequence in the file is shown, not sent.
+        #expect(!problems[3].reason.contains("\u{1B}"))
+        #expect(ViewerKeymap.configurationPath(environment: ["XDG_CONFIG_HOME": "/c", "HOME": "/h"]) == "/c/photodeck/keys.conf")
+        #expect(ViewerKeymap.configurationPath(environment: ["HOME": "/h"]) == "/h/.config/photodeck/keys.conf")
+    }
+
+    @Test("the controller's keymap answers the keys")
+    func controllerKeymap() async throws {
+        let controller = try await ViewerController(collection: try ViewerUpdatesTests.photos(), viewportSize: CGSize(width: 64, height: 48))
+        await controller.setKeymap(ViewerKeymap.parse("x = last\nright = none").keymap)
+        #expect(await controller.press(.right, pointer: .zero) == .unchanged)
+        #expect(await controller.press(.character("x"), pointer: .zero) == .redraw)
+        #expect(await controller.frame().index == 3)
+    }
+}

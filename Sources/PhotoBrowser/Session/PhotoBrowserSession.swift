@@ -56,6 +56,8 @@ public actor PhotoBrowserSession {
     /// The rendition on screen, held even when it is too large for the
     /// cache (a zoomed-in page), so that panning never decodes it again.
     private var shown: (key: RenditionCache.Key, bitmap: Bitmap)?
+    /// How each photo the person turned or flipped is shown, by id.
+    private var viewOrientations: [String: ImageOrientation] = [:]
 
     /// Opens the collection at page `index`. Prefetching around it starts
     /// once its page has been shown (``currentPage()``).
@@ -89,7 +91,7 @@ public actor PhotoBrowserSession {
 
     /// The shown page with its pixels at the size the current zoom needs.
     public func currentPage() async throws -> BrowserPage {
-        let key = RenditionCache.Key(photoID: current.id, size: pager.renditionSize)
+        let key = RenditionCache.Key(photoID: current.renditionID, size: pager.renditionSize)
         if let shown, shown.key == key {
             return BrowserPage(index: pager.index, photo: current, state: pager.state, frame: pager.imageFrame, rendition: shown.bitmap, origin: .cached)
         }
@@ -120,7 +122,7 @@ public actor PhotoBrowserSession {
         let count = await collection.count
         guard (0..<count).contains(index) else { throw BrowserError.pageOutOfRange(index, count: count) }
         pager.updateCount(count)
-        current = try await collection.photo(at: index)
+        current = try await viewed(collection.photo(at: index))
         pager.showPage(index, imageSize: current.displaySize)
         // Stale prefetches stop now, so they do not slow the new page; new ones start once it is shown.
         await cancelStalePrefetches()
@@ -145,7 +147,7 @@ public actor PhotoBrowserSession {
         let old = prefetches
         prefetches.removeAll()
         for entry in old.values {
-            if entry.key.photoID == current.id {
+            if entry.key.photoID == current.renditionID {
                 prefetches[pager.index] = entry
             } else {
                 entry.task.cancel()
@@ -154,6 +156,27 @@ public actor PhotoBrowserSession {
         }
         if shown != nil { await startPrefetches() }
         return pager.index
+    }
+
+    /// How the shown photo is turned or flipped for viewing (`.up`: as it is).
+    public var viewOrientation: ImageOrientation { viewOrientations[current.id] ?? .up }
+
+    /// Turns or flips the shown photo for viewing (`.right`: a quarter
+    /// clockwise, `.left`: anticlockwise, `.upMirrored`: left to right,
+    /// `.downMirrored`: top to bottom), on top of how it is shown now. The
+    /// page goes back to fit; the photo keeps its orientation when the
+    /// person comes back to it in this session. The file is not changed.
+    public func orient(by transform: ImageOrientation) async throws {
+        let orientation = viewOrientation.then(transform)
+        viewOrientations[current.id] = orientation == .up ? nil : orientation
+        current = try await viewed(collection.photo(at: pager.index))
+        pager.showPage(pager.index, imageSize: current.displaySize)
+        shown = nil
+    }
+
+    /// `photo` as the person chose to see it (turned or flipped).
+    private func viewed(_ photo: BrowserPhoto) -> BrowserPhoto {
+        photo.viewed(viewOrientations[photo.id] ?? .up)
     }
 
     /// Waits until the running prefetches finish (for tests and tools).
@@ -180,11 +203,11 @@ public actor PhotoBrowserSession {
     private func startPrefetches() async {
         await cancelStalePrefetches()
         for index in pager.prefetchIndices where prefetches[index] == nil {
-            guard let photo = try? await collection.photo(at: index) else { continue }
+            guard let photo = try? await viewed(collection.photo(at: index)) else { continue }
             // The window may have moved while the photo was looked up.
             guard prefetches[index] == nil, pager.prefetchIndices.contains(index) else { continue }
             let geometry = pager.settings.geometry(for: photo.displaySize)
-            let key = RenditionCache.Key(photoID: photo.id, size: geometry.renditionSize(for: geometry.initialState))
+            let key = RenditionCache.Key(photoID: photo.renditionID, size: geometry.renditionSize(for: geometry.initialState))
             let cache = cache
             let limits = limits
             let task = Task.detached(priority: .utility) {

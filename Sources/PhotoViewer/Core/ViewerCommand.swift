@@ -1,4 +1,5 @@
 public import Foundation
+public import ImageCodecs
 
 /// What the person at a viewer asks for, whatever the screen: a window's
 /// keys and mouse and a terminal's keys all become these. Points are in the
@@ -39,6 +40,10 @@ public enum ViewerCommand: Hashable, Sendable {
     case toggleSlideshow
     /// Sorts by the next ``PhotoBrowser/PhotoOrder`` (`o`), keeping the shown photo on screen.
     case cycleOrder
+    /// Turns or flips the shown photo for viewing, on top of how it is shown
+    /// (`r`: `.right`, a quarter clockwise; `R`: `.left`; `h`: `.upMirrored`,
+    /// left to right; `v`: `.downMirrored`, top to bottom). Files are not changed.
+    case orient(ImageOrientation)
     /// Toggles full screen (`f`; windows only).
     case toggleFullScreen
     /// Closes the viewer (`q`, Escape).

@@ -119,7 +119,7 @@ extension ViewerController {
             _ = try? await session.handle(.resize(size, safeAreaInsets: nil))
             await relayoutGrid()
             return .redraw
-        case .zoom, .fit, .pan, .swipe, .pinch: return .unchanged
+        case .zoom, .fit, .pan, .swipe, .pinch, .orient: return .unchanged
         case .quit, .toggleFullScreen, .toggleChrome, .toggleSlideshow, .cycleOrder: return nil
         }
     }

@@ -49,6 +49,8 @@ public actor ViewerController {
     public private(set) var statistics = ViewerStatistics()
     /// Where redraws no input asked for go (the backend running now).
     var redrawContinuation: AsyncStream<Void>.Continuation?
+    /// The keys' commands (``setKeymap(_:)``).
+    public private(set) var keymap = ViewerKeymap.standard
     /// The running slideshow.
     var slideshow: Task<Void, Never>?
     /// How long the slideshow shows each photo.
@@ -122,15 +124,20 @@ public actor ViewerController {
     }
 
     /// Handles a key: the app action bound to its character if there is
-    /// one, else `keymap`'s command (zooming around `pointer`). In the
+    /// one, else `keymap`'s command (the controller's own when `nil`,
+    /// zooming around `pointer`). In the
     /// grid, arrows (and `h`/`j`/`k`/`l`), Page Up/Down and Home/End move
     /// the selection.
-    public func press(_ key: ViewerKey, pointer: CGPoint, keymap: ViewerKeymap = .standard) async -> Response {
+    public func press(_ key: ViewerKey, pointer: CGPoint, keymap: ViewerKeymap? = nil) async -> Response {
+        let keymap = keymap ?? self.keymap
         if case .character(let character) = key, actions[character] != nil { return await runAction(character) }
         if grid != nil, let response = await moveSelection(for: key) { return response }
         guard let command = keymap.command(for: key, pointer: pointer) else { return .unchanged }
         return await perform(command)
     }
+
+    /// Uses `keymap` for keys pressed from now on (a `keys.conf`'s, ``ViewerKeymap/parse(_:base:)``).
+    public func setKeymap(_ keymap: ViewerKeymap) { self.keymap = keymap }
 
     /// Shows `text` with the status until the page turns.
     public func show(message text: String?) { message = text }
@@ -158,6 +165,9 @@ public actor ViewerController {
                 return .redraw
             case .toggleGrid:
                 await openGrid()
+                return .redraw
+            case .orient(let transform):
+                try await session.orient(by: transform)
                 return .redraw
             case .next: return try await turn(to: pager.nextIndex)
             case .previous: return try await turn(to: pager.previousIndex)

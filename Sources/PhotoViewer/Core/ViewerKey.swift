@@ -41,8 +41,10 @@ public enum ViewerKey: Hashable, Sendable {
 public struct ViewerKeymap: Sendable {
     /// The zoom step of `+` and `-` (and one wheel notch).
     public var zoomStep: Double
+    /// Keys bound to other actions than the standard ones (`nil`: the key does nothing).
+    public var bindings: [ViewerKey: KeyAction?] = [:]
 
-    /// Arrows, Space/BackSpace, Home/End, `+`/`-`, `0`, `f`, `i`, `s` (slideshow), `o` (order), `g` and Enter (grid), `q`/Escape.
+    /// Arrows, Space/BackSpace, Home/End, `+`/`-`, `0`, `f`, `i`, `s` (slideshow), `o` (order), `g` and Enter (grid), `r`/`R` (turn), `h`/`v` (flip), `q`/Escape.
     public static let standard = ViewerKeymap(zoomStep: 1.25)
 
     /// Creates a keymap with a zoom step per key press.
@@ -52,6 +54,11 @@ public struct ViewerKeymap: Sendable {
 
     /// The command for `key`, zooming around `pointer`; `nil` for keys that do nothing.
     public func command(for key: ViewerKey, pointer: CGPoint) -> ViewerCommand? {
+        if let bound = bindings[key] { return bound?.command(zoomStep: zoomStep, pointer: pointer) }
+        return standardCommand(for: key, pointer: pointer)
+    }
+
+    private func standardCommand(for key: ViewerKey, pointer: CGPoint) -> ViewerCommand? {
         switch key {
         case .right, .space, .pageDown, .down: .next
         case .left, .backspace, .pageUp, .up: .previous
@@ -71,7 +78,11 @@ public struct ViewerKeymap: Sendable {
             case "o", "O": .cycleOrder
             case "g", "G": .toggleGrid
             case "n", "l", "j": .next
-            case "p", "h", "k": .previous
+            case "p", "k": .previous
+            case "r": .orient(.right)
+            case "R": .orient(.left)
+            case "h", "H": .orient(.upMirrored)
+            case "v", "V": .orient(.downMirrored)
             default: nil
             }
         }

@@ -114,4 +114,8 @@ extension PhotoBrowserSnippets {
         let cell = grid.cellRect(for: grid.selection)  // where to draw its thumbnail
         _ = cell
     }
+
+    static func orientationThen() -> ImageOrientation {
+        ImageOrientation.up.then(.right).then(.right)  // .down
+    }
 }

@@ -66,4 +66,9 @@ enum PhotoViewerSnippets {
         let canvas = FrameCompositor.grid(layout, cells: [0: .picture(thumbnail), 1: .pending])
         _ = canvas
     }
+
+    static func keysConf() {
+        let (keymap, problems) = ViewerKeymap.parse("j = next\nk = previous\nq = none\n")
+        _ = (keymap, problems)
+    }
 }

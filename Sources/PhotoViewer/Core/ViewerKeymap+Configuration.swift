@@ -1,0 +1,150 @@
+public import Foundation
+import SystemSupport
+
+/// What a key can be bound to in `keys.conf`.
+public enum KeyAction: String, CaseIterable, Hashable, Sendable {
+    /// The next photo.
+    case next
+    /// The previous photo.
+    case previous
+    /// The first photo.
+    case first
+    /// The last photo.
+    case last
+    /// Zoom in one step at the pointer.
+    case zoomIn = "zoom-in"
+    /// Zoom out one step at the pointer.
+    case zoomOut = "zoom-out"
+    /// Back to the fitted zoom.
+    case fit
+    /// Show or hide the status overlay.
+    case overlay
+    /// Full screen on or off (windows).
+    case fullScreen = "full-screen"
+    /// Start or stop the slideshow.
+    case slideshow
+    /// Sort by the next order.
+    case sort
+    /// Switch between the photo and the grid.
+    case grid
+    /// Turn the photo a quarter clockwise.
+    case rotateRight = "rotate-right"
+    /// Turn the photo a quarter anticlockwise.
+    case rotateLeft = "rotate-left"
+    /// Flip the photo left to right.
+    case flipHorizontal = "flip-horizontal"
+    /// Flip the photo top to bottom.
+    case flipVertical = "flip-vertical"
+    /// Close the viewer.
+    case quit
+
+    /// The command this action asks for, zooming around `pointer`.
+    public func command(zoomStep: Double, pointer: CGPoint) -> ViewerCommand {
+        switch self {
+        case .next: .next
+        case .previous: .previous
+        case .first: .first
+        case .last: .last
+        case .zoomIn: .zoom(by: zoomStep, at: pointer)
+        case .zoomOut: .zoom(by: 1 / zoomStep, at: pointer)
+        case .fit: .fit
+        case .overlay: .toggleChrome
+        case .fullScreen: .toggleFullScreen
+        case .slideshow: .toggleSlideshow
+        case .sort: .cycleOrder
+        case .grid: .toggleGrid
+        case .rotateRight: .orient(.right)
+        case .rotateLeft: .orient(.left)
+        case .flipHorizontal: .orient(.upMirrored)
+        case .flipVertical: .orient(.downMirrored)
+        case .quit: .quit
+        }
+    }
+}
+
+extension ViewerKeymap {
+    /// A line of `keys.conf` that was not understood.
+    public struct Problem: Hashable, Sendable, CustomStringConvertible {
+        /// The line number, from 1.
+        public let line: Int
+        /// What was wrong.
+        public let reason: String
+
+        public var description: String { "line \(line): \(reason)" }
+    }
+
+    /// Where the key bindings are read from: `$XDG_CONFIG_HOME/photodeck/keys.conf`
+    /// (an absolute `XDG_CONFIG_HOME`), else `$HOME/.config/photodeck/keys.conf`.
+    public static func configurationPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") { return "\(config)/photodeck/keys.conf" }
+        if let home = environment["HOME"], home.hasPrefix("/") { return "\(home)/.config/photodeck/keys.conf" }
+        return nil
+    }
+
+    /// The standard keymap with the bindings of a `keys.conf` text, and
+    /// the lines that were not understood (each skipped; the rest apply).
+    ///
+    /// One binding per line, `KEY = ACTION`; `#` starts a comment. KEY is
+    /// one printable character (`r`, `+`, `#` written as `"#"`) or a name:
+    /// `left`, `right`, `up`, `down`, `home`, `end`, `page-up`,
+    /// `page-down`, `space`, `backspace`, `enter`, `escape`. ACTION is one of
+    /// ``KeyAction`` (`next`, `previous`, `first`, `last`, `zoom-in`,
+    /// `zoom-out`, `fit`, `overlay`, `full-screen`, `slideshow`, `sort`,
+    /// `grid`, `rotate-right`, `rotate-left`, `flip-horizontal`,
+    /// `flip-vertical`, `quit`) or `none` (the key does nothing).
+    ///
+    /// ```swift
+    /// let (keymap, problems) = ViewerKeymap.parse("j = next\nk = previous\nq = none\n")
+    /// ```
+    public static func parse(_ text: String, base: ViewerKeymap = .standard) -> (keymap: ViewerKeymap, problems: [Problem]) {
+        var keymap = base
+        var problems: [Problem] = []
+        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = stripComment(String(raw)).trimmingCharacters(in: .whitespaces)
+            if line.isEmpty { continue }
+            let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                problems.append(Problem(line: number + 1, reason: "expected KEY = ACTION, got '\(TerminalText.safeLine(line))'"))
+                continue
+            }
+            guard let key = key(named: parts[0]) else {
+                problems.append(Problem(line: number + 1, reason: "unknown key '\(TerminalText.safeLine(parts[0]))'"))
+                continue
+            }
+            if parts[1] == "none" {
+                keymap.bindings[key] = .some(nil)
+            } else if let action = KeyAction(rawValue: parts[1]) {
+                keymap.bindings[key] = .some(action)
+            } else {
+                problems.append(Problem(line: number + 1, reason: "unknown action '\(TerminalText.safeLine(parts[1]))'"))
+            }
+        }
+        return (keymap, problems)
+    }
+
+    /// The text up to a `#` that is not inside double quotes.
+    private static func stripComment(_ line: String) -> String {
+        var quoted = false
+        var kept = ""
+        for character in line {
+            if character == "\"" { quoted.toggle() }
+            if character == "#" && !quoted { break }
+            kept.append(character)
+        }
+        return kept
+    }
+
+    private static func key(named name: String) -> ViewerKey? {
+        let named: [String: ViewerKey] = [
+            "left": .left, "right": .right, "up": .up, "down": .down, "home": .home, "end": .end, "page-up": .pageUp,
+            "page-down": .pageDown, "space": .space, "backspace": .backspace, "enter": .enter, "escape": .escape,
+        ]
+        if let key = named[name.lowercased()] { return key }
+        var text = name
+        if text.count == 3, text.hasPrefix("\""), text.hasSuffix("\"") { text = String(text.dropFirst().dropLast()) }
+        guard text.count == 1, let character = text.first, !character.isWhitespace,
+            character.unicodeScalars.allSatisfy({ $0.value >= 0x21 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value) })
+        else { return nil }
+        return .character(character)
+    }
+}
