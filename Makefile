@@ -11,7 +11,7 @@ BENCH_PACKAGES := $(TEST_PACKAGES) libvips-tools imagemagick python3-pil hyperfi
 
 DEMO_OUT ?= $(CURDIR)/.build/demo
 
-.PHONY: check-map check-portable demo test test-asan check-docs docs docs-preview check-consumer lint bench-decode bench-metadata bench-fit bench-heif bench-browser bench-viewer bench-thumbnails bench-workers bench-loading deps-build deps-test deps-bench
+.PHONY: check-map check-portable demo test test-asan test-tsan check-docs docs docs-preview check-consumer lint bench-decode bench-metadata bench-fit bench-heif bench-browser bench-viewer bench-thumbnails bench-workers bench-loading deps-build deps-test deps-bench
 
 define install_missing
 	@missing=""; \
@@ -73,6 +73,24 @@ test-asan: deps-test
 	PHOTODECK_SANITIZER=address LSAN_OPTIONS=suppressions=$(CURDIR)/.ci/lsan.supp \
 		"$$(swift build --show-bin-path --sanitize=address --build-path .build/asan)/PhotoDeckPackageTests.xctest" \
 		--testing-library swift-testing --experimental-maximum-parallelization-width $(ASAN_WIDTH)
+
+## test-tsan: the concurrency suites under ThreadSanitizer: the image
+## workers' lanes and escalation, the loopback server, the browser's session,
+## folder and cache, the viewer's updates, grid and animations, the
+## thumbnailer, the loader and the disk cache. It fails when a test fails or
+## hangs (a deadlock fails within seconds, through `within`); TSan's reports
+## are written to .build/tsan/report.* and summarised. TSan on Linux does not
+## see Synchronization.Mutex's futex, so it reports Mutex-guarded state as
+## racing (an 11-line program shows it): read the summary, do not gate on it
+## (exitcode=0 also keeps the tools the tests run from exiting 66 on a report).
+TSAN_SUITES ?= WorkerTests|LoopbackHTTPServerTests|PhotoBrowserSessionTests|RenditionCacheTests|FolderPhotosTests|ViewerUpdatesTests|ViewerGridTests|ViewerAnimationTests|ThumbnailCacheTests|LoaderTests|DiskCacheTests
+test-tsan: deps-test
+	swift build --build-tests --sanitize=thread --build-path .build/tsan
+	rm -f .build/tsan/report.*
+	PHOTODECK_SANITIZER=thread TSAN_OPTIONS="log_path=$(CURDIR)/.build/tsan/report exitcode=0" \
+		"$$(swift build --show-bin-path --sanitize=thread --build-path .build/tsan)/PhotoDeckPackageTests.xctest" \
+		--testing-library swift-testing --experimental-maximum-parallelization-width $(ASAN_WIDTH) --filter '$(TSAN_SUITES)'
+	/usr/bin/python3 scripts/tsan-summary.py .build/tsan/report.*
 
 ## check-map: fails when the module map in README.md or Documentation/PhotoDeck.md
 ## is not what the manifest and the imports say, when a target declares a

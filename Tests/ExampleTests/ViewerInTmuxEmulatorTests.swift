@@ -17,17 +17,24 @@ struct ViewerInTmuxEmulatorTests {
     struct Result {
         var shot: Bitmap
         var title: String
+        /// A later screenshot that differs from `shot` (when asked for: an animation).
+        var changed: Bitmap?
     }
 
     /// Runs `terminal` (its command line, tmux's appended) with a tmux
     /// configured by `settings`, photo-browser on the waterfall in its pane;
     /// waits for the first frame's status line, takes screenshots until two
     /// agree, reads the pane's title and quits with `q`.
-    static func run(terminal: [String], settings: [String]) async throws -> Result {
+    static func run(
+        terminal: [String], settings: [String], arguments: [String] = [photo], ready: String = "1/1  waterfall.jpg", waitsForChange: Bool = false
+    ) async throws -> Result {
         let server = try await ViewerHarness.XServer(size: "1024x768x24")
         defer { server.stop() }
+        let cache = FileManager.default.temporaryDirectory.appending(path: "emulator-cache-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: cache) }
         // No DISPLAY in the pane: with one, --display auto would open a window (the terminal is what is tested).
-        let session = try TmuxSession(command: [photo], environment: ["DISPLAY": ""])
+        // Thumbnails go to a cache of the test's own, not the user's.
+        let session = try TmuxSession(command: arguments, environment: ["DISPLAY": "", "XDG_CACHE_HOME": cache])
         defer { session.stop() }
         let configuration = FileManager.default.temporaryDirectory.appending(path: "\(session.socket).conf").path
         defer { try? FileManager.default.removeItem(atPath: configuration) }
@@ -45,13 +52,22 @@ struct ViewerInTmuxEmulatorTests {
             while waitpid(terminalProcess, &status, 0) < 0 && errno == EINTR {}
         }
         try await session.waitForScreen("the first frame's status line", timeout: .seconds(300)) {
-            $0.last?.hasPrefix("1/1  waterfall.jpg") == true
+            $0.last?.hasPrefix(ready) == true
         }
         let shot = try await TimelineInEmulatorTests.settledShot(server.display)
+        var changed: Bitmap?
+        if waitsForChange {
+            // The next screen that differs: an animation's next frame (500 ms later for the sample).
+            try await waitUntil("the screen to change", timeout: .seconds(30)) {
+                let next = try await TimelineInEmulatorTests.shoot(server.display)
+                if !TimelineInEmulatorTests.sameColours(next, shot) { changed = next }
+                return changed != nil
+            }
+        }
         let title = try await session.run(["display-message", "-p", "-t", session.name, "#{pane_title}"])
         try await session.send("q")
         try await session.waitForScreen("the viewer's exit") { $0.contains("EXITED 0") }
-        return Result(shot: shot, title: title.trimmingCharacters(in: .whitespacesAndNewlines))
+        return Result(shot: shot, title: title.trimmingCharacters(in: .whitespacesAndNewlines), changed: changed)
     }
 
     /// The picture's pixels on the screen (above the status line): how many
@@ -101,6 +117,38 @@ struct ViewerInTmuxEmulatorTests {
         #expect(picture.coloured > 100_000, "not blank: \(picture)")
         #expect(picture.changing < 0.25, "colour blocks: \(picture)")
         #expect(!result.title.contains("m=") && !result.title.contains("a=T") && result.title.count < 40, "title: \(result.title)")
+    }
+
+    @Test(
+        "kitty + tmux with allow-passthrough: the thumbnail grid (--grid) in pixels, the selected cell framed",
+        .enabled(if: ViewerHarness.has("kitty")))
+    func kittyGrid() async throws {
+        let samples = ExampleProcess.packageRoot.appending(path: "Examples/Samples").path
+        let result = try await Self.run(
+            terminal: Self.kitty, settings: ["set -g allow-passthrough on"], arguments: ["--grid", samples], ready: "1/6  portrait-orientation-6.jpg  grid")
+        var frame = 0
+        var background = 0
+        result.shot.withUnsafeBytes { pixels in
+            for offset in stride(from: 0, to: result.shot.height * result.shot.bytesPerRow, by: 3) {
+                let (r, g, b) = (Int(pixels[offset]), Int(pixels[offset + 1]), Int(pixels[offset + 2]))
+                if abs(r - 90) < 8 && abs(g - 150) < 8 && b > 245 { frame += 1 }
+                if r == 24 && g == 24 && b == 24 { background += 1 }
+            }
+        }
+        #expect(frame > 1_000, "the selection's frame: \(frame) pixels")
+        #expect(background > 50_000, "the grid's background between cells: \(background) pixels")
+        // Thumbnails in pixels: tens of thousands of pixels differ from their neighbour (colour blocks would change every 9 or so).
+        let picture = Self.picture(in: result.shot, rows: 0..<600)
+        #expect(Double(picture.coloured) * picture.changing > 30_000, "thumbnails in pixels: \(picture)")
+    }
+
+    @Test("kitty + tmux with allow-passthrough: an animated GIF plays (the screen changes by itself)", .enabled(if: ViewerHarness.has("kitty")))
+    func kittyAnimation() async throws {
+        let gif = ExampleProcess.packageRoot.appending(path: "Examples/Samples/whirl.gif").path
+        let result = try await Self.run(
+            terminal: Self.kitty, settings: ["set -g allow-passthrough on"], arguments: [gif], ready: "1/1  whirl.gif", waitsForChange: true)
+        let changed = try #require(result.changed)
+        #expect(Self.picture(in: changed, rows: 0..<600).coloured > 20_000, "a frame of the animation, not a blank screen")
     }
 
     @Test("xterm as a VT340 + tmux with passthrough: colour blocks (tmux answers for the terminal, so no sixel is assumed)")

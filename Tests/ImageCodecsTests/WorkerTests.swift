@@ -10,12 +10,25 @@ import Testing
 /// threads it may split across cores.
 @Suite("Image work off the cooperative pool", .dedicatedThreads)
 struct WorkerTests {
-    /// Threads that ran each index of a ParallelWork.forEach.
+    /// Threads that ran each index of a ParallelWork.forEach. A thread is
+    /// named by its Thread object's address, which a thread that has ended
+    /// may hand on to the next: so each index waits (at most 10 s) until
+    /// every index that can run at once has started, and all are alive
+    /// together when they are named.
     static func threads(running count: Int) -> [String] {
         let seen = Mutex<[Int: String]>([:])
+        let arrived = NSCondition()
+        let started = Mutex(0)
         ParallelWork.forEach(count) { index in
             let name = "\(Unmanaged.passUnretained(Thread.current).toOpaque())"
             seen.withLock { $0[index] = name }
+            arrived.lock()
+            started.withLock { $0 += 1 }
+            arrived.broadcast()
+            // Serial work (inside a task) never has the others alongside: it waits for nobody.
+            let deadline = Date().addingTimeInterval(10)
+            while started.withLock({ $0 }) < count, ParallelWork.mayBlock(), arrived.wait(until: deadline) {}
+            arrived.unlock()
         }
         return seen.withLock { dictionary in (0..<count).map { dictionary[$0] ?? "" } }
     }
@@ -92,7 +105,9 @@ struct WorkerTests {
             let pool = ImageWorkers(threads: 1, backgroundThreads: 1)
             let (gate, background) = await Self.holdBackgroundThread(of: pool)
             // The only background thread is held; work at the default priority still runs, on a thread of normal priority.
-            let foreground = await Task.detached(priority: .medium) { await pool.run { Self.niceness() } }.value
+            let foreground = try await within(.seconds(30), "foreground work beside a held background thread") {
+                await Task.detached(priority: .medium) { await pool.run { Self.niceness() } }.value
+            }
             gate.signal()
             let behind = await background.value
             #expect(behind == min(19, foreground + 10), "background \(behind), foreground \(foreground)")
@@ -112,11 +127,29 @@ struct WorkerTests {
             let queued = Task.detached(priority: .utility) { await pool.run { Self.niceness() } }
             while pool.backgroundBacklog == 0 { await Task.yield() }
             // A task of default priority awaits it: the job runs on a foreground thread while the background one is still held.
-            let moved = await Task.detached(priority: .medium) { await queued.value }.value
+            let moved = try await within(.seconds(30), "the escalated job") { await Task.detached(priority: .medium) { await queued.value }.value }
             #expect(pool.backgroundBacklog == 0)
             gate.signal()
             let behind = await holder.value
             #expect(moved == behind - 10 || (behind == 19 && moved >= 9), "moved job ran at nice \(moved), the background lane at \(behind)")
+        }
+
+        @Test("an escalation that comes before its job is queued still sends the job to the foreground threads")
+        func escalationBeforeQueueing() async throws {
+            let pool = ImageWorkers(threads: 1, backgroundThreads: 1)
+            let (gate, holder) = await Self.holdBackgroundThread(of: pool)
+            // The task is raised between reading its priority (utility) and queueing its job.
+            let ticket: UInt64 = 0xE5CA_1A7E
+            pool.escalate(ticket)
+            let ran = try await within(.seconds(30), "a job escalated before it was queued") {
+                await withCheckedContinuation { (done: CheckedContinuation<Int32, Never>) in
+                    pool.queue({ done.resume(returning: Self.niceness()) }, priority: .utility, ticket: ticket)
+                }
+            }
+            #expect(pool.backgroundBacklog == 0)
+            gate.signal()
+            let behind = await holder.value
+            #expect(ran < behind || behind == 19, "ran at nice \(ran), the background lane at \(behind)")
         }
     #endif
 }

@@ -95,6 +95,10 @@ public final class ImageWorkers: TaskExecutor {
 
     /// Tickets for jobs that may be moved to the foreground lane.
     private static let tickets = Atomic<UInt64>(1)
+    /// Tickets whose task was raised above `.utility` while its job was
+    /// not queued yet: queueing reads this under the same lock, so an
+    /// escalation can never fall between reading the priority and queueing.
+    private let escalated = Mutex<Set<UInt64>>([])
 
     /// Background jobs waiting for a thread (for tests).
     var backgroundBacklog: Int { backgroundQueue.count }
@@ -146,31 +150,52 @@ public final class ImageWorkers: TaskExecutor {
     /// cannot be interrupted), whose result is then dropped by the caller.
     public func run<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
         let ticket = Self.tickets.wrappingAdd(1, ordering: .relaxed).oldValue
+        defer { escalated.withLock { _ = $0.remove(ticket) } }
         if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
-            let (backgroundQueue, queue) = (self.backgroundQueue, self.queue)
             return try await withTaskPriorityEscalationHandler {
                 await submit(body, ticket: ticket)
-            } onPriorityEscalated: { _, raised in
-                guard !Self.isBackground(raised), let job = backgroundQueue.take(ticket) else { return }
-                queue.push(job)
+            } onPriorityEscalated: { [self] _, raised in
+                guard !Self.isBackground(raised) else { return }
+                escalate(ticket)
             }.get()
         }
         return try await submit(body, ticket: ticket).get()
+    }
+
+    /// The task of `ticket` was raised above `.utility`: its job moves to
+    /// the foreground lane if it waits in the background one, and goes
+    /// there if it is not queued yet.
+    func escalate(_ ticket: UInt64) {
+        escalated.withLock { escalated in
+            escalated.insert(ticket)
+            if let job = backgroundQueue.take(ticket) { queue.push(job) }
+        }
+    }
+
+    /// Queues the job of `ticket` in the lane `priority` picks: the
+    /// background one for `.utility` or lower, unless an escalation of the
+    /// ticket came first. Chosen and queued under the escalation lock, so
+    /// an escalation lands either before (the job goes to the foreground)
+    /// or after (``escalate(_:)`` takes it back from the background).
+    func queue(_ job: @escaping @Sendable () -> Void, priority: TaskPriority, ticket: UInt64) {
+        escalated.withLock { escalated in
+            let lane = Self.isBackground(priority) && !escalated.contains(ticket) ? backgroundQueue : queue
+            lane.push(job, ticket: ticket)
+        }
     }
 
     /// Queues `body` on the lane the task's priority picks (read as it is
     /// queued, so a raise before then counts) and waits for its result.
     private func submit<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T, ticket: UInt64) async -> Result<T, E> {
         await withCheckedContinuation { continuation in
-            let lane = Self.isBackground(Task.currentPriority) ? backgroundQueue : queue
-            lane.push(
-                {
-                    do throws(E) {
-                        continuation.resume(returning: .success(try body()))
-                    } catch {
-                        continuation.resume(returning: .failure(error))
-                    }
-                }, ticket: ticket)
+            let job: JobQueue.Job = {
+                do throws(E) {
+                    continuation.resume(returning: .success(try body()))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+            queue(job, priority: Task.currentPriority, ticket: ticket)
         }
     }
 

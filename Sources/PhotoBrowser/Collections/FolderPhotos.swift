@@ -8,8 +8,9 @@ import SystemSupport
 ///
 /// Folders are listed recursively; hidden entries (a leading `.`) and
 /// folders reached through symbolic links are skipped, and a file in a
-/// folder is listed when its name ends in one of ``fileExtensions`` (the
-/// decoders' own, case-insensitive). That is a listing filter only:
+/// folder is listed when its name ends in one of the `fileExtensions`
+/// given to ``init(paths:fileExtensions:)`` (by default the decoders'
+/// own, case-insensitive). That is a listing filter only:
 /// decoding still sniffs the bytes, and a file that is not what its name
 /// says is a page that shows why. Files named one by one are always listed.
 ///

@@ -10,7 +10,7 @@ public enum PhotoOrder: String, CaseIterable, Hashable, Sendable, CustomStringCo
     /// photo's header.
     case captureDate = "date"
 
-    /// The next order in ``allCases``, for a key that cycles through them.
+    /// The next order in `allCases` (after the last, the first), for a key that cycles through them.
     public var next: PhotoOrder {
         let all = Self.allCases
         return all[(all.firstIndex(of: self)! + 1) % all.count]
@@ -51,8 +51,15 @@ public enum NaturalOrder {
     }
 
     private static func compare(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Int {
-        var i = 0
-        var j = 0
+        // Equal bytes compare equal in this order too: skip the common
+        // prefix (names in one folder share most of it), backing up to the
+        // start of a digit run it ends inside.
+        var start = 0
+        let shorter = min(lhs.count, rhs.count)
+        while start < shorter && lhs[start] == rhs[start] { start += 1 }
+        while start > 0 && isDigit(lhs[start - 1]) { start -= 1 }
+        var i = start
+        var j = start
         while i < lhs.count && j < rhs.count {
             let a = lhs[i]
             let b = rhs[j]

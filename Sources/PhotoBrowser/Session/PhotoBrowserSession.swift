@@ -28,6 +28,12 @@ public struct BrowserPage: Hashable, Sendable {
 
     /// Whether the pixels came from the cache (no decode).
     public var wasCached: Bool { origin == .cached }
+
+    /// The same page showing `pixels` instead (an animation's current
+    /// frame, fitted to the rendition's size).
+    public func showing(_ pixels: Bitmap) -> BrowserPage {
+        BrowserPage(index: index, photo: photo, state: state, frame: frame, rendition: pixels, origin: origin)
+    }
 }
 
 /// The browser's engine: a ``BrowserPager`` over a ``PhotoCollection``,

@@ -55,14 +55,16 @@ extension ViewerController {
     }
 
     /// Waits until a frame after the `count`th has been made; the frame count then.
-    private func nextFrame(after count: Int) async -> Int {
-        if framesMade <= count {
+    /// A cancelled task stops waiting at the next release (``releaseFrameWaiters()``).
+    func nextFrame(after count: Int) async -> Int {
+        while framesMade <= count && !Task.isCancelled {
             await withCheckedContinuation { frameWaiters.append($0) }
         }
         return framesMade
     }
 
-    private func releaseFrameWaiters() {
+    /// Wakes every waiter; those whose frame has not come wait again unless cancelled.
+    func releaseFrameWaiters() {
         for waiter in frameWaiters { waiter.resume() }
         frameWaiters.removeAll()
     }

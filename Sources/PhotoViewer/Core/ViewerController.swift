@@ -61,6 +61,14 @@ public actor ViewerController {
     var framesMade = 0
     /// Who waits for the next frame (the slideshow's clock starts at a shown page).
     var frameWaiters: [CheckedContinuation<Void, Never>] = []
+    /// The animation playing on the shown page.
+    var animation: PlayingAnimation?
+    /// The size the animation's frames are fitted to (the page's rendition).
+    var animationTarget = PixelSize(width: 1, height: 1)
+    /// Photos found to have one frame (never opened as animations again).
+    var stillPhotos: Set<String> = []
+    /// Whether playback waits (``setPlaybackPaused(_:)``).
+    var playbackPaused = false
     /// The thumbnail grid when it is shown (`nil`: the photo is).
     var grid: GridLayout?
     /// Makes the grid's thumbnails of files.
@@ -196,14 +204,17 @@ public actor ViewerController {
     /// (decoded if it was not prefetched), or a placeholder with the reason
     /// it cannot be shown.
     public func frame() async -> ViewerFrame {
-        if let grid { return await gridFrame(grid) }
+        if let grid {
+            stopAnimation()
+            return await gridFrame(grid)
+        }
         let pager = await session.pager
         let photo = await session.currentPhoto
         let content: ViewerFrame.Content
         do {
             let page = try await session.currentPage()
             if page.origin == .decoded { statistics.decodes += 1 } else { statistics.cacheHits += 1 }
-            content = .page(page)
+            content = .page(await animated(page))
         } catch let error as BrowserError {
             switch error {
             case .undecodable(_, let reason): content = .failure("\(ViewerFrame.name(of: photo)) cannot be shown: \(reason)")
@@ -213,6 +224,7 @@ public actor ViewerController {
         } catch {
             content = .failure("\(error)")
         }
+        if case .failure = content { stopAnimation() }
         frameMade()
         return ViewerFrame(
             index: pager.index, count: pager.count, photo: photo, content: content, viewportSize: pager.settings.viewportSize,

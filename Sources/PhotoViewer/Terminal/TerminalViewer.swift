@@ -230,6 +230,7 @@ private struct TerminalSession {
         await draw(after: nil)
         let exit = await loop(inputs)
         forwarder.cancel()
+        await controller.stopAnimation()
         await write(setup.encoder(once: options.once).clearImages + Array("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l".utf8))
         stop.set()
         device.wakeReader()

@@ -85,6 +85,7 @@ public struct WindowViewer: Sendable {
         }
         firstPage.cancel()
         forwarder.cancel()
+        await controller.stopAnimation()
         return try result.get()
     }
 }
@@ -195,6 +196,14 @@ private final class WindowLoop {
                 configure()
                 draw(after: nil)
             case SDL_WINDOWEVENT_EXPOSED:
+                draw(after: nil)
+            case SDL_WINDOWEVENT_HIDDEN, SDL_WINDOWEVENT_MINIMIZED:
+                // Nobody sees an animation now: it stops until the window shows again.
+                let controller = controller
+                BlockingBridge.wait { await controller.setPlaybackPaused(true) }
+            case SDL_WINDOWEVENT_SHOWN, SDL_WINDOWEVENT_RESTORED:
+                let controller = controller
+                BlockingBridge.wait { await controller.setPlaybackPaused(false) }
                 draw(after: nil)
             case SDL_WINDOWEVENT_CLOSE:
                 return .quit
