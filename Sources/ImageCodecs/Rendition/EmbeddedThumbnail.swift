@@ -28,16 +28,10 @@ public enum EmbeddedThumbnail {
         let previewAspect = Double(info.size.width) / Double(max(1, info.size.height))
         guard abs(previewAspect - photoAspect) <= 0.02 * photoAspect else { return nil }
         let upright = exif.orientation.orientedSize(header.size)
-        let needed = fitted(upright, into: box)
+        let needed = upright.fitting(in: box)
         let previewUpright = exif.orientation.orientedSize(info.size)
         guard previewUpright.width >= needed.width, previewUpright.height >= needed.height else { return nil }
         let fitted = try DecodedImage(rendering: preview, in: exif.orientation.orientedSize(needed), mode: .fit, options: options)
         return fitted.bitmap.oriented(exif.orientation)
-    }
-
-    /// `size` scaled to fit `box` (never up).
-    private static func fitted(_ size: PixelSize, into box: PixelSize) -> PixelSize {
-        let scale = min(1, min(Double(box.width) / Double(size.width), Double(box.height) / Double(size.height)))
-        return PixelSize(width: max(1, Int((Double(size.width) * scale).rounded())), height: max(1, Int((Double(size.height) * scale).rounded())))
     }
 }

@@ -122,7 +122,7 @@ public struct ThumbnailCache: Sendable {
     /// seconds, as the standard and GNOME write it, or with a fraction,
     /// as tumbler writes it (then equal to the microsecond).
     static func matches(_ text: String, _ nanoseconds: Int64) -> Bool {
-        let seconds = nanoseconds >= 0 ? nanoseconds / 1_000_000_000 : (nanoseconds - 999_999_999) / 1_000_000_000
+        let seconds = wholeSeconds(nanoseconds)
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count <= 2, let whole = Int64(parts[0]), whole == seconds else { return false }
         guard parts.count == 2 else { return true }
@@ -169,12 +169,17 @@ public struct ThumbnailCache: Sendable {
         return [("Thumb::URI", uri), ("Thumb::MTime", mtimeText(status.modifiedNanoseconds)), ("Thumb::Size", String(status.size))]
     }
 
+    /// Nanoseconds since 1970 rounded down to whole seconds (before 1970 too).
+    private static func wholeSeconds(_ nanoseconds: Int64) -> Int64 {
+        nanoseconds >= 0 ? nanoseconds / 1_000_000_000 : (nanoseconds - 999_999_999) / 1_000_000_000
+    }
+
     /// A modification time as `Thumb::MTime`: seconds, and when the file
     /// system keeps a fraction, its microseconds (`1796251633.270348`), as
     /// tumbler writes and checks it; readers that take whole seconds
     /// (GNOME's `atol`) read the same second.
     static func mtimeText(_ nanoseconds: Int64) -> String {
-        let seconds = nanoseconds >= 0 ? nanoseconds / 1_000_000_000 : (nanoseconds - 999_999_999) / 1_000_000_000
+        let seconds = wholeSeconds(nanoseconds)
         let micro = (nanoseconds - seconds * 1_000_000_000) / 1000
         guard micro > 0 else { return String(seconds) }
         let digits = String(micro)
@@ -188,12 +193,9 @@ public struct ThumbnailCache: Sendable {
         try DurableFile.write(png, to: file, mode: 0o600, durably: false)
     }
 
-    /// `bitmap` scaled so its longer side is at most `pixels`.
+    /// `bitmap` scaled so its longer side is at most `pixels` (never up).
     static func fitted(_ bitmap: Bitmap, into pixels: Int) -> Bitmap {
-        let longest = max(bitmap.width, bitmap.height)
-        guard longest > pixels else { return bitmap }
-        let scale = Double(pixels) / Double(longest)
-        let size = PixelSize(width: max(1, Int((Double(bitmap.width) * scale).rounded())), height: max(1, Int((Double(bitmap.height) * scale).rounded())))
-        return bitmap.resized(to: size)
+        let size = bitmap.size.fitting(in: PixelSize(width: pixels, height: pixels))
+        return size == bitmap.size ? bitmap : bitmap.resized(to: size)
     }
 }

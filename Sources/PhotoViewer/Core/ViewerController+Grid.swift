@@ -215,8 +215,7 @@ extension ViewerController {
 extension Bitmap {
     /// The bitmap scaled to fit `box` (never up).
     fileprivate func fitted(into box: PixelSize) -> Bitmap {
-        let scale = min(1, min(Double(box.width) / Double(width), Double(box.height) / Double(height)))
-        guard scale < 1 else { return self }
-        return resized(to: PixelSize(width: max(1, Int((Double(width) * scale).rounded())), height: max(1, Int((Double(height) * scale).rounded()))))
+        let fitting = size.fitting(in: box)
+        return fitting == size ? self : resized(to: fitting)
     }
 }
