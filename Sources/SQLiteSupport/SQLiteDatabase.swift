@@ -31,7 +31,17 @@ package final class SQLiteDatabase {
         try execute("PRAGMA foreign_keys = ON")
     }
 
-    deinit { sqlite3_close_v2(handle) }
+    deinit { close() }
+
+    /// Closes the connection now rather than when the last reference goes
+    /// (the WAL is checkpointed when it is the last connection). Statements
+    /// still alive are finalised when they are released; any later call on
+    /// this instance fails with `SQLITE_MISUSE`.
+    package func close() {
+        guard let handle else { return }
+        sqlite3_close_v2(handle)
+        self.handle = nil
+    }
 
     private func error(_ status: Int32, _ context: String) -> SQLiteError {
         SQLiteError(code: status, message: String(cString: sqlite3_errmsg(handle)), context: context)

@@ -224,15 +224,20 @@ final class TmuxSession: Sendable {
         stty -a | tr ' ;' '\\n\\n' | grep -x -e echo -e -echo -e icanon -e -icanon
         exec sleep 600
         """.write(toFile: script, atomically: true, encoding: .utf8)
-        chmod(script, 0o755)
     }
+
+    /// What tmux runs in the pane: the script read by `sh`, not executed as
+    /// a file, so a descriptor of the script's write that a program started
+    /// meanwhile by another test still holds cannot make it fail with
+    /// "text file busy" (status 126).
+    var paneCommand: String { "/bin/sh \(script)" }
 
     /// Starts the server and the session.
     func start(columns: Int, rows: Int) async throws {
         // remain-on-exit: should the script ever end, its pane (and what it printed) stays for the diagnosis.
         try "set -g remain-on-exit on\n".write(toFile: script + ".conf", atomically: true, encoding: .utf8)
         let started = try await ViewerHarness.tool(
-            "tmux", ["-L", socket, "-f", script + ".conf", "new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)", script])
+            "tmux", ["-L", socket, "-f", script + ".conf", "new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)", paneCommand])
         guard started.status == 0 else { throw HarnessFailure(description: "tmux did not start (\(started.status))") }
     }
 

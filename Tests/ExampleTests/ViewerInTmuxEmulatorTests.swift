@@ -40,7 +40,8 @@ struct ViewerInTmuxEmulatorTests {
         defer { try? FileManager.default.removeItem(atPath: configuration) }
         try (["set -g status off"] + settings).joined(separator: "\n").write(toFile: configuration, atomically: true, encoding: .utf8)
         let terminalProcess = try ViewerHarness.spawn(
-            terminal[0], Array(terminal.dropFirst()) + ["tmux", "-L", session.socket, "-f", configuration, "new-session", "-s", session.name, session.script],
+            terminal[0],
+            Array(terminal.dropFirst()) + ["tmux", "-L", session.socket, "-f", configuration, "new-session", "-s", session.name, session.paneCommand],
             environment: [
                 "DISPLAY": server.display, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": NSHomeDirectory(),
                 "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",

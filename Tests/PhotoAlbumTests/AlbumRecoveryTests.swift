@@ -38,6 +38,7 @@ struct AlbumRecoveryTests {
             let gone = try await store.add(fileAt: try fixture.scratch.photo("gone.jpg", seed: 9), to: "Home").asset
             try await store.remove(gone, from: "Home")
             fixture.removed = gone
+            await store.close()
             return fixture
         }
 
@@ -91,6 +92,7 @@ struct AlbumRecoveryTests {
             try await store.remove(fixture.home[0], from: "Home")
             fixture.home = []
             try await store.createAlbum(named: "New")
+            await store.close()
         }
         try fixture.remove(["index.sqlite", "index.sqlite-wal", "index.sqlite-shm"])
         try FileManager.default.copyItem(atPath: backup, toPath: "\(fixture.store)/index.sqlite")
@@ -159,6 +161,7 @@ struct AlbumRecoveryTests {
             #expect(Set(recovered) == Set(fixture.trip + fixture.home))
             #expect(store.lastRepair.recovered.count == 3 && store.lastRepair.recovered.allSatisfy { $0.albums == [AlbumStore.recoveredAlbumName] })
             #expect(try await store.check().isConsistent)
+            await store.close()
         }
         // Journaled as it was listed: losing the index again puts them back in Recovered, not in a second copy.
         try fixture.remove(["index.sqlite", "index.sqlite-wal", "index.sqlite-shm"])

@@ -137,6 +137,7 @@ struct AlbumStoreTests {
             kept = try await store.add(fileAt: try scratch.photo("k.jpg", seed: 10), to: "A").asset
             lost = try await store.add(fileAt: try scratch.photo("l.jpg", seed: 11), to: "A").asset
             damaged = try await store.add(fileAt: try scratch.photo("d.jpg", seed: 12), to: "A").asset
+            await store.close()
         }
         // What interrupted writes leave: temporary files of the durable write and of earlier PhotoDeck versions.
         let zeros = String(repeating: "0", count: 64)
@@ -199,5 +200,27 @@ struct AlbumStoreTests {
         var received: [AlbumChange] = []
         for await change in stream { received.append(change) }
         #expect(received == [.albumCreated("A")])
+    }
+
+    @Test("close releases the store at once: the folder opens again in this process, the closed store refuses calls, its streams end")
+    func close() async throws {
+        let scratch = Scratch()
+        defer { scratch.cleanUp() }
+        let path = "\(scratch.path)/store"
+        let store = try AlbumStore(directory: path)
+        let stream = await store.changes()
+        try await store.createAlbum(named: "A")
+        #expect(throws: AlbumError.storeInUse(path: path)) { try AlbumStore(directory: path) }
+        await store.close()
+        await store.close()  // a second close does nothing
+        var received: [AlbumChange] = []
+        for await change in stream { received.append(change) }
+        #expect(received == [.albumCreated("A")], "the stream ended at close")
+        await #expect(throws: AlbumError.storeClosed(path: path)) { try await store.albums() }
+        await #expect(throws: AlbumError.storeClosed(path: path)) { try await store.add(fileAt: try scratch.photo("a.jpg", seed: 4), to: "A") }
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: "\(path)/originals").isEmpty, "a closed store writes nothing")
+        let reopened = try AlbumStore(directory: path)
+        #expect(try await reopened.albums().map(\.name) == ["A"])
+        #expect(reopened.lastRepair.replayedJournalEntries == 0, "closing committed everything")
     }
 }

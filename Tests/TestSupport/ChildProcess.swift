@@ -36,9 +36,16 @@ public enum ChildProcess {
         return Result(status: exitStatus, output: String(decoding: (try? fileBytes(URL(fileURLWithPath: path))) ?? [], as: UTF8.self))
     }
 
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np`, when the C library has it.
+    private static let closeFromAction: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
+
     /// Starts `name` (found on PATH through `env`) with exactly `environment`,
     /// no signal blocked, input from `/dev/null`, output to the file `output`
-    /// (else `/dev/null`) and errors to `/dev/null`; the caller reaps it with `waitpid`.
+    /// (else `/dev/null`), errors to `/dev/null` and no other descriptor
+    /// inherited; the caller reaps it with `waitpid`.
     public static func spawn(_ name: String, _ arguments: [String], environment: [String: String], output: String? = nil) throws -> Int32 {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -46,6 +53,11 @@ public enum ChildProcess {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, output ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // Nothing else the test process has open goes with it: a descriptor another
+        // test opened without close-on-exec (a script being written, a lock) would
+        // otherwise live as long as this program (a tmux server, a terminal).
+        // (glibc 2.34+; Swift's Glibc module does not declare it, so it is looked up.)
+        if let closeFrom = closeFromAction { _ = closeFrom(&actions, 3) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

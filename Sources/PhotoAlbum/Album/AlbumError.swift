@@ -11,8 +11,11 @@ public enum AlbumError: Error, Hashable, Sendable, CustomStringConvertible {
     case diskFull(path: String)
     /// The store was written by a newer PhotoDeck.
     case newerSchema(found: Int, supported: Int)
-    /// Another process has the store open.
+    /// Another process has the store open, or another ``AlbumStore`` in
+    /// this process that has not been closed (see ``AlbumStore/close()``).
     case storeInUse(path: String)
+    /// The store was closed (``AlbumStore/close()``); open it again to use it.
+    case storeClosed(path: String)
     /// A file in the store could not be written, moved or removed.
     case storage(path: String, reason: String)
     /// The index database failed.
@@ -31,7 +34,8 @@ public enum AlbumError: Error, Hashable, Sendable, CustomStringConvertible {
         case .diskFull(let path): "the disk is full while writing \(path); nothing was added, free some space and try again"
         case .newerSchema(let found, let supported):
             "the album store has schema version \(found), newer than the \(supported) this PhotoDeck understands; update PhotoDeck to open it"
-        case .storeInUse(let path): "the album store at \(path) is open in another process"
+        case .storeInUse(let path): "the album store at \(path) is open elsewhere (another process, or a store in this one not closed yet)"
+        case .storeClosed(let path): "the album store at \(path) was closed; open it again to use it"
         case .storage(let path, let reason): "cannot update \(path): \(reason)"
         case .database(let error): "the album index failed: \(error)"
         case .noSuchAlbum(let name): "there is no album named \"\(name)\""

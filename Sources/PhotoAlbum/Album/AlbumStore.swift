@@ -56,6 +56,8 @@ public actor AlbumStore {
     private let lock: FileLock
     /// The next journal entry's sequence number.
     private var nextSequence: Int
+    /// Set by ``close()``: every later call throws ``AlbumError/storeClosed(path:)``.
+    private var isClosed = false
     private let observers = ChangeObservers<AlbumChange>()
 
     var originalsFolder: String { "\(directory)/originals" }
@@ -337,9 +339,37 @@ public actor AlbumStore {
 
     private func notify(_ change: AlbumChange) { observers.yield(change) }
 
+    // MARK: Closing
+
+    /// Closes the store now: the index is closed, the store's lock released
+    /// and every ``changes()`` stream ends. Later calls throw
+    /// ``AlbumError/storeClosed(path:)``; closing twice does nothing.
+    ///
+    /// Releasing the last reference closes the store too, but only when the
+    /// actor is freed, which can be a moment after the last call returned.
+    /// Close it before opening the same folder again:
+    ///
+    /// ```swift
+    /// let store = try AlbumStore(directory: folder)
+    /// try await store.createAlbum(named: "Trip")
+    /// await store.close()
+    /// let reopened = try AlbumStore(directory: folder)   // never storeInUse
+    /// ```
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        database.close()
+        lock.unlock()
+        observers.finish()
+    }
+
     // MARK: Helpers
 
+    /// Runs `body`, which uses the index, mapping its errors; every public
+    /// call reaches the index through here before it writes anything, so a
+    /// closed store refuses here.
     func wrap<T>(_ body: () throws -> T) throws(AlbumError) -> T {
+        guard !isClosed else { throw .storeClosed(path: directory) }
         do {
             return try body()
         } catch let error as AlbumError {

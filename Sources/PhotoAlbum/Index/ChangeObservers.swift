@@ -23,7 +23,10 @@ final class ChangeObservers<Element: Sendable>: Sendable {
         for continuation in continuations.withLock({ Array($0.values) }) { continuation.yield(element) }
     }
 
-    deinit {
+    /// Ends every stream; later streams end at once.
+    func finish() {
         for continuation in continuations.withLock({ Array($0.values) }) { continuation.finish() }
     }
+
+    deinit { finish() }
 }

@@ -29,6 +29,14 @@ enum PhotoAlbumSnippets {
         _ = item
     }
 
+    static func close(folder: String) async throws {
+        let store = try AlbumStore(directory: folder)
+        try await store.createAlbum(named: "Trip")
+        await store.close()
+        let reopened = try AlbumStore(directory: folder)  // never storeInUse
+        _ = reopened
+    }
+
     static func importFile(store: AlbumStore) async throws {
         switch try await store.importFile(at: "IMG_0001.jpg", into: "Trip") {
         case .added(let item): print("added", item.asset.shortForm)
