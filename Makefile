@@ -152,11 +152,12 @@ lint:
 bench-browser: deps-bench
 	scripts/bench-browser.sh
 
-## bench-viewer: key press to frame in photo-browser's window (24 MP JPEGs, 1920x1080, Xvfb), and opening folders of up to 50,000 photos.
+## bench-viewer: key press to frame in photo-browser's window (24 MP JPEGs, 1920x1080, Xvfb), opening folders of up to 50,000 photos, and memory and threads while paging 1,000 24 MP photos.
 bench-viewer: deps-bench
 	swift build -c release --product photo-browser
 	/usr/bin/python3 scripts/bench-viewer.py
 	/usr/bin/python3 scripts/bench-folder-open.py
+	/usr/bin/python3 scripts/bench-paging.py
 
 ## bench-thumbnails: thumbnails into the freedesktop cache beside vipsthumbnail, and the grid's first screen on 10,000 photos.
 bench-thumbnails: deps-bench

@@ -113,6 +113,8 @@ let package = Package(
         .target(name: "CV4L2"),
         // TIOCGWINSZ (ioctl is variadic) and signal routing for SystemSupport's terminal port.
         .target(name: "CTerminal"),
+        // mallopt (malloc.h is outside Swift's Glibc module) for SystemSupport's heap tuning.
+        .target(name: "CHeap"),
         // rtnetlink (socket, poll, and the NLMSG_* macros) for the network monitor.
         .target(name: "CNetlink"),
         // The resampler's inner loops, built for AVX2 and baseline x86-64.
@@ -131,7 +133,7 @@ let package = Package(
         // platform code one home.
         .target(
             name: "SystemSupport",
-            dependencies: ["CCrypto", "CTerminal"],
+            dependencies: ["CCrypto", "CTerminal", "CHeap"],
             swiftSettings: swiftSettings
         ),
         .target(

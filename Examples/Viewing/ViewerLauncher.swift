@@ -95,6 +95,7 @@ package enum ViewerLauncher {
 
     @Sendable static func traceFrame(_ frame: ViewerFrame) {
         var line = "frame \(frame.index + 1)/\(frame.count) \(frame.name.oneLine) zoom \(Int(frame.zoomPercent.rounded()))% chrome \(frame.showsChrome)"
+        line += " info \(frame.info?.count ?? 0)"
         if case .page(let page) = frame.content {
             let f = page.frame
             line += " centre \(Int(Double(page.state.center.x).rounded())),\(Int(Double(page.state.center.y).rounded()))"

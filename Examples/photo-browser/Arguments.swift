@@ -26,24 +26,29 @@ struct Arguments {
     var startsSlideshow = false
     /// Whether the viewer opens in the thumbnail grid.
     var startsInGrid = false
+    /// Whether the information overlay is shown from the start.
+    var startsWithInfo = false
+    /// Whether the information overlay shows where photos were taken.
+    var showsLocation = false
 
     static let defaultAlbum = "Favourites"
 
     static let usage = """
         usage: photo-browser [--display auto|window|kitty|iterm|sixel|ansi] [--window WxH] [--renderer R] [--once]
                              [--stats] [--store DIR [--album NAME]] [--cache-mb N] [--sort name|modified|date]
-                             [--slideshow] [--slideshow-delay SECONDS] [--grid] [PATH...]
+                             [--slideshow] [--slideshow-delay SECONDS] [--grid] [--info [--show-location]] [PATH...]
                photo-browser [--viewport WxH] [--scale S] [--cache-mb N] [--out DIR] PATH... [-- COMMAND...]
 
         Shows the photos in PATH (files, folders or http(s) URLs, or the album NAME of the photo-album
         store DIR) in a window (SDL2) or in the terminal (kitty, iTerm2, sixel or ANSI colour blocks). `auto`, the default
         when standard input and output are terminals, opens a window when a display answers, else the best
         the terminal can do. Keys: Left/Right, Space/BackSpace, Home/End, +/- and the wheel zoom, 0 fits,
-        double click zooms, drag swipes or pans, f full screen, i or a click shows the status, s starts or
+        double click zooms, drag swipes or pans, f full screen, a click shows the status, i the photo's
+        information (size, camera, lens, exposure, date; where it was taken only with --show-location), s starts or
         stops the slideshow, o sorts by the next order (name, modified, date), r/R turn the photo and h/v
         flip it (for viewing; files are not changed), g or Enter switches between
         the photo and the thumbnail grid (arrows move, a click selects, a double click opens), q quits.
-        --grid opens in the grid (with --once, once its thumbnails are made). Keys can be rebound in
+        --grid opens in the grid (with --once, once its thumbnails are made); --info opens with the information shown. Keys can be rebound in
         $XDG_CONFIG_HOME/photodeck/keys.conf, one `KEY = ACTION` per line (see ViewerKeymap.parse). Thumbnails are read from and
         written to the desktop's shared cache, $XDG_CACHE_HOME/thumbnails (the freedesktop standard).
         With --store: d removes the shown photo from the album; with PATHs and --store, a adds it.
@@ -84,6 +89,8 @@ struct Arguments {
                 order = chosen
             case "--slideshow": startsSlideshow = true
             case "--grid": startsInGrid = true
+            case "--info": startsWithInfo = true
+            case "--show-location": showsLocation = true
             case "--slideshow-delay":
                 let text = try value(argument)
                 guard let seconds = Double(text), seconds >= 0.05, seconds <= 86_400 else {

@@ -15,6 +15,8 @@ import PhotoViewer
 @main
 struct PhotoBrowserCommand {
     static func main() async {
+        // A viewer's memory should follow the photos it holds (BENCHMARKS.md, paging).
+        ImageMemory.returnLargeBuffersToSystem()
         await runCommandLineTool(run)
     }
 
@@ -64,6 +66,8 @@ struct PhotoBrowserCommand {
             }
         }
         if arguments.startsSlideshow { await controller.toggleSlideshow() }
+        await controller.setShowsLocation(arguments.showsLocation)
+        if arguments.startsWithInfo { _ = await controller.perform(.toggleInfo) }
         // The grid's thumbnails come from, and go to, the desktop's shared cache.
         let thumbnailer = Thumbnailer(cache: ThumbnailCache.standard())
         await controller.setThumbnailer(thumbnailer)

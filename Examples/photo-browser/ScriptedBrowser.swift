@@ -46,6 +46,7 @@ enum ScriptedBrowser {
         Console.line(
             "cache: \(stats.misses) decodes, \(stats.hits) hits, \(stats.joins) joined, \(stats.evictions) evicted, \(stats.itemCount) held (\(stats.byteCount / 1024) KB)"
         )
+        Console.line("image threads: at most \(ImageWorkers.imageThreadPeak) at work at once (limit \(ImageWorkers.imageThreadLimit))")
         return 0
     }
 

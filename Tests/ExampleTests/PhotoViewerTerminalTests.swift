@@ -57,6 +57,22 @@ struct PhotoViewerTerminalTests {
         #expect(sixel.standardOutput.contains("\u{1B}\\"))
     }
 
+    @Test("--info --once prints the camera, exposure and date under the picture; the position only with --show-location")
+    func infoOnce() async throws {
+        let photo = TestData.root.appendingPathComponent("pillow-edgecases/ultrahdr.jpg").path
+        let environment = ["COLUMNS": "60", "LINES": "14", "TERM": "xterm-256color"]
+        let hidden = try await ExampleProcess.run("photo-browser", ["--display", "ansi", "--once", "--info", photo], environment: environment)
+        #expect(hidden.status == 0, "\(hidden.standardError)")
+        let lines = hidden.standardOutput.components(separatedBy: "\r\n")
+        #expect(lines.contains { $0.hasPrefix("Google Pixel 6 · Google Pixel 6 back camera") })
+        #expect(lines.contains("1/25 s · f/1.9 · ISO 89 · 6.8 mm (24 mm in 35 mm)"))
+        #expect(lines.contains("location recorded (hidden)"))
+        #expect(!hidden.standardOutput.contains("30.62765"))
+        let shown = try await ExampleProcess.run(
+            "photo-browser", ["--display", "ansi", "--once", "--info", "--show-location", photo], environment: environment)
+        #expect(shown.standardOutput.components(separatedBy: "\r\n").contains("at 30.62765° N, 119.73877° E"))
+    }
+
     @Test("--grid --once: the grid of thumbnails in kitty's output; they go to the shared cache, and the next run reads them all")
     func gridOnce() async throws {
         let folder = try ViewerHarness.photoFolder([(1200, 900), (600, 900), (900, 900), (300, 900), (1600, 900)])
@@ -126,6 +142,15 @@ struct PhotoViewerTerminalTests {
         screen = try await tmux.waitForScreen("a zoom of 125% of fit") { $0.last?.hasSuffix("  8.6%") == true }
         try await tmux.send("0")
         screen = try await tmux.waitForScreen("fit again") { $0.last?.hasSuffix("  6.9%") == true }
+        // i: the information takes three rows of its own above the status line; the picture is fitted to the 28 left (56/900: 6.2%).
+        try await tmux.send("i")
+        screen = try await tmux.waitForScreen("the information rows") { $0.count == 32 && $0[28].hasPrefix("photo-2.jpg") }
+        #expect(screen[29].hasPrefix("600×900 · JPEG · "), "\(screen.suffix(4))")
+        #expect(screen[30] == "no camera details recorded")
+        #expect(screen.last?.hasSuffix("  6.2%") == true, "\(screen.last ?? "")")
+        #expect(!screen[27].trimmingCharacters(in: .whitespaces).isEmpty && !screen[28].contains("▀"), "the picture stops above the information")
+        try await tmux.send("i")
+        screen = try await tmux.waitForScreen("the information gone, the fit back") { $0.last?.hasSuffix("  6.9%") == true }
         try await tmux.send("q")
         screen = try await tmux.waitForScreen("the shell's report after the viewer") { TmuxSession.reportedModes($0) }
         #expect(screen.contains("EXITED 0"))

@@ -75,10 +75,30 @@ struct PhotoViewerWindowTests {
         let big = try await screenshot(id, x)
         #expect(big.size == PixelSize(width: 800, height: 600))
 
-        // i shows the overlay; q quits with status 0.
+        // i shows the information panel (darker than the photo under it, its
+        // text lighter); a click the status; q quits with status 0.
         seen = viewer.frames.count
         _ = try await ViewerHarness.tool("xdotool", ["key", "--window", id, "i"], environment: x)
-        try await viewer.waitForFrame(after: seen, "with the overlay") { $0.contains("chrome true") }
+        try await viewer.waitForFrame(after: seen, "with the information") { $0.contains("info 3") }
+        let informed = try await screenshot(id, x)
+        // The panel's left margin (x 9-16, left of the text at 18) is the photo darkened; the text is near white.
+        func brightness(_ shot: Bitmap, x: Range<Int>, y: Range<Int>) -> [Int] {
+            shot.withUnsafeBytes { pixels in
+                y.flatMap { row in
+                    x.map { column in
+                        let offset = row * shot.bytesPerRow + column * shot.pixelFormat.bytesPerPixel
+                        return Int(pixels[offset]) + Int(pixels[offset + 1]) + Int(pixels[offset + 2])
+                    }
+                }
+            }
+        }
+        let before = brightness(big, x: 9..<16, y: 12..<40).reduce(0, +)
+        let after = brightness(informed, x: 9..<16, y: 12..<40).reduce(0, +)
+        #expect(Double(after) < Double(before) * 0.6, "the panel darkens the photo: \(before) -> \(after)")
+        #expect((brightness(informed, x: 18..<120, y: 14..<40).max() ?? 0) > 600, "white text on it")
+        seen = viewer.frames.count
+        _ = try await ViewerHarness.tool("xdotool", ["mousemove", "--window", id, "400", "300", "click", "1"], environment: x)
+        try await viewer.waitForFrame(after: seen, "with the status") { $0.contains("chrome true") }
         _ = try await ViewerHarness.tool("xdotool", ["key", "--window", id, "q"], environment: x)
         #expect(try await viewer.waitForExit() == 0, "\(viewer.messages)")
     }

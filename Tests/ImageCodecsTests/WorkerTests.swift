@@ -15,11 +15,11 @@ struct WorkerTests {
     /// may hand on to the next: so each index waits (at most 10 s) until
     /// every index that can run at once has started, and all are alive
     /// together when they are named.
-    static func threads(running count: Int) -> [String] {
+    static func threads(running count: Int, budget: ImageThreadBudget = ImageThreadBudget(limit: 100)) -> [String] {
         let seen = Mutex<[Int: String]>([:])
         let arrived = NSCondition()
         let started = Mutex(0)
-        ParallelWork.forEach(count) { index in
+        ParallelWork.forEach(count, budget: budget) { index in
             let name = "\(Unmanaged.passUnretained(Thread.current).toOpaque())"
             seen.withLock { $0[index] = name }
             arrived.lock()
@@ -39,6 +39,42 @@ struct WorkerTests {
         #expect(Set(inTask).count == 1, "one thread, the task's own: \(inTask)")
         let onWorker = await ImageWorkers.shared.run { Self.threads(running: 3) }
         #expect(Set(onWorker).count == 3, "the worker and two helpers: \(onWorker)")
+    }
+
+    @Test("helpers are started only within the thread budget: at its limit the caller does every index itself, exactly once")
+    func threadBudget() async throws {
+        let budget = ImageThreadBudget(limit: 3)
+        budget.enter()  // the caller, a pool thread at work
+        let ran = Mutex<[Int: Int]>([:])
+        let threads = Mutex<Set<String>>([])
+        await ImageWorkers.shared.run {
+            ParallelWork.forEach(7, budget: budget) { index in
+                ran.withLock { $0[index, default: 0] += 1 }
+                threads.withLock { _ = $0.insert("\(Unmanaged.passUnretained(Thread.current).toOpaque())") }
+            }
+        }
+        #expect(ran.withLock { $0 } == Dictionary(uniqueKeysWithValues: (0..<7).map { ($0, 1) }), "each index once")
+        #expect(budget.peak == 3, "the caller and two helpers, not six")
+        #expect(threads.withLock { $0.count } <= 3)
+        #expect(budget.busy == 1, "the helpers gave their threads back")
+        #expect(budget.reserve(upTo: 5) == 2)
+        #expect(budget.reserve(upTo: 1) == 0, "at the limit: no helper")
+        budget.release(2)
+        let serial = Mutex<Set<String>>([])
+        await ImageWorkers.shared.run {
+            budget.enter()
+            budget.enter()
+            defer {
+                budget.leave()
+                budget.leave()
+            }
+            ParallelWork.forEach(4, budget: budget) { _ in
+                serial.withLock { _ = $0.insert("\(Unmanaged.passUnretained(Thread.current).toOpaque())") }
+            }
+        }
+        #expect(serial.withLock { $0.count } == 1, "no thread to spare: all on the caller")
+        #expect(ImageWorkers.imageThreadLimit == ProcessInfo.processInfo.activeProcessorCount + 2)
+        #expect(ImageWorkers.shared.backgroundThreadCount <= 2)
     }
 
     @Test("a large resize and a streamed rendition decide not to block inside a task, and give the same pixels as on a worker")

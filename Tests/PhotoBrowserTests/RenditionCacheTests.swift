@@ -31,6 +31,41 @@ struct RenditionCacheTests {
         #expect(await cache.statistics.itemCount == 2)
     }
 
+    @Test("room is made for a decode before it starts: what is held and what is being decoded stay under the capacity")
+    func roomForDecodes() async throws {
+        let cache = RenditionCache(capacityBytes: 1000)
+        for id in ["a", "b"] { _ = try await cache.rendition(for: Self.key(id)) { Self.bitmap() } }
+        #expect(await cache.statistics.byteCount == 800)
+        let release = Latch()
+        let decoding = Task {
+            try await cache.rendition(for: Self.key("c")) {
+                await release.wait()
+                return Self.bitmap()
+            }
+        }
+        try await waitUntil("the decode to start") { await cache.statistics.pendingBytes == 400 }
+        let during = await cache.statistics
+        #expect(during.byteCount == 400 && during.evictions == 1, "the older of a and b went before the decode began")
+        #expect(during.byteCount + during.pendingBytes <= 1000)
+        release.open()
+        _ = try await decoding.value
+        let after = await cache.statistics
+        #expect(after.pendingBytes == 0 && after.byteCount == 800 && after.itemCount == 2)
+        // A cancelled decode gives its room back.
+        let held = Latch()
+        let cancelled = Task {
+            try await cache.rendition(for: Self.key("d")) {
+                await held.wait()
+                return Self.bitmap()
+            }
+        }
+        try await waitUntil("the second decode to start") { await cache.statistics.pendingBytes == 400 }
+        await cache.cancel(Self.key("d"))
+        #expect(await cache.statistics.pendingBytes == 0)
+        held.open()
+        _ = try? await cancelled.value
+    }
+
     @Test("concurrent requests for one rendition decode it once")
     func deduplicates() async throws {
         let cache = RenditionCache(capacityBytes: 1 << 20)

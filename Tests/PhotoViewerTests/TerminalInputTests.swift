@@ -72,7 +72,7 @@ struct TerminalInputTests {
         #expect(map.command(for: .character("0"), pointer: centre) == .fit)
         #expect(map.command(for: .character("q"), pointer: centre) == .quit)
         #expect(map.command(for: .escape, pointer: centre) == .quit)
-        #expect(map.command(for: .character("i"), pointer: centre) == .toggleChrome)
+        #expect(map.command(for: .character("i"), pointer: centre) == .toggleInfo)
         #expect(map.command(for: .character("f"), pointer: centre) == .toggleFullScreen)
         #expect(map.command(for: .character("z"), pointer: centre) == nil)
     }

@@ -34,8 +34,13 @@ import Synchronization
 /// }
 /// ```
 public final class ImageWorkers: TaskExecutor {
-    /// The pool the library uses: one thread per core in each lane.
-    public static let shared = ImageWorkers(threads: ProcessInfo.processInfo.activeProcessorCount)
+    /// The pool the library uses: one thread per core for work at the
+    /// caller's priority, and two (one on a single core) for background
+    /// work (prefetches, thumbnails for later), so that the pool never has
+    /// more than ``imageThreadLimit`` threads at work.
+    public static let shared = ImageWorkers(
+        threads: ProcessInfo.processInfo.activeProcessorCount, backgroundThreads: min(2, ProcessInfo.processInfo.activeProcessorCount),
+        budget: .shared)
 
     /// How many threads run work at the caller's priority.
     public let threadCount: Int
@@ -106,7 +111,16 @@ public final class ImageWorkers: TaskExecutor {
     /// Starts a pool of `threads` threads (at least one) for work at the
     /// caller's priority and `backgroundThreads` (by default as many, at
     /// least one) for background work. They live as long as the process.
-    public init(threads: Int, backgroundThreads: Int? = nil) {
+    ///
+    /// A pool of your own does its jobs outside the process's image thread
+    /// budget (``imageThreadLimit``): only the shared pool's threads wait
+    /// for a slot.
+    public convenience init(threads: Int, backgroundThreads: Int? = nil) {
+        self.init(threads: threads, backgroundThreads: backgroundThreads, budget: nil)
+    }
+
+    /// A pool whose threads take a slot of `budget` for each job (the shared pool's).
+    init(threads: Int, backgroundThreads: Int?, budget: ImageThreadBudget?) {
         threadCount = max(1, threads)
         backgroundThreadCount = max(1, backgroundThreads ?? threads)
         let members = members
@@ -116,7 +130,12 @@ public final class ImageWorkers: TaskExecutor {
                 let thread = Thread {
                     members.ids.withLock { _ = $0.insert(UInt(pthread_self())) }
                     if background { Self.lowerCurrentThreadPriority() }
-                    while true { queue.pop()() }
+                    while true {
+                        let job = queue.pop()
+                        budget?.enter()
+                        job()
+                        budget?.leave()
+                    }
                 }
                 thread.name = "ImageWorkers\(lane) \(index)"
                 thread.stackSize = 1 << 21

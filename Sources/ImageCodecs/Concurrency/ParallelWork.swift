@@ -52,40 +52,59 @@ enum ParallelWork {
         return true
     }
 
-    /// Runs `body(0)` ... `body(count - 1)`: on the caller and `count - 1`
-    /// helper threads when blocking is allowed, else one after another on
-    /// the caller.
-    static func forEach(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-        guard count > 1, mayBlock() else {
+    /// Runs `body(0)` ... `body(count - 1)`: on the caller and up to
+    /// `count - 1` helper threads when blocking is allowed and the process
+    /// has threads to spare (``ImageThreadBudget``), each taking the next
+    /// index not yet taken; else one after another on the caller.
+    static func forEach(_ count: Int, budget: ImageThreadBudget = .shared, _ body: @escaping @Sendable (Int) -> Void) {
+        let helpers = count > 1 && mayBlock() ? budget.reserve(upTo: count - 1) : 0
+        guard helpers > 0 else {
             for index in 0..<count { body(index) }
             return
         }
-        let done = Countdown(count: count - 1)
-        for index in 1..<count {
-            let thread = Thread {
+        let next = Atomic<Int>(0)
+        let work: @Sendable () -> Void = {
+            while true {
+                let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard index < count else { return }
                 body(index)
+            }
+        }
+        let done = Countdown(count: helpers)
+        for _ in 0..<helpers {
+            start(budget) {
+                work()
                 done.signal()
             }
-            thread.name = "ImageCodecs helper"
-            thread.start()
         }
-        body(0)
+        work()
         done.wait()
     }
 
     /// Runs `helper` on a thread of its own while the caller runs `body`,
-    /// then waits for `helper`: only where ``mayBlock()`` allowed it.
-    static func alongside<T>(_ helper: @escaping @Sendable () -> Void, _ body: () -> T) -> T {
+    /// then waits for `helper`, when the process has a thread to spare
+    /// (``ImageThreadBudget``); else `serially`, which must do both on the
+    /// caller. Only where ``mayBlock()`` allowed it.
+    static func alongside<T>(_ helper: @escaping @Sendable () -> Void, _ body: () -> T, serially: () -> T) -> T {
+        guard ImageThreadBudget.shared.reserve(upTo: 1) == 1 else { return serially() }
         let done = Countdown(count: 1)
-        let thread = Thread {
+        start(.shared) {
             helper()
             done.signal()
         }
-        thread.name = "ImageCodecs helper"
-        thread.start()
         let result = body()
         done.wait()
         return result
+    }
+
+    /// Starts a helper thread running `body`; its reservation is given back when it ends.
+    private static func start(_ budget: ImageThreadBudget, _ body: @escaping @Sendable () -> Void) {
+        let thread = Thread {
+            body()
+            budget.release(1)
+        }
+        thread.name = "ImageCodecs helper"
+        thread.start()
     }
 }
 

@@ -86,7 +86,11 @@ public struct HEIFCodec: ImageDecoding {
         let file = try HEIFFile(memory: memory, format: format, limits: options.limits)
         // libheif has already applied irot/imir: the EXIF orientation is informational.
         let plan = try DecodePlan(format: format, storedSize: file.size, exif: file.exif, color: file.color, options: options, appliesExifOrientation: false)
-        let threads = ParallelWork.mayBlock() ? 2 : 1
+        // libheif's decoder threads count against the process's image threads:
+        // a second one only when the budget has it (the caller waits meanwhile).
+        let extra = ParallelWork.mayBlock() ? ImageThreadBudget.shared.reserve(upTo: 1) : 0
+        defer { ImageThreadBudget.shared.release(extra) }
+        let threads = 1 + extra
         var thumbnails = plan.wantsScaling ? file.thumbnails() : []
         defer { for thumbnail in thumbnails { heif_image_handle_release(thumbnail.handle) } }
         thumbnails.sort { $0.size.pixelCount < $1.size.pixelCount }

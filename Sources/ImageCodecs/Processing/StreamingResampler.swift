@@ -74,14 +74,17 @@ enum StreamingResampler {
         var result = [UInt8](repeating: 0, count: resampler.targetRowBytes * target.height)
         let outcome: Result<[String], ImageCodecError> = result.withUnsafeMutableBufferPointer { output in
             let pipe = Pipe(capacity: resampler.window + 2 * batch, rowStride: resampler.sourceRowBytes, output: output.baseAddress!)
-            guard ParallelWork.mayBlock() else {
-                return produce(source, into: pipe, rows: source.size.height, batch: batch, premultiplies: format.hasAlpha) { ready in
+            let serially = {
+                produce(source, into: pipe, rows: source.size.height, batch: batch, premultiplies: format.hasAlpha) { ready in
                     consume(pipe, resampler, upTo: ready)
                 }
             }
-            return ParallelWork.alongside({ consume(pipe, resampler, upTo: nil) }) {
-                produce(source, into: pipe, rows: source.size.height, batch: batch, premultiplies: format.hasAlpha, inline: nil)
-            }
+            guard ParallelWork.mayBlock() else { return serially() }
+            return ParallelWork.alongside(
+                { consume(pipe, resampler, upTo: nil) },
+                {
+                    produce(source, into: pipe, rows: source.size.height, batch: batch, premultiplies: format.hasAlpha, inline: nil)
+                }, serially: serially)
         }
         let warnings = try outcome.get()
         let bitmap = Bitmap(uncheckedWidth: target.width, height: target.height, bytesPerRow: resampler.targetRowBytes, pixelFormat: format, pixels: result)

@@ -1,7 +1,9 @@
 import Foundation
 
 /// Decoded renditions kept in memory, bounded by bytes (least recently used
-/// first out), with each rendition made once: a request for one that is
+/// first out), the bound covering the renditions held and those being
+/// decoded (room is made for a decode's result before it starts), with
+/// each rendition made once: a request for one that is
 /// being decoded joins that decode instead of starting another. A request
 /// that is cancelled leaves at once and cancels nothing the others still
 /// wait for; when the last one leaves, the decode is cancelled.
@@ -43,6 +45,10 @@ public actor RenditionCache {
         public var byteCount = 0
         /// Renditions held now.
         public var itemCount = 0
+        /// Bytes set aside for the decodes in progress (4 bytes per pixel of
+        /// their box: what their results can take at most; nothing for a box
+        /// larger than the capacity, whose result is not kept).
+        public var pendingBytes = 0
     }
 
     /// The most bytes held.
@@ -57,7 +63,15 @@ public actor RenditionCache {
     private struct Flight {
         let id: UUID
         let task: Task<Void, Never>
+        /// The bytes set aside for its result.
+        let reserved: Int
         var waiters: [UUID: CheckedContinuation<Bitmap, any Error>] = [:]
+    }
+
+    /// The most bytes a rendition for `key` can take: 4 per pixel of its box.
+    static func reservation(for key: Key) -> Int {
+        let (bytes, overflow) = key.size.pixelCount.multipliedReportingOverflow(by: 4)
+        return overflow ? Int.max : bytes
     }
 
     /// Creates a cache holding at most `capacityBytes` of pixels.
@@ -103,6 +117,13 @@ public actor RenditionCache {
         } else {
             statistics.misses += 1
             flightID = UUID()
+            // Room for the result before the decode starts: what is held and
+            // what is being made stay under the capacity together. A result
+            // that could not be kept anyway evicts nothing.
+            let estimate = Self.reservation(for: key)
+            let reserved = estimate <= capacityBytes ? estimate : 0
+            makeRoom(for: reserved)
+            statistics.pendingBytes += reserved
             let task = Task { [weak self] in
                 let result: Result<Bitmap, any Error>
                 do {
@@ -112,7 +133,7 @@ public actor RenditionCache {
                 }
                 await self?.finish(key, flight: flightID, with: result)
             }
-            inFlight[key] = Flight(id: flightID, task: task)
+            inFlight[key] = Flight(id: flightID, task: task, reserved: reserved)
         }
         let waiter = UUID()
         return try await withTaskCancellationHandler {
@@ -132,16 +153,21 @@ public actor RenditionCache {
         if running.waiters.isEmpty {
             running.task.cancel()
             inFlight[key] = nil
+            statistics.pendingBytes -= running.reserved
         } else {
             inFlight[key] = running
         }
     }
 
     private func finish(_ key: Key, flight: UUID, with result: Result<Bitmap, any Error>) {
+        let running = inFlight[key].flatMap { $0.id == flight ? $0 : nil }
+        if let running {
+            inFlight[key] = nil
+            statistics.pendingBytes -= running.reserved
+        }
         // A decode that finished after everyone left is still worth keeping.
         if case .success(let bitmap) = result { store(bitmap, for: key) }
-        guard let running = inFlight[key], running.id == flight else { return }
-        inFlight[key] = nil
+        guard let running else { return }
         for continuation in running.waiters.values { continuation.resume(with: result) }
     }
 
@@ -149,6 +175,7 @@ public actor RenditionCache {
     /// no longer wanted): everyone waiting for it gets `CancellationError`.
     public func cancel(_ key: Key) {
         guard let running = inFlight.removeValue(forKey: key) else { return }
+        statistics.pendingBytes -= running.reserved
         running.task.cancel()
         for continuation in running.waiters.values { continuation.resume(throwing: CancellationError()) }
     }
@@ -169,16 +196,22 @@ public actor RenditionCache {
     private func store(_ bitmap: Bitmap, for key: Key) {
         guard bitmap.byteCount <= capacityBytes else { return }
         if entries[key] != nil { drop(key) }
-        while statistics.byteCount + bitmap.byteCount > capacityBytes,
+        makeRoom(for: bitmap.byteCount)
+        clock += 1
+        entries[key] = (bitmap, clock)
+        statistics.byteCount += bitmap.byteCount
+        statistics.itemCount = entries.count
+    }
+
+    /// Evicts the least recently used renditions until `bytes` more fit
+    /// beside what is held and set aside (or nothing is left to evict).
+    private func makeRoom(for bytes: Int) {
+        while statistics.byteCount + statistics.pendingBytes + bytes > capacityBytes,
             let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key
         {
             drop(oldest)
             statistics.evictions += 1
         }
-        clock += 1
-        entries[key] = (bitmap, clock)
-        statistics.byteCount += bitmap.byteCount
-        statistics.itemCount = entries.count
     }
 
     private func drop(_ key: Key) {

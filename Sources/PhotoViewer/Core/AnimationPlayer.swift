@@ -17,12 +17,20 @@ final class AnimationFrames: Sendable {
 
     /// Opens `bytes` when they hold more than one frame; `nil` for a still image.
     init?(bytes: [UInt8], limits: ImageFrames.Limits = .default) {
-        guard let frames = try? ImageFrames(decoding: bytes, limits: limits), frames.frameCount > 1 else { return nil }
+        // ImageFrames decodes a still image whole as its one frame: only a
+        // header that says "animated" is opened.
+        guard let info = try? ImageInfo(probing: bytes), Self.plays(info),
+            let frames = try? ImageFrames(decoding: bytes, limits: limits), frames.frameCount > 1
+        else { return nil }
         loopCount = frames.loopCount
         self.frames = Mutex(frames)
         self.bytes = bytes
         self.limits = limits
     }
+
+    /// Whether an image with this header is played: an animated GIF or WebP
+    /// (the formats ``ImageCodecs/ImageFrames`` steps through).
+    static func plays(_ info: ImageInfo) -> Bool { info.isAnimated && (info.format == .gif || info.format == .webp) }
 
     /// The next frame fitted into `size`, from the start again after the
     /// last (`nil` when the loops are done or a frame cannot be decoded),

@@ -27,8 +27,12 @@ public enum ViewerCommand: Hashable, Sendable {
     case pinch(scale: Double, center: CGPoint)
     /// The viewport changed size, in points (the pixel density is the one the viewer opened with).
     case resize(CGSize)
-    /// Shows or hides the status overlay (`i`).
+    /// Shows or hides the status overlay (a click).
     case toggleChrome
+    /// Shows or hides the information overlay (`i`): the photo's size,
+    /// format and file size, camera, lens, exposure and date, and its
+    /// position only when ``ViewerController/showsLocation`` is set.
+    case toggleInfo
     /// A single click at `point`: on a photo, shows or hides the status
     /// overlay; in the thumbnail grid, selects the cell there.
     case click(at: CGPoint)

@@ -45,9 +45,13 @@ extension ViewerController {
     private func startAnimation(of photo: BrowserPhoto, key: String, orientation: ImageOrientation) {
         let task = Task { [weak self] in
             let opened = await ImageWorkers.shared.run { () -> AnimationFrames? in
+                // The header says whether there is more than one frame: a still
+                // photo is never read whole, let alone decoded, a second time.
                 let bytes: [UInt8]?
                 switch photo.source {
-                case .file(let path): bytes = try? RegularFile.contents(of: path, limit: 256 << 20)
+                case .file(let path):
+                    guard let info = try? ImageInfo(probingFileAt: path), AnimationFrames.plays(info) else { return nil }
+                    bytes = try? RegularFile.contents(of: path, limit: 256 << 20)
                 case .encoded(let encoded): bytes = encoded
                 case .rendered: bytes = nil
                 }

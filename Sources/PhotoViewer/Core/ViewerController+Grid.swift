@@ -120,7 +120,7 @@ extension ViewerController {
             await relayoutGrid()
             return .redraw
         case .zoom, .fit, .pan, .swipe, .pinch, .orient: return .unchanged
-        case .quit, .toggleFullScreen, .toggleChrome, .toggleSlideshow, .cycleOrder: return nil
+        case .quit, .toggleFullScreen, .toggleChrome, .toggleInfo, .toggleSlideshow, .cycleOrder: return nil
         }
     }
 
@@ -162,7 +162,7 @@ extension ViewerController {
             index: layout.selection, count: layout.count, photo: selected,
             content: .grid(ViewerGrid(canvas: canvas, layout: layout, pending: pending, version: framesMade)),
             viewportSize: pager.settings.viewportSize, scale: pager.settings.screenScale, zoomPercent: 0, showsChrome: showsChrome,
-            message: message)
+            message: message, info: showsInfo ? await infoLines(for: selected) : nil)
     }
 
     /// Starts making `photo`'s thumbnail for `box` unless it is under way.

@@ -44,6 +44,13 @@ public actor ViewerController {
     private let limits: ImageLimits
     private var actions: [Character: Action] = [:]
     var showsChrome = false
+    /// Whether the information overlay is shown (`i`).
+    var showsInfo = false
+    /// Whether the information overlay shows where the photo was taken
+    /// (off unless the app or the person turns it on: ``setShowsLocation(_:)``).
+    public private(set) var showsLocation = false
+    /// The shown photo's details, read once per photo.
+    var shownDetails: (id: String, details: PhotoDetails)?
     var message: String?
     /// Timing and decode figures.
     public private(set) var statistics = ViewerStatistics()
@@ -171,6 +178,9 @@ public actor ViewerController {
             case .toggleChrome, .click:
                 showsChrome.toggle()
                 return .redraw
+            case .toggleInfo:
+                showsInfo.toggle()
+                return .redraw
             case .toggleGrid:
                 await openGrid()
                 return .redraw
@@ -225,11 +235,28 @@ public actor ViewerController {
             content = .failure("\(error)")
         }
         if case .failure = content { stopAnimation() }
+        let info = showsInfo ? await infoLines(for: photo) : nil
         frameMade()
         return ViewerFrame(
             index: pager.index, count: pager.count, photo: photo, content: content, viewportSize: pager.settings.viewportSize,
             scale: pager.settings.screenScale, zoomPercent: pager.state.zoom * pager.settings.screenScale * 100, showsChrome: showsChrome,
-            message: message)
+            message: message, info: info)
+    }
+
+    /// Whether the information overlay shows where photos were taken (it
+    /// does not unless asked: a shared screen should not give away a home).
+    public func setShowsLocation(_ shows: Bool) { showsLocation = shows }
+
+    /// The information overlay's lines for `photo`, its header read once.
+    func infoLines(for photo: BrowserPhoto) async -> [String] {
+        let details: PhotoDetails
+        if let shownDetails, shownDetails.id == photo.id {
+            details = shownDetails.details
+        } else {
+            details = await photo.details()
+            shownDetails = (photo.id, details)
+        }
+        return InfoPanel.lines(name: ViewerFrame.name(of: photo), details: details, showsLocation: showsLocation)
     }
 
     /// Counts a frame and wakes whoever waits for one.

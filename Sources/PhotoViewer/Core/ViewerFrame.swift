@@ -34,12 +34,15 @@ public struct ViewerFrame: Sendable {
     public let showsChrome: Bool
     /// A passing message (an action's result, an error), shown until the next page.
     public let message: String?
+    /// The information overlay's lines (`i`), terminal-safe; `nil` when it is hidden.
+    public let info: [String]?
 
     /// Creates a frame.
     public init(
         index: Int, count: Int, photo: BrowserPhoto, content: Content, viewportSize: CGSize, scale: Double, zoomPercent: Double,
-        showsChrome: Bool, message: String?
+        showsChrome: Bool, message: String?, info: [String]? = nil
     ) {
+        self.info = info
         self.index = index
         self.count = count
         self.photo = photo

@@ -73,7 +73,7 @@ public struct ViewerKeymap: Sendable {
             case "-", "_": .zoom(by: 1 / zoomStep, at: pointer)
             case "0": .fit
             case "f", "F": .toggleFullScreen
-            case "i", "I": .toggleChrome
+            case "i", "I": .toggleInfo
             case "s", "S": .toggleSlideshow
             case "o", "O": .cycleOrder
             case "g", "G": .toggleGrid

@@ -19,6 +19,8 @@ public enum KeyAction: String, CaseIterable, Hashable, Sendable {
     case fit
     /// Show or hide the status overlay.
     case overlay
+    /// Show or hide the information overlay (camera, exposure, date).
+    case info
     /// Full screen on or off (windows).
     case fullScreen = "full-screen"
     /// Start or stop the slideshow.
@@ -49,6 +51,7 @@ public enum KeyAction: String, CaseIterable, Hashable, Sendable {
         case .zoomOut: .zoom(by: 1 / zoomStep, at: pointer)
         case .fit: .fit
         case .overlay: .toggleChrome
+        case .info: .toggleInfo
         case .fullScreen: .toggleFullScreen
         case .slideshow: .toggleSlideshow
         case .sort: .cycleOrder

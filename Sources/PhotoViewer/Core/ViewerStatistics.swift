@@ -1,4 +1,5 @@
 import Foundation
+import ImageCodecs
 
 /// How fast a viewer answered: the time from an input (a key press, the
 /// end of a drag) to the frame that shows its result, and how many
@@ -66,6 +67,7 @@ public struct ViewerStatistics: Hashable, Sendable, CustomStringConvertible {
                 + (upload.isEmpty
                     ? ""
                     : "\ndrawing: upload median \(ms(Self.percentile(50, of: upload))), present median \(ms(Self.percentile(50, of: present))), p95 \(ms(Self.percentile(95, of: present)))")
+                + "\nimage threads: at most \(ImageWorkers.imageThreadPeak) at work at once (limit \(ImageWorkers.imageThreadLimit))"
                 + (output.map { "\noutput: \($0)" } ?? "")
     }
 }

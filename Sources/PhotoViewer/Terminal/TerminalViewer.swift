@@ -184,6 +184,8 @@ private struct TerminalSession {
     let options: TerminalViewer.Options
     var setup: TerminalSetup
     let started = ContinuousClock.now
+    /// Rows kept below the picture for the information overlay (`i`).
+    var infoRows = 0
     /// Writes leave the cooperative pool: a slow terminal blocks this queue, no task.
     let writer = DispatchQueue(label: "photodeck.terminal.output")
 
@@ -259,7 +261,7 @@ private struct TerminalSession {
 
     /// The canvas's pixel size and the viewport it stands for.
     var layout: (canvas: PixelSize, cell: PixelSize) {
-        let imageRows = max(1, size.rows - 1)
+        let imageRows = max(1, size.rows - 1 - infoRows)
         if graphics == .ansi { return (PixelSize(width: size.columns, height: imageRows * 2), PixelSize(width: 1, height: 2)) }
         let cell = size.cellSize
         return (PixelSize(width: size.columns * cell.width, height: imageRows * cell.height), cell)
@@ -270,7 +272,7 @@ private struct TerminalSession {
         await controller.configure(viewportSize: CGSize(width: canvas.width, height: canvas.height), scale: 1)
     }
 
-    func handle(_ key: ViewerKey, at time: ContinuousClock.Instant) async -> ViewerExit? {
+    mutating func handle(_ key: ViewerKey, at time: ContinuousClock.Instant) async -> ViewerExit? {
         let canvas = layout.canvas
         let pointer = CGPoint(x: Double(canvas.width) / 2, y: Double(canvas.height) / 2)
         switch await controller.press(key, pointer: pointer) {
@@ -293,8 +295,17 @@ private struct TerminalSession {
         }
     }
 
-    func draw(after input: ContinuousClock.Instant?) async {
-        let frame = await controller.frame()
+    mutating func draw(after input: ContinuousClock.Instant?) async {
+        var frame = await controller.frame()
+        // The information overlay gets rows of its own below the picture
+        // (text over a kitty or sixel picture would be hidden by it): the
+        // picture is fitted again into what is left.
+        let wantedRows = min(frame.info?.count ?? 0, max(0, size.rows - 4))
+        if wantedRows != infoRows && !options.once {
+            infoRows = wantedRows
+            await configure()
+            frame = await controller.frame()
+        }
         let encodingStarted = ContinuousClock.now
         let (canvasSize, cell) = layout
         var out: [UInt8] = Array("\u{1B}[?2026h".utf8)
@@ -323,9 +334,15 @@ private struct TerminalSession {
             out += Array("\u{1B}[\(row);\(column)H\u{1B}[31m\(text)\u{1B}[0m".utf8)
         }
         let status = String(frame.statusLine.prefix(size.columns))
+        // The overlay's lines are terminal-safe already (ViewerFrame.info).
+        let info = (frame.info ?? []).map { String($0.prefix(size.columns)) }
         if options.once {
             out += Array("\r\n\(status)\r\n".utf8)
+            for line in info { out += Array("\(line)\r\n".utf8) }
         } else {
+            for (index, line) in info.prefix(infoRows).enumerated() {
+                out += Array("\u{1B}[\(size.rows - infoRows + index);1H\u{1B}[0m\(line)\u{1B}[K".utf8)
+            }
             out += Array("\u{1B}[\(size.rows);1H\u{1B}[0m\u{1B}[7m\(status)\u{1B}[K\u{1B}[0m".utf8)
         }
         out += Array("\u{1B}[?2026l".utf8)

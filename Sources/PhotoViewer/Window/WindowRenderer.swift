@@ -159,6 +159,7 @@ final class WindowRenderer {
             }
         }
         if let failure { drawText(failure, centredIn: pixels, color: SDL_Color(r: 255, g: 120, b: 120, a: 255)) }
+        if let info = frame.info { drawPanel(info) }
         if frame.showsChrome {
             drawBar(frame.statusLine, in: pixels)
         } else if let message = frame.message {
@@ -240,6 +241,27 @@ final class WindowRenderer {
         SDL_SetRenderDrawColor(renderer, 0, 0, 0, 170)
         SDL_RenderFillRect(renderer, &bar)
         drawText(text, at: (10, Int(bar.y) + 6), color: SDL_Color(r: 255, g: 255, b: 255, a: 255))
+    }
+
+    /// The information overlay: `lines` on a translucent panel at the top left.
+    private func drawPanel(_ lines: [String]) {
+        guard let font, !lines.isEmpty else { return }
+        let lineHeight = Int(TTF_FontLineSkip(font))
+        var widest: Int32 = 0
+        for line in lines {
+            var width: Int32 = 0
+            var height: Int32 = 0
+            TTF_SizeUTF8(font, line, &width, &height)
+            widest = max(widest, width)
+        }
+        var panel = SDL_Rect(x: 8, y: 8, w: widest + 20, h: Int32(lineHeight * lines.count + 16))
+        SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND)
+        SDL_SetRenderDrawColor(renderer, 0, 0, 0, 170)
+        SDL_RenderFillRect(renderer, &panel)
+        for (index, line) in lines.enumerated() {
+            let color = index == 0 ? SDL_Color(r: 255, g: 255, b: 255, a: 255) : SDL_Color(r: 215, g: 215, b: 215, a: 255)
+            drawText(line, at: (18, 16 + index * lineHeight), color: color)
+        }
     }
 
     private func drawText(_ text: String, centredIn pixels: PixelSize, color: SDL_Color) {

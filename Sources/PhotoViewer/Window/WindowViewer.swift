@@ -99,6 +99,10 @@ private final class WindowLoop {
     var drag: (tracker: DragTracker, pans: Bool)?
     var pendingClick: (deadline: ContinuousClock.Instant, point: CGPoint)?
     var viewport = CGSize(width: 1, height: 1)
+    /// A frame is owed to the inputs handled since the last one.
+    var drawPending = false
+    /// The earliest of those inputs (nil: none, or only redraws nobody asked for).
+    var pendingInput: ContinuousClock.Instant?
 
     init(controller: ViewerController, options: WindowViewer.Options, started: ContinuousClock.Instant) throws(WindowError) {
         self.controller = controller
@@ -134,10 +138,34 @@ private final class WindowLoop {
                     pendingClick = nil
                     perform(.click(at: click.point), at: .now)
                 }
+                drawIfPending()
                 continue
             }
             if let exit = handle(event) { return exit }
+            // Everything already queued is handled before the frame is made:
+            // keys that come faster than big photos decode (a held arrow, 10
+            // pages a second) turn pages without decoding each one; the
+            // frame shows where they led.
+            while SDL_PollEvent(&event) != 0 {
+                if let exit = handle(event) { return exit }
+            }
+            drawIfPending()
         }
+    }
+
+    /// Asks for a frame once the queued events are handled.
+    func requestDraw(after input: ContinuousClock.Instant?) {
+        drawPending = true
+        if let input { pendingInput = min(pendingInput ?? input, input) }
+    }
+
+    /// Makes the frame owed, if any.
+    func drawIfPending() {
+        guard drawPending else { return }
+        let input = pendingInput
+        drawPending = false
+        pendingInput = nil
+        draw(after: input)
     }
 
     func handle(_ event: SDL_Event) -> ViewerExit? {
@@ -189,14 +217,14 @@ private final class WindowLoop {
             else { return nil }
             perform(pinch, at: now)
         case SDL_USEREVENT:
-            draw(after: nil)
+            requestDraw(after: nil)
         case SDL_WINDOWEVENT:
             switch SDL_WindowEventID(UInt32(event.window.event)) {
             case SDL_WINDOWEVENT_SIZE_CHANGED:
                 configure()
-                draw(after: nil)
+                requestDraw(after: nil)
             case SDL_WINDOWEVENT_EXPOSED:
-                draw(after: nil)
+                requestDraw(after: nil)
             case SDL_WINDOWEVENT_HIDDEN, SDL_WINDOWEVENT_MINIMIZED:
                 // Nobody sees an animation now: it stops until the window shows again.
                 let controller = controller
@@ -204,7 +232,7 @@ private final class WindowLoop {
             case SDL_WINDOWEVENT_SHOWN, SDL_WINDOWEVENT_RESTORED:
                 let controller = controller
                 BlockingBridge.wait { await controller.setPlaybackPaused(false) }
-                draw(after: nil)
+                requestDraw(after: nil)
             case SDL_WINDOWEVENT_CLOSE:
                 return .quit
             default: break
@@ -239,7 +267,7 @@ private final class WindowLoop {
         switch response {
         case .quit: return .quit
         case .unchanged: break
-        case .redraw: draw(after: time)
+        case .redraw: requestDraw(after: time)
         case .toggleFullScreen: renderer.toggleFullScreen()
         }
         return nil

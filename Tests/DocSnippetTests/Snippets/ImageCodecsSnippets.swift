@@ -20,6 +20,22 @@ enum ImageCodecsSnippets {
         _ = (info, jpeg)
     }
 
+    static func exifDetails(path: String) throws {
+        if let exif = try ExifMetadata(readingFileAt: path) {
+            let shot = exif.details
+            print(shot.camera ?? "unknown camera", shot.exposureTime?.description ?? "")
+        }
+    }
+
+    static func imageMemory() {
+        ImageMemory.returnLargeBuffersToSystem()  // first thing in main
+    }
+
+    static func exifReading() throws {
+        let shot = try ExifMetadata(readingFileAt: "IMG_0001.jpg")?.details
+        print(shot?.camera ?? "no camera recorded")
+    }
+
     static func readmeRendition() throws {
         let page = try DecodedImage(renderingFileAt: "IMG_0001.jpg", in: PixelSize(width: 1170, height: 2532), mode: .fit)
         _ = page

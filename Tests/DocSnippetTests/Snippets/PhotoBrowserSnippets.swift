@@ -5,6 +5,11 @@ import ImageCodecs
 import PhotoBrowser
 
 enum PhotoBrowserSnippets {
+    static func details(photo: BrowserPhoto) async {
+        let details = await photo.details()
+        print(details.exif.camera ?? "camera not recorded", details.captureDate?.exifDateTime ?? "")
+    }
+
     static func readme(paths: [String], close: () -> Void) async throws {
         let photos = try paths.map { try BrowserPhoto(fileAt: $0) }  // header probe only
         let settings = BrowserPager.Settings(viewportSize: CGSize(width: 390, height: 844), screenScale: 3)
