@@ -26,7 +26,8 @@ struct PhotoBrowserCommandTests {
         #expect(lines.contains { $0.hasPrefix("resize 844x390: zoomChanged") && $0.contains("rendition 520x780") })
         #expect(lines.contains("swipe 0,400: dismiss (the browser would close)"))
         #expect(lines.dropLast().last?.hasPrefix("cache: ") == true)
-        #expect(lines.last?.hasPrefix("image threads: at most ") == true && lines.last?.hasSuffix("(limit \(ProcessInfo.processInfo.activeProcessorCount + 2))") == true)
+        let limit = ProcessInfo.processInfo.activeProcessorCount + 2
+        #expect(lines.last?.hasPrefix("image threads: at most ") == true && lines.last?.hasSuffix("(limit \(limit))") == true)
         // Fit renditions never exceed the viewport's pixels (780x1688).
         for line in lines where line.contains("zoomChanged") == false && line.contains("rendition ") {
             let size = line.components(separatedBy: "rendition ")[1].split(separator: " ")[0].split(separator: "x").compactMap { Int($0) }

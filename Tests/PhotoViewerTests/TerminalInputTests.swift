@@ -58,6 +58,24 @@ struct TerminalInputTests {
         #expect(TerminalDetection.textAreaPixels(Array("\u{1B}[4;0;800t".utf8)) == nil)
     }
 
+    @Test("detection by asking: a kitty graphics OK before the device attributes means kitty whatever TERM says; an error or silence does not")
+    func detectionByAsking() {
+        func replies(_ texts: String...) -> [[UInt8]] { texts.map { Array($0.utf8) } }
+        let plain = ["TERM": "xterm-256color"]
+        let ok = "\u{1B}_Gi=31;OK\u{1B}\\"
+        #expect(TerminalDetection.graphics(environment: plain, replies: replies(ok, "\u{1B}[?62;22c")) == .kitty, "kitty over ssh, WezTerm, Konsole")
+        #expect(TerminalDetection.graphics(environment: plain, replies: replies(ok, "\u{1B}[?62;4;22c")) == .kitty, "both: kitty's is better")
+        #expect(TerminalDetection.graphics(environment: plain, replies: replies("\u{1B}[?62;4;22c")) == .sixel, "no answer to the kitty question")
+        #expect(TerminalDetection.graphics(environment: plain, replies: replies("\u{1B}_Gi=31;ENOTSUPPORTED:no\u{1B}\\", "\u{1B}[?62c")) == .ansi)
+        #expect(TerminalDetection.graphics(environment: plain, replies: replies("\u{1B}_Gi=7;OK\u{1B}\\", "\u{1B}[?62c")) == .ansi, "another image's answer")
+        #expect(TerminalDetection.graphics(environment: plain, replies: []) == .ansi, "silence")
+        #expect(TerminalDetection.graphics(environment: ["TERM_PROGRAM": "iTerm.app"], replies: replies(ok, "\u{1B}[?62c")) == .iterm)
+        // The query: a kitty question (query action, 1x1, direct data), then DA1, which every terminal answers.
+        #expect(TerminalDetection.graphicsQuery.hasPrefix("\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\"))
+        #expect(TerminalDetection.graphicsQuery.hasSuffix("\u{1B}[c"))
+        #expect(TerminalDetection.isDeviceAttributes(Array("\u{1B}[?1;2c".utf8)) && !TerminalDetection.isDeviceAttributes(Array(ok.utf8)))
+    }
+
     @Test("the keymap: the same keys as the window; unbound keys do nothing")
     func keymap() {
         let centre = CGPoint(x: 50, y: 40)

@@ -4,7 +4,8 @@ import SystemSupport
 public enum ImageMemory {
     /// Makes freed pixel buffers of `threshold` bytes or more go back to the
     /// system at once. Returns whether the C library took the setting
-    /// (glibc does; elsewhere nothing changes and it returns `false`).
+    /// (glibc does; elsewhere, and under a sanitizer whose allocator stands
+    /// in for glibc's, nothing changes and it returns `false`).
     ///
     /// glibc serves a large allocation by mapping pages, but after such a
     /// block is freed it raises its threshold to that block's size (up to

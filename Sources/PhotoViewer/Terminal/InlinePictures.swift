@@ -52,8 +52,9 @@ public struct InlinePictures: Sendable {
             defer { device.restore() }
             var decoder = TerminalKeyDecoder()
             if chosen == nil, environment["TMUX"] == nil, environment["STY"] == nil {
-                let (reply, _) = device.ask("\u{1B}[c", timeout: queryTimeout, decoder: &decoder) { $0.last == UInt8(ascii: "c") }
-                chosen = TerminalDetection.graphics(environment: environment, deviceAttributes: reply)
+                let asked = device.askAll(
+                    TerminalDetection.graphicsQuery, timeout: queryTimeout, decoder: &decoder, isAnswer: TerminalDetection.isDeviceAttributes)
+                chosen = TerminalDetection.graphics(environment: environment, replies: asked.replies)
             }
             if chosen?.drawsPixels == true, size.pixelWidth == 0 {
                 let (reply, _) = device.ask("\u{1B}[14t", timeout: queryTimeout, decoder: &decoder) { $0.last == UInt8(ascii: "t") }

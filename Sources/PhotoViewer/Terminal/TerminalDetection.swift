@@ -18,6 +18,40 @@ public enum TerminalDetection {
         return .ansi
     }
 
+    /// The questions to ask a terminal before choosing: kitty's graphics
+    /// query (a 1x1 image that is only checked, never shown: a terminal
+    /// with the protocol answers `ESC _ G i=31;OK ESC \`, others ignore
+    /// it) and then primary device attributes (`CSI c`), which every
+    /// terminal answers, so its reply ends the wait.
+    public static let graphicsQuery = "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[c"
+
+    /// Whether `reply` is the device attributes answer (`ESC [ ? … c`) that ends ``graphicsQuery``'s replies.
+    public static func isDeviceAttributes(_ reply: [UInt8]) -> Bool {
+        reply.count >= 4 && reply.starts(with: [0x1B, UInt8(ascii: "["), UInt8(ascii: "?")]) && reply.last == UInt8(ascii: "c")
+    }
+
+    /// Whether `reply` says yes to ``graphicsQuery``'s kitty question:
+    /// `ESC _ G i=31;OK ESC \` (an error such as `;ENOTSUPPORTED:` is a no).
+    public static func isKittyGraphicsOK(_ reply: [UInt8]) -> Bool {
+        guard reply.count >= 4, reply.starts(with: [0x1B, UInt8(ascii: "_"), UInt8(ascii: "G")]) else { return false }
+        let text = String(decoding: reply.dropFirst(3), as: UTF8.self)
+        guard let separator = text.firstIndex(of: ";") else { return false }
+        let keys = text[..<separator].split(separator: ",")
+        return keys.contains("i=31") && text[text.index(after: separator)...].hasPrefix("OK")
+    }
+
+    /// The best graphics for a terminal with `environment` that sent
+    /// `replies` to ``graphicsQuery``: kitty's when the environment names
+    /// a kitty-graphics terminal or the terminal said OK to the kitty
+    /// question (WezTerm, Konsole, or kitty over ssh with another `TERM`),
+    /// iTerm2's images by the environment, sixel when the device attributes
+    /// list it, else ANSI half blocks.
+    public static func graphics(environment: [String: String], replies: [[UInt8]]) -> TerminalGraphics {
+        let byEnvironment = graphics(environment: environment, deviceAttributes: replies.last(where: isDeviceAttributes))
+        if byEnvironment == .ansi || byEnvironment == .sixel, replies.contains(where: isKittyGraphicsOK) { return .kitty }
+        return byEnvironment
+    }
+
     /// The best graphics that reach the person through `multiplexer`:
     /// outside one, ``graphics(environment:deviceAttributes:)``; in tmux,
     /// kitty's when passthrough is allowed and the client is a kitty-graphics

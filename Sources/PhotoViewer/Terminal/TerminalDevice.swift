@@ -85,17 +85,31 @@ final class TerminalDevice: Sendable {
     /// Sends `query` and collects replies until one satisfies `isAnswer`
     /// or `milliseconds` pass; keys typed meanwhile are returned too.
     func ask(_ query: String, timeout milliseconds: Int, decoder: inout TerminalKeyDecoder, isAnswer: ([UInt8]) -> Bool) -> ([UInt8]?, [ViewerKey]) {
+        let (replies, keys) = askAll(query, timeout: milliseconds, decoder: &decoder, isAnswer: isAnswer)
+        return (replies.last.flatMap { isAnswer($0) ? $0 : nil }, keys)
+    }
+
+    /// Sends `query` and collects every reply up to and including the first
+    /// that satisfies `isAnswer` (the queries' last: every terminal answers
+    /// DA1, so it closes a batch whose other questions may go unanswered),
+    /// or what came in `milliseconds`; keys typed meanwhile are returned too.
+    func askAll(_ query: String, timeout milliseconds: Int, decoder: inout TerminalKeyDecoder, isAnswer: ([UInt8]) -> Bool) -> (
+        replies: [[UInt8]], keys: [ViewerKey]
+    ) {
         write(query)
         let deadline = ContinuousClock.now + .milliseconds(milliseconds)
         var keys: [ViewerKey] = []
+        var collected: [[UInt8]] = []
         while ContinuousClock.now < deadline {
             let left = deadline - ContinuousClock.now
             let wait = Int32(max(1, Int(left.inMilliseconds)))
             guard case .bytes(let bytes) = read(timeout: wait) else { continue }
             keys += decoder.feed(bytes)
-            let replies = decoder.takeReplies()
-            if let answer = replies.first(where: isAnswer) { return (answer, keys) }
+            for reply in decoder.takeReplies() {
+                collected.append(reply)
+                if isAnswer(reply) { return (collected, keys) }
+            }
         }
-        return (nil, keys)
+        return (collected, keys)
     }
 }

@@ -108,11 +108,13 @@ private struct TerminalSetup: Sendable {
         if let chosen = options.graphics {
             graphics = TerminalDetection.graphics(chosen, through: multiplexer, inline: options.once)
         } else {
-            var reply: [UInt8]?
+            var found = TerminalDetection.graphics(environment: options.environment, deviceAttributes: nil, multiplexer: multiplexer)
             if canAsk, multiplexer == .none {
-                (reply, typed) = device.ask("\u{1B}[c", timeout: options.queryTimeout, decoder: &decoder) { $0.last == UInt8(ascii: "c") }
+                let asked = device.askAll(
+                    TerminalDetection.graphicsQuery, timeout: options.queryTimeout, decoder: &decoder, isAnswer: TerminalDetection.isDeviceAttributes)
+                typed = asked.keys
+                found = TerminalDetection.graphics(environment: options.environment, replies: asked.replies)
             }
-            let found = TerminalDetection.graphics(environment: options.environment, deviceAttributes: reply, multiplexer: multiplexer)
             graphics = TerminalDetection.graphics(found, through: multiplexer, inline: options.once)
         }
         if graphics.drawsPixels, size.pixelWidth == 0, canAsk {
