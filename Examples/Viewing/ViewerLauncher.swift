@@ -75,7 +75,8 @@ package enum ViewerLauncher {
         var windowOptions = WindowViewer.Options(size: options.window, once: options.once, rendering: options.rendering)
         // A line per presented frame on standard error, for tests that wait for a frame.
         if environment["PHOTODECK_VIEWER_TRACE"] != nil { windowOptions.onFrame = traceFrame }
-        let terminalOptions = TerminalViewer.Options(graphics: display.terminalGraphics, once: options.once)
+        var terminalOptions = TerminalViewer.Options(graphics: display.terminalGraphics, once: options.once)
+        if environment["PHOTODECK_VIEWER_TRACE"] != nil { terminalOptions.onFrame = { frame, graphics in traceFrame(frame, graphics: graphics) } }
         switch display {
         case .window:
             return try await WindowViewer(controller: controller, options: windowOptions).run()
@@ -93,9 +94,13 @@ package enum ViewerLauncher {
         }
     }
 
-    @Sendable static func traceFrame(_ frame: ViewerFrame) {
+    /// The trace line of a presented frame; terminal frames name their graphics.
+    @Sendable static func traceFrame(_ frame: ViewerFrame) { traceFrame(frame, graphics: nil) }
+
+    @Sendable static func traceFrame(_ frame: ViewerFrame, graphics: TerminalGraphics?) {
         var line = "frame \(frame.index + 1)/\(frame.count) \(frame.name.oneLine) zoom \(Int(frame.zoomPercent.rounded()))% chrome \(frame.showsChrome)"
         line += " info \(frame.info?.count ?? 0)"
+        if let graphics { line += " graphics \(graphics)" }
         if case .page(let page) = frame.content {
             let f = page.frame
             line += " centre \(Int(Double(page.state.center.x).rounded())),\(Int(Double(page.state.center.y).rounded()))"

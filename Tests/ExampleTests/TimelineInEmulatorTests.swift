@@ -36,22 +36,9 @@ struct TimelineInEmulatorTests {
         echo "exit $?" > '\(marker)'
         exec sleep 600
         """.write(toFile: script, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         // Read by sh, not executed: a write descriptor another test's child still holds cannot make it "text file busy".
-        process.arguments = terminal + ["/bin/sh", script]
-        // A person's terminal: UTF-8 (the half blocks, the names).
-        process.environment = [
-            "DISPLAY": server.display, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": NSHomeDirectory(),
-            "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        let process = try EmulatorProcess(terminal, running: ["/bin/sh", script], display: server.display)
+        defer { process.stop() }
         try await waitUntil("the timeline to be printed", timeout: .seconds(300)) { FileManager.default.fileExists(atPath: marker) }
         let status = try String(contentsOfFile: marker, encoding: .utf8)
         let errors = (try? String(contentsOfFile: marker + ".err", encoding: .utf8)) ?? ""
@@ -155,12 +142,7 @@ struct TimelineInEmulatorTests {
         let run = try await Self.arrange()
         let cache = RemotePhotoTests.cacheFolder()
         defer { try? FileManager.default.removeItem(atPath: cache) }
-        let shot = try await Self.screenshot(
-            terminal: [
-                "kitty", "-o", "linux_display_server=x11", "-o", "remember_window_size=no", "-o", "initial_window_width=1000",
-                "-o", "initial_window_height=740", "-o", "background=#ffffff", "-o", "foreground=#000000", "-o", "cursor_blink_interval=0",
-            ],
-            run: run, cache: cache)
+        let shot = try await Self.screenshot(terminal: Emulator.kitty.command, run: run, cache: cache)
         let bands = Self.colourBands(shot)
         #expect(bands.count == 2, "two rows of pictures, apart: \(bands)")
     }

@@ -3,47 +3,85 @@ import ImageCodecs
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
-/// photo-browser straight in a real terminal emulator under Xvfb, choosing
-/// its graphics by asking the terminal rather than by its name.
+/// photo-browser straight in real terminal emulators under Xvfb (tmux's
+/// cases are ``ViewerInTmuxEmulatorTests``), choosing its graphics by
+/// asking the terminal rather than by its name: each screenshot is
+/// compared with the photo.
 @Suite(
     "photo-browser in real terminals (Xvfb)", .serialized,
-    .enabled(if: ViewerHarness.has("Xvfb") && ViewerHarness.has("xwd") && ViewerHarness.has("kitty")))
+    .enabled(if: ViewerHarness.has("Xvfb") && ViewerHarness.has("xwd")))
 struct ViewerInEmulatorTests {
-    @Test("kitty whose TERM says xterm-256color and without KITTY_WINDOW_ID (as over ssh): kitty graphics found by asking, the photo in pixels")
-    func kittyFoundByAsking() async throws {
+    static let photo = ViewerInTmuxEmulatorTests.photo
+
+    /// Runs photo-browser on `arguments` in `emulator` after `prelude` (shell
+    /// lines), with no display (the terminal is what is tested) and a
+    /// thumbnail cache of its own; waits for its first frame in the trace
+    /// and returns a screenshot once the screen settles, and that frame's
+    /// trace line (which names the graphics chosen).
+    static func run(_ emulator: Emulator, arguments: [String] = [photo], prelude: String = "") async throws -> (shot: Bitmap, frame: String) {
         let server = try await ViewerHarness.XServer(size: "1024x768x24")
         defer { server.stop() }
-        let script = FileManager.default.temporaryDirectory.appendingPathComponent("asking-\(UUID().uuidString).sh").path
-        defer { try? FileManager.default.removeItem(atPath: script) }
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("direct-\(UUID().uuidString)").path
+        let (script, trace, cache) = (base + ".sh", base + ".trace", base + "-cache")
+        defer { for path in [script, trace, cache] { try? FileManager.default.removeItem(atPath: path) } }
         let exports = ExampleProcess.sanitizerEnvironment.sorted { $0.key < $1.key }.map { "export \($0.key)='\($0.value)'\n" }.joined()
-        // Nothing in the environment names kitty, and no display: only the terminal's answer can pick its graphics.
+        let command = ([ExampleProcess.executable("photo-browser").path] + arguments).map { "'\($0)'" }.joined(separator: " ")
         try """
-        unset KITTY_WINDOW_ID KITTY_PID KITTY_INSTALLATION_DIR TERMINFO
-        export TERM=xterm-256color DISPLAY=
-        \(exports)'\(ExampleProcess.executable("photo-browser").path)' --display auto '\(ViewerInTmuxEmulatorTests.photo)'
+        \(prelude)
+        export DISPLAY= PHOTODECK_VIEWER_TRACE=1 XDG_CACHE_HOME='\(cache)'
+        \(exports)\(command) 2>'\(trace)'
+        echo "EXITED $?" >> '\(trace)'
         exec sleep 600
         """.write(toFile: script, atomically: true, encoding: .utf8)
-        let terminal = try ViewerHarness.spawn(
-            "kitty", Array(ViewerInTmuxEmulatorTests.kitty.dropFirst()) + ["/bin/sh", script],
-            environment: [
-                "DISPLAY": server.display, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": NSHomeDirectory(),
-                "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
-            ])
-        defer {
-            kill(terminal, SIGKILL)
-            var status: Int32 = 0
-            while waitpid(terminal, &status, 0) < 0 && errno == EINTR {}
+        let terminal = try EmulatorProcess(emulator.command, running: ["/bin/sh", script], display: server.display)
+        defer { terminal.stop() }
+        var lines: [Substring] = []
+        try await waitUntil("photo-browser's first frame in \(emulator); trace: \(lines)", timeout: .seconds(300)) {
+            lines = String(decoding: (try? fileBytes(URL(fileURLWithPath: trace))) ?? [], as: UTF8.self).split(separator: "\n")
+            return lines.contains { $0.hasPrefix("frame ") || $0.hasPrefix("EXITED") }
         }
-        try await waitUntil("the photo on the screen", timeout: .seconds(300)) {
-            ViewerInTmuxEmulatorTests.picture(in: try await TimelineInEmulatorTests.shoot(server.display), rows: 0..<600).coloured > 100_000
-        }
-        let shot = try await TimelineInEmulatorTests.settledShot(server.display)
-        let picture = ViewerInTmuxEmulatorTests.picture(in: shot, rows: 0..<600)
+        guard let frame = lines.first(where: { $0.hasPrefix("frame ") }) else { throw HarnessFailure(description: "photo-browser ended: \(lines)") }
+        return (try await TimelineInEmulatorTests.settledShot(server.display), String(frame))
+    }
+
+    @Test("kitty whose TERM says xterm-256color and without KITTY_WINDOW_ID (as over ssh): kitty graphics found by asking, the photo in pixels")
+    func kittyFoundByAsking() async throws {
+        try #require(Emulator.kitty.isInstalled)
+        // Nothing in the environment names kitty: only the terminal's answer can pick its graphics.
+        let (shot, frame) = try await Self.run(.kitty, prelude: "unset KITTY_WINDOW_ID KITTY_PID KITTY_INSTALLATION_DIR TERMINFO\nexport TERM=xterm-256color")
+        #expect(frame.contains(" graphics kitty "), "\(frame)")
+        let picture = ScreenPicture.measure(shot, rows: 0..<600)
         #expect(picture.coloured > 100_000, "the photo covers the screen: \(picture)")
         #expect(picture.changing > 0.4, "drawn in pixels (kitty graphics), not colour blocks: \(picture)")
+        let likeness = try ScreenPicture.likeness(shot, toPhotoAt: Self.photo, rows: 0..<768)
+        #expect(likeness > 28, "the screen shows the photo: \(likeness) dB")
+        // The measure tells photos apart: another sample scores far below even colour blocks.
+        let portrait = ExampleProcess.packageRoot.appending(path: "Examples/Samples/portrait-orientation-6.jpg").path
+        let other = try ScreenPicture.likeness(shot, toPhotoAt: portrait, rows: 0..<768)
+        #expect(other < 16, "another photo: \(other) dB")
+    }
+
+    @Test("sixel terminals: sixel found by the device attributes, the photo in pixels like the photo", arguments: [Emulator.xtermVT340, .mlterm])
+    func sixel(_ emulator: Emulator) async throws {
+        try #require(emulator.isInstalled)
+        let (shot, frame) = try await Self.run(emulator)
+        #expect(frame.contains(" graphics sixel "), "\(frame)")
+        let picture = ScreenPicture.measure(shot, rows: 0..<768)
+        #expect(picture.coloured > 100_000, "the photo covers the screen: \(picture)")
+        #expect(picture.changing > 0.4, "drawn in pixels (sixel), not colour blocks: \(picture)")
+        let likeness = try ScreenPicture.likeness(shot, toPhotoAt: Self.photo, rows: 0..<768)
+        #expect(likeness > 28, "the screen shows the photo: \(likeness) dB")
+    }
+
+    @Test("xterm without sixel (its default VT420): colour blocks like the photo, never a blank screen")
+    func plainXterm() async throws {
+        try #require(Emulator.xterm.isInstalled)
+        let (shot, frame) = try await Self.run(.xterm)
+        #expect(frame.contains(" graphics ansi "), "\(frame)")
+        let picture = ScreenPicture.measure(shot, rows: 0..<768)
+        #expect(picture.coloured > 50_000, "not blank: \(picture)")
+        #expect(picture.changing < 0.25, "colour blocks: \(picture)")
+        let likeness = try ScreenPicture.likeness(shot, toPhotoAt: Self.photo, rows: 0..<768)
+        #expect(likeness > 16, "the blocks show the photo: \(likeness) dB")
     }
 }

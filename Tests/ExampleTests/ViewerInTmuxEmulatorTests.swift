@@ -40,18 +40,12 @@ struct ViewerInTmuxEmulatorTests {
         let configuration = FileManager.default.temporaryDirectory.appending(path: "\(session.socket).conf").path
         defer { try? FileManager.default.removeItem(atPath: configuration) }
         try (["set -g status off"] + settings).joined(separator: "\n").write(toFile: configuration, atomically: true, encoding: .utf8)
-        let terminalProcess = try ViewerHarness.spawn(
-            terminal[0],
-            Array(terminal.dropFirst()) + ["tmux", "-L", session.socket, "-f", configuration, "new-session", "-s", session.name, session.paneCommand],
-            environment: [
-                "DISPLAY": server.display, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": NSHomeDirectory(),
-                "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
-            ])
+        let terminalProcess = try EmulatorProcess(
+            terminal, running: ["tmux", "-L", session.socket, "-f", configuration, "new-session", "-s", session.name, session.paneCommand],
+            display: server.display)
         defer {
             session.stop()
-            kill(terminalProcess, SIGKILL)
-            var status: Int32 = 0
-            while waitpid(terminalProcess, &status, 0) < 0 && errno == EINTR {}
+            terminalProcess.stop()
         }
         try await session.waitForScreen("the first frame's status line", timeout: .seconds(300)) {
             $0.last?.hasPrefix(ready) == true
@@ -76,50 +70,23 @@ struct ViewerInTmuxEmulatorTests {
         return Result(shot: shot, title: title.trimmingCharacters(in: .whitespacesAndNewlines), changed: changed)
     }
 
-    /// The picture's pixels on the screen (above the status line): how many
-    /// are coloured (not the white background, not black), and the share of
-    /// those that differ from their right-hand neighbour. A photo drawn in
-    /// pixels differs almost everywhere; colour blocks are flat across each
-    /// cell (a change every 9 or so pixels); a blank screen has no colour.
-    static func picture(in shot: Bitmap, rows: Range<Int>) -> (coloured: Int, changing: Double) {
-        var coloured = 0
-        var changing = 0
-        shot.withUnsafeBytes { pixels in
-            for y in rows where y < shot.height {
-                for x in 0..<(shot.width - 1) {
-                    let offset = y * shot.bytesPerRow + x * 3
-                    let (r, g, b) = (Int(pixels[offset]), Int(pixels[offset + 1]), Int(pixels[offset + 2]))
-                    let isBackground = min(r, g, b) > 245 || max(r, g, b) < 10
-                    guard !isBackground else { continue }
-                    coloured += 1
-                    let next = offset + 3
-                    if abs(r - Int(pixels[next])) + abs(g - Int(pixels[next + 1])) + abs(b - Int(pixels[next + 2])) > 6 { changing += 1 }
-                }
-            }
-        }
-        return (coloured, coloured > 0 ? Double(changing) / Double(coloured) : 0)
-    }
-
-    static let kitty = [
-        "kitty", "-o", "linux_display_server=x11", "-o", "remember_window_size=no", "-o", "initial_window_width=1000",
-        "-o", "initial_window_height=740", "-o", "background=#ffffff", "-o", "foreground=#000000", "-o", "cursor_blink_interval=0",
-    ]
-
     @Test(
         "kitty + tmux with allow-passthrough: the photo in pixels (wrapped in tmux's passthrough), no payload in the title",
         .enabled(if: ViewerHarness.has("kitty")))
     func kittyPassthrough() async throws {
-        let result = try await Self.run(terminal: Self.kitty, settings: ["set -g allow-passthrough on"])
-        let picture = Self.picture(in: result.shot, rows: 0..<600)
+        let result = try await Self.run(terminal: Emulator.kitty.command, settings: ["set -g allow-passthrough on"])
+        let picture = ScreenPicture.measure(result.shot, rows: 0..<600)
         #expect(picture.coloured > 100_000, "the photo covers the screen: \(picture)")
         #expect(picture.changing > 0.4, "drawn in pixels, not blocks: \(picture)")
+        let likeness = try ScreenPicture.likeness(result.shot, toPhotoAt: Self.photo, rows: 0..<768)
+        #expect(likeness > 28, "the screen shows the photo: \(likeness) dB")
         #expect(!result.title.contains("m=") && !result.title.contains("a=T") && result.title.count < 40, "title: \(result.title)")
     }
 
     @Test("kitty + tmux without passthrough: colour blocks, never a blank screen, nothing in the title", .enabled(if: ViewerHarness.has("kitty")))
     func kittyWithoutPassthrough() async throws {
-        let result = try await Self.run(terminal: Self.kitty, settings: ["set -g allow-passthrough off"])
-        let picture = Self.picture(in: result.shot, rows: 0..<600)
+        let result = try await Self.run(terminal: Emulator.kitty.command, settings: ["set -g allow-passthrough off"])
+        let picture = ScreenPicture.measure(result.shot, rows: 0..<600)
         #expect(picture.coloured > 100_000, "not blank: \(picture)")
         #expect(picture.changing < 0.25, "colour blocks: \(picture)")
         #expect(!result.title.contains("m=") && !result.title.contains("a=T") && result.title.count < 40, "title: \(result.title)")
@@ -131,7 +98,8 @@ struct ViewerInTmuxEmulatorTests {
     func kittyGrid() async throws {
         let samples = ExampleProcess.packageRoot.appending(path: "Examples/Samples").path
         let result = try await Self.run(
-            terminal: Self.kitty, settings: ["set -g allow-passthrough on"], arguments: ["--grid", samples], ready: "1/6  portrait-orientation-6.jpg  grid")
+            terminal: Emulator.kitty.command, settings: ["set -g allow-passthrough on"], arguments: ["--grid", samples],
+            ready: "1/6  portrait-orientation-6.jpg  grid")
         var frame = 0
         var background = 0
         result.shot.withUnsafeBytes { pixels in
@@ -144,7 +112,7 @@ struct ViewerInTmuxEmulatorTests {
         #expect(frame > 1_000, "the selection's frame: \(frame) pixels")
         #expect(background > 50_000, "the grid's background between cells: \(background) pixels")
         // Thumbnails in pixels: tens of thousands of pixels differ from their neighbour (colour blocks would change every 9 or so).
-        let picture = Self.picture(in: result.shot, rows: 0..<600)
+        let picture = ScreenPicture.measure(result.shot, rows: 0..<600)
         #expect(Double(picture.coloured) * picture.changing > 30_000, "thumbnails in pixels: \(picture)")
     }
 
@@ -152,18 +120,45 @@ struct ViewerInTmuxEmulatorTests {
     func kittyAnimation() async throws {
         let gif = ExampleProcess.packageRoot.appending(path: "Examples/Samples/whirl.gif").path
         let result = try await Self.run(
-            terminal: Self.kitty, settings: ["set -g allow-passthrough on"], arguments: [gif], ready: "1/1  whirl.gif", waitsForChange: true)
+            terminal: Emulator.kitty.command, settings: ["set -g allow-passthrough on"], arguments: [gif], ready: "1/1  whirl.gif", waitsForChange: true)
         let changed = try #require(result.changed)
-        #expect(Self.picture(in: changed, rows: 0..<600).coloured > 20_000, "a frame of the animation, not a blank screen")
+        #expect(ScreenPicture.measure(changed, rows: 0..<600).coloured > 20_000, "a frame of the animation, not a blank screen")
     }
 
-    @Test("xterm as a VT340 + tmux with passthrough: colour blocks (tmux answers for the terminal, so no sixel is assumed)")
-    func xtermInTmux() async throws {
+    @Test(
+        "sixel terminals + tmux with allow-passthrough: sixel found by asking through tmux, the photo in pixels like the photo",
+        arguments: [Emulator.xtermVT340, .mlterm].filter(\.isInstalled))
+    func sixelPassthrough(_ emulator: Emulator) async throws {
+        let result = try await Self.run(terminal: emulator.command, settings: ["set -g allow-passthrough on"])
+        let picture = ScreenPicture.measure(result.shot, rows: 0..<768)
+        #expect(picture.coloured > 100_000, "the photo covers the screen: \(picture)")
+        #expect(picture.changing > 0.4, "drawn in pixels (sixel through tmux), not blocks: \(picture)")
+        let likeness = try ScreenPicture.likeness(result.shot, toPhotoAt: Self.photo, rows: 0..<768)
+        #expect(likeness > 28, "the screen shows the photo: \(likeness) dB")
+        #expect(result.title.count < 40, "title: \(result.title)")
+    }
+
+    @Test(
+        "sixel terminals + tmux without passthrough: colour blocks (tmux answers DA1 itself), never a blank screen",
+        arguments: [Emulator.xtermVT340, .mlterm].filter(\.isInstalled))
+    func sixelWithoutPassthrough(_ emulator: Emulator) async throws {
+        // mlterm's terminfo says 8 colours: tmux passes true colour only when told the client has it, as its manual says.
         let result = try await Self.run(
-            terminal: ["xterm", "-ti", "vt340", "-u8", "-geometry", "100x40+0+0", "-xrm", "XTerm*directColor: true", "-e"],
-            settings: ["set -g allow-passthrough on"])
-        let picture = Self.picture(in: result.shot, rows: 0..<500)
+            terminal: emulator.command, settings: ["set -g allow-passthrough off", "set -as terminal-features ',mlterm*:RGB'"])
+        let picture = ScreenPicture.measure(result.shot, rows: 0..<768)
         #expect(picture.coloured > 50_000, "not blank: \(picture)")
         #expect(picture.changing < 0.25, "colour blocks: \(picture)")
+        let likeness = try ScreenPicture.likeness(result.shot, toPhotoAt: Self.photo, rows: 0..<768)
+        #expect(likeness > 16, "the blocks show the photo: \(likeness) dB")
+    }
+
+    @Test("xterm as a VT340 + tmux with allow-passthrough: an animated GIF plays in sixel (the screen changes by itself)")
+    func sixelAnimation() async throws {
+        let gif = ExampleProcess.packageRoot.appending(path: "Examples/Samples/whirl.gif").path
+        let result = try await Self.run(
+            terminal: Emulator.xtermVT340.command, settings: ["set -g allow-passthrough on"], arguments: [gif], ready: "1/1  whirl.gif", waitsForChange: true)
+        let changed = try #require(result.changed)
+        let picture = ScreenPicture.measure(changed, rows: 0..<500)
+        #expect(picture.coloured > 20_000 && picture.changing > 0.3, "a frame of the animation in pixels: \(picture)")
     }
 }

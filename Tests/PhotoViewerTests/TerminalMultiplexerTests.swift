@@ -69,6 +69,88 @@ struct TerminalMultiplexerTests {
         #expect(TmuxPassthroughEncoder(HalfBlockImageEncoder(), row: 1, column: 1).clearImages.isEmpty)
     }
 
+    @Test("in tmux, the outer terminal's answers to the wrapped questions decide: kitty's OK or name, iTerm2's name, sixel in DA1")
+    func detectionThroughPassthrough() {
+        func replies(_ texts: String...) -> [[UInt8]] { texts.map { Array($0.utf8) } }
+        let open = TmuxPane(allowsPassthrough: true, outerTerminal: "xterm")
+        let closed = TmuxPane(allowsPassthrough: false, outerTerminal: "xterm")
+        // What xterm -ti vt340 and mlterm answered through tmux 3.3a (seen under Xvfb).
+        let vt340 = replies("\u{1B}P>|XTerm(379)\u{1B}\\", "\u{1B}[?63;1;2;4;6;9;15;16;22;28c")
+        let mlterm = replies("\u{1B}[?63;1;2;3;4;6;7;15;18;22;29c")
+        #expect(TerminalDetection.graphics(replies: vt340, through: open) == .sixel)
+        #expect(TerminalDetection.graphics(replies: mlterm, through: open) == .sixel)
+        #expect(TerminalDetection.graphics(replies: vt340, through: closed) == .ansi, "nothing passes a closed pane")
+        #expect(TerminalDetection.graphics(replies: replies("\u{1B}P>|XTerm(379)\u{1B}\\", "\u{1B}[?65;1;9c"), through: open) == .ansi, "plain xterm")
+        #expect(TerminalDetection.graphics(replies: replies("\u{1B}_Gi=31;OK\u{1B}\\", "\u{1B}[?62;c"), through: open) == .kitty)
+        #expect(TerminalDetection.graphics(replies: replies("\u{1B}P>|iTerm2 3.5.0\u{1B}\\", "\u{1B}[?62;4c"), through: open) == .iterm)
+        #expect(TerminalDetection.graphics(replies: [], through: Self.kittyPane) == .kitty, "the client's name is enough for kitty")
+        #expect(TerminalDetection.graphics(replies: [], through: open) == .ansi, "no answer in time")
+        // The questions are the plain ones, wrapped once.
+        #expect(Self.unwrap(Array(TerminalDetection.tmuxGraphicsQuery.utf8)) == [Array(TerminalDetection.graphicsQuery.utf8)])
+    }
+
+    @Test("XTVERSION names are read from their reply only, printable ASCII, at most 80 characters")
+    func terminalNames() {
+        #expect(TerminalDetection.terminalName(Array("\u{1B}P>|kitty(0.26.5)\u{1B}\\".utf8)) == "kitty(0.26.5)")
+        #expect(TerminalDetection.terminalName(Array("\u{1B}P>|evil\u{1B}]0;title\u{07}x\u{1B}\\".utf8)) == "evil]0;titlex")
+        #expect(TerminalDetection.terminalName(Array(("\u{1B}P>|" + String(repeating: "A", count: 500) + "\u{1B}\\").utf8))?.count == 80)
+        #expect(TerminalDetection.terminalName(Array("\u{1B}P1$r0m\u{1B}\\".utf8)) == nil, "another DCS reply")
+        #expect(TerminalDetection.terminalName(Array("\u{1B}P>|\u{1B}\\".utf8)) == nil)
+        #expect(TerminalDetection.graphics(terminalName: "WezTerm 20240203-110809-5046fc22") == .iterm)
+        #expect(TerminalDetection.graphics(terminalName: "XTerm(379)") == nil, "xterm: its attributes decide")
+        // Outside tmux a name settles what the environment did not.
+        let plain = ["TERM": "xterm-256color"]
+        #expect(TerminalDetection.graphics(environment: plain, replies: [Array("\u{1B}P>|iTerm2 3.5.0\u{1B}\\".utf8), Array("\u{1B}[?62;22c".utf8)]) == .iterm)
+    }
+
+    /// Writes one DCS per pixel row of the canvas, `bytesPerRow` long: a sixel-like picture whose size is known.
+    struct RowsEncoder: TerminalImageEncoder {
+        var bytesPerRow: Int
+        func encode(_ canvas: Bitmap, cellSize: PixelSize) throws(TerminalError) -> [UInt8] {
+            Array("\u{1B}Pq\"1;1;\(canvas.width);\(canvas.height)".utf8) + [UInt8](repeating: 0x3F, count: canvas.height * bytesPerRow) + [0x1B, 0x5C]
+        }
+    }
+
+    @Test("a picture over tmux's 1 MiB passthrough limit goes as strips of whole cell rows, each under the limit, each at its own row")
+    func largePicturesInStrips() throws {
+        let canvas = Bitmap.gradient(width: 1_000, height: 700, phase: 0)
+        let cell = PixelSize(width: 10, height: 20)
+        let wrapped = try TmuxPassthroughEncoder(RowsEncoder(bytesPerRow: 4_000), row: 5, column: 3).encode(canvas, cellSize: cell)
+        let pieces = Self.unwrap(wrapped)
+        #expect(pieces.count >= 3, "2.8 MB in pieces: \(pieces.count)")
+        var nextRow = 5
+        var height = 0
+        for piece in pieces {
+            #expect(piece.count <= TmuxPassthroughEncoder.pieceLimit)
+            let text = String(decoding: piece.prefix(40), as: UTF8.self)
+            #expect(text.hasPrefix("\u{1B}7\u{1B}[\(nextRow);3H\u{1B}Pq\"1;1;1000;"), "strip placed at row \(nextRow): \(text.debugDescription)")
+            let stripHeight = Int(text.split(separator: ";").last!.prefix { $0.isNumber })!
+            #expect(stripHeight % cell.height == 0 || height + stripHeight == 700, "whole cell rows but the last")
+            height += stripHeight
+            nextRow += stripHeight / cell.height
+        }
+        #expect(height == 700, "the strips cover the picture once")
+        // A picture under the limit stays one piece.
+        let small = try TmuxPassthroughEncoder(RowsEncoder(bytesPerRow: 100), row: 1, column: 1).encode(canvas, cellSize: cell)
+        #expect(Self.unwrap(small).count == 1)
+    }
+
+    @Test("a real sixel picture too big for tmux (seeded noise, 256 colours) arrives in strips tmux takes")
+    func largeSixelInStrips() throws {
+        var generator = SeededGenerator(seed: 26)
+        let width = 600
+        let height = 440
+        // Eight bytes of noise per draw: a debug build draws a byte at a time slowly.
+        let pixels = (0..<(width * height * 3 / 8)).flatMap { _ in withUnsafeBytes(of: generator.next()) { Array($0) } }
+        let canvas = try Bitmap(width: width, height: height, pixelFormat: .rgb8, pixels: pixels)
+        let cell = PixelSize(width: 8, height: 16)
+        let whole = try SixelImageEncoder().encode(canvas, cellSize: cell)
+        try #require(whole.count > TmuxPassthroughEncoder.pieceLimit, "noise makes a big sixel: \(whole.count) bytes")
+        let pieces = Self.unwrap(try TmuxPassthroughEncoder(SixelImageEncoder(), row: 1, column: 1).encode(canvas, cellSize: cell))
+        #expect(pieces.count >= 2)
+        #expect(pieces.allSatisfy { $0.count <= TmuxPassthroughEncoder.pieceLimit && $0.contains(UInt8(ascii: "q")) })
+    }
+
     /// The payloads of the tmux passthrough sequences in `bytes` (and nothing may lie between them).
     static func unwrap(_ bytes: [UInt8]) -> [[UInt8]] {
         let opener = Array("\u{1B}Ptmux;".utf8)

@@ -21,9 +21,11 @@ public enum TerminalDetection {
     /// The questions to ask a terminal before choosing: kitty's graphics
     /// query (a 1x1 image that is only checked, never shown: a terminal
     /// with the protocol answers `ESC _ G i=31;OK ESC \`, others ignore
-    /// it) and then primary device attributes (`CSI c`), which every
-    /// terminal answers, so its reply ends the wait.
-    public static let graphicsQuery = "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[c"
+    /// it), XTVERSION (`CSI > 0 q`: the terminal's name and version, as
+    /// `ESC P > | XTerm(379) ESC \`; not every terminal answers) and then
+    /// primary device attributes (`CSI c`), which every terminal answers,
+    /// so its reply ends the wait.
+    public static let graphicsQuery = "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[>0q\u{1B}[c"
 
     /// Whether `reply` is the device attributes answer (`ESC [ ? … c`) that ends ``graphicsQuery``'s replies.
     public static func isDeviceAttributes(_ reply: [UInt8]) -> Bool {
@@ -49,15 +51,42 @@ public enum TerminalDetection {
     public static func graphics(environment: [String: String], replies: [[UInt8]]) -> TerminalGraphics {
         let byEnvironment = graphics(environment: environment, deviceAttributes: replies.last(where: isDeviceAttributes))
         if byEnvironment == .ansi || byEnvironment == .sixel, replies.contains(where: isKittyGraphicsOK) { return .kitty }
+        if byEnvironment == .ansi || byEnvironment == .sixel, let named = replies.lazy.compactMap(terminalName).first.flatMap(graphics(terminalName:)) {
+            return named
+        }
         return byEnvironment
     }
 
-    /// The best graphics that reach the person through `multiplexer`:
-    /// outside one, ``graphics(environment:deviceAttributes:)``; in tmux,
-    /// kitty's when passthrough is allowed and the client is a kitty-graphics
-    /// terminal (asked of tmux, not read from the inherited environment,
-    /// which names the terminal tmux was started from), else colour blocks
-    /// (tmux answers DA1 itself, without sixel); in screen, colour blocks.
+    /// The terminal's name and version from an XTVERSION reply
+    /// (`ESC P > | kitty(0.26.5) ESC \`), or `nil` for any other reply.
+    /// Only printable ASCII is kept, at most 80 characters: the name comes
+    /// from outside and may end up in a status line.
+    public static func terminalName(_ reply: [UInt8]) -> String? {
+        let start: [UInt8] = [0x1B, UInt8(ascii: "P"), UInt8(ascii: ">"), UInt8(ascii: "|")]
+        guard reply.count > start.count + 2, reply.starts(with: start), reply.suffix(2).elementsEqual([0x1B, 0x5C]) else { return nil }
+        let text = reply[start.count..<(reply.count - 2)].prefix(80).filter { $0 >= 0x20 && $0 < 0x7F }
+        return text.isEmpty ? nil : String(decoding: text, as: UTF8.self)
+    }
+
+    /// The graphics a terminal has by its XTVERSION name, when the name
+    /// settles it: kitty and Ghostty speak kitty's protocol, iTerm2 and
+    /// WezTerm iTerm2's images. Others (xterm, foot, mlterm) are judged by
+    /// their device attributes instead: xterm draws sixel only as a VT340.
+    public static func graphics(terminalName name: String) -> TerminalGraphics? {
+        let lowered = name.lowercased()
+        if lowered.hasPrefix("kitty") || lowered.hasPrefix("ghostty") { return .kitty }
+        if lowered.hasPrefix("iterm2") || lowered.hasPrefix("wezterm") { return .iterm }
+        return nil
+    }
+
+    /// The best graphics that reach the person through `multiplexer`
+    /// without asking the terminal: outside one,
+    /// ``graphics(environment:deviceAttributes:)``; in tmux, kitty's when
+    /// passthrough is allowed and the client is a kitty-graphics terminal
+    /// (asked of tmux, not read from the inherited environment, which names
+    /// the terminal tmux was started from), else colour blocks (tmux
+    /// answers DA1 itself, without sixel: ask through it with
+    /// ``tmuxGraphicsQuery`` instead); in screen, colour blocks.
     public static func graphics(environment: [String: String], deviceAttributes: [UInt8]?, multiplexer: TerminalMultiplexer) -> TerminalGraphics {
         switch multiplexer {
         case .none: graphics(environment: environment, deviceAttributes: deviceAttributes)

@@ -28,17 +28,23 @@ public struct TerminalViewer: Sendable {
         /// The multiplexer between the viewer and the terminal; `nil` detects
         /// it (``TerminalMultiplexer/detect(environment:timeout:)``).
         public var multiplexer: TerminalMultiplexer?
+        /// Called after each frame is written to the terminal, with the
+        /// graphics it was drawn in (after detection and any fallback for a
+        /// multiplexer), on the viewer's task: for traces and tests.
+        public var onFrame: (@Sendable (ViewerFrame, TerminalGraphics) -> Void)?
 
         /// Creates options.
         public init(
             graphics: TerminalGraphics? = nil, once: Bool = false, queryTimeout: Int = 200,
-            environment: [String: String] = ProcessInfo.processInfo.environment, multiplexer: TerminalMultiplexer? = nil
+            environment: [String: String] = ProcessInfo.processInfo.environment, multiplexer: TerminalMultiplexer? = nil,
+            onFrame: (@Sendable (ViewerFrame, TerminalGraphics) -> Void)? = nil
         ) {
             self.graphics = graphics
             self.once = once
             self.queryTimeout = queryTimeout
             self.environment = environment
             self.multiplexer = multiplexer
+            self.onFrame = onFrame
         }
     }
 
@@ -114,6 +120,12 @@ private struct TerminalSetup: Sendable {
                     TerminalDetection.graphicsQuery, timeout: options.queryTimeout, decoder: &decoder, isAnswer: TerminalDetection.isDeviceAttributes)
                 typed = asked.keys
                 found = TerminalDetection.graphics(environment: options.environment, replies: asked.replies)
+            } else if canAsk, case .tmux(let pane) = multiplexer, pane.allowsPassthrough {
+                // tmux answers for itself; the wrapped questions reach the terminal the person looks at.
+                let asked = device.askAll(
+                    TerminalDetection.tmuxGraphicsQuery, timeout: options.queryTimeout, decoder: &decoder, isAnswer: TerminalDetection.isDeviceAttributes)
+                typed = asked.keys
+                found = TerminalDetection.graphics(replies: asked.replies, through: pane)
             }
             graphics = TerminalDetection.graphics(found, through: multiplexer, inline: options.once)
         }
@@ -352,6 +364,7 @@ private struct TerminalSession {
         await write(out)
         let now = ContinuousClock.now
         await controller.recordFrame(after: input, start: started, now: now, draw: (upload: encoded - encodingStarted, present: now - encoded))
+        options.onFrame?(frame, graphics)
     }
 
     mutating func handleSignals(_ received: [Int32]) async -> ViewerExit? {

@@ -9,8 +9,10 @@ public import ImageCodecs
 /// tmux does not move the outer cursor for passthrough: it stays wherever
 /// tmux last drew. So each piece carries its own position, in the outer
 /// terminal's cells: the pane's origin plus the cell the picture starts at.
-/// Each piece is wrapped on its own (tmux refuses a passthrough sequence
-/// over its 1 MB input limit; kitty's chunks are 4 KB).
+/// Each piece is wrapped on its own: tmux drops a passthrough sequence
+/// whose content is over its 1 MiB input limit. kitty's chunks are 4 KB;
+/// a sixel or iTerm2 picture bigger than ``pieceLimit`` is drawn as strips
+/// of whole cell rows, each encoded and placed on its own.
 ///
 /// Needs `set -g allow-passthrough on` in tmux (3.3 or later); see
 /// ``TerminalMultiplexer``.
@@ -30,18 +32,60 @@ public struct TmuxPassthroughEncoder: TerminalImageEncoder {
         self.column = max(1, column)
     }
 
+    /// The most bytes one passthrough sequence carries: under tmux's input
+    /// limit (1 MiB, `INPUT_BUF_LIMIT` in its `input.c`) with room for the
+    /// cursor moves.
+    public static let pieceLimit = 1_000_000
+
     public func encode(_ canvas: Bitmap, cellSize: PixelSize) throws(TerminalError) -> [UInt8] {
-        wrap(try inner.encode(canvas, cellSize: cellSize))
+        try encode(canvas, cellSize: cellSize, row: row)
+    }
+
+    /// `canvas` drawn from the outer terminal's `row`: in one piece when
+    /// tmux takes it, else as strips of whole cell rows, as many as keep
+    /// each piece (by the whole picture's bytes per row) near three
+    /// quarters of ``pieceLimit``; a strip still too big is split again.
+    func encode(_ canvas: Bitmap, cellSize: PixelSize, row: Int) throws(TerminalError) -> [UInt8] {
+        let bytes = try inner.encode(canvas, cellSize: cellSize)
+        let cellHeight = max(1, cellSize.height)
+        let cellRows = (canvas.height + cellHeight - 1) / cellHeight
+        guard Self.largestPiece(of: bytes) > Self.pieceLimit, cellRows > 1 else { return wrap(bytes, row: row) }
+        let strips = min(cellRows, max(2, (bytes.count + Self.pieceLimit * 3 / 4 - 1) / (Self.pieceLimit * 3 / 4)))
+        let rowsPerStrip = (cellRows + strips - 1) / strips
+        var out: [UInt8] = []
+        for firstRow in stride(from: 0, to: cellRows, by: rowsPerStrip) {
+            let top = firstRow * cellHeight
+            let strip: Bitmap
+            do {
+                strip = try canvas.cropped(x: 0, y: top, size: PixelSize(width: canvas.width, height: min(rowsPerStrip * cellHeight, canvas.height - top)))
+            } catch {
+                throw .encoding("a strip of the picture for tmux: \(error)")
+            }
+            out += try encode(strip, cellSize: cellSize, row: row + firstRow)
+        }
+        return out
     }
 
     public var clearImages: [UInt8] {
         let clear = inner.clearImages
-        return clear.isEmpty ? [] : wrap(clear)
+        return clear.isEmpty ? [] : wrap(clear, row: row)
+    }
+
+    /// The length of the longest piece of `bytes` between string terminators (`ESC \`).
+    static func largestPiece(of bytes: [UInt8]) -> Int {
+        var largest = 0
+        var start = 0
+        for index in bytes.indices where bytes[index] == 0x5C && index > start && bytes[index - 1] == 0x1B {
+            largest = max(largest, index + 1 - start)
+            start = index + 1
+        }
+        return max(largest, bytes.count - start)
     }
 
     /// `bytes` split after each string terminator (`ESC \`), each piece in
-    /// a passthrough sequence of its own that positions the cursor first.
-    func wrap(_ bytes: [UInt8]) -> [UInt8] {
+    /// a passthrough sequence of its own that positions the cursor (at
+    /// `row` and ``column``) first.
+    func wrap(_ bytes: [UInt8], row: Int) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + bytes.count / 64 + 64)
         let position = Array("\u{1B}7\u{1B}[\(row);\(column)H".utf8)

@@ -62,6 +62,12 @@ enum PhotoViewerSnippets {
         if case .tmux(let pane) = multiplexer, pane.passesKittyGraphics { print("kitty through tmux") }
     }
 
+    static func detectionThroughTmux() {
+        let pane = TmuxPane(allowsPassthrough: true, outerTerminal: "xterm")
+        let sixel = TerminalDetection.graphics(replies: [Array("\u{1B}[?63;4;22c".utf8)], through: pane)
+        _ = sixel
+    }
+
     static func gridCanvas(layout: GridLayout, thumbnail: Bitmap) {
         let canvas = FrameCompositor.grid(layout, cells: [0: .picture(thumbnail), 1: .pending])
         _ = canvas
