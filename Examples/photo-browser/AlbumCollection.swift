@@ -1,4 +1,5 @@
 import Foundation
+import ImageCodecs
 import PhotoAlbum
 import PhotoBrowser
 
@@ -14,6 +15,9 @@ protocol BrowsableAlbum: Sendable {
     func remove(photoID id: String) async throws -> String
     /// Adds the file at `path`; returns a message.
     func add(fileAt path: String) async throws -> String
+    /// Saves the turn the photo with `id` is shown in into its file
+    /// (losslessly, a JPEG); returns a message.
+    func save(_ orientation: ImageOrientation, ofPhotoID id: String) async throws -> String
 }
 
 /// An album of a photo-album store.
@@ -35,6 +39,14 @@ struct StoreAlbum: BrowsableAlbum {
         guard let raw = id.split(separator: "/").first, let asset = AssetID(String(raw)) else { return "not a photo of \(name)" }
         try await store.remove(asset, from: name)
         return "removed from \(name)"
+    }
+
+    func save(_ orientation: ImageOrientation, ofPhotoID id: String) async throws -> String {
+        guard let raw = id.split(separator: "/").first, let asset = AssetID(String(raw)) else { return "not a photo of \(name)" }
+        // The turn that shows the picture as it is seen now: the one that would undo it as a stored orientation.
+        guard let operation = JPEGTransform.operation(undoing: orientation) else { return "not turned: nothing to save" }
+        let item = try await store.rotate(asset, in: name, by: operation)
+        return "turn saved into \(item.originalName.oneLine) (\(item.size.width)x\(item.size.height), no loss)"
     }
 
     func add(fileAt path: String) async throws -> String {
@@ -61,6 +73,17 @@ actor AlbumPhotos: PhotoCollection {
     func photo(at index: Int) async throws -> BrowserPhoto {
         guard photos.indices.contains(index) else { throw BrowserError.pageOutOfRange(index, count: photos.count) }
         return photos[index]
+    }
+
+    /// Saves the turn `photo` is shown in into its file and reloads the list.
+    func save(_ orientation: ImageOrientation, of photo: BrowserPhoto) async -> String {
+        do {
+            let message = try await album.save(orientation, ofPhotoID: photo.id)
+            photos = try await album.photos()
+            return message
+        } catch {
+            return "cannot save the turn: \(error)"
+        }
     }
 
     /// Removes `photo` from the album and reloads the list.

@@ -51,7 +51,8 @@ struct Arguments {
         --grid opens in the grid (with --once, once its thumbnails are made); --info opens with the information shown. Keys can be rebound in
         $XDG_CONFIG_HOME/photodeck/keys.conf, one `KEY = ACTION` per line (see ViewerKeymap.parse). Thumbnails are read from and
         written to the desktop's shared cache, $XDG_CACHE_HOME/thumbnails (the freedesktop standard).
-        With --store: d removes the shown photo from the album; with PATHs and --store, a adds it.
+        With --store: d removes the shown photo from the album, w saves its turn (r, R, h, v) into the file (a JPEG,
+        without loss: the album then holds the turned photo in its place); with PATHs and --store, a adds it.
         --window WxH sizes the window (default 1280x800); --renderer automatic|accelerated|software picks
         how it draws (automatic: the GPU, or the software renderer where OpenGL would run on the CPU);
         --once draws the first screen and exits; --stats prints key-to-frame times, decode counts and

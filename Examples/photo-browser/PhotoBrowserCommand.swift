@@ -80,6 +80,7 @@ struct PhotoBrowserCommand {
         }
         if let albumPhotos {
             await controller.bind("d") { photo in .collectionChanged(await albumPhotos.remove(photo)) }
+            await controller.bind("w") { photo, orientation in .collectionChanged(await albumPhotos.save(orientation, of: photo)) }
         }
         if let addTarget {
             await controller.bind("a") { photo in

@@ -222,6 +222,59 @@ struct PhotoViewerTerminalTests {
         let after = try await ExampleProcess.run("photo-album", ["--store", store, "list", "--album", "Trip", "--json"])
         #expect(after.standardOutput.contains("photo-1.jpg") && after.standardOutput.contains("photo-2.jpg"), "\(after.standardOutput)")
     }
+
+    @Test(
+        "an album in the viewer: r turns the view and w saves the turn into the file without loss (exiftool reads it upright); a ragged JPEG is refused",
+        .enabled(if: ViewerHarness.has("tmux")))
+    func albumSavesTurn() async throws {
+        // 800×608: whole 16-pixel blocks both ways, so a quarter turn loses nothing.
+        let folder = try ViewerHarness.photoFolder([(800, 608)])
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("viewer-store-\(UUID().uuidString)").path
+        defer {
+            try? FileManager.default.removeItem(atPath: folder)
+            try? FileManager.default.removeItem(atPath: store)
+        }
+        let sample = ExampleProcess.packageRoot.appending(path: "Examples/Samples/portrait-orientation-6.jpg").path
+        let imported = try await ExampleProcess.run("photo-album", ["--store", store, "import", "--album", "Trip", "\(folder)/photo-1.jpg", sample])
+        #expect(imported.status == 0, "\(imported.standardError)")
+        func listed() async throws -> [[String: String]] {
+            let output = try await ExampleProcess.run("photo-album", ["--store", store, "list", "--album", "Trip", "--json"]).standardOutput
+            return try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: String]])
+        }
+        let before = try await listed()
+
+        let album = try TmuxSession(command: ["--display", "ansi", "--store", store, "--album", "Trip"])
+        defer { album.stop() }
+        try await album.start(columns: 80, rows: 24)
+        try await album.waitForScreen("the album's first photo") { $0.last?.hasPrefix("1/2  photo-1.jpg  800x608") == true }
+        try await album.send("r")
+        try await album.send("w")
+        try await album.waitForScreen("the saved turn") {
+            $0.last?.hasPrefix("1/2  photo-1.jpg  608x800") == true && $0.last?.contains("turn saved into photo-1.jpg (608x800, no loss)") == true
+        }
+        // The sample (900×600 stored, shown upright by its tag 6) has partial blocks both ways: a further quarter
+        // turn clockwise (a half turn of what is stored) would lose pixels, so it is refused. (Counter-clockwise
+        // would only reset the tag: nothing to move.)
+        try await album.send("Right")
+        try await album.send("r")
+        try await album.send("w")
+        try await album.waitForScreen("the refusal") { $0.last?.contains("cannot save the turn") == true }
+        try await album.send("q")
+        try await album.waitForScreen("the viewer's exit") { $0.contains("EXITED 0") }
+
+        let after = try await listed()
+        #expect(after.count == 2 && after[0]["id"] != before[0]["id"], "the turned photo is a new asset: \(after)")
+        #expect(after[1]["id"] == before[1]["id"], "the refused one is unchanged")
+        #expect(after[0]["position"] == "0")
+        let id = try #require(after[0]["id"])
+        let original = "\(store)/originals/\(id.prefix(2))/\(id).jpg"
+        if ViewerHarness.has("exiftool") {
+            let read = try await ViewerHarness.tool("exiftool", ["-s", "-s", "-s", "-ImageWidth", "-ImageHeight", "-Orientation#", original])
+            let lines = read.output.split(separator: "\n")
+            // Upright: no orientation tag (the generated photo has no EXIF) or 1.
+            #expect(lines.prefix(2) == ["608", "800"] && (lines.count == 2 || lines[2] == "1"), "exiftool: \(read.output)")
+        }
+    }
 }
 
 /// A tmux server of the test's own (a private socket) running an example

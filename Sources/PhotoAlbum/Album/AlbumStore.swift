@@ -204,7 +204,7 @@ public actor AlbumStore {
         return try add(bytes, named: picked.id.split(separator: "/").last.map(String.init) ?? picked.id, to: album, source: picked.id)
     }
 
-    private func add(_ bytes: [UInt8], named name: String, to album: String, source: String) throws(AlbumError) -> AlbumAddition {
+    func add(_ bytes: [UInt8], named name: String, to album: String, source: String) throws(AlbumError) -> AlbumAddition {
         let info: ImageInfo
         do {
             info = try ImageInfo(probing: bytes)
@@ -293,7 +293,7 @@ public actor AlbumStore {
     }
 
     /// The rows of `album` (or only `asset`'s row), in order.
-    private func fetchItems(in album: String, only asset: AssetID?) throws(AlbumError) -> [AlbumItem] {
+    func fetchItems(in album: String, only asset: AssetID?) throws(AlbumError) -> [AlbumItem] {
         let albumID = try albumID(album)
         return try wrap {
             let statement = try database.prepare(

@@ -37,12 +37,17 @@ public actor ViewerController {
     /// An app action on the shown photo.
     public typealias Action = @Sendable (BrowserPhoto) async -> ActionResult
 
+    /// An app action on the shown photo that also gets how the person
+    /// turned or flipped it for viewing (`r`, `R`, `h`, `v`; `.up` when not
+    /// at all): to save that turn into the file.
+    public typealias OrientedAction = @Sendable (BrowserPhoto, ImageOrientation) async -> ActionResult
+
     /// The browser engine (replaced when the pixel density changes).
     public private(set) var session: PhotoBrowserSession
     let collection: any PhotoCollection
     private let cache: RenditionCache
     private let limits: ImageLimits
-    private var actions: [Character: Action] = [:]
+    private var actions: [Character: OrientedAction] = [:]
     var showsChrome = false
     /// Whether the information overlay is shown (`i`).
     var showsInfo = false
@@ -119,6 +124,21 @@ public actor ViewerController {
 
     /// Binds `character` to an app action on the shown photo (a key the viewer does not use itself).
     public func bind(_ character: Character, to action: @escaping Action) {
+        actions[character] = { photo, _ in await action(photo) }
+    }
+
+    /// Binds `character` to an app action that gets the shown photo and
+    /// how it is turned for viewing. After the action says the collection
+    /// changed, the page is read again; a photo whose file now holds the
+    /// turn is a new photo, shown upright.
+    ///
+    /// ```swift
+    /// await controller.bind("w") { photo, orientation in
+    ///     guard orientation != .up else { return .message("not turned") }
+    ///     return .collectionChanged(await saveTurn(photo, orientation))
+    /// }
+    /// ```
+    public func bind(_ character: Character, withOrientation action: @escaping OrientedAction) {
         actions[character] = action
     }
 
@@ -129,7 +149,7 @@ public actor ViewerController {
     public func runAction(_ character: Character) async -> Response {
         guard let action = actions[character] else { return .unchanged }
         let photo = await session.currentPhoto
-        switch await action(photo) {
+        switch await action(photo, await session.viewOrientation) {
         case .message(let text): message = text
         case .collectionChanged(let text):
             message = text

@@ -44,6 +44,11 @@ enum PhotoAlbumSnippets {
         }
     }
 
+    static func rotate(store: AlbumStore, item: AlbumItem) async throws {
+        let turned = try await store.rotate(item.asset, in: "Trip", by: .rotate90)  // a quarter turn clockwise
+        _ = turned
+    }
+
     static func filter() -> AssetFilter {
         let filter: AssetFilter = .all([
             .formats([.jpeg, .webp]), .minimumSize(PixelSize(width: 1000, height: 1000)),

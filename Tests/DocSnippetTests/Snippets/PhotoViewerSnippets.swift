@@ -68,6 +68,15 @@ enum PhotoViewerSnippets {
         _ = sixel
     }
 
+    static func saveTurn(_ photo: BrowserPhoto, _ orientation: ImageOrientation) async -> String { "saved" }
+
+    static func orientedAction(controller: ViewerController) async {
+        await controller.bind("w") { photo, orientation in
+            guard orientation != .up else { return .message("not turned") }
+            return .collectionChanged(await saveTurn(photo, orientation))
+        }
+    }
+
     static func gridCanvas(layout: GridLayout, thumbnail: Bitmap) {
         let canvas = FrameCompositor.grid(layout, cells: [0: .picture(thumbnail), 1: .pending])
         _ = canvas
