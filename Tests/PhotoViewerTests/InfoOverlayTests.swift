@@ -17,8 +17,14 @@ struct InfoOverlayTests {
         let photo = try BrowserPhoto(fileAt: Self.pixel)
         let controller = try await ViewerController(collection: [photo], viewportSize: CGSize(width: 600, height: 400))
         #expect(await controller.frame().info == nil)
+        #expect(await controller.infoLineCount() == 0)
         #expect(await controller.press(.character("i"), pointer: .zero) == .redraw)
+        // Known before the frame is made, so a terminal lays out once: the same count the frame then has.
+        let count = await controller.infoLineCount()
+        let framesBefore = await controller.framesMade
         let info = try #require(await controller.frame().info)
+        #expect(count == info.count && count >= 6)
+        #expect(await controller.framesMade == framesBefore + 1, "asking for the count made no frame")
         #expect(info.first == "ultrahdr.jpg")
         #expect(info.contains { $0.hasPrefix("\(photo.displaySize.width)×\(photo.displaySize.height) · JPEG · 47 KB") })
         #expect(info.contains("Google Pixel 6 · Google Pixel 6 back camera 6.81mm f/1.85"))
@@ -30,6 +36,7 @@ struct InfoOverlayTests {
         #expect(await controller.frame().info?.contains("at 30.62765° N, 119.73877° E") == true)
         _ = await controller.press(.character("i"), pointer: .zero)
         #expect(await controller.frame().info == nil)
+        #expect(await controller.infoLineCount() == 0)
     }
 
     @Test("texts from the file are terminal-safe; a photo with nothing recorded says so; sizes read as people write them")

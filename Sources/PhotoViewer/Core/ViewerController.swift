@@ -267,6 +267,15 @@ public actor ViewerController {
     /// does not unless asked: a shared screen should not give away a home).
     public func setShowsLocation(_ shows: Bool) { showsLocation = shows }
 
+    /// How many lines the information overlay has for the next frame (0
+    /// when it is hidden or the grid is shown): a viewer that gives the
+    /// overlay rows of its own lays the picture out before it asks for the
+    /// frame, so the frame is made once.
+    func infoLineCount() async -> Int {
+        guard showsInfo, grid == nil else { return 0 }
+        return await infoLines(for: session.currentPhoto).count
+    }
+
     /// The information overlay's lines for `photo`, its header read once.
     func infoLines(for photo: BrowserPhoto) async -> [String] {
         let details: PhotoDetails

@@ -310,16 +310,17 @@ private struct TerminalSession {
     }
 
     mutating func draw(after input: ContinuousClock.Instant?) async {
-        var frame = await controller.frame()
         // The information overlay gets rows of its own below the picture
         // (text over a kitty or sixel picture would be hidden by it): the
-        // picture is fitted again into what is left.
-        let wantedRows = min(frame.info?.count ?? 0, max(0, size.rows - 4))
-        if wantedRows != infoRows && !options.once {
-            infoRows = wantedRows
-            await configure()
-            frame = await controller.frame()
+        // picture is laid out in what is left before the frame is made.
+        if !options.once {
+            let wantedRows = min(await controller.infoLineCount(), max(0, size.rows - 4))
+            if wantedRows != infoRows {
+                infoRows = wantedRows
+                await configure()
+            }
         }
+        let frame = await controller.frame()
         let encodingStarted = ContinuousClock.now
         let (canvasSize, cell) = layout
         var out: [UInt8] = Array("\u{1B}[?2026h".utf8)
