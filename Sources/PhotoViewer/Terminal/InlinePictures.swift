@@ -37,10 +37,12 @@ public struct InlinePictures: Sendable {
 
     /// The terminal on standard output, as the viewer finds it: `graphics`
     /// when given, else from the environment and, when standard input and
-    /// output are both terminals, its answers to a device attributes query
-    /// (sixel) and a text area size query (pixels per cell), each waited
-    /// for at most `queryTimeout` milliseconds. Not a terminal: ANSI
-    /// unless told, `COLUMNS` wide.
+    /// output are both terminals, its answers to the graphics questions
+    /// (``TerminalDetection/graphicsQuery``, waited for until the DA1 answer,
+    /// at most `queryTimeout` or ``TerminalDetection/graphicsAnswerWait``,
+    /// whichever is longer) and to a text area size query (pixels per cell,
+    /// at most `queryTimeout` milliseconds). Not a terminal: ANSI unless
+    /// told, `COLUMNS` wide.
     public static func detect(
         graphics: TerminalGraphics? = nil, environment: [String: String] = ProcessInfo.processInfo.environment, queryTimeout: Int = 200
     ) -> InlinePictures {
@@ -53,7 +55,8 @@ public struct InlinePictures: Sendable {
             var decoder = TerminalKeyDecoder()
             if chosen == nil, environment["TMUX"] == nil, environment["STY"] == nil {
                 let asked = device.askAll(
-                    TerminalDetection.graphicsQuery, timeout: queryTimeout, decoder: &decoder, isAnswer: TerminalDetection.isDeviceAttributes)
+                    TerminalDetection.graphicsQuery, timeout: max(queryTimeout, TerminalDetection.graphicsAnswerWait), decoder: &decoder,
+                    isAnswer: TerminalDetection.isDeviceAttributes)
                 chosen = TerminalDetection.graphics(environment: environment, replies: asked.replies)
             }
             if chosen?.drawsPixels == true, size.pixelWidth == 0 {

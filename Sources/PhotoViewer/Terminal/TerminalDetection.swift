@@ -27,6 +27,14 @@ public enum TerminalDetection {
     /// so its reply ends the wait.
     public static let graphicsQuery = "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[>0q\u{1B}[c"
 
+    /// How long, at least, to wait for the replies to ``graphicsQuery`` or
+    /// ``tmuxGraphicsQuery``, in milliseconds. Every terminal answers DA1,
+    /// so the wait ends at its answer, usually within a few milliseconds;
+    /// the limit only matters on a busy machine or through tmux's extra
+    /// hops, where a short one picked colour blocks for a kitty that was
+    /// slow to answer. A terminal that never answers DA1 costs this once.
+    public static let graphicsAnswerWait = 2_000
+
     /// Whether `reply` is the device attributes answer (`ESC [ ? … c`) that ends ``graphicsQuery``'s replies.
     public static func isDeviceAttributes(_ reply: [UInt8]) -> Bool {
         reply.count >= 4 && reply.starts(with: [0x1B, UInt8(ascii: "["), UInt8(ascii: "?")]) && reply.last == UInt8(ascii: "c")

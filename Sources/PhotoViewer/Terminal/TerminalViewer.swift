@@ -22,8 +22,8 @@ public struct TerminalViewer: Sendable {
         /// Draw the first screen and return (for scripts): no raw mode, no alternate screen.
         public var once: Bool
         /// How long to wait for the terminal's replies to queries, in
-        /// milliseconds (at least a second for questions sent through tmux's
-        /// passthrough: the wait ends at the outer terminal's answer).
+        /// milliseconds; at least ``TerminalDetection/graphicsAnswerWait``
+        /// for the graphics questions, whose wait ends at the DA1 answer.
         public var queryTimeout: Int
         /// The environment used for detection and for `COLUMNS`/`LINES` when the size is unknown.
         public var environment: [String: String]
@@ -119,15 +119,14 @@ private struct TerminalSetup: Sendable {
             var found = TerminalDetection.graphics(environment: options.environment, deviceAttributes: nil, multiplexer: multiplexer)
             if canAsk, multiplexer == .none {
                 let asked = device.askAll(
-                    TerminalDetection.graphicsQuery, timeout: options.queryTimeout, decoder: &decoder, isAnswer: TerminalDetection.isDeviceAttributes)
+                    TerminalDetection.graphicsQuery, timeout: max(options.queryTimeout, TerminalDetection.graphicsAnswerWait), decoder: &decoder,
+                    isAnswer: TerminalDetection.isDeviceAttributes)
                 typed = asked.keys
                 found = TerminalDetection.graphics(environment: options.environment, replies: asked.replies)
             } else if canAsk, case .tmux(let pane) = multiplexer, pane.allowsPassthrough {
                 // tmux answers for itself; the wrapped questions reach the terminal the person looks at.
-                // Every terminal answers DA1, so the wait ends at its answer: the longer limit only
-                // covers the extra hops (pane, tmux server, client, terminal and back) on a busy machine.
                 let asked = device.askAll(
-                    TerminalDetection.tmuxGraphicsQuery, timeout: max(options.queryTimeout, 1_000), decoder: &decoder,
+                    TerminalDetection.tmuxGraphicsQuery, timeout: max(options.queryTimeout, TerminalDetection.graphicsAnswerWait), decoder: &decoder,
                     isAnswer: TerminalDetection.isDeviceAttributes)
                 typed = asked.keys
                 found = TerminalDetection.graphics(replies: asked.replies, through: pane)
