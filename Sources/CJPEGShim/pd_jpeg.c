@@ -4,10 +4,12 @@
 
 #include "pd_jpeg.h"
 
+#include <errno.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <jpeglib.h>
 #include <jerror.h>
 
@@ -47,11 +49,67 @@ typedef struct pd_scan_budget {
     uint64_t coefficient_visits;
 } pd_scan_budget;
 
+/// A libjpeg source that reads a file descriptor with pread, 64 KB at a
+/// time, up to the length the file had when it was opened: the file is
+/// never held whole. The end of the data (the file shorter than that, or
+/// cut off) is libjpeg's own premature-end warning and a fake EOI, as its
+/// memory source does; a read error is fatal.
+typedef struct pd_file_source {
+    struct jpeg_source_mgr base;
+    int descriptor;
+    uint64_t offset; ///< the next byte to read
+    uint64_t end;    ///< the file's length when opened
+    JOCTET buffer[65536];
+} pd_file_source;
+
+static void pd_file_init(j_decompress_ptr cinfo) { (void)cinfo; }
+
+static boolean pd_file_fill(j_decompress_ptr cinfo) {
+    pd_file_source *source = (pd_file_source *)cinfo->src;
+    ssize_t got = 0;
+    if (source->offset < source->end) {
+        size_t wanted = sizeof source->buffer;
+        if (source->end - source->offset < wanted) wanted = (size_t)(source->end - source->offset);
+        do {
+            got = pread(source->descriptor, source->buffer, wanted, (off_t)source->offset);
+        } while (got < 0 && errno == EINTR);
+        if (got < 0) ERREXIT(cinfo, JERR_FILE_READ);
+    }
+    if (got == 0) {
+        WARNMS(cinfo, JWRN_JPEG_EOF);
+        source->buffer[0] = (JOCTET)0xFF;
+        source->buffer[1] = (JOCTET)JPEG_EOI;
+        got = 2;
+    } else {
+        source->offset += (uint64_t)got;
+    }
+    source->base.next_input_byte = source->buffer;
+    source->base.bytes_in_buffer = (size_t)got;
+    return TRUE;
+}
+
+static void pd_file_skip(j_decompress_ptr cinfo, long count) {
+    pd_file_source *source = (pd_file_source *)cinfo->src;
+    if (count <= 0) return;
+    if ((size_t)count <= source->base.bytes_in_buffer) {
+        source->base.next_input_byte += count;
+        source->base.bytes_in_buffer -= (size_t)count;
+        return;
+    }
+    uint64_t beyond = (uint64_t)count - source->base.bytes_in_buffer;
+    source->base.bytes_in_buffer = 0;
+    uint64_t left = source->end > source->offset ? source->end - source->offset : 0;
+    source->offset = beyond <= left ? source->offset + beyond : source->end;
+}
+
+static void pd_file_term(j_decompress_ptr cinfo) { (void)cinfo; }
+
 struct pd_jpeg_reader {
     struct jpeg_decompress_struct cinfo;
     pd_error_manager manager;
     pd_scan_budget budget;
     int started;
+    pd_file_source file; ///< used when reading from a file descriptor
 };
 
 static void pd_refuse(j_common_ptr cinfo, const char *message) {
@@ -94,8 +152,9 @@ static void pd_progress_monitor(j_common_ptr common) {
     }
 }
 
-pd_jpeg_reader *pd_jpeg_reader_open(const uint8_t *data, size_t size, int scale_num, pd_jpeg_output output,
-                                    uint32_t width, uint32_t height, pd_jpeg_diagnostics *diagnostics) {
+static pd_jpeg_reader *pd_jpeg_reader_start(const uint8_t *data, size_t size, int descriptor, uint64_t file_size, int scale_num,
+                                            pd_jpeg_output output, uint32_t width, uint32_t height,
+                                            pd_jpeg_diagnostics *diagnostics) {
     memset(diagnostics, 0, sizeof *diagnostics);
     pd_jpeg_reader *reader = (pd_jpeg_reader *)calloc(1, sizeof *reader);
     if (reader == NULL) {
@@ -115,7 +174,22 @@ pd_jpeg_reader *pd_jpeg_reader_open(const uint8_t *data, size_t size, int scale_
     reader->budget.base.progress_monitor = pd_progress_monitor;
     reader->budget.last_scan = 0;
     reader->cinfo.progress = &reader->budget.base;
-    jpeg_mem_src(&reader->cinfo, data, (unsigned long)size);
+    if (data != NULL || descriptor < 0) {
+        jpeg_mem_src(&reader->cinfo, data, (unsigned long)size);
+    } else {
+        pd_file_source *source = &reader->file;
+        source->descriptor = descriptor;
+        source->offset = 0;
+        source->end = file_size;
+        source->base.init_source = pd_file_init;
+        source->base.fill_input_buffer = pd_file_fill;
+        source->base.skip_input_data = pd_file_skip;
+        source->base.resync_to_restart = jpeg_resync_to_restart;
+        source->base.term_source = pd_file_term;
+        source->base.bytes_in_buffer = 0;
+        source->base.next_input_byte = NULL;
+        reader->cinfo.src = &source->base;
+    }
     jpeg_read_header(&reader->cinfo, TRUE);
     reader->cinfo.scale_num = (unsigned int)scale_num;
     reader->cinfo.scale_denom = 8;
@@ -139,6 +213,16 @@ pd_jpeg_reader *pd_jpeg_reader_open(const uint8_t *data, size_t size, int scale_
     jpeg_start_decompress(&reader->cinfo);
     reader->started = 1;
     return reader;
+}
+
+pd_jpeg_reader *pd_jpeg_reader_open(const uint8_t *data, size_t size, int scale_num, pd_jpeg_output output,
+                                    uint32_t width, uint32_t height, pd_jpeg_diagnostics *diagnostics) {
+    return pd_jpeg_reader_start(data, size, -1, 0, scale_num, output, width, height, diagnostics);
+}
+
+pd_jpeg_reader *pd_jpeg_reader_open_file(int descriptor, uint64_t size, int scale_num, pd_jpeg_output output,
+                                         uint32_t width, uint32_t height, pd_jpeg_diagnostics *diagnostics) {
+    return pd_jpeg_reader_start(NULL, 0, descriptor, size, scale_num, output, width, height, diagnostics);
 }
 
 int pd_jpeg_reader_read(pd_jpeg_reader *reader, uint8_t *const *rows, uint32_t count) {

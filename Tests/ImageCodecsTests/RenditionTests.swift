@@ -92,6 +92,10 @@ struct StreamingRenditionTests {
             "pngsuite/png/basn6a08.png", "pngsuite/png/basi6a08.png", "pngsuite/png/basn0g16.png", "pngsuite/png/tbbn3p08.png",
             "libjpeg-turbo-testimages/testorig.jpg", "libjpeg-turbo-testimages/testimgint.jpg", "pillow-edgecases/pil_sample_cmyk.jpg",
             "exif-orientation-examples/Portrait_7.jpg", "image-rs-samples/webp/extended_images/lossy_alpha.webp",
+            // JPEGs read from the file 64 KB at a time: progressive and over 64 KB, MJPEG (no Huffman
+            // tables) over 64 KB, restart markers, grey, data after the EOI.
+            "jpeg-decoder-tests/reftest/progressive3.jpg", "jpeg-decoder-tests/reftest/mjpeg.jpg", "jpeg-decoder-tests/reftest/restarts.jpg",
+            "jpeg-decoder-tests/reftest/grayscale_large.jpg", "jpeg-decoder-tests/reftest/extraneous-data.jpg",
         ])
     func fileMatchesBytes(_ path: String) throws {
         let bytes = try TestData.bytes(path)
@@ -129,6 +133,32 @@ struct StreamingRenditionTests {
         }
         let format: ImageFormat = name.hasSuffix(".png") ? .png : .jpeg
         #expect(error?.isTruncatedOrCorrupt(format) == true, "\(String(describing: error))")
+    }
+
+    @Test(
+        "a JPEG read from its file across many 64 KB reads, skipping 64 KB segments that straddle them, renders as from bytes; cut short, it fails as from bytes"
+    )
+    func jpegAcrossReads() throws {
+        let photo = try Bitmap.noise(width: 640, height: 480, seed: 26).encoded(as: .jpeg, options: EncodeOptions(quality: 95))
+        // Three application segments of 65,533 bytes libjpeg does not keep (APP10): it skips them, past the end of a read.
+        var bytes = Array(photo.prefix(2))
+        for filler in 0..<3 {
+            bytes += [0xFF, 0xEA, 0xFF, 0xFF] + [UInt8](repeating: UInt8(0x41 + filler), count: 65_533)
+        }
+        bytes += photo.dropFirst(2)
+        #expect(bytes.count > 4 * 65_536)
+        let path = try Self.temporaryFile(bytes, "segments.jpg")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let box = PixelSize(width: 300, height: 300)
+        let fromFile = try DecodedImage(renderingFileAt: path, in: box)
+        #expect(fromFile.bitmap == (try DecodedImage(rendering: bytes, in: box)).bitmap)
+        #expect(fromFile.bitmap.size == PixelSize(width: 300, height: 225))
+        // Cut inside the entropy-coded data: the file's premature end is the same typed error as in memory.
+        let cut = try Self.temporaryFile(Array(bytes.prefix(bytes.count - photo.count / 2)), "cut.jpg")
+        defer { try? FileManager.default.removeItem(atPath: cut) }
+        let fromCutFile = #expect(throws: ImageCodecError.self) { try DecodedImage(renderingFileAt: cut, in: box) }
+        let fromCutBytes = #expect(throws: ImageCodecError.self) { try DecodedImage(rendering: bytes.prefix(bytes.count - photo.count / 2), in: box) }
+        #expect(fromCutFile?.isTruncatedOrCorrupt(.jpeg) == true && fromCutFile == fromCutBytes, "\(String(describing: fromCutFile))")
     }
 
     @Test("limits apply before a streamed decode starts")

@@ -53,6 +53,14 @@ typedef struct pd_jpeg_reader pd_jpeg_reader;
 pd_jpeg_reader *pd_jpeg_reader_open(const uint8_t *data, size_t size, int scale_num, pd_jpeg_output output,
                                     uint32_t width, uint32_t height, pd_jpeg_diagnostics *diagnostics);
 
+/// The same, reading the file open as `descriptor` (with pread, 64 KB at a
+/// time, from offset 0 up to `size` bytes, the length it had when opened)
+/// instead of bytes in memory. A file that ends early is a premature end
+/// (`truncated`), as in memory; a read error fails. `descriptor` must stay
+/// open while the reader lives.
+pd_jpeg_reader *pd_jpeg_reader_open_file(int descriptor, uint64_t size, int scale_num, pd_jpeg_output output,
+                                         uint32_t width, uint32_t height, pd_jpeg_diagnostics *diagnostics);
+
 /// Decodes the next `count` rows into `rows[0]`...`rows[count - 1]` (each
 /// `width * output` bytes). Returns 0, or -1 on failure (see the
 /// diagnostics given to open, which also collect warnings).

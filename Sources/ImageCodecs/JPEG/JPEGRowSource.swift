@@ -8,6 +8,8 @@ final class JPEGRowSource: RowSource {
     /// Heap-allocated: the C reader keeps this address for its whole life.
     private let diagnostics = UnsafeMutablePointer<pd_jpeg_diagnostics>.allocate(capacity: 1)
     private let acceptsTruncatedData: Bool
+    /// The file a file reader reads (kept open while the reader lives).
+    private let file: FileByteSource?
     // Defaults first, so that every stored property is set before any
     // failure and deinit always frees the C reader and the diagnostics.
     private(set) var size = PixelSize(width: 0, height: 0)
@@ -24,9 +26,24 @@ final class JPEGRowSource: RowSource {
         self.size = size
         channels = Int(output.rawValue)
         self.acceptsTruncatedData = acceptsTruncatedData
+        file = nil
         diagnostics.initialize(to: pd_jpeg_diagnostics())
         reader = pd_jpeg_reader_open(
             data.baseAddress, data.count, Int32(eighths), output, UInt32(size.width), UInt32(size.height), diagnostics
+        )
+        guard reader != nil else { throw failure() }
+    }
+
+    /// A reader of `file` that reads it 64 KB at a time as rows are asked
+    /// for, up to the length it had when opened: the file is never held whole.
+    init(file: FileByteSource, eighths: Int, size: PixelSize, output: pd_jpeg_output, acceptsTruncatedData: Bool) throws(ImageCodecError) {
+        self.size = size
+        channels = Int(output.rawValue)
+        self.acceptsTruncatedData = acceptsTruncatedData
+        self.file = file
+        diagnostics.initialize(to: pd_jpeg_diagnostics())
+        reader = pd_jpeg_reader_open_file(
+            file.descriptor, UInt64(file.count), Int32(eighths), output, UInt32(size.width), UInt32(size.height), diagnostics
         )
         guard reader != nil else { throw failure() }
     }
@@ -77,7 +94,24 @@ final class JPEGRowSource: RowSource {
 
 extension JPEGCodec: RowDecoding {
     func rowSource(for data: UnsafeBufferPointer<UInt8>, options: DecodeOptions) throws(ImageCodecError) -> StreamingDecode? {
-        let header = try JPEGHeader(reading: MemoryByteSource(data))
+        try rowSource(header: JPEGHeader(reading: MemoryByteSource(data)), options: options) { eighths, size, output throws(ImageCodecError) in
+            try JPEGRowSource(data: data, eighths: eighths, size: size, output: output, acceptsTruncatedData: options.acceptsTruncatedData)
+        }
+    }
+
+    /// The same for a file, read as it decodes (64 KB at a time), never
+    /// held whole: a 24 MP photo's 4 to 12 MB stay on disk.
+    func rowSource(for file: FileByteSource, options: DecodeOptions) throws(ImageCodecError) -> StreamingDecode? {
+        try rowSource(header: JPEGHeader(reading: file), options: options) { eighths, size, output throws(ImageCodecError) in
+            try JPEGRowSource(file: file, eighths: eighths, size: size, output: output, acceptsTruncatedData: options.acceptsTruncatedData)
+        }
+    }
+
+    /// The plan from `header`, and the reader `open` makes at the scale it picks.
+    private func rowSource(
+        header: JPEGHeader, options: DecodeOptions,
+        open: (_ eighths: Int, _ size: PixelSize, _ output: pd_jpeg_output) throws(ImageCodecError) -> JPEGRowSource
+    ) throws(ImageCodecError) -> StreamingDecode? {
         try header.checkSupported()
         guard header.componentCount == 1 || header.componentCount == 3 else { return nil }
         let plan = try DecodePlan(format: .jpeg, storedSize: header.size, exif: header.exif, color: header.color, options: options)
@@ -85,10 +119,7 @@ extension JPEGCodec: RowDecoding {
             plan.wantsScaling
             ? Self.scaling(of: header.size, covering: plan.requiredStoredSize, fastOnly: options.prefersFastScaling)
             : (eighths: 8, size: header.size)
-        let source = try JPEGRowSource(
-            data: data, eighths: scaling.eighths, size: scaling.size, output: header.componentCount == 1 ? PD_JPEG_GRAY : PD_JPEG_RGB,
-            acceptsTruncatedData: options.acceptsTruncatedData
-        )
+        let source = try open(scaling.eighths, scaling.size, header.componentCount == 1 ? PD_JPEG_GRAY : PD_JPEG_RGB)
         return StreamingDecode(source: source, plan: plan)
     }
 }

@@ -174,17 +174,23 @@ extension DecodedImage {
     }
 
     /// Decodes the display-ready pixels of the image file at `path` for a
-    /// box; see ``init(rendering:in:mode:options:registry:)``. A
-    /// non-interlaced PNG is read from disk as it decodes, never held whole.
+    /// box; see ``init(rendering:in:mode:options:registry:)``. A JPEG
+    /// (grey or YCbCr) and a non-interlaced PNG are read from disk as they
+    /// decode, never held whole.
     public init(
         renderingFileAt path: String, in box: PixelSize, mode: RenditionMode = .fit,
         options: RenditionOptions = .default, registry: ImageCodecRegistry = .shared
     ) throws(ImageCodecError) {
         let file = try FileByteSource(path: path)
-        if let png = try registry.decoder(for: file) as? PNGCodec,
-            let decode = try png.rowSource(for: file, options: Self.decodeOptions(box: box, mode: mode, options: options))
-        {
-            self = try Self.render(decode, box: box, mode: mode, filter: options.filter, colorHandling: options.colorHandling)
+        let decoder = try registry.decoder(for: file)
+        let streamed: StreamingDecode? =
+            switch decoder {
+            case let png as PNGCodec: try png.rowSource(for: file, options: Self.decodeOptions(box: box, mode: mode, options: options))
+            case let jpeg as JPEGCodec: try jpeg.rowSource(for: file, options: Self.decodeOptions(box: box, mode: mode, options: options))
+            default: nil
+            }
+        if let streamed {
+            self = try Self.render(streamed, box: box, mode: mode, filter: options.filter, colorHandling: options.colorHandling)
             return
         }
         try self.init(rendering: try file.readAll(), in: box, mode: mode, options: options, registry: registry)
