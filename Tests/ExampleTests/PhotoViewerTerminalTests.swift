@@ -277,6 +277,59 @@ struct PhotoViewerTerminalTests {
     }
 }
 
+extension PhotoViewerTerminalTests {
+    @Test(
+        "kitty through tmux: each frame goes up under the other image id before the last frame's image is deleted, so no screen shows neither",
+        .enabled(if: ViewerHarness.has("tmux")))
+    func kittyFramesReplaceAfterDrawing() async throws {
+        let gif = ExampleProcess.packageRoot.appending(path: "Examples/Samples/whirl.gif").path
+        let tmux = try TmuxSession(command: ["--display", "kitty", gif])
+        defer { tmux.stop() }
+        try await tmux.start(columns: 80, rows: 24, settings: ["set -g allow-passthrough on"])
+        // What photo-browser writes to the pane, as written (tmux's passthrough included).
+        let output = tmux.script + ".out"
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        try await tmux.run(["pipe-pane", "-O", "-t", tmux.name, "cat >> '\(output)'"])
+        var commands: [(action: String, id: Int?)] = []
+        try await waitUntil("four frames of the animation", timeout: .seconds(120)) {
+            commands = Self.kittyCommands(in: (try? Data(contentsOf: URL(fileURLWithPath: output))) ?? Data())
+            return commands.filter { $0.action == "T" }.count >= 4
+        }
+        try await tmux.send("q")
+        try await tmux.waitForScreen("the viewer's exit") { $0.contains("EXITED 0") }
+        // From the first whole frame on (the pipe may start mid-frame).
+        let frames = Array(commands.drop { $0.action != "T" })
+        let shown = frames.filter { $0.action == "T" }.compactMap(\.id)
+        #expect(shown.count >= 4 && zip(shown, shown.dropFirst()).allSatisfy { $0 != $1 }, "frames take two ids in turn: \(shown)")
+        #expect(!frames.contains { $0.action == "dA" }, "no frame deletes every image first: \(frames.map(\.action))")
+        for (index, command) in frames.enumerated() where command.action == "T" && index + 1 < frames.count {
+            let next = frames[index + 1]
+            #expect(next.action == "dI" && next.id != nil && next.id != command.id, "after image \(command.id ?? 0) is sent, the other one goes: \(next)")
+        }
+    }
+
+    /// kitty's graphics commands in a pane's output, in order: `T` for a
+    /// transmission's first chunk, `dI`/`dA` for deletions, with the image
+    /// id. Inside tmux's passthrough every ESC is doubled.
+    static func kittyCommands(in data: Data) -> [(action: String, id: Int?)] {
+        let text = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\u{1B}\u{1B}", with: "\u{1B}")
+        return text.components(separatedBy: "\u{1B}_G").dropFirst().compactMap { piece in
+            let keyText = piece.prefix { $0 != ";" && $0 != "\u{1B}" }
+            var keys: [String: String] = [:]
+            for pair in keyText.split(separator: ",") {
+                let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                if parts.count == 2 { keys[parts[0]] = parts[1] }
+            }
+            let id = keys["i"].flatMap { Int($0) }
+            switch keys["a"] {
+            case "T": return ("T", id)
+            case "d": return ("d" + (keys["d"] ?? "?"), id)
+            default: return nil
+            }
+        }
+    }
+}
+
 /// A tmux server of the test's own (a private socket) running an example
 /// (photo-browser unless told) in a shell that reports its exit status and
 /// terminal modes afterwards.
@@ -287,11 +340,22 @@ final class TmuxSession: Sendable {
     /// The example it runs.
     let tool: String
 
-    init(command arguments: [String], tool: String = "photo-browser", environment: [String: String] = [:]) throws {
+    /// Where the example's stderr goes, with the viewer's frame trace
+    /// (`PHOTODECK_VIEWER_TRACE`) on, when asked for: the pane shows only
+    /// what the viewer draws.
+    let tracePath: String?
+
+    init(command arguments: [String], tool: String = "photo-browser", environment: [String: String] = [:], traced: Bool = false) throws {
         self.tool = tool
         socket = "photodeck-\(UUID().uuidString.prefix(8))"
         script = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket).sh").path
-        let quoted = ([ExampleProcess.executable(tool).path] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        tracePath = traced ? script + ".trace" : nil
+        var quoted = ([ExampleProcess.executable(tool).path] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        var environment = environment
+        if let tracePath {
+            environment["PHOTODECK_VIEWER_TRACE"] = "1"
+            quoted += " 2>>'\(tracePath)'"
+        }
         let exports = ExampleProcess.sanitizerEnvironment.merging(environment) { _, own in own }
         let sanitizer = exports.sorted { $0.key < $1.key }.map { "export \($0.key)='\($0.value)'\n" }.joined()
         try """
@@ -310,10 +374,10 @@ final class TmuxSession: Sendable {
     /// "text file busy" (status 126).
     var paneCommand: String { "/bin/sh \(script)" }
 
-    /// Starts the server and the session.
-    func start(columns: Int, rows: Int) async throws {
+    /// Starts the server and the session, tmux configured by `settings` too.
+    func start(columns: Int, rows: Int, settings: [String] = []) async throws {
         // remain-on-exit: should the script ever end, its pane (and what it printed) stays for the diagnosis.
-        try "set -g remain-on-exit on\n".write(toFile: script + ".conf", atomically: true, encoding: .utf8)
+        try (["set -g remain-on-exit on"] + settings).map { $0 + "\n" }.joined().write(toFile: script + ".conf", atomically: true, encoding: .utf8)
         let started = try await ViewerHarness.tool(
             "tmux", ["-L", socket, "-f", script + ".conf", "new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)", paneCommand])
         guard started.status == 0 else { throw HarnessFailure(description: "tmux did not start (\(started.status))") }
@@ -373,5 +437,12 @@ final class TmuxSession: Sendable {
         _ = try? ViewerHarness.spawnAndWait("tmux", ["-L", socket, "kill-server"])
         try? FileManager.default.removeItem(atPath: script)
         try? FileManager.default.removeItem(atPath: script + ".conf")
+        if let tracePath { try? FileManager.default.removeItem(atPath: tracePath) }
+    }
+
+    /// The example's trace so far (with `traced`), a line each.
+    var trace: [String] {
+        guard let tracePath, let text = try? String(contentsOfFile: tracePath, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").map(String.init)
     }
 }

@@ -19,6 +19,12 @@ struct ViewerInTmuxEmulatorTests {
         var title: String
         /// A later screenshot that differs from `shot` (when asked for: an animation).
         var changed: Bitmap?
+        /// The viewer's frame trace (`PHOTODECK_VIEWER_TRACE`), a line a frame.
+        var trace: [String]
+        /// The graphics the first frame was drawn with (`kitty`, `sixel`, `ansi`…), from the trace.
+        var graphics: String? {
+            trace.lazy.compactMap { line in line.range(of: " graphics ").map { String(line[$0.upperBound...].prefix { $0 != " " }) } }.first
+        }
     }
 
     /// Runs `terminal` (its command line, tmux's appended) with a tmux
@@ -35,7 +41,7 @@ struct ViewerInTmuxEmulatorTests {
         defer { try? FileManager.default.removeItem(atPath: cache) }
         // No DISPLAY in the pane: with one, --display auto would open a window (the terminal is what is tested).
         // Thumbnails go to a cache of the test's own, not the user's.
-        let session = try TmuxSession(command: arguments, environment: ["DISPLAY": "", "XDG_CACHE_HOME": cache])
+        let session = try TmuxSession(command: arguments, environment: ["DISPLAY": "", "XDG_CACHE_HOME": cache], traced: true)
         defer { session.stop() }
         let configuration = FileManager.default.temporaryDirectory.appending(path: "\(session.socket).conf").path
         defer { try? FileManager.default.removeItem(atPath: configuration) }
@@ -58,18 +64,30 @@ struct ViewerInTmuxEmulatorTests {
         var changed: Bitmap?
         if waitsForChange {
             // The next screen that differs and shows a picture: an animation's next frame (500 ms
-            // later for the sample). A shot in the instant between one frame's removal and the next
-            // one's drawing (kitty deletes the old image first; seen once under ASan) is passed over.
-            try await waitUntil("the screen to change to another picture", timeout: .seconds(30)) {
-                let next = try await TimelineInEmulatorTests.shoot(server.display)
-                if !TimelineInEmulatorTests.sameColours(next, shot), ScreenPicture.measure(next, rows: 0..<600).coloured > 20_000 { changed = next }
-                return changed != nil
+            // later for the sample). A shot in the instant between a clear screen and the next
+            // sixel is passed over (kitty's frames replace each other without one: tested apart).
+            let framesBefore = session.trace.count
+            do {
+                // Bounds a failure only: under a loaded machine (CI with the sanitizers) the terminal lags.
+                try await waitUntil("the screen to change to another picture", timeout: .seconds(90)) {
+                    let next = try await TimelineInEmulatorTests.shoot(server.display)
+                    if !TimelineInEmulatorTests.sameColours(next, shot), ScreenPicture.measure(next, rows: 0..<600).coloured > 20_000 { changed = next }
+                    return changed != nil
+                }
+            } catch {
+                // What the viewer did meanwhile tells a stalled animation from a screen that did not follow.
+                // tmux drops what its client's terminal falls behind on (client_discarded counts it).
+                let trace = session.trace
+                let discarded = try? await session.run(["display-message", "-p", "-t", session.name, "#{client_discarded}"])
+                throw HarnessFailure(
+                    description: "\(error): \(trace.count - framesBefore) frames drawn meanwhile, \(trace.count) in all; "
+                        + "tmux discarded \(discarded?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "?") bytes; last frame: \(trace.last ?? "none")")
             }
         }
         let title = try await session.run(["display-message", "-p", "-t", session.name, "#{pane_title}"])
         try await session.send("q")
         try await session.waitForScreen("the viewer's exit") { $0.contains("EXITED 0") }
-        return Result(shot: shot, title: title.trimmingCharacters(in: .whitespacesAndNewlines), changed: changed)
+        return Result(shot: shot, title: title.trimmingCharacters(in: .whitespacesAndNewlines), changed: changed, trace: session.trace)
     }
 
     @Test(
@@ -77,6 +95,7 @@ struct ViewerInTmuxEmulatorTests {
         .enabled(if: ViewerHarness.has("kitty")))
     func kittyPassthrough() async throws {
         let result = try await Self.run(terminal: Emulator.kitty.command, settings: ["set -g allow-passthrough on"])
+        #expect(result.graphics == "kitty", "the viewer's choice: \(result.trace.first ?? "no frame")")
         let picture = ScreenPicture.measure(result.shot, rows: 0..<600)
         #expect(picture.coloured > 100_000, "the photo covers the screen: \(picture)")
         #expect(picture.changing > 0.4, "drawn in pixels, not blocks: \(picture)")
@@ -88,6 +107,7 @@ struct ViewerInTmuxEmulatorTests {
     @Test("kitty + tmux without passthrough: colour blocks, never a blank screen, nothing in the title", .enabled(if: ViewerHarness.has("kitty")))
     func kittyWithoutPassthrough() async throws {
         let result = try await Self.run(terminal: Emulator.kitty.command, settings: ["set -g allow-passthrough off"])
+        #expect(result.graphics == "ansi", "the viewer's choice: \(result.trace.first ?? "no frame")")
         let picture = ScreenPicture.measure(result.shot, rows: 0..<600)
         #expect(picture.coloured > 100_000, "not blank: \(picture)")
         #expect(picture.changing < 0.25, "colour blocks: \(picture)")
@@ -132,6 +152,7 @@ struct ViewerInTmuxEmulatorTests {
         arguments: [Emulator.xtermVT340, .mlterm].filter(\.isInstalled))
     func sixelPassthrough(_ emulator: Emulator) async throws {
         let result = try await Self.run(terminal: emulator.command, settings: ["set -g allow-passthrough on"])
+        #expect(result.graphics == "sixel", "the viewer's choice: \(result.trace.first ?? "no frame")")
         let picture = ScreenPicture.measure(result.shot, rows: 0..<768)
         #expect(picture.coloured > 100_000, "the photo covers the screen: \(picture)")
         #expect(picture.changing > 0.4, "drawn in pixels (sixel through tmux), not blocks: \(picture)")
@@ -152,6 +173,41 @@ struct ViewerInTmuxEmulatorTests {
         #expect(picture.changing < 0.25, "colour blocks: \(picture)")
         let likeness = try ScreenPicture.likeness(result.shot, toPhotoAt: Self.photo, rows: 0..<768)
         #expect(likeness > 16, "the blocks show the photo: \(likeness) dB")
+    }
+
+    @Test(
+        "xterm as a VT340 + tmux with allow-passthrough, the viewer in a pane that is not the active one: no questions (tmux would hand the answers to the active pane as typed input), colour blocks"
+    )
+    func inactivePane() async throws {
+        let server = try await ViewerHarness.XServer(size: "1024x768x24")
+        defer { server.stop() }
+        let session = try TmuxSession(command: [Self.photo], environment: ["DISPLAY": ""], traced: true)
+        defer { session.stop() }
+        let directory = FileManager.default.temporaryDirectory.appending(path: "inactive-\(session.socket)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let configuration = "\(directory)/tmux.conf"
+        try "set -g status off\nset -g allow-passthrough on\n".write(toFile: configuration, atomically: true, encoding: .utf8)
+        // The active pane records what reaches it as typed input, byte for byte (raw mode: no line to wait for).
+        let typed = "\(directory)/typed"
+        let terminal = try EmulatorProcess(
+            Emulator.xtermVT340.command,
+            running: ["tmux", "-L", session.socket, "-f", configuration, "new-session", "-s", session.name, "stty raw -echo; cat -v > '\(typed)'"],
+            display: server.display)
+        defer {
+            session.stop()
+            terminal.stop()
+        }
+        try await waitUntil("tmux's session in the terminal") { (try? await session.run(["list-panes", "-t", session.name]))?.isEmpty == false }
+        // The viewer in a second pane, beside the active one (-d: it does not become active).
+        try await session.run(["split-window", "-d", "-h", "-t", session.name, session.paneCommand])
+        let viewerPane = "\(session.name):0.1"
+        try await waitUntil("the viewer's first frame", timeout: .seconds(120)) { !session.trace.isEmpty }
+        #expect(session.trace.first?.contains(" graphics ansi ") == true, "the viewer's choice: \(session.trace.first ?? "no frame")")
+        try await session.run(["send-keys", "-t", viewerPane, "q"])
+        try await waitUntil("the viewer's exit") { (try? await session.run(["capture-pane", "-p", "-t", viewerPane]))?.contains("EXITED 0") == true }
+        let received = (try? String(contentsOfFile: typed, encoding: .utf8)) ?? ""
+        #expect(received.isEmpty, "typed into the active pane: \(received.debugDescription)")
     }
 
     @Test("xterm as a VT340 + tmux with allow-passthrough: an animated GIF plays in sixel (the screen changes by itself)")

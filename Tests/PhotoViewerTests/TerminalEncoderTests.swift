@@ -26,6 +26,17 @@ struct TerminalEncoderTests {
         #expect(KittyImageEncoder().clearImages == Array("\u{1B}_Ga=d,d=A,q=2\u{1B}\\".utf8))
     }
 
+    @Test("kitty: a frame under the other image id deletes the last frame's image after it (d=I), never before; no id, or its own, deletes nothing")
+    func kittyReplacesAfterDrawing() throws {
+        let encoder = KittyImageEncoder(imageID: 8, replacing: 7)
+        #expect(encoder.clearEarlierFrame == Array("\u{1B}_Ga=d,d=I,i=7,q=2\u{1B}\\".utf8))
+        let picture = try TerminalPayloads.kittyImages(in: try encoder.encode(Self.canvas, cellSize: PixelSize(width: 10, height: 20)))
+        #expect(picture.first?.chunks[0].keys.contains("i=8,") == true)
+        #expect(KittyImageEncoder().clearEarlierFrame.isEmpty)
+        #expect(KittyImageEncoder(imageID: 7, replacing: 7).clearEarlierFrame.isEmpty)
+        #expect(SixelImageEncoder().clearEarlierFrame.isEmpty && HalfBlockImageEncoder().clearEarlierFrame.isEmpty)
+    }
+
     @Test("iTerm2: one OSC 1337 File sequence whose PNG decodes to the exact pixels; size= is the PNG's byte count")
     func iterm() throws {
         let bytes = try ITermImageEncoder().encode(Self.canvas, cellSize: PixelSize(width: 10, height: 20))

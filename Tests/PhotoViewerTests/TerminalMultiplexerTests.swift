@@ -21,6 +21,12 @@ struct TerminalMultiplexerTests {
         #expect(TmuxPane.parse("on\txterm-kitty\tx\t0") == nil)
         // A client name with controls is not trusted as a terminal type.
         #expect(TmuxPane.parse("on\txterm-kitty\u{1B}]0;x\u{7}\t0\t0")?.outerTerminal == "")
+        // Whether the client's answers come to this pane: the active pane of the active window only.
+        #expect(TmuxPane.parse("1\txterm\t0\t0\t1\t1")?.receivesReplies == true)
+        #expect(TmuxPane.parse("1\txterm\t0\t81\t0\t1")?.receivesReplies == false)
+        #expect(TmuxPane.parse("1\txterm\t0\t0\t1\t0")?.receivesReplies == false)
+        #expect(TmuxPane.parse("1\txterm-kitty\t0\t81\t0\t1")?.passesKittyGraphics == true, "kitty by the client's name needs no answer")
+        #expect(TmuxPane.parse("1\txterm\t0\t0\t1") == nil)
     }
 
     @Test("detection: in tmux the client's terminal decides, not the inherited environment; screen and closed passthrough get blocks")
@@ -67,6 +73,11 @@ struct TerminalMultiplexerTests {
         #expect(rejoined == plain)
         #expect(TmuxPassthroughEncoder(kitty, row: 1, column: 1).clearImages == Self.wrap(Array("\u{1B}7\u{1B}[1;1H".utf8) + kitty.clearImages + [0x1B, 0x38]))
         #expect(TmuxPassthroughEncoder(HalfBlockImageEncoder(), row: 1, column: 1).clearImages.isEmpty)
+        let next = KittyImageEncoder(imageID: 8, replacing: 7)
+        #expect(
+            TmuxPassthroughEncoder(next, row: 2, column: 3).clearEarlierFrame
+                == Self.wrap(Array("\u{1B}7\u{1B}[2;3H".utf8) + next.clearEarlierFrame + [0x1B, 0x38]))
+        #expect(TmuxPassthroughEncoder(SixelImageEncoder(), row: 1, column: 1).clearEarlierFrame.isEmpty)
     }
 
     @Test("in tmux, the outer terminal's answers to the wrapped questions decide: kitty's OK or name, iTerm2's name, sixel in DA1")

@@ -14,10 +14,28 @@ public struct KittyImageEncoder: TerminalImageEncoder {
     /// Whether the cursor moves past the image (as text would) or stays where it was (`C=1`).
     public var movesCursor: Bool
 
-    /// Creates an encoder drawing as image `imageID`.
-    public init(imageID: Int = 7, movesCursor: Bool = false) {
+    /// The image the last frame drew, deleted by ``clearEarlierFrame``
+    /// once this one is sent; `nil` when there is none to delete.
+    public var replacedImageID: Int?
+
+    /// Creates an encoder drawing as image `imageID`, and deleting
+    /// `replacedImageID` after it (see ``clearEarlierFrame``).
+    ///
+    /// A viewer that redraws gives its frames two ids in turn, so the old
+    /// picture stays until the new one is up (through tmux the
+    /// synchronized-update markers reach tmux, not the terminal, and a
+    /// deletion sent first would leave the screen blank while the new
+    /// picture's chunks arrive):
+    ///
+    /// ```swift
+    /// let id = frameNumber.isMultiple(of: 2) ? 7 : 8
+    /// let encoder = KittyImageEncoder(imageID: id, replacing: id == 7 ? 8 : 7)
+    /// let bytes = try encoder.encode(canvas, cellSize: cell) + encoder.clearEarlierFrame
+    /// ```
+    public init(imageID: Int = 7, movesCursor: Bool = false, replacing replacedImageID: Int? = nil) {
         self.imageID = imageID
         self.movesCursor = movesCursor
+        self.replacedImageID = replacedImageID == imageID ? nil : replacedImageID
     }
 
     public func encode(_ canvas: Bitmap, cellSize: PixelSize) throws(TerminalError) -> [UInt8] {
@@ -42,6 +60,12 @@ public struct KittyImageEncoder: TerminalImageEncoder {
     }
 
     public var clearImages: [UInt8] { Array("\u{1B}_Ga=d,d=A,q=2\u{1B}\\".utf8) }
+
+    /// Deletes ``replacedImageID``'s placements and data (`d=I`).
+    public var clearEarlierFrame: [UInt8] {
+        guard let replacedImageID else { return [] }
+        return Array("\u{1B}_Ga=d,d=I,i=\(replacedImageID),q=2\u{1B}\\".utf8)
+    }
 
     /// zlib's deflate at its fastest level (the terminal inflates it).
     static func deflate(_ bitmap: Bitmap) throws(TerminalError) -> [UInt8] {

@@ -21,8 +21,8 @@ extension TerminalDetection {
     /// ```
     public static func graphics(replies: [[UInt8]], through pane: TmuxPane) -> TerminalGraphics {
         guard pane.allowsPassthrough else { return .ansi }
-        if pane.passesKittyGraphics || replies.contains(where: isKittyGraphicsOK) { return .kitty }
-        if let named = replies.lazy.compactMap(terminalName).first.flatMap(graphics(terminalName:)) { return named }
+        if pane.passesKittyGraphics { return .kitty }
+        if let answered = graphics(answeredBy: replies) { return answered }
         if let attributes = replies.last(where: isDeviceAttributes), supportsSixel(attributes) { return .sixel }
         return .ansi
     }

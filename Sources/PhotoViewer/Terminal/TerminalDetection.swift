@@ -58,11 +58,16 @@ public enum TerminalDetection {
     /// list it, else ANSI half blocks.
     public static func graphics(environment: [String: String], replies: [[UInt8]]) -> TerminalGraphics {
         let byEnvironment = graphics(environment: environment, deviceAttributes: replies.last(where: isDeviceAttributes))
-        if byEnvironment == .ansi || byEnvironment == .sixel, replies.contains(where: isKittyGraphicsOK) { return .kitty }
-        if byEnvironment == .ansi || byEnvironment == .sixel, let named = replies.lazy.compactMap(terminalName).first.flatMap(graphics(terminalName:)) {
-            return named
-        }
+        if byEnvironment == .ansi || byEnvironment == .sixel, let answered = graphics(answeredBy: replies) { return answered }
         return byEnvironment
+    }
+
+    /// What the terminal's own answers settle, before its device
+    /// attributes are weighed: kitty's graphics when it said OK to kitty's
+    /// question, else what its XTVERSION name says (``graphics(terminalName:)``).
+    static func graphics(answeredBy replies: [[UInt8]]) -> TerminalGraphics? {
+        if replies.contains(where: isKittyGraphicsOK) { return .kitty }
+        return replies.lazy.compactMap(terminalName).first.flatMap(graphics(terminalName:))
     }
 
     /// The terminal's name and version from an XTVERSION reply

@@ -39,8 +39,16 @@ public protocol TerminalImageEncoder: Sendable {
     /// The bytes that remove what earlier calls drew (kitty keeps images
     /// apart from the text; the others are overwritten by a clear screen).
     var clearImages: [UInt8] { get }
+
+    /// The bytes, sent right after this encoder's picture, that remove the
+    /// picture an earlier frame left: the new one is up before the old one
+    /// goes, so no screen shows neither (kitty: the other of two image ids
+    /// the frames take in turn). Empty for protocols a clear screen
+    /// overwrites (sixel, iTerm2, blocks).
+    var clearEarlierFrame: [UInt8] { get }
 }
 
 extension TerminalImageEncoder {
     public var clearImages: [UInt8] { [] }
+    public var clearEarlierFrame: [UInt8] { [] }
 }

@@ -45,13 +45,18 @@ public struct TmuxPane: Hashable, Sendable {
     public var top: Int
     /// The pane's first column in the client's terminal.
     public var left: Int
+    /// Whether the pane is the active pane of the active window: the one
+    /// tmux hands the client terminal's answers to. Questions sent through
+    /// from any other pane are answered to that one, as if typed there.
+    public var receivesReplies: Bool
 
     /// A pane with these properties.
-    public init(allowsPassthrough: Bool, outerTerminal: String, top: Int = 0, left: Int = 0) {
+    public init(allowsPassthrough: Bool, outerTerminal: String, top: Int = 0, left: Int = 0, receivesReplies: Bool = true) {
         self.allowsPassthrough = allowsPassthrough
         self.outerTerminal = outerTerminal
         self.top = max(0, top)
         self.left = max(0, left)
+        self.receivesReplies = receivesReplies
     }
 
     /// Whether kitty's graphics can be sent through: passthrough allowed and
@@ -59,18 +64,26 @@ public struct TmuxPane: Hashable, Sendable {
     public var passesKittyGraphics: Bool { allowsPassthrough && ["xterm-kitty", "xterm-ghostty"].contains(outerTerminal) }
 
     /// The format `ask(environment:timeout:)` sends.
-    static let format = "#{allow-passthrough}\t#{client_termname}\t#{pane_top}\t#{pane_left}"
+    static let format = "#{allow-passthrough}\t#{client_termname}\t#{pane_top}\t#{pane_left}\t#{pane_active}\t#{window_active}"
 
     /// Reads what `tmux display-message -p` printed for PhotoDeck's format
-    /// (allow-passthrough, client terminal, pane top, pane left, separated by
-    /// tabs): `nil` unless it has the four fields. The answer comes from a
-    /// program: checked, not trusted.
+    /// (allow-passthrough, client terminal, pane top, pane left, then
+    /// whether the pane and its window are active, separated by tabs):
+    /// `nil` unless it has those six fields, or the first four (then the
+    /// pane counts as active). The answer comes from a program: checked,
+    /// not trusted.
+    ///
+    /// ```swift
+    /// let pane = TmuxPane.parse("1\txterm-kitty\t0\t81\t0\t1")
+    /// // pane?.passesKittyGraphics == true, pane?.receivesReplies == false
+    /// ```
     public static func parse(_ answer: String) -> TmuxPane? {
         let fields = answer.trimmingCharacters(in: .newlines).split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-        guard fields.count == 4, let top = Int(fields[2]), let left = Int(fields[3]) else { return nil }
+        guard fields.count == 4 || fields.count == 6, let top = Int(fields[2]), let left = Int(fields[3]) else { return nil }
         let name = fields[1].unicodeScalars.allSatisfy { $0.isASCII && $0.value > 0x20 && $0.value < 0x7F } ? fields[1] : ""
+        let active = fields.count == 4 || (fields[4] == "1" && fields[5] == "1")
         // tmux 3.3 prints a flag option as 1 or 0 in a format; later versions "on", "off" or "all".
-        return TmuxPane(allowsPassthrough: ["1", "on", "all"].contains(fields[0]), outerTerminal: name, top: top, left: left)
+        return TmuxPane(allowsPassthrough: ["1", "on", "all"].contains(fields[0]), outerTerminal: name, top: top, left: left, receivesReplies: active)
     }
 
     /// Asks the tmux of `environment` about the pane in `TMUX_PANE`; `nil`

@@ -100,8 +100,16 @@ private struct TerminalSetup: Sendable {
     /// The encoder for a frame: the graphics' own (kitty's moving the cursor
     /// past a `--once` picture), wrapped in tmux's passthrough at the
     /// pane's origin when tmux stands between.
-    func encoder(once: Bool) -> any TerminalImageEncoder {
-        let base: any TerminalImageEncoder = graphics == .kitty && once ? KittyImageEncoder(movesCursor: true) : graphics.encoder
+    /// kitty's frames take two image ids in turn (`frameNumber`'s parity):
+    /// each deletes the other's picture only after it is sent.
+    func encoder(once: Bool, frameNumber: Int = 0) -> any TerminalImageEncoder {
+        let base: any TerminalImageEncoder
+        if graphics == .kitty {
+            let id = frameNumber.isMultiple(of: 2) ? 7 : 8
+            base = once ? KittyImageEncoder(movesCursor: true) : KittyImageEncoder(imageID: id, replacing: id == 7 ? 8 : 7)
+        } else {
+            base = graphics.encoder
+        }
         guard case .tmux(let pane) = multiplexer, graphics.drawsPixels else { return base }
         return TmuxPassthroughEncoder(base, row: pane.top + 1, column: pane.left + 1)
     }
@@ -123,8 +131,9 @@ private struct TerminalSetup: Sendable {
                     isAnswer: TerminalDetection.isDeviceAttributes)
                 typed = asked.keys
                 found = TerminalDetection.graphics(environment: options.environment, replies: asked.replies)
-            } else if canAsk, case .tmux(let pane) = multiplexer, pane.allowsPassthrough {
+            } else if canAsk, case .tmux(let pane) = multiplexer, pane.allowsPassthrough, pane.receivesReplies {
                 // tmux answers for itself; the wrapped questions reach the terminal the person looks at.
+                // (Its answers go to the active pane: from any other, the client's name decides.)
                 let asked = device.askAll(
                     TerminalDetection.tmuxGraphicsQuery, timeout: max(options.queryTimeout, TerminalDetection.graphicsAnswerWait), decoder: &decoder,
                     isAnswer: TerminalDetection.isDeviceAttributes)
@@ -204,6 +213,8 @@ private struct TerminalSession {
     let started = ContinuousClock.now
     /// Rows kept below the picture for the information overlay (`i`).
     var infoRows = 0
+    /// Frames written so far (kitty's image id alternates with it).
+    var framesWritten = 0
     /// Writes leave the cooperative pool: a slow terminal blocks this queue, no task.
     let writer = DispatchQueue(label: "photodeck.terminal.output")
 
@@ -327,24 +338,28 @@ private struct TerminalSession {
         let frame = await controller.frame()
         let encodingStarted = ContinuousClock.now
         let (canvasSize, cell) = layout
-        var out: [UInt8] = Array("\u{1B}[?2026h".utf8)
         // A --once screen is text in the scrollback: the picture moves the cursor past itself.
-        let encoder = setup.encoder(once: options.once)
-        out += encoder.clearImages
-        out += Array((options.once ? "\r" : "\u{1B}[H\u{1B}[2J").utf8)
+        let encoder = setup.encoder(once: options.once, frameNumber: framesWritten)
+        framesWritten += 1
+        var picture: [UInt8]?
         var failure: String?
         switch frame.content {
         case .page(let page):
             do {
                 let canvas = try FrameCompositor.canvas(for: page, viewport: CGSize(width: canvasSize.width, height: canvasSize.height), scale: 1)
-                out += try encoder.encode(canvas, cellSize: cell)
+                picture = try encoder.encode(canvas, cellSize: cell)
             } catch {
                 failure = "\(error)"
             }
         case .failure(let reason): failure = reason
         case .grid(let grid):
-            do { out += try encoder.encode(grid.canvas, cellSize: cell) } catch { failure = "\(error)" }
+            do { picture = try encoder.encode(grid.canvas, cellSize: cell) } catch { failure = "\(error)" }
         }
+        var out: [UInt8] = Array("\u{1B}[?2026h".utf8)
+        // The last frame's picture goes after the new one is sent (none to send: at once).
+        if picture == nil || options.once { out += encoder.clearImages }
+        out += Array((options.once ? "\r" : "\u{1B}[H\u{1B}[2J").utf8)
+        if let picture { out += picture + (options.once ? [] : encoder.clearEarlierFrame) }
         if let failure {
             let row = max(1, (size.rows - 1) / 2)
             // A decoder's message can quote the file: terminal-safe, on one line.

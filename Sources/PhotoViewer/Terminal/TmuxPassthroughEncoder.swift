@@ -71,6 +71,11 @@ public struct TmuxPassthroughEncoder: TerminalImageEncoder {
         return clear.isEmpty ? [] : wrap(clear, row: row)
     }
 
+    public var clearEarlierFrame: [UInt8] {
+        let clear = inner.clearEarlierFrame
+        return clear.isEmpty ? [] : wrap(clear, row: row)
+    }
+
     /// The length of the longest piece of `bytes` between string terminators (`ESC \`).
     static func largestPiece(of bytes: [UInt8]) -> Int {
         var largest = 0

@@ -68,6 +68,19 @@ enum PhotoViewerSnippets {
         _ = sixel
     }
 
+    static func paneParsing() {
+        let pane = TmuxPane.parse("1\txterm-kitty\t0\t81\t0\t1")
+        // pane?.passesKittyGraphics == true, pane?.receivesReplies == false
+        _ = pane
+    }
+
+    static func kittyFrames(frameNumber: Int, canvas: Bitmap, cell: PixelSize) throws {
+        let id = frameNumber.isMultiple(of: 2) ? 7 : 8
+        let encoder = KittyImageEncoder(imageID: id, replacing: id == 7 ? 8 : 7)
+        let bytes = try encoder.encode(canvas, cellSize: cell) + encoder.clearEarlierFrame
+        _ = bytes
+    }
+
     static func saveTurn(_ photo: BrowserPhoto, _ orientation: ImageOrientation) async -> String { "saved" }
 
     static func orientedAction(controller: ViewerController) async {
