@@ -57,6 +57,20 @@ struct FolderPhotosTests {
         #expect(NaturalOrder.compare(Array("x07".utf8), Array("x7".utf8)) != 0)
     }
 
+    @Test("the sort by keys gives the pairwise comparison's order: 20,000 seeded names of digits, letters, zeros, bytes around the digits and UTF-8")
+    func naturalSortKeys() {
+        var random = SeededGenerator(seed: 26)
+        // Bytes that sit next to the digits ("/", ":"), leading zeros, long digit runs and non-ASCII.
+        let pieces = ["0", "00", "7", "07", "10", "9", "123456789012345678901234567890", "a", "A", "_", "/", ":", ".", "é", "-", " "]
+        let names = (0..<20_000).map { _ in (0..<Int.random(in: 1...6, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined() }
+        let byKeys = NaturalOrder.sorted(names) { $0 }
+        let pairwise = names.sorted { NaturalOrder.compare(Array($0.utf8), Array($1.utf8)) < 0 }
+        #expect(byKeys == pairwise)
+        // Keys alone: "07" and "7" are equal as numbers; the bytes decide after.
+        #expect(NaturalOrder.sortKey(Array("x07".utf8)) == NaturalOrder.sortKey(Array("x7".utf8)))
+        #expect(NaturalOrder.sorted(["x7", "x07", "x10", "x9:", "x9/"]) { $0 } == ["x07", "x7", "x9/", "x9:", "x10"])
+    }
+
     @Test("a folder is listed recursively by name: hidden entries, other files and linked folders are skipped")
     func listing() async throws {
         let folder = try PhotoFolder()
