@@ -158,6 +158,19 @@ struct AnimationTests {
         #expect(try frames.next()?.duration == .milliseconds(80))
     }
 
+    @Test("WebP frame times follow the file, but 10 ms or less (0 too) is shown for 100 ms, as browsers do and as for GIF")
+    func shortWebPDurations() throws {
+        var bytes = try HostileAnimation.animatedWebP(durations: [1, 10, 11, 70])
+        // The first frame's duration set to 0: valid in the container (img2webp refuses to write it).
+        // ANMF payload: X, Y, width − 1, height − 1 (3 bytes each), then the duration (3 bytes, little-endian).
+        let anmf = try #require((0..<(bytes.count - 4)).first { bytes[$0..<($0 + 4)].elementsEqual("ANMF".utf8) })
+        for offset in (anmf + 8 + 12)..<(anmf + 8 + 15) { bytes[offset] = 0 }
+        let frames = try ImageFrames(decoding: bytes)
+        var durations: [Duration] = []
+        while let frame = try frames.next() { durations.append(frame.duration) }
+        #expect(durations == [.milliseconds(100), .milliseconds(100), .milliseconds(11), .milliseconds(70)])
+    }
+
     @Test("a still image is one frame")
     func stillAsFrames() throws {
         let frames = try ImageFrames(decoding: try TestData.bytes("libjpeg-turbo-testimages/testorig.jpg"))

@@ -33,31 +33,39 @@ public enum HostileAnimation {
     /// cover part of the canvas), and libwebp's animation decoder allocates
     /// two canvases of that size when it is created.
     public static func webPCanvas(width: Int, height: Int) throws -> [UInt8] {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-webp-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        var inputs: [String] = []
-        for (index, value) in [UInt8(40), 200].enumerated() {
-            let path = folder.appendingPathComponent("f\(index).pgm").path
-            try Data(Array("P5\n16 16\n255\n".utf8) + [UInt8](repeating: value, count: 256)).write(to: URL(fileURLWithPath: path))
-            // img2webp reads PNG, JPEG, TIFF, WebP, PNM.
-            inputs.append(path)
-        }
-        let output = folder.appendingPathComponent("out.webp").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/img2webp")
-        process.arguments = ["-lossless", "-d", "100"] + inputs + ["-o", output]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw Failure(description: "img2webp exited \(process.terminationStatus)") }
-        var bytes = try fileBytes(URL(fileURLWithPath: output))
+        var bytes = try animatedWebP(durations: [100, 100])
         guard bytes.count > 30, bytes[12..<16].elementsEqual("VP8X".utf8) else { throw Failure(description: "img2webp wrote no VP8X header") }
         // VP8X: flags (4 bytes), then canvas width − 1 and height − 1, 24 bits little-endian each.
         for (offset, value) in [(24, width - 1), (27, height - 1)] {
             for index in 0..<3 { bytes[offset + index] = UInt8(value >> (8 * index) & 0xFF) }
         }
         return bytes
+    }
+
+    /// An animated WebP made by `img2webp` (lossless): one flat grey 16x16
+    /// frame per entry of `durations`, each shown for its entry in
+    /// milliseconds (`-d` before each frame).
+    public static func animatedWebP(durations: [Int]) throws -> [UInt8] {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webp-frames-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var arguments = ["-lossless"]
+        for (index, duration) in durations.enumerated() {
+            let path = folder.appendingPathComponent("f\(index).pgm").path
+            // img2webp reads PNG, JPEG, TIFF, WebP, PNM.
+            try Data(Array("P5\n16 16\n255\n".utf8) + [UInt8](repeating: UInt8(40 + index * 160 / max(1, durations.count - 1)), count: 256))
+                .write(to: URL(fileURLWithPath: path))
+            arguments += ["-d", "\(duration)", path]
+        }
+        let output = folder.appendingPathComponent("out.webp").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/img2webp")
+        process.arguments = arguments + ["-o", output]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw Failure(description: "img2webp exited \(process.terminationStatus)") }
+        return try fileBytes(URL(fileURLWithPath: output))
     }
 }

@@ -107,20 +107,25 @@ public final class ImageFrames {
         }
     }
 
+    /// How long a frame the file times at `milliseconds` is shown: as
+    /// browsers do (Firefox, and Chromium after it, for GIF, WebP and
+    /// APNG alike), 10 ms or less is 100 ms, so a file cannot flash frames
+    /// as fast as the screen allows.
+    static func shownDuration(milliseconds: Int) -> Duration { .milliseconds(milliseconds <= 10 ? 100 : milliseconds) }
+
     /// The next frame, or `nil` after the last. A GIF cut short ends at its
-    /// last whole frame.
+    /// last whole frame. Each frame's ``Frame/duration`` is the file's,
+    /// except that 10 ms or less is shown for 100 ms, as browsers do.
     public func next() throws(ImageCodecError) -> Frame? {
         guard index < frameCount else { return nil }
         let frame: Frame?
         switch source {
         case .gif(let decoder):
             frame = try decoder.nextFrame().map { decoded in
-                // Browsers show 0 and 1 hundredths as 100 ms.
-                let centiseconds = decoded.delayCentiseconds <= 1 ? 10 : decoded.delayCentiseconds
-                return Frame(bitmap: decoded.bitmap, duration: .milliseconds(centiseconds * 10), index: index)
+                Frame(bitmap: decoded.bitmap, duration: Self.shownDuration(milliseconds: decoded.delayCentiseconds * 10), index: index)
             }
         case .webp(let animation):
-            frame = try animation.next().map { Frame(bitmap: $0.bitmap, duration: .milliseconds($0.durationMilliseconds), index: index) }
+            frame = try animation.next().map { Frame(bitmap: $0.bitmap, duration: Self.shownDuration(milliseconds: $0.durationMilliseconds), index: index) }
         case .still(let image):
             frame = image.map { Frame(bitmap: $0.bitmap, duration: .zero, index: 0) }
             source = .still(nil)

@@ -39,7 +39,7 @@ public enum NaturalOrder {
 
     /// `elements` in the natural order of their `name`. Each name is turned
     /// once into a key whose bytes compare in natural order
-    /// (``sortKey(_:)``), all keys in one buffer: the comparisons of the sort
+    /// (see `sortKey`), all keys in one buffer: the comparisons of the sort
     /// are byte compares, not digit-run parsing.
     public static func sorted<Element>(_ elements: [Element], by name: (Element) -> String) -> [Element] {
         var keys: [UInt8] = []
