@@ -98,22 +98,22 @@ public enum NaturalOrder {
     }
 
     private static func appendSortKey(of name: [UInt8], to key: inout [UInt8]) {
-        var index = 0
-        while index < name.count {
-            guard isDigit(name[index]) else {
-                key.append(name[index])
-                index += 1
-                continue
+        name.withUnsafeBufferPointer { bytes in
+            var index = 0
+            while index < bytes.count {
+                guard isDigit(bytes[index]) else {
+                    key.append(bytes[index])
+                    index += 1
+                    continue
+                }
+                // The same digit run compare(_:_:) reads.
+                let run = digitRun(bytes, from: index)
+                let length = UInt32(clamping: run.end - run.first)
+                key.append(0x30)
+                for shift in stride(from: 24, through: 0, by: -8) { key.append(UInt8(truncatingIfNeeded: length >> UInt32(shift))) }
+                key.append(contentsOf: bytes[run.first..<run.end])
+                index = run.end
             }
-            var end = index
-            while end < name.count && isDigit(name[end]) { end += 1 }
-            var first = index
-            while first < end - 1 && name[first] == 0x30 { first += 1 }
-            let length = UInt32(clamping: end - first)
-            key.append(0x30)
-            for shift in stride(from: 24, through: 0, by: -8) { key.append(UInt8(truncatingIfNeeded: length >> UInt32(shift))) }
-            key.append(contentsOf: name[first..<end])
-            index = end
         }
     }
 
