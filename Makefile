@@ -7,11 +7,11 @@ export PATH := $(PATH):/opt/swift/usr/bin
 # Libraries the package links, and the reference tools the tests compare with.
 BUILD_PACKAGES := pkgconf libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libheif-dev libde265-dev liblcms2-dev libgif-dev zlib1g-dev libsqlite3-dev libssl-dev libsdl2-dev libsdl2-ttf-dev libsixel-dev fonts-dejavu-core
 TEST_PACKAGES := $(BUILD_PACKAGES) libjpeg-turbo-progs libimage-exiftool-perl webp libheif-examples liblcms2-utils colord-data time python3 fiu-utils util-linux iproute2 xvfb xauth xdotool x11-apps tmux procps xterm kitty mlterm tumbler dbus python3-gi libglib2.0-bin
-BENCH_PACKAGES := $(TEST_PACKAGES) libvips-tools imagemagick python3-pil hyperfine libimage-exiftool-perl time curl
+BENCH_PACKAGES := $(TEST_PACKAGES) libvips-tools imagemagick python3-pil hyperfine libimage-exiftool-perl time curl libsixel-bin
 
 DEMO_OUT ?= $(CURDIR)/.build/demo
 
-.PHONY: check-map check-portable demo test test-asan test-tsan check-docs docs docs-preview check-consumer lint bench-decode bench-metadata bench-fit bench-heif bench-browser bench-viewer bench-thumbnails bench-workers bench-loading deps-build deps-test deps-bench
+.PHONY: check-map check-portable demo test test-asan test-tsan check-docs docs docs-preview check-consumer lint bench-decode bench-metadata bench-fit bench-heif bench-browser bench-viewer bench-thumbnails bench-workers bench-loading bench-terminal deps-build deps-test deps-bench
 
 define install_missing
 	@missing=""; \
@@ -168,6 +168,10 @@ bench-thumbnails: deps-bench
 ## bench-loading: a timeline's thumbnails through ImageLoader (20 ms loopback server) beside curl --parallel + vipsthumbnail.
 bench-loading: deps-bench
 	/usr/bin/python3 scripts/bench-loading.py
+
+## bench-terminal: one terminal frame's picture in sixel and kitty, straight and through tmux, beside img2sixel and ImageMagick.
+bench-terminal: deps-bench
+	scripts/bench-terminal.sh
 
 ## bench-workers: concurrent renditions on ImageWorkers vs. on the cooperative pool.
 bench-workers: deps-bench

@@ -321,6 +321,13 @@ let package = Package(
         ),
 
         .executableTarget(
+            name: "terminal-bench",
+            dependencies: ["PhotoViewer", "ImageCodecs", "ExampleSupport", "SystemSupport"],
+            path: "Benchmarks/terminal-bench",
+            swiftSettings: swiftSettings
+        ),
+
+        .executableTarget(
             name: "workers-bench",
             dependencies: ["ImageCodecs", "ExampleSupport", "SystemSupport"],
             path: "Benchmarks/workers-bench",

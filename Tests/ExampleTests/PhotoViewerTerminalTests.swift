@@ -35,12 +35,20 @@ struct PhotoViewerTerminalTests {
         let images = try TerminalPayloads.kittyImages(in: Array(kitty.standardOutput.utf8))
         #expect(images.count == 1)
         let image = try #require(images.first)
-        #expect(image.keys["a"] == "T" && image.keys["o"] == "z" && image.keys["q"] == "2")
+        // A terminal on this machine gets the pixels raw (no o=z): sending beats compressing.
+        #expect(image.keys["a"] == "T" && image.keys["o"] == nil && image.keys["q"] == "2")
         // --once leaves the picture in the scrollback: the cursor moves past it (no C=1).
         #expect(image.keys["C"] == nil)
         #expect(image.bitmap.size == PixelSize(width: 400, height: 220))
         #expect(peakSignalToNoise(image.bitmap, expected) == .infinity)
         #expect(kitty.standardOutput.contains("1/2  photo-1.jpg  1200x900  24%"))
+        // One across SSH gets them zlib-compressed, the same pixels.
+        var remote = environment
+        remote["SSH_CONNECTION"] = "10.0.0.2 51000 10.0.0.1 22"
+        let overSSH = try await ExampleProcess.run("photo-browser", ["--display", "kitty", "--once", folder], environment: remote)
+        let compressed = try #require(try TerminalPayloads.kittyImages(in: Array(overSSH.standardOutput.utf8)).first)
+        #expect(compressed.keys["o"] == "z")
+        #expect(peakSignalToNoise(compressed.bitmap, expected) == .infinity)
 
         let iterm = try await ExampleProcess.run("photo-browser", ["--display", "iterm", "--once", folder], environment: environment)
         #expect(iterm.status == 0, "\(iterm.standardError)")

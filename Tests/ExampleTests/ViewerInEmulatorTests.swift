@@ -44,11 +44,16 @@ struct ViewerInEmulatorTests {
         return (try await TimelineInEmulatorTests.settledShot(server.display), String(frame))
     }
 
-    @Test("kitty whose TERM says xterm-256color and without KITTY_WINDOW_ID (as over ssh): kitty graphics found by asking, the photo in pixels")
+    @Test(
+        "kitty whose TERM says xterm-256color and without KITTY_WINDOW_ID, with SSH's variables (as over ssh): kitty graphics found by asking, the photo in pixels (zlib-compressed, as for a remote terminal)"
+    )
     func kittyFoundByAsking() async throws {
         try #require(Emulator.kitty.isInstalled)
         // Nothing in the environment names kitty: only the terminal's answer can pick its graphics.
-        let (shot, frame) = try await Self.run(.kitty, prelude: "unset KITTY_WINDOW_ID KITTY_PID KITTY_INSTALLATION_DIR TERMINFO\nexport TERM=xterm-256color")
+        // SSH's variables make the viewer compress the pixels (o=z); the other kitty tests send them raw.
+        let (shot, frame) = try await Self.run(
+            .kitty,
+            prelude: "unset KITTY_WINDOW_ID KITTY_PID KITTY_INSTALLATION_DIR TERMINFO\nexport TERM=xterm-256color SSH_CONNECTION='10.0.0.2 51000 10.0.0.1 22'")
         #expect(frame.contains(" graphics kitty "), "\(frame)")
         let picture = ScreenPicture.measure(shot, rows: 0..<600)
         #expect(picture.coloured > 100_000, "the photo covers the screen: \(picture)")

@@ -26,6 +26,28 @@ struct TerminalEncoderTests {
         #expect(KittyImageEncoder().clearImages == Array("\u{1B}_Ga=d,d=A,q=2\u{1B}\\".utf8))
     }
 
+    @Test("kitty: pixels go raw (no o=z) when not compressing, or when compression does not shrink them (noise); exact either way")
+    func kittyRaw() throws {
+        var raw = KittyImageEncoder(imageID: 3)
+        raw.compresses = false
+        let plain = try #require(try TerminalPayloads.kittyImages(in: raw.encode(Self.canvas, cellSize: PixelSize(width: 10, height: 20))).first)
+        #expect(plain.chunks[0].keys == "a=T,f=24,s=161,v=97,i=3,C=1,q=2,m=1")
+        #expect(plain.bitmap.pixels == Self.canvas.pixels)
+        // The raw payload is the pixels' base64: 4/3 of 161 x 97 x 3 bytes, against far less compressed.
+        let payloadLength: Int = plain.chunks.map(\.payloadLength).reduce(0, +)
+        let rawBase64Length: Int = (161 * 97 * 3 + 2) / 3 * 4
+        #expect(payloadLength == rawBase64Length)
+        let noise = Bitmap.noise(width: 200, height: 150, seed: 26)
+        let noiseBytes = try KittyImageEncoder().encode(noise, cellSize: PixelSize(width: 10, height: 20))
+        let compressedNoise = try #require(try TerminalPayloads.kittyImages(in: noiseBytes).first)
+        #expect(compressedNoise.keys["o"] == nil, "zlib makes noise bigger: sent raw")
+        #expect(compressedNoise.bitmap.pixels == noise.tightlyPackedPixels)
+        #expect(TerminalDetection.isRemote(environment: ["SSH_CONNECTION": "10.0.0.2 51000 10.0.0.1 22"]))
+        #expect(TerminalDetection.isRemote(environment: ["SSH_TTY": "/dev/pts/3", "TERM": "xterm-kitty"]))
+        #expect(!TerminalDetection.isRemote(environment: ["SSH_CONNECTION": "", "TERM": "xterm-kitty"]))
+        #expect(!TerminalDetection.isRemote(environment: [:]))
+    }
+
     @Test("kitty: a frame under the other image id deletes the last frame's image after it (d=I), never before; no id, or its own, deletes nothing")
     func kittyReplacesAfterDrawing() throws {
         let encoder = KittyImageEncoder(imageID: 8, replacing: 7)

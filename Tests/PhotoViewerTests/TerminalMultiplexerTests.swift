@@ -1,5 +1,6 @@
 import ImageCodecs
 import PhotoViewer
+import Synchronization
 import TestSupport
 import Testing
 
@@ -144,6 +145,53 @@ struct TerminalMultiplexerTests {
         // A picture under the limit stays one piece.
         let small = try TmuxPassthroughEncoder(RowsEncoder(bytesPerRow: 100), row: 1, column: 1).encode(canvas, cellSize: cell)
         #expect(Self.unwrap(small).count == 1)
+    }
+
+    /// A ``RowsEncoder`` that records the height of every picture it is given.
+    final class RecordingRowsEncoder: TerminalImageEncoder {
+        let rows = RowsEncoder(bytesPerRow: 4_000)
+        let heights = Mutex<[Int]>([])
+        func encode(_ canvas: Bitmap, cellSize: PixelSize) throws(TerminalError) -> [UInt8] {
+            heights.withLock { $0.append(canvas.height) }
+            return try rows.encode(canvas, cellSize: cellSize)
+        }
+        func take() -> [Int] {
+            heights.withLock { heights in
+                defer { heights = [] }
+                return heights
+            }
+        }
+    }
+
+    @Test("with a strip memory, the next picture of a size that needed strips is encoded in strips at once, not whole first")
+    func rememberedStrips() throws {
+        let canvas = Bitmap.gradient(width: 1_000, height: 700, phase: 0)
+        let cell = PixelSize(width: 10, height: 20)
+        let inner = RecordingRowsEncoder()
+        let memory = TmuxStripMemory()
+        var encoder = TmuxPassthroughEncoder(inner, row: 5, column: 3)
+        encoder.stripMemory = memory
+        let first = try encoder.encode(canvas, cellSize: cell)
+        let firstHeights = inner.take()
+        #expect(firstHeights.first == 700 && firstHeights.count >= 4, "the whole, then its strips: \(firstHeights)")
+        #expect(memory.rowsPerStrip(canvas: canvas.size, cell: cell) != nil)
+        // The next frame of that size: its strips only, and the same bytes.
+        let second = try encoder.encode(Bitmap.gradient(width: 1_000, height: 700, phase: 0), cellSize: cell)
+        #expect(inner.take() == Array(firstHeights.dropFirst()), "strips only")
+        #expect(second == first)
+        // Another size, or other cells, is found out again; so is every frame without a memory.
+        _ = try encoder.encode(Bitmap.gradient(width: 1_000, height: 680, phase: 0), cellSize: cell)
+        #expect(inner.take().first == 680)
+        _ = try encoder.encode(canvas, cellSize: PixelSize(width: 10, height: 25))
+        #expect(inner.take().first == 700)
+        encoder.stripMemory = nil
+        _ = try encoder.encode(canvas, cellSize: cell)
+        #expect(inner.take().first == 700)
+        // A picture that fits is one piece and changes nothing remembered.
+        encoder.stripMemory = memory
+        let small = Bitmap.gradient(width: 100, height: 70, phase: 0)
+        #expect(Self.unwrap(try encoder.encode(small, cellSize: cell)).count == 1)
+        #expect(memory.rowsPerStrip(canvas: small.size, cell: cell) == nil)
     }
 
     @Test("a real sixel picture too big for tmux (seeded noise, 256 colours) arrives in strips tmux takes")

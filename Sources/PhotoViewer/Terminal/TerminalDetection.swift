@@ -121,6 +121,19 @@ public enum TerminalDetection {
         }
     }
 
+    /// Whether the terminal is at the other end of a network: an SSH
+    /// session's variables (`SSH_CONNECTION`, `SSH_CLIENT`, `SSH_TTY`) are
+    /// set. Pictures for such a terminal are worth compressing (see
+    /// ``KittyImageEncoder/compresses``); for one on this machine, sending
+    /// the pixels raw is faster.
+    ///
+    /// Inside tmux the variables are those the pane started with: a
+    /// session started over SSH and attached to locally still says remote
+    /// (it costs time, never a picture).
+    public static func isRemote(environment: [String: String]) -> Bool {
+        ["SSH_CONNECTION", "SSH_CLIENT", "SSH_TTY"].contains { environment[$0]?.isEmpty == false }
+    }
+
     /// Whether a DA1 reply (`ESC [ ? 62 ; 4 ; 22 c`) lists sixel graphics (attribute 4).
     public static func supportsSixel(_ reply: [UInt8]) -> Bool {
         guard let question = reply.firstIndex(of: UInt8(ascii: "?")), reply.last == UInt8(ascii: "c") else { return false }

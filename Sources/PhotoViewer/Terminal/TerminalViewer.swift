@@ -96,6 +96,12 @@ private struct TerminalSetup: Sendable {
     var size: TerminalDevice.Size
     var decoder = TerminalKeyDecoder()
     var typed: [ViewerKey] = []
+    /// Whether the terminal is across a network (SSH): kitty's pixels are
+    /// compressed for it, and sent raw to a terminal on this machine.
+    var isRemote = false
+    /// The strips of the last picture too big for tmux in one piece, so
+    /// that the next frame of that size is encoded once.
+    let stripMemory = TmuxStripMemory()
 
     /// The encoder for a frame: the graphics' own (kitty's moving the cursor
     /// past a `--once` picture), wrapped in tmux's passthrough at the
@@ -106,12 +112,16 @@ private struct TerminalSetup: Sendable {
         let base: any TerminalImageEncoder
         if graphics == .kitty {
             let id = frameNumber.isMultiple(of: 2) ? 7 : 8
-            base = once ? KittyImageEncoder(movesCursor: true) : KittyImageEncoder(imageID: id, replacing: id == 7 ? 8 : 7)
+            var kitty = once ? KittyImageEncoder(movesCursor: true) : KittyImageEncoder(imageID: id, replacing: id == 7 ? 8 : 7)
+            kitty.compresses = isRemote
+            base = kitty
         } else {
             base = graphics.encoder
         }
         guard case .tmux(let pane) = multiplexer, graphics.drawsPixels else { return base }
-        return TmuxPassthroughEncoder(base, row: pane.top + 1, column: pane.left + 1)
+        var wrapped = TmuxPassthroughEncoder(base, row: pane.top + 1, column: pane.left + 1)
+        wrapped.stripMemory = stripMemory
+        return wrapped
     }
 
     init(options: TerminalViewer.Options) throws(TerminalError) {
@@ -121,6 +131,7 @@ private struct TerminalSetup: Sendable {
         size = device.size(environment: options.environment)
         let canAsk = device.isInputTerminal && device.isOutputTerminal && interactive
         multiplexer = options.multiplexer ?? TerminalMultiplexer.detect(environment: options.environment)
+        isRemote = TerminalDetection.isRemote(environment: options.environment)
         if let chosen = options.graphics {
             graphics = TerminalDetection.graphics(chosen, through: multiplexer, inline: options.once)
         } else {

@@ -12,7 +12,10 @@ public import ImageCodecs
 /// Each piece is wrapped on its own: tmux drops a passthrough sequence
 /// whose content is over its 1 MiB input limit. kitty's chunks are 4 KB;
 /// a sixel or iTerm2 picture bigger than ``pieceLimit`` is drawn as strips
-/// of whole cell rows, each encoded and placed on its own.
+/// of whole cell rows, each encoded and placed on its own. Whether a
+/// picture needs strips is found by encoding it whole; with a
+/// ``stripMemory``, the next picture of that size is encoded in strips at
+/// once.
 ///
 /// Needs `set -g allow-passthrough on` in tmux (3.3 or later); see
 /// ``TerminalMultiplexer``.
@@ -24,6 +27,10 @@ public struct TmuxPassthroughEncoder: TerminalImageEncoder {
     public var row: Int
     /// See ``row``.
     public var column: Int
+    /// Where the strips of the last picture too big for one piece are
+    /// remembered, shared by a viewer's frames; `nil` (the default): each
+    /// picture is encoded whole first.
+    public var stripMemory: TmuxStripMemory?
 
     /// Wraps `inner`, drawing at the outer terminal's (`row`, `column`).
     public init(_ inner: any TerminalImageEncoder, row: Int, column: Int) {
@@ -38,20 +45,39 @@ public struct TmuxPassthroughEncoder: TerminalImageEncoder {
     public static let pieceLimit = 1_000_000
 
     public func encode(_ canvas: Bitmap, cellSize: PixelSize) throws(TerminalError) -> [UInt8] {
-        try encode(canvas, cellSize: cellSize, row: row)
+        let cellRows = Self.cellRows(canvas, cellSize: cellSize)
+        if let memory = stripMemory, let rowsPerStrip = memory.rowsPerStrip(canvas: canvas.size, cell: cellSize), rowsPerStrip < cellRows {
+            return try encode(canvas, cellSize: cellSize, row: row, inStripsOf: rowsPerStrip)
+        }
+        return try encode(canvas, cellSize: cellSize, row: row, remembering: stripMemory)
     }
 
     /// `canvas` drawn from the outer terminal's `row`: in one piece when
     /// tmux takes it, else as strips of whole cell rows, as many as keep
     /// each piece (by the whole picture's bytes per row) near three
-    /// quarters of ``pieceLimit``; a strip still too big is split again.
-    func encode(_ canvas: Bitmap, cellSize: PixelSize, row: Int) throws(TerminalError) -> [UInt8] {
+    /// quarters of ``pieceLimit`` (remembered in `memory`); a strip still
+    /// too big is split again.
+    func encode(_ canvas: Bitmap, cellSize: PixelSize, row: Int, remembering memory: TmuxStripMemory? = nil) throws(TerminalError) -> [UInt8] {
         let bytes = try inner.encode(canvas, cellSize: cellSize)
-        let cellHeight = max(1, cellSize.height)
-        let cellRows = (canvas.height + cellHeight - 1) / cellHeight
+        let cellRows = Self.cellRows(canvas, cellSize: cellSize)
         guard Self.largestPiece(of: bytes) > Self.pieceLimit, cellRows > 1 else { return wrap(bytes, row: row) }
         let strips = min(cellRows, max(2, (bytes.count + Self.pieceLimit * 3 / 4 - 1) / (Self.pieceLimit * 3 / 4)))
         let rowsPerStrip = (cellRows + strips - 1) / strips
+        memory?.remember(rowsPerStrip: rowsPerStrip, canvas: canvas.size, cell: cellSize)
+        return try encode(canvas, cellSize: cellSize, row: row, inStripsOf: rowsPerStrip)
+    }
+
+    /// The number of cell rows `canvas` covers (the last one maybe in part).
+    private static func cellRows(_ canvas: Bitmap, cellSize: PixelSize) -> Int {
+        let cellHeight = max(1, cellSize.height)
+        return (canvas.height + cellHeight - 1) / cellHeight
+    }
+
+    /// `canvas` as strips of `rowsPerStrip` cell rows, each drawn as
+    /// `encode(_:cellSize:row:remembering:)` draws a picture.
+    private func encode(_ canvas: Bitmap, cellSize: PixelSize, row: Int, inStripsOf rowsPerStrip: Int) throws(TerminalError) -> [UInt8] {
+        let cellHeight = max(1, cellSize.height)
+        let cellRows = Self.cellRows(canvas, cellSize: cellSize)
         var out: [UInt8] = []
         for firstRow in stride(from: 0, to: cellRows, by: rowsPerStrip) {
             let top = firstRow * cellHeight
@@ -92,15 +118,16 @@ public struct TmuxPassthroughEncoder: TerminalImageEncoder {
     /// `row` and ``column``) first.
     func wrap(_ bytes: [UInt8], row: Int) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(bytes.count + bytes.count / 64 + 64)
+        out.reserveCapacity(bytes.count + bytes.count / 256 + 64)
         let position = Array("\u{1B}7\u{1B}[\(row);\(column)H".utf8)
+        let restore = Array("\u{1B}8".utf8)
         var start = 0
         var index = 0
         while index < bytes.count {
             let endsPiece = bytes[index] == 0x5C && index > start && bytes[index - 1] == 0x1B
             index += 1
             if endsPiece || index == bytes.count {
-                out += Self.passthrough(position + bytes[start..<index] + Array("\u{1B}8".utf8))
+                Self.appendPassthrough([position[...], bytes[start..<index], restore[...]], to: &out)
                 start = index
             }
         }
@@ -109,11 +136,25 @@ public struct TmuxPassthroughEncoder: TerminalImageEncoder {
 
     /// One tmux passthrough sequence carrying `payload`.
     static func passthrough(_ payload: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = Array("\u{1B}Ptmux;".utf8)
-        for byte in payload {
-            if byte == 0x1B { out.append(0x1B) }
-            out.append(byte)
+        var out: [UInt8] = []
+        appendPassthrough([payload[...]], to: &out)
+        return out
+    }
+
+    /// Appends one tmux passthrough sequence carrying `parts` one after
+    /// another: every `ESC` in them doubled, copied a run at a time between
+    /// them (a kitty or sixel payload has none but at its sequences' ends).
+    private static func appendPassthrough(_ parts: [ArraySlice<UInt8>], to out: inout [UInt8]) {
+        out.append(contentsOf: "\u{1B}Ptmux;".utf8)
+        for part in parts {
+            var runStart = part.startIndex
+            while let escape = part[runStart...].firstIndex(of: 0x1B) {
+                out.append(contentsOf: part[runStart...escape])
+                out.append(0x1B)
+                runStart = escape + 1
+            }
+            out.append(contentsOf: part[runStart...])
         }
-        return out + [0x1B, 0x5C]
+        out.append(contentsOf: [0x1B, 0x5C])
     }
 }

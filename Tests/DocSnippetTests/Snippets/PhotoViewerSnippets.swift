@@ -81,6 +81,17 @@ enum PhotoViewerSnippets {
         _ = bytes
     }
 
+    static func stripMemory(frames: [Bitmap], cellSize: PixelSize) throws {
+        var output: [UInt8] = []
+        let memory = TmuxStripMemory()
+        for frame in frames {
+            var encoder = TmuxPassthroughEncoder(SixelImageEncoder(), row: 1, column: 1)
+            encoder.stripMemory = memory
+            output += try encoder.encode(frame, cellSize: cellSize)
+        }
+        _ = output
+    }
+
     static func saveTurn(_ photo: BrowserPhoto, _ orientation: ImageOrientation) async -> String { "saved" }
 
     static func orientedAction(controller: ViewerController) async {

@@ -1,0 +1,85 @@
+// terminal-bench: how long one frame's picture takes to encode for the
+// terminal, straight and through tmux, for a photo fitted to a terminal's
+// pixels (what photo-browser does for every frame it draws).
+//
+//   terminal-bench PHOTO [--size WxH] [--cell WxH] [--frames N] [--png OUT]
+//
+// Modes: sixel (libsixel, 256 colours); sixel through tmux's passthrough
+// without a strip memory (a picture over tmux's 1 MiB limit is encoded
+// whole, found too big, then encoded again in strips) and with one (the
+// viewer's: strips at once from the second frame); kitty with zlib (for a
+// terminal across a network) and raw (the viewer's for a terminal on this
+// machine), raw through tmux too. Each mode encodes the same fitted picture `frames` times.
+// `--png OUT` writes the fitted picture, for other tools to encode the same
+// pixels. Prints one JSON object: per mode, the median ms per frame and the
+// bytes per frame.
+
+import ExampleSupport
+import Foundation
+import ImageCodecs
+import PhotoViewer
+import SystemSupport
+
+@main
+struct TerminalBench {
+    static func main() async {
+        await runCommandLineTool { arguments in
+            try run(arguments)
+            return 0
+        }
+    }
+
+    static func run(_ arguments: [String]) throws {
+        var photo: String?
+        var size = PixelSize(width: 1920, height: 1080)
+        var cell = PixelSize(width: 10, height: 20)
+        var frames = 9
+        var png: String?
+        var reader = ArgumentReader(arguments)
+        while let argument = reader.next() {
+            switch argument {
+            case "--size":
+                let read = try SizeArgument(reader.value(for: argument), what: argument, wholeNumbers: true)
+                size = PixelSize(width: read.pixelWidth, height: read.pixelHeight)
+            case "--cell":
+                let read = try SizeArgument(reader.value(for: argument), what: argument, range: 1...256, wholeNumbers: true)
+                cell = PixelSize(width: read.pixelWidth, height: read.pixelHeight)
+            case "--frames": frames = try reader.number(for: argument, in: 1...1_000)
+            case "--png": png = try reader.value(for: argument)
+            default: photo = argument
+            }
+        }
+        guard let photo else { throw CLIError("usage: terminal-bench PHOTO [--size WxH] [--cell WxH] [--frames N] [--png OUT]") }
+        let canvas = try DecodedImage(renderingFileAt: photo, in: size, mode: .fit).bitmap
+        if let png { try Data(PNGCodec().encode(canvas, options: .default)).write(to: URL(fileURLWithPath: png)) }
+
+        var raw = KittyImageEncoder()
+        raw.compresses = false
+        let memory = TmuxStripMemory()
+        var remembering = TmuxPassthroughEncoder(SixelImageEncoder(), row: 1, column: 1)
+        remembering.stripMemory = memory
+        let modes: [(String, any TerminalImageEncoder)] = [
+            ("sixel", SixelImageEncoder()),
+            ("sixel_tmux_found_each_frame", TmuxPassthroughEncoder(SixelImageEncoder(), row: 1, column: 1)),
+            ("sixel_tmux_remembered", remembering),
+            ("kitty_compressed", KittyImageEncoder()),
+            ("kitty_raw", raw),
+            ("kitty_raw_tmux", TmuxPassthroughEncoder(raw, row: 1, column: 1)),
+        ]
+        var results: [String: Any] = ["canvas": "\(canvas.width)x\(canvas.height)", "cell": "\(cell.width)x\(cell.height)", "frames": frames]
+        for (name, encoder) in modes {
+            var times: [Double] = []
+            var bytes = 0
+            for _ in 0..<frames {
+                let start = ContinuousClock.now
+                bytes = try encoder.encode(canvas, cellSize: cell).count
+                times.append((ContinuousClock.now - start).inMilliseconds)
+            }
+            // The first frame of the remembering mode finds the strips; the rest use them.
+            let steady = name == "sixel_tmux_remembered" && times.count > 1 ? Array(times.dropFirst()) : times
+            results[name] = ["median_ms": steady.sorted()[steady.count / 2], "first_ms": times[0], "bytes": bytes]
+        }
+        let data = try JSONSerialization.data(withJSONObject: results, options: [.sortedKeys])
+        print(String(decoding: data, as: UTF8.self))
+    }
+}
