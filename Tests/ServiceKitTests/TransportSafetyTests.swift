@@ -117,6 +117,26 @@ struct TransportSafetyTests {
         #expect(elapsed < .seconds(200), "ended after \(elapsed)")
     }
 
+    @Test("a deadline that passes before the request's task is even made still ends it, unsent (making a task waits for URLSession's shared queue)")
+    func deadlineBeforeTheTask() async throws {
+        // The answer is held 30 s: a request whose deadline was lost would get it, late, without an error.
+        let server = try LoopbackHTTPServer { _ in .delayed(.seconds(30), status: 200, body: []) }  // stop() ends the wait
+        defer { server.stop() }
+        let transport = URLSessionTransport()
+        let clock = ContinuousClock()
+        // A zero deadline fires on the timer's thread while the task is being made: before it or after.
+        for attempt in 0..<20 {
+            let began = clock.now
+            do throws(TransportError) {
+                _ = try await transport.send(HTTPRequest(url: server.url(path: "/\(attempt)"), timeout: .seconds(300), deadline: .zero))
+                Issue.record("attempt \(attempt) was answered after \(began.duration(to: clock.now)): its deadline was lost")
+                return
+            } catch {
+                #expect(error == .timedOut, "attempt \(attempt)")
+            }
+        }
+    }
+
     @Test("a publish answered with any 5xx is outcome unknown, never a retry; a refused redirect means nothing was posted")
     func publishAnswers() async throws {
         for status in [500, 502, 503, 504] {

@@ -198,12 +198,12 @@ public final class URLSessionTransport: HTTPTransport {
         let requestID = UUID()
         let bodyBytes = Int64(request.body.count)
         if let reporter, bodyBytes > 0 { reporter.report(request: requestID, sent: 0, total: bodyBytes) }
-        let holder = Mutex<URLSessionTask?>(nil)
+        let holder = DeadlineSlot<URLSessionTask>()
         let delegate = delegate
         // The deadline: fired by a thread of its own (neither dispatch's nor Swift's busy pools
-        // can hold it up), forgotten as soon as the exchange ends.
+        // can hold it up), forgotten as soon as the exchange ends; kept when it comes before the task.
         let deadline = DeadlineTimer.shared.schedule(after: request.deadline) {
-            if let task = holder.withLock({ $0 }) { delegate.expire(task) }
+            if let task = holder.expire() { delegate.expire(task) }
         }
         defer { DeadlineTimer.shared.cancel(deadline) }
         let result: Result<HTTPResponse, TransportError> = await withTaskCancellationHandler {
@@ -216,13 +216,17 @@ public final class URLSessionTransport: HTTPTransport {
                         progress: reporter.map { (requestID, $0) }, receiving: receiving.map { (requestID, $0) },
                         finish: { continuation.resume(returning: $0) })
                 }
-                holder.withLock { $0 = task }
+                if holder.fill(task) {
+                    // Past its deadline before it was made: it ends now, unsent.
+                    delegate.expire(task)
+                    return
+                }
                 if Task.isCancelled { task.cancel() }
                 task.resume()
             }
         } onCancel: {
             // The canceller (maybe a thread of the cooperative pool) must not wait for URLSession's queue either.
-            if let task = holder.withLock({ $0 }) { delegate.end(task, with: .cancelled) }
+            if let task = holder.value { delegate.end(task, with: .cancelled) }
         }
         if case .success = result, let reporter, bodyBytes > 0 {
             reporter.report(request: requestID, sent: bodyBytes, total: bodyBytes)
