@@ -70,17 +70,24 @@ extension ViewerController {
     }
 
     /// One step of the slideshow: the frames made before its redraw
-    /// request, or `nil` when it was stopped meanwhile.
+    /// request, or `nil` when it was stopped meanwhile. Stopped while the
+    /// page turned (the controller takes other calls while it waits), the
+    /// turn stands but the step ends there: no message over "slideshow
+    /// stopped", no redraw request.
     private func advanceSlideshow() async -> Int? {
         guard slideshow != nil, !Task.isCancelled else { return nil }
         let pager = await session.pager
+        guard !Task.isCancelled else { return nil }
         let next = pager.nextIndex ?? 0
+        let failure: String?
         do {
             try await session.showPage(next)
-            message = nil
+            failure = nil
         } catch {
-            message = "\(error)"
+            failure = "\(error)"
         }
+        guard !Task.isCancelled else { return nil }
+        message = failure
         let frames = framesMade
         requestRedraw()
         return frames
