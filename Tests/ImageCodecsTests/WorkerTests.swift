@@ -73,6 +73,15 @@ struct WorkerTests {
             }
         }
         #expect(serial.withLock { $0.count } == 1, "no thread to spare: all on the caller")
+        // A helper gives its thread back before the caller stops waiting:
+        // after each split run the budget holds the caller alone.
+        let afterEachRun = await ImageWorkers.shared.run {
+            (0..<300).map { _ in
+                ParallelWork.forEach(3, budget: budget) { _ in }
+                return budget.busy
+            }
+        }
+        #expect(afterEachRun.allSatisfy { $0 == 1 }, "threads still held after a run: \(afterEachRun.filter { $0 != 1 }.count) of 300")
         #expect(ImageWorkers.imageThreadLimit == ProcessInfo.processInfo.activeProcessorCount + 2)
         #expect(ImageWorkers.shared.backgroundThreadCount <= 2)
     }

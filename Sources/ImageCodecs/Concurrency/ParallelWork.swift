@@ -71,12 +71,7 @@ enum ParallelWork {
             }
         }
         let done = Countdown(count: helpers)
-        for _ in 0..<helpers {
-            start(budget) {
-                work()
-                done.signal()
-            }
-        }
+        for _ in 0..<helpers { start(budget, signalling: done, work) }
         work()
         done.wait()
     }
@@ -88,20 +83,22 @@ enum ParallelWork {
     static func alongside<T>(_ helper: @escaping @Sendable () -> Void, _ body: () -> T, serially: () -> T) -> T {
         guard ImageThreadBudget.shared.reserve(upTo: 1) == 1 else { return serially() }
         let done = Countdown(count: 1)
-        start(.shared) {
-            helper()
-            done.signal()
-        }
+        start(.shared, signalling: done, helper)
         let result = body()
         done.wait()
         return result
     }
 
-    /// Starts a helper thread running `body`; its reservation is given back when it ends.
-    private static func start(_ budget: ImageThreadBudget, _ body: @escaping @Sendable () -> Void) {
+    /// Starts a helper thread running `body`. When `body` ends the thread
+    /// gives its reservation back and only then signals `done`, so a caller
+    /// that waited for `done` finds the budget as it was before.
+    private static func start(
+        _ budget: ImageThreadBudget, signalling done: Countdown, _ body: @escaping @Sendable () -> Void
+    ) {
         let thread = Thread {
             body()
             budget.release(1)
+            done.signal()
         }
         thread.name = "ImageCodecs helper"
         thread.start()
