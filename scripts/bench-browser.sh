@@ -9,12 +9,10 @@
 # looks at a page before the next swipe, default 400), ROUNDS (default 5).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-WORK=${WORK:-$(mktemp -d /tmp/bench-browser-XXXX)}
 DWELL=${DWELL:-400}
 ROUNDS=${ROUNDS:-5}
 . scripts/bench-photos.sh
-make_bench_photos "$WORK/photos"
-swift build -c release --product browser-bench >/dev/null
+prepare_bench bench-browser browser-bench
 json=$(.build/release/browser-bench "$WORK/photos" --viewport 390x844 --scale 3 --dwell "$DWELL" --rounds "$ROUNDS")
 # vipsthumbnail to the same box (1170x2532 pixels), one process per page.
 vips=$(hyperfine --warmup 2 --runs 10 --export-json "$WORK/vips.json" \

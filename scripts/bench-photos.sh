@@ -9,3 +9,12 @@ make_bench_photos() {
         [ -f "$out" ] || convert "$source" -resize '4000x3000!' -seed "$i" -attenuate 0.4 +noise Gaussian -quality 90 -sampling-factor 2x2 "$out"
     done
 }
+
+# prepare_bench NAME PRODUCT: what the benchmarks of generated photos do
+# first. WORK (when not set) becomes a new folder /tmp/NAME-XXXX, the photos
+# are made in $WORK/photos, and PRODUCT is built in release.
+prepare_bench() {
+    WORK=${WORK:-$(mktemp -d "/tmp/$1-XXXX")}
+    make_bench_photos "$WORK/photos"
+    swift build -c release --product "$2" >/dev/null
+}

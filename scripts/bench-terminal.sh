@@ -11,11 +11,9 @@
 # mode, default 15).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-WORK=${WORK:-$(mktemp -d /tmp/bench-terminal-XXXX)}
 FRAMES=${FRAMES:-15}
 . scripts/bench-photos.sh
-make_bench_photos "$WORK/photos"
-swift build -c release --product terminal-bench >/dev/null
+prepare_bench bench-terminal terminal-bench
 json=$(.build/release/terminal-bench "$WORK/photos/photo-1.jpg" --size 1920x1080 --cell 10x20 --frames "$FRAMES" --png "$WORK/fitted.png")
 hyperfine --warmup 2 --runs "$FRAMES" --export-json "$WORK/tools.json" \
     "img2sixel $WORK/fitted.png > /dev/null" "convert $WORK/fitted.png sixel:- > /dev/null" >/dev/null

@@ -8,11 +8,9 @@
 # Environment: WORK (a folder for the generated photos), ROUNDS (default 5).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-WORK=${WORK:-$(mktemp -d /tmp/bench-workers-XXXX)}
 ROUNDS=${ROUNDS:-5}
 . scripts/bench-photos.sh
-make_bench_photos "$WORK/photos"
-swift build -c release --product workers-bench >/dev/null
+prepare_bench bench-workers workers-bench
 json=$(.build/release/workers-bench "$WORK"/photos/*.jpg --box 1170x2532 --rounds "$ROUNDS")
 table=$(python3 - "$json" "$ROUNDS" "$(nproc)" <<'PY'
 import json, sys, datetime

@@ -31,6 +31,21 @@ struct InlinePicturesTests {
         // Another call draws new images: nothing printed earlier is replaced.
         let again = try TerminalPayloads.kittyImages(in: try inline.rows([pictures[0]], columns: 16, rows: 8))
         #expect(again.first?.keys["i"].map { !images.compactMap { $0.keys["i"] }.contains($0) } == true)
+        // Compressed unless told; raw pixels are the same picture.
+        #expect(images.allSatisfy { $0.keys["o"] == "z" })
+        inline.compressesKittyPictures = false
+        let raw = try TerminalPayloads.kittyImages(in: try inline.rows(pictures, columns: 16, rows: 8))
+        #expect(raw.allSatisfy { $0.keys["o"] == nil } && raw.map(\.bitmap) == images.map(\.bitmap))
+    }
+
+    /// Not where the test runs in a terminal: `detect` would ask it questions.
+    static var outsideATerminal: Bool { isatty(STDIN_FILENO) == 0 || isatty(STDOUT_FILENO) == 0 }
+
+    @Test("detect decides compression as the viewer does: raw on this machine, compressed across SSH", .enabled(if: outsideATerminal))
+    func detectedCompression() {
+        #expect(!InlinePictures.detect(graphics: .kitty, environment: [:]).compressesKittyPictures)
+        #expect(InlinePictures.detect(graphics: .kitty, environment: ["SSH_CONNECTION": "10.0.0.1 5 10.0.0.2 22"]).compressesKittyPictures)
+        #expect(InlinePictures.detect(graphics: .kitty, environment: ["SSH_TTY": "/dev/pts/3"]).compressesKittyPictures)
     }
 
     @Test("ANSI: the pictures' cells side by side with plain spaces between, as many lines as the tallest, each ending the line")

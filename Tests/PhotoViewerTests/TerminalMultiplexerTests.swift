@@ -81,6 +81,38 @@ struct TerminalMultiplexerTests {
         #expect(TmuxPassthroughEncoder(SixelImageEncoder(), row: 1, column: 1).clearEarlierFrame.isEmpty)
     }
 
+    /// Writes the bytes it was given, whatever the canvas.
+    struct FixedEncoder: TerminalImageEncoder {
+        var bytes: [UInt8]
+        func encode(_ canvas: Bitmap, cellSize: PixelSize) throws(TerminalError) -> [UInt8] { bytes }
+    }
+
+    /// Where the first `ESC \` in `piece` ends, if it has one.
+    static func firstTerminatorEnd(_ piece: [UInt8]) -> Int? {
+        guard piece.count > 1 else { return nil }
+        return (1..<piece.count).first { piece[$0 - 1] == 0x1B && piece[$0] == 0x5C }.map { $0 + 1 }
+    }
+
+    @Test("any bytes are split after each ESC \\ and nowhere else; the pieces, unwrapped, rejoin to the bytes (2,000 seeded strings)")
+    func piecesOfAnyBytes() throws {
+        var generator = SeededGenerator(seed: 2026)
+        let alphabet: [UInt8] = [0x1B, 0x5C, 0x61, 0x50]
+        let position = Array("\u{1B}7\u{1B}[3;5H".utf8)
+        let canvas = Bitmap.gradient(width: 4, height: 4, phase: 0)
+        for _ in 0..<2000 {
+            let length = Int.random(in: 0...40, using: &generator)
+            let bytes = (0..<length).map { _ in alphabet.randomElement(using: &generator)! }
+            let wrapped = try TmuxPassthroughEncoder(FixedEncoder(bytes: bytes), row: 3, column: 5).encode(canvas, cellSize: PixelSize(width: 2, height: 2))
+            let pieces: [[UInt8]] = Self.unwrap(wrapped).map { Array($0.dropFirst(position.count).dropLast(2)) }
+            #expect(Array(pieces.joined()) == bytes, "\(bytes)")
+            for (number, piece) in pieces.enumerated() {
+                // The first ESC \ in a piece is its end; only the last piece may end otherwise.
+                let isOpenLast = number == pieces.count - 1 && piece.suffix(2) != [0x1B, 0x5C]
+                #expect(Self.firstTerminatorEnd(piece) == (isOpenLast ? nil : piece.count), "\(bytes)")
+            }
+        }
+    }
+
     @Test("in tmux, the outer terminal's answers to the wrapped questions decide: kitty's OK or name, iTerm2's name, sixel in DA1")
     func detectionThroughPassthrough() {
         func replies(_ texts: String...) -> [[UInt8]] { texts.map { Array($0.utf8) } }

@@ -24,6 +24,11 @@ public struct InlinePictures: Sendable {
     public var cellSize: PixelSize
     /// The terminal's width in cells: a row holds the pictures that fit.
     public var columns: Int
+    /// Whether kitty pictures are zlib-compressed (``KittyImageEncoder/compresses``):
+    /// `true` unless set; ``detect(graphics:environment:queryTimeout:)`` sets
+    /// it to ``TerminalDetection/isRemote(environment:)``, as the viewer does,
+    /// so a terminal on this machine gets the pixels raw.
+    public var compressesKittyPictures = true
     /// The next kitty image id: each row is an image of its own, kept in
     /// the scrollback (one id reused would move the earlier picture).
     private var nextImageID = 1_000
@@ -46,7 +51,11 @@ public struct InlinePictures: Sendable {
     public static func detect(
         graphics: TerminalGraphics? = nil, environment: [String: String] = ProcessInfo.processInfo.environment, queryTimeout: Int = 200
     ) -> InlinePictures {
-        guard let device = try? TerminalDevice() else { return InlinePictures(graphics: graphics ?? .ansi) }
+        guard let device = try? TerminalDevice() else {
+            var pictures = InlinePictures(graphics: graphics ?? .ansi)
+            pictures.compressesKittyPictures = TerminalDetection.isRemote(environment: environment)
+            return pictures
+        }
         var size = device.size(environment: environment)
         var chosen = graphics
         let canAsk = device.isInputTerminal && device.isOutputTerminal
@@ -70,7 +79,9 @@ public struct InlinePictures: Sendable {
         let found = chosen ?? (canAsk ? TerminalDetection.graphics(environment: environment, deviceAttributes: nil) : .ansi)
         // Pictures among lines of text have no place the outer terminal knows: colour blocks in tmux or screen.
         let usable = TerminalDetection.graphics(found, through: TerminalMultiplexer.detect(environment: environment), inline: true)
-        return InlinePictures(graphics: usable, cellSize: size.cellSize, columns: size.columns)
+        var pictures = InlinePictures(graphics: usable, cellSize: size.cellSize, columns: size.columns)
+        pictures.compressesKittyPictures = TerminalDetection.isRemote(environment: environment)
+        return pictures
     }
 
     /// The pixels a box of `columns` × `rows` cells shows: what to load a
@@ -102,7 +113,14 @@ public struct InlinePictures: Sendable {
             let row = Array(fitted[start..<min(fitted.count, start + perRow)])
             if graphics.drawsPixels {
                 let strip = FrameCompositor.strip(row, box: boxPixels, gap: gap * cellSize.width)
-                let encoder: any TerminalImageEncoder = graphics == .kitty ? KittyImageEncoder(imageID: nextImageID, movesCursor: true) : graphics.encoder
+                let encoder: any TerminalImageEncoder
+                if graphics == .kitty {
+                    var kitty = KittyImageEncoder(imageID: nextImageID, movesCursor: true)
+                    kitty.compresses = compressesKittyPictures
+                    encoder = kitty
+                } else {
+                    encoder = graphics.encoder
+                }
                 nextImageID += 1
                 out += try encoder.encode(strip, cellSize: cellSize)
                 out += Array("\r\n".utf8)

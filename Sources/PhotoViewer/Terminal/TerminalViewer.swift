@@ -98,7 +98,7 @@ private struct TerminalSetup: Sendable {
     var typed: [ViewerKey] = []
     /// Whether the terminal is across a network (SSH): kitty's pixels are
     /// compressed for it, and sent raw to a terminal on this machine.
-    var isRemote = false
+    let isRemote: Bool
     /// The strips of the last picture too big for tmux in one piece, so
     /// that the next frame of that size is encoded once.
     let stripMemory = TmuxStripMemory()

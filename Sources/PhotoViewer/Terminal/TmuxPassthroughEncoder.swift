@@ -60,7 +60,8 @@ public struct TmuxPassthroughEncoder: TerminalImageEncoder {
     func encode(_ canvas: Bitmap, cellSize: PixelSize, row: Int, remembering memory: TmuxStripMemory? = nil) throws(TerminalError) -> [UInt8] {
         let bytes = try inner.encode(canvas, cellSize: cellSize)
         let cellRows = Self.cellRows(canvas, cellSize: cellSize)
-        guard Self.largestPiece(of: bytes) > Self.pieceLimit, cellRows > 1 else { return wrap(bytes, row: row) }
+        let ends = Self.pieceEnds(of: bytes)
+        guard Self.largestPiece(endingAt: ends) > Self.pieceLimit, cellRows > 1 else { return wrap(bytes, row: row, pieceEnds: ends) }
         let strips = min(cellRows, max(2, (bytes.count + Self.pieceLimit * 3 / 4 - 1) / (Self.pieceLimit * 3 / 4)))
         let rowsPerStrip = (cellRows + strips - 1) / strips
         memory?.remember(rowsPerStrip: rowsPerStrip, canvas: canvas.size, cell: cellSize)
@@ -102,34 +103,41 @@ public struct TmuxPassthroughEncoder: TerminalImageEncoder {
         return clear.isEmpty ? [] : wrap(clear, row: row)
     }
 
-    /// The length of the longest piece of `bytes` between string terminators (`ESC \`).
-    static func largestPiece(of bytes: [UInt8]) -> Int {
-        var largest = 0
+    /// Where each piece of `bytes` ends: just after each string terminator
+    /// (`ESC \`), and at the end of `bytes` when something follows the last one.
+    static func pieceEnds(of bytes: [UInt8]) -> [Int] {
+        var ends: [Int] = []
         var start = 0
-        for index in bytes.indices where bytes[index] == 0x5C && index > start && bytes[index - 1] == 0x1B {
-            largest = max(largest, index + 1 - start)
-            start = index + 1
+        var from = 0
+        while let backslash = bytes[from...].firstIndex(of: 0x5C) {
+            from = backslash + 1
+            if backslash > start, bytes[backslash - 1] == 0x1B {
+                ends.append(from)
+                start = from
+            }
         }
-        return max(largest, bytes.count - start)
+        if start < bytes.count { ends.append(bytes.count) }
+        return ends
+    }
+
+    /// The length of the longest of the pieces ending at `ends` (``pieceEnds(of:)``).
+    static func largestPiece(endingAt ends: [Int]) -> Int {
+        zip([0] + ends, ends).map { $1 - $0 }.max() ?? 0
     }
 
     /// `bytes` split after each string terminator (`ESC \`), each piece in
     /// a passthrough sequence of its own that positions the cursor (at
-    /// `row` and ``column``) first.
-    func wrap(_ bytes: [UInt8], row: Int) -> [UInt8] {
+    /// `row` and ``column``) first; `ends`, when given, are the pieces'
+    /// ends as ``pieceEnds(of:)`` found them.
+    func wrap(_ bytes: [UInt8], row: Int, pieceEnds ends: [Int]? = nil) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + bytes.count / 256 + 64)
         let position = Array("\u{1B}7\u{1B}[\(row);\(column)H".utf8)
         let restore = Array("\u{1B}8".utf8)
         var start = 0
-        var index = 0
-        while index < bytes.count {
-            let endsPiece = bytes[index] == 0x5C && index > start && bytes[index - 1] == 0x1B
-            index += 1
-            if endsPiece || index == bytes.count {
-                Self.appendPassthrough([position[...], bytes[start..<index], restore[...]], to: &out)
-                start = index
-            }
+        for end in ends ?? Self.pieceEnds(of: bytes) {
+            Self.appendPassthrough([position[...], bytes[start..<end], restore[...]], to: &out)
+            start = end
         }
         return out
     }
