@@ -51,9 +51,10 @@ public struct InlinePictures: Sendable {
     public static func detect(
         graphics: TerminalGraphics? = nil, environment: [String: String] = ProcessInfo.processInfo.environment, queryTimeout: Int = 200
     ) -> InlinePictures {
+        let remote = TerminalDetection.isRemote(environment: environment)
         guard let device = try? TerminalDevice() else {
             var pictures = InlinePictures(graphics: graphics ?? .ansi)
-            pictures.compressesKittyPictures = TerminalDetection.isRemote(environment: environment)
+            pictures.compressesKittyPictures = remote
             return pictures
         }
         var size = device.size(environment: environment)
@@ -80,7 +81,7 @@ public struct InlinePictures: Sendable {
         // Pictures among lines of text have no place the outer terminal knows: colour blocks in tmux or screen.
         let usable = TerminalDetection.graphics(found, through: TerminalMultiplexer.detect(environment: environment), inline: true)
         var pictures = InlinePictures(graphics: usable, cellSize: size.cellSize, columns: size.columns)
-        pictures.compressesKittyPictures = TerminalDetection.isRemote(environment: environment)
+        pictures.compressesKittyPictures = remote
         return pictures
     }
 
