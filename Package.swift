@@ -378,7 +378,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PhotoViewerTests",
-            dependencies: ["PhotoViewer", "PhotoBrowser", "ImageCodecs", "TestSupport", "CSixel"],
+            dependencies: ["PhotoViewer", "PhotoBrowser", "ImageCodecs", "TestSupport", "CSixel", "SystemSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

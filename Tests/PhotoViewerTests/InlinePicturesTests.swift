@@ -1,6 +1,7 @@
 import Foundation
 import ImageCodecs
 import PhotoViewer
+import SystemSupport
 import TestSupport
 import Testing
 
@@ -39,7 +40,7 @@ struct InlinePicturesTests {
     }
 
     /// Not where the test runs in a terminal: `detect` would ask it questions.
-    static var outsideATerminal: Bool { isatty(STDIN_FILENO) == 0 || isatty(STDOUT_FILENO) == 0 }
+    static var outsideATerminal: Bool { !TerminalPort.standardInputIsTerminal || !TerminalPort.standardOutputIsTerminal }
 
     @Test("detect decides compression as the viewer does: raw on this machine, compressed across SSH", .enabled(if: outsideATerminal))
     func detectedCompression() {

@@ -47,16 +47,19 @@ public struct InlinePictures: Sendable {
     /// at most `queryTimeout` or ``TerminalDetection/graphicsAnswerWait``,
     /// whichever is longer) and to a text area size query (pixels per cell,
     /// at most `queryTimeout` milliseconds). Not a terminal: ANSI unless
-    /// told, `COLUMNS` wide.
+    /// told, `COLUMNS` wide. kitty pictures are compressed only for a
+    /// terminal across SSH (``compressesKittyPictures``).
     public static func detect(
         graphics: TerminalGraphics? = nil, environment: [String: String] = ProcessInfo.processInfo.environment, queryTimeout: Int = 200
     ) -> InlinePictures {
-        let remote = TerminalDetection.isRemote(environment: environment)
-        guard let device = try? TerminalDevice() else {
-            var pictures = InlinePictures(graphics: graphics ?? .ansi)
-            pictures.compressesKittyPictures = remote
-            return pictures
-        }
+        var pictures = terminalOnStandardOutput(graphics: graphics, environment: environment, queryTimeout: queryTimeout)
+        pictures.compressesKittyPictures = TerminalDetection.isRemote(environment: environment)
+        return pictures
+    }
+
+    /// The graphics and size part of ``detect(graphics:environment:queryTimeout:)``.
+    private static func terminalOnStandardOutput(graphics: TerminalGraphics?, environment: [String: String], queryTimeout: Int) -> InlinePictures {
+        guard let device = try? TerminalDevice() else { return InlinePictures(graphics: graphics ?? .ansi) }
         var size = device.size(environment: environment)
         var chosen = graphics
         let canAsk = device.isInputTerminal && device.isOutputTerminal
@@ -80,9 +83,7 @@ public struct InlinePictures: Sendable {
         let found = chosen ?? (canAsk ? TerminalDetection.graphics(environment: environment, deviceAttributes: nil) : .ansi)
         // Pictures among lines of text have no place the outer terminal knows: colour blocks in tmux or screen.
         let usable = TerminalDetection.graphics(found, through: TerminalMultiplexer.detect(environment: environment), inline: true)
-        var pictures = InlinePictures(graphics: usable, cellSize: size.cellSize, columns: size.columns)
-        pictures.compressesKittyPictures = remote
-        return pictures
+        return InlinePictures(graphics: usable, cellSize: size.cellSize, columns: size.columns)
     }
 
     /// The pixels a box of `columns` × `rows` cells shows: what to load a
