@@ -66,7 +66,7 @@ struct PlatformTests {
         try DurableFile.write(Array("new".utf8), to: "\(folder)/x/new")
         try DurableFile.write(Array("old".utf8), to: "\(folder)/x/old")
         try FileSystem.move("\(folder)/x/new", to: "\(folder)/x/old")
-        #expect(try RegularFile.contents(of: "\(folder)/x/old") == Array("new".utf8))
+        #expect(try RegularFile.contents(of: "\(folder)/x/old", limit: 64) == Array("new".utf8))
         #expect(!FileSystem.exists("\(folder)/x/new"))
         try FileSystem.remove("\(folder)/x/old")
         #expect(!FileSystem.exists("\(folder)/x/old"))

@@ -12,26 +12,37 @@ public enum PNGText {
     /// at most `limit` bytes, longer ones are skipped, as are chunks whose
     /// CRC does not match. Chunks are read until `IEND` or the data ends;
     /// anything that is not a PNG has no entries.
+    ///
+    /// What is read stays bounded whatever the file holds: at most
+    /// ``maxEntries`` entries, and at most four times `limit` bytes of text
+    /// inflated in all (a file of many small `zTXt` chunks, each a bomb
+    /// inflating to `limit`, stops there).
     public static func entries(in png: [UInt8], limit: Int = 64 << 10) -> [String: String] {
         guard png.starts(with: PNGMetadata.signature) else { return [:] }
+        let limit = max(0, limit)
         var entries: [String: String] = [:]
+        var budget = limit.multipliedReportingOverflow(by: 4).overflow ? Int.max : limit * 4
         var offset = 8
-        while offset <= png.count - 12 {
+        while offset <= png.count - 12, entries.count < maxEntries, budget > 0 {
             let length = Int(png[offset]) << 24 | Int(png[offset + 1]) << 16 | Int(png[offset + 2]) << 8 | Int(png[offset + 3])
             guard length <= png.count - offset - 12 else { break }
             let type = String(decoding: png[offset + 4..<offset + 8], as: UTF8.self)
-            let body = Array(png[offset + 8..<offset + 8 + length])
-            let stored = png[offset + 8 + length..<offset + 12 + length].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-            let typeAndBody = png[offset + 4..<offset + 8 + length]
+            let chunk = offset
             offset += 12 + length
             if type == "IEND" { break }
-            guard ["tEXt", "zTXt", "iTXt"].contains(type), Inflate.crc32(typeAndBody) == stored,
-                let (keyword, text) = decode(type, body, limit: limit), entries[keyword] == nil
+            guard ["tEXt", "zTXt", "iTXt"].contains(type) else { continue }
+            let stored = png[chunk + 8 + length..<chunk + 12 + length].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            guard Inflate.crc32(png[chunk + 4..<chunk + 8 + length]) == stored,
+                let (keyword, text) = decode(type, Array(png[chunk + 8..<chunk + 8 + length]), limit: min(limit, budget))
             else { continue }
-            entries[keyword] = text
+            budget -= text.utf8.count
+            if entries[keyword] == nil { entries[keyword] = text }
         }
         return entries
     }
+
+    /// The most text entries ``entries(in:limit:)`` keeps.
+    public static let maxEntries = 64
 
     /// `png` with a `tEXt` chunk per entry after `IHDR`. Keywords are 1 to
     /// 79 printable Latin-1 characters; texts Latin-1 (a URI's percent

@@ -39,12 +39,24 @@ import SystemSupport
 /// and whose names have the shape only the cache gives its entries and
 /// their temporary files (a write that never committed). Any other file is
 /// left alone, and nothing outside `data/` is touched.
+///
+/// ## What it trusts
+/// Nothing it wrote earlier: the index is a file another program (or a
+/// damaged disk) may have changed. A file name read from a row is used only
+/// when it has the shape of an entry's (32 and 16 hexadecimal digits), so a
+/// row naming `../../Documents` is dropped and nothing is done to what it
+/// names; files are unlinked one at a time, never removed recursively; a
+/// row whose size is not between 0 and the cap is dropped. The folder and
+/// `data/` are the cache's own: made with mode 0700 (narrowed to it when
+/// found wider), and a symbolic link in their place is refused, not followed.
 public final class DiskCache: Sendable {
     /// The folder.
     public let directory: String
     /// The most bytes the entries may take.
     public let capacityBytes: Int
     private let database: Mutex<SQLiteDatabase>
+    /// `data/`, whose names are the entries' and their temporary files'.
+    private let data: OwnedFolder
     private let io: ImageWorkers
     private let clock: any ServiceClock
 
@@ -64,9 +76,8 @@ public final class DiskCache: Sendable {
         io = ImageWorkers(threads: 1, backgroundThreads: 1)
         let index = self.directory + "/index.sqlite"
         do {
-            for folder in [self.directory, self.directory + "/data"] {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            }
+            try OwnedFolder.prepare(self.directory)
+            data = try OwnedFolder(path: self.directory + "/data", ownNames: Self.isOwnName)
             let database = try SQLiteDatabase(path: index)
             try database.execute("PRAGMA busy_timeout = 60000")
             _ = try database.migrate([
@@ -104,8 +115,8 @@ public final class DiskCache: Sendable {
                 return (statement.text(0), statement.int(1), statement.text(2), statement.blob(3), statement.double(4))
             }
             guard let row else { return nil }
-            let path = "\(self.dataFolder)/\(row.file)"
-            guard let bytes = try? RegularFile.contents(of: path, limit: row.size, followingSymlinks: false), bytes.count == row.size,
+            guard (0...self.capacityBytes).contains(row.size), let path = try? self.data.path(of: row.file),
+                let bytes = try? RegularFile.contents(of: path, limit: row.size, followingSymlinks: false), bytes.count == row.size,
                 Digest.sha256Hex(bytes) == row.digest, let policy = try? JSONDecoder().decode(HTTPCachePolicy.self, from: Data(row.policy))
             else {
                 try self.forget(key, file: row.file)
@@ -155,7 +166,7 @@ public final class DiskCache: Sendable {
                 let old = try previous.step() ? previous.text(0) : nil
                 // The old version stays until the new one is in: both count.
                 try self.evict(toFit: bytes.count, keeping: key, in: database)
-                if try self.total(in: database) + bytes.count > self.capacityBytes, let old {
+                if try self.total(in: database) > self.capacityBytes - bytes.count, let old {
                     try self.removeFile(old)
                     try database.prepare("DELETE FROM entries WHERE key = ?").bind(.text(key)).run()
                 }
@@ -237,23 +248,35 @@ public final class DiskCache: Sendable {
         return parts.count == 2 && parts[0].count == 32 && parts[1].count == 16 && name.allSatisfy { $0 == "-" || ($0.isHexDigit && !$0.isUppercase) }
     }
 
-    /// The bytes the committed entries take.
+    /// Whether the cache makes files named `name` in `data/`: an entry's,
+    /// or a durable write's temporary file for one. The one rule every
+    /// read, write and delete through a stored name passes.
+    static func isOwnName(_ name: String) -> Bool {
+        isEntryName(name) || DurableFile.isTemporaryName(name, where: isEntryName)
+    }
+
+    /// The bytes the committed entries take (rows with sizes out of range
+    /// are dropped when the cache opens; the sum saturates all the same).
     private func total(in database: SQLiteDatabase) throws -> Int {
-        let statement = try database.prepare("SELECT COALESCE(SUM(size), 0) FROM entries")
-        _ = try statement.step()
-        return statement.int(0)
+        let statement = try database.prepare("SELECT size FROM entries")
+        var total = 0
+        while try statement.step() {
+            let (sum, overflow) = total.addingReportingOverflow(max(0, statement.int(0)))
+            total = overflow ? .max : sum
+        }
+        return total
     }
 
     /// Deletes least recently used entries (never `keeping`) until `incoming` more bytes fit.
     private func evict(toFit incoming: Int, keeping key: String?, in database: SQLiteDatabase) throws {
         var total = try total(in: database)
-        guard total + incoming > capacityBytes else { return }
+        guard total > capacityBytes - incoming else { return }
         let oldest = try database.prepare("SELECT key, file, size FROM entries WHERE key IS NOT ? ORDER BY last_used, key")
             .bind(key.map { .text($0) } ?? .null)
         var victims: [(key: String, file: String, size: Int)] = []
-        while total + incoming > capacityBytes, try oldest.step() {
+        while total > capacityBytes - incoming, try oldest.step() {
             victims.append((oldest.text(0), oldest.text(1), oldest.int(2)))
-            total -= oldest.int(2)
+            total -= max(0, oldest.int(2))
         }
         let delete = try database.prepare("DELETE FROM entries WHERE key = ?")
         for victim in victims {
@@ -264,12 +287,11 @@ public final class DiskCache: Sendable {
         }
     }
 
+    /// Unlinks the entry file `name` (one already gone is fine). A name the
+    /// cache does not make is left alone: its row goes, the file stays.
     private func removeFile(_ name: String) throws {
-        do {
-            try FileManager.default.removeItem(atPath: "\(dataFolder)/\(name)")
-        } catch CocoaError.fileNoSuchFile {
-            // Already gone: nothing left to count.
-        }
+        guard Self.isOwnName(name) else { return }
+        try data.remove(name)
     }
 
     /// Drops the entry of `key` if it still names `file`.
@@ -285,17 +307,27 @@ public final class DiskCache: Sendable {
     private func repair() throws(ImageLoadingError) {
         try transaction(exclusive: true) { database in
             var rows: [String: (key: String, size: Int)] = [:]
+            let delete = try database.prepare("DELETE FROM entries WHERE key = ?")
             let statement = try database.prepare("SELECT key, file, size FROM entries")
-            while try statement.step() { rows[statement.text(1)] = (statement.text(0), statement.int(2)) }
+            var dropped: [String] = []
+            while try statement.step() {
+                // A row that names something the cache does not make, or a size out of range, is not the cache's.
+                if Self.isEntryName(statement.text(1)), (0...self.capacityBytes).contains(statement.int(2)) {
+                    rows[statement.text(1)] = (statement.text(0), statement.int(2))
+                } else {
+                    dropped.append(statement.text(0))
+                }
+            }
+            for key in dropped { try delete.bind(.text(key)).run() }
             let present = Set(FolderListing.names(in: self.dataFolder))
             for name in present where rows[name] == nil {
-                // Only the cache's own names: an entry that never committed, or a write's temporary file.
-                if Self.isEntryName(name) || DurableFile.isTemporaryName(name, where: Self.isEntryName) { try self.removeFile(name) }
+                // Only the cache's own names (an entry that never committed, a write's temporary
+                // file); a folder or anything else there is left alone.
+                try? self.removeFile(name)
             }
-            let delete = try database.prepare("DELETE FROM entries WHERE key = ?")
             for (file, row) in rows {
-                let size = (try? FileManager.default.attributesOfItem(atPath: "\(self.dataFolder)/\(file)")[.size] as? Int) ?? nil
-                if size != row.size {
+                let status = try? FileSystem.status(of: "\(self.dataFolder)/\(file)", followingSymlinks: false)
+                if status?.kind != .regular || status?.size != row.size {
                     try? self.removeFile(file)
                     try delete.bind(.text(row.key)).run()
                 }

@@ -26,6 +26,9 @@ public enum AlbumError: Error, Hashable, Sendable, CustomStringConvertible {
     case noSuchAsset(AssetID)
     /// An album with this name exists already.
     case albumExists(String)
+    /// An album's name is longer than ``AlbumStore/maxNameBytes`` (its first
+    /// characters are kept here).
+    case nameTooLong(String)
 
     public var description: String {
         switch self {
@@ -41,6 +44,7 @@ public enum AlbumError: Error, Hashable, Sendable, CustomStringConvertible {
         case .noSuchAlbum(let name): "there is no album named \"\(name)\""
         case .noSuchAsset(let id): "asset \(id) is not there"
         case .albumExists(let name): "an album named \"\(name)\" exists already"
+        case .nameTooLong(let name): "the album name \"\(name)…\" is longer than \(AlbumStore.maxNameBytes) bytes; choose a shorter one"
         }
     }
 }

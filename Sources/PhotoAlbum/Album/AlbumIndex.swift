@@ -71,6 +71,11 @@ enum AlbumIndex {
         ).run()
     }
 
+    /// Points the asset's row at `file` (recovery: the store's own file, verified).
+    static func setFile(_ database: SQLiteDatabase, _ file: String, of asset: String) throws {
+        try database.prepare("UPDATE assets SET file = ? WHERE id = ?").bind(.text(file), .text(asset)).run()
+    }
+
     /// Appends the asset to the album; `false` when it is there already.
     static func addItem(_ database: SQLiteDatabase, _ asset: String, album: Int64, addedAt: Double) throws -> Bool {
         if try isInAlbum(database, asset, album: album) { return false }

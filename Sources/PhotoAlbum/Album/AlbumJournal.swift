@@ -55,59 +55,84 @@ struct AlbumJournal {
         }
     }
 
-    /// Every entry that parses, in order, and how many lines did not.
+    /// The longest line read back: an entry is a few hundred bytes (an
+    /// album's name is at most ``AlbumStore/maxNameBytes``, escaped at most
+    /// six times over by JSON); a longer line is not the store's and is
+    /// skipped, unread, as an unreadable line.
+    static let maxLineBytes = 64 << 10
+
+    /// The largest sequence number read back. The store counts up from 1,
+    /// one a change; a number beyond this is not the store's (and the next
+    /// one after it could not be counted), so its line is skipped.
+    static let maxSequence = 1 << 53
+
+    /// Every entry that reads and makes sense, in order, and how many lines
+    /// did not (cut short by a crash, or not the store's). The file is read
+    /// a chunk at a time: memory stays at one chunk and one line whatever
+    /// it holds.
     func entries() throws(AlbumError) -> (entries: [Entry], unreadableLines: Int) {
-        let bytes: [UInt8]
-        do {
-            bytes = try RegularFile.contents(of: path, limit: 1 << 30, followingSymlinks: false)
-        } catch  where error.isMissing {
-            return ([], 0)
-        } catch {
-            throw .storage(path: path, reason: error.reason)
-        }
+        guard let file = try open() else { return ([], 0) }
         var entries: [Entry] = []
         var unreadable = 0
         let decoder = JSONDecoder()
-        for line in bytes.split(separator: 0x0A) where !line.isEmpty {
-            if let entry = try? decoder.decode(Entry.self, from: Data(line)) {
-                entries.append(entry)
-            } else {
-                unreadable += 1
+        do {
+            try FileLines.forEach(in: file, maxLineBytes: Self.maxLineBytes) { line in
+                switch line {
+                case .text(let bytes, _) where bytes.isEmpty: break
+                case .text(let bytes, _):
+                    if let entry = Self.entry(bytes, decoder: decoder) { entries.append(entry) } else { unreadable += 1 }
+                case .overlong: unreadable += 1
+                }
+                return true
             }
+        } catch {
+            throw .storage(path: path, reason: "the journal could not be read: \(error)")
         }
         return (entries, unreadable)
     }
 
-    /// The last entry's sequence number (0 when there is none), read from
-    /// the end of the file only.
-    func lastSequence() throws(AlbumError) -> Int {
-        let file: ReadOnlyFile
+    /// The last entry's sequence number (0 when there is none), read back
+    /// from the end of the file in constant memory; lines that do not read
+    /// as entries (a torn line, garbage after the last line) are passed
+    /// over and counted (empty lines are not).
+    func lastSequence() throws(AlbumError) -> (sequence: Int, unreadableLinesAfter: Int) {
+        guard let file = try open() else { return (0, 0) }
+        let decoder = JSONDecoder()
+        var unreadable = 0
         do {
-            file = try ReadOnlyFile(path: path, followingSymlinks: false)
+            var overlong = 0
+            let sequence = try FileLines.last(in: file, maxLineBytes: Self.maxLineBytes, overlong: &overlong) { line -> Int? in
+                guard let entry = Self.entry(line, decoder: decoder) else {
+                    if !line.isEmpty { unreadable += 1 }
+                    return nil
+                }
+                return entry.seq
+            }
+            return (sequence ?? 0, unreadable + overlong)
+        } catch {
+            throw .storage(path: path, reason: "the journal could not be read: \(error)")
+        }
+    }
+
+    /// The journal file, or `nil` when there is none yet (a link there is refused).
+    private func open() throws(AlbumError) -> ReadOnlyFile? {
+        do {
+            return try ReadOnlyFile(path: path, followingSymlinks: false)
         } catch  where error.isMissing {
-            return 0
+            return nil
         } catch {
             throw .storage(path: path, reason: error.reason)
         }
-        let size = file.size
-        var window = 4096
-        while true {
-            let start = max(0, size - window)
-            let tail: [UInt8]
-            do {
-                tail = try file.bytes(at: start, length: size - start)
-            } catch {
-                throw .storage(path: path, reason: error.reason)
-            }
-            guard tail.count == size - start else { throw .storage(path: path, reason: "the journal could not be read") }
-            let lines = tail.split(separator: 0x0A)
-            // The first line of a partial window may be cut: trust it only at the file's start.
-            for line in lines.reversed() where start == 0 || line.startIndex > tail.startIndex {
-                if let entry = try? JSONDecoder().decode(Entry.self, from: Data(line)) { return entry.seq }
-            }
-            if start == 0 { return 0 }
-            window *= 4
-        }
+    }
+
+    /// The entry a line holds, when it reads as one and its numbers are in
+    /// range: a sequence number from 1 to ``maxSequence``, a finite time, a
+    /// position that is not negative.
+    static func entry(_ line: [UInt8], decoder: JSONDecoder) -> Entry? {
+        guard let entry = try? decoder.decode(Entry.self, from: Data(line)), (1...maxSequence).contains(entry.seq), entry.at.isFinite,
+            (entry.position ?? 0) >= 0
+        else { return nil }
+        return entry
     }
 
     /// Which albums each asset is in after every entry: what the journal says the albums hold.

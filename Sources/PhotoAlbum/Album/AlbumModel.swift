@@ -86,8 +86,14 @@ public struct RepairReport: Hashable, Sendable {
     public var recovered: [RecoveredPhoto] = []
     /// Journal entries the index had not applied, replayed into it.
     public var replayedJournalEntries = 0
-    /// Journal lines that could not be read (a line cut short by a crash), skipped.
+    /// Journal lines that could not be read (a line cut short by a crash,
+    /// garbage, a number out of range), skipped: all of them when the
+    /// journal was read through, else those after its last good entry.
     public var unreadableJournalLines = 0
+    /// Stored photos whose index row named another file (the index was
+    /// changed behind the store's back): the row now names the store's own
+    /// file, whose content matches the photo.
+    public var correctedFileNames: [String] = []
     /// Index files SQLite could not read, moved aside under these names
     /// (never deleted) before a new index was built.
     public var setAsideIndexFiles: [String] = []
@@ -118,6 +124,7 @@ public struct RepairReport: Hashable, Sendable {
         for file in damagedFiles { lines.append("damaged: originals/\(file) does not match its name; left as it is") }
         for file in removedButKept { lines.append("removed from every album but still on disk: originals/\(file)") }
         if unreadableJournalLines > 0 { lines.append("\(unreadableJournalLines) unreadable journal lines skipped") }
+        for file in correctedFileNames { lines.append("the index named another file for originals/\(file); corrected") }
         for asset in missingFiles { lines.append("asset \(asset) has no file") }
         return lines
     }

@@ -28,7 +28,10 @@ extension AlbumStore {
                 let file = rows.text(1)
                 let expected = rows.int(2)
                 files.insert(file)
-                let path = "\(originalsFolder)/\(file)"
+                guard let path = try? storedPath(of: file, for: id) else {
+                    problems.append("asset \(id): the index names \"\(TextLines.excerpt(file))\", not a file the store makes")
+                    continue
+                }
                 guard let size = DurableFiles.size(path) else {
                     problems.append("asset \(id): file \(file) is missing")
                     continue

@@ -41,7 +41,16 @@ extension AlbumStore {
     /// again every stored photo the index does not know.
     static func recover(_ database: SQLiteDatabase, journal: AlbumJournal, originals: String, report: inout RepairReport) throws -> Int {
         let indexSequence = try AlbumIndex.journalSequence(database)
-        let journalSequence = try journal.lastSequence()
+        guard (0...AlbumJournal.maxSequence).contains(indexSequence) else {
+            throw AlbumError.storage(
+                path: database.path,
+                reason:
+                    "the index says it applied journal entry \(indexSequence), beyond any the store writes; move index.sqlite aside and open the store again to rebuild it from the originals and the journal"
+            )
+        }
+        let (journalSequence, unreadableAtEnd) = try journal.lastSequence()
+        report.unreadableJournalLines = unreadableAtEnd
+        // Both are at most maxSequence (the journal's reader skips larger ones), so this cannot overflow.
         var next = max(indexSequence, journalSequence) + 1
         var loaded: (entries: [AlbumJournal.Entry], unreadableLines: Int)?
         func entries() throws -> [AlbumJournal.Entry] {
@@ -65,6 +74,13 @@ extension AlbumStore {
             let membership = AlbumJournal.membership(try entries())
             for orphan in scan.orphans {
                 guard let photo = try verifiedPhoto(at: "\(originals)/\(orphan.file)", id: orphan.id, report: &report) else { continue }
+                if try AlbumIndex.hasAsset(database, orphan.id) {
+                    // The index lists the photo under another name than the store gave its file (a row
+                    // changed behind the store's back): the verified file is the photo; the row now names it.
+                    try AlbumIndex.setFile(database, orphan.file, of: orphan.id)
+                    report.correctedFileNames.append(orphan.file)
+                    continue
+                }
                 var albums = membership[orphan.id] ?? [recoveredAlbumName]
                 if albums.isEmpty {
                     // Removed from every album, its file not yet deleted when the process stopped: kept, listed nowhere.
@@ -91,7 +107,7 @@ extension AlbumStore {
         }
         let known = try AlbumIndex.files(database)
         let recovered = Set(report.recovered.map(\.asset.rawValue))
-        let relisted = Set(scan.orphans.filter { recovered.contains($0.id) }.map(\.file))
+        let relisted = Set(scan.orphans.filter { recovered.contains($0.id) }.map(\.file)).union(report.correctedFileNames)
         report.missingFiles = known.filter { !scan.present.contains($0.key) && !relisted.contains($0.key) }.map { AssetID(validated: $0.value) }.sorted()
         return next
     }

@@ -42,6 +42,18 @@ public actor AlbumStore {
     /// The schema version this build writes and reads.
     public static var schemaVersion: Int { AlbumIndex.migrations.count }
 
+    /// The longest album name, in UTF-8 bytes; a photo's name (its file
+    /// name, or the name it is added under) is cut to this length at a
+    /// character's end. Names are kept in the journal, whose lines the
+    /// store reads back with a bound (``AlbumError/nameTooLong(_:)``).
+    public static let maxNameBytes = 1_024
+
+    /// The largest photo file the store reads (to add it, or to check a
+    /// stored one): 1 GiB. A photo is read whole to be hashed and stored;
+    /// a larger file is refused (``AlbumError/unreadableFile(path:reason:)``)
+    /// before a byte is read.
+    public static let maxPhotoBytes = 1 << 30
+
     /// The album that photos found in the store without any record of
     /// their albums are listed in.
     public static let recoveredAlbumName = "Recovered"
@@ -71,11 +83,9 @@ public actor AlbumStore {
     ///   ``AlbumError/database(_:)``.
     public init(directory: String) throws(AlbumError) {
         let originals = "\(directory)/originals"
-        try DurableFiles.makeFolder(originals)
-        // Nothing outside the store is followed: originals/ must be a folder of the store's own.
-        guard RegularFile.isFolder(originals) else {
-            throw .storage(path: originals, reason: "not a folder of the store's own (a symbolic link or a file); the store will not follow it")
-        }
+        // Nothing outside the store is followed: the store and originals/ must be folders of its own (0700).
+        try DurableFiles.prepareFolder(directory)
+        try DurableFiles.prepareFolder(originals)
         let lock: FileLock
         do {
             lock = try FileLock(path: "\(directory)/store.lock")
@@ -106,6 +116,19 @@ public actor AlbumStore {
         }
     }
 
+    /// `name` cut to at most ``maxNameBytes`` UTF-8 bytes, at a character's end.
+    static func clipped(_ name: String) -> String {
+        guard name.utf8.count > maxNameBytes else { return name }
+        var kept = ""
+        var bytes = 0
+        for character in name {
+            bytes += character.utf8.count
+            if bytes > maxNameBytes { break }
+            kept.append(character)
+        }
+        return kept
+    }
+
     /// A fresh journal sequence number.
     private func sequence() -> Int {
         defer { nextSequence += 1 }
@@ -120,6 +143,7 @@ public actor AlbumStore {
     @discardableResult
     public func createAlbum(named name: String) throws(AlbumError) -> Album {
         let now = Date()
+        guard name.utf8.count <= Self.maxNameBytes else { throw .nameTooLong(String(Self.clipped(name).prefix(40))) }
         guard try wrap({ try AlbumIndex.albumID(database, name) }) == nil else { throw .albumExists(name) }
         let sequence = sequence()
         try journal.append(.init(seq: sequence, op: .album, album: name, at: now.timeIntervalSince1970))
@@ -205,6 +229,7 @@ public actor AlbumStore {
     }
 
     func add(_ bytes: [UInt8], named name: String, to album: String, source: String) throws(AlbumError) -> AlbumAddition {
+        let name = Self.clipped(name)
         let info: ImageInfo
         do {
             info = try ImageInfo(probing: bytes)
@@ -218,7 +243,7 @@ public actor AlbumStore {
 
         let stored = try wrap { try AlbumIndex.hasAsset(database, asset.rawValue) }
         if !stored {
-            try DurableFiles.makeFolder("\(originalsFolder)/\(shard)")
+            try DurableFiles.prepareFolder("\(originalsFolder)/\(shard)")
             try DurableFiles.write(bytes, to: "\(originalsFolder)/\(relative)")
         }
         let now = Date().timeIntervalSince1970
@@ -263,9 +288,10 @@ public actor AlbumStore {
         }
         // Journaled after the commit: a crash before it can only list the photo again, never lose it.
         try journal.append(.init(seq: sequence, op: .remove, album: album, asset: asset.rawValue, at: Date().timeIntervalSince1970))
-        if let file {
-            DurableFiles.remove("\(originalsFolder)/\(file)")
-            try? DurableFiles.syncFolder("\(originalsFolder)/\(file.prefix(2))")
+        // Deleted only through a name the store makes: anything else the index names is left alone.
+        if let file, let path = try? storedPath(of: file, for: asset.rawValue) {
+            DurableFiles.remove(path)
+            try? DurableFiles.syncFolder(DurableFile.split(path).folder)
         }
         notify(.removed(asset, album: album))
     }
@@ -326,6 +352,22 @@ public actor AlbumStore {
             return try statement.step() ? statement.text(0) : nil
         }
         guard let file else { throw .noSuchAsset(asset) }
+        return try storedPath(of: file, for: asset.rawValue)
+    }
+
+    /// The path of a stored original the index names: only a name the
+    /// store makes (`ab/<sha256>.<ext>`, in its shard), and only the one of
+    /// `asset`. The index is a file like any other; a row naming
+    /// `../../Documents` or another asset's file is refused here, the one
+    /// check before any read, write or delete through a stored name.
+    func storedPath(of file: String, for asset: String) throws(AlbumError) -> String {
+        guard Self.storedID(of: file) == asset else {
+            throw .storage(
+                path: database.path,
+                reason:
+                    "the index names \"\(TextLines.excerpt(file))\" as the file of asset \(asset.prefix(12)), which is not a name the store makes; nothing was done to it"
+            )
+        }
         return "\(originalsFolder)/\(file)"
     }
 

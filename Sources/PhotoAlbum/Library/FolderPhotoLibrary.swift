@@ -1,6 +1,5 @@
 import Foundation
 import ImageCodecs
-
 import SQLiteSupport
 import SystemSupport
 
@@ -43,7 +42,7 @@ public actor FolderPhotoLibrary: PhotoSource {
     public init(root: String, indexPath: String? = nil, kind: PhotoSourceKind = .photoLibrary) throws(PhotoLibraryError) {
         guard FileSystem.kind(of: root) == .folder else { throw .notAFolder(root) }
         let normalized = root.hasSuffix("/") && root.count > 1 ? String(root.dropLast()) : root
-        let database = try Self.openIndex(at: indexPath ?? "\(normalized)/.photodeck/library.sqlite")
+        let database = try Self.openIndex(at: indexPath ?? "\(normalized)/.photodeck/library.sqlite", ownsFolder: indexPath == nil)
         self.root = normalized
         self.database = database
         self.kind = kind
@@ -58,9 +57,13 @@ public actor FolderPhotoLibrary: PhotoSource {
         return .available
     }
 
-    private static func openIndex(at path: String) throws(PhotoLibraryError) -> SQLiteDatabase {
+    /// Opens the index; `ownsFolder` when its folder is the library's own
+    /// `.photodeck` (made 0700, never a link followed), else the app's
+    /// folder, made when missing and otherwise left as it is.
+    private static func openIndex(at path: String, ownsFolder: Bool) throws(PhotoLibraryError) -> SQLiteDatabase {
+        let folder = DurableFile.split(path).folder
         do {
-            try DurableFiles.makeFolder(String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]))
+            if ownsFolder { try OwnedFolder.prepare(folder) } else { try FileSystem.makeFolders(folder) }
         } catch {
             throw .notAFolder(path)
         }
@@ -225,6 +228,14 @@ public actor FolderPhotoLibrary: PhotoSource {
         }
     }
 
+    /// Whether `relative` is a path ``walk(_:relative:into:failures:)``
+    /// makes: components that are not empty, not hidden (so not `.` or
+    /// `..`), without NUL.
+    static func isWalkedPath(_ relative: String) -> Bool {
+        let parts = relative.split(separator: "/", omittingEmptySubsequences: false)
+        return !parts.isEmpty && parts.allSatisfy { !$0.isEmpty && !$0.hasPrefix(".") && !$0.utf8.contains(0) }
+    }
+
     private func makeAsset(relative: String, info: ImageInfo, stamp: FileStamp) -> LibraryAsset {
         LibraryAsset(
             id: relative, path: "\(root)/\(relative)", info: info, byteCount: stamp.size,
@@ -251,7 +262,8 @@ public actor FolderPhotoLibrary: PhotoSource {
                     orientation: ImageOrientation(exifValue: rows.int(6)), hasAlpha: rows.int(8) != 0, bitDepth: rows.int(7),
                     captureDate: .stored(rows.optionalText(10), utcOffsetSeconds: rows.optionalInt(11)), isAnimated: rows.int(9) != 0
                 )
-                guard filter.matches(info) else { continue }
+                // A row is a claim too: only a path the walk could have found (under the root, nothing hidden, no `..`).
+                guard filter.matches(info), Self.isWalkedPath(rows.text(0)) else { continue }
                 assets.append(makeAsset(relative: rows.text(0), info: info, stamp: FileStamp(size: rows.int(1), modifiedNanoseconds: rows.int64(2))))
             }
             return assets.sorted { ($0.sortDate, $0.modified, $0.id) < ($1.sortDate, $1.modified, $1.id) }

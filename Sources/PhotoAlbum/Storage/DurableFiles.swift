@@ -28,20 +28,23 @@ enum DurableFiles {
         }
     }
 
-    /// Creates `path` and its parents if missing.
-    static func makeFolder(_ path: String) throws(AlbumError) {
+    /// Creates `path` and its parents if missing (mode 0700), or checks the
+    /// folder there: a symbolic link is refused, never followed, and a mode
+    /// wider than 0700 is narrowed (``SystemSupport/OwnedFolder/prepare(_:)``).
+    static func prepareFolder(_ path: String) throws(AlbumError) {
         do {
-            try FileSystem.makeFolders(path)
+            try OwnedFolder.prepare(path)
         } catch {
             throw albumError(error)
         }
     }
 
-    /// Reads a whole regular file; anything else (a FIFO, a device) is
-    /// refused without blocking.
+    /// Reads a whole regular file of at most ``AlbumStore/maxPhotoBytes``;
+    /// anything else (a FIFO, a device) is refused without blocking, and so
+    /// is a larger file, before it is read.
     static func read(_ path: String) throws(AlbumError) -> [UInt8] {
         do {
-            return try RegularFile.contents(of: path)
+            return try RegularFile.contents(of: path, limit: AlbumStore.maxPhotoBytes)
         } catch {
             throw .unreadableFile(path: path, reason: error.reason)
         }

@@ -15,7 +15,9 @@ import SystemSupport
 ///   `ROOT/fail/photodeck-VERSION/`, so a file that cannot be read is not
 ///   tried again until it changes;
 /// - files are written to a temporary name and renamed, mode 0600, in
-///   folders of mode 0700.
+///   folders of mode 0700 (narrowed to 0700 when found wider); a symbolic
+///   link in place of the cache's folder or one of its size folders is
+///   refused, neither written through nor read from.
 ///
 /// ```swift
 /// let hit = ThumbnailCache.standard()?.thumbnail(forFileAt: "/photos/IMG_0001.jpg", size: .normal)   // nil: make one
@@ -111,7 +113,10 @@ public struct ThumbnailCache: Sendable {
 
     /// The PNG at `file` when its keys say it is for this version of `uri`.
     private func validPNG(at file: String, uri: String, status: FileStatus) -> [UInt8]? {
-        guard let png = try? RegularFile.contents(of: file, limit: Self.maxFileBytes, followingSymlinks: false) else { return nil }
+        // Neither the file nor its folder may be a link out of the cache.
+        guard RegularFile.isFolder(DurableFile.split(file).folder),
+            let png = try? RegularFile.contents(of: file, limit: Self.maxFileBytes, followingSymlinks: false)
+        else { return nil }
         let keys = PNGText.entries(in: png)
         guard keys["Thumb::URI"] == uri, let mtime = keys["Thumb::MTime"], Self.matches(mtime, status.modifiedNanoseconds) else { return nil }
         if let size = keys["Thumb::Size"], Int(size) != status.size { return nil }
@@ -188,7 +193,14 @@ public struct ThumbnailCache: Sendable {
 
     private func write(_ png: [UInt8], to file: String) throws {
         let folder = DurableFile.split(file).folder
-        try FileSystem.makeFolders(folder, mode: 0o700)
+        // The root and each folder below it are the cache's own: made 0700 (narrowed when
+        // found wider, as the standard asks), and a link planted in their place is refused.
+        try OwnedFolder.prepare(root)
+        var current = root
+        for part in folder.dropFirst(root.count).split(separator: "/") {
+            current += "/\(part)"
+            try OwnedFolder.prepare(current)
+        }
         // A cache: atomic (never half written, never another user's link), not flushed.
         try DurableFile.write(png, to: file, mode: 0o600, durably: false)
     }

@@ -7,9 +7,9 @@ import CCrypto
 /// disk cache verifying an entry a prefetch just read) then takes a freed
 /// lock and crashes; a tool that exited while two tasks verified entries
 /// crashed in 3 of 30 runs. Whoever initialises libcrypto first decides:
-/// libcurl does (for FoundationNetworking) when the first `URLSession` is
-/// made, so ``prepare()`` must run before that. `Digest` calls it, and so
-/// does ServiceKit's `URLSessionTransport` before it makes its session.
+/// libcurl does (through OpenSSL) when it is initialised, so ``prepare()``
+/// must run before that. `Digest` calls it, and so does ServiceKit's
+/// `CurlTransport` before its engine initialises libcurl.
 /// The process's memory goes when it exits anyway.
 package enum CryptoLibrary {
     /// Initialises libcrypto without the exit-time clean-up, once; later

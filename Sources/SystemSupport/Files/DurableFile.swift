@@ -60,12 +60,21 @@ package enum DurableFile {
     }
 
     /// Appends `bytes` to the file at `path` (created with `mode` if
-    /// missing; a symbolic link there is refused) and flushes it to disk
-    /// before returning: an append-only journal's one write.
+    /// missing; a symbolic link there is refused, and so is anything but a
+    /// regular file, at once: a FIFO planted there is never waited on) and
+    /// flushes it to disk before returning: an append-only journal's one write.
     package static func append(_ bytes: [UInt8], to path: String, mode: UInt32 = 0o644) throws(SystemError) {
-        let descriptor = retryingOnInterrupt { open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, mode_t(mode)) }
+        let descriptor = retryingOnInterrupt { open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode_t(mode)) }
         guard descriptor >= 0 else { throw .current("opening", path: path) }
         defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw .current("reading the status of", path: path) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw SystemError(operation: "appending to", path: path, reason: "not a regular file (\(FileKind(mode: info.st_mode)))")
+        }
+        // Writes to a regular file never block; clear the flag so they never return EAGAIN either.
+        let flags = fcntl(descriptor, F_GETFL)
+        if flags >= 0 { _ = fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) }
         try writeAll(bytes, to: descriptor, path: path)
         guard retryingOnInterrupt({ fsync(descriptor) }) == 0 else { throw .current("flushing", path: path) }
     }

@@ -37,8 +37,19 @@ package final class ReadOnlyFile: Sendable {
     /// (or shrank since it was opened).
     package func bytes(at offset: Int, length: Int) throws(SystemError) -> [UInt8] {
         guard offset >= 0, length > 0, offset < size else { return [] }
-        let wanted = min(length, size - offset)
-        var buffer = [UInt8](repeating: 0, count: wanted)
+        var buffer = [UInt8](repeating: 0, count: min(length, size - offset))
+        let filled = try read(into: &buffer, at: offset)
+        if filled < buffer.count { buffer.removeSubrange(filled...) }
+        return buffer
+    }
+
+    /// Reads into the start of `buffer` from `offset`, at most `length`
+    /// bytes (all of `buffer` when `nil`) and never past the size the file
+    /// had when it was opened; returns how many it read (fewer only where
+    /// the file ends or shrank). Reusing one buffer keeps a scan's memory constant.
+    package func read(into buffer: inout [UInt8], at offset: Int, length: Int? = nil) throws(SystemError) -> Int {
+        guard offset >= 0, offset < size else { return 0 }
+        let wanted = min(length ?? buffer.count, buffer.count, size - offset)
         var filled = 0
         while filled < wanted {
             let count = buffer.withUnsafeMutableBytes { raw in
@@ -48,7 +59,6 @@ package final class ReadOnlyFile: Sendable {
             if count == 0 { break }
             filled += count
         }
-        if filled < wanted { buffer.removeSubrange(filled...) }
-        return buffer
+        return filled
     }
 }

@@ -35,13 +35,18 @@ package enum RegularFile {
     }
 
     /// Reads the whole regular file at `path`, at most `limit` bytes: a
-    /// file larger than that is refused before anything is allocated for it.
-    package static func contents(of path: String, limit: Int = .max, followingSymlinks: Bool = true) throws(SystemError) -> [UInt8] {
+    /// file larger than that is refused before anything is allocated for it
+    /// (``SystemError/isTooLarge``). The package's one whole-file read: every
+    /// caller names the bound its use allows (a journal line, a key file, a
+    /// photo) and says it in its documentation.
+    ///
+    /// ```swift
+    /// let text = try RegularFile.contents(of: path, limit: 64 << 10)   // keys.conf: 64 KiB
+    /// ```
+    package static func contents(of path: String, limit: Int, followingSymlinks: Bool = true) throws(SystemError) -> [UInt8] {
         let (descriptor, size) = try openForReading(path, followingSymlinks: followingSymlinks)
         defer { close(descriptor) }
-        guard size <= limit else {
-            throw SystemError(operation: "reading", path: path, reason: "the file is \(size) bytes, over the \(limit)-byte limit")
-        }
+        guard size <= max(0, limit) else { throw .tooLarge(path: path, size: size, limit: limit) }
         var bytes = [UInt8](repeating: 0, count: size)
         var filled = 0
         while filled < size {

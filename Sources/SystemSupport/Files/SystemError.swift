@@ -30,6 +30,15 @@ package struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
         self.reason = reason
     }
 
+    /// The error for a file over the size its reader allows: `EFBIG`, with
+    /// both sizes in the reason.
+    package static func tooLarge(path: String, size: Int, limit: Int) -> SystemError {
+        SystemError(operation: "reading", path: path, code: EFBIG, reason: "the file is \(size) bytes, over the \(limit)-byte limit for it")
+    }
+
+    /// Whether a file was refused for its size (``tooLarge(path:size:limit:)``).
+    package var isTooLarge: Bool { code == EFBIG }
+
     /// Whether the disk or the user's quota is full.
     package var isDiskFull: Bool { code == ENOSPC || code == EDQUOT }
 
