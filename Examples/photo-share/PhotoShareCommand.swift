@@ -21,7 +21,7 @@ struct PhotoShareCommand {
         let environment = ProcessInfo.processInfo.environment
         let log: any ServiceLogHandler = arguments.verbose ? StandardErrorLog() : SilentServiceLog()
         let recorder = DryRunRecorder(printsLines: !arguments.json)
-        let transport: any HTTPTransport = arguments.dryRun ? DryRunTransport(recorder: recorder) : URLSessionTransport()
+        let transport: any HTTPTransport = arguments.dryRun ? DryRunTransport(recorder: recorder) : CurlTransport()
         let client = ServiceClient(transport: transport, log: log)
         // Credentials live in memory for this run: read from --credentials
         // (never written back) and from the environment; a dry run fills the gaps with placeholders.

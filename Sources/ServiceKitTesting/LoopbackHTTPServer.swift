@@ -115,6 +115,8 @@ public final class LoopbackHTTPServer: Sendable {
         let connections = Mutex<(open: Int, peak: Int, abandoned: Int)>((0, 0, 0))
         /// Requests read whose answer has not begun, and the most at once.
         let unanswered = Mutex<(now: Int, peak: Int)>((0, 0))
+        /// Bytes of answers handed to the system to send, on every connection.
+        let sent = Mutex(0)
         /// Read end of a socket pair whose write end is closed by `stop()`:
         /// every delayed answer polls it, so stopping wakes them all.
         let stopRead: Int32
@@ -215,6 +217,13 @@ public final class LoopbackHTTPServer: Sendable {
     /// client closes it.
     public var peakUnansweredRequests: Int { shared.unanswered.withLock { $0.peak } }
 
+    /// Bytes of answers (headers and bodies) the server handed to the system
+    /// so far, all connections together: an upper bound on what a client
+    /// read. A client that stops reading stops this too, once the socket
+    /// buffers are full; one that refuses an answer from its header leaves
+    /// it at a few socket buffers.
+    public var bytesSent: Int { shared.sent.withLock { $0 } }
+
     /// Connections the client closed before its whole answer was sent (a
     /// cancelled download).
     public var abandonedConnections: Int { shared.connections.withLock { $0.abandoned } }
@@ -313,7 +322,9 @@ public final class LoopbackHTTPServer: Sendable {
         @discardableResult
         func sendAll(_ bytes: [UInt8]) -> Bool {
             beginning()
-            return LoopbackSocket.sendAll(bytes, to: client)
+            guard LoopbackSocket.sendAll(bytes, to: client) else { return false }
+            shared.sent.withLock { $0 += bytes.count }
+            return true
         }
         func head(_ status: Int, _ headers: [String: String], length: Int?) -> [UInt8] {
             var head = "HTTP/1.1 \(status) Status\r\n\(length.map { "Content-Length: \($0)\r\n" } ?? "")Connection: close\r\n"

@@ -78,7 +78,7 @@ public struct WeiboProvider: ShareProvider {
     /// idempotent steps and the log; `networkMonitor`, when given, decides
     /// ``availability(credential:)``'s reachability.
     public init(
-        configuration: Configuration, client: ServiceClient = ServiceClient(transport: URLSessionTransport()),
+        configuration: Configuration, client: ServiceClient = ServiceClient(transport: CurlTransport()),
         networkMonitor: (any NetworkMonitor)? = nil
     ) {
         self.configuration = configuration

@@ -62,7 +62,7 @@ struct CacheWriter {
 
     /// Exits while two tasks verify a cache entry's digest.
     static func exitWhileReading(_ folder: String) async -> Never {
-        let transport = URLSessionTransport()
+        let transport = CurlTransport()
         do {
             let cache = try DiskCache(directory: folder, capacityBytes: 16 << 20)
             let url = URL(string: "https://pictures.example/big.jpg")!

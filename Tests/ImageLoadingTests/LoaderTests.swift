@@ -187,7 +187,7 @@ struct LoaderTests {
         let origin = try LoopbackHTTPServer { _ in .respond(status: 302, headers: ["Location": cdn.url("/img/7.jpg").absoluteString]) }
         defer { origin.stop() }
         let loader = ImageLoader(
-            configuration: .init(transport: HeaderAddingTransport(headers: ["Authorization": "Bearer SECRET"], base: URLSessionTransport())))
+            configuration: .init(transport: HeaderAddingTransport(headers: ["Authorization": "Bearer SECRET"], base: CurlTransport())))
         let image = try await loader.image(for: ImageRequest(url: origin.url(path: "/photo"), size: thumbnail))
         #expect(image.origin == .network)
         #expect(origin.requests.first?.headers["authorization"] == "Bearer SECRET")

@@ -113,7 +113,7 @@ func folderBytes(_ folder: String) -> Int {
 func makeLoader(disk: DiskCache? = nil, clock: any ServiceClock = SystemClock(), connectionsPerHost: Int = 6, maxImageBytes: Int = 50 << 20) -> ImageLoader {
     ImageLoader(
         configuration: .init(
-            transport: URLSessionTransport(), retryPolicy: RetryPolicy(maxAttempts: 2, initialDelay: .milliseconds(5)), clock: clock, diskCache: disk,
+            transport: CurlTransport(), retryPolicy: RetryPolicy(maxAttempts: 2, initialDelay: .milliseconds(5)), clock: clock, diskCache: disk,
             renditionCache: RenditionCache(capacityBytes: 32 << 20), connectionsPerHost: connectionsPerHost, maxImageBytes: maxImageBytes,
             timeout: networkWait, deadline: networkWait * 2))
 }

@@ -38,7 +38,7 @@ func ok(_ value: JSONValue) -> LoopbackHTTPServer.Reply { .respond(status: 200, 
 /// A client for tests: real URLSession transport, fast retries, a test clock, a log, short timeouts.
 func testClient(clock: TestClock, log: InMemoryServiceLog = InMemoryServiceLog(), timeout: Duration = .seconds(5)) -> ServiceClient {
     ServiceClient(
-        transport: URLSessionTransport(), retryPolicy: RetryPolicy(maxAttempts: 3, initialDelay: .milliseconds(10)), clock: clock, log: log,
+        transport: CurlTransport(), retryPolicy: RetryPolicy(maxAttempts: 3, initialDelay: .milliseconds(10)), clock: clock, log: log,
         requestTimeout: timeout)
 }
 

@@ -5,7 +5,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-@Suite("URLSessionTransport's callbacks while dispatch's global queues are busy", .serialized)
+@Suite("CurlTransport's callbacks while dispatch's global queues are busy", .serialized)
 struct TransportCallbackTests {
     /// Set once, from any thread.
     final class Flag: Sendable {
@@ -22,7 +22,7 @@ struct TransportCallbackTests {
             return .respond(status: 200, body: [UInt8](repeating: 1, count: 1_000))
         }
         defer { server.stop() }
-        let transport = URLSessionTransport()
+        let transport = CurlTransport()
         let received = Flag()
         let reported = DispatchSemaphore(value: 0)
         let reporter = TransferProgress.Reporter { _, _, _ in

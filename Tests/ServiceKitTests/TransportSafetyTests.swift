@@ -18,7 +18,7 @@ struct TransportSafetyTests {
         defer { elsewhere.stop() }
         let origin = try LoopbackHTTPServer { _ in .respond(status: 307, headers: ["Location": elsewhere.url(path: "/collect").absoluteString]) }
         defer { origin.stop() }
-        let transport = URLSessionTransport()
+        let transport = CurlTransport()
         for method in ["POST", "GET"] {
             let request = HTTPRequest(
                 method: method, url: origin.url(path: "/oauth2/access_token"), headers: Self.secretHeaders, body: method == "POST" ? Self.secretBody : [])
@@ -47,7 +47,7 @@ struct TransportSafetyTests {
             }
         }
         defer { origin.stop() }
-        let transport = URLSessionTransport()
+        let transport = CurlTransport()
         let same = try await transport.send(HTTPRequest(url: origin.url(path: "/old"), headers: Self.secretHeaders))
         #expect(same.status == 200 && same.text == "OAuth2 2.00secret-token", "same origin: followed, credentials kept")
         var download = HTTPRequest(url: origin.url(path: "/photo"), headers: Self.secretHeaders)
@@ -87,7 +87,7 @@ struct TransportSafetyTests {
             .stream(status: 200, declaredLength: request.path == "/declared" ? 1 << 30 : nil, chunk: megabyte, repeats: 1024)
         }
         defer { server.stop() }
-        let transport = URLSessionTransport()
+        let transport = CurlTransport()
         for path in ["/declared", "/undeclared"] {
             await #expect(throws: TransportError.responseTooLarge(limit: HTTPRequest.defaultMaxResponseBytes), "\(path)") {
                 try await transport.send(HTTPRequest(url: server.url(path: path)))
@@ -112,7 +112,7 @@ struct TransportSafetyTests {
         let clock = ContinuousClock()
         let started = clock.now
         // Without the deadline the body would arrive whole after 250 s: only the deadline can end it with an error.
-        await #expect(throws: TransportError.timedOut) { try await URLSessionTransport().send(request) }
+        await #expect(throws: TransportError.timedOut) { try await CurlTransport().send(request) }
         let elapsed = started.duration(to: clock.now)
         #expect(elapsed < .seconds(200), "ended after \(elapsed)")
     }
@@ -122,7 +122,7 @@ struct TransportSafetyTests {
         // The answer is held 30 s: a request whose deadline was lost would get it, late, without an error.
         let server = try LoopbackHTTPServer { _ in .delayed(.seconds(30), status: 200, body: []) }  // stop() ends the wait
         defer { server.stop() }
-        let transport = URLSessionTransport()
+        let transport = CurlTransport()
         let clock = ContinuousClock()
         // A zero deadline fires on the timer's thread while the task is being made: before it or after.
         for attempt in 0..<20 {
@@ -142,7 +142,7 @@ struct TransportSafetyTests {
         for status in [500, 502, 503, 504] {
             let server = try LoopbackHTTPServer { _ in .respond(status: status, body: Array("{\"error\":\"system error\",\"error_code\":10001}".utf8)) }
             defer { server.stop() }
-            let client = ServiceClient(transport: URLSessionTransport(), retryPolicy: RetryPolicy(maxAttempts: 3))
+            let client = ServiceClient(transport: CurlTransport(), retryPolicy: RetryPolicy(maxAttempts: 3))
             let attempt = try await client.publish(HTTPRequest(method: "POST", url: server.url(path: "/2/statuses/share.json"), body: [1]))
             guard case .unknown(let reason) = attempt else {
                 Issue.record("HTTP \(status) was \(attempt)")
@@ -155,7 +155,7 @@ struct TransportSafetyTests {
         defer { elsewhere.stop() }
         let moved = try LoopbackHTTPServer { _ in .respond(status: 308, headers: ["Location": elsewhere.url(path: "/").absoluteString]) }
         defer { moved.stop() }
-        let client = ServiceClient(transport: URLSessionTransport())
+        let client = ServiceClient(transport: CurlTransport())
         let refused = await #expect(throws: TransportError.self) {
             try await client.publish(HTTPRequest(method: "POST", url: moved.url(path: "/post"), headers: Self.secretHeaders, body: Self.secretBody))
         }

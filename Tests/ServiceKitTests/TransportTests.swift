@@ -24,7 +24,7 @@ struct TransportTests {
             .respond(status: 200, headers: ["X-Echo": request.method], body: Array("\(request.body.count)".utf8))
         }
         defer { server.stop() }
-        let transport = URLSessionTransport()
+        let transport = CurlTransport()
         let get = try await transport.send(HTTPRequest(url: server.url(path: "/hello?x=1")))
         #expect(get.status == 200 && get.headers["x-echo"] == "GET" && get.text == "0")
 
@@ -51,7 +51,7 @@ struct TransportTests {
         let server = try LoopbackHTTPServer { _ in counter.next() < 3 ? .respond(status: 503) : .respond(status: 200, body: Array("ok".utf8)) }
         defer { server.stop() }
         let clock = TestClock()
-        let transport = URLSessionTransport()
+        let transport = CurlTransport()
         let policy = RetryPolicy(maxAttempts: 4, initialDelay: .milliseconds(100))
         let response = try await transport.send(HTTPRequest(url: server.url(path: "/r")), retrying: policy, clock: clock)
         #expect(response.status == 200)
@@ -72,7 +72,7 @@ struct TransportTests {
         defer { server.stop() }
         let policy = RetryPolicy(maxAttempts: 4, initialDelay: .milliseconds(1))
         await #expect(throws: TransportError.responseTooLarge(limit: 1_024)) {
-            try await URLSessionTransport().send(HTTPRequest(url: server.url(path: "/big"), maxResponseBytes: 1_024), retrying: policy, clock: TestClock())
+            try await CurlTransport().send(HTTPRequest(url: server.url(path: "/big"), maxResponseBytes: 1_024), retrying: policy, clock: TestClock())
         }
         #expect(server.requests.count == 1)
         #expect(!TransportError.responseTooLarge(limit: 1).isRetryable && !TransportError.cancelled.isRetryable && TransportError.timedOut.isRetryable)
@@ -80,7 +80,7 @@ struct TransportTests {
 
     @Test("dropped connections, truncated bodies, timeouts and refused ports are typed errors")
     func failures() async throws {
-        let transport = URLSessionTransport()
+        let transport = CurlTransport()
         let dropping = try LoopbackHTTPServer { _ in .dropConnection }
         defer { dropping.stop() }
         let dropped = await #expect(throws: TransportError.self) { try await transport.send(HTTPRequest(url: dropping.url(path: "/"), timeout: .seconds(5))) }
@@ -116,7 +116,7 @@ struct TransportTests {
         // The answer would take a minute; the server stopping wakes it.
         let server = try LoopbackHTTPServer { _ in .delayed(.seconds(60), status: 200, body: []) }
         defer { server.stop() }
-        let transport = URLSessionTransport()
+        let transport = CurlTransport()
         let task = Task { try await transport.send(HTTPRequest(url: server.url(path: "/slow"), timeout: .seconds(120))) }
         // Cancel once the request is on the server, so the cancel reaches a
         // request in flight.

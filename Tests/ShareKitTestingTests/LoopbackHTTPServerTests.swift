@@ -8,7 +8,7 @@ import Testing
 
 @Suite("LoopbackHTTPServer")
 struct LoopbackHTTPServerTests {
-    static let transport = URLSessionTransport()
+    static let transport = CurlTransport()
 
     @Test("routes by method and path; the query is kept apart; unrouted requests get a 404")
     func routing() async throws {

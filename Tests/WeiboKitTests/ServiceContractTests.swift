@@ -106,7 +106,7 @@ struct ServiceContractTests {
         let limits = WeiboRateLimits(
             requestsPerAccount: RateLimit(5, per: .seconds(86_400), scope: .account), requestsPerAddress: RateLimit(15_000, per: .seconds(3_600)),
             posts: RateLimit(30, per: .seconds(3_600), scope: .account))
-        let http = ServiceClient(transport: URLSessionTransport(), clock: clock, requestTimeout: .seconds(10))
+        let http = ServiceClient(transport: CurlTransport(), clock: clock, requestTimeout: .seconds(10))
         let api = WeiboAPI(base: fake.base, http: http)
         let accounts = try WeiboAccountStore(credentials: InMemoryCredentialStore(), clock: clock)
         let authorizer = WeiboAuthorizer(

@@ -24,7 +24,7 @@ struct WeiboRig {
         fake = try FakeWeiboServer()
         monitor = FakeNetworkMonitor(.wifi)
         let http = ServiceClient(
-            transport: URLSessionTransport(), retryPolicy: RetryPolicy(maxAttempts: retries, initialDelay: .milliseconds(10)), clock: clock,
+            transport: CurlTransport(), retryPolicy: RetryPolicy(maxAttempts: retries, initialDelay: .milliseconds(10)), clock: clock,
             requestTimeout: .seconds(10))
         accounts = try WeiboAccountStore(credentials: credentials, clock: clock)
         api = WeiboAPI(base: fake.base, http: http)

@@ -80,7 +80,7 @@ struct TimelinePropertyTests {
     /// A session whose pages come from `server`, for account "a".
     static func session(_ server: ModelServer, cache: WeiboTimelineCache, pageSize: Int) throws -> WeiboTimelineSession {
         let client = WeiboClient(
-            api: WeiboAPI(base: URL(string: "http://127.0.0.1:9")!, http: ServiceClient(transport: URLSessionTransport())),
+            api: WeiboAPI(base: URL(string: "http://127.0.0.1:9")!, http: ServiceClient(transport: CurlTransport())),
             accounts: try WeiboAccountStore(credentials: InMemoryCredentialStore()))
         return WeiboTimelineSession(
             client: client, cache: cache, account: "a", timeline: .home, pageSize: pageSize, signedIn: { "a" },

@@ -125,7 +125,7 @@ struct WriteTests {
         let api = WeiboAPI(
             base: server.url(path: ""),
             http: ServiceClient(
-                transport: URLSessionTransport(), retryPolicy: RetryPolicy(maxAttempts: 3, initialDelay: .milliseconds(1)), clock: TestClock()))
+                transport: CurlTransport(), retryPolicy: RetryPolicy(maxAttempts: 3, initialDelay: .milliseconds(1)), clock: TestClock()))
         #expect(try await api.homeTimeline(token: "t").posts.isEmpty)
         #expect(counts.value("/2/statuses/home_timeline.json") == 2)
         // The server failed while, or after, acting on it: the comment may exist.

@@ -1,10 +1,10 @@
 import Synchronization
 
-/// Where an exchange's task meets its deadline. Making a task waits for
-/// URLSession's work queue, which every session in the process shares; under
-/// load that wait has outlasted a 2 s deadline. Whichever comes second, the
-/// task or the deadline, ends the exchange: a deadline that passes before the
-/// task exists is kept, not lost.
+/// Where an exchange meets an ending that can come before it exists (a
+/// deadline, the caller's cancellation). Whichever comes second, the
+/// exchange or the ending, ends it: an ending that comes before the
+/// exchange is made is kept, not lost (a lost deadline once let a
+/// trickling answer run 255 s past a 2 s deadline).
 final class DeadlineSlot<Value: Sendable>: Sendable {
     private let state = Mutex<(value: Value?, expired: Bool)>((nil, false))
 

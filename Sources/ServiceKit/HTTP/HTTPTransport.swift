@@ -1,6 +1,6 @@
 import Foundation
 
-/// Sends HTTP requests. ``URLSessionTransport`` is the default; tests use
+/// Sends HTTP requests. ``CurlTransport`` is the default; tests use
 /// ServiceKitTesting's `StubHTTPTransport`.
 public protocol HTTPTransport: Sendable {
     /// Sends `request`, reporting upload progress through ``TransferProgress``.
@@ -11,23 +11,43 @@ extension HTTPTransport {
     /// Sends `request`, retrying idempotent ones under `policy` (never a
     /// non-idempotent one: it might be applied twice). Honours
     /// `Retry-After` and task cancellation.
+    ///
+    /// The request's ``HTTPRequest/deadline`` covers every attempt and the
+    /// waits between them: each attempt gets what is left of it, no wait
+    /// runs past it, and once it has passed the last attempt's error (or
+    /// ``TransportError/timedOut``) is thrown. A server that trickles one
+    /// byte every 20 seconds therefore costs one deadline, not one per attempt.
     public func send(_ request: HTTPRequest, retrying policy: RetryPolicy, clock: any ServiceClock = SystemClock()) async throws(TransportError) -> HTTPResponse
     {
+        let deadline = ContinuousClock.now.advanced(by: request.deadline)
         var attempt = 1
+        var attemptRequest = request
         while true {
             let retryable: Bool
             var wait: Duration?
+            var failure: TransportError?
+            var answer: HTTPResponse?
+            attemptRequest.deadline = deadline - ContinuousClock.now
+            guard attemptRequest.deadline > .zero else { throw .timedOut }
             do throws(TransportError) {
-                let response = try await send(request)
+                let response = try await send(attemptRequest)
                 retryable = response.status == 429 || (500...599).contains(response.status)
                 if !retryable || !request.isIdempotent || attempt >= policy.maxAttempts { return response }
                 wait = response.retryAfter
+                answer = response
             } catch {
                 if !error.isRetryable || !request.isIdempotent || attempt >= policy.maxAttempts { throw error }
+                failure = error
             }
             attempt += 1
+            let pause = min(policy.maxDelay, wait ?? policy.delay(beforeAttempt: attempt))
+            // A wait that would end past the deadline ends the request now, with what the last attempt got.
+            if ContinuousClock.now.advanced(by: pause) >= deadline {
+                if let answer { return answer }
+                throw failure ?? .timedOut
+            }
             do {
-                try await clock.sleep(for: min(policy.maxDelay, wait ?? policy.delay(beforeAttempt: attempt)))
+                try await clock.sleep(for: pause)
             } catch {
                 throw .cancelled
             }

@@ -46,7 +46,7 @@ public struct ServiceLogRecord: Hashable, Sendable, CustomStringConvertible {
 /// struct PrintLog: ServiceLogHandler {
 ///     func log(_ record: ServiceLogRecord) { print(record) }
 /// }
-/// let transport = URLSessionTransport().logging(to: PrintLog())
+/// let transport = CurlTransport().logging(to: PrintLog())
 /// ```
 public protocol ServiceLogHandler: Sendable {
     /// Receives one line.

@@ -33,7 +33,7 @@ public final class WeChatAuthorizer: Sendable {
     /// Creates an authorizer.
     public init(
         appID: String, appSecret: String, apiBase: URL = WeChatOfficialAccountProvider.defaultAPIBase,
-        client: ServiceClient = ServiceClient(transport: URLSessionTransport())
+        client: ServiceClient = ServiceClient(transport: CurlTransport())
     ) {
         self.appID = appID
         self.appSecret = appSecret

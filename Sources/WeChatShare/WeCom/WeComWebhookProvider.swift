@@ -56,7 +56,7 @@ public struct WeComWebhookProvider: ShareProvider {
 
     /// Creates the provider.
     public init(
-        configuration: Configuration, client: ServiceClient = ServiceClient(transport: URLSessionTransport()),
+        configuration: Configuration, client: ServiceClient = ServiceClient(transport: CurlTransport()),
         networkMonitor: (any NetworkMonitor)? = nil
     ) {
         self.configuration = configuration

@@ -8,7 +8,7 @@ public import ServiceKit
 /// keeps tokens itself.
 ///
 /// ```swift
-/// let api = WeiboAPI(http: ServiceClient(transport: URLSessionTransport()))
+/// let api = WeiboAPI(http: ServiceClient(transport: CurlTransport()))
 /// let page = try await api.homeTimeline(.latest, count: 50, token: token)
 /// ```
 public struct WeiboAPI: Sendable {

@@ -28,7 +28,7 @@ public struct WeiboAuthorizer: Sendable {
     /// Creates an authorizer.
     public init(
         appKey: String, appSecret: String, redirectURI: URL, apiBase: URL = WeiboAPI.defaultBase,
-        client: ServiceClient = ServiceClient(transport: URLSessionTransport())
+        client: ServiceClient = ServiceClient(transport: CurlTransport())
     ) {
         self.appKey = appKey
         self.appSecret = appSecret

@@ -20,7 +20,7 @@ enum ProviderSnippets {
         robotKey: String, secret: String, myWeChatBridge: any WeChatBridge
     ) async throws {
         await center.register(WeChatAppProvider(bridge: myWeChatBridge))  // the WeChat app, through your OpenSDK bridge
-        let client = ServiceClient(transport: URLSessionTransport(), log: myLogHandler)  // retries, redacted logging
+        let client = ServiceClient(transport: CurlTransport(), log: myLogHandler)  // retries, redacted logging
         await center.register(WeiboProvider(configuration: .init(appKey: key, safeDomainLink: appLink), client: client))
         await center.register(WeChatOfficialAccountProvider(configuration: .init(appID: "wx...", messageRecipient: openID), client: client))
         await center.register(WeComWebhookProvider(configuration: .init(webhookKey: robotKey), client: client))  // 20 messages a minute, applied

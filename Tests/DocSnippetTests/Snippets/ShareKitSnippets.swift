@@ -80,7 +80,7 @@ enum ShareKitSnippets {
         struct PrintLog: ServiceLogHandler {
             func log(_ record: ServiceLogRecord) { print(record) }
         }
-        let transport = URLSessionTransport().logging(to: PrintLog())
+        let transport = CurlTransport().logging(to: PrintLog())
         _ = transport
     }
 
