@@ -6,6 +6,10 @@
 - bomb-9000.png: a valid 8-bit gray 9000x9000 PNG (81 MP, under the default
   limit) of zeros in about 80 KB: decodes, so memory must stay about the
   size of the pixels.
+- wide-65535x1525.png: a valid 8-bit RGBA PNG of 65535x1525 (100 MP, within
+  the default limits) of zeros in about 390 KB: the shape whose rendition
+  once held every row (2.4 GB for a 64-pixel thumbnail); memory must not
+  depend on the aspect ratio.
 
 Run: python3 scripts/make-bombs.py
 """
@@ -34,3 +38,4 @@ def png(path, width, height, bit_depth, color_type, row_bytes):
 os.makedirs(OUT, exist_ok=True)
 png(os.path.join(OUT, "bomb-25000.png"), 25000, 25000, 1, 0, (25000 + 7) // 8)
 png(os.path.join(OUT, "bomb-9000.png"), 9000, 9000, 8, 0, 9000)
+png(os.path.join(OUT, "wide-65535x1525.png"), 65535, 1525, 8, 6, 65535 * 4)

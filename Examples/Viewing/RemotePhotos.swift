@@ -10,7 +10,9 @@ package import PhotoBrowser
 /// A page's size comes from its image's header, so opening a page fetches
 /// its bytes (once: the loader coalesces and caches them, and the
 /// rendition is decoded from the same bytes). A photo that cannot be
-/// fetched is still a page: it shows why.
+/// fetched is still a page: it shows why, and its rendition fails with the
+/// same error at once rather than starting a second download (a server
+/// that trickles would otherwise cost the page two deadlines).
 package actor RemotePhotos: PhotoCollection {
     /// One page: a photo already known (a file), or a URL to load.
     package enum Entry: Sendable {
@@ -45,11 +47,23 @@ package actor RemotePhotos: PhotoCollection {
                 known[index] = photo
                 return photo
             } catch {
-                // A page that says why (its rendition fails the same way); asked again next time.
-                return BrowserPhoto(id: url.absoluteString, source: source, displaySize: PixelSize(width: 1, height: 1))
+                // A page that says why: its rendition fails with this error, unfetched; asked again next time.
+                let failed = BrowserPhoto.Source.rendered(FailedRemoteImage(url: url, error: error))
+                return BrowserPhoto(id: url.absoluteString, source: failed, displaySize: PixelSize(width: 1, height: 1))
             }
         }
     }
+}
+
+/// The rendition source of a page whose header could not be fetched: it
+/// fails with that error, without another download.
+struct FailedRemoteImage: RenditionSource {
+    let url: URL
+    let error: ImageLoadingError
+
+    var identity: String { url.absoluteString }
+
+    func rendition(fitting size: PixelSize, options: RenditionOptions) async throws -> Bitmap { throw error }
 }
 
 extension URL {

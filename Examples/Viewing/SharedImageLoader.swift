@@ -15,12 +15,21 @@ package enum SharedImageLoader {
         return base + "/photodeck/images"
     }
 
+    /// How long a download may take in all: `PHOTODECK_DOWNLOAD_DEADLINE`
+    /// seconds when set to a number from 1 to 3600 (tests), else the
+    /// loader's 120 s.
+    package static func deadline(environment: [String: String] = ProcessInfo.processInfo.environment) -> Duration? {
+        guard let text = environment["PHOTODECK_DOWNLOAD_DEADLINE"], let seconds = Int(text), (1...3_600).contains(seconds) else { return nil }
+        return .seconds(seconds)
+    }
+
     /// A loader whose disk cache holds at most `cacheMB` megabytes and
     /// whose memory cache `memoryMB`; without a usable cache folder it
     /// loads without one (and says so on standard error).
     package static func make(cacheMB: Int = 256, memoryMB: Int = 32, tool: String) -> ImageLoader {
         let folder = cacheFolder()
         var configuration = ImageLoader.Configuration(renditionCache: RenditionCache(capacityBytes: memoryMB << 20))
+        if let deadline = deadline() { configuration.deadline = deadline }
         do {
             // The cache makes its own folder private (0700); its parents are ordinary.
             try FileManager.default.createDirectory(atPath: (folder as NSString).deletingLastPathComponent, withIntermediateDirectories: true)

@@ -74,6 +74,21 @@ struct DecompressionBombTests {
         }
     }
 
+    @Test(
+        "a 65,535 x 1,525 PNG (100 MP, 389 KB) fits in 64 pixels in under 64 MB: memory does not follow the aspect ratio",
+        arguments: [["--width", "64", "--height", "64"], ["--width", "64", "--height", "64", "--mode", "fill"], ["--width", "4096", "--height", "64"]])
+    func widePanorama(_ box: [String]) async throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("wide-\(UUID().uuidString).png").path
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let run = try await Self.photoFit(box + ["\(Self.fixtures)/wide-65535x1525.png", output])
+        #expect(run.status == 0)
+        // Every source row at full width would be 400 MB (the streaming ring once held them all: 2.4 GB).
+        #expect(run.peakMB < Self.bound(64), "\(box): peak \(run.peakMB) MB")
+        let fitted = try ImageInfo(probingFileAt: output).size
+        let wanted = PixelSize(width: Int(box[1])!, height: Int(box[3])!)
+        #expect(fitted == (box.contains("fill") ? wanted : PixelSize(width: 65_535, height: 1_525).fitting(in: wanted)), "\(box): \(fitted)")
+    }
+
     @Test("JPEG and WebP headers that lie about their size fail fast", arguments: ["jpeg", "webp"])
     func lyingHeaders(_ kind: String) async throws {
         var bytes: [UInt8]

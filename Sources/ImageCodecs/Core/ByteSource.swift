@@ -52,8 +52,13 @@ public final class FileByteSource: ByteSource {
         }
     }
 
-    /// Reads the whole file.
-    func readAll() throws(ImageCodecError) -> [UInt8] { try bytes(at: 0, length: count) }
+    /// Reads the whole file, when it is at most `limit` bytes.
+    func readAll(limit: Int) throws(ImageCodecError) -> [UInt8] {
+        guard count <= limit else {
+            throw .fileAccess(path: file.path, reason: "the file is \(count) bytes, over the \(limit)-byte limit for an image read whole")
+        }
+        return try bytes(at: 0, length: count)
+    }
 }
 
 /// Reads a ``ByteSource`` sequentially in blocks, so that small header

@@ -20,6 +20,10 @@ public struct ImageInfo: Hashable, Sendable, CustomStringConvertible {
     public var captureDate: CaptureDate?
     /// Whether the file holds more than one frame (animated WebP).
     public var isAnimated: Bool
+    /// Whether a rendition decodes the image whole rather than streaming
+    /// its rows (an interlaced PNG, a CMYK JPEG), as the probe found; the
+    /// memory estimate (``renditionPeakBytes(in:mode:options:)``) counts it.
+    var decodesWhole = false
 
     /// Creates a header description.
     public init(
@@ -33,6 +37,25 @@ public struct ImageInfo: Hashable, Sendable, CustomStringConvertible {
         self.bitDepth = bitDepth
         self.captureDate = captureDate
         self.isAnimated = isAnimated
+    }
+
+    /// Two headers are equal when what they say publicly is (how a
+    /// rendition decodes is a detail of the probe).
+    public static func == (lhs: ImageInfo, rhs: ImageInfo) -> Bool {
+        (lhs.format, lhs.size, lhs.orientation, lhs.hasAlpha, lhs.bitDepth, lhs.isAnimated) == (
+            rhs.format, rhs.size, rhs.orientation, rhs.hasAlpha, rhs.bitDepth, rhs.isAnimated
+        )
+            && lhs.captureDate == rhs.captureDate
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(format)
+        hasher.combine(size)
+        hasher.combine(orientation)
+        hasher.combine(hasAlpha)
+        hasher.combine(bitDepth)
+        hasher.combine(captureDate)
+        hasher.combine(isAnimated)
     }
 
     /// The size as displayed, after orientation.

@@ -5,12 +5,19 @@ public struct ImageLimits: Hashable, Sendable {
     public var maxPixelCount: Int
     /// The largest width or height accepted.
     public var maxDimension: Int
+    /// The largest file read whole for a decode (a format that cannot be
+    /// read from disk as it decodes: WebP, GIF, HEIC, an interlaced PNG).
+    /// A file's size is a claim too (a sparse file can say a terabyte): one
+    /// larger is refused before a byte is read.
+    public var maxFileBytes: Int
 
-    /// Creates limits. The defaults accept about 100 megapixels and sides up
-    /// to 65,535 pixels (the JPEG and WebP maxima).
-    public init(maxPixelCount: Int = 100_000_000, maxDimension: Int = 65_535) {
+    /// Creates limits. The defaults accept about 100 megapixels, sides up
+    /// to 65,535 pixels (the JPEG and WebP maxima) and files read whole up
+    /// to 1 GiB (an uncompressed 100-megapixel PNG is 400 MB).
+    public init(maxPixelCount: Int = 100_000_000, maxDimension: Int = 65_535, maxFileBytes: Int = 1 << 30) {
         self.maxPixelCount = maxPixelCount
         self.maxDimension = maxDimension
+        self.maxFileBytes = maxFileBytes
     }
 
     /// The default limits.

@@ -26,10 +26,13 @@ public struct JPEGCodec: ImageDecoding, ImageEncoding {
 
     public func probe(_ source: any ByteSource) throws(ImageCodecError) -> ImageInfo {
         let header = try JPEGHeader(reading: source)
-        return ImageInfo(
+        var info = ImageInfo(
             format: .jpeg, size: header.size, orientation: header.exif?.orientation ?? .up, hasAlpha: false,
             bitDepth: header.precision, captureDate: header.exif?.captureDate
         )
+        // CMYK has no streaming layout: it is decoded whole, then converted.
+        info.decodesWhole = header.componentCount == 4
+        return info
     }
 
     /// The DCT scaling factors TurboJPEG offers that shrink (or keep) the image.

@@ -19,10 +19,12 @@ public struct PNGCodec: ImageDecoding, ImageEncoding {
 
     public func probe(_ source: any ByteSource) throws(ImageCodecError) -> ImageInfo {
         let header = try PNGHeader(reading: source)
-        return ImageInfo(
+        var info = ImageInfo(
             format: .png, size: header.size, orientation: header.exif?.orientation ?? .up, hasAlpha: header.hasAlpha,
             bitDepth: header.bitDepth, captureDate: header.exif?.captureDate, isAnimated: header.isAnimated
         )
+        info.decodesWhole = header.isInterlaced
+        return info
     }
 
     public func decode(_ data: [UInt8], options: DecodeOptions) throws(ImageCodecError) -> DecodedImage {

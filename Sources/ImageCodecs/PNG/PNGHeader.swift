@@ -8,6 +8,8 @@ struct PNGHeader {
     var colorType = 0
     var hasTransparencyChunk = false
     var isAnimated = false
+    /// Adam7: decoded whole, never streamed by rows.
+    var isInterlaced = false
     var exif: ExifMetadata?
     /// `iCCP`, `sRGB`, `cICP`, `gAMA` and `cHRM`, as found.
     var colorChunks = PNGColorChunks()
@@ -45,6 +47,7 @@ struct PNGHeader {
                 )
                 bitDepth = Int(body[8])
                 colorType = Int(body[9])
+                isInterlaced = body[12] == 1
                 guard [0, 2, 3, 4, 6].contains(colorType), [1, 2, 4, 8, 16].contains(bitDepth) else {
                     throw .corrupt(format: .png, message: "invalid colour type \(colorType) with bit depth \(bitDepth)")
                 }

@@ -21,7 +21,9 @@ struct ResamplingKernel {
         let scale = Double(sourceLength) / Double(targetLength)
         let filterScale = max(scale, 1)
         let support = filter.support * filterScale
-        let stride = Int((support * 2).rounded(.up)) + 2
+        // Never more taps than the source has (a 65,535-row source shrunk to one row would
+        // otherwise ask six times its height), so a streaming window never exceeds the image.
+        let stride = min(Int((support * 2).rounded(.up)) + 2, sourceLength + 2)
         var starts = [Int32](repeating: 0, count: targetLength)
         var counts = [Int32](repeating: 0, count: targetLength)
         var weights = [Int16](repeating: 0, count: targetLength * stride)

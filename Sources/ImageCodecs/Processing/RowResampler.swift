@@ -36,10 +36,15 @@ struct RowResampler: Sendable {
         let middle: UnsafeMutablePointer<UInt8>
         let taps: UnsafeMutablePointer<UnsafePointer<UInt8>?>
 
-        init(_ resampler: RowResampler) {
-            accumulator = .allocate(capacity: resampler.sourceRowBytes)
-            middle = .allocate(capacity: resampler.sourceRowBytes + 4)
-            middle.initialize(repeating: 0, count: resampler.sourceRowBytes + 4)
+        /// Scratch for rows of `rowBytes` going into the vertical pass: the
+        /// source's (vertical pass first, the default) or the target's
+        /// (``RowResampler/makeVerticalRow(_:output:scratch:sourceRow:)``,
+        /// after a horizontal pass).
+        init(_ resampler: RowResampler, rowBytes: Int? = nil) {
+            let rowBytes = rowBytes ?? resampler.sourceRowBytes
+            accumulator = .allocate(capacity: rowBytes)
+            middle = .allocate(capacity: rowBytes + 4)
+            middle.initialize(repeating: 0, count: rowBytes + 4)
             taps = .allocate(capacity: resampler.window)
         }
 
@@ -47,6 +52,32 @@ struct RowResampler: Sendable {
             accumulator.deallocate()
             middle.deallocate()
             taps.deallocate()
+        }
+    }
+
+    /// The horizontal pass alone: `source` (one source row followed by 4
+    /// readable spare bytes) to `output` (one row of the target's width).
+    func makeHorizontalRow(_ source: UnsafePointer<UInt8>, output: UnsafeMutablePointer<UInt8>) {
+        horizontal.weights.withUnsafeBufferPointer { weights in
+            horizontal.starts.withUnsafeBufferPointer { starts in
+                horizontal.counts.withUnsafeBufferPointer { counts in
+                    pd_resample_horizontal_row(
+                        source, output, Int32(target.width), Int32(channels), starts.baseAddress!, counts.baseAddress!, weights.baseAddress!,
+                        Int32(horizontal.stride))
+                }
+            }
+        }
+    }
+
+    /// The vertical pass alone, over rows already at the target's width
+    /// (`sourceRow(i)` is source row `i` after ``makeHorizontalRow(_:output:)``),
+    /// into output row `row`. `scratch` is made for the target's row bytes.
+    func makeVerticalRow(_ row: Int, output: UnsafeMutablePointer<UInt8>, scratch: Scratch, sourceRow: (Int) -> UnsafePointer<UInt8>) {
+        let start = Int(vertical.starts[row])
+        let count = Int(vertical.counts[row])
+        for tap in 0..<count { scratch.taps[tap] = sourceRow(start + tap) }
+        vertical.weights.withUnsafeBufferPointer { weights in
+            pd_resample_vertical_row(scratch.taps, targetRowBytes, weights.baseAddress! + row * vertical.stride, Int32(count), scratch.accumulator, output)
         }
     }
 

@@ -19,7 +19,39 @@ protocol RowSource: AnyObject {
 /// decoding and filtering overlap on two cores. Inside a Swift task, where
 /// nothing may block, the same thread alternates between decoding a batch
 /// and filtering what it allows (see ``ParallelWork``).
+///
+/// The ring holds as many rows as one output row reads (the filter's
+/// window) and two batches, never more than the image has. For a short,
+/// wide image shrunk a long way (a 65,535×1,525 panorama fitted to 64
+/// pixels) those rows are the whole image; so when the ring of source rows
+/// would pass ``ringBudgetBytes``, each row is filtered horizontally as it
+/// arrives and the ring holds rows of the target's width instead
+/// (``Order/horizontalFirst``). Either way the memory is about
+/// ``ringBudgetBytes`` plus 16 source rows plus the output, whatever the
+/// image's shape.
 enum StreamingResampler {
+    /// The largest ring of source rows kept before the passes swap order: 16 MiB.
+    static let ringBudgetBytes = 16 << 20
+
+    /// Which pass runs on the rows as they arrive.
+    enum Order: Equatable {
+        /// The ring holds source rows; each output row is a vertical pass
+        /// over them, then a horizontal one (the fastest, for ordinary photos).
+        case verticalFirst
+        /// Each source row is filtered to the target's width as it
+        /// arrives; the ring holds those narrow rows, and each output row
+        /// is a vertical pass over them.
+        case horizontalFirst
+    }
+
+    /// The order for a resampler: vertical first unless its ring of source
+    /// rows would pass ``ringBudgetBytes`` and narrow rows are smaller.
+    static func order(for resampler: RowResampler, batch: Int) -> Order {
+        let rows = min(resampler.window + 2 * batch, resampler.sourceSize.height)
+        let (bytes, overflow) = rows.multipliedReportingOverflow(by: resampler.sourceRowBytes)
+        return (overflow || bytes > ringBudgetBytes) && resampler.targetRowBytes < resampler.sourceRowBytes ? .horizontalFirst : .verticalFirst
+    }
+
     /// The rows shared by the two threads and how far each has got.
     ///
     /// `@unchecked Sendable` is safe because every mutable field is read and
@@ -36,6 +68,7 @@ enum StreamingResampler {
         let output: UnsafeMutablePointer<UInt8>
         let capacity: Int
         let rowStride: Int
+        let order: Order
         var produced = 0
         var floor = 0
         var failed = false
@@ -47,14 +80,15 @@ enum StreamingResampler {
 
         func scratch(for resampler: RowResampler) -> RowResampler.Scratch {
             if let rowScratch { return rowScratch }
-            let made = RowResampler.Scratch(resampler)
+            let made = RowResampler.Scratch(resampler, rowBytes: rowStride)
             rowScratch = made
             return made
         }
 
-        init(capacity: Int, rowStride: Int, output: UnsafeMutablePointer<UInt8>) {
+        init(capacity: Int, rowStride: Int, order: Order, output: UnsafeMutablePointer<UInt8>) {
             self.capacity = capacity
             self.rowStride = rowStride
+            self.order = order
             ring = .allocate(capacity: capacity * rowStride)
             ring.initialize(repeating: 0, count: capacity * rowStride)
             self.output = output
@@ -67,38 +101,51 @@ enum StreamingResampler {
 
     /// Decodes all of `source` and returns it resized to `target`.
     /// Straight alpha is premultiplied as rows arrive and restored at the end.
-    static func resize(_ source: some RowSource, to target: PixelSize, filter: ResamplingFilter) throws(ImageCodecError) -> (Bitmap, [String]) {
+    /// `order` is chosen by ``order(for:batch:)`` unless given (tests).
+    static func resize(
+        _ source: some RowSource, to target: PixelSize, filter: ResamplingFilter, order forced: Order? = nil
+    ) throws(ImageCodecError) -> (Bitmap, [String]) {
         let format = source.pixelFormat
         let resampler = RowResampler(from: source.size, to: target, channels: format.bytesPerPixel, filter: filter)
         let batch = 16
+        let order = forced ?? order(for: resampler, batch: batch)
+        let rowStride = order == .verticalFirst ? resampler.sourceRowBytes : resampler.targetRowBytes
         var result = [UInt8](repeating: 0, count: resampler.targetRowBytes * target.height)
         let outcome: Result<[String], ImageCodecError> = result.withUnsafeMutableBufferPointer { output in
-            let pipe = Pipe(capacity: resampler.window + 2 * batch, rowStride: resampler.sourceRowBytes, output: output.baseAddress!)
+            let pipe = Pipe(
+                capacity: min(resampler.window + 2 * batch, source.size.height), rowStride: rowStride, order: order, output: output.baseAddress!)
             let serially = {
-                produce(source, into: pipe, rows: source.size.height, batch: batch, premultiplies: format.hasAlpha) { ready in
+                produce(source, into: pipe, resampler, batch: batch, premultiplies: format.hasAlpha) { ready in
                     consume(pipe, resampler, upTo: ready)
                 }
             }
             guard ParallelWork.mayBlock() else { return serially() }
             return ParallelWork.alongside(
                 { consume(pipe, resampler, upTo: nil) },
-                {
-                    produce(source, into: pipe, rows: source.size.height, batch: batch, premultiplies: format.hasAlpha, inline: nil)
-                }, serially: serially)
+                { produce(source, into: pipe, resampler, batch: batch, premultiplies: format.hasAlpha, inline: nil) }, serially: serially)
         }
         let warnings = try outcome.get()
         let bitmap = Bitmap(uncheckedWidth: target.width, height: target.height, bytesPerRow: resampler.targetRowBytes, pixelFormat: format, pixels: result)
         return (format.hasAlpha ? Resampler.unpremultiplied(bitmap) : bitmap, warnings)
     }
 
-    /// Decodes every row into the ring. With `inline`, nothing waits: after
-    /// each batch `inline` filters what the rows decoded so far allow (the
-    /// ring then always has room, as ``consume(_:_:upTo:)`` has freed it).
+    /// Decodes every row into the ring (through a batch of source rows
+    /// and the horizontal pass, when the ring holds narrow rows). With
+    /// `inline`, nothing waits: after each batch `inline` filters what the
+    /// rows decoded so far allow (the ring then always has room, as
+    /// ``consume(_:_:upTo:)`` has freed it).
     private static func produce(
-        _ source: some RowSource, into pipe: Pipe, rows: Int, batch: Int, premultiplies: Bool, inline: ((Int) -> Void)?
+        _ source: some RowSource, into pipe: Pipe, _ resampler: RowResampler, batch: Int, premultiplies: Bool, inline: ((Int) -> Void)?
     ) -> Result<[String], ImageCodecError> {
+        let rows = source.size.height
         let pointers = UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>.allocate(capacity: batch)
         defer { pointers.deallocate() }
+        // Horizontal first: the decoder writes a batch of full rows here (each
+        // with the 4 spare bytes the horizontal pass may read), then each is narrowed into the ring.
+        let wideStride = resampler.sourceRowBytes + 4
+        let wide: UnsafeMutablePointer<UInt8>? = pipe.order == .horizontalFirst ? .allocate(capacity: batch * wideStride) : nil
+        wide?.initialize(repeating: 0, count: batch * wideStride)
+        defer { wide?.deallocate() }
         var next = 0
         do throws(ImageCodecError) {
             while next < rows {
@@ -110,10 +157,13 @@ enum StreamingResampler {
                 } else {
                     assert(next + count <= pipe.floor + pipe.capacity, "the ring holds a filter window plus two batches")
                 }
-                for index in 0..<count { pointers[index] = pipe.slot(next + index) }
+                for index in 0..<count { pointers[index] = wide.map { $0 + index * wideStride } ?? pipe.slot(next + index) }
                 try source.read(into: pointers, count: count)
                 if premultiplies {
                     for index in 0..<count { Resampler.premultiplyRow(pointers[index]!, width: source.size.width) }
+                }
+                if wide != nil {
+                    for index in 0..<count { resampler.makeHorizontalRow(pointers[index]!, output: pipe.slot(next + index)) }
                 }
                 next += count
                 pipe.condition.lock()
@@ -150,8 +200,10 @@ enum StreamingResampler {
                 pipe.condition.unlock()
                 if failed { return }
             }
-            resampler.makeRow(row, output: pipe.output + row * resampler.targetRowBytes, scratch: scratch) { index in
-                UnsafePointer(pipe.slot(index))
+            let output = pipe.output + row * resampler.targetRowBytes
+            switch pipe.order {
+            case .verticalFirst: resampler.makeRow(row, output: output, scratch: scratch) { UnsafePointer(pipe.slot($0)) }
+            case .horizontalFirst: resampler.makeVerticalRow(row, output: output, scratch: scratch) { UnsafePointer(pipe.slot($0)) }
             }
             let floor = row + 1 < resampler.target.height ? resampler.firstSourceRow(of: row + 1) : Int.max / 2
             pipe.nextOutput = row + 1

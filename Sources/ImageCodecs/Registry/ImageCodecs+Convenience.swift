@@ -32,7 +32,7 @@ extension DecodedImage {
     public init(
         decodingFileAt path: String, options: DecodeOptions = .default, registry: ImageCodecRegistry = .shared
     ) throws(ImageCodecError) {
-        self = try registry.decode(FileByteSource(path: path).readAll(), options: options)
+        self = try registry.decode(FileByteSource(path: path).readAll(limit: options.limits.maxFileBytes), options: options)
     }
 }
 

@@ -193,6 +193,6 @@ extension DecodedImage {
             self = try Self.render(streamed, box: box, mode: mode, filter: options.filter, colorHandling: options.colorHandling)
             return
         }
-        try self.init(rendering: try file.readAll(), in: box, mode: mode, options: options, registry: registry)
+        try self.init(rendering: try file.readAll(limit: options.limits.maxFileBytes), in: box, mode: mode, options: options, registry: registry)
     }
 }

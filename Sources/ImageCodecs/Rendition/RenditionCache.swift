@@ -66,6 +66,9 @@ public actor RenditionCache {
         /// The bytes set aside for its result.
         let reserved: Int
         var waiters: [UUID: CheckedContinuation<Bitmap, any Error>] = [:]
+        /// Whether a ``RenditionCache/prefetch(_:priority:make:)`` still
+        /// wants it: it then goes on when every waiter has left.
+        var isPrefetched = false
     }
 
     /// The most bytes a rendition for `key` can take: 4 per pixel of its box.
@@ -115,25 +118,7 @@ public actor RenditionCache {
             statistics.joins += 1
             flightID = running.id
         } else {
-            statistics.misses += 1
-            flightID = UUID()
-            // Room for the result before the decode starts: what is held and
-            // what is being made stay under the capacity together. A result
-            // that could not be kept anyway evicts nothing.
-            let estimate = Self.reservation(for: key)
-            let reserved = estimate <= capacityBytes ? estimate : 0
-            makeRoom(for: reserved)
-            statistics.pendingBytes += reserved
-            let task = Task { [weak self] in
-                let result: Result<Bitmap, any Error>
-                do {
-                    result = .success(try await make())
-                } catch {
-                    result = .failure(error)
-                }
-                await self?.finish(key, flight: flightID, with: result)
-            }
-            inFlight[key] = Flight(id: flightID, task: task, reserved: reserved)
+            flightID = start(key, priority: nil, make: make)
         }
         let waiter = UUID()
         return try await withTaskCancellationHandler {
@@ -146,11 +131,71 @@ public actor RenditionCache {
         }
     }
 
-    /// A cancelled request leaves; the decode is cancelled when it was the last.
+    /// Starts making the rendition for `key` ahead of need, unless it is
+    /// held (then it is marked used) or being made: the prefetch of a
+    /// photo browser's neighbours. Nobody waits for it; a later
+    /// ``rendition(for:make:)`` joins it, and ``cancel(_:)`` stops it.
+    /// Returns the decode's task (to await its end), or `nil` when the
+    /// rendition is held.
+    ///
+    /// Room for the result is made here, in the caller's order: a caller
+    /// that prefetches several renditions in turn, after marking those it
+    /// keeps with ``cached(_:)``, evicts the same ones every time, never a
+    /// rendition it is about to use.
+    @discardableResult
+    public func prefetch(
+        _ key: Key, priority: TaskPriority? = nil, make: @escaping @Sendable () async throws -> Bitmap
+    ) -> Task<Void, Never>? {
+        if cached(key) != nil { return nil }
+        if inFlight[key] == nil { _ = start(key, priority: priority, make: make) }
+        inFlight[key]?.isPrefetched = true
+        return inFlight[key]?.task
+    }
+
+    /// Withdraws a ``prefetch(_:priority:make:)`` of `key` that is no
+    /// longer wanted: its decode stops unless a request is waiting for it.
+    public func cancelPrefetch(_ key: Key) {
+        guard var running = inFlight[key], running.isPrefetched else { return }
+        running.isPrefetched = false
+        if running.waiters.isEmpty {
+            running.task.cancel()
+            inFlight[key] = nil
+            statistics.pendingBytes -= running.reserved
+        } else {
+            inFlight[key] = running
+        }
+    }
+
+    /// Starts a decode for `key` (counted a miss): room for its result is
+    /// made before it starts, so that what is held and what is being made
+    /// stay under the capacity together. A result that could not be kept
+    /// anyway evicts nothing.
+    private func start(_ key: Key, priority: TaskPriority?, make: @escaping @Sendable () async throws -> Bitmap) -> UUID {
+        statistics.misses += 1
+        let flightID = UUID()
+        let estimate = Self.reservation(for: key)
+        let reserved = estimate <= capacityBytes ? estimate : 0
+        makeRoom(for: reserved)
+        statistics.pendingBytes += reserved
+        let task = Task(priority: priority) { [weak self] in
+            let result: Result<Bitmap, any Error>
+            do {
+                result = .success(try await make())
+            } catch {
+                result = .failure(error)
+            }
+            await self?.finish(key, flight: flightID, with: result)
+        }
+        inFlight[key] = Flight(id: flightID, task: task, reserved: reserved)
+        return flightID
+    }
+
+    /// A cancelled request leaves; the decode is cancelled when it was the
+    /// last and no prefetch wants it.
     private func withdraw(_ waiter: UUID, from key: Key, flight: UUID) {
         guard var running = inFlight[key], running.id == flight, let continuation = running.waiters.removeValue(forKey: waiter) else { return }
         continuation.resume(throwing: CancellationError())
-        if running.waiters.isEmpty {
+        if running.waiters.isEmpty && !running.isPrefetched {
             running.task.cancel()
             inFlight[key] = nil
             statistics.pendingBytes -= running.reserved

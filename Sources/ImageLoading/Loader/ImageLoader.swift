@@ -45,23 +45,30 @@ public final class ImageLoader: Sendable {
         public var diskCache: DiskCache?
         /// Decoded renditions kept in memory (share one with a photo browser).
         public var renditionCache: RenditionCache
+        /// The bytes decodes in flight may take together (each reserves its
+        /// header's estimate first), shared by default with every loader
+        /// and the thumbnailer of the process.
+        public var decodeMemory: DecodeMemoryBudget
         /// Downloads at once per host.
         public var connectionsPerHost: Int
         /// The largest image downloaded.
         public var maxImageBytes: Int
         /// The longest wait for the next byte.
         public var timeout: Duration
-        /// The longest a download may take in all.
+        /// The longest a download may take in all: every attempt and the
+        /// waits between them (``ServiceKit/RetryPolicy`` retries within it).
         public var deadline: Duration
 
         /// Creates a configuration: six connections a host, 64 MiB of
         /// renditions in memory, 50 MiB at most per image, no disk cache
         /// unless given.
         public init(
-            transport: any HTTPTransport = URLSessionTransport(), retryPolicy: RetryPolicy = RetryPolicy(), clock: any ServiceClock = SystemClock(),
+            transport: any HTTPTransport = CurlTransport(), retryPolicy: RetryPolicy = RetryPolicy(), clock: any ServiceClock = SystemClock(),
             diskCache: DiskCache? = nil, renditionCache: RenditionCache = RenditionCache(capacityBytes: 64 << 20), connectionsPerHost: Int = 6,
-            maxImageBytes: Int = 50 << 20, timeout: Duration = .seconds(30), deadline: Duration = .seconds(120)
+            maxImageBytes: Int = 50 << 20, timeout: Duration = .seconds(30), deadline: Duration = .seconds(120),
+            decodeMemory: DecodeMemoryBudget = .shared
         ) {
+            self.decodeMemory = decodeMemory
             self.transport = transport
             self.retryPolicy = retryPolicy
             self.clock = clock
@@ -154,13 +161,17 @@ public final class ImageLoader: Sendable {
             return LoadedImage(bitmap: bitmap, origin: .memory)
         }
         let loaded = try await bytes(at: request.url, priority: request.priority, progress: progress)
-        let (size, mode, options, counters) = (request.size, request.mode, request.options, self.counters)
+        let (size, mode, options, counters, budget) = (request.size, request.mode, request.options, self.counters, configuration.decodeMemory)
         let shown = ImageLoadingError.shown(request.url)
         do {
             let bitmap = try await configuration.renditionCache.rendition(for: key) {
                 counters.update { $0.decodes += 1 }
-                return try await ImageWorkers.shared.run { () throws(ImageCodecError) -> Bitmap in
-                    try DecodedImage(rendering: loaded.bytes, in: size, mode: mode, options: options).bitmap
+                // The header says what the decode will hold; the budget keeps N decodes from multiplying it.
+                let estimate = try ImageInfo(probing: loaded.bytes).renditionPeakBytes(in: size, mode: mode, options: options)
+                return try await budget.withReservation(of: estimate) {
+                    try await ImageWorkers.shared.run { () throws(ImageCodecError) -> Bitmap in
+                        try DecodedImage(rendering: loaded.bytes, in: size, mode: mode, options: options).bitmap
+                    }
                 }
             }
             return LoadedImage(bitmap: bitmap, origin: loaded.origin)

@@ -83,8 +83,9 @@ public actor PhotoBrowserSession {
     }
 
     deinit {
-        // Prefetches run detached: stop those not yet decoding.
-        for entry in prefetches.values { entry.task.cancel() }
+        // Prefetches run in the cache: withdraw them (a decode someone else joined goes on).
+        let (cache, keys) = (cache, prefetches.values.map(\.key))
+        if !keys.isEmpty { Task { for key in keys { await cache.cancelPrefetch(key) } } }
     }
 
     /// The shown photo.
@@ -156,8 +157,7 @@ public actor PhotoBrowserSession {
             if entry.key.photoID == current.renditionID {
                 prefetches[pager.index] = entry
             } else {
-                entry.task.cancel()
-                await cache.cancel(entry.key)
+                await cache.cancelPrefetch(entry.key)
             }
         }
         if shown != nil { await startPrefetches() }
@@ -200,52 +200,60 @@ public actor PhotoBrowserSession {
         for (index, entry) in prefetches where !wanted.contains(index) {
             prefetches[index] = nil
             if index == pager.index { continue }
-            entry.task.cancel()
-            await cache.cancel(entry.key)
+            await cache.cancelPrefetch(entry.key)
         }
     }
 
     /// Starts prefetches for the pages in the window that have none.
+    ///
+    /// Deterministic whatever the timing: the window's renditions already
+    /// held are marked used first, then the missing ones are reserved and
+    /// started in the window's order, on the cache's actor, one after the
+    /// other. A reservation therefore evicts only renditions outside the
+    /// window (or, when the cache is smaller than the window, the same ones
+    /// every run), never a neighbour about to be shown.
     private func startPrefetches() async {
         await cancelStalePrefetches()
+        var wanted: [(index: Int, key: RenditionCache.Key, photo: BrowserPhoto)] = []
         for index in pager.prefetchIndices where prefetches[index] == nil {
             guard let photo = try? await viewed(collection.photo(at: index)) else { continue }
             // The window may have moved while the photo was looked up.
             guard prefetches[index] == nil, pager.prefetchIndices.contains(index) else { continue }
             let geometry = pager.settings.geometry(for: photo.displaySize)
-            let key = RenditionCache.Key(photoID: photo.renditionID, size: geometry.renditionSize(for: geometry.initialState))
-            let cache = cache
-            let limits = limits
-            let task = Task.detached(priority: .utility) {
-                _ = try? await Self.rendition(of: photo, key: key, cache: cache, limits: limits)
-            }
-            prefetches[index] = (key, task)
+            wanted.append((index, RenditionCache.Key(photoID: photo.renditionID, size: geometry.renditionSize(for: geometry.initialState)), photo))
+        }
+        for entry in wanted { _ = await cache.cached(entry.key) }
+        let (cache, limits) = (cache, limits)
+        for (index, key, photo) in wanted where prefetches[index] == nil {
+            // Decoded at utility priority (a remote photo then loads as a prefetch, behind the page on screen).
+            let task = await cache.prefetch(key, priority: .utility) { try await Self.make(photo, key: key, limits: limits) }
+            prefetches[index] = (key, task ?? Task {})
         }
     }
 
     private func cancelPrefetches() async {
-        for entry in prefetches.values {
-            entry.task.cancel()
-            await cache.cancel(entry.key)
-        }
+        for entry in prefetches.values { await cache.cancelPrefetch(entry.key) }
         prefetches.removeAll()
     }
 
     private static func rendition(of photo: BrowserPhoto, key: RenditionCache.Key, cache: RenditionCache, limits: ImageLimits) async throws -> Bitmap {
-        try await cache.rendition(for: key) {
-            try Task.checkCancellation()
-            // Decoding blocks: it runs on ImageCodecs' own threads (where it
-            // may use both cores), never on the cooperative pool; a photo
-            // with its own source (the network) makes its rendition there.
-            do {
-                return try await photo.loadRendition(fitting: key.size, options: .interactive(limits: limits))
-            } catch let error as ImageCodecError {
-                throw BrowserError.undecodable(photoID: photo.id, reason: error)
-            } catch let error as CancellationError {
-                throw error
-            } catch {
-                throw BrowserError.unavailable(photoID: photo.id, reason: "\(error)")
-            }
+        try await cache.rendition(for: key) { try await make(photo, key: key, limits: limits) }
+    }
+
+    /// Makes `photo`'s rendition for `key` (what the cache runs once per key).
+    private static func make(_ photo: BrowserPhoto, key: RenditionCache.Key, limits: ImageLimits) async throws -> Bitmap {
+        try Task.checkCancellation()
+        // Decoding blocks: it runs on ImageCodecs' own threads (where it
+        // may use both cores), never on the cooperative pool; a photo
+        // with its own source (the network) makes its rendition there.
+        do {
+            return try await photo.loadRendition(fitting: key.size, options: .interactive(limits: limits))
+        } catch let error as ImageCodecError {
+            throw BrowserError.undecodable(photoID: photo.id, reason: error)
+        } catch let error as CancellationError {
+            throw error
+        } catch {
+            throw BrowserError.unavailable(photoID: photo.id, reason: "\(error)")
         }
     }
 }

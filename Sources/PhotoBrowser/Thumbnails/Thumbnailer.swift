@@ -25,7 +25,10 @@ public struct Thumbnail: Sendable {
 /// threads at the caller's priority (visible cells first; a grid asks for
 /// off-screen cells at `.utility`). New thumbnails and failures are
 /// written to the cache. Concurrent requests for one file and size share
-/// one piece of work.
+/// one piece of work. A decode first reserves its header's memory
+/// estimate from a ``ImageCodecs/DecodeMemoryBudget`` (the process's
+/// shared one by default), so a grid of panoramas decodes them a few at a
+/// time, not all at once.
 ///
 /// ```swift
 /// let thumbnailer = Thumbnailer(cache: .standard())
@@ -49,6 +52,7 @@ public actor Thumbnailer {
     /// The shared cache; `nil` makes every thumbnail anew and keeps none.
     public nonisolated let cache: ThumbnailCache?
     private let limits: ImageLimits
+    private let decodeMemory: DecodeMemoryBudget
     private var running: [Key: Task<Made, Never>] = [:]
     /// What has been done so far.
     public private(set) var statistics = Statistics()
@@ -61,10 +65,11 @@ public actor Thumbnailer {
         let size: ThumbnailSize
     }
 
-    /// A thumbnailer over `cache`, decoding under `limits`.
-    public init(cache: ThumbnailCache?, limits: ImageLimits = .default) {
+    /// A thumbnailer over `cache`, decoding under `limits` within `decodeMemory`.
+    public init(cache: ThumbnailCache?, limits: ImageLimits = .default, decodeMemory: DecodeMemoryBudget = .shared) {
         self.cache = cache
         self.limits = limits
+        self.decodeMemory = decodeMemory
     }
 
     /// The thumbnail of the file at `path` in `size`.
@@ -74,8 +79,21 @@ public actor Thumbnailer {
         if let existing = running[key] {
             task = existing
         } else {
-            let (cache, limits) = (cache, limits)
-            task = Task { await ImageWorkers.shared.run { Self.make(path: path, size: size, cache: cache, limits: limits) } }
+            let (cache, limits, budget) = (cache, limits, decodeMemory)
+            task = Task {
+                let step = await ImageWorkers.shared.run { Self.lookUp(path: path, size: size, cache: cache, limits: limits) }
+                guard case .decode(let status, let estimate) = step else {
+                    if case .done(let made) = step { return made }
+                    return (.failure(.unreadable(path: path, reason: "no thumbnail was made")), false)
+                }
+                do {
+                    return try await budget.withReservation(of: estimate) {
+                        await ImageWorkers.shared.run { Self.make(path: path, size: size, status: status, cache: cache, limits: limits) }
+                    }
+                } catch {
+                    return (.failure(.unreadable(path: path, reason: "cancelled before it was decoded")), false)
+                }
+            }
             running[key] = task
         }
         let made = await task.value
@@ -99,16 +117,33 @@ public actor Thumbnailer {
         }
     }
 
-    /// The blocking work, on a worker thread.
-    private static func make(path: String, size: ThumbnailSize, cache: ThumbnailCache?, limits: ImageLimits) -> Made {
+    /// What the cache says, or what a decode needs.
+    private enum Step: Sendable {
+        /// The cache answered (a thumbnail, a failure recorded before), or the file cannot be read.
+        case done(Made)
+        /// A decode is needed: the file's status before it, and its memory estimate.
+        case decode(FileStatus, estimate: Int)
+    }
+
+    /// The first blocking step, on a worker thread: the file's status, the
+    /// cache, and the header's memory estimate for a decode.
+    private static func lookUp(path: String, size: ThumbnailSize, cache: ThumbnailCache?, limits: ImageLimits) -> Step {
         let status: FileStatus
-        do { status = try FileSystem.status(of: path) } catch { return (.failure(.unreadable(path: path, reason: "\(error)")), false) }
-        guard status.kind == .regular else { return (.failure(.unreadable(path: path, reason: "it is \(status.kind)")), false) }
+        do { status = try FileSystem.status(of: path) } catch { return .done((.failure(.unreadable(path: path, reason: "\(error)")), false)) }
+        guard status.kind == .regular else { return .done((.failure(.unreadable(path: path, reason: "it is \(status.kind)")), false)) }
         let uri = ThumbnailCache.uri(forFileAt: path)
         if let cache {
-            if let bitmap = cache.thumbnail(uri: uri, status: status, size: size) { return (.success(Thumbnail(bitmap: bitmap, origin: .cache)), false) }
-            if cache.hasFailure(uri: uri, status: status) { return (.failure(.failedBefore(path: path)), false) }
+            if let bitmap = cache.thumbnail(uri: uri, status: status, size: size) { return .done((.success(Thumbnail(bitmap: bitmap, origin: .cache)), false)) }
+            if cache.hasFailure(uri: uri, status: status) { return .done((.failure(.failedBefore(path: path)), false)) }
         }
+        // A header that cannot be read costs nothing to decode: the decode fails at once.
+        let box = PixelSize(width: size.pixels, height: size.pixels)
+        let estimate = (try? ImageInfo(probingFileAt: path))?.renditionPeakBytes(in: box, options: .interactive(limits: limits)) ?? 0
+        return .decode(status, estimate: estimate)
+    }
+
+    /// The decode, on a worker thread, within the budget's reservation.
+    private static func make(path: String, size: ThumbnailSize, status: FileStatus, cache: ThumbnailCache?, limits: ImageLimits) -> Made {
         let box = PixelSize(width: size.pixels, height: size.pixels)
         let options = RenditionOptions.interactive(limits: limits)
         let made: Thumbnail
