@@ -72,11 +72,17 @@ struct PhotoBrowserCommand {
         let thumbnailer = Thumbnailer(cache: ThumbnailCache.standard())
         await controller.setThumbnailer(thumbnailer)
         if arguments.startsInGrid { await controller.showGrid() }
-        if let path = ViewerKeymap.configurationPath(), let text = try? String(contentsOfFile: path, encoding: .utf8) {
-            let (keymap, problems) = ViewerKeymap.parse(text)
-            // Lines that were not understood are skipped, and said; the rest apply.
-            for problem in problems { Console.error("photo-browser: \(path.oneLine): \(problem)") }
-            await controller.setKeymap(keymap)
+        if let path = ViewerKeymap.configurationPath() {
+            do {
+                if let (keymap, problems) = try ViewerKeymap.load(fromFileAt: path) {
+                    // Lines that were not understood are skipped, and said; the rest apply.
+                    for problem in problems { Console.error("photo-browser: \(path.oneLine): \(problem)") }
+                    await controller.setKeymap(keymap)
+                }
+            } catch {
+                // A key file that cannot be read leaves the standard keys; the viewer still opens.
+                Console.error("photo-browser: \(error)")
+            }
         }
         if let albumPhotos {
             await controller.bind("d") { photo in .collectionChanged(await albumPhotos.remove(photo)) }

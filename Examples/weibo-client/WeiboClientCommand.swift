@@ -24,7 +24,7 @@ struct WeiboClientCommand {
 struct Session {
     let arguments: Arguments
     let environment = ProcessInfo.processInfo.environment
-    let http = ServiceClient(transport: URLSessionTransport(), requestTimeout: .seconds(30))
+    let http = ServiceClient(transport: CurlTransport(), requestTimeout: .seconds(30))
     let credentials: FileCredentialStore
     let accounts: WeiboAccountStore
     let client: WeiboClient
@@ -38,8 +38,10 @@ struct Session {
         credentials = FileCredentialStore(path: arguments.store + "/credentials.json")
         accounts = try WeiboAccountStore(credentials: credentials, indexPath: arguments.store + "/accounts.json")
         ledger = FileRateLimitLedger(path: arguments.store + "/requests.json")
+        // --rip, else PHOTODECK_WEIBO_RIP, is the rip of every write (post, comment, repost, follow).
+        let endUserIP = arguments.endUserIP ?? WeiboEnvironment(ProcessInfo.processInfo.environment).endUserIP
         let api = WeiboAPI(
-            base: arguments.apiBase ?? WeiboAPI.defaultBase, http: http, endUserAddress: arguments.endUserIP.map { .fixed($0) } ?? .thisDevice)
+            base: arguments.apiBase ?? WeiboAPI.defaultBase, http: http, endUserAddress: endUserIP.map { .fixed($0) } ?? .thisDevice)
         client = WeiboClient(api: api, accounts: accounts, networkMonitor: monitor, rateLimitLedger: ledger)
     }
 

@@ -84,7 +84,7 @@ extension FakeWeiboServer {
             state.nextID += 1
             let root = original.repostOf ?? original.id
             let repostID = state.nextID
-            state.posts[repostID] = Post(id: repostID, uid: uid, text: text, createdAt: state.clockNow, repostOf: root)
+            state.posts[repostID] = Post(id: repostID, uid: uid, text: text, createdAt: state.clockNow, repostOf: root, rip: fields["rip"])
             state.posts[root]?.repostsCount += 1
             if let mode = fields["is_comment"].flatMap(Int.init), mode > 0 {
                 let target = mode == 2 ? root : id
@@ -106,7 +106,7 @@ extension FakeWeiboServer {
             if TextCounting.weibo.length(of: text) > 140 { return error(20012, "Text too long", path: path) }
             if state.posts.values.contains(where: { $0.uid == uid && $0.text == text }) { return error(20019, "Repeat content!", path: path) }
             state.nextID += 1
-            var post = Post(id: state.nextID, uid: uid, text: text, createdAt: state.clockNow)
+            var post = Post(id: state.nextID, uid: uid, text: text, createdAt: state.clockNow, rip: fields["rip"])
             // The uploaded picture is kept by id; the picture host makes its sizes (of a stand-in 1200x900 picture).
             if fields["pic"] != nil { post.pictures = ["upload\(state.nextID)"] }
             state.posts[state.nextID] = post

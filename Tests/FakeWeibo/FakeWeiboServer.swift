@@ -29,6 +29,8 @@ public final class FakeWeiboServer: Sendable {
         public var commentsCount = 0
         /// Its pictures' ids on the picture host.
         public var pictures: [String] = []
+        /// The end user's IP the write that made it reported (`rip`), for posts made through the API.
+        public var rip: String?
     }
 
     /// A comment as the fake keeps it.

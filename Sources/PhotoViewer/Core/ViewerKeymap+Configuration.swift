@@ -84,10 +84,62 @@ extension ViewerKeymap {
         return nil
     }
 
+    /// The largest `keys.conf` read: 64 KiB, a thousand times what a full
+    /// set of bindings takes. A larger file is refused unread
+    /// (``ConfigurationError/tooLarge(path:bytes:limit:)``).
+    public static let maxConfigurationBytes = 64 << 10
+
+    /// Why a `keys.conf` could not be read at all (a line that is not
+    /// understood is a ``Problem`` instead, and the rest still apply).
+    public enum ConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
+        /// The file is larger than ``ViewerKeymap/maxConfigurationBytes``.
+        case tooLarge(path: String, bytes: Int, limit: Int)
+        /// The file could not be read (not a regular file, no permission),
+        /// or is not UTF-8 text.
+        case unreadable(path: String, reason: String)
+
+        public var description: String {
+            switch self {
+            case .tooLarge(let path, let bytes, let limit):
+                "\(path) is \(bytes) bytes, over the \(limit) a key file may have; it was not read (move it aside, or keep only the bindings)"
+            case .unreadable(let path, let reason): "cannot read \(path): \(reason)"
+            }
+        }
+    }
+
+    /// The keymap of the `keys.conf` at `path` (``parse(_:base:)`` on its
+    /// text), or `nil` when there is no file there. The file is read only
+    /// when it is a regular file of at most ``maxConfigurationBytes``.
+    ///
+    /// ```swift
+    /// if let path = ViewerKeymap.configurationPath(), let loaded = try ViewerKeymap.load(fromFileAt: path) {
+    ///     for problem in loaded.problems { print("\(path): \(problem)") }
+    ///     await controller.setKeymap(loaded.keymap)
+    /// }
+    /// ```
+    public static func load(
+        fromFileAt path: String, base: ViewerKeymap = .standard
+    ) throws(ConfigurationError) -> (keymap: ViewerKeymap, problems: [Problem])? {
+        let bytes: [UInt8]
+        do {
+            bytes = try RegularFile.contents(of: path, limit: maxConfigurationBytes)
+        } catch  where error.isMissing {
+            return nil
+        } catch  where error.isTooLarge {
+            throw .tooLarge(path: path, bytes: (try? FileSystem.status(of: path).size) ?? 0, limit: maxConfigurationBytes)
+        } catch {
+            throw .unreadable(path: path, reason: error.reason)
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw .unreadable(path: path, reason: "it is not UTF-8 text") }
+        return parse(text, base: base)
+    }
+
     /// The standard keymap with the bindings of a `keys.conf` text, and
     /// the lines that were not understood (each skipped; the rest apply).
     ///
-    /// One binding per line, `KEY = ACTION`; `#` starts a comment. KEY is
+    /// One binding per line, `KEY = ACTION` (lines end with LF, CRLF or
+    /// CR); `#` starts a comment. A problem quotes at most 80 characters of
+    /// its line, terminal-safe. KEY is
     /// one printable character (`r`, `+`, `#` written as `"#"`) or a name:
     /// `left`, `right`, `up`, `down`, `home`, `end`, `page-up`,
     /// `page-down`, `space`, `backspace`, `enter`, `escape`. ACTION is one of
@@ -102,16 +154,16 @@ extension ViewerKeymap {
     public static func parse(_ text: String, base: ViewerKeymap = .standard) -> (keymap: ViewerKeymap, problems: [Problem]) {
         var keymap = base
         var problems: [Problem] = []
-        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (number, raw) in TextLines.split(text).enumerated() {
             let line = stripComment(String(raw)).trimmingCharacters(in: .whitespaces)
             if line.isEmpty { continue }
             let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
-                problems.append(Problem(line: number + 1, reason: "expected KEY = ACTION, got '\(TerminalText.safeLine(line))'"))
+                problems.append(Problem(line: number + 1, reason: "expected KEY = ACTION, got '\(TextLines.excerpt(line))'"))
                 continue
             }
             guard let key = key(named: parts[0]) else {
-                problems.append(Problem(line: number + 1, reason: "unknown key '\(TerminalText.safeLine(parts[0]))'"))
+                problems.append(Problem(line: number + 1, reason: "unknown key '\(TextLines.excerpt(parts[0]))'"))
                 continue
             }
             if parts[1] == "none" {
@@ -119,7 +171,7 @@ extension ViewerKeymap {
             } else if let action = KeyAction(rawValue: parts[1]) {
                 keymap.bindings[key] = .some(action)
             } else {
-                problems.append(Problem(line: number + 1, reason: "unknown action '\(TerminalText.safeLine(parts[1]))'"))
+                problems.append(Problem(line: number + 1, reason: "unknown action '\(TextLines.excerpt(parts[1]))'"))
             }
         }
         return (keymap, problems)

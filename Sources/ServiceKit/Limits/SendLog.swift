@@ -1,4 +1,5 @@
 package import Foundation
+import SystemSupport
 
 /// The times things were sent under one key (a provider's destination, an
 /// account), and the one rule that turns them into a wait under a
@@ -9,6 +10,34 @@ package struct SendLog: Hashable, Sendable, Codable {
     package private(set) var times: [Double]
 
     package init(times: [Double] = []) { self.times = times.sorted() }
+
+    /// The latest send time a log may hold: the year 9999. A ledger is a
+    /// file like any other; a time that is not finite or lies beyond this
+    /// (or before 1970) is not one a ledger writes.
+    package static let timeRange: ClosedRange<Double> = 0...253_402_300_799
+
+    /// The most send times one key keeps: far above any provider's window
+    /// (Weibo allows 30 posts an hour), so a damaged file cannot make every
+    /// check scan millions.
+    package static let maxTimes = 100_000
+
+    /// Reads a log, refusing times out of ``timeRange`` and more than
+    /// ``maxTimes`` of them, as a damaged ledger (never emptied: an empty
+    /// log would admit sends the service then refuses).
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let times = try container.decode([Double].self, forKey: .times)
+        guard times.count <= Self.maxTimes else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .times, in: container, debugDescription: "\(times.count) send times, over the \(Self.maxTimes) a log keeps")
+        }
+        if let bad = times.first(where: { !Self.timeRange.contains($0) }) {
+            throw DecodingError.dataCorruptedError(forKey: .times, in: container, debugDescription: "a send time of \(bad) seconds, not a time a ledger writes")
+        }
+        self.init(times: times)
+    }
+
+    private enum CodingKeys: String, CodingKey { case times }
 
     /// How long from `now` until one more send fits `limit` (`nil`: it fits now).
     package func wait(under limit: RateLimit, at now: Date) -> Duration? {
@@ -37,14 +66,16 @@ package struct SendLog: Hashable, Sendable, Codable {
         times.sort()
     }
 
-    /// A wait of `seconds`, rounded up to the millisecond and never zero.
+    /// A wait of `seconds`, rounded up to the millisecond, never zero and
+    /// never more than a year (whatever the times it came from).
     private static func duration(_ seconds: Double) -> Duration {
-        .milliseconds(max(1, Int((seconds * 1_000).rounded(.up))))
+        .milliseconds(Int(clamping: seconds * 1_000, rounding: .up, to: 1...(366 * 86_400_000)))
     }
 
     /// The start of the day or month holding `time`, at `offset` from UTC.
     private static func periodStart(of window: RateLimit.Window, containing time: Double, offset: Int) -> Double {
-        let local = Int((time + Double(offset)).rounded(.down))
+        // Clamped to the years a ledger holds, so the calendar's arithmetic cannot overflow.
+        let local = Int(clamping: time + Double(offset), rounding: .down, to: -86_400...Int(timeRange.upperBound) + 86_400)
         let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
         switch window {
         case .calendarMonth:
@@ -60,7 +91,7 @@ package struct SendLog: Hashable, Sendable, Codable {
         let start = periodStart(of: window, containing: time, offset: offset)
         switch window {
         case .calendarMonth:
-            let (year, month, _) = CivilDate.from(days: Int((start + Double(offset)) / 86_400))
+            let (year, month, _) = CivilDate.from(days: Int(clamping: (start + Double(offset)) / 86_400, rounding: .down, to: -1...3_000_000))
             let next = month == 12 ? (year + 1, 1) : (year, month + 1)
             return Double(CivilDate.days(year: next.0, month: next.1, day: 1) * 86_400 - offset)
         default:

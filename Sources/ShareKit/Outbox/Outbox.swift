@@ -190,7 +190,8 @@ public actor Outbox {
                 found.append(
                     (
                         rows.text(0), ShareTarget(provider: ProviderID(rows.text(1)), destination: ShareDestination(rows.text(2)), displayName: rows.text(3)),
-                        rows.optionalText(4), Data(rows.blob(5)), rows.int(6), rows.int(7)
+                        // A stored count is a claim: one out of range reads as the last attempt, never an overflow below.
+                        rows.optionalText(4), Data(rows.blob(5)), rows.int(6), min(max(0, rows.int(7)), maxAttempts)
                     ))
             }
             queued = found

@@ -85,7 +85,7 @@ extension WeChatOfficialAccountProvider {
                 let json = try TencentAnswer.check(response, provider: id, step: "freepublish/get", now: client.clock.now)
                 switch json["publish_status"]?.intValue {
                 case 0?:
-                    let url = json["article_detail"]?["item"]?[0]?["article_url"]?.stringValue.flatMap { URL(string: $0) }
+                    let url = json["article_detail"]?["item"]?[0]?["article_url"]?.stringValue.flatMap(ServerURL.parse)
                     return .posted(ShareReceipt(postID: json["article_id"]?.stringValue ?? publishID, url: url))
                 case 1?:
                     lastReason = "WeChat is still publishing"

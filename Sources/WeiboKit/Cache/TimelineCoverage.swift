@@ -70,7 +70,8 @@ struct TimelineCoverage: Hashable, Sendable {
 
     /// Whether every id strictly between `older` and `newer` is covered.
     func isComplete(between newer: Int64, and older: Int64) -> Bool {
-        guard newer > older &+ 1 else { return true }
+        // Ids come from stored rows: checked before the arithmetic, never trusted to be in order.
+        guard older < .max, newer > older + 1 else { return true }
         return ranges.contains { $0.lowerBound <= older + 1 && $0.upperBound >= newer - 1 }
     }
 

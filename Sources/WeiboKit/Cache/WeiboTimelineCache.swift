@@ -143,7 +143,7 @@ public actor WeiboTimelineCache {
                 if let above, !coverage.isComplete(between: above, and: id) {
                     items.append(.gap(WeiboTimelineGap(newerThan: String(above), olderThan: String(id), fillFrom: String(coverage.resumePoint(below: above)))))
                 }
-                items.append(.post(try decoder.decode(WeiboPost.self, from: Data(statement.blob(1)))))
+                items.append(.post(try decoder.decode(WeiboPost.self, from: Data(statement.blob(1))).keepingWebURLs))
                 above = id
             }
             let refreshed = try database.prepare("SELECT refreshed_at FROM refreshes WHERE account = ? AND timeline = ?")

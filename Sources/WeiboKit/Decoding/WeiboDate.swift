@@ -1,5 +1,6 @@
 import Foundation
 import ServiceKit
+import SystemSupport
 
 /// Weibo's date format, `Tue May 31 17:46:55 +0800 2011`, read without a
 /// `DateFormatter` (which is neither fast nor `Sendable`).
@@ -29,7 +30,8 @@ enum WeiboDate {
     /// Formats `date` the way Weibo writes it, in UTC+8 (Beijing time).
     static func format(_ date: Date) -> String {
         let offset = 8 * 3600
-        let seconds = Int(date.timeIntervalSince1970.rounded(.down)) + offset
+        // Years 1 to 9999 (a stored date is a claim): never a trap for one beyond.
+        let seconds = Int(clamping: date.timeIntervalSince1970, rounding: .down, to: -62_135_596_800...253_402_300_799) + offset
         let days = Int((Double(seconds) / 86_400).rounded(.down))
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = CivilDate.from(days: days)

@@ -115,10 +115,12 @@ struct WeiboField {
         }
     }
 
-    /// A URL (required to parse when present); `nil` when absent or empty.
+    /// An `http` or `https` URL (required to be one when present); `nil`
+    /// when absent or empty. Any other scheme (`file:`, `data:`) is a
+    /// mismatch: a URL from a server never names a local file.
     func optionalURL() throws(WeiboDecodingError) -> URL? {
         guard let text = try optionalString(), !text.isEmpty else { return nil }
-        guard let url = URL(string: text), url.scheme != nil else { throw mismatch("a URL") }
+        guard let url = ServerURL.parse(text) else { throw mismatch("an http or https URL") }
         return url
     }
 
