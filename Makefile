@@ -5,13 +5,13 @@ SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 
 # Libraries the package links, and the reference tools the tests compare with.
-BUILD_PACKAGES := pkgconf libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libheif-dev libde265-dev liblcms2-dev libgif-dev zlib1g-dev libsqlite3-dev libssl-dev libsdl2-dev libsdl2-ttf-dev libsixel-dev fonts-dejavu-core
-TEST_PACKAGES := $(BUILD_PACKAGES) libjpeg-turbo-progs libimage-exiftool-perl webp libheif-examples liblcms2-utils colord-data time python3 fiu-utils util-linux iproute2 xvfb xauth xdotool x11-apps tmux procps xterm kitty mlterm tumbler dbus python3-gi libglib2.0-bin
+BUILD_PACKAGES := pkgconf libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libheif-dev libde265-dev liblcms2-dev libgif-dev zlib1g-dev libsqlite3-dev libssl-dev libcurl4-openssl-dev libsdl2-dev libsdl2-ttf-dev libsixel-dev fonts-dejavu-core
+TEST_PACKAGES := $(BUILD_PACKAGES) stress-ng libjpeg-turbo-progs libimage-exiftool-perl webp libheif-examples liblcms2-utils colord-data time python3 fiu-utils util-linux iproute2 xvfb xauth xdotool x11-apps tmux procps xterm kitty mlterm tumbler dbus python3-gi libglib2.0-bin
 BENCH_PACKAGES := $(TEST_PACKAGES) libvips-tools imagemagick python3-pil hyperfine libimage-exiftool-perl time curl libsixel-bin
 
 DEMO_OUT ?= $(CURDIR)/.build/demo
 
-.PHONY: check-map check-portable demo test test-asan test-tsan check-docs docs docs-preview check-consumer lint bench-decode bench-metadata bench-fit bench-heif bench-browser bench-viewer bench-thumbnails bench-workers bench-loading bench-terminal deps-build deps-test deps-bench
+.PHONY: check-map check-portable demo test test-loaded test-asan test-tsan check-docs docs docs-preview check-consumer lint bench-decode bench-metadata bench-fit bench-heif bench-browser bench-viewer bench-thumbnails bench-workers bench-loading bench-terminal bench-hostile deps-build deps-test deps-bench
 
 define install_missing
 	@missing=""; \
@@ -60,6 +60,21 @@ demo: deps-build
 ## test: the whole test suite.
 test: deps-test
 	swift test --disable-xctest
+
+## test-loaded: the whole suite LOADED_RUNS times (default 3) while
+## stress-ng keeps every core busy (one CPU worker per core), so races and
+## bounds too tight for a loaded machine fail here, not only on CI. The
+## hog is stopped however a run ends.
+LOADED_RUNS ?= 3
+test-loaded: deps-test
+	swift build --build-tests
+	@for run in $$(seq 1 $(LOADED_RUNS)); do \
+		echo "loaded run $$run of $(LOADED_RUNS): stress-ng --cpu $$(nproc) beside the suite"; \
+		stress-ng --cpu "$$(nproc)" --cpu-method int64 --timeout 0 --quiet & hog=$$!; \
+		swift test --disable-xctest --skip-build; status=$$?; \
+		kill "$$hog" 2>/dev/null; wait "$$hog" 2>/dev/null; \
+		[ $$status -eq 0 ] || { echo "loaded run $$run failed"; exit $$status; }; \
+	done
 
 ## test-asan: the whole test suite under AddressSanitizer (C shims included).
 ## At most ASAN_WIDTH tests run at once (Swift Testing's
@@ -190,6 +205,12 @@ bench-metadata: deps-bench
 bench-fit: deps-bench
 	swift build -c release --product photo-fit
 	/usr/bin/python3 scripts/bench-fit.py
+
+## bench-hostile: what hostile state and answers cost (a panorama, a grid of them,
+## a journal's garbage tail, a trickling URL), beside vipsthumbnail and ImageMagick.
+bench-hostile: deps-bench
+	for product in photo-fit photo-browser photo-album; do swift build -c release --product $$product || exit 1; done
+	/usr/bin/python3 scripts/bench-hostile.py
 
 ## bench-heif: HEIC and AVIF renditions beside vipsthumbnail and heif-convert; colour management's cost.
 bench-heif: deps-bench

@@ -99,6 +99,12 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // libcurl for ServiceKit's CurlTransport (typed wrappers for its variadic calls in shim.h).
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
         .systemLibrary(
             name: "CCrypto",
             pkgConfig: "libcrypto",
@@ -175,7 +181,7 @@ let package = Package(
         // JSON, forms, multipart, redacting logs.
         .target(
             name: "ServiceKit",
-            dependencies: ["SystemSupport", .target(name: "CNetlink", condition: .when(platforms: [.linux]))],
+            dependencies: ["SystemSupport", "CCurl", .target(name: "CNetlink", condition: .when(platforms: [.linux]))],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -339,6 +345,7 @@ let package = Package(
             name: "photodeck-fuzz",
             dependencies: [
                 "ImageCodecs", "ShareKit", "ServiceKit", "ShareKitTesting", "WeiboKit", "WeiboShare", "WeChatShare", "PhotoViewer", "SQLiteSupport",
+                "PhotoAlbum", "PhotoBrowser", "ImageLoading",
             ],
             path: "Fuzz/photodeck-fuzz",
             swiftSettings: swiftSettings
@@ -352,6 +359,8 @@ let package = Package(
             name: "store-tool", dependencies: ["ShareKit", "WeiboKit", "SQLiteSupport", "SystemSupport"], path: "Tests/StoreTool", swiftSettings: swiftSettings),
         // One process writing into an image disk cache, for the tests that share a cache folder between processes or kill a writer.
         .executableTarget(name: "cache-writer", dependencies: ["ImageLoading", "ServiceKit"], path: "Tests/CacheWriter", swiftSettings: swiftSettings),
+        // One request with the default transport, reporting how much the process grew (memory bounds against hostile servers).
+        .executableTarget(name: "fetch-probe", dependencies: ["ServiceKit"], path: "Tests/FetchProbe", swiftSettings: swiftSettings),
         // A fake Weibo on loopback for the client's and the example's tests.
         .target(name: "FakeWeibo", dependencies: ["ServiceKit", "ServiceKitTesting", "ImageCodecs"], path: "Tests/FakeWeibo", swiftSettings: swiftSettings),
         // Helpers every test target shares: fixtures, seeded data, fakes, waiting on events.
@@ -388,7 +397,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ServiceKitTests",
-            dependencies: ["ServiceKit", "ServiceKitTesting", "TestSupport"],
+            dependencies: ["ServiceKit", "ServiceKitTesting", "TestSupport", "fetch-probe"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -422,7 +431,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ImageLoadingTests",
-            dependencies: ["ImageLoading", "ImageCodecs", "ServiceKit", "ServiceKitTesting", "TestSupport", "cache-writer"],
+            dependencies: ["ImageLoading", "ImageCodecs", "ServiceKit", "ServiceKitTesting", "SQLiteSupport", "SystemSupport", "TestSupport", "cache-writer"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -437,7 +446,7 @@ let package = Package(
             dependencies: [
                 "photo-fit", "photo-album", "photo-share", "photo-browser", "weibo-client", "photodeck-fuzz", "netwatch", "store-tool", "FakeWeibo",
                 "ImageCodecs", "PhotoBrowser", "PhotoViewer", "ShareKit", "ServiceKit", "ShareKitTesting", "ServiceKitTesting", "TestSupport",
-                "SystemSupport", "ExampleSupport",
+                "SystemSupport", "SQLiteSupport", "ExampleSupport",
             ],
             swiftSettings: swiftSettings
         ),

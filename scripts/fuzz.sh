@@ -3,12 +3,15 @@
 #
 #   scripts/fuzz.sh [TARGET...]        targets: jpeg png webp probe exif render json weibo tencent
 #                                       weibo-timeline weibo-people heif icc gif heif-grid webp-anim
-#                                       png-file multipart terminal outbox rewrite (default: all)
+#                                       png-file multipart terminal outbox rewrite, and what the SDK
+#                                       persists: album-journal cache-index ledger keys png-text
+#                                       weibo-cache (default: all)
 #
 # Environment:
 #   FUZZ_SECONDS   seconds per target (default 60)
 #   FUZZ_JOBS      parallel fuzzing processes per target (default 1)
-# Seeds come from Tests/Fixtures/conformance (images) and Fuzz/seeds/providers (answers); the growing corpus is kept in
+# Seeds come from Tests/Fixtures/conformance (images), Fuzz/seeds/providers (answers) and
+# Fuzz/seeds/persisted (the SDK's own files); the growing corpus is kept in
 # .build/fuzz-corpus/TARGET. A crashing input is copied to
 # Tests/Fixtures/fuzz-regressions/, which the test suite
 # replays; the script then exits 1.
@@ -18,7 +21,7 @@ SECONDS_PER_TARGET=${FUZZ_SECONDS:-60}
 JOBS=${FUZZ_JOBS:-1}
 TARGETS=("$@")
 [ ${#TARGETS[@]} -gt 0 ] || TARGETS=(jpeg png webp probe exif render json weibo tencent weibo-timeline weibo-people heif icc gif
-    heif-grid webp-anim png-file multipart terminal outbox rewrite)
+    heif-grid webp-anim png-file multipart terminal outbox rewrite album-journal cache-index ledger keys png-text weibo-cache)
 TESTDATA=Tests/Fixtures/conformance
 REGRESSIONS=Tests/Fixtures/fuzz-regressions
 
@@ -75,6 +78,12 @@ seed() { # target corpus-dir
             printf '{"text":null,"images":["/9j/4AAQ"],"link":{"url":"https://example.com","title":"t"}}' >"$2/image-link"
             return ;;
         gif) find Fuzz/seeds/gif -type f ;;
+        album-journal) find Fuzz/seeds/persisted -name 'album-journal*' ;;
+        cache-index) find Fuzz/seeds/persisted -name 'cache-index*' ;;
+        ledger) find Fuzz/seeds/persisted -name 'ledger*' ;;
+        keys) find Fuzz/seeds/persisted -name 'keys*' ;;
+        png-text) find Fuzz/seeds/persisted -name 'png-text*' ;;
+        weibo-cache) find Fuzz/seeds/persisted -name 'weibo-cache*'; find Fuzz/seeds/providers -name '*timeline*' ;;
         icc)
             # A leading byte picks the reader: 0 a whole profile, 1 JPEG APP2 chunks, 2 a PNG iCCP body.
             for file in /usr/share/color/icc/colord/*.icc Fuzz/seeds/icc/*.icc; do
@@ -103,7 +112,13 @@ PY
     done
 }
 
-max_len() { case "$1" in json | weibo | tencent | weibo-* | multipart | terminal | outbox) echo 16384 ;; icc) echo 65536 ;; *) echo 262144 ;; esac; }
+max_len() {
+    case "$1" in
+        json | weibo | tencent | weibo-* | multipart | terminal | outbox | album-journal | cache-index | ledger | keys) echo 16384 ;;
+        icc | png-text) echo 65536 ;;
+        *) echo 262144 ;;
+    esac
+}
 
 status=0
 mkdir -p "$REGRESSIONS"

@@ -22,6 +22,12 @@
 //   outbox              stored outbox content: an entry whose content is the input, processed
 //   rewrite             metadata rewriting (every policy) and lossless JPEG transforms: an image that
 //                       decoded before decodes after, to the same pixels (a rewrite), or the same size (a transform)
+//   album-journal       an album store's journal beside an empty index: opened (replayed), listed, checked
+//   cache-index         image cache index rows (key, file, size, last use per line): repaired, read, evicted
+//   ledger              the rate-limit ledger's JSON: checked and reserved under rolling and calendar windows
+//   keys                keys.conf: parsed as text and loaded from a file
+//   png-text            a cached thumbnail's chunks: text entries read, the thumbnail looked up
+//   weibo-cache         a stored post in the Weibo timeline cache: the timeline read back
 //
 // For weibo and tencent the first byte picks the HTTP status; the rest is the body.
 //
@@ -45,6 +51,11 @@ enum FuzzTarget: String, CaseIterable {
     case webpAnimation = "webp-anim"
     case pngFile = "png-file"
     case multipart, terminal, outbox, rewrite
+    case albumJournal = "album-journal"
+    case cacheIndex = "cache-index"
+    case ledger, keys
+    case pngText = "png-text"
+    case weiboCache = "weibo-cache"
 
     static let selected: FuzzTarget = {
         let name = ProcessInfo.processInfo.environment["PHOTODECK_FUZZ_TARGET"] ?? "probe"
@@ -159,6 +170,8 @@ enum FuzzTarget: String, CaseIterable {
             }
         case .heifGrid, .webpAnimation, .pngFile, .multipart, .terminal, .outbox, .rewrite:
             runHostileTarget(bytes, limits: limits)
+        case .albumJournal, .cacheIndex, .ledger, .keys, .pngText, .weiboCache:
+            runPersistedTarget(bytes)
         case .tencent:
             let response = Self.response(bytes)
             if let json = try? TencentAnswer.check(response, provider: "wechat-oa", step: "fuzz", now: Date(timeIntervalSince1970: 1_800_000_000)) {

@@ -23,7 +23,9 @@ struct FuzzReplayTests {
     @Test("saved crashes, provider answers and the test data's hostile files run through every target without crashing")
     func replay() async throws {
         let regressions = Self.files(in: "Tests/Fixtures/fuzz-regressions")
-        let seeds = Self.files(in: "Fuzz/seeds/providers") + Self.files(in: "Fuzz/seeds/gif") + Self.files(in: "Fuzz/seeds/heif")
+        let seeds =
+            Self.files(in: "Fuzz/seeds/providers") + Self.files(in: "Fuzz/seeds/gif") + Self.files(in: "Fuzz/seeds/heif")
+            + Self.files(in: "Fuzz/seeds/persisted")
         let hostile = Self.hostileTestData()
         // The audit's hostile inputs, made here (not stored): each case of the
         // hostile-input issue, through every target, the new ones included.
@@ -42,6 +44,14 @@ struct FuzzReplayTests {
             ("terminal-osc52", Array("\u{1B}]52;c;aGk=\u{07}\u{9B}2J\u{1B}[?62;4c\u{1B}[4;1;1t".utf8)),
             ("outbox-content", Array(#"{"text":"\u001b]52;c;AA\u0007","images":["AAAA"],"link":{"url":"javascript:alert(1)"}}"#.utf8)),
             ("multipart", Array("B\n--B\r\nContent-Disposition: form-data; name=\"x\"; filename=\"../../etc/passwd\"\r\n\r\n--B".utf8)),
+            // What the SDK wrote earlier, changed (issue 34): a journal's huge sequence and NUL tail, a cache row's traversal.
+            ("journal-tail", Array("{\"seq\":9223372036854775807,\"op\":\"album\",\"album\":\"E\",\"at\":0}\n".utf8) + [UInt8](repeating: 0, count: 200_000)),
+            (
+                "cache-row",
+                Array(
+                    "https://x/y\t../../../home/Documents\t7\t0\nhttps://x/z\t\(String(repeating: "a", count: 32))-\(String(repeating: "b", count: 16))\t-9223372036854775808\t1e999\n"
+                        .utf8)
+            ),
         ]
         for (name, bytes) in generated {
             try Data(bytes).write(to: URL(fileURLWithPath: "\(work)/\(name)"))
