@@ -5,6 +5,10 @@ import Synchronization
 import TestSupport
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// What a hostile server can make the transport spend: a declared length
 /// over the cap costs no body, and a deadline is one deadline, however many
 /// attempts the retry policy allows.
@@ -75,5 +79,52 @@ struct TransportBoundsTests {
         let answer = try await CurlTransport().send(asked, retrying: RetryPolicy(maxAttempts: 3, maxDelay: .seconds(60)), clock: SystemClock())
         // Returned at once with the answer (before: a 60 s wait, then a second request).
         #expect(answer.status == 503 && busy.requests.count == 1)
+    }
+}
+
+/// TLS through libcurl: a certificate nobody vouches for is refused before
+/// anything is sent (`cannotConnect`, so a publish knows nothing reached a
+/// server).
+@Suite("HTTP transport over TLS", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl")))
+struct TransportTLSTests {
+    @Test("a self-signed certificate on loopback is refused as cannotConnect, naming the verification")
+    func selfSigned() async throws {
+        let folder = NSTemporaryDirectory() + "tls-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let made = try await offPool {
+            try ChildProcess.run(
+                "/usr/bin/openssl",
+                [
+                    "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "\(folder)/key.pem", "-out", "\(folder)/cert.pem", "-days", "1", "-subj",
+                    "/CN=127.0.0.1",
+                ])
+        }
+        #expect(made.status == 0, "\(made.output)")
+        // openssl s_server picks a free port and says which on its first lines.
+        let log = "\(folder)/server.log"
+        let pid = try ChildProcess.spawn(
+            "/usr/bin/openssl", ["s_server", "-accept", "127.0.0.1:0", "-cert", "\(folder)/cert.pem", "-key", "\(folder)/key.pem", "-www"],
+            environment: ProcessInfo.processInfo.environment, output: log)
+        defer {
+            kill(pid, SIGTERM)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
+        var port = 0
+        try await waitUntil("the TLS server says its port") {
+            let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("ACCEPT ") }),
+                let found = line.split(separator: ":").last.flatMap({ Int($0) })
+            else { return false }
+            port = found
+            return true
+        }
+        await #expect {
+            _ = try await CurlTransport().send(HTTPRequest(url: URL(string: "https://127.0.0.1:\(port)/")!, timeout: .seconds(30)))
+        } throws: { error in
+            guard case .cannotConnect(let reason) = error as? TransportError else { return false }
+            return reason.lowercased().contains("certificate")
+        }
     }
 }
