@@ -74,7 +74,7 @@ struct HostileStateTests {
 
     // MARK: The image cache
 
-    @Test("photo-browser: a cache index row naming ../../../home/Documents leaves that folder and its files as they were")
+    @Test("photo-browser: a cache index row naming ../../../../home/Documents leaves that folder and its files as they were")
     func imageCacheIndex() async throws {
         let work = try Self.scratch("cache-index")
         defer { try? FileManager.default.removeItem(atPath: work) }
@@ -88,9 +88,9 @@ struct HostileStateTests {
         let environment = ["COLUMNS": "40", "LINES": "12", "PHOTODECK_IMAGE_CACHE": cache]
         let arguments = ["--display", "ansi", "--once", server.url(path: "/a.jpg").absoluteString]
         #expect(try await ExampleProcess.run("photo-browser", arguments, environment: environment).status == 0)
-        // The row another program planted: data/../../../home/Documents is the folder above.
+        // The row another program planted: from data/, ../../../../home/Documents is the folder above.
         let index = try SQLiteDatabase(path: "\(cache)/index.sqlite")
-        try index.execute("INSERT INTO entries VALUES ('https://x/y', '../../../home/Documents', 7, 'x', X'7B7D', 0)")
+        try index.execute("INSERT INTO entries VALUES ('https://x/y', '../../../../home/Documents', 7, 'x', X'7B7D', 0)")
         index.close()
         let again = try await ExampleProcess.run("photo-browser", arguments, environment: environment)
         #expect(again.status == 0, "\(again.standardError)")
