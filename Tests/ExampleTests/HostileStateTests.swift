@@ -169,7 +169,11 @@ struct HostileStateTests {
         #expect(run.seconds < 15, "took \(run.seconds) s")
     }
 
-    @Test("photo-browser --grid of 8 URLs of a 65,535 x 1,525 PNG: decodes in flight share a budget; memory stays bounded")
+    // Its measure is the process's peak memory, which a sanitizer's shadow and quarantine blur (487 MB under
+    // ASan for this run, against 61 MB without): it runs in the plain suite, where that figure means something.
+    @Test(
+        "photo-browser --grid of 8 URLs of a 65,535 x 1,525 PNG: decodes in flight share a budget; memory stays bounded",
+        .enabled(if: ProcessInfo.processInfo.environment["PHOTODECK_SANITIZER"] == nil))
     func panoramaGrid() async throws {
         let wide = Array(try Data(contentsOf: URL(fileURLWithPath: "\(DecompressionBombTests.fixtures)/wide-65535x1525.png")))
         let server = try LoopbackHTTPServer { _ in .respond(status: 200, headers: ["Cache-Control": "max-age=60"], body: wide) }
@@ -184,7 +188,7 @@ struct HostileStateTests {
         #expect(run.result.status == 0, "\(run.result.standardError)")
         #expect(run.result.standardOutput.contains("1/8  w1.png  grid"), "\(run.result.standardOutput.suffix(300))")
         // Before: 3.6 GB for 16 in a release build. Each decode now holds its ring (at most 16 MiB), a batch of rows and a small result.
-        #expect(run.peakMB < DecompressionBombTests.bound(256), "peak \(run.peakMB) MB")
+        #expect(run.peakMB < 256, "peak \(run.peakMB) MB")
         print("photo-browser --grid, 8 panoramas: \(run.seconds) s, \(run.peakMB) MB")
     }
 
