@@ -113,6 +113,7 @@ test-tsan: deps-test
 ## or when a module other than SystemSupport calls the C library's system interface.
 check-map: deps-build
 	python3 scripts/module-map.py --check
+	python3 scripts/check-platform.py --self-test
 	python3 scripts/check-platform.py
 
 ## check-portable: builds the libraries as they are built where Linux's own

@@ -142,9 +142,17 @@ let package = Package(
             dependencies: ["CCrypto", "CTerminal", "CHeap"],
             swiftSettings: swiftSettings
         ),
+        // The execution floor (package access): every thread PhotoDeck
+        // starts, the blocking queue, and the serial executor of the actors
+        // that touch SQLite or fsync. Nothing above it starts a thread.
+        .target(
+            name: "Execution",
+            dependencies: ["SystemSupport"],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "ImageCodecs",
-            dependencies: ["SystemSupport", "CTurboJPEG", "CJPEGShim", "CPNGShim", "CWebP", "CResample", "CHeif", "CHEVCDecoder", "CLCMS2", "CGIF", "CZlib"],
+            dependencies: ["SystemSupport", "Execution", "CTurboJPEG", "CJPEGShim", "CPNGShim", "CWebP", "CResample", "CHeif", "CHEVCDecoder", "CLCMS2", "CGIF", "CZlib"],
             swiftSettings: swiftSettings
         ),
 
@@ -157,7 +165,7 @@ let package = Package(
         // The browser engine on a screen: an SDL2 window and terminal graphics.
         .target(
             name: "PhotoViewer",
-            dependencies: ["PhotoBrowser", "ImageCodecs", "SystemSupport", "CSDL2", "CSixel", "CZlib"],
+            dependencies: ["Execution", "PhotoBrowser", "ImageCodecs", "SystemSupport", "CSDL2", "CSixel", "CZlib"],
             swiftSettings: swiftSettings
         ),
 
@@ -170,7 +178,7 @@ let package = Package(
         ),
         .target(
             name: "PhotoAlbum",
-            dependencies: ["ImageCodecs", "SQLiteSupport", "SystemSupport", .target(name: "CV4L2", condition: .when(platforms: [.linux]))],
+            dependencies: ["ImageCodecs", "SQLiteSupport", "SystemSupport", "Execution", .target(name: "CV4L2", condition: .when(platforms: [.linux]))],
             swiftSettings: swiftSettings
         ),
 
@@ -181,12 +189,12 @@ let package = Package(
         // JSON, forms, multipart, redacting logs.
         .target(
             name: "ServiceKit",
-            dependencies: ["SystemSupport", "CCurl", .target(name: "CNetlink", condition: .when(platforms: [.linux]))],
+            dependencies: ["SystemSupport", "Execution", "CCurl", .target(name: "CNetlink", condition: .when(platforms: [.linux]))],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "ShareKit",
-            dependencies: ["ImageCodecs", "ServiceKit", "SQLiteSupport", "SystemSupport"],
+            dependencies: ["ImageCodecs", "ServiceKit", "SQLiteSupport", "SystemSupport", "Execution"],
             swiftSettings: swiftSettings
         ),
         // Photos from the network: coalesced downloads under per-host
@@ -203,7 +211,7 @@ let package = Package(
         // links libcrypto (through SystemSupport), SQLite and netlink only.
         .target(
             name: "WeiboKit",
-            dependencies: ["ServiceKit", "SQLiteSupport", "SystemSupport"],
+            dependencies: ["ServiceKit", "SQLiteSupport", "SystemSupport", "Execution"],
             swiftSettings: swiftSettings
         ),
         // One module per provider family; ShareKit never imports them.
@@ -231,7 +239,7 @@ let package = Package(
         // WeChat app bridge's fake.
         .target(
             name: "ServiceKitTesting",
-            dependencies: ["ServiceKit", "SystemSupport"],
+            dependencies: ["Execution", "ServiceKit", "SystemSupport"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -361,6 +369,9 @@ let package = Package(
         .executableTarget(name: "cache-writer", dependencies: ["ImageLoading", "ServiceKit"], path: "Tests/CacheWriter", swiftSettings: swiftSettings),
         // One request with the default transport, reporting how much the process grew (memory bounds against hostile servers).
         .executableTarget(name: "fetch-probe", dependencies: ["ServiceKit"], path: "Tests/FetchProbe", swiftSettings: swiftSettings),
+        // The disk executor's claim, measured in a process of its own.
+        .executableTarget(
+            name: "pool-stall-probe", dependencies: ["PhotoAlbum", "SQLiteSupport"], path: "Tests/PoolStallProbe", swiftSettings: swiftSettings),
         // A fake Weibo on loopback for the client's and the example's tests.
         .target(name: "FakeWeibo", dependencies: ["ServiceKit", "ServiceKitTesting", "ImageCodecs"], path: "Tests/FakeWeibo", swiftSettings: swiftSettings),
         // Helpers every test target shares: fixtures, seeded data, fakes, waiting on events.
@@ -372,7 +383,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SystemSupportTests",
-            dependencies: ["SystemSupport", "TestSupport"],
+            dependencies: ["Execution", "SystemSupport", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -408,7 +419,7 @@ let package = Package(
         // The README's and doc comments' code samples, compiled (and checked to be there).
         .testTarget(
             name: "DocSnippetTests",
-            dependencies: [
+            dependencies: ["Execution", 
                 "ImageCodecs", "PhotoAlbum", "PhotoBrowser", "PhotoViewer", "ShareKit", "ServiceKit", "ShareKitTesting", "ServiceKitTesting", "WeiboKit",
                 "WeiboShare",
                 "WeChatShare", "WeChatAppShare", "WeChatAppShareTesting", "SystemSupport", "TestSupport", "ImageLoading",
@@ -446,7 +457,7 @@ let package = Package(
             dependencies: [
                 "photo-fit", "photo-album", "photo-share", "photo-browser", "weibo-client", "photodeck-fuzz", "netwatch", "store-tool", "FakeWeibo",
                 "ImageCodecs", "PhotoBrowser", "PhotoViewer", "ShareKit", "ServiceKit", "ShareKitTesting", "ServiceKitTesting", "TestSupport",
-                "SystemSupport", "SQLiteSupport", "ExampleSupport",
+                "SystemSupport", "SQLiteSupport", "ExampleSupport", "pool-stall-probe",
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,35 +1,141 @@
 #!/usr/bin/env python3
 """Fails when a module other than SystemSupport calls the C library's
-system interface directly (files, descriptors, sockets, terminals, errno,
-`import Glibc`).
+system interface directly (files, descriptors, sockets, terminals,
+processes, signals, threads and their scheduling, errno, `import Glibc`).
 
-SystemSupport is the one home of the package's platform code: its
-FileSystem, RegularFile, ReadOnlyFile, DurableFile, FileLock, FolderListing,
-FolderTreeWatcher, Descriptor, TerminalPort and LoopbackSocket. Everything
+SystemSupport is the one home of the package's platform code (FileSystem,
+RegularFile, DurableFile, FileLock, FolderListing, Descriptor, TerminalPort,
+LoopbackSocket, CurrentThread, ChildProcess, SystemError...). Everything
 else calls those, so a port to another system touches one module.
 
-  check-platform.py          list the calls found in Sources/ and Examples/
-                             (outside SystemSupport); exit 1 if any
-  check-platform.py --count  print the number of files that make them
+It reads call sites, not lines: comments and the text of string literals
+are removed first, but the code inside an interpolation `\\( ... )` is kept
+(a call hides there as well as anywhere). A name followed by `(` is a call
+unless it is a member (`.read(`), a declaration (`func read(`, an enum's
+`case read(`), awaited (a C call never is), or a function the same module declares (a module's own
+`read(...)`, which the bare name then means).
+
+  check-platform.py             list the calls found in Sources/ and Examples/
+                                (outside SystemSupport); exit 1 if any
+  check-platform.py --count     print the number of files that make them
+  check-platform.py --self-test check the reader on samples, exit 1 on a miss
 """
 import pathlib
 import re
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-CALLS = """
-open close read write pread pwrite fsync fdatasync fstat stat lstat fchmod unlink rename
+CALLS = set("""
+open openat close read write pread pwrite fsync fdatasync fstat stat lstat fchmod unlink unlinkat rename renameat
 mkdir rmdir access opendir readdir closedir socket socketpair bind listen accept connect
-send recv shutdown setsockopt getsockname poll select pipe fcntl ioctl isatty tcgetattr
-tcsetattr cfmakeraw inotify_init1 inotify_add_watch inotify_rm_watch flock usleep nanosleep
-strerror sigaction kill dup dup2 mmap munmap memchr readlink symlink chmod chown truncate ftruncate
-""".split()
-CALL = re.compile(r"(?<![\w.])(" + "|".join(CALLS) + r")\s*\(")
-DECLARATION = re.compile(r"\b(func|case|init)\b")
-ERRNO = re.compile(r"(?<![\w.])errno\b(?!\s*:)")
-STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+send recv sendto recvfrom shutdown setsockopt getsockopt getsockname poll select pipe pipe2 fcntl ioctl isatty
+tcgetattr tcsetattr cfmakeraw inotify_init1 inotify_add_watch inotify_rm_watch flock usleep nanosleep
+strerror strerror_r perror sigaction sigprocmask sigemptyset sigaddset signal raise kill killpg dup dup2 mmap munmap
+memchr readlink symlink chmod chown truncate ftruncate setpriority getpriority nice sched_yield sched_setaffinity
+sched_getaffinity getpid getppid getuid geteuid fork vfork execv execve execvp waitpid wait4 posix_spawn posix_spawnp
+sysconf getenv setenv unsetenv clock_gettime gettimeofday prctl syscall
+""".split())
+# Families named by prefix: every pthread_ and posix_spawn call.
+FAMILIES = ("pthread_", "posix_spawn", "sched_")
+QUALIFIED = re.compile(r"\b(Glibc|Darwin|Musl)\s*\.\s*(\w+)")
+IMPORT = re.compile(r"^\s*(@preconcurrency\s+)?import\s+(Glibc|Darwin|Musl)\b", re.M)
 FUNC = re.compile(r"\bfunc\s+(\w+)")
-IMPORT = re.compile(r"^\s*(@preconcurrency\s+)?import\s+(Glibc|Darwin|Musl)\b")
+IDENT = re.compile(r"[A-Za-z_]\w*")
+
+
+def code_of(text):
+    """`text` with comments and string contents blanked (lengths and line
+    breaks kept, so offsets still name lines); interpolations kept."""
+    out = []
+    i, n = 0, len(text)
+    # A stack of contexts: "code" (with the depth of parentheses of an
+    # interpolation it closes at), or a string with its delimiter.
+    stack = [("code", None)]
+    while i < n:
+        kind, data = stack[-1]
+        c = text[i]
+        if kind == "code":
+            if text.startswith("//", i):
+                end = text.find("\n", i)
+                end = n if end < 0 else end
+                out.append(" " * (end - i))
+                i = end
+            elif text.startswith("/*", i):
+                depth, j = 1, i + 2
+                while j < n and depth:
+                    if text.startswith("/*", j):
+                        depth, j = depth + 1, j + 2
+                    elif text.startswith("*/", j):
+                        depth, j = depth - 1, j + 2
+                    else:
+                        j += 1
+                out.append("".join(ch if ch == "\n" else " " for ch in text[i:j]))
+                i = j
+            elif c == '"' or (c == "#" and re.match(r'#+"', text[i:])):
+                hashes = len(re.match(r'#*', text[i:]).group(0))
+                j = i + hashes
+                delimiter = '"""' if text.startswith('"""', j) else '"'
+                out.append(" " * (hashes + len(delimiter)))
+                i = j + len(delimiter)
+                stack.append(("string", (delimiter, hashes)))
+            else:
+                if data is not None:
+                    if c == "(":
+                        stack[-1] = ("code", data + 1)
+                    elif c == ")":
+                        if data == 0:
+                            stack.pop()
+                            out.append(" ")
+                            i += 1
+                            continue
+                        stack[-1] = ("code", data - 1)
+                out.append(c)
+                i += 1
+        else:
+            delimiter, hashes = data
+            escape = "\\" + "#" * hashes
+            closing = delimiter + "#" * hashes
+            if text.startswith(escape + "(", i):
+                out.append(" " * (len(escape) + 1))
+                i += len(escape) + 1
+                stack.append(("code", 0))
+            elif text.startswith(escape, i) and i + len(escape) < n:
+                out.append(" " * (len(escape) + 1) if text[i + len(escape)] != "\n" else " " * len(escape) + "\n")
+                i += len(escape) + 1
+            elif text.startswith(closing, i):
+                out.append(" " * len(closing))
+                i += len(closing)
+                stack.pop()
+            else:
+                out.append("\n" if c == "\n" else " ")
+                i += 1
+    return "".join(out)
+
+
+def calls_in(text, own=frozenset()):
+    """(line, what) for each platform call in Swift source `text`."""
+    code = code_of(text)
+    for match in IMPORT.finditer(code):
+        yield code.count("\n", 0, match.start()) + 1, "import " + match.group(2)
+    for match in QUALIFIED.finditer(code):
+        yield code.count("\n", 0, match.start()) + 1, f"{match.group(1)}.{match.group(2)}"
+    for match in IDENT.finditer(code):
+        name = match.group(0)
+        if name not in CALLS and not name.startswith(FAMILIES) and name != "errno":
+            continue
+        before = code[: match.start()].rstrip()
+        after = code[match.end():].lstrip()
+        if before.endswith("."):
+            continue
+        previous = IDENT.findall(before[-40:])
+        if previous and previous[-1] in ("func", "case", "var", "let", "await") and before.endswith(previous[-1]):
+            continue  # a declaration, or an awaited call (a C call is never async)
+        if name == "errno":
+            if after.startswith(":"):  # an argument label or a parameter named errno
+                continue
+            yield code.count("\n", 0, match.start()) + 1, "errno"
+        elif after.startswith("(") and name not in own:
+            yield code.count("\n", 0, match.start()) + 1, name + "()"
 
 
 def module_of(relative):
@@ -43,28 +149,49 @@ def findings():
         for path in sorted((ROOT / folder).rglob("*.swift"))
         if path.relative_to(ROOT).parts[:2] != ("Sources", "SystemSupport")
     ]
-    # A module's own methods named like a C call (WeiboAPI.read, Console.write) are not the C call.
     declared = {}
     for relative in files:
-        declared.setdefault(module_of(relative), set()).update(FUNC.findall((ROOT / relative).read_text()))
+        declared.setdefault(module_of(relative), set()).update(FUNC.findall(code_of((ROOT / relative).read_text())))
     for relative in files:
-        own = declared[module_of(relative)]
-        for number, line in enumerate((ROOT / relative).read_text().splitlines(), 1):
-            code = STRING.sub('""', line.split("//", 1)[0])
-            if IMPORT.search(code):
-                yield relative, number, "import " + IMPORT.search(code).group(2)
-                continue
-            if DECLARATION.search(code):
-                continue
-            for match in CALL.finditer(code):
-                # An awaited call is Swift's (a C call is never async).
-                if match.group(1) not in own and not code[: match.start()].rstrip().endswith("await"):
-                    yield relative, number, match.group(1) + "()"
-            if ERRNO.search(code):
-                yield relative, number, "errno"
+        for number, what in calls_in((ROOT / relative).read_text(), frozenset(declared[module_of(relative)])):
+            yield relative, number, what
+
+
+SAMPLES = [
+    # (source, what must be found)
+    ('case .system(let call, let code): "\\(call) failed: \\(String(cString: strerror(code)))"', ["strerror()"]),
+    ("members.ids.withLock { _ = $0.insert(UInt(pthread_self())) }", ["pthread_self()"]),
+    ("_ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)", ["setpriority()"]),
+    ("init() { fd = open(path, O_RDONLY) }", ["open()"]),
+    ("func f() { let code = errno }", ["errno"]),
+    ('let s = #"a \\#(kill(1, 9)) b"#', ["kill()"]),
+    ('let s = """\n  text \\(getpid())\n  """', ["getpid()"]),
+    ("_ = Glibc.write(1, p, 2)", ["Glibc.write"]),
+    ("import Glibc", ["import Glibc"]),
+    ("handle.read(upToCount: 4)", []),
+    ("func read(_ n: Int) -> Int { n }", []),
+    ('let text = "strerror(code) and open(path)"', []),
+    ("// open(path) in a comment\n/* kill(1) /* nested */ */", []),
+    ("enum E { case write(Int) }", []),
+    ("throw .system(call: \"poll\", errno: code)", []),
+    ("return try await send(request)", []),
+]
+
+
+def self_test():
+    misses = 0
+    for source, wanted in SAMPLES:
+        found = [what for _, what in calls_in(source)]
+        if found != wanted:
+            misses += 1
+            print(f"self-test: {source!r}: found {found}, wanted {wanted}", file=sys.stderr)
+    print(f"self-test: {len(SAMPLES) - misses} of {len(SAMPLES)} samples read right")
+    return 1 if misses else 0
 
 
 def main(argv):
+    if "--self-test" in argv:
+        return self_test()
     found = list(findings())
     if "--count" in argv:
         print(len({path for path, _, _ in found}))

@@ -22,8 +22,9 @@ struct TimelinePictures {
     /// The size loaded: the box in pixels.
     let pixels: PixelSize
 
-    init(graphics: TerminalGraphics?, loader: ImageLoader) {
-        inline = InlinePictures.detect(graphics: graphics)
+    /// Finds the terminal (its answers are awaited off the cooperative pool).
+    init(graphics: TerminalGraphics?, loader: ImageLoader) async {
+        inline = await InlinePictures.detect(graphics: graphics)
         self.loader = loader
         box = Self.box(for: inline.graphics)
         pixels = inline.pixels(columns: box.columns, rows: box.rows)
@@ -75,7 +76,10 @@ extension Session {
     /// Timeline rows as text; with --pictures, each post's pictures drawn under it.
     func printTimeline(_ items: [WeiboTimelineItem], id: WeiboTimelineID) async {
         let posts = items.compactMap(\.post)
-        var pictures = arguments.pictures == true ? TimelinePictures(graphics: arguments.viewer.display?.terminalGraphics, loader: imageLoader()) : nil
+        var pictures: TimelinePictures?
+        if arguments.pictures == true {
+            pictures = await TimelinePictures(graphics: arguments.viewer.display?.terminalGraphics, loader: imageLoader())
+        }
         let loads = pictures?.start(posts) ?? []
         var next = 0
         for item in items {
@@ -113,7 +117,7 @@ extension Session {
         if options.opensWindow() {
             screenWidth = Int(max(options.window.width, options.window.height))
         } else {
-            let terminal = InlinePictures.detect(graphics: options.display?.terminalGraphics)
+            let terminal = await InlinePictures.detect(graphics: options.display?.terminalGraphics)
             screenWidth = terminal.columns * terminal.cellSize.width
         }
         let size = WeiboPictureSize.fitting(width: screenWidth)

@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import Synchronization
 
 /// A connection to an SQLite database: a thin, typed layer over the C API,
 /// shared by the modules of this package (`package` access).
@@ -25,13 +26,23 @@ package final class SQLiteDatabase {
         }
         handle = connection
         sqlite3_extended_result_codes(connection, 1)
-        sqlite3_busy_timeout(connection, 5_000)
+        sqlite3_busy_handler(connection, busyHandler, nil)
         try execute("PRAGMA journal_mode = WAL")
         try execute("PRAGMA synchronous = FULL")
         try execute("PRAGMA foreign_keys = ON")
     }
 
     deinit { close() }
+
+    /// How long a statement waits for a lock another connection holds
+    /// before it fails with `SQLITE_BUSY`.
+    package static let busyTimeout: Duration = .seconds(5)
+
+    /// How many times, in this process, a connection found the database
+    /// locked and waited: a test's evidence that a store is waiting.
+    package static var busyWaitCount: Int { busyWaits.load(ordering: .relaxed) }
+
+    fileprivate static let busyWaits = Atomic<Int>(0)
 
     /// Closes the connection now rather than when the last reference goes
     /// (the WAL is checkpointed when it is the last connection). Statements
@@ -201,4 +212,20 @@ package enum SQLiteValue {
     package static func int(_ value: Int) -> SQLiteValue { .integer(Int64(value)) }
     package static func optional(_ value: String?) -> SQLiteValue { value.map { .text($0) } ?? .null }
     package static func optional(_ value: Int?) -> SQLiteValue { value.map { .integer(Int64($0)) } ?? .null }
+}
+
+/// SQLite's own busy-timeout schedule (`sqliteDefaultBusyCallback`: 1, 2,
+/// 5, 10 … 100 ms between tries, up to ``SQLiteDatabase/busyTimeout``),
+/// counting each wait. It sleeps the calling thread, which is why the
+/// actors that own a connection run on a disk executor.
+private let busyHandler: @convention(c) (UnsafeMutableRawPointer?, Int32) -> Int32 = { _, tries in
+    SQLiteDatabase.busyWaits.add(1, ordering: .relaxed)
+    let delays = [1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100]
+    let timeout = Int(SQLiteDatabase.busyTimeout.components.seconds) * 1000
+    let count = Int(max(0, tries))
+    let waited = count < delays.count ? delays[..<count].reduce(0, +) : delays.reduce(0, +) + (count - delays.count) * 100
+    let delay = min(count < delays.count ? delays[count] : 100, timeout - waited)
+    guard delay > 0 else { return 0 }
+    Thread.sleep(forTimeInterval: Double(delay) / 1000)
+    return 1
 }

@@ -1,3 +1,4 @@
+import Execution
 public import Foundation
 import Synchronization
 import SystemSupport
@@ -172,7 +173,7 @@ public final class LoopbackHTTPServer: Sendable {
             let route = routes.first { $0.method.caseInsensitiveCompare(request.method) == .orderedSame && $0.path == request.path }
             return (route?.handler ?? unmatched)(request)
         }
-        let thread = Thread {
+        FloorThread.start(named: "LoopbackHTTPServer") {
             while true {
                 let accepted = LoopbackSocket.accept(on: fd)
                 if accepted == .interrupted { continue }
@@ -193,8 +194,6 @@ public final class LoopbackHTTPServer: Sendable {
                 Self.serve(client, shared: shared, respond: respond)
             }
         }
-        thread.name = "LoopbackHTTPServer"
-        thread.start()
     }
 
     /// The URL of `path` on this server.
@@ -246,7 +245,7 @@ public final class LoopbackHTTPServer: Sendable {
             counts.open += 1
             counts.peak = max(counts.peak, counts.open)
         }
-        let thread = Thread {
+        FloorThread.start(named: "LoopbackHTTPServer connection") {
             defer { shared.connections.withLock { $0.open -= 1 } }
             guard let request = readRequest(client) else {
                 Descriptor.close(client)
@@ -268,8 +267,6 @@ public final class LoopbackHTTPServer: Sendable {
             begin()
             closeGracefully(client)
         }
-        thread.name = "LoopbackHTTPServer connection"
-        thread.start()
     }
 
     /// Ends the response, then waits briefly for the client to close, so

@@ -1,3 +1,4 @@
+import Foundation
 import ImageCodecs
 import PhotoViewer
 import Synchronization
@@ -54,6 +55,58 @@ struct TerminalMultiplexerTests {
     func unreachableTmux() {
         let found = TerminalMultiplexer.detect(environment: ["TMUX": "/nonexistent/socket,1,0", "PATH": "/usr/bin:/bin"])
         #expect(found == .tmux(TmuxPane(allowsPassthrough: false, outerTerminal: "")))
+    }
+
+    /// A folder holding a program named `tmux` running `script` (sh).
+    static func fakeTmux(_ script: String) throws -> String {
+        let folder = NSTemporaryDirectory() + "fake-tmux-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let program = folder + "/tmux"
+        try Data("#!/bin/sh\n\(script)\n".utf8).write(to: URL(fileURLWithPath: program))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: program)
+        return folder
+    }
+
+    @Test("asked from async code, tmux's answer is awaited off the pool: other tasks run while tmuxes wait; one that never answers is killed")
+    func askedOffThePool() async throws {
+        let folder = NSTemporaryDirectory() + "tmux-gate-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let gate = folder + "/open"
+        // A tmux that answers once the test opens the gate, and one that never does.
+        let gated = try Self.fakeTmux("while [ ! -e '\(gate)' ]; do sleep 0.02; done\nprintf '1\\txterm-kitty\\t3\\t41\\t1\\t1\\n'")
+        let silent = try Self.fakeTmux("exec sleep 600")
+        defer {
+            for path in [folder, gated, silent] { try? FileManager.default.removeItem(atPath: path) }
+        }
+        // More questions than the pool has threads, at once: were their waits
+        // on the pool, the tasks below could not run until tmux answered.
+        let count = ProcessInfo.processInfo.activeProcessorCount + 2
+        let gatedTmux = ["TMUX": "/tmp/socket,1,0", "PATH": gated + ":/usr/bin:/bin"]
+        let answered = AnswerCount()
+        async let answers = withTaskGroup(of: TerminalMultiplexer.self) { group in
+            for _ in 0..<count {
+                group.addTask {
+                    let found = await TerminalMultiplexer.detect(environment: gatedTmux, timeout: .seconds(120))
+                    answered.add()
+                    return found
+                }
+            }
+            return await group.reduce(into: [TerminalMultiplexer]()) { $0.append($1) }
+        }
+        let others = await withTaskGroup(of: Int.self) { group in
+            for index in 0..<200 { group.addTask { index } }
+            return await group.reduce(0, +)
+        }
+        #expect(others == 19_900)
+        #expect(answered.value == 0, "200 tasks ran while every tmux question waited")
+        #expect(FileManager.default.createFile(atPath: gate, contents: nil))
+        let pane = TmuxPane(allowsPassthrough: true, outerTerminal: "xterm-kitty", top: 3, left: 41)
+        #expect(await answers == Array(repeating: .tmux(pane), count: count))
+
+        let started = ContinuousClock.now
+        let given = await TerminalMultiplexer.detect(environment: ["TMUX": "/tmp/socket,1,0", "PATH": silent + ":/usr/bin:/bin"], timeout: .seconds(1))
+        #expect(given == .tmux(TmuxPane(allowsPassthrough: false, outerTerminal: "")))
+        #expect(ContinuousClock.now - started < .seconds(300), "the silent tmux was killed, not waited for (it sleeps 600 s)")
     }
 
     @Test("every kitty chunk goes in a passthrough of its own, ESC doubled, placed at the pane's cell, and unwraps to the original")
@@ -271,4 +324,11 @@ struct TerminalMultiplexerTests {
     static func wrap(_ payload: [UInt8]) -> [UInt8] {
         Array("\u{1B}Ptmux;".utf8) + payload.flatMap { $0 == 0x1B ? [0x1B, 0x1B] : [$0] } + [0x1B, 0x5C]
     }
+}
+
+/// How many tmux questions have been answered.
+private final class AnswerCount: Sendable {
+    private let count = Atomic<Int>(0)
+    func add() { count.add(1, ordering: .relaxed) }
+    var value: Int { count.load(ordering: .relaxed) }
 }

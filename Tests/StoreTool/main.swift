@@ -6,6 +6,8 @@
 //   store-tool accounts DIR PREFIX COUNT        signs in COUNT accounts
 //   store-tool outbox FILE LOG                  processes the outbox once; each post appends "pid text" to LOG
 //   store-tool sqlite FILE                      opens and migrates a database, prints its version
+//   store-tool hold FILE...                     takes each database's write lock, prints "held",
+//                                               and keeps the locks until standard input ends
 
 import Foundation
 import SQLiteSupport
@@ -97,8 +99,17 @@ do {
         ]
         try database.migrate(migrations)
         print(try database.userVersion)
+    case "hold" where arguments.count >= 2:
+        let databases = try arguments.dropFirst().map { path in
+            let database = try SQLiteDatabase(path: path)
+            try database.execute("BEGIN EXCLUSIVE")
+            return database
+        }
+        FileHandle.standardOutput.write(Data("held\n".utf8))
+        while readLine() != nil {}
+        for database in databases { try database.execute("COMMIT") }
     default:
-        FileHandle.standardError.write(Data("usage: store-tool credentials|accounts|outbox|enqueue|sqlite ...\n".utf8))
+        FileHandle.standardError.write(Data("usage: store-tool credentials|accounts|outbox|enqueue|sqlite|hold ...\n".utf8))
         exit(2)
     }
 } catch {

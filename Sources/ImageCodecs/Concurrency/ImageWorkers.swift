@@ -1,5 +1,7 @@
+import Execution
 import Foundation
 import Synchronization
+import SystemSupport
 
 /// Threads of ImageCodecs' own for blocking image work (decode, resample,
 /// encode), so that async code never blocks a thread of Swift's
@@ -56,7 +58,7 @@ public final class ImageWorkers: TaskExecutor {
     }
 
     /// Whether the calling thread is one of the pool's.
-    var isCurrentThreadMember: Bool { members.ids.withLock { $0.contains(UInt(pthread_self())) } }
+    var isCurrentThreadMember: Bool { members.ids.withLock { $0.contains(CurrentThread.id) } }
 
     /// Jobs waiting for a thread. A class so the threads can hold it
     /// without holding the pool.
@@ -127,9 +129,9 @@ public final class ImageWorkers: TaskExecutor {
         for (lane, queue, count) in [("", queue, threadCount), (" background", backgroundQueue, backgroundThreadCount)] {
             for index in 0..<count {
                 let background = !lane.isEmpty
-                let thread = Thread {
-                    members.ids.withLock { _ = $0.insert(UInt(pthread_self())) }
-                    if background { Self.lowerCurrentThreadPriority() }
+                FloorThread.start(named: "ImageWorkers\(lane) \(index)") {
+                    members.ids.withLock { _ = $0.insert(CurrentThread.id) }
+                    if background { CurrentThread.lowerPriority() }
                     while true {
                         let job = queue.pop()
                         budget?.enter()
@@ -137,27 +139,12 @@ public final class ImageWorkers: TaskExecutor {
                         budget?.leave()
                     }
                 }
-                thread.name = "ImageWorkers\(lane) \(index)"
-                thread.stackSize = 1 << 21
-                thread.start()
             }
         }
     }
 
     /// Whether work of `priority` goes to the background threads.
     static func isBackground(_ priority: TaskPriority) -> Bool { priority.rawValue <= TaskPriority.utility.rawValue }
-
-    /// Puts the calling thread behind the process's other threads.
-    private static func lowerCurrentThreadPriority() {
-        #if os(Linux)
-            // On Linux the nice value belongs to the thread, and `who = 0`
-            // names the calling thread (setpriority(2), NOTES). Raising it
-            // needs no privilege; nothing here ever lowers it again.
-            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
-        #elseif canImport(Darwin)
-            _ = pthread_set_qos_class_self_np(QOS_CLASS_UTILITY, 0)
-        #endif
-    }
 
     /// Runs `body` on one of the threads and returns its result: on a
     /// background thread when the calling task's priority is `.utility` or

@@ -1,3 +1,4 @@
+import Execution
 import Foundation
 import Synchronization
 
@@ -95,13 +96,11 @@ enum ParallelWork {
     private static func start(
         _ budget: ImageThreadBudget, signalling done: Countdown, _ body: @escaping @Sendable () -> Void
     ) {
-        let thread = Thread {
+        FloorThread.start(named: "ImageCodecs helper") {
             body()
             budget.release(1)
             done.signal()
         }
-        thread.name = "ImageCodecs helper"
-        thread.start()
     }
 }
 

@@ -1,3 +1,4 @@
+import Execution
 import Foundation
 import ImageCodecs
 import SQLiteSupport
@@ -39,6 +40,15 @@ import SystemSupport
 /// ``lastRepair`` says what opening found; ``check(verifyingContents:)``
 /// reports it too.
 public actor AlbumStore {
+    /// Where the store's SQLite, file and `fsync` calls run: a serial queue of
+    /// its own, so a wait for a lock another process holds never stalls a
+    /// thread of Swift's cooperative pool.
+    private let executor = DiskExecutor(label: "photodeck.album-store")
+
+    /// The store's jobs run on its own serial queue, not
+    /// on Swift's cooperative pool.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
     /// The schema version this build writes and reads.
     public static var schemaVersion: Int { AlbumIndex.migrations.count }
 

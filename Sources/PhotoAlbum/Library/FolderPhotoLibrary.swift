@@ -1,3 +1,4 @@
+import Execution
 import Foundation
 import ImageCodecs
 import SQLiteSupport
@@ -18,6 +19,15 @@ import SystemSupport
 /// keyed by path with each file's size and modification time, so a rescan
 /// reads only files that changed.
 public actor FolderPhotoLibrary: PhotoSource {
+    /// Where the store's SQLite, file and `fsync` calls run: a serial queue of
+    /// its own, so a wait for a lock another process holds never stalls a
+    /// thread of Swift's cooperative pool.
+    private let executor = DiskExecutor(label: "photodeck.folder-library")
+
+    /// The store's jobs run on its own serial queue, not
+    /// on Swift's cooperative pool.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
     /// How ``changes(watching:)`` notices changes.
     public enum WatchMode: Hashable, Sendable {
         /// inotify where available, else polling every 2 seconds.

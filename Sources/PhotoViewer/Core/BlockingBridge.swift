@@ -7,6 +7,7 @@ import Synchronization
 /// window loop with a mailbox instead was measured 1.5-2 ms slower per turn:
 /// BENCHMARKS.md.)
 enum BlockingBridge {
+    @available(*, noasync, message: "blocks the calling thread: only for the window's own thread")
     static func wait<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
         let result = Mutex<T?>(nil)
         let done = DispatchSemaphore(value: 0)

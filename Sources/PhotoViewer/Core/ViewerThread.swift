@@ -1,4 +1,4 @@
-import Foundation
+import Execution
 
 /// Runs the part of a viewer that blocks on a thread of its own (SDL's
 /// event loop with every SDL call; the terminal's queries and key reads):
@@ -6,11 +6,6 @@ import Foundation
 /// caller resumes when the thread returns.
 enum ViewerThread {
     static func run<T: Sendable>(named name: String, _ body: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            let thread = Thread { continuation.resume(returning: body()) }
-            thread.name = name
-            thread.stackSize = 8 << 20
-            thread.start()
-        }
+        await FloorThread.run(named: name, body)
     }
 }

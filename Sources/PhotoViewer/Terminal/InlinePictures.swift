@@ -1,3 +1,4 @@
+import Execution
 public import Foundation
 public import ImageCodecs
 
@@ -8,7 +9,7 @@ public import ImageCodecs
 /// printed next follows the pictures and everything scrolls together.
 ///
 /// ```swift
-/// var inline = InlinePictures.detect()
+/// var inline = await InlinePictures.detect()
 /// let box = inline.pixels(columns: 16, rows: 8)      // what to load each thumbnail at
 /// let bitmaps = try await thumbnails(fitting: box)
 /// FileHandle.standardOutput.write(Data(try inline.rows(bitmaps, columns: 16, rows: 8)))
@@ -49,9 +50,29 @@ public struct InlinePictures: Sendable {
     /// at most `queryTimeout` milliseconds). Not a terminal: ANSI unless
     /// told, `COLUMNS` wide. kitty pictures are compressed only for a
     /// terminal across SSH (``compressesKittyPictures``).
+    ///
+    /// This waits for the terminal's answers and for tmux, blocking the
+    /// calling thread; async code awaits the async overload, which asks on
+    /// the execution floor's blocking queue.
+    @available(*, noasync, message: "it waits for the terminal; async code awaits the async detect(graphics:environment:queryTimeout:)")
     public static func detect(
         graphics: TerminalGraphics? = nil, environment: [String: String] = ProcessInfo.processInfo.environment, queryTimeout: Int = 200
     ) -> InlinePictures {
+        detecting(graphics: graphics, environment: environment, queryTimeout: queryTimeout)
+    }
+
+    /// The terminal on standard output, found as the blocking
+    /// `detect(graphics:environment:queryTimeout:)` finds it, on the
+    /// execution floor's blocking queue: the calling task is suspended, not
+    /// blocked, while the terminal and tmux answer.
+    public static func detect(
+        graphics: TerminalGraphics? = nil, environment: [String: String] = ProcessInfo.processInfo.environment, queryTimeout: Int = 200
+    ) async -> InlinePictures {
+        await BlockingWork.run { detecting(graphics: graphics, environment: environment, queryTimeout: queryTimeout) }
+    }
+
+    /// What both `detect`s do, on the calling thread.
+    private static func detecting(graphics: TerminalGraphics?, environment: [String: String], queryTimeout: Int) -> InlinePictures {
         var pictures = terminalOnStandardOutput(graphics: graphics, environment: environment, queryTimeout: queryTimeout)
         pictures.compressesKittyPictures = TerminalDetection.isRemote(environment: environment)
         return pictures
@@ -82,7 +103,7 @@ public struct InlinePictures: Sendable {
         }
         let found = chosen ?? (canAsk ? TerminalDetection.graphics(environment: environment, deviceAttributes: nil) : .ansi)
         // Pictures among lines of text have no place the outer terminal knows: colour blocks in tmux or screen.
-        let usable = TerminalDetection.graphics(found, through: TerminalMultiplexer.detect(environment: environment), inline: true)
+        let usable = TerminalDetection.graphics(found, through: TerminalMultiplexer.detecting(environment: environment, timeout: .seconds(1)), inline: true)
         return InlinePictures(graphics: usable, cellSize: size.cellSize, columns: size.columns)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 
 /// Why a terminal viewer could not run or draw.
 public enum TerminalError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -12,7 +13,7 @@ public enum TerminalError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .notATerminal(let what): "\(what) is not a terminal"
-        case .system(let call, let code): "\(call) failed: \(String(cString: strerror(code)))"
+        case .system(let call, let code): "\(call) failed: \(SystemError.reason(for: code))"
         case .encoding(let reason): "cannot encode the picture for the terminal: \(reason)"
         }
     }

@@ -1,3 +1,4 @@
+import Execution
 public import Foundation
 import SystemSupport
 
@@ -8,7 +9,7 @@ import SystemSupport
 /// dropped (a blank screen) or misread (payload in the pane's title).
 ///
 /// ```swift
-/// let multiplexer = TerminalMultiplexer.detect()
+/// let multiplexer = await TerminalMultiplexer.detect()
 /// if case .tmux(let pane) = multiplexer, pane.passesKittyGraphics { print("kitty through tmux") }
 /// ```
 public enum TerminalMultiplexer: Hashable, Sendable {
@@ -22,9 +23,34 @@ public enum TerminalMultiplexer: Hashable, Sendable {
     /// The multiplexer of `environment`: tmux when `TMUX` is set (then the
     /// pane is asked about with `tmux display-message`, at most
     /// `timeout`), screen when `STY` is, else none.
+    ///
+    /// Asking tmux starts a process and waits for it, so this blocks the
+    /// calling thread: call it from a thread of your own. Async code calls
+    /// the async ``detect(environment:timeout:)-(_,_)`` instead, which asks
+    /// off Swift's cooperative pool.
+    @available(*, noasync, message: "it waits for tmux; async code awaits the async detect(environment:timeout:)")
     public static func detect(
         environment: [String: String] = ProcessInfo.processInfo.environment, timeout: Duration = .seconds(1)
     ) -> TerminalMultiplexer {
+        detecting(environment: environment, timeout: timeout)
+    }
+
+    /// The multiplexer of `environment`, as the blocking
+    /// `detect(environment:timeout:)` finds it, asked on the execution
+    /// floor's blocking queue: the calling task is suspended, not blocked,
+    /// while tmux answers.
+    ///
+    /// ```swift
+    /// let multiplexer = await TerminalMultiplexer.detect()
+    /// ```
+    public static func detect(
+        environment: [String: String] = ProcessInfo.processInfo.environment, timeout: Duration = .seconds(1)
+    ) async -> TerminalMultiplexer {
+        await BlockingWork.run { detecting(environment: environment, timeout: timeout) }
+    }
+
+    /// What both `detect`s do, on the calling thread.
+    static func detecting(environment: [String: String], timeout: Duration) -> TerminalMultiplexer {
         if let socket = environment["TMUX"], !socket.isEmpty {
             return .tmux(TmuxPane.ask(environment: environment, timeout: timeout) ?? TmuxPane(allowsPassthrough: false, outerTerminal: ""))
         }
@@ -87,7 +113,9 @@ public struct TmuxPane: Hashable, Sendable {
     }
 
     /// Asks the tmux of `environment` about the pane in `TMUX_PANE`; `nil`
-    /// when tmux cannot be run or does not answer within `timeout`.
+    /// when tmux cannot be run, fails, or does not answer within `timeout`.
+    /// Blocks the calling thread (a process is spawned and read): only for
+    /// threads of the floor.
     static func ask(environment: [String: String], timeout: Duration) -> TmuxPane? {
         var arguments = ["tmux", "display-message", "-p"]
         if let pane = environment["TMUX_PANE"], !pane.isEmpty { arguments += ["-t", pane] }
@@ -100,19 +128,42 @@ public struct TmuxPane: Hashable, Sendable {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
-        let finished = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in finished.signal() }
         do {
             try process.run()
         } catch {
             return nil
         }
-        guard finished.wait(timeout: .now() + .milliseconds(Int(clamping: timeout.wholeMilliseconds))) == .success else {
-            process.terminate()
+        guard let answer = readAnswer(from: output.fileHandleForReading.fileDescriptor, within: timeout) else {
+            ChildProcess.kill(process.processIdentifier)
+            process.waitUntilExit()
             return nil
         }
+        // The answer ended (end of file): tmux has written all and is exiting.
+        process.waitUntilExit()
         guard process.terminationStatus == 0 else { return nil }
-        let bytes = output.fileHandleForReading.readDataToEndOfFile().prefix(4096)
-        return parse(String(decoding: bytes, as: UTF8.self))
+        return parse(String(decoding: answer, as: UTF8.self))
+    }
+
+    /// What tmux wrote until end of file (at most 4 KiB kept), or `nil` when
+    /// no end came within `timeout`: a poll with the time left, no thread
+    /// waiting on a semaphore.
+    private static func readAnswer(from descriptor: Int32, within timeout: Duration) -> [UInt8]? {
+        let deadline = ContinuousClock.now + timeout
+        var answer: [UInt8] = []
+        while true {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { return nil }
+            switch Descriptor.waitReadable([descriptor], timeout: Int32(clamping: max(1, left.wholeMilliseconds))) {
+            case .ready:
+                switch Descriptor.read(descriptor, limit: 4096) {
+                case .bytes(let bytes): if answer.count < 4096 { answer += bytes.prefix(4096 - answer.count) }
+                case .end: return answer
+                case .again: continue
+                case .failed: return nil
+                }
+            case .timedOut, .interrupted: continue
+            case .failed: return nil
+            }
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Execution
 public import Foundation
 import ImageCodecs
 import Synchronization
@@ -130,7 +131,7 @@ private struct TerminalSetup: Sendable {
         if interactive, device.isInputTerminal { try? device.enterRawMode() }
         size = device.size(environment: options.environment)
         let canAsk = device.isInputTerminal && device.isOutputTerminal && interactive
-        multiplexer = options.multiplexer ?? TerminalMultiplexer.detect(environment: options.environment)
+        multiplexer = options.multiplexer ?? TerminalMultiplexer.detecting(environment: options.environment, timeout: .seconds(1))
         isRemote = TerminalDetection.isRemote(environment: options.environment)
         if let chosen = options.graphics {
             graphics = TerminalDetection.graphics(chosen, through: multiplexer, inline: options.once)
@@ -227,7 +228,7 @@ private struct TerminalSession {
     /// Frames written so far (kitty's image id alternates with it).
     var framesWritten = 0
     /// Writes leave the cooperative pool: a slow terminal blocks this queue, no task.
-    let writer = DispatchQueue(label: "photodeck.terminal.output")
+    let writer = BlockingQueue(label: "photodeck.terminal.output")
 
     init(controller: ViewerController, options: TerminalViewer.Options, setup: TerminalSetup) {
         self.controller = controller
@@ -327,12 +328,7 @@ private struct TerminalSession {
     /// Writes `bytes` on the writer queue and resumes when they are written.
     func write(_ bytes: [UInt8]) async {
         let device = device
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            writer.async {
-                device.write(bytes)
-                done.resume()
-            }
-        }
+        await writer.run { device.write(bytes) }
     }
 
     mutating func draw(after input: ContinuousClock.Instant?) async {
@@ -403,7 +399,7 @@ private struct TerminalSession {
         if received.contains(TerminalPort.resizeSignal) {
             // A resized or rearranged tmux pane may have moved in the client's terminal.
             if case .tmux = setup.multiplexer, options.multiplexer == nil {
-                setup.multiplexer = TerminalMultiplexer.detect(environment: options.environment)
+                setup.multiplexer = await TerminalMultiplexer.detect(environment: options.environment)
             }
             let newSize = device.size(environment: options.environment)
             if newSize != size {

@@ -1,3 +1,4 @@
+import Execution
 import Foundation
 
 /// A ``CredentialStore`` in a JSON file readable only by its owner (mode
@@ -7,6 +8,15 @@ import Foundation
 /// writes the file under an exclusive lock (`PATH.lock`), so two processes
 /// saving different accounts both keep theirs.
 public actor FileCredentialStore: CredentialStore {
+    /// Where the store's SQLite, file and `fsync` calls run: a serial queue of
+    /// its own, so a wait for a lock another process holds never stalls a
+    /// thread of Swift's cooperative pool.
+    private let executor = DiskExecutor(label: "photodeck.credentials")
+
+    /// The store's jobs run on its own serial queue, not
+    /// on Swift's cooperative pool.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
     /// The file.
     public nonisolated let path: String
 

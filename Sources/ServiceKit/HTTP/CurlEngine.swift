@@ -1,4 +1,5 @@
 import CCurl
+import Execution
 import Foundation
 import Synchronization
 import SystemSupport
@@ -37,9 +38,7 @@ final class CurlEngine: Sendable {
         CryptoLibrary.prepare()
         curl_global_init(Int(CURL_GLOBAL_DEFAULT))
         multi = Handle(pointer: curl_multi_init())
-        let thread = Thread { [self] in run() }
-        thread.name = "PhotoDeck HTTP"
-        thread.start()
+        FloorThread.start(named: "PhotoDeck HTTP") { [self] in run() }
     }
 
     /// Hands `transfer` to the engine's thread.

@@ -1,3 +1,4 @@
+import Execution
 public import Foundation
 
 /// A ``RateLimitLedger`` in a JSON file (mode 0600), shared by every
@@ -16,6 +17,15 @@ public import Foundation
 /// let center = ShareCenter(credentials: store, rateLimitLedger: FileRateLimitLedger(path: "\(dataHome)/sent.json"))
 /// ```
 public actor FileRateLimitLedger: RateLimitLedger {
+    /// Where the store's SQLite, file and `fsync` calls run: a serial queue of
+    /// its own, so a wait for a lock another process holds never stalls a
+    /// thread of Swift's cooperative pool.
+    private let executor = DiskExecutor(label: "photodeck.rate-ledger")
+
+    /// The store's jobs run on its own serial queue, not
+    /// on Swift's cooperative pool.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
     /// The file.
     public nonisolated let path: String
 

@@ -3,6 +3,7 @@
     // assumes the network is there; `make check-portable` builds without this file.
 
     import CNetlink
+    import Execution
     import Foundation
     import SystemSupport
 
@@ -58,12 +59,10 @@
             // closes the read end and its netlink socket.
             continuation.onTermination = { _ in Descriptor.close(wakeWrite) }
             let (interfaces, mode) = (self.interfaces, self.mode)
-            let thread = Thread {
+            FloorThread.start(named: "PhotoDeck network monitor") {
                 Self.watch(interfaces, mode: mode, wake: wakeRead, continuation: continuation)
                 Descriptor.close(wakeRead)
             }
-            thread.name = "PhotoDeck network monitor"
-            thread.start()
             return stream
         }
 

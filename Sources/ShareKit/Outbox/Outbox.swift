@@ -1,3 +1,4 @@
+import Execution
 public import Foundation
 import SQLiteSupport
 import SystemSupport
@@ -29,6 +30,15 @@ import SystemSupport
 /// let sender = Task { await outbox.sendWhenReachable() }   // and whenever the network comes back
 /// ```
 public actor Outbox {
+    /// Where the store's SQLite, file and `fsync` calls run: a serial queue of
+    /// its own, so a wait for a lock another process holds never stalls a
+    /// thread of Swift's cooperative pool.
+    private let executor = DiskExecutor(label: "photodeck.outbox")
+
+    /// The store's jobs run on its own serial queue, not
+    /// on Swift's cooperative pool.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
     /// Where an entry stands.
     public enum State: String, Hashable, Sendable, CaseIterable {
         /// Waiting to be sent.

@@ -7,8 +7,9 @@ import Synchronization
 
 /// Calls back when anything under a folder tree may have changed: inotify on
 /// Linux (watching every subfolder, including ones created later); where
-/// inotify is unavailable, ``start(onChange:)`` returns `false` and the
-/// caller polls instead.
+/// inotify is unavailable, `start(onChange:)` returns `false` and the
+/// caller polls instead. The execution floor runs its loop on a thread
+/// (`FolderTreeWatcher.start(onChange:)`, in Execution).
 ///
 /// ```swift
 /// let watcher = FolderTreeWatcher(root: "/home/me/Pictures")
@@ -26,7 +27,7 @@ package final class FolderTreeWatcher: Sendable {
     private let wake: (read: Int32, write: Int32)
     private let started = Mutex(false)
 
-    /// A watcher of `root`; nothing is watched until ``start(onChange:)``.
+    /// A watcher of `root`; nothing is watched until ``watch(onChange:)``.
     package init(root: String) {
         self.root = root
         #if os(Linux) && !PHOTODECK_NO_LINUX_APIS
@@ -37,17 +38,19 @@ package final class FolderTreeWatcher: Sendable {
         wake = (try? Descriptor.wakePair()) ?? (-1, -1)
     }
 
-    /// Watches the tree, then starts a thread that calls `onChange` (from
-    /// that thread) after each batch of file-system events. The folders
-    /// that exist now are watched before this returns, so no change made
-    /// after it can be missed. Returns `false` when inotify is unavailable.
-    package func start(onChange: @escaping @Sendable () -> Void) -> Bool {
+    /// Watches the tree now and returns the loop that calls `onChange`
+    /// after each batch of file-system events, until ``stop()``: for the
+    /// caller to run on a thread of its own (the execution floor's
+    /// `start(onChange:)` does). The folders that exist now are watched
+    /// before this returns, so no change made after it can be missed.
+    /// `nil` when inotify is unavailable.
+    package func watch(onChange: @escaping @Sendable () -> Void) -> (@Sendable () -> Void)? {
         #if os(Linux) && !PHOTODECK_NO_LINUX_APIS
-            guard inotify >= 0, wake.read >= 0 else { return false }
+            guard inotify >= 0, wake.read >= 0 else { return nil }
             let (inotify, wakeRead, root) = (self.inotify, self.wake.read, self.root)
             let initial = Self.watchTree(root, inotify: inotify)
             started.withLock { $0 = true }
-            let thread = Thread {
+            return {
                 defer {
                     Descriptor.close(inotify)
                     Descriptor.close(wakeRead)
@@ -63,11 +66,8 @@ package final class FolderTreeWatcher: Sendable {
                     onChange()
                 }
             }
-            thread.name = "PhotoDeck directory watcher"
-            thread.start()
-            return true
         #else
-            return false
+            return nil
         #endif
     }
 
@@ -111,7 +111,7 @@ package final class FolderTreeWatcher: Sendable {
         }
     #endif
 
-    /// Stops the thread (if started); it releases its descriptors as it ends.
+    /// Stops the loop (if started); it releases its descriptors as it ends.
     package func stop() {
         if wake.write >= 0 { Descriptor.send(1, to: wake.write) }
     }

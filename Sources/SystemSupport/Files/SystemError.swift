@@ -19,7 +19,12 @@ package struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The error for the current `errno`.
     package static func current(_ operation: String, path: String) -> SystemError {
         let code = errno
-        return SystemError(operation: operation, path: path, code: code, reason: String(cString: strerror(code)))
+        return SystemError(operation: operation, path: path, code: code, reason: reason(for: code))
+    }
+
+    /// What the system calls `code` in words (`strerror`).
+    package static func reason(for code: Int32) -> String {
+        String(cString: strerror(code))
     }
 
     /// An error PhotoDeck's own check raised (no `errno`).

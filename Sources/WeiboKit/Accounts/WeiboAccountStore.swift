@@ -1,3 +1,4 @@
+import Execution
 import Foundation
 public import ServiceKit
 
@@ -15,6 +16,15 @@ public import ServiceKit
 /// try await store.use(uid: otherUID)
 /// ```
 public actor WeiboAccountStore {
+    /// Where the store's SQLite, file and `fsync` calls run: a serial queue of
+    /// its own, so a wait for a lock another process holds never stalls a
+    /// thread of Swift's cooperative pool.
+    private let executor = DiskExecutor(label: "photodeck.weibo-accounts")
+
+    /// The store's jobs run on its own serial queue, not
+    /// on Swift's cooperative pool.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
     private let credentials: any CredentialStore
     private let indexPath: String?
     private var index: Index

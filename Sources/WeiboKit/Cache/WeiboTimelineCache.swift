@@ -1,3 +1,4 @@
+import Execution
 import Foundation
 import SQLiteSupport
 public import ServiceKit
@@ -33,6 +34,15 @@ public import ServiceKit
 /// for item in try await cache.timeline(account: uid).items { render(item) }
 /// ```
 public actor WeiboTimelineCache {
+    /// Where the store's SQLite, file and `fsync` calls run: a serial queue of
+    /// its own, so a wait for a lock another process holds never stalls a
+    /// thread of Swift's cooperative pool.
+    private let executor = DiskExecutor(label: "photodeck.weibo-cache")
+
+    /// The store's jobs run on its own serial queue, not
+    /// on Swift's cooperative pool.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
     /// How many posts a timeline keeps (the newest).
     public let maxPostsPerAccount: Int
     private let database: SQLiteDatabase

@@ -74,7 +74,7 @@ enum ImageLoadingSnippets {
     static func thumbnails(fitting box: PixelSize) async throws -> [Bitmap] { [] }
 
     static func inline() async throws {
-        var inline = InlinePictures.detect()
+        var inline = await InlinePictures.detect()
         let box = inline.pixels(columns: 16, rows: 8)  // what to load each thumbnail at
         let bitmaps = try await thumbnails(fitting: box)
         FileHandle.standardOutput.write(Data(try inline.rows(bitmaps, columns: 16, rows: 8)))

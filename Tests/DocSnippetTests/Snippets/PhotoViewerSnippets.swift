@@ -57,8 +57,8 @@ enum PhotoViewerSnippets {
         _ = canvas
     }
 
-    static func multiplexer() {
-        let multiplexer = TerminalMultiplexer.detect()
+    static func multiplexer() async {
+        let multiplexer = await TerminalMultiplexer.detect()
         if case .tmux(let pane) = multiplexer, pane.passesKittyGraphics { print("kitty through tmux") }
     }
 

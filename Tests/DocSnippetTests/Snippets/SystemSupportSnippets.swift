@@ -1,5 +1,6 @@
 // The doc-comment samples of SystemSupport, compiled.
 
+import Execution
 import Foundation
 import SystemSupport
 
