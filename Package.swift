@@ -229,7 +229,7 @@ let package = Package(
         // implements); no HTTP.
         .target(
             name: "WeChatAppShare",
-            dependencies: ["ShareKit", "ImageCodecs"],
+            dependencies: ["ShareKit", "ImageCodecs", "SystemSupport"],
             swiftSettings: swiftSettings
         ),
         // Test doubles, shipped as products so apps can unit-test their own
@@ -244,12 +244,12 @@ let package = Package(
         ),
         .target(
             name: "ShareKitTesting",
-            dependencies: ["ShareKit", "ServiceKitTesting"],
+            dependencies: ["ShareKit", "ServiceKitTesting", "SystemSupport"],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "WeChatAppShareTesting",
-            dependencies: ["WeChatAppShare", "ShareKit"],
+            dependencies: ["WeChatAppShare", "ShareKit", "SystemSupport"],
             swiftSettings: swiftSettings
         ),
 
@@ -269,14 +269,14 @@ let package = Package(
 
         .executableTarget(
             name: "photo-album",
-            dependencies: ["PhotoAlbum", "ImageCodecs", "ExampleSupport"],
+            dependencies: ["PhotoAlbum", "ImageCodecs", "ExampleSupport", "SystemSupport"],
             path: "Examples/photo-album",
             swiftSettings: swiftSettings
         ),
 
         .executableTarget(
             name: "photo-share",
-            dependencies: ["ShareKit", "ServiceKit", "WeiboShare", "WeChatShare", "WeChatAppShare", "ImageCodecs", "ExampleSupport"],
+            dependencies: ["ShareKit", "ServiceKit", "WeiboShare", "WeChatShare", "WeChatAppShare", "ImageCodecs", "ExampleSupport", "SystemSupport"],
             path: "Examples/photo-share",
             swiftSettings: swiftSettings
         ),
@@ -375,7 +375,7 @@ let package = Package(
         // A fake Weibo on loopback for the client's and the example's tests.
         .target(name: "FakeWeibo", dependencies: ["ServiceKit", "ServiceKitTesting", "ImageCodecs"], path: "Tests/FakeWeibo", swiftSettings: swiftSettings),
         // Helpers every test target shares: fixtures, seeded data, fakes, waiting on events.
-        .target(name: "TestSupport", dependencies: ["ImageCodecs", "PhotoAlbum", "CZlib", "CGIF"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
+        .target(name: "TestSupport", dependencies: ["ImageCodecs", "PhotoAlbum", "CZlib", "CGIF", "SystemSupport"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(
             name: "SQLiteSupportTests",
             dependencies: ["SQLiteSupport"],
@@ -388,12 +388,12 @@ let package = Package(
         ),
         .testTarget(
             name: "ImageCodecsTests",
-            dependencies: ["ImageCodecs", "TestSupport", "CHeif", "CGIF", "CLCMS2", "CResample", "CTurboJPEG"],
+            dependencies: ["ImageCodecs", "TestSupport", "CHeif", "CGIF", "CLCMS2", "CResample", "CTurboJPEG", "SystemSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "PhotoBrowserTests",
-            dependencies: ["PhotoBrowser", "ImageCodecs", "TestSupport"],
+            dependencies: ["PhotoBrowser", "ImageCodecs", "TestSupport", "SystemSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

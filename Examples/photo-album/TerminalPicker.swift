@@ -1,12 +1,12 @@
 import ExampleSupport
 import Foundation
 import PhotoAlbum
-import Synchronization
+import SystemSupport
 
 /// The picker's user interface on a terminal: numbered photos, one command
 /// a line (a number toggles, `crop N X Y W H`, `done`, `cancel`).
 final class TerminalPicker: PickerInteraction {
-    private let shownSources = Mutex(false)
+    private let shownSources = Lock(false)
 
     func nextAction(in state: PickerState) async -> PickerAction {
         if !shownSources.withLock({ shown in

@@ -1,6 +1,6 @@
 import Foundation
 public import ServiceKit
-import Synchronization
+import SystemSupport
 
 /// A ``ServiceKit/NetworkMonitor`` that reports whatever path it is set to, and
 /// announces each change to every ``pathUpdates()`` stream at once.
@@ -15,10 +15,10 @@ public final class FakeNetworkMonitor: NetworkMonitor {
         var path: NetworkPath
         var listeners: [UUID: AsyncStream<NetworkPath>.Continuation] = [:]
     }
-    private let state: Mutex<State>
+    private let state: Lock<State>
 
     /// Creates a monitor reporting `path`.
-    public init(_ path: NetworkPath = .wifi) { state = Mutex(State(path: path)) }
+    public init(_ path: NetworkPath = .wifi) { state = Lock(State(path: path)) }
 
     /// Changes the reported path and tells every listener.
     public func set(_ newPath: NetworkPath) {

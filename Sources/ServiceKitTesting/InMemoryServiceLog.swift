@@ -1,5 +1,5 @@
 public import ServiceKit
-import Synchronization
+import SystemSupport
 
 /// A ``ServiceKit/ServiceLogHandler`` that keeps every line, for tests that check what
 /// was logged (and that no secret was).
@@ -11,7 +11,7 @@ import Synchronization
 /// #expect(!log.records.contains { $0.message.contains(token) })
 /// ```
 public final class InMemoryServiceLog: ServiceLogHandler {
-    private let lines = Mutex<[ServiceLogRecord]>([])
+    private let lines = Lock<[ServiceLogRecord]>([])
 
     /// Creates an empty log.
     public init() {}

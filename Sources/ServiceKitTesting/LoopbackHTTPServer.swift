@@ -1,6 +1,5 @@
 import Execution
 public import Foundation
-import Synchronization
 import SystemSupport
 
 /// A small HTTP/1.1 server on 127.0.0.1 (or another loopback address, such
@@ -110,14 +109,14 @@ public final class LoopbackHTTPServer: Sendable {
 
     /// State the listening thread, the connection threads and the server share.
     private final class Shared: Sendable {
-        let requests = Mutex<[Request]>([])
-        let stopped = Mutex(false)
+        let requests = Lock<[Request]>([])
+        let stopped = Lock(false)
         /// Connections being served now, the most at once, and those the client closed before its answer was sent.
-        let connections = Mutex<(open: Int, peak: Int, abandoned: Int)>((0, 0, 0))
+        let connections = Lock<(open: Int, peak: Int, abandoned: Int)>((0, 0, 0))
         /// Requests read whose answer has not begun, and the most at once.
-        let unanswered = Mutex<(now: Int, peak: Int)>((0, 0))
+        let unanswered = Lock<(now: Int, peak: Int)>((0, 0))
         /// Bytes of answers handed to the system to send, on every connection.
-        let sent = Mutex(0)
+        let sent = Lock(0)
         /// Read end of a socket pair whose write end is closed by `stop()`:
         /// every delayed answer polls it, so stopping wakes them all.
         let stopRead: Int32

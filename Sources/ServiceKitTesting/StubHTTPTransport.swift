@@ -1,6 +1,6 @@
 import Foundation
 public import ServiceKit
-import Synchronization
+import SystemSupport
 
 /// An ``ServiceKit/HTTPTransport`` with canned responses per route that records every
 /// request, for testing providers without a network.
@@ -18,7 +18,7 @@ public final class StubHTTPTransport: HTTPTransport {
         case failure(TransportError)
     }
 
-    private let state = Mutex<(routes: [String: [Reply]], requests: [HTTPRequest])>(([:], []))
+    private let state = Lock<(routes: [String: [Reply]], requests: [HTTPRequest])>(([:], []))
 
     /// Creates a transport with no routes (every request gets a 404).
     public init() {}

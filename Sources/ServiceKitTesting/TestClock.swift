@@ -1,15 +1,14 @@
 public import Foundation
 public import ServiceKit
-import Synchronization
 import SystemSupport
 
 /// A ``ServiceKit/ServiceClock`` that moves only when told: expiry, backoff and rate
 /// limits become deterministic. `sleep` returns at once and advances the clock.
 public final class TestClock: ServiceClock {
-    private let state: Mutex<(now: Date, slept: [Duration])>
+    private let state: Lock<(now: Date, slept: [Duration])>
 
     /// Creates a clock reading `start`.
-    public init(start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { state = Mutex((start, [])) }
+    public init(start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { state = Lock((start, [])) }
 
     public var now: Date { state.withLock { $0.now } }
 

@@ -1,6 +1,6 @@
 import Foundation
 public import ShareKit
-import Synchronization
+import SystemSupport
 
 /// A ``ShareKit/ShareProvider`` for tests: it records every share it is given,
 /// reports each image's upload as one request (so progress events flow),
@@ -74,7 +74,7 @@ public final class MockShareProvider: ShareProvider {
         var held: [CheckedContinuation<Void, Never>] = []
         var released = false
     }
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// The limits every destination of a mock has unless told otherwise:
     /// 2,000 characters, 9 images of 10 MB, a link object.

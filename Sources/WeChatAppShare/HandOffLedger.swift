@@ -1,5 +1,5 @@
 import ShareKit
-import Synchronization
+import SystemSupport
 
 /// The hand-offs WeChat has not answered yet, oldest first, and the one
 /// subscription to WeChat's answers that ties each answer to its hand-off.
@@ -46,7 +46,7 @@ final class HandOffLedger: Sendable {
         var listener: Task<Void, Never>?
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
     private let log: any ServiceLogHandler
 
     init(log: any ServiceLogHandler) {

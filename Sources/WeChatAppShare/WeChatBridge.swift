@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import SystemSupport
 
 /// Whether the WeChat app can take a hand-off on this device.
 public enum WeChatAppStatus: Hashable, Sendable {
@@ -49,7 +49,7 @@ public protocol WeChatBridge: Sendable {
 /// relay.deliver(WeChatResponse(errCode: -2, transaction: "t1"))  // from onResp
 /// ```
 public final class WeChatResponseRelay: Sendable {
-    private let listeners = Mutex<[UUID: AsyncStream<WeChatResponse>.Continuation]>([:])
+    private let listeners = Lock<[UUID: AsyncStream<WeChatResponse>.Continuation]>([:])
 
     /// Creates a relay.
     public init() {}

@@ -1,5 +1,5 @@
 import ShareKit
-import Synchronization
+import SystemSupport
 public import WeChatAppShare
 
 /// A ``WeChatAppShare/WeChatBridge`` for tests: it records every request handed to it
@@ -35,7 +35,7 @@ public final class FakeWeChatBridge: WeChatBridge {
         var answer: Answer
         var requests: [WeChatSendRequest] = []
     }
-    private let state: Mutex<State>
+    private let state: Lock<State>
     private let relay = WeChatResponseRelay()
     /// Whose answers these are.
     public let platform: Platform
@@ -43,7 +43,7 @@ public final class FakeWeChatBridge: WeChatBridge {
     /// A bridge reporting `status`, whose hand-offs end as `handOff`, and
     /// whose accepted hand-offs WeChat answers with `answer`, as `platform`'s SDK does.
     public init(status: WeChatAppStatus = .available, handOff: WeChatHandOff = .accepted, answer: Answer = .errCode(0), platform: Platform = .android) {
-        state = Mutex(State(status: status, handOff: handOff, answer: answer))
+        state = Lock(State(status: status, handOff: handOff, answer: answer))
         self.platform = platform
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import SystemSupport
 import TestSupport
 import Testing
 
@@ -16,9 +16,9 @@ struct WorkerTests {
     /// every index that can run at once has started, and all are alive
     /// together when they are named.
     static func threads(running count: Int, budget: ImageThreadBudget = ImageThreadBudget(limit: 100)) -> [String] {
-        let seen = Mutex<[Int: String]>([:])
+        let seen = Lock<[Int: String]>([:])
         let arrived = NSCondition()
-        let started = Mutex(0)
+        let started = Lock(0)
         ParallelWork.forEach(count, budget: budget) { index in
             let name = "\(Unmanaged.passUnretained(Thread.current).toOpaque())"
             seen.withLock { $0[index] = name }
@@ -45,8 +45,8 @@ struct WorkerTests {
     func threadBudget() async throws {
         let budget = ImageThreadBudget(limit: 3)
         budget.enter()  // the caller, a pool thread at work
-        let ran = Mutex<[Int: Int]>([:])
-        let threads = Mutex<Set<String>>([])
+        let ran = Lock<[Int: Int]>([:])
+        let threads = Lock<Set<String>>([])
         await ImageWorkers.shared.run {
             ParallelWork.forEach(7, budget: budget) { index in
                 ran.withLock { $0[index, default: 0] += 1 }
@@ -60,7 +60,7 @@ struct WorkerTests {
         #expect(budget.reserve(upTo: 5) == 2)
         #expect(budget.reserve(upTo: 1) == 0, "at the limit: no helper")
         budget.release(2)
-        let serial = Mutex<Set<String>>([])
+        let serial = Lock<Set<String>>([])
         await ImageWorkers.shared.run {
             budget.enter()
             budget.enter()

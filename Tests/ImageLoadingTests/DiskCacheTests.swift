@@ -2,7 +2,7 @@ import Foundation
 import ImageLoading
 import ServiceKit
 import ServiceKitTesting
-import Synchronization
+import SystemSupport
 import TestSupport
 import Testing
 
@@ -113,7 +113,7 @@ struct DiskCacheTests {
         let capacity = 256 << 10
         let cache = try DiskCache(directory: folder, capacityBytes: capacity)
         final class Peak: Sendable {
-            let value = Mutex(0)
+            let value = Lock(0)
         }
         let peak = Peak()
         try await withThrowingTaskGroup(of: Void.self) { group in

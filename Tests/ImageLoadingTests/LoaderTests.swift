@@ -3,7 +3,7 @@ import ImageCodecs
 import ImageLoading
 import ServiceKit
 import ServiceKitTesting
-import Synchronization
+import SystemSupport
 import TestSupport
 import Testing
 
@@ -56,7 +56,7 @@ struct LoaderTests {
                 interval: .milliseconds(10))
         }
         defer { slow.stop() }
-        let received = Mutex<Int64>(0)
+        let received = Lock<Int64>(0)
         let only = Task {
             try await loader.image(for: ImageRequest(url: slow.url(path: "/big.jpg"), size: thumbnail)) { got, _ in received.withLock { $0 = got } }
         }
@@ -199,7 +199,7 @@ struct LoaderTests {
         let server = try PictureServer()
         let loader = makeLoader()
         let body = server.body("/img/5.jpg")
-        let seen = Mutex<[(Int64, Int64)]>([])
+        let seen = Lock<[(Int64, Int64)]>([])
         _ = try await loader.image(for: ImageRequest(url: server.url("/img/5.jpg"), size: thumbnail)) { received, expected in
             seen.withLock { $0.append((received, expected)) }
         }
@@ -221,7 +221,7 @@ struct LoaderTests {
         defer { for server in servers { server.stop() } }
         let loader = makeLoader()
         final class Reports: Sendable {
-            let counts = Mutex<[Int: Int]>([:])
+            let counts = Lock<[Int: Int]>([:])
         }
         let reports = Reports()
         var tasks: [Task<LoadedImage, any Error>] = []

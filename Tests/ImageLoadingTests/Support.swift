@@ -3,7 +3,7 @@ import ImageCodecs
 import ImageLoading
 import ServiceKit
 import ServiceKitTesting
-import Synchronization
+import SystemSupport
 import TestSupport
 
 /// A picture server on loopback: `/img/N.jpg` is a distinct JPEG for every
@@ -22,7 +22,7 @@ final class PictureServer: Sendable {
 
     /// The behaviours, the held paths' gates and the bodies served.
     final class State: Sendable {
-        let mutex = Mutex<(behaviours: [String: Behaviour], held: [String: DispatchSemaphore], bodies: [String: [UInt8]])>(([:], [:], [:]))
+        let mutex = Lock<(behaviours: [String: Behaviour], held: [String: DispatchSemaphore], bodies: [String: [UInt8]])>(([:], [:], [:]))
         func withLock<T>(_ body: (inout (behaviours: [String: Behaviour], held: [String: DispatchSemaphore], bodies: [String: [UInt8]])) -> T) -> T {
             mutex.withLock { body(&$0) }
         }

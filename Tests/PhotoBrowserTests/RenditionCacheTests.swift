@@ -1,6 +1,6 @@
 import Foundation
 import ImageCodecs
-import Synchronization
+import SystemSupport
 import TestSupport
 import Testing
 
@@ -69,7 +69,7 @@ struct RenditionCacheTests {
     @Test("concurrent requests for one rendition decode it once")
     func deduplicates() async throws {
         let cache = RenditionCache(capacityBytes: 1 << 20)
-        final class Decodes: Sendable { let count = Mutex(0) }
+        final class Decodes: Sendable { let count = Lock(0) }
         let decodes = Decodes()
         // The decode is held until all eight requests are in, so the seven
         // later ones must join it.

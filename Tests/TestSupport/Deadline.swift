@@ -1,4 +1,4 @@
-import Synchronization
+import SystemSupport
 
 /// `operation`'s result, or ``WaitTimedOut`` once `limit` has passed:
 /// for awaits that would hang if the code under test deadlocked (a job
@@ -22,9 +22,9 @@ public func within<T: Sendable>(
 
 /// Resumes a continuation once: with the first result that arrives.
 private final class Outcome<T: Sendable>: Sendable {
-    private let continuation: Mutex<CheckedContinuation<T, any Error>?>
+    private let continuation: Lock<CheckedContinuation<T, any Error>?>
 
-    init(_ continuation: CheckedContinuation<T, any Error>) { self.continuation = Mutex(continuation) }
+    init(_ continuation: CheckedContinuation<T, any Error>) { self.continuation = Lock(continuation) }
 
     func settle(_ result: Result<T, any Error>) {
         let waiting = continuation.withLock { stored in

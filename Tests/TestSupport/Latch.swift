@@ -1,10 +1,10 @@
-import Synchronization
+import SystemSupport
 
 /// A one-shot gate: tasks that ``wait()`` are held until ``open()`` is
 /// called, and pass at once afterwards. Lets a test hold work at a known
 /// point (a decode in flight) instead of hoping a sleep is long enough.
 public final class Latch: Sendable {
-    private let state = Mutex<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    private let state = Lock<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
     /// A closed latch.
     public init() {}

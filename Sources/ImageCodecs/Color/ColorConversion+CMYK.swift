@@ -1,5 +1,5 @@
 import CLCMS2
-import Synchronization
+import SystemSupport
 
 extension ColorConversion {
     /// A CMYK profile's transform to sRGB, per ink convention.
@@ -10,7 +10,7 @@ extension ColorConversion {
 
     /// At most this many CMYK transforms are kept (print files use few profiles).
     private static let cmykCapacity = 4
-    private static let cmykCache = Mutex<[CMYKKey: Transform]>([:])
+    private static let cmykCache = Lock<[CMYKKey: Transform]>([:])
 
     /// Converts CMYK pixels (4 bytes each, as libjpeg writes them) to sRGB
     /// through `profile`'s CMYK-to-PCS table (Little CMS 2, perceptual

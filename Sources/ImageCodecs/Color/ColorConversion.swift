@@ -1,5 +1,5 @@
 import CLCMS2
-import Synchronization
+import SystemSupport
 
 /// Converts pixels between ICC profiles through Little CMS 2, with the
 /// transforms cached (creating one costs about a millisecond; applying it
@@ -37,7 +37,7 @@ enum ColorConversion {
 
     /// At most this many converters are kept (a photo library has few distinct profiles).
     private static let capacity = 16
-    private static let cache = Mutex<[Key: Converter]>([:])
+    private static let cache = Lock<[Key: Converter]>([:])
 
     /// The converter from `profile` to sRGB for `pixelFormat`, or the reason there is none.
     static func converter(from profile: ColorProfile, pixelFormat: PixelFormat) -> Result<Converter, ColorWarning> {

@@ -54,7 +54,7 @@ public final class ImageWorkers: TaskExecutor {
     private let members = Members()
 
     private final class Members: Sendable {
-        let ids = Mutex<Set<UInt>>([])
+        let ids = Lock<Set<UInt>>([])
     }
 
     /// Whether the calling thread is one of the pool's.
@@ -105,7 +105,7 @@ public final class ImageWorkers: TaskExecutor {
     /// Tickets whose task was raised above `.utility` while its job was
     /// not queued yet: queueing reads this under the same lock, so an
     /// escalation can never fall between reading the priority and queueing.
-    private let escalated = Mutex<Set<UInt64>>([])
+    private let escalated = Lock<Set<UInt64>>([])
 
     /// Background jobs waiting for a thread (for tests).
     var backgroundBacklog: Int { backgroundQueue.count }

@@ -1,6 +1,7 @@
 import Execution
 import Foundation
 import Synchronization
+import SystemSupport
 
 /// How the resamplers split work across threads without ever blocking a
 /// thread of Swift's cooperative pool.
@@ -20,7 +21,7 @@ enum ParallelWork {
         var serialInTask = 0
     }
 
-    private static let counts = Mutex(Statistics())
+    private static let counts = Lock(Statistics())
 
     /// What ran how, so far, in the whole process.
     static var statistics: Statistics { counts.withLock { $0 } }
@@ -29,7 +30,7 @@ enum ParallelWork {
     /// `ParallelWork.$recorder.withValue`): synchronous code called from the
     /// task sees the task-local value, other tasks do not.
     final class Recorder: Sendable {
-        private let decisions = Mutex<[Bool]>([])
+        private let decisions = Lock<[Bool]>([])
         /// `true` for each run that blocked on helpers, `false` for each kept serial.
         var blocked: [Bool] { decisions.withLock { $0 } }
         func record(_ blocked: Bool) { decisions.withLock { $0.append(blocked) } }

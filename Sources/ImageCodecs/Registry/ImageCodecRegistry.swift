@@ -1,4 +1,4 @@
-import Synchronization
+import SystemSupport
 
 /// The decoders and encoders PhotoDeck can use, looked up by sniffed format.
 ///
@@ -18,7 +18,7 @@ public final class ImageCodecRegistry: Sendable {
         var encoders: [any ImageEncoding]
     }
 
-    private let state: Mutex<State>
+    private let state: Lock<State>
 
     /// The registry the convenience APIs use, with the built-in codecs.
     public static let shared = ImageCodecRegistry()
@@ -30,7 +30,7 @@ public final class ImageCodecRegistry: Sendable {
         let decoders: [any ImageDecoding] =
             includingBuiltIns ? [JPEGCodec(), PNGCodec(), WebPCodec(), HEIFCodec(format: .heic), HEIFCodec(format: .avif), GIFCodec()] : []
         let encoders: [any ImageEncoding] = includingBuiltIns ? [JPEGCodec(), PNGCodec(), WebPCodec()] : []
-        state = Mutex(State(decoders: decoders, encoders: encoders))
+        state = Lock(State(decoders: decoders, encoders: encoders))
     }
 
     /// Adds `decoder`, replacing any decoder for the same format.

@@ -2,7 +2,6 @@ public import Foundation
 import ImageCodecs
 import SQLiteSupport
 public import ServiceKit
-import Synchronization
 import SystemSupport
 
 /// Downloaded images on disk, under a byte cap that is never exceeded:
@@ -54,7 +53,7 @@ public final class DiskCache: Sendable {
     public let directory: String
     /// The most bytes the entries may take.
     public let capacityBytes: Int
-    private let database: Mutex<SQLiteDatabase>
+    private let database: Lock<SQLiteDatabase>
     /// `data/`, whose names are the entries' and their temporary files'.
     private let data: OwnedFolder
     private let io: ImageWorkers
@@ -88,7 +87,7 @@ public final class DiskCache: Sendable {
                 CREATE INDEX entries_by_use ON entries (last_used);
                 """
             ])
-            self.database = Mutex(database)
+            self.database = Lock(database)
         } catch {
             throw .cache(UnderlyingError(error, context: "opening the image cache in \(self.directory)"))
         }

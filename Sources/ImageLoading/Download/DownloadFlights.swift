@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import SystemSupport
 
 /// The bytes of one URL, and where they came from.
 struct LoadedBytes: Sendable {
@@ -9,7 +9,7 @@ struct LoadedBytes: Sendable {
 
 /// Progress callbacks of everyone waiting for one download.
 final class ProgressFanout: Sendable {
-    private let listeners = Mutex<[UInt64: @Sendable (Int64, Int64) -> Void]>([:])
+    private let listeners = Lock<[UInt64: @Sendable (Int64, Int64) -> Void]>([:])
 
     func add(_ id: UInt64, _ listener: (@Sendable (Int64, Int64) -> Void)?) {
         guard let listener else { return }

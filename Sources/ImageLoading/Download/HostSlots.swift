@@ -1,4 +1,4 @@
-import Synchronization
+import SystemSupport
 
 /// At most `limit` downloads at a time per host, as browsers do (six), so a
 /// timeline of 200 pictures opens six sockets, not 200. Waiting downloads
@@ -90,9 +90,9 @@ actor HostSlots {
 /// sees the change at once (there is no moment when a promotion can miss
 /// a download that is about to queue).
 final class SharedPriority: Sendable {
-    private let current: Mutex<ImagePriority>
+    private let current: Lock<ImagePriority>
 
-    init(_ priority: ImagePriority) { current = Mutex(priority) }
+    init(_ priority: ImagePriority) { current = Lock(priority) }
 
     /// The priority now.
     var value: ImagePriority { current.withLock { $0 } }

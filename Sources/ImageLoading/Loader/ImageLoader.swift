@@ -1,7 +1,6 @@
 public import Foundation
 public import ImageCodecs
 public import ServiceKit
-import Synchronization
 import SystemSupport
 
 /// Photos from URLs, ready to draw: downloads coalesced per URL under
@@ -110,7 +109,7 @@ public final class ImageLoader: Sendable {
 
     /// The counters, shared with the fetches.
     final class Counters: Sendable {
-        private let value = Mutex(Statistics())
+        private let value = Lock(Statistics())
         func update(_ change: (inout Statistics) -> Void) { value.withLock { change(&$0) } }
         var now: Statistics { value.withLock { $0 } }
     }

@@ -1,11 +1,11 @@
 import Foundation
-import Synchronization
+import SystemSupport
 
 /// The continuations behind an actor's change streams: each subscriber gets
 /// its own stream, a cancelled stream is dropped at once (no hop back to the
 /// actor), and every stream finishes when the owner is released.
 final class ChangeObservers<Element: Sendable>: Sendable {
-    private let continuations = Mutex<[UUID: AsyncStream<Element>.Continuation]>([:])
+    private let continuations = Lock<[UUID: AsyncStream<Element>.Continuation]>([:])
 
     /// A new stream that keeps the newest `limit` unread changes.
     func stream(bufferingNewest limit: Int) -> AsyncStream<Element> {

@@ -1,6 +1,6 @@
 import ImageCodecs
 import PhotoBrowser
-import Synchronization
+import SystemSupport
 
 /// The frames of one animated photo, decoded one at a time on
 /// ``ImageCodecs/ImageWorkers``: the decoder keeps its canvas and the
@@ -9,7 +9,7 @@ import Synchronization
 final class AnimationFrames: Sendable {
     /// The decoder; only one frame is decoded at a time (the player's loop
     /// awaits each), the lock makes that a rule rather than a habit.
-    private let frames: Mutex<ImageFrames?>
+    private let frames: Lock<ImageFrames?>
     private let bytes: [UInt8]
     private let limits: ImageFrames.Limits
     /// How many times the animation plays (0: forever).
@@ -23,7 +23,7 @@ final class AnimationFrames: Sendable {
             let frames = try? ImageFrames(decoding: bytes, limits: limits), frames.frameCount > 1
         else { return nil }
         loopCount = frames.loopCount
-        self.frames = Mutex(frames)
+        self.frames = Lock(frames)
         self.bytes = bytes
         self.limits = limits
     }

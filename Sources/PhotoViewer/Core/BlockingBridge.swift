@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import SystemSupport
 
 /// Runs async work from the window's SDL thread and waits for it there.
 /// That thread belongs to the viewer, not to Swift's cooperative pool, so
@@ -9,7 +9,7 @@ import Synchronization
 enum BlockingBridge {
     @available(*, noasync, message: "blocks the calling thread: only for the window's own thread")
     static func wait<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
-        let result = Mutex<T?>(nil)
+        let result = Lock<T?>(nil)
         let done = DispatchSemaphore(value: 0)
         Task {
             let value = await body()

@@ -1,5 +1,5 @@
 public import ImageCodecs
-import Synchronization
+import SystemSupport
 
 /// What a viewer learns while it draws through tmux: the last picture that
 /// was too big for one passthrough sequence, and how many cell rows each of
@@ -26,7 +26,7 @@ public final class TmuxStripMemory: Sendable {
         var rowsPerStrip: Int
     }
 
-    private let last = Mutex<Entry?>(nil)
+    private let last = Lock<Entry?>(nil)
 
     /// An empty memory: the first big picture is encoded whole, then in strips.
     public init() {}

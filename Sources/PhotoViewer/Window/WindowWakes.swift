@@ -1,11 +1,11 @@
 import CSDL2
-import Synchronization
+import SystemSupport
 
 /// Wakes a window's event wait from another thread with an SDL user
 /// event, only while the window is open (`SDL_PushEvent` is thread-safe;
 /// the lock keeps a post from racing the video subsystem's shutdown).
 final class WindowWakes: Sendable {
-    private let isOpen = Mutex(false)
+    private let isOpen = Lock(false)
 
     /// The window is open: posts reach it.
     func open() { isOpen.withLock { $0 = true } }

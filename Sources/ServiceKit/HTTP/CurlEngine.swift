@@ -1,7 +1,6 @@
 import CCurl
 import Execution
 import Foundation
-import Synchronization
 import SystemSupport
 
 /// The one thread that runs every ``CurlTransport`` request of the
@@ -23,7 +22,7 @@ final class CurlEngine: Sendable {
 
     /// The multi handle.
     private let multi: Handle
-    private let incoming = Mutex<[CurlTransfer]>([])
+    private let incoming = Lock<[CurlTransfer]>([])
 
     /// The multi handle's pointer. `@unchecked Sendable` is safe because
     /// the pointer never changes and the handle behind it is used only on

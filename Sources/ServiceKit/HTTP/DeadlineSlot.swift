@@ -1,4 +1,4 @@
-import Synchronization
+import SystemSupport
 
 /// Where an exchange meets an ending that can come before it exists (a
 /// deadline, the caller's cancellation). Whichever comes second, the
@@ -6,7 +6,7 @@ import Synchronization
 /// exchange is made is kept, not lost (a lost deadline once let a
 /// trickling answer run 255 s past a 2 s deadline).
 final class DeadlineSlot<Value: Sendable>: Sendable {
-    private let state = Mutex<(value: Value?, expired: Bool)>((nil, false))
+    private let state = Lock<(value: Value?, expired: Bool)>((nil, false))
 
     /// The deadline passed: the value to end now, or `nil` when it is not
     /// made yet (then ``fill(_:)`` says so when it is).

@@ -1,12 +1,12 @@
 public import Foundation
-import Synchronization
+import SystemSupport
 
 /// A ``RateLimitLedger`` in memory, for one process: the default of
 /// ShareKit's `ShareCenter` and WeiboKit's client. Its log is gone when the
 /// process ends; use ``FileRateLimitLedger`` when the process is shorter
 /// than the windows it must respect.
 public final class InMemoryRateLimitLedger: RateLimitLedger {
-    private let logs = Mutex<[String: SendLog]>([:])
+    private let logs = Lock<[String: SendLog]>([:])
 
     /// An empty ledger.
     public init() {}

@@ -1,6 +1,6 @@
 import Foundation
 import ImageCodecs
-import Synchronization
+import SystemSupport
 
 extension ShareCenter {
     /// Starts the task that runs one share, and its events.
@@ -48,7 +48,7 @@ extension ShareCenter {
         // One progress for the whole share: the plan first, then every
         // request's bytes added up, yielded under the lock so events never
         // go backwards.
-        let tally = Mutex(ProgressTally(planned: provider.plannedUploadBytes(for: prepared, to: destination)))
+        let tally = Lock(ProgressTally(planned: provider.plannedUploadBytes(for: prepared, to: destination)))
         tally.withLock { _ = events.yield(.uploading(sent: 0, total: $0.total)) }
         let reporter = TransferProgress.Reporter { request, sent, total in
             tally.withLock { tally in

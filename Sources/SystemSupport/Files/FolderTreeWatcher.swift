@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if os(Linux) && !PHOTODECK_NO_LINUX_APIS
     import Glibc
@@ -25,7 +24,7 @@ package final class FolderTreeWatcher: Sendable {
     // the thread alone.
     private let inotify: Int32
     private let wake: (read: Int32, write: Int32)
-    private let started = Mutex(false)
+    private let started = Lock(false)
 
     /// A watcher of `root`; nothing is watched until ``watch(onChange:)``.
     package init(root: String) {

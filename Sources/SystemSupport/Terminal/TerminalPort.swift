@@ -1,5 +1,4 @@
 import CTerminal
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -24,7 +23,7 @@ package final class TerminalPort: Sendable {
     package let input: Int32
     /// The descriptor output goes to (standard output by default).
     package let output: Int32
-    private let saved = Mutex<termios?>(nil)
+    private let saved = Lock<termios?>(nil)
     /// Wakes a waiting read: signals (their numbers) and ``wakeReader()`` (0).
     private let wake: (read: Int32, write: Int32)
 

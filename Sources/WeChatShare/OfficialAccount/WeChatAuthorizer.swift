@@ -1,7 +1,7 @@
 public import Foundation
 public import ServiceKit
 public import ShareKit
-import Synchronization
+import SystemSupport
 
 /// Gets an Official Account's access token (`cgi-bin/stable_token`, the
 /// documented way: repeated calls return the same token until it nears
@@ -25,7 +25,7 @@ public final class WeChatAuthorizer: Sendable {
     public let apiBase: URL
     private let client: ServiceClient
     /// When `force_refresh` was last sent.
-    private let lastForcedRefresh = Mutex<Date?>(nil)
+    private let lastForcedRefresh = Lock<Date?>(nil)
 
     /// The shortest time between two forced refreshes.
     public static let forcedRefreshInterval: TimeInterval = 30

@@ -61,3 +61,10 @@ enum SystemSupportSnippets {
         PercentEncoding.encodeFilePath("/photos/a b;é.jpg")  // "/photos/a%20b%3B%C3%A9.jpg"
     }
 }
+
+extension SystemSupportSnippets {
+    static func lock() {
+        let counts = Lock([String: Int]())
+        counts.withLock { $0["hits", default: 0] += 1 }
+    }
+}
