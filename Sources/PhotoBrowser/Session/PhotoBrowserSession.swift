@@ -38,7 +38,7 @@ public struct BrowserPage: Hashable, Sendable {
 
 /// The browser's engine: a ``BrowserPager`` over a ``PhotoCollection``,
 /// decoding each page at the size its zoom needs (never more), keeping
-/// renditions in a byte-bounded ``RenditionCache``, and prefetching the
+/// renditions in a byte-bounded `RenditionCache` (ImageCodecs), and prefetching the
 /// neighbours of the shown page (once its own pixels are ready) so that a
 /// page turn finds its pixels ready. Prefetches for pages that left the
 /// window are cancelled when the page turns.

@@ -26,7 +26,7 @@ public struct InlinePictures: Sendable {
     /// The terminal's width in cells: a row holds the pictures that fit.
     public var columns: Int
     /// Whether kitty pictures are zlib-compressed (``KittyImageEncoder/compresses``):
-    /// `true` unless set; ``detect(graphics:environment:queryTimeout:)`` sets
+    /// `true` unless set; `detect(graphics:environment:queryTimeout:)` sets
     /// it to ``TerminalDetection/isRemote(environment:)``, as the viewer does,
     /// so a terminal on this machine gets the pixels raw.
     public var compressesKittyPictures = true
@@ -78,7 +78,7 @@ public struct InlinePictures: Sendable {
         return pictures
     }
 
-    /// The graphics and size part of ``detect(graphics:environment:queryTimeout:)``.
+    /// The graphics and size part of `detect(graphics:environment:queryTimeout:)`.
     private static func terminalOnStandardOutput(graphics: TerminalGraphics?, environment: [String: String], queryTimeout: Int) -> InlinePictures {
         guard let device = try? TerminalDevice() else { return InlinePictures(graphics: graphics ?? .ansi) }
         var size = device.size(environment: environment)

@@ -26,7 +26,7 @@ public enum TerminalMultiplexer: Hashable, Sendable {
     ///
     /// Asking tmux starts a process and waits for it, so this blocks the
     /// calling thread: call it from a thread of your own. Async code calls
-    /// the async ``detect(environment:timeout:)-(_,_)`` instead, which asks
+    /// the async `detect(environment:timeout:)` instead, which asks
     /// off Swift's cooperative pool.
     @available(*, noasync, message: "it waits for tmux; async code awaits the async detect(environment:timeout:)")
     public static func detect(

@@ -29,7 +29,7 @@ public struct TerminalViewer: Sendable {
         /// The environment used for detection and for `COLUMNS`/`LINES` when the size is unknown.
         public var environment: [String: String]
         /// The multiplexer between the viewer and the terminal; `nil` detects
-        /// it (``TerminalMultiplexer/detect(environment:timeout:)``).
+        /// it (`TerminalMultiplexer.detect(environment:timeout:)`).
         public var multiplexer: TerminalMultiplexer?
         /// Called after each frame is written to the terminal, with the
         /// graphics it was drawn in (after detection and any fallback for a
