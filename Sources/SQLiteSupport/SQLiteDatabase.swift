@@ -27,12 +27,28 @@ package final class SQLiteDatabase {
         handle = connection
         sqlite3_extended_result_codes(connection, 1)
         sqlite3_busy_handler(connection, busyHandler, nil)
-        try execute("PRAGMA journal_mode = WAL")
+        try enterWALMode()
         try execute("PRAGMA synchronous = FULL")
         try execute("PRAGMA foreign_keys = ON")
     }
 
     deinit { close() }
+
+    /// Switches to WAL mode. Two processes opening a fresh database at once
+    /// both switch it, and SQLite answers one of them `SQLITE_BUSY` at once
+    /// (without its busy handler, which could deadlock there): that one
+    /// tries again, every 10 ms, for up to ``busyTimeout``.
+    private func enterWALMode() throws(SQLiteError) {
+        let deadline = ContinuousClock.now + Self.busyTimeout
+        while true {
+            do {
+                try execute("PRAGMA journal_mode = WAL")
+                return
+            } catch  where error.code & 0xFF == SQLITE_BUSY && ContinuousClock.now < deadline {
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+        }
+    }
 
     /// How long a statement waits for a lock another connection holds
     /// before it fails with `SQLITE_BUSY`.

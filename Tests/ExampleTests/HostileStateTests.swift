@@ -166,7 +166,11 @@ struct HostileStateTests {
         // One request: before, each of three attempts, for each of the page's two downloads, had a deadline of its own.
         #expect(server.requests.count == 1, "\(server.requests.count) requests")
         // The deadline, plus the process's start and first screen (before: 18 s and more).
-        #expect(run.seconds < 15, "took \(run.seconds) s")
+        // Not under a sanitizer, whose start-up and slowdown on a loaded machine
+        // took 16.5 s once; the one request above tells old from new there.
+        if ProcessInfo.processInfo.environment["PHOTODECK_SANITIZER"] == nil {
+            #expect(run.seconds < 15, "took \(run.seconds) s")
+        }
     }
 
     // Its measure is the process's peak memory, which a sanitizer's shadow and quarantine blur (487 MB under
