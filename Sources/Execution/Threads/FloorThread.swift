@@ -8,6 +8,9 @@ package enum FloorThread {
     /// Starts a thread named `name` running `body`; it ends when `body`
     /// returns.
     package static func start(named name: String, stackSize: Int = 1 << 21, _ body: @escaping @Sendable () -> Void) {
+        // This is the execution floor itself: the one place a thread is
+        // started, so the rest of the package never blocks the cooperative
+        // pool (these loops run for the life of what they serve).
         let thread = Thread(block: body)
         thread.name = name
         thread.stackSize = stackSize
