@@ -15,6 +15,7 @@ let swiftSettings: [SwiftSetting] = [
 let package = Package(
     name: "PhotoDeck",
     products: [
+        .library(name: "ImageCore", targets: ["ImageCore"]),
         .library(name: "ImageCodecs", targets: ["ImageCodecs"]),
         .library(name: "PhotoBrowser", targets: ["PhotoBrowser"]),
         .library(name: "ImageLoading", targets: ["ImageLoading"]),
@@ -150,9 +151,18 @@ let package = Package(
             dependencies: ["SystemSupport"],
             swiftSettings: swiftSettings
         ),
+        // The image vocabulary (sizes, formats, pixels, orientation, limits,
+        // the metadata policy, the codec error): no C library, no platform
+        // code, so a module that only names images links nothing.
+        .target(
+            name: "ImageCore",
+            swiftSettings: swiftSettings
+        ),
+        // Codecs only: every C image library sits behind this module, which
+        // re-exports ImageCore.
         .target(
             name: "ImageCodecs",
-            dependencies: ["SystemSupport", "Execution", "CTurboJPEG", "CJPEGShim", "CPNGShim", "CWebP", "CResample", "CHeif", "CHEVCDecoder", "CLCMS2", "CGIF", "CZlib"],
+            dependencies: ["ImageCore", "SystemSupport", "Execution", "CTurboJPEG", "CJPEGShim", "CPNGShim", "CWebP", "CResample", "CHeif", "CHEVCDecoder", "CLCMS2", "CGIF", "CZlib"],
             swiftSettings: swiftSettings
         ),
 
@@ -194,7 +204,7 @@ let package = Package(
         ),
         .target(
             name: "ShareKit",
-            dependencies: ["ImageCodecs", "ServiceKit", "SQLiteSupport", "SystemSupport", "Execution"],
+            dependencies: ["ImageCore", "ImageCodecs", "ServiceKit", "SQLiteSupport", "SystemSupport", "Execution"],
             swiftSettings: swiftSettings
         ),
         // Photos from the network: coalesced downloads under per-host
@@ -203,7 +213,7 @@ let package = Package(
         // import it: an app (or an example) hands its photos to them.
         .target(
             name: "ImageLoading",
-            dependencies: ["ImageCodecs", "ServiceKit", "SQLiteSupport", "SystemSupport"],
+            dependencies: ["ImageCodecs", "ServiceKit", "SQLiteSupport", "SystemSupport", "Execution"],
             swiftSettings: swiftSettings
         ),
         // The Weibo client: accounts, timeline with its offline cache,
@@ -222,14 +232,14 @@ let package = Package(
         ),
         .target(
             name: "WeChatShare",
-            dependencies: ["ShareKit", "ServiceKit", "ImageCodecs", "SystemSupport"],
+            dependencies: ["ShareKit", "ServiceKit", "ImageCore", "SystemSupport"],
             swiftSettings: swiftSettings
         ),
         // Sharing through the WeChat app on the device (a bridge the host
         // implements); no HTTP.
         .target(
             name: "WeChatAppShare",
-            dependencies: ["ShareKit", "ImageCodecs", "SystemSupport"],
+            dependencies: ["ShareKit", "ImageCore", "SystemSupport"],
             swiftSettings: swiftSettings
         ),
         // Test doubles, shipped as products so apps can unit-test their own
@@ -388,7 +398,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ImageCodecsTests",
-            dependencies: ["ImageCodecs", "TestSupport", "CHeif", "CGIF", "CLCMS2", "CResample", "CTurboJPEG", "SystemSupport"],
+            dependencies: ["ImageCodecs", "Execution", "TestSupport", "CHeif", "CGIF", "CLCMS2", "CResample", "CTurboJPEG", "SystemSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,5 +1,5 @@
 import Foundation
-import ImageCodecs
+import ImageCore
 public import ShareKit
 
 /// WeChat as a photo app shares to it: the content is handed to the WeChat

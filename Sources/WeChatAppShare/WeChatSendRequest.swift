@@ -1,5 +1,5 @@
 public import Foundation
-import ImageCodecs
+import ImageCore
 public import ShareKit
 
 /// Where the WeChat app puts a message: OpenSDK's `WXScene`.

@@ -1,3 +1,4 @@
+import Execution
 import Foundation
 import SystemSupport
 import TestSupport
@@ -15,7 +16,7 @@ struct WorkerTests {
     /// may hand on to the next: so each index waits (at most 10 s) until
     /// every index that can run at once has started, and all are alive
     /// together when they are named.
-    static func threads(running count: Int, budget: ImageThreadBudget = ImageThreadBudget(limit: 100)) -> [String] {
+    static func threads(running count: Int, budget: ThreadBudget = ThreadBudget(limit: 100)) -> [String] {
         let seen = Lock<[Int: String]>([:])
         let arrived = NSCondition()
         let started = Lock(0)
@@ -43,7 +44,7 @@ struct WorkerTests {
 
     @Test("helpers are started only within the thread budget: at its limit the caller does every index itself, exactly once")
     func threadBudget() async throws {
-        let budget = ImageThreadBudget(limit: 3)
+        let budget = ThreadBudget(limit: 3)
         budget.enter()  // the caller, a pool thread at work
         let ran = Lock<[Int: Int]>([:])
         let threads = Lock<Set<String>>([])
@@ -170,10 +171,10 @@ struct WorkerTests {
             let (gate, holder) = await Self.holdBackgroundThread(of: pool)
             // A second background job queues behind the held thread.
             let queued = Task.detached(priority: .utility) { await pool.run { Self.niceness() } }
-            while pool.backgroundBacklog == 0 { await Task.yield() }
+            while pool.pool.backgroundBacklog == 0 { await Task.yield() }
             // A task of default priority awaits it: the job runs on a foreground thread while the background one is still held.
             let moved = try await within(.seconds(30), "the escalated job") { await Task.detached(priority: .medium) { await queued.value }.value }
-            #expect(pool.backgroundBacklog == 0)
+            #expect(pool.pool.backgroundBacklog == 0)
             gate.signal()
             let behind = await holder.value
             #expect(moved == behind - 10 || (behind == 19 && moved >= 9), "moved job ran at nice \(moved), the background lane at \(behind)")
@@ -185,13 +186,13 @@ struct WorkerTests {
             let (gate, holder) = await Self.holdBackgroundThread(of: pool)
             // The task is raised between reading its priority (utility) and queueing its job.
             let ticket: UInt64 = 0xE5CA_1A7E
-            pool.escalate(ticket)
+            pool.pool.escalate(ticket)
             let ran = try await within(.seconds(30), "a job escalated before it was queued") {
                 await withCheckedContinuation { (done: CheckedContinuation<Int32, Never>) in
-                    pool.queue({ done.resume(returning: Self.niceness()) }, priority: .utility, ticket: ticket)
+                    pool.pool.queue({ done.resume(returning: Self.niceness()) }, priority: .utility, ticket: ticket)
                 }
             }
-            #expect(pool.backgroundBacklog == 0)
+            #expect(pool.pool.backgroundBacklog == 0)
             gate.signal()
             let behind = await holder.value
             #expect(ran < behind || behind == 19, "ran at nice \(ran), the background lane at \(behind)")

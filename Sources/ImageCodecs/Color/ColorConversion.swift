@@ -1,4 +1,5 @@
 import CLCMS2
+import Execution
 import SystemSupport
 
 /// Converts pixels between ICC profiles through Little CMS 2, with the

@@ -98,7 +98,7 @@ public enum ColorHandling: String, Hashable, Sendable {
     case convertToSRGB
     /// Keep the pixel values and hand the profile to the caller in
     /// ``DecodedImage/colorProfile``. Two exceptions become sRGB whatever
-    /// this says, because a ``Bitmap`` cannot hold them: CMYK JPEGs (through
+    /// this says, because a ``ImageCore/Bitmap`` cannot hold them: CMYK JPEGs (through
     /// their CMYK profile when they have one) and HDR HEIF and AVIF
     /// (tone-mapped).
     case preserve

@@ -1,5 +1,5 @@
 /// Bytes that decodes in flight may take together: each decode reserves
-/// its estimate (``ImageInfo/renditionPeakBytes(in:mode:options:)``)
+/// its estimate (``ImageCore/ImageInfo/renditionPeakBytes(in:mode:options:)``)
 /// before it starts and gives it back when it ends, so that N pictures
 /// decoding at once (a grid, a timeline's thumbnails) cannot multiply the
 /// memory one takes. A decode waits, without holding a thread, until its

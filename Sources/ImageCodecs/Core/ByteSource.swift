@@ -35,7 +35,7 @@ public final class FileByteSource: ByteSource {
     /// Opens `path` for reading. Anything but a regular file (a FIFO, a
     /// device, a folder) is refused at once, without waiting on it.
     ///
-    /// - Throws: ``ImageCodecError/fileAccess(path:reason:)``.
+    /// - Throws: ``ImageCore/ImageCodecError/fileAccess(path:reason:)``.
     public init(path: String) throws(ImageCodecError) {
         do {
             file = try ReadOnlyFile(path: path)

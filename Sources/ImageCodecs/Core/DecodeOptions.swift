@@ -72,7 +72,7 @@ extension DecodeOptions.TargetSize {
     /// The pixel size, in display orientation, that an image of
     /// `orientedSize` must be decoded to at least; `nil` for ``original``.
     ///
-    /// - Throws: ``ImageCodecError/invalidArgument(_:)`` for an empty box.
+    /// - Throws: ``ImageCore/ImageCodecError/invalidArgument(_:)`` for an empty box.
     public func requiredSize(forOrientedSize orientedSize: PixelSize) throws(ImageCodecError) -> PixelSize? {
         switch self {
         case .original:

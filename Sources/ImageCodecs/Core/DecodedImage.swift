@@ -5,7 +5,7 @@ public struct DecodedImage: Sendable {
     public var bitmap: Bitmap
     /// The format the pixels came from.
     public var format: ImageFormat
-    /// The orientation still to apply to ``bitmap``: ``ImageOrientation/up``
+    /// The orientation still to apply to ``bitmap``: ``ImageCore/ImageOrientation/up``
     /// once applied, so it is never applied twice.
     public var orientation: ImageOrientation
     /// The orientation the file recorded.
@@ -50,7 +50,7 @@ public struct DecodedImage: Sendable {
     }
 
     /// This image with its pending orientation applied (a no-op when it is
-    /// ``ImageOrientation/up``).
+    /// ``ImageCore/ImageOrientation/up``).
     public func applyingOrientation() -> DecodedImage {
         guard orientation != .up else { return self }
         var copy = self

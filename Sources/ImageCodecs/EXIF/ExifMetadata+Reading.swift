@@ -9,7 +9,7 @@ extension ExifMetadata {
     /// print(shot?.camera ?? "no camera recorded")
     /// ```
     ///
-    /// - Throws: ``ImageCodecError/fileAccess(path:reason:)`` when the file
+    /// - Throws: ``ImageCore/ImageCodecError/fileAccess(path:reason:)`` when the file
     ///   cannot be read, or the format's error when its header is damaged
     ///   before the EXIF block.
     public init?(readingFileAt path: String) throws(ImageCodecError) {

@@ -6,12 +6,12 @@
 /// the byte position of the orientation value so that it can be reset in
 /// place (libexif re-serialises the whole block, maker notes included).
 /// A damaged block never fails a decode: whatever cannot be read is treated
-/// as absent, and the orientation falls back to ``ImageOrientation/up``.
+/// as absent, and the orientation falls back to ``ImageCore/ImageOrientation/up``.
 public struct ExifMetadata: Hashable, Sendable {
     /// The TIFF bytes, starting with `II*\0` or `MM\0*` (without JPEG's
     /// `Exif\0\0` prefix).
     public private(set) var tiffData: [UInt8]
-    /// The orientation tag's value (``ImageOrientation/up`` when absent or
+    /// The orientation tag's value (``ImageCore/ImageOrientation/up`` when absent or
     /// invalid).
     public private(set) var orientation: ImageOrientation
     /// `DateTimeOriginal` (or, failing that, `DateTimeDigitized` or
@@ -57,7 +57,7 @@ public struct ExifMetadata: Hashable, Sendable {
     /// This block with its orientation tag rewritten to `orientation`, as
     /// needed when the pixels it describes have been rotated already. Blocks
     /// without an orientation tag are returned unchanged when `orientation`
-    /// is ``ImageOrientation/up`` (the implied default).
+    /// is ``ImageCore/ImageOrientation/up`` (the implied default).
     public func settingOrientation(_ orientation: ImageOrientation) -> ExifMetadata {
         guard let field = orientationField, self.orientation != orientation else { return self }
         var copy = self

@@ -85,6 +85,6 @@ struct GIFStructure {
 }
 
 extension ImageFormat {
-    /// GIF (87a and 89a), decoded through giflib; animations frame by frame with ``ImageFrames``.
+    /// GIF (87a and 89a), decoded through giflib; animations frame by frame with ``ImageCodecs/ImageFrames``.
     public static let gif = ImageFormat(identifier: "gif", mediaType: "image/gif", fileExtensions: ["gif"])
 }

@@ -1,4 +1,5 @@
 import CHeif
+import Execution
 
 /// HEIF images, HEIC (HEVC, what iPhones write) and AVIF (AV1), decoded
 /// through libheif (libde265 and dav1d or libaom underneath).
@@ -88,8 +89,8 @@ public struct HEIFCodec: ImageDecoding {
         let plan = try DecodePlan(format: format, storedSize: file.size, exif: file.exif, color: file.color, options: options, appliesExifOrientation: false)
         // libheif's decoder threads count against the process's image threads:
         // a second one only when the budget has it (the caller waits meanwhile).
-        let extra = ParallelWork.mayBlock() ? ImageThreadBudget.shared.reserve(upTo: 1) : 0
-        defer { ImageThreadBudget.shared.release(extra) }
+        let extra = ParallelWork.mayBlock() ? ThreadBudget.shared.reserve(upTo: 1) : 0
+        defer { ThreadBudget.shared.release(extra) }
         let threads = 1 + extra
         var thumbnails = plan.wantsScaling ? file.thumbnails() : []
         defer { for thumbnail in thumbnails { heif_image_handle_release(thumbnail.handle) } }

@@ -8,7 +8,7 @@ extension HEIFFile {
     ///   transpose (ISO/IEC 23008-12 requires the size; libheif 1.15's writer
     ///   swaps the sides of a rotated grid), since libheif 1.15 believes the
     ///   canvas: a 32x32 `ispe` over a 65535x65535 canvas overflows its buffer;
-    /// - a grid's tiles together hold at most ``ImageLimits/maxPixelCount``
+    /// - a grid's tiles together hold at most ``ImageCore/ImageLimits/maxPixelCount``
     ///   pixels, so decoding them is bounded like decoding one image.
     static func check(_ items: HEIFItems, against limits: ImageLimits, format: ImageFormat) throws(ImageCodecError) {
         for image in items.images {

@@ -244,7 +244,7 @@ final class HEIFFile {
         return picture
     }
 
-    /// The ``ImageCodecError`` for a libheif error.
+    /// The ``ImageCore/ImageCodecError`` for a libheif error.
     static func error(_ error: heif_error, format: ImageFormat, while step: String) -> ImageCodecError {
         let message = error.message.map { String(cString: $0) } ?? "error \(error.code.rawValue)"
         switch error.code {

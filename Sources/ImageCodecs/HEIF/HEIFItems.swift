@@ -4,7 +4,7 @@
 /// `iovl` item's own data declares, and the references between items
 /// (tiles, thumbnails, auxiliary images). libheif 1.15 trusts a grid's
 /// canvas without checking it against the limits it applies to `ispe`, so
-/// these are what ``HEIFFile`` checks against ``ImageLimits`` before any
+/// these are what ``HEIFFile`` checks against ``ImageCore/ImageLimits`` before any
 /// pixel memory is allocated.
 struct HEIFItems {
     /// One item of the container.
@@ -36,7 +36,7 @@ struct HEIFItems {
     /// The tiles (`dimg` references) of `item`.
     func tiles(of item: UInt32) -> [UInt32] { references["dimg"]?[item] ?? [] }
 
-    /// Reads the `meta` box of `source`. Throws ``ImageCodecError/corrupt(format:message:)``
+    /// Reads the `meta` box of `source`. Throws ``ImageCore/ImageCodecError/corrupt(format:message:)``
     /// when a box runs past its parent or the end of the data.
     init(reading source: any ByteSource, format: ImageFormat) throws(ImageCodecError) {
         var reader = BoxReader(source: source, format: format)

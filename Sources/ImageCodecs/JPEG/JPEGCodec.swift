@@ -11,9 +11,9 @@ import CTurboJPEG
 /// each block visited at most 100 times and each coefficient decoded at most
 /// 20 times in all (a sequential file visits each once, a typical progressive
 /// one 4 to 6 times). A progressive file of thousands of cheap scans, the
-/// classic denial of service, is ``ImageCodecError/corrupt(format:message:)``
+/// classic denial of service, is ``ImageCore/ImageCodecError/corrupt(format:message:)``
 /// in milliseconds instead of seconds.
-/// A file that ends early is ``ImageCodecError/truncated(format:detail:)``
+/// A file that ends early is ``ImageCore/ImageCodecError/truncated(format:detail:)``
 /// unless ``DecodeOptions/acceptsTruncatedData`` is set.
 public struct JPEGCodec: ImageDecoding, ImageEncoding {
     /// Creates the codec.

@@ -16,7 +16,7 @@ import CTurboJPEG
 /// blocks, the partial blocks on the right or bottom edge cannot go to
 /// the top or left, where some transforms would put them. Like jpegtran,
 /// PhotoDeck then does what ``Edges`` says: ``Edges/perfect`` refuses
-/// (``ImageCodecError/unsupportedFeature(format:feature:)``, saying how many
+/// (``ImageCore/ImageCodecError/unsupportedFeature(format:feature:)``, saying how many
 /// pixels a trim would take), ``Edges/trim`` drops the partial blocks
 /// (at most 15 pixels a side). Never a shifted or garbage edge. Which
 /// transforms need which side whole: flips and 180° the side they mirror

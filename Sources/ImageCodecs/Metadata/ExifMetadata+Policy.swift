@@ -2,14 +2,14 @@ extension ExifMetadata {
     /// This block rebuilt under `policy`: only the tags it keeps, in a new
     /// TIFF structure of the same byte order (so no value or offset of the
     /// old one survives by accident), and what was taken out. `nil` when
-    /// nothing is left worth an EXIF block. ``MetadataPolicy/keepAll``
+    /// nothing is left worth an EXIF block. ``ImageCore/MetadataPolicy/keepAll``
     /// returns the block unchanged.
     ///
-    /// Tags are sorted as ``MetadataKind`` says (see `kind(of:in:)`); the
+    /// Tags are sorted as ``ImageCore/MetadataKind`` says (see `kind(of:in:)`); the
     /// orientation, resolution, colour space and version tags stay whatever
     /// the policy, as display needs them. The thumbnail (IFD1), the
-    /// interoperability IFD and any tag not listed are ``MetadataKind/other``
-    /// or ``MetadataKind/thumbnail``, and go unless the policy keeps everything.
+    /// interoperability IFD and any tag not listed are ``ImageCore/MetadataKind/other``
+    /// or ``ImageCore/MetadataKind/thumbnail``, and go unless the policy keeps everything.
     public func rewritten(under policy: MetadataPolicy) -> (exif: ExifMetadata?, removed: Set<MetadataKind>) {
         guard !policy.keepsAll else { return (self, []) }
         guard let reader = TIFFReader(tiffData) else { return (nil, [.other]) }
@@ -62,7 +62,7 @@ extension ExifMetadata {
 
     /// The EXIF block in `bytes` rebuilt under `policy`, adding what was
     /// taken out to `removed` (a block that cannot be read is taken out
-    /// whole, as ``MetadataKind/other``): the one step every container's
+    /// whole, as ``ImageCore/MetadataKind/other``): the one step every container's
     /// rewrite shares.
     static func rewriting(_ bytes: some Collection<UInt8>, under policy: MetadataPolicy, removed: inout Set<MetadataKind>) -> ExifMetadata? {
         guard let exif = ExifMetadata(bytes: bytes) else {

@@ -1,4 +1,4 @@
-/// Rewrites a GIF's metadata under a ``MetadataPolicy``: comment
+/// Rewrites a GIF's metadata under a ``ImageCore/MetadataPolicy``: comment
 /// extensions go, so do application extensions but for the animation's
 /// loop count (NETSCAPE2.0, ANIMEXTS1.0) and an ICC profile (ICCRGBG1012),
 /// and anything after the trailer; frames, palettes and graphic control

@@ -1,4 +1,4 @@
-/// Rewrites a JPEG's metadata under a ``MetadataPolicy`` without touching
+/// Rewrites a JPEG's metadata under a ``ImageCore/MetadataPolicy`` without touching
 /// its compressed pixels: marker segments are kept, rebuilt or dropped,
 /// and everything else is copied byte for byte.
 ///
@@ -6,14 +6,14 @@
 /// |---|---|
 /// | APP0 JFIF, APP2 ICC_PROFILE, APP14 Adobe, tables, frame, scans | always |
 /// | APP1 Exif | rebuilt with the tags the policy keeps (``ExifMetadata/rewritten(under:)``) |
-/// | APP1 XMP (and extended XMP) | ``MetadataPolicy/keepsEverythingElse``, its `exif:GPS*` removed unless location is kept |
+/// | APP1 XMP (and extended XMP) | ``ImageCore/MetadataPolicy/keepsEverythingElse``, its `exif:GPS*` removed unless location is kept |
 /// | APP13 Photoshop (IPTC) | everything else is kept |
 /// | COM | everything else is kept |
 /// | APP0 JFXX, APP2 MPF, data after EOI | everything else is kept (thumbnails, other pictures) |
 /// | any other APPn | everything else is kept |
 enum JPEGMetadata {
     /// `jpeg` with only what `policy` keeps; with `orientation`, the rebuilt
-    /// EXIF says that orientation (``ImageOrientation/up`` once a transform
+    /// EXIF says that orientation (``ImageCore/ImageOrientation/up`` once a transform
     /// has applied it).
     static func rewrite(_ jpeg: [UInt8], policy: MetadataPolicy, orientation: ImageOrientation? = nil) throws(ImageCodecError) -> RewrittenImage {
         if policy.keepsAll && orientation == nil { return RewrittenImage(bytes: jpeg, format: .jpeg, removed: []) }

@@ -1,4 +1,4 @@
-/// Rewrites a PNG's metadata under a ``MetadataPolicy``: chunks are kept,
+/// Rewrites a PNG's metadata under a ``ImageCore/MetadataPolicy``: chunks are kept,
 /// rebuilt (`eXIf`) or dropped; the image data chunks are copied as they are.
 ///
 /// | chunk | kept when |

@@ -1,4 +1,4 @@
-/// Rewrites a WebP's metadata under a ``MetadataPolicy``: the `EXIF` chunk
+/// Rewrites a WebP's metadata under a ``ImageCore/MetadataPolicy``: the `EXIF` chunk
 /// is rebuilt, `XMP ` and unknown chunks are dropped as the policy says,
 /// the VP8X flags and the RIFF size follow; the image chunks (`VP8 `,
 /// `VP8L`, `ALPH`, `ANIM`, `ANMF`) and the `ICCP` profile are copied as they are.

@@ -1,6 +1,6 @@
 /// Location taken out of an XMP packet, for a policy that keeps XMP but not
-/// location (``MetadataPolicy/keepsEverythingElse`` without
-/// ``MetadataPolicy/keepsLocation``; the built-in policies keep both or neither).
+/// location (``ImageCore/MetadataPolicy/keepsEverythingElse`` without
+/// ``ImageCore/MetadataPolicy/keepsLocation``; the built-in policies keep both or neither).
 ///
 /// The properties removed, as attributes or as elements, with whatever
 /// namespace prefix the writer bound (the local names are what matter):

@@ -3,7 +3,7 @@ import CPNGShim
 /// PNG decoding and encoding through libpng's classic API, behind a C shim
 /// that owns every `setjmp` (libpng reports errors with `longjmp`).
 ///
-/// Every colour type and bit depth decodes to 8-bit ``Bitmap``s: palette
+/// Every colour type and bit depth decodes to 8-bit ``ImageCore/Bitmap``s: palette
 /// and gray expand to RGB(A) or gray, `tRNS` becomes alpha, 16-bit samples
 /// are rounded to 8 bits, Adam7 is de-interlaced. Gamma and colour-profile
 /// chunks are not applied (sRGB is assumed, as browsers do without colour

@@ -46,7 +46,7 @@ public enum PNGText {
 
     /// `png` with a `tEXt` chunk per entry after `IHDR`. Keywords are 1 to
     /// 79 printable Latin-1 characters; texts Latin-1 (a URI's percent
-    /// escapes keep it ASCII). Throws ``ImageCodecError/invalidArgument(_:)``
+    /// escapes keep it ASCII). Throws ``ImageCore/ImageCodecError/invalidArgument(_:)``
     /// for anything else, or for data that is not a PNG.
     public static func adding(_ entries: [(keyword: String, text: String)], to png: [UInt8]) throws(ImageCodecError) -> [UInt8] {
         guard png.starts(with: PNGMetadata.signature), png.count >= 33 else { throw .invalidArgument("text can only be added to a PNG") }

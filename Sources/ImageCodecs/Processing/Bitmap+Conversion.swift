@@ -63,7 +63,7 @@ extension Bitmap {
 
     /// The pixels inside `origin` + `size`, clamped to the bitmap.
     ///
-    /// - Throws: ``ImageCodecError/invalidArgument(_:)`` when the rectangle
+    /// - Throws: ``ImageCore/ImageCodecError/invalidArgument(_:)`` when the rectangle
     ///   does not overlap the bitmap.
     public func cropped(x: Int, y: Int, size cropSize: PixelSize) throws(ImageCodecError) -> Bitmap {
         let left = max(0, x)

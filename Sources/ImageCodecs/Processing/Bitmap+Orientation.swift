@@ -2,7 +2,7 @@ extension Bitmap {
     /// The bitmap transformed as `orientation` says, so it displays upright.
     ///
     /// Decoding applies the file's orientation already (see
-    /// ``DecodeOptions/appliesOrientation``); call this only for pixels
+    /// ``ImageCodecs/DecodeOptions/appliesOrientation``); call this only for pixels
     /// decoded raw.
     public func oriented(_ orientation: ImageOrientation) -> Bitmap {
         guard orientation != .up else { return self }

@@ -10,7 +10,7 @@ extension Bitmap {
     /// ```
     ///
     /// For photos on their way to a screen, prefer
-    /// ``DecodedImage/init(rendering:in:mode:options:registry:)``, which also
+    /// ``ImageCodecs/DecodedImage/init(rendering:in:mode:options:registry:)``, which also
     /// shrinks while decoding.
     public func resized(to target: PixelSize, filter: ResamplingFilter = .lanczos3) -> Bitmap {
         precondition(!target.isEmpty, "cannot resize to an empty size \(target)")

@@ -1,7 +1,8 @@
 import CResample
+import Execution
 import Foundation
 
-/// The fast resampling engine behind ``Bitmap/resized(to:filter:)`` and
+/// The fast resampling engine behind ``ImageCore/Bitmap/resized(to:filter:)`` and
 /// renditions: separable fixed-point convolution, vertical pass first (it
 /// runs over whole rows of bytes and vectorises), then horizontal, fused per
 /// output row (``RowResampler``), with rows split across threads when the

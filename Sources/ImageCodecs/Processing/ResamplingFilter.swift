@@ -1,6 +1,6 @@
 import Foundation
 
-/// The reconstruction filter used to resize a ``Bitmap``.
+/// The reconstruction filter used to resize a ``ImageCore/Bitmap``.
 public enum ResamplingFilter: String, Hashable, Sendable, CaseIterable {
     /// Area averaging (box). Fast, slightly soft, no ringing.
     case box

@@ -1,3 +1,4 @@
+import Execution
 import Foundation
 
 /// A decoder that hands over its rows in order, a batch at a time.

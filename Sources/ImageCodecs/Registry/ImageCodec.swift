@@ -2,7 +2,7 @@
 /// register it with ``ImageCodecRegistry/register(_:)-(ImageDecoding)``.
 ///
 /// Implementations must be thread-safe and must never crash on input: any
-/// problem with the data is thrown as an ``ImageCodecError``.
+/// problem with the data is thrown as an ``ImageCore/ImageCodecError``.
 public protocol ImageDecoding: Sendable {
     /// The format this decoder reads.
     var format: ImageFormat { get }

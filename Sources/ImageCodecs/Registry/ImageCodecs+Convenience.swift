@@ -1,7 +1,7 @@
 extension ImageInfo {
     /// Reads the header of an encoded image in memory.
     ///
-    /// - Throws: ``ImageCodecError``.
+    /// - Throws: ``ImageCore/ImageCodecError``.
     public init<Bytes: Collection<UInt8>>(probing bytes: Bytes, registry: ImageCodecRegistry = .shared) throws(ImageCodecError) {
         self = try registry.probe(MemoryByteSource(bytes))
     }
@@ -9,8 +9,8 @@ extension ImageInfo {
     /// Reads the header of the image file at `path`, reading only the bytes
     /// the header needs.
     ///
-    /// - Throws: ``ImageCodecError``, including
-    ///   ``ImageCodecError/fileAccess(path:reason:)``.
+    /// - Throws: ``ImageCore/ImageCodecError``, including
+    ///   ``ImageCore/ImageCodecError/fileAccess(path:reason:)``.
     public init(probingFileAt path: String, registry: ImageCodecRegistry = .shared) throws(ImageCodecError) {
         self = try registry.probe(FileByteSource(path: path))
     }

@@ -1,7 +1,7 @@
 extension ImageInfo {
-    /// An upper bound on the memory ``DecodedImage/init(rendering:in:mode:options:registry:)``
+    /// An upper bound on the memory ``ImageCodecs/DecodedImage/init(rendering:in:mode:options:registry:)``
     /// takes for this image, in bytes, from its header alone: what a
-    /// ``DecodeMemoryBudget`` reserves before the decode starts.
+    /// ``ImageCodecs/DecodeMemoryBudget`` reserves before the decode starts.
     ///
     /// - A JPEG (grey or YCbCr), a PNG that is not interlaced, and HEIC and
     ///   AVIF rows stream through the resampler: its ring (at most

@@ -2,7 +2,7 @@ import CWebP
 
 /// WebP decoding and encoding through libwebp.
 ///
-/// Lossy, lossless and alpha files decode to ``Bitmap``s (RGB, or RGBA when
+/// Lossy, lossless and alpha files decode to ``ImageCore/Bitmap``s (RGB, or RGBA when
 /// the file has alpha); a target size uses libwebp's scaled decode. An
 /// animated file decodes to its first frame, composited on the canvas.
 /// EXIF comes from the `EXIF` chunk, and is written with the mux API.

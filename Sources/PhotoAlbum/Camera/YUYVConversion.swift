@@ -6,7 +6,7 @@ public enum YUYVConversion {
     /// An RGB bitmap of `width` x `height` from YUYV bytes with
     /// `bytesPerRow` per row (at least `width * 2`).
     ///
-    /// - Throws: ``ImageCodecs/ImageCodecError/invalidArgument(_:)`` when the geometry
+    /// - Throws: ``ImageCore/ImageCodecError/invalidArgument(_:)`` when the geometry
     ///   is odd or the bytes are too few.
     public static func rgbBitmap(fromYUYV bytes: [UInt8], width: Int, height: Int, bytesPerRow: Int? = nil) throws(ImageCodecError) -> Bitmap {
         let stride = bytesPerRow ?? width * 2

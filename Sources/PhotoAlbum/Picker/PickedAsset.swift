@@ -31,7 +31,7 @@ public struct PickedAsset: Sendable, Identifiable {
     /// compressed pixels with only the metadata `policy` keeps (by default
     /// no location and nothing identifying). A format whose container cannot
     /// be rewritten in place (HEIC, AVIF) is handed over as it is only under
-    /// ``ImageCodecs/MetadataPolicy/keepAll``; otherwise this throws and the
+    /// ``ImageCore/MetadataPolicy/keepAll``; otherwise this throws and the
     /// caller re-encodes (ShareKit's adaptation does).
     ///
     /// ```swift

@@ -64,7 +64,7 @@ public struct BrowserPhoto: Hashable, Sendable, Identifiable {
     /// ``ImageCodecs/RenditionOptions/interactive(limits:)`` unless told
     /// otherwise: the smallest shrink on load that covers the page. A
     /// ``Source/rendered(_:)`` photo has no rendition here
-    /// (``ImageCodecs/ImageCodecError/invalidArgument(_:)``): use
+    /// (``ImageCore/ImageCodecError/invalidArgument(_:)``): use
     /// ``loadRendition(fitting:options:)``.
     public func rendition(fitting size: PixelSize, options: RenditionOptions = .interactive()) throws(ImageCodecError) -> Bitmap {
         switch source {

@@ -1,4 +1,4 @@
-public import ImageCodecs
+public import ImageCore
 
 /// Content fitted to one provider's constraints for one destination: what
 /// a provider's ``ShareProvider/share(_:to:credential:)`` receives.
@@ -12,7 +12,7 @@ public struct PreparedContent: Hashable, Sendable {
         /// Their pixel size.
         public let size: PixelSize
         /// The metadata adaptation took out (location, identifying fields,
-        /// XMP...), as the share's ``ImageCodecs/MetadataPolicy`` said.
+        /// XMP...), as the share's ``ImageCore/MetadataPolicy`` said.
         public let removedMetadata: Set<MetadataKind>
 
         /// Creates an image.

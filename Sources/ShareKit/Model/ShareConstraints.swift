@@ -1,4 +1,4 @@
-public import ImageCodecs
+public import ImageCore
 
 /// What happens to text longer than a destination takes.
 public enum TextOverflow: Hashable, Sendable {
@@ -47,7 +47,7 @@ public struct ShareConstraints: Hashable, Sendable {
         public var acceptsText: Bool
         /// The most metadata the provider lets its images carry: the app's
         /// ``ShareContent/metadata`` is narrowed by it, never widened.
-        /// ``ImageCodecs/MetadataPolicy/keepAll`` (the default) leaves the
+        /// ``ImageCore/MetadataPolicy/keepAll`` (the default) leaves the
         /// app's choice as it is.
         public var metadata: MetadataPolicy
 
@@ -74,7 +74,7 @@ public struct ShareConstraints: Hashable, Sendable {
         /// The format written.
         public var format: ImageFormat
         /// The most metadata a thumbnail carries: by default
-        /// ``ImageCodecs/MetadataPolicy/strict`` (a preview needs none).
+        /// ``ImageCore/MetadataPolicy/strict`` (a preview needs none).
         public var metadata: MetadataPolicy
 
         /// Creates thumbnail rules.

@@ -1,5 +1,5 @@
 public import Foundation
-public import ImageCodecs
+public import ImageCore
 
 /// An image to share: encoded bytes (any format ImageCodecs reads) or pixels.
 public enum ShareImage: Hashable, Sendable {
@@ -37,7 +37,7 @@ public struct ShareLink: Hashable, Sendable {
 ///
 /// Every image that leaves carries only the metadata ``metadata`` keeps
 /// (by default no location and nothing identifying; see
-/// ``ImageCodecs/MetadataPolicy``), narrowed further by the destination
+/// ``ImageCore/MetadataPolicy``), narrowed further by the destination
 /// when it asks for less. A share sheet's "Location" switch:
 ///
 /// ```swift

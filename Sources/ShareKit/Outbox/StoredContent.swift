@@ -1,5 +1,5 @@
 import Foundation
-import ImageCodecs
+import ImageCore
 
 /// ``ShareContent`` as stored in the outbox: JSON with images as base64
 /// (bitmaps stored as lossless PNG).

@@ -1,4 +1,4 @@
-public import ImageCodecs
+public import ImageCore
 
 /// A rule of a destination that some content breaks, and adaptation cannot
 /// fix. A closed set: a share sheet can explain each one, and tests can

@@ -1,5 +1,5 @@
 public import Foundation
-import ImageCodecs
+import ImageCore
 public import ServiceKit
 public import ShareKit
 

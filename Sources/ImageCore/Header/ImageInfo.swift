@@ -22,8 +22,8 @@ public struct ImageInfo: Hashable, Sendable, CustomStringConvertible {
     public var isAnimated: Bool
     /// Whether a rendition decodes the image whole rather than streaming
     /// its rows (an interlaced PNG, a CMYK JPEG), as the probe found; the
-    /// memory estimate (``renditionPeakBytes(in:mode:options:)``) counts it.
-    var decodesWhole = false
+    /// memory estimate (`renditionPeakBytes(in:mode:options:)` in ImageCodecs) counts it.
+    package var decodesWhole = false
 
     /// Creates a header description.
     public init(

@@ -7,7 +7,7 @@
 /// let heif = ImageFormat(identifier: "heif", mediaType: "image/heif", fileExtensions: ["heic", "heif"])
 /// ```
 ///
-/// A format is never guessed from a file name: ``ImageCodecRegistry/format(of:)``
+/// A format is never guessed from a file name: ``ImageCodecs/ImageCodecRegistry/format(of:)``
 /// sniffs the leading bytes.
 public struct ImageFormat: Hashable, Sendable, CustomStringConvertible {
     /// A short lowercase identifier, unique per format (`"jpeg"`).

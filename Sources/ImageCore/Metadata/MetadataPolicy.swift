@@ -7,7 +7,8 @@
 /// embedded thumbnail of the uncropped original. A policy says which kinds
 /// may stay ("the fields"); everything it does not keep is removed by
 /// rewriting the container, without touching the compressed pixels
-/// (``rewriting(_:registry:)``), or is never written into a re-encoded image. The
+/// (`rewriting(_:registry:)`, which ImageCodecs adds), or is never written
+/// into a re-encoded image. The
 /// colour profile is always kept (display needs it), and so is the
 /// orientation (reset to 1 once it has been applied to the pixels).
 ///
@@ -133,28 +134,5 @@ public struct RewrittenImage: Hashable, Sendable {
         self.bytes = bytes
         self.format = format
         self.removed = removed
-    }
-}
-
-extension MetadataPolicy {
-    /// `bytes` (JPEG, PNG, WebP or GIF) with only the metadata this policy
-    /// keeps; the compressed pixels are copied untouched, so the image
-    /// decodes to the same pixels. The orientation tag stays as it is (see
-    /// ``JPEGTransform/applyingOrientation(of:edges:metadata:)`` to apply it
-    /// losslessly).
-    ///
-    /// - Throws: ``ImageCodecError/unsupportedFeature(format:feature:)``
-    ///   for other formats (HEIC, AVIF: re-encode them), and a typed error
-    ///   for a container too damaged to walk.
-    public func rewriting(_ bytes: [UInt8], registry: ImageCodecRegistry = .shared) throws(ImageCodecError) -> RewrittenImage {
-        let head = bytes.prefix(16)
-        if JPEGHeader.recognizes(head) { return try JPEGMetadata.rewrite(bytes, policy: self) }
-        if head.starts(with: PNGMetadata.signature) { return try PNGMetadata.rewrite(bytes, policy: self) }
-        if WebPContainer.recognizes(head) { return try WebPMetadata.rewrite(bytes, policy: self) }
-        if GIFStructure.recognizes(head) { return try GIFMetadata.rewrite(bytes, policy: self) }
-        let format = registry.format(of: bytes)
-        guard let format else { throw .unsupportedFormat(leadingBytes: Array(head)) }
-        if keepsAll { return RewrittenImage(bytes: bytes, format: format, removed: []) }
-        throw .unsupportedFeature(format: format, feature: "rewriting its metadata in place (decode and re-encode it instead)")
     }
 }

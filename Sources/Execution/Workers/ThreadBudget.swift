@@ -1,19 +1,19 @@
 import Foundation
 
 /// How many threads do image work at once in the process: pool threads
-/// (``ImageWorkers``) while they run a job, and the helper threads a
+/// (`WorkerPool`, ImageCodecs' `ImageWorkers`) while they run a job, and the helper threads a
 /// resize, a colour conversion or a HEIF decode adds beside its caller.
 /// Helpers are only started while the count is under ``limit`` (the cores
 /// + 2); otherwise the work runs on its caller. With the shared pool
 /// (one thread per core for the caller's priority, at most two for
 /// background work) the count never passes the limit, however fast pages
 /// turn: a pool thread waits for a slot before it starts a job.
-final class ImageThreadBudget: Sendable {
+package final class ThreadBudget: Sendable {
     /// The process's budget: the cores + 2.
-    static let shared = ImageThreadBudget(limit: ProcessInfo.processInfo.activeProcessorCount + 2)
+    package static let shared = ThreadBudget(limit: ProcessInfo.processInfo.activeProcessorCount + 2)
 
     /// The most threads that may do image work at once.
-    let limit: Int
+    package let limit: Int
 
     // Safe to share: `busyCount` and `peakCount` are read and written only
     // with `condition` locked.
@@ -21,7 +21,7 @@ final class ImageThreadBudget: Sendable {
     nonisolated(unsafe) private var busyCount = 0
     nonisolated(unsafe) private var peakCount = 0
 
-    init(limit: Int) { self.limit = max(1, limit) }
+    package init(limit: Int) { self.limit = max(1, limit) }
 
     private func locked<T>(_ body: () -> T) -> T {
         condition.lock()
@@ -31,7 +31,7 @@ final class ImageThreadBudget: Sendable {
 
     /// A pool thread starts a job: it waits while helpers hold every slot
     /// (they end with their resize; none of them waits for a pool thread).
-    func enter() {
+    package func enter() {
         locked {
             while busyCount >= limit { condition.wait() }
             busyCount += 1
@@ -40,12 +40,12 @@ final class ImageThreadBudget: Sendable {
     }
 
     /// A pool thread finished its job.
-    func leave() { release(1) }
+    package func leave() { release(1) }
 
     /// Reserves up to `wanted` helper threads under ``limit``: how many may
     /// start (0 when the process is at its limit). Each is given back with
     /// ``release(_:)`` when it ends.
-    func reserve(upTo wanted: Int) -> Int {
+    package func reserve(upTo wanted: Int) -> Int {
         locked {
             let granted = max(0, min(wanted, limit - busyCount))
             busyCount += granted
@@ -55,7 +55,7 @@ final class ImageThreadBudget: Sendable {
     }
 
     /// Gives back `threads` slots (helpers that ended, or a pool thread's job).
-    func release(_ threads: Int) {
+    package func release(_ threads: Int) {
         guard threads > 0 else { return }
         locked {
             busyCount -= threads
@@ -64,21 +64,8 @@ final class ImageThreadBudget: Sendable {
     }
 
     /// Threads doing image work now.
-    var busy: Int { locked { busyCount } }
+    package var busy: Int { locked { busyCount } }
 
     /// The most threads that did image work at once so far.
-    var peak: Int { locked { peakCount } }
-}
-
-extension ImageWorkers {
-    /// The most threads that may do image work at once in this process
-    /// (pool threads running a job and the helpers they start): the
-    /// cores + 2. Helpers are not started past it; the work runs on its
-    /// caller instead.
-    public static var imageThreadLimit: Int { ImageThreadBudget.shared.limit }
-
-    /// The most threads that did image work at once so far in this
-    /// process (``imageThreadLimit`` or less with the shared pool; more
-    /// only when an app starts pools of its own with more threads).
-    public static var imageThreadPeak: Int { ImageThreadBudget.shared.peak }
+    package var peak: Int { locked { peakCount } }
 }

@@ -72,7 +72,7 @@ public struct Bitmap: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Internal initialiser for buffers whose geometry the caller has checked.
-    init(uncheckedWidth width: Int, height: Int, bytesPerRow: Int, pixelFormat: PixelFormat, pixels: [UInt8]) {
+    package init(uncheckedWidth width: Int, height: Int, bytesPerRow: Int, pixelFormat: PixelFormat, pixels: [UInt8]) {
         self.width = width
         self.height = height
         self.bytesPerRow = bytesPerRow

@@ -1,0 +1,25 @@
+import Foundation
+
+/// A countdown the caller waits on until `count` signals arrived: a
+/// condition variable, not a dispatch semaphore (nothing here touches
+/// libdispatch's threads).
+package final class Countdown: Sendable {
+    // Safe to share: `remaining` is read and written only with `condition` locked.
+    private let condition = NSCondition()
+    nonisolated(unsafe) private var remaining: Int
+
+    package init(count: Int) { remaining = count }
+
+    package func signal() {
+        condition.lock()
+        remaining -= 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    package func wait() {
+        condition.lock()
+        while remaining > 0 { condition.wait() }
+        condition.unlock()
+    }
+}
