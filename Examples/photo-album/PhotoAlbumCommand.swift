@@ -13,7 +13,7 @@ struct PhotoAlbumCommand {
     }
 
     static func run(_ arguments: Arguments) async throws -> Int32 {
-        let store = try AlbumStore(directory: arguments.store)
+        let store = try await AlbumStore.open(directory: arguments.store)
         // What opening found and mended (photos listed again, an index rebuilt), on
         // standard error so that --json output stays one document.
         for line in store.lastRepair.lines { Console.error("repaired: \(line)") }
@@ -81,7 +81,7 @@ struct PhotoAlbumCommand {
         case .pick(let source, let limit, let from, let album):
             // The library's index lives in the store, not in the user's folder.
             let indexName = String(from.utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }, radix: 16)
-            let library = try FolderPhotoLibrary(root: from, indexPath: "\(arguments.store)/libraries/\(indexName).sqlite")
+            let library = try await FolderPhotoLibrary.open(root: from, indexPath: "\(arguments.store)/libraries/\(indexName).sqlite")
             let preference: [PhotoSourceKind] = source.map { [$0] } ?? [.camera, .photoLibrary]
             let session = PickerSession(
                 configuration: PickerConfiguration(sourcePreference: preference, selectionLimit: limit), sources: [CameraSource(), library]

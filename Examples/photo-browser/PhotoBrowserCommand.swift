@@ -22,7 +22,8 @@ struct PhotoBrowserCommand {
 
     static func run(_ commandLine: [String]) async throws -> Int32 {
         let arguments = try Arguments(commandLine)
-        let store = try arguments.store.map { directory throws in try AlbumStore(directory: directory) }
+        let store: AlbumStore?
+        if let directory = arguments.store { store = try await AlbumStore.open(directory: directory) } else { store = nil }
         let collection: any PhotoCollection
         var albumPhotos: AlbumPhotos?
         var addTarget: StoreAlbum?

@@ -4,13 +4,13 @@ import ServiceKit
 import WeiboKit
 
 extension Session {
-    func cache() throws -> WeiboTimelineCache { try WeiboTimelineCache(path: arguments.store + "/timeline.sqlite") }
+    func cache() async throws -> WeiboTimelineCache { try await WeiboTimelineCache.open(path: arguments.store + "/timeline.sqlite") }
 
     /// A timeline (home, or one person's posts): the newest page, the page
     /// below the oldest cached post, or the posts missing in a gap; from
     /// the cache alone with --offline or when Weibo cannot be reached.
     func timeline(_ id: WeiboTimelineID, page: Arguments.TimelinePage, offline: Bool) async throws -> Int32 {
-        let session = WeiboTimelineSession(client: client, cache: try cache(), timeline: id, pageSize: arguments.count)
+        let session = WeiboTimelineSession(client: client, cache: try await cache(), timeline: id, pageSize: arguments.count)
         let reachable = offline ? false : await canReachWeibo()
         var snapshot: WeiboTimelineSnapshot
         var shown: [WeiboTimelineItem]

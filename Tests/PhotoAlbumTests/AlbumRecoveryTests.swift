@@ -78,6 +78,21 @@ struct AlbumRecoveryTests {
         #expect(originals.count == 3, "the removed photo's file was deleted when it was removed; nothing else was")
     }
 
+    @Test("opened from async code (off the cooperative pool), a store with a deleted index is rebuilt as the initialiser rebuilds it")
+    func openedFromAsyncCode() async throws {
+        let fixture = try await Fixture.make()
+        defer { fixture.scratch.cleanUp() }
+        try fixture.remove(["index.sqlite", "index.sqlite-wal", "index.sqlite-shm"])
+        let store = try await AlbumStore.open(directory: fixture.store)
+        #expect(store.lastRepair.replayedJournalEntries == 9)
+        try await fixture.expectIntact(store, "after the rebuild")
+        // A failure comes back as the initialiser's typed error.
+        let file = "\(fixture.scratch.path)/not-a-folder"
+        try Data("x".utf8).write(to: URL(fileURLWithPath: file))
+        await #expect(throws: AlbumError.self) { _ = try await AlbumStore.open(directory: file) }
+        await #expect(throws: PhotoLibraryError.notAFolder(file)) { _ = try await FolderPhotoLibrary.open(root: file) }
+    }
+
     @Test("an older index restored from a backup (without its -wal) catches up: photos added since are listed, removals stay removed")
     func restoredOlderIndex() async throws {
         var fixture = try await Fixture.make()
