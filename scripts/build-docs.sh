@@ -29,7 +29,7 @@ for module in "${MODULES[@]}"; do
     [ -d "$catalog" ] || { echo "error: $catalog is missing (every library module has a landing page)" >&2; exit 1; }
     cp -R "$catalog/." "$WORK/PhotoDeck.docc/"
 done
-cp Documentation/PhotoDeck.md "$WORK/PhotoDeck.docc/"
+cp Documentation/PhotoDeck.md Documentation/Articles/*.md "$WORK/PhotoDeck.docc/"
 
 action=convert
 [ "${1:-}" = --preview ] && action=preview

@@ -20,6 +20,15 @@ enum ImageLoadingSnippets {
         draw(image.bitmap)  // image.origin: .memory, .disk, .revalidated, .network, .offline(age:)
     }
 
+    /// The article "Loading photos from URLs".
+    static func article(cacheFolder: String, photoURL: URL) async throws {
+        let cache = try await DiskCache.open(directory: cacheFolder, capacityBytes: 200 << 20)
+        let loader = ImageLoader(configuration: .init(diskCache: cache))
+        let request = ImageRequest(url: photoURL, size: PixelSize(width: 1170, height: 2532))
+        let image = try await loader.image(for: request)  // downloaded once, however many ask
+        draw(image.bitmap)
+    }
+
     static func diskCache(cacheHome: String) throws {
         let cache = try DiskCache(directory: "\(cacheHome)/photodeck/images", capacityBytes: 200 << 20)
         let loader = ImageLoader(configuration: .init(diskCache: cache))

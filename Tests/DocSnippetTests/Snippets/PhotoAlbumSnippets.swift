@@ -82,9 +82,9 @@ enum PhotoAlbumSnippets {
 }
 
 extension PhotoAlbumSnippets {
-    /// README: "A first app, one module at a time".
+    /// README: "Quick start".
     static func firstApp() async throws {
-        let store = try AlbumStore(directory: "Albums")
+        let store = try await AlbumStore.open(directory: "Albums")
         try await store.createAlbum(named: "Trip")
         let addition = try await store.importFile(at: "IMG_0001.jpg", into: "Trip")
         print(addition.isNew ? "added" : "already in album", addition.item.asset.shortForm)
