@@ -21,8 +21,8 @@ struct DiskCacheTests {
         let first = try await makeLoader(disk: try DiskCache(directory: folder, capacityBytes: 1 << 20))
             .image(for: ImageRequest(url: server.url("/img/1.jpg"), size: thumbnail))
         #expect(first.origin == .network)
-        // A new process: a new cache over the same folder, a new loader with an empty memory.
-        let restarted = makeLoader(disk: try DiskCache(directory: folder, capacityBytes: 1 << 20))
+        // A new process: a new cache over the same folder (opened as async code opens it), a new loader with an empty memory.
+        let restarted = makeLoader(disk: try await DiskCache.open(directory: folder, capacityBytes: 1 << 20))
         let second = try await restarted.image(for: ImageRequest(url: server.url("/img/1.jpg"), size: thumbnail))
         #expect(second.origin == .disk && second.bitmap == first.bitmap)
         #expect(server.requests("/img/1.jpg").count == 1)

@@ -55,7 +55,7 @@ struct OutboxTests {
         // Simulate a process that died while sending the second entry.
         let database = try SQLiteDatabase(path: path)
         try database.prepare("UPDATE entries SET state = 'sending' WHERE id = ?").bind(.text(crashedID.uuidString)).run()
-        let afterCrash = try Outbox(path: path, center: center, network: FakeNetworkMonitor(.wifi))
+        let afterCrash = try await Outbox.open(path: path, center: center, network: FakeNetworkMonitor(.wifi))  // as async code reopens it
         let entries = await afterCrash.process()
         #expect(entries.first { $0.id == unknownID }?.state == .outcomeUnknown)
         #expect(entries.first { $0.id == crashedID }?.state == .outcomeUnknown)

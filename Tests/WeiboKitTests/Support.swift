@@ -37,7 +37,7 @@ struct WeiboRig {
     /// Signs `uid` in and opens a timeline session over an in-memory cache.
     func timelineSession(for uid: String = "1750000001", pageSize: Int, timeline: WeiboTimelineID = .home) async throws -> WeiboTimelineSession {
         try await signIn(uid)
-        let cache = try WeiboTimelineCache(path: ":memory:", clock: clock)
+        let cache = try await WeiboTimelineCache.open(path: ":memory:", clock: clock)
         return WeiboTimelineSession(client: client, cache: cache, timeline: timeline, pageSize: pageSize)
     }
 

@@ -1,16 +1,16 @@
 package import Execution
 import Foundation
 
-/// Threads of ImageCodecs' own for blocking image work (decode, resample,
-/// encode), so that async code never blocks a thread of Swift's
-/// cooperative pool with it.
+/// Threads for blocking image work (decode, resample, encode), so that
+/// async code never blocks a thread of Swift's cooperative pool with it.
+/// They are PhotoDeck's execution floor's, like every thread the package
+/// starts.
 ///
 /// On Linux the cooperative pool has one thread per core and shares
-/// libdispatch's threads with Foundation's networking: CPU work there
-/// stalls every other task and every `URLSession` request of the process
-/// (a loopback request waited 15 s behind 15 s of busy tasks). Work sent
-/// here runs on these threads instead, where it may also split itself
-/// across cores.
+/// libdispatch's threads with every other user of dispatch: CPU work there
+/// stalls every other task of the process (a 10 ms timer fired 330 ms late
+/// during eight concurrent renditions). Work sent here runs on these
+/// threads instead, where it may also split itself across cores.
 ///
 /// ```swift
 /// let page = try await ImageWorkers.shared.run {

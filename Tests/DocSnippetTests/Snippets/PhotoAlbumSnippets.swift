@@ -5,11 +5,11 @@ import PhotoAlbum
 
 enum PhotoAlbumSnippets {
     static func readme(myInterface: any PickerInteraction) async throws {
-        let store = try AlbumStore(directory: "/var/lib/myapp/albums")  // repairs interrupted writes on open
+        let store = try await AlbumStore.open(directory: "/var/lib/myapp/albums")  // repairs interrupted writes, off the pool
         try await store.createAlbum(named: "Trip")
         let item = try await store.add(fileAt: "IMG_0001.jpg", to: "Trip")  // copied once, content-addressed
 
-        let library = try FolderPhotoLibrary(root: "/home/me/Pictures")
+        let library = try await FolderPhotoLibrary.open(root: "/home/me/Pictures")
         try await library.scan()  // rescans read only changed files
         let session = PickerSession(
             configuration: PickerConfiguration(selectionLimit: 3, editing: .square),

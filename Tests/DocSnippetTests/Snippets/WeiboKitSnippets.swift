@@ -130,7 +130,7 @@ extension WeiboKitSnippets {
         let accounts = try WeiboAccountStore(credentials: FileCredentialStore(path: dir + "/tokens.json"), indexPath: dir + "/accounts.json")
         try await accounts.add(credential, screenName: "小明")  // the uid is the one get_token_info states
         let client = WeiboClient(api: WeiboAPI(http: ServiceClient(transport: CurlTransport())), accounts: accounts)
-        let session = WeiboTimelineSession(client: client, cache: try WeiboTimelineCache(path: dir + "/timeline.sqlite"))
+        let session = WeiboTimelineSession(client: client, cache: try await WeiboTimelineCache.open(path: dir + "/timeline.sqlite"))
         let snapshot = try await session.refresh()  // the cache, marked offline, when Weibo cannot be reached
         if case .outcomeUnknown = try await client.comment(on: snapshot.timeline.posts[0].id, text: "好看") { warnMaybePosted() }
     }
