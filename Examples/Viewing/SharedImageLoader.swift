@@ -26,14 +26,14 @@ package enum SharedImageLoader {
     /// A loader whose disk cache holds at most `cacheMB` megabytes and
     /// whose memory cache `memoryMB`; without a usable cache folder it
     /// loads without one (and says so on standard error).
-    package static func make(cacheMB: Int = 256, memoryMB: Int = 32, tool: String) -> ImageLoader {
+    package static func make(cacheMB: Int = 256, memoryMB: Int = 32, tool: String) async -> ImageLoader {
         let folder = cacheFolder()
         var configuration = ImageLoader.Configuration(renditionCache: RenditionCache(capacityBytes: memoryMB << 20))
         if let deadline = deadline() { configuration.deadline = deadline }
         do {
             // The cache makes its own folder private (0700); its parents are ordinary.
             try FileManager.default.createDirectory(atPath: (folder as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            configuration.diskCache = try DiskCache(directory: folder, capacityBytes: cacheMB << 20)
+            configuration.diskCache = try await DiskCache.open(directory: folder, capacityBytes: cacheMB << 20)
         } catch {
             Console.error("\(tool): no image cache (\(error)); pictures are downloaded every time")
         }

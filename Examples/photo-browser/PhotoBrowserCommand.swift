@@ -38,7 +38,7 @@ struct PhotoBrowserCommand {
             if arguments.paths.contains(where: { URL.remotePhoto($0) != nil }) {
                 let photos = try collect(arguments.paths)
                 guard !photos.isEmpty else { throw CLIError("no photos in \(arguments.paths.joined(separator: ", ").oneLine)") }
-                collection = RemotePhotos(photos, loader: SharedImageLoader.make(memoryMB: 16, tool: "photo-browser"))
+                collection = RemotePhotos(photos, loader: await SharedImageLoader.make(memoryMB: 16, tool: "photo-browser"))
             } else {
                 // Names only: each photo's header is read when its page is first asked for.
                 let photos = try FolderPhotos(paths: arguments.paths)

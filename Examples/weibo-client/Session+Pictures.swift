@@ -78,7 +78,7 @@ extension Session {
         let posts = items.compactMap(\.post)
         var pictures: TimelinePictures?
         if arguments.pictures == true {
-            pictures = await TimelinePictures(graphics: arguments.viewer.display?.terminalGraphics, loader: imageLoader())
+            pictures = await TimelinePictures(graphics: arguments.viewer.display?.terminalGraphics, loader: await imageLoader())
         }
         let loads = pictures?.start(posts) ?? []
         var next = 0
@@ -98,7 +98,7 @@ extension Session {
 
     /// The image loader pictures come through: its own transport, so
     /// Weibo's token never goes to the picture servers.
-    func imageLoader() -> ImageLoader { SharedImageLoader.make(memoryMB: 16, tool: "weibo-client") }
+    func imageLoader() async -> ImageLoader { await SharedImageLoader.make(memoryMB: 16, tool: "weibo-client") }
 
     /// Whether `show` opens the viewer: --pictures or --display, or
     /// standard input and output both terminals (unless --no-pictures).
@@ -121,7 +121,7 @@ extension Session {
             screenWidth = terminal.columns * terminal.cellSize.width
         }
         let size = WeiboPictureSize.fitting(width: screenWidth)
-        let photos = RemotePhotos(listed.map { .remote(size.url(of: $0)) }, loader: imageLoader())
+        let photos = RemotePhotos(listed.map { .remote(size.url(of: $0)) }, loader: await imageLoader())
         let controller = try await ViewerController(collection: photos, viewportSize: options.window, cacheBytes: 96 << 20, prefetchRadius: 2)
         return try await ViewerLauncher.run(controller, options: options, tool: "weibo-client").status
     }
