@@ -37,15 +37,19 @@ package final class SQLiteDatabase {
     /// Switches to WAL mode. Two processes opening a fresh database at once
     /// both switch it, and SQLite answers one of them `SQLITE_BUSY` at once
     /// (without its busy handler, which could deadlock there): that one
-    /// tries again, every 10 ms, for up to ``busyTimeout``.
+    /// tries again on the busy handler's own schedule, for up to
+    /// ``busyTimeout``. SQLite says nothing when the other process lets go,
+    /// so there is no event to wait for (Debian's SQLite is built without
+    /// `SQLITE_ENABLE_SETLK_TIMEOUT`); the wait blocks the opening thread,
+    /// which is a disk executor's or the blocking queue's, never the pool's.
     private func enterWALMode() throws(SQLiteError) {
-        let deadline = ContinuousClock.now + Self.busyTimeout
+        var tries: Int32 = 0
         while true {
             do {
                 try execute("PRAGMA journal_mode = WAL")
                 return
-            } catch  where error.code & 0xFF == SQLITE_BUSY && ContinuousClock.now < deadline {
-                Thread.sleep(forTimeInterval: 0.01)
+            } catch  where error.code & 0xFF == SQLITE_BUSY && waitWhileBusy(tries: tries) {
+                tries += 1
             }
         }
     }
@@ -235,13 +239,19 @@ package enum SQLiteValue {
 /// counting each wait. It sleeps the calling thread, which is why the
 /// actors that own a connection run on a disk executor.
 private let busyHandler: @convention(c) (UnsafeMutableRawPointer?, Int32) -> Int32 = { _, tries in
-    SQLiteDatabase.busyWaits.add(1, ordering: .relaxed)
+    waitWhileBusy(tries: tries) ? 1 : 0
+}
+
+/// One wait of the busy schedule after `tries` earlier waits, counted;
+/// `false` (no wait) once ``SQLiteDatabase/busyTimeout`` is used up.
+private func waitWhileBusy(tries: Int32) -> Bool {
     let delays = [1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100]
     let timeout = Int(SQLiteDatabase.busyTimeout.components.seconds) * 1000
     let count = Int(max(0, tries))
     let waited = count < delays.count ? delays[..<count].reduce(0, +) : delays.reduce(0, +) + (count - delays.count) * 100
     let delay = min(count < delays.count ? delays[count] : 100, timeout - waited)
-    guard delay > 0 else { return 0 }
+    guard delay > 0 else { return false }
+    SQLiteDatabase.busyWaits.add(1, ordering: .relaxed)
     Thread.sleep(forTimeInterval: Double(delay) / 1000)
-    return 1
+    return true
 }

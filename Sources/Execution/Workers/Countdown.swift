@@ -5,6 +5,9 @@ import Foundation
 /// libdispatch's threads).
 package final class Countdown: Sendable {
     // Safe to share: `remaining` is read and written only with `condition` locked.
+    // `wait()` blocks its thread: ParallelWork calls it only after
+    // `mayBlock()` found the caller running no task (a floor thread or a
+    // tool's main thread), so Swift's cooperative pool never waits here.
     private let condition = NSCondition()
     nonisolated(unsafe) private var remaining: Int
 

@@ -16,7 +16,9 @@ package final class ThreadBudget: Sendable {
     package let limit: Int
 
     // Safe to share: `busyCount` and `peakCount` are read and written only
-    // with `condition` locked.
+    // with `condition` locked. Only `enter()` waits on it, and only a
+    // WorkerPool thread (the execution floor's) calls `enter()`; helpers
+    // reserve without waiting, so no task of the cooperative pool blocks.
     private let condition = NSCondition()
     nonisolated(unsafe) private var busyCount = 0
     nonisolated(unsafe) private var peakCount = 0

@@ -101,7 +101,8 @@ package final class WorkerPool: Sendable {
 
     /// Queues the job of `ticket` in the lane `priority` picks: the
     /// background one for `.utility` or lower, unless an escalation of the
-    /// ticket came first. Chosen and queued under the escalation lock, so
+    /// ticket came first. Ticket 0 is no ticket (an executor's job, never
+    /// escalated here). Chosen and queued under the escalation lock, so
     /// an escalation lands either before (the job goes to the foreground)
     /// or after (``escalate(_:)`` takes it back from the background).
     package func queue(_ job: @escaping Job, priority: TaskPriority, ticket: UInt64) {
@@ -109,12 +110,6 @@ package final class WorkerPool: Sendable {
             let lane = Self.isBackground(priority) && !escalated.contains(ticket) ? backgroundQueue : queue
             lane.push(job, ticket: ticket)
         }
-    }
-
-    /// Queues `job` in the lane `priority` picks, with no ticket (an
-    /// executor's job, which is not escalated here).
-    package func push(_ job: @escaping Job, priority: TaskPriority) {
-        (Self.isBackground(priority) ? backgroundQueue : queue).push(job)
     }
 
     /// Queues `body` on the lane the task's priority picks (read as it is
@@ -137,7 +132,9 @@ package final class WorkerPool: Sendable {
 /// holding the pool.
 private final class JobQueue: Sendable {
     // Safe to share: `jobs` is read and written only with `condition`
-    // locked.
+    // locked. A condition, not an async wait: only the pool's own threads
+    // (started by FloorThread, the execution floor) call `pop()` and sleep
+    // in it while there is no job; no task ever waits here.
     private let condition = NSCondition()
     nonisolated(unsafe) private var jobs: [(ticket: UInt64, job: WorkerPool.Job)] = []
 

@@ -85,7 +85,7 @@ public final class ImageWorkers: TaskExecutor {
         let priority = TaskPriority(rawValue: job.priority.rawValue)
         let job = UnownedJob(job)
         let executor = asUnownedTaskExecutor()
-        pool.push({ job.runSynchronously(on: executor) }, priority: priority)
+        pool.queue({ job.runSynchronously(on: executor) }, priority: priority, ticket: 0)
     }
 }
 
