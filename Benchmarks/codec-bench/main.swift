@@ -1,6 +1,7 @@
 // codec-bench: times PhotoDeck's decoders in-process, for scripts/bench-decode.sh.
 //
 //   codec-bench FILE [--fit WxH | --render WxH | --resize WxH | --strip | --rotate | --reencode-rotate] [--runs N]
+//   codec-bench FILE --placeholders [--runs N]
 //
 // --fit decodes at size; --render makes a display rendition; --resize times
 // only the resampler on the full decode. --strip rewrites the metadata under
@@ -9,8 +10,13 @@
 // replaces (decode, rotate the pixels, encode at quality 92). --out FILE
 // writes the last result (for PSNR and exiftool checks).
 //
+// --placeholders times ThumbHash and BlurHash (4x3): each from the file's
+// bytes (decode at 1/8, fit into 100x100, encode), each from the 1/8
+// decode alone (fit and encode), and each hash drawn (32 px).
+//
 // Prints one tab-separated line: median milliseconds, source megapixels per
-// second, and the decoded size. Build with -c release.
+// second, and the decoded size (--placeholders: six medians and the two
+// hashes). Build with -c release.
 
 import Dispatch
 import ExampleSupport
@@ -35,7 +41,7 @@ while !arguments.isEmpty {
         guard let value = arguments.first.flatMap(Int.init), value > 0 else { fail("--runs needs a positive number") }
         runs = value
         arguments.removeFirst()
-    case "--strip", "--rotate", "--reencode-rotate":
+    case "--strip", "--rotate", "--reencode-rotate", "--placeholders":
         mode = argument
     case "--out":
         outputPath = arguments.first
@@ -55,6 +61,40 @@ while !arguments.isEmpty {
 }
 guard let path, let bytes = FileManager.default.contents(atPath: path).map({ [UInt8]($0) }) else {
     fail("usage: codec-bench FILE [--fit WxH] [--runs N]")
+}
+
+/// The median of `runs` timings of `body` in milliseconds, after one warm-up.
+@MainActor func medianMilliseconds(_ body: () throws -> Void) rethrows -> Double {
+    try body()
+    var times: [Double] = []
+    for _ in 0..<runs {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+    }
+    times.sort()
+    return times.count % 2 == 1 ? times[times.count / 2] : (times[times.count / 2 - 1] + times[times.count / 2]) / 2
+}
+
+if mode == "--placeholders" {
+    do {
+        let small = try DecodedImage(decoding: bytes, options: .placeholder(limits: .default)).bitmap
+        var thumb = ThumbHash(summarizing: small)
+        var blur = BlurHash(summarizing: small)
+        let fromBytesThumb = try medianMilliseconds { thumb = try ThumbHash(summarizingImage: bytes) }
+        let fromBytesBlur = try medianMilliseconds { blur = try BlurHash(summarizingImage: bytes) }
+        let encodeThumb = medianMilliseconds { thumb = ThumbHash(summarizing: small) }
+        let encodeBlur = medianMilliseconds { blur = BlurHash(summarizing: small) }
+        let drawThumb = medianMilliseconds { _ = thumb.rendered() }
+        let drawBlur = try medianMilliseconds { _ = try blur.rendered(size: PixelSize(width: 32, height: 24)) }
+        print(
+            String(
+                format: "%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%@\t%@\t%@", fromBytesThumb, fromBytesBlur, encodeThumb, encodeBlur, drawThumb,
+                drawBlur, thumb.base64, blur.string, small.size.description))
+    } catch {
+        fail("\(error)")
+    }
+    exit(0)
 }
 
 // The container paths: bytes in, bytes out.

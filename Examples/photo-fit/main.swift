@@ -1,8 +1,13 @@
 // photo-fit: convert or fit a photo into a box, orientation applied.
 //
 //   photo-fit [--width W --height H] [--mode fit|fill] [--quality Q] INPUT OUTPUT
+//   photo-fit --thumbhash INPUT
+//   photo-fit --blurhash [--components XxY] INPUT
 //
 // The output format follows OUTPUT's extension (.jpg/.jpeg, .png, .webp).
+// --thumbhash and --blurhash print the image's placeholder hash instead
+// (ThumbHash as base64, BlurHash as its string), made from a decode at
+// 1/8 scale fitted into 100x100.
 // Any failure prints one line starting with "error:" and exits with status 1.
 
 import ExampleSupport
@@ -10,13 +15,22 @@ import Foundation
 import ImageCodecs
 
 struct Arguments {
+    enum Placeholder { case thumbHash, blurHash }
+    var placeholder: Placeholder?
+    var components = BlurHash.Components.standard
     var box: PixelSize?
     var mode = RenditionMode.fit
     var quality = 85
     var input = ""
     var output = ""
 
-    static let usage = "usage: photo-fit [--width W --height H] [--mode fit|fill] [--quality Q] INPUT OUTPUT"
+    static let usage = """
+        usage: photo-fit [--width W --height H] [--mode fit|fill] [--quality Q] INPUT OUTPUT
+               photo-fit --thumbhash INPUT
+               photo-fit --blurhash [--components XxY] INPUT
+        """
+    /// One line, for errors (each error is one line).
+    static let shortUsage = "usage: photo-fit [options] INPUT OUTPUT, or --thumbhash INPUT, or --blurhash INPUT (see --help)"
 
     init(_ arguments: [String]) throws(CLIError) {
         var width: Int?
@@ -32,6 +46,15 @@ struct Arguments {
                 let text = try reader.value(for: argument)
                 guard let parsed = RenditionMode(rawValue: text) else { throw CLIError("--mode must be fit or fill, got '\(text)'") }
                 mode = parsed
+            case "--thumbhash": placeholder = .thumbHash
+            case "--blurhash": placeholder = .blurHash
+            case "--components":
+                let text = try reader.value(for: argument)
+                let counts = text.split(separator: "x", omittingEmptySubsequences: false).map { Int($0) }
+                guard counts.count == 2, let x = counts[0], let y = counts[1],
+                    let parsed = try? BlurHash.Components(x: x, y: y)
+                else { throw CLIError("--components is XxY with each 1...9, such as 4x3") }
+                components = parsed
             case "-h", "--help":
                 Console.line(Self.usage)
                 exit(0)
@@ -41,7 +64,12 @@ struct Arguments {
                 positional.append(argument)
             }
         }
-        guard positional.count == 2 else { throw CLIError("expected INPUT and OUTPUT; \(Self.usage)") }
+        if placeholder != nil {
+            guard positional.count == 1 else { throw CLIError("a hash is printed for one INPUT, with no OUTPUT; \(Self.shortUsage)") }
+            input = positional[0]
+            return
+        }
+        guard positional.count == 2 else { throw CLIError("expected INPUT and OUTPUT; \(Self.shortUsage)") }
         input = positional[0]
         output = positional[1]
         switch (width, height) {
@@ -54,6 +82,11 @@ struct Arguments {
 
 func run() throws -> String {
     let arguments = try Arguments(Array(CommandLine.arguments.dropFirst()))
+    switch arguments.placeholder {
+    case .thumbHash: return try ThumbHash(summarizingImageAt: arguments.input).base64
+    case .blurHash: return try BlurHash(summarizingImageAt: arguments.input, components: arguments.components).string
+    case nil: break
+    }
     let fileExtension = (arguments.output as NSString).pathExtension
     guard let format = ImageFormat.forFileExtension(fileExtension) else {
         throw CLIError("cannot tell the output format from '\(arguments.output)'; use .jpg, .png or .webp")
@@ -82,7 +115,8 @@ func run() throws -> String {
 
 do {
     let summary = try run()
-    if ProcessInfo.processInfo.environment["PHOTO_FIT_QUIET"] == nil { Console.line(summary) }
+    let printsHash = CommandLine.arguments.contains("--thumbhash") || CommandLine.arguments.contains("--blurhash")
+    if printsHash || ProcessInfo.processInfo.environment["PHOTO_FIT_QUIET"] == nil { Console.line(summary) }
 } catch {
     // The error may quote a file name or a codec's message: terminal-safe.
     Console.error("error: \(error)")

@@ -15,6 +15,29 @@ struct PhotoFitTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("photo-fit-\(UUID().uuidString)-\(name)").path
     }
 
+    @Test("--thumbhash and --blurhash print the placeholder hash the library makes, upright")
+    func printsPlaceholderHashes() async throws {
+        let input = Self.samples.appendingPathComponent("portrait-orientation-6.jpg").path
+        let thumb = try await Self.run(["--thumbhash", input])
+        #expect(thumb.status == 0, "\(thumb.standardError)")
+        let printed = thumb.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(printed == (try ThumbHash(summarizingImageAt: input)).base64)
+        #expect(try ThumbHash(base64: printed).approximateAspectRatio < 1)  // portrait once upright
+
+        let blur = try await Self.run(["--blurhash", "--components", "3x3", input])
+        #expect(blur.status == 0, "\(blur.standardError)")
+        let text = blur.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(text.count == 22)
+        #expect(text == (try BlurHash(summarizingImageAt: input, components: BlurHash.Components(x: 3, y: 3))).string)
+
+        let badComponents = try await Self.run(["--blurhash", "--components", "10x2", input])
+        #expect(badComponents.status == 1 && badComponents.standardError.contains("--components is XxY"))
+        let twoFiles = try await Self.run(["--thumbhash", input, "out.png"])
+        #expect(twoFiles.status == 1 && twoFiles.standardError.contains("one INPUT"))
+        let notImage = try await Self.run(["--thumbhash", Self.samples.appendingPathComponent("README.md").path])
+        #expect(notImage.status == 1 && notImage.standardError.hasPrefix("error:"))
+    }
+
     @Test("without a box it converts at full size with orientation applied")
     func convertsFullSize() async throws {
         let output = Self.temporaryFile("full.png")
