@@ -30,7 +30,10 @@ struct StoreAlbum: BrowsableAlbum {
         for item in try await store.items(in: name) {
             let path = try await store.originalPath(of: item.asset)
             // The id is the asset id (stable, the cache key); the name shown is the original name.
-            photos.append(BrowserPhoto(id: "\(item.asset.rawValue)/\(item.originalName)", source: .file(path), displaySize: item.orientedSize))
+            photos.append(
+                BrowserPhoto(
+                    id: "\(item.asset.rawValue)/\(item.originalName)", source: .file(path), displaySize: item.orientedSize,
+                    placeholder: item.placeholder.map(ImagePlaceholder.thumbHash)))
         }
         return photos
     }

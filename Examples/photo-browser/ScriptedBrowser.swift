@@ -62,6 +62,7 @@ enum ScriptedBrowser {
         case .cached: source = "cached"
         case .prefetch: source = String(format: "prefetched, waited %.1f ms", milliseconds)
         case .decoded: source = String(format: "decoded in %.1f ms", milliseconds)
+        case .placeholder: source = "placeholder"
         }
         let frame = page.frame
         Console.line(

@@ -178,6 +178,9 @@ package final class SQLiteDatabase {
                 case .integer(let number): status = sqlite3_bind_int64(statement, index, number)
                 case .real(let number): status = sqlite3_bind_double(statement, index, number)
                 case .text(let text): status = sqlite3_bind_text(statement, index, text, -1, pd_sqlite_transient())
+                case .blob(let bytes) where bytes.isEmpty:
+                    // An empty array has no base address, which SQLite would bind as NULL.
+                    status = sqlite3_bind_zeroblob(statement, index, 0)
                 case .blob(let bytes):
                     status = bytes.withUnsafeBytes { raw in
                         sqlite3_bind_blob(statement, index, raw.baseAddress, Int32(raw.count), pd_sqlite_transient())
@@ -216,6 +219,13 @@ package final class SQLiteDatabase {
             guard count > 0, let pointer = sqlite3_column_blob(statement, column) else { return [] }
             return Array(UnsafeRawBufferPointer(start: pointer, count: count))
         }
+        /// The column's bytes when it holds a blob of at most `maxBytes`;
+        /// `nil` for NULL, another type, or a larger blob (a stored value is
+        /// a claim: it is never read whole before its size is checked).
+        package func blob(_ column: Int32, maxBytes: Int) -> [UInt8]? {
+            guard sqlite3_column_type(statement, column) == SQLITE_BLOB, Int(sqlite3_column_bytes(statement, column)) <= maxBytes else { return nil }
+            return blob(column)
+        }
         package func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
         package func optionalInt(_ column: Int32) -> Int? { isNull(column) ? nil : int(column) }
     }
@@ -232,6 +242,7 @@ package enum SQLiteValue {
     package static func int(_ value: Int) -> SQLiteValue { .integer(Int64(value)) }
     package static func optional(_ value: String?) -> SQLiteValue { value.map { .text($0) } ?? .null }
     package static func optional(_ value: Int?) -> SQLiteValue { value.map { .integer(Int64($0)) } ?? .null }
+    package static func optional(_ value: [UInt8]?) -> SQLiteValue { value.map { .blob($0) } ?? .null }
 }
 
 /// SQLite's own busy-timeout schedule (`sqliteDefaultBusyCallback`: 1, 2,

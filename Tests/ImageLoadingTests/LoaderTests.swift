@@ -259,3 +259,74 @@ struct HeaderAddingTransport: HTTPTransport {
         return try await base.send(request)
     }
 }
+
+/// Placeholders from the hash a request carries come before any byte.
+@Suite("Loader placeholders")
+struct LoaderPlaceholderTests {
+    static let hash = try! ThumbHash(base64: "1QcSHQRnh493V4dIh4eXh1h4kJUI")
+
+    @Test("the placeholder comes first, before the server is asked; then the image, and the sequence ends")
+    func placeholderFirst() async throws {
+        let server = try PictureServer()
+        let loader = makeLoader()
+        let request = ImageRequest(url: server.url("/img/7.jpg"), size: thumbnail, placeholder: .thumbHash(Self.hash))
+        var updates = loader.updates(for: request).makeAsyncIterator()
+        guard case .placeholder(let drawn) = try await updates.next() else {
+            Issue.record("no placeholder first")
+            return
+        }
+        #expect(drawn == Self.hash.rendered())
+        #expect(server.http.requests.isEmpty, "the placeholder is drawn before any request")
+        guard case .image(let loaded) = try await updates.next() else {
+            Issue.record("no image")
+            return
+        }
+        #expect(loaded.bitmap.size == thumbnail && loaded.origin == .network)
+        #expect(try await updates.next() == nil)
+
+        // In memory now: the image alone, no placeholder flash.
+        var again: [String] = []
+        for try await update in loader.updates(for: request) {
+            switch update {
+            case .placeholder: again.append("placeholder")
+            case .image(let image): again.append("image \(image.origin)")
+            }
+        }
+        #expect(again == ["image memory"])
+    }
+
+    @Test("a failed load throws its typed error after the placeholder; no placeholder, no placeholder update")
+    func failureAndAbsence() async throws {
+        let server = try PictureServer()
+        server.set("/img/404.jpg") { $0.status = 404 }
+        let loader = makeLoader()
+        var kinds: [String] = []
+        do {
+            for try await update in loader.updates(for: ImageRequest(url: server.url("/img/404.jpg"), size: thumbnail, placeholder: .thumbHash(Self.hash))) {
+                if case .placeholder = update { kinds.append("placeholder") }
+            }
+            Issue.record("a 404 loaded")
+        } catch {
+            kinds.append("error")
+            #expect(error.description.contains("404"), "\(error)")
+        }
+        #expect(kinds == ["placeholder", "error"])
+
+        var plain: [String] = []
+        for try await update in loader.updates(for: ImageRequest(url: server.url("/img/8.jpg"), size: thumbnail)) {
+            if case .image = update { plain.append("image") } else { plain.append("placeholder") }
+        }
+        #expect(plain == ["image"])
+    }
+
+    @Test("a BlurHash is drawn at the server's aspect ratio, which is clamped when hostile")
+    func blurHashAspect() throws {
+        let hash = try BlurHash("LEHV6nWB2yk8pyo0adR*.7kCMdnj")
+        #expect(ImagePlaceholder.blurHash(hash, aspectRatio: 4.0 / 3).rendered().size == PixelSize(width: 32, height: 24))
+        #expect(ImagePlaceholder.blurHash(hash, aspectRatio: 0.5).rendered().size == PixelSize(width: 16, height: 32))
+        for hostile in [Double.nan, .infinity, 0, -3, 1e300, 1e-300] {
+            let size = ImagePlaceholder.blurHash(hash, aspectRatio: hostile).rendered().size
+            #expect(size.width >= 1 && size.width <= 32 && size.height >= 1 && size.height <= 32, "\(hostile): \(size)")
+        }
+    }
+}

@@ -27,6 +27,17 @@ private actor ReversiblePhotos: ReorderablePhotoCollection {
     }
 }
 
+/// Waits, redraw by redraw, until the grid has no cell pending; the count left.
+func gridPendingAfterRedraws(_ controller: ViewerController, _ redraws: AsyncStream<Void>, from start: Int) async -> Int {
+    var pending = start
+    for await _ in redraws {
+        guard case .grid(let grid) = await controller.frame().content else { break }
+        pending = grid.pending
+        if pending == 0 { break }
+    }
+    return pending
+}
+
 @Suite("Viewer updates: slideshow and sorting", .dedicatedThreads)
 struct ViewerUpdatesTests {
     /// Four small photos in memory.
@@ -127,13 +138,7 @@ struct ViewerGridTests {
         }
         #expect(first.pending == 4)
         // Each arrival asks for a frame; the last one has none pending.
-        var pending = first.pending
-        for await _ in redraws {
-            guard case .grid(let grid) = await controller.frame().content else { break }
-            pending = grid.pending
-            if pending == 0 { break }
-        }
-        #expect(pending == 0)
+        #expect(await gridPendingAfterRedraws(controller, redraws, from: first.pending) == 0)
         guard case .grid(let grid) = await controller.frame().content else { return }
         let canvas = grid.canvas
         func pixel(_ x: Int, _ y: Int) -> [UInt8] {
@@ -143,6 +148,169 @@ struct ViewerGridTests {
         #expect(pixel(0, 0) == [90, 150, 255])
         #expect(pixel(75, 25) != [48, 48, 48] && pixel(75, 25) != [24, 24, 24])
         #expect(canvas.width == 400 && canvas.height == 200)
+    }
+}
+
+/// Renditions that wait until the test opens the gate, then are solid blue.
+private actor Gate {
+    private var open = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+    func wait() async {
+        if open { return }
+        await withCheckedContinuation { waiters.append($0) }
+    }
+    func release() {
+        open = true
+        for waiter in waiters { waiter.resume() }
+        waiters.removeAll()
+    }
+}
+
+private struct GatedSource: RenditionSource {
+    let identity: String
+    let gate: Gate
+    func rendition(fitting size: PixelSize, options: RenditionOptions) async throws -> Bitmap {
+        await gate.wait()
+        var blue = Bitmap(zeroedWidth: max(1, size.width), height: max(1, size.height), pixelFormat: .rgb8)
+        blue.withUnsafeMutableBytes { bytes in for i in stride(from: 2, to: bytes.count, by: 3) { bytes[i] = 255 } }
+        return blue
+    }
+}
+
+@Suite("Viewer grid placeholders", .dedicatedThreads)
+struct ViewerGridPlaceholderTests {
+    @Test("cells draw the photo's placeholder hash at its shape until the thumbnail arrives; a photo without one is grey")
+    func placeholdersUntilThumbnails() async throws {
+        var red = Bitmap(zeroedWidth: 40, height: 20, pixelFormat: .rgb8)
+        red.withUnsafeMutableBytes { bytes in for i in stride(from: 0, to: bytes.count, by: 3) { bytes[i] = 230 } }
+        let hash = try ThumbHash(pixels: red)
+        let gate = Gate()
+        let photos = (0..<3).map { index in
+            BrowserPhoto(
+                id: "remote-\(index)", source: .rendered(GatedSource(identity: "remote-\(index)", gate: gate)),
+                displaySize: PixelSize(width: 400, height: 200), placeholder: index == 2 ? nil : .thumbHash(hash))
+        }
+        let controller = try await ViewerController(collection: photos, viewportSize: CGSize(width: 400, height: 200))
+        let redraws = await controller.redrawRequests()
+        await controller.showGrid()
+        guard case .grid(let first) = await controller.frame().content else {
+            Issue.record("no grid")
+            return
+        }
+        #expect(first.pending == 3)
+        let layout = first.layout
+        func centre(_ canvas: Bitmap, _ index: Int) -> [UInt8] {
+            let cell = layout.cellRect(for: index)!
+            let (x, y) = (cell.x + cell.side / 2, cell.y + cell.side / 2)
+            return canvas.withUnsafeBytes { bytes in (0..<3).map { bytes[(y * canvas.width + x) * 3 + $0] } }
+        }
+        func top(_ canvas: Bitmap, _ index: Int) -> [UInt8] {
+            // Just inside the box's top edge: background for a 2:1 picture, which is letterboxed.
+            let cell = layout.cellRect(for: index)!
+            let (x, y) = (cell.x + cell.side / 2, cell.y + layout.margin + 1)
+            return canvas.withUnsafeBytes { bytes in (0..<3).map { bytes[(y * canvas.width + x) * 3 + $0] } }
+        }
+        let redPixel = centre(first.canvas, 1)
+        #expect(redPixel[0] > 150 && redPixel[1] < 80 && redPixel[2] < 80, "\(redPixel)")
+        #expect(top(first.canvas, 1) == [24, 24, 24], "drawn at the photo's 2:1 shape, not the square cell")
+        #expect(centre(first.canvas, 2) == [48, 48, 48])
+
+        await gate.release()
+        #expect(await gridPendingAfterRedraws(controller, redraws, from: first.pending) == 0)
+        guard case .grid(let done) = await controller.frame().content else { return }
+        for index in 0..<3 {
+            let pixel = centre(done.canvas, index)
+            #expect(pixel[2] > 200 && pixel[0] < 40, "cell \(index): \(pixel)")
+        }
+    }
+}
+
+private struct FailingSource: RenditionSource {
+    let identity: String
+    let gate: Gate
+    struct Refused: Error, CustomStringConvertible { var description: String { "the server refused" } }
+    func rendition(fitting size: PixelSize, options: RenditionOptions) async throws -> Bitmap {
+        await gate.wait()
+        throw Refused()
+    }
+}
+
+@Suite("Viewer page placeholders", .dedicatedThreads)
+struct ViewerPagePlaceholderTests {
+    static func redHash() throws -> ThumbHash {
+        var red = Bitmap(zeroedWidth: 60, height: 30, pixelFormat: .rgb8)
+        red.withUnsafeMutableBytes { bytes in for i in stride(from: 0, to: bytes.count, by: 3) { bytes[i] = 230 } }
+        return try ThumbHash(pixels: red)
+    }
+
+    @Test("a page whose pixels are loading is drawn from its placeholder, then redrawn with its pixels")
+    func placeholderThenPixels() async throws {
+        let gate = Gate()
+        let photo = BrowserPhoto(
+            id: "remote", source: .rendered(GatedSource(identity: "remote", gate: gate)), displaySize: PixelSize(width: 600, height: 300),
+            placeholder: .thumbHash(try Self.redHash()))
+        let controller = try await ViewerController(collection: [photo], viewportSize: CGSize(width: 200, height: 200))
+        let redraws = await controller.redrawRequests()
+        guard case .page(let interim) = await controller.frame().content else {
+            Issue.record("no page")
+            return
+        }
+        #expect(interim.origin == .placeholder)
+        #expect(interim.frame.width == 200 && interim.frame.height == 100, "the photo's frame, 2:1")
+        #expect(interim.rendition.size == PixelSize(width: 200, height: 100))
+        let middle = interim.rendition[100, 50]
+        #expect(middle[middle.startIndex] > 150, "red: \(Array(middle))")
+        // Another redraw while it loads shows the placeholder again, starting no second load.
+        guard case .page(let again) = await controller.frame().content else { return }
+        #expect(again.origin == .placeholder)
+
+        await gate.release()
+        for await _ in redraws { break }
+        guard case .page(let page) = await controller.frame().content else {
+            Issue.record("no page after the load")
+            return
+        }
+        #expect(page.origin != .placeholder)
+        let blue = page.rendition[page.rendition.width / 2, page.rendition.height / 2]
+        #expect(blue[blue.startIndex + 2] == 255)
+    }
+
+    @Test("a load that fails after the placeholder ends in the failure frame, once")
+    func placeholderThenFailure() async throws {
+        let gate = Gate()
+        let photo = BrowserPhoto(
+            id: "refused", source: .rendered(FailingSource(identity: "refused", gate: gate)), displaySize: PixelSize(width: 300, height: 300),
+            placeholder: .blurHash(try BlurHash("LEHV6nWB2yk8pyo0adR*.7kCMdnj"), aspectRatio: 1))
+        let controller = try await ViewerController(collection: [photo], viewportSize: CGSize(width: 100, height: 100))
+        let redraws = await controller.redrawRequests()
+        guard case .page(let interim) = await controller.frame().content else {
+            Issue.record("no placeholder page")
+            return
+        }
+        #expect(interim.origin == .placeholder)
+        await gate.release()
+        for await _ in redraws { break }
+        guard case .failure(let reason) = await controller.frame().content else {
+            Issue.record("no failure frame")
+            return
+        }
+        #expect(reason.contains("refused"))
+    }
+
+    @Test("with placeholders off (a one-shot screen) the first frame is the photo")
+    func placeholdersOff() async throws {
+        let gate = Gate()
+        await gate.release()
+        let photo = BrowserPhoto(
+            id: "open", source: .rendered(GatedSource(identity: "open", gate: gate)), displaySize: PixelSize(width: 300, height: 300),
+            placeholder: .thumbHash(try Self.redHash()))
+        let controller = try await ViewerController(collection: [photo], viewportSize: CGSize(width: 100, height: 100))
+        await controller.setDrawsPlaceholders(false)
+        guard case .page(let page) = await controller.frame().content else {
+            Issue.record("no page")
+            return
+        }
+        #expect(page.origin != .placeholder)
     }
 }
 

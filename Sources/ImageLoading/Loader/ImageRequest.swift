@@ -32,14 +32,21 @@ public struct ImageRequest: Hashable, Sendable {
     public var options: RenditionOptions
     /// How urgent.
     public var priority: ImagePriority
+    /// What to show before the image arrives, as the server described it;
+    /// ``ImageLoader/updates(for:)`` yields it first.
+    public var placeholder: ImagePlaceholder?
 
     /// Creates a request.
-    public init(url: URL, size: PixelSize, mode: RenditionMode = .fit, options: RenditionOptions = .default, priority: ImagePriority = .visible) {
+    public init(
+        url: URL, size: PixelSize, mode: RenditionMode = .fit, options: RenditionOptions = .default, priority: ImagePriority = .visible,
+        placeholder: ImagePlaceholder? = nil
+    ) {
         self.url = url
         self.size = size
         self.mode = mode
         self.options = options
         self.priority = priority
+        self.placeholder = placeholder
     }
 }
 

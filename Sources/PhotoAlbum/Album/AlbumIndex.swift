@@ -25,6 +25,8 @@ enum AlbumIndex {
         CREATE TABLE store_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
         INSERT INTO store_meta (key, value) VALUES ('journal_seq', 0);
         """,
+        // Each photo's ThumbHash (StoredPlaceholder); NULL until made.
+        "ALTER TABLE assets ADD COLUMN thumbhash BLOB;",
     ]
 
     static func journalSequence(_ database: SQLiteDatabase) throws -> Int {
@@ -58,17 +60,25 @@ enum AlbumIndex {
 
     /// The asset's row, from its header.
     static func insertAsset(
-        _ database: SQLiteDatabase, id: String, file: String, info: ImageInfo, byteCount: Int, name: String, addedAt: Double
+        _ database: SQLiteDatabase, id: String, file: String, info: ImageInfo, byteCount: Int, name: String, addedAt: Double,
+        placeholder: ThumbHash?
     ) throws {
         try database.prepare(
             """
             INSERT INTO assets (id, file, format, width, height, orientation, capture_date, capture_offset,
-                                byte_count, original_name, added_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                byte_count, original_name, added_at, thumbhash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """
         ).bind(
             .text(id), .text(file), .text(info.format.identifier), .int(info.size.width), .int(info.size.height), .int(Int(info.orientation.rawValue)),
-            .optional(info.captureDate?.exifDateTime), .optional(info.captureDate?.utcOffsetSeconds), .int(byteCount), .text(name), .real(addedAt)
+            .optional(info.captureDate?.exifDateTime), .optional(info.captureDate?.utcOffsetSeconds), .int(byteCount), .text(name), .real(addedAt),
+            .optional(placeholder?.bytes)
         ).run()
+    }
+
+    /// Stores the asset's ThumbHash (made after the row, for a store from
+    /// before placeholders or an index rebuilt without them).
+    static func setPlaceholder(_ database: SQLiteDatabase, _ placeholder: ThumbHash, of asset: String) throws {
+        try database.prepare("UPDATE assets SET thumbhash = ? WHERE id = ?").bind(.blob(placeholder.bytes), .text(asset)).run()
     }
 
     /// Points the asset's row at `file` (recovery: the store's own file, verified).

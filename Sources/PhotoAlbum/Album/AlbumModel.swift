@@ -56,6 +56,10 @@ public struct AlbumItem: Hashable, Sendable {
     public let originalName: String
     /// When it was added to this album.
     public let addedAt: Date
+    /// The photo's ThumbHash, to draw before its pixels are decoded; `nil`
+    /// until made (a store from before PhotoDeck kept them: see
+    /// ``AlbumStore/placeholder(of:)``) or when the photo does not decode.
+    public let placeholder: ThumbHash?
 
     /// The size as displayed, after orientation.
     public var orientedSize: PixelSize { orientation.orientedSize(size) }
@@ -86,6 +90,13 @@ public struct RepairReport: Hashable, Sendable {
     public var recovered: [RecoveredPhoto] = []
     /// Journal entries the index had not applied, replayed into it.
     public var replayedJournalEntries = 0
+    /// Journal entries the index had not applied that could not be applied
+    /// because the disk is full (an add that failed for want of space):
+    /// left in the journal, with their files, for the next open with free
+    /// space. The store opens as it was last committed.
+    public var waitingForSpace = 0
+    /// The stored files those entries add: the store's own, not yet listed.
+    var filesWaitingForSpace: Set<String> = []
     /// Journal lines that could not be read (a line cut short by a crash,
     /// garbage, a number out of range), skipped: all of them when the
     /// journal was read through, else those after its last good entry.
@@ -118,6 +129,7 @@ public struct RepairReport: Hashable, Sendable {
         var lines: [String] = []
         if !setAsideIndexFiles.isEmpty { lines.append("the index could not be read; moved aside as \(setAsideIndexFiles.joined(separator: ", ")) and rebuilt") }
         if replayedJournalEntries > 0 { lines.append("\(replayedJournalEntries) journal entries the index had not applied were replayed") }
+        if waitingForSpace > 0 { lines.append("\(waitingForSpace) journal entries wait for free disk space to be applied") }
         for photo in recovered { lines.append("recovered \(photo.asset.shortForm) into \(photo.albums.joined(separator: ", "))") }
         if !removedTemporaryFiles.isEmpty { lines.append("\(removedTemporaryFiles.count) temporary files of interrupted writes removed") }
         for entry in foreignEntries { lines.append("left alone: originals/\(entry) is not the store's") }

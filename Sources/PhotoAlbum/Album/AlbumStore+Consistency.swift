@@ -52,7 +52,9 @@ extension AlbumStore {
                 }
                 for name in DurableFiles.names(in: folder) where !files.contains("\(shard)/\(name)") {
                     let isStored = Self.storedID(of: "\(shard)/\(name)") != nil && RegularFile.isRegularFile("\(folder)/\(name)")
-                    if isStored {
+                    if isStored, lastRepair.filesWaitingForSpace.contains("\(shard)/\(name)") {
+                        notes.append("originals/\(shard)/\(name) waits for free disk space to be listed")
+                    } else if isStored {
                         problems.append("file \(shard)/\(name) is not in the index")
                     } else {
                         notes.append("left alone: originals/\(shard)/\(name) is not the store's")

@@ -62,11 +62,20 @@ extension AlbumStore {
         }
         if journalSequence > indexSequence {
             let behind = try entries().filter { $0.seq > indexSequence }
-            try database.transaction {
-                for entry in behind { try replay(entry, into: database, originals: originals, report: &report) }
-                try AlbumIndex.setJournalSequence(database, journalSequence)
+            do {
+                try database.transaction {
+                    for entry in behind { try replay(entry, into: database, originals: originals, report: &report) }
+                    try AlbumIndex.setJournalSequence(database, journalSequence)
+                }
+                report.replayedJournalEntries = behind.count
+            } catch let error as SQLiteError where error.isDiskFull {
+                // An add that failed for want of space left its file and journal line; applying them needs space too.
+                // The store opens as it was committed (what its callers were told), and the next open with space
+                // applies them. Nothing is lost: the journal and the file stay.
+                report.waitingForSpace = behind.count
+                report.filesWaitingForSpace = Set(behind.compactMap { $0.op == .add ? $0.file : nil })
+                return next
             }
-            report.replayedJournalEntries = behind.count
         }
 
         let scan = try scanOriginals(originals, known: try AlbumIndex.files(database), report: &report)
@@ -96,7 +105,8 @@ extension AlbumStore {
                 }
                 try database.transaction {
                     try AlbumIndex.insertAsset(
-                        database, id: orphan.id, file: orphan.file, info: photo.info, byteCount: photo.byteCount, name: photo.name, addedAt: now)
+                        database, id: orphan.id, file: orphan.file, info: photo.info, byteCount: photo.byteCount, name: photo.name, addedAt: now,
+                        placeholder: photo.placeholder)
                     for album in albums {
                         _ = try AlbumIndex.addItem(database, orphan.id, album: try AlbumIndex.ensureAlbum(database, album, createdAt: now), addedAt: now)
                     }
@@ -126,7 +136,8 @@ extension AlbumStore {
                     let photo = try verifiedPhoto(at: "\(originals)/\(file)", id: asset, report: &report)
                 else { return }
                 try AlbumIndex.insertAsset(
-                    database, id: asset, file: file, info: photo.info, byteCount: photo.byteCount, name: entry.name ?? photo.name, addedAt: entry.at)
+                    database, id: asset, file: file, info: photo.info, byteCount: photo.byteCount, name: entry.name ?? photo.name, addedAt: entry.at,
+                    placeholder: photo.placeholder)
             }
             let album = try AlbumIndex.ensureAlbum(database, entry.album, createdAt: entry.at)
             _ = try AlbumIndex.addItem(database, asset, album: album, addedAt: entry.at)
@@ -174,13 +185,13 @@ extension AlbumStore {
     /// A stored photo read back for recovery: its content must hash to its name.
     private static func verifiedPhoto(
         at path: String, id: String, report: inout RepairReport
-    ) throws -> (info: ImageInfo, byteCount: Int, name: String)? {
+    ) throws -> (info: ImageInfo, byteCount: Int, name: String, placeholder: ThumbHash?)? {
         let relative = path.split(separator: "/").suffix(2).joined(separator: "/")
         guard let bytes = try? DurableFiles.read(path), Digest.sha256Hex(bytes) == id, let info = try? ImageInfo(probing: bytes) else {
             if !report.damagedFiles.contains(relative) { report.damagedFiles.append(relative) }
             return nil
         }
-        return (info, bytes.count, relative.split(separator: "/").last.map(String.init) ?? relative)
+        return (info, bytes.count, relative.split(separator: "/").last.map(String.init) ?? relative, StoredPlaceholder.make(from: bytes))
     }
 
     /// The asset id of a stored original's path (`ab/<64 hex>.<ext>`, in

@@ -252,6 +252,8 @@ public actor AlbumStore {
         let relative = "\(shard)/\(asset.rawValue).\(info.format.fileExtensions.first ?? info.format.identifier)"
 
         let stored = try wrap { try AlbumIndex.hasAsset(database, asset.rawValue) }
+        // Made before anything is written: a photo that decodes at all gets its hash with its row.
+        let placeholder = stored ? nil : StoredPlaceholder.make(from: bytes)
         if !stored {
             try DurableFiles.prepareFolder("\(originalsFolder)/\(shard)")
             try DurableFiles.write(bytes, to: "\(originalsFolder)/\(relative)")
@@ -267,7 +269,9 @@ public actor AlbumStore {
             inserted = try wrap {
                 try database.transaction {
                     if !stored {
-                        try AlbumIndex.insertAsset(database, id: asset.rawValue, file: relative, info: info, byteCount: bytes.count, name: name, addedAt: now)
+                        try AlbumIndex.insertAsset(
+                            database, id: asset.rawValue, file: relative, info: info, byteCount: bytes.count, name: name, addedAt: now,
+                            placeholder: placeholder)
                     }
                     try AlbumIndex.setJournalSequence(database, sequence)
                     return try AlbumIndex.addItem(database, asset.rawValue, album: albumID, addedAt: now)
@@ -335,7 +339,7 @@ public actor AlbumStore {
             let statement = try database.prepare(
                 """
                 SELECT a.id, i.position, a.format, a.width, a.height, a.orientation, a.capture_date, a.capture_offset,
-                       a.byte_count, a.original_name, i.added_at
+                       a.byte_count, a.original_name, i.added_at, a.thumbhash
                 FROM album_items i JOIN assets a ON a.id = i.asset_id
                 WHERE i.album_id = ? AND (? IS NULL OR i.asset_id = ?) ORDER BY i.position
                 """
@@ -348,7 +352,8 @@ public actor AlbumStore {
                         format: .stored(statement.text(2)), size: PixelSize(width: statement.int(3), height: statement.int(4)),
                         orientation: ImageOrientation(exifValue: statement.int(5)),
                         captureDate: .stored(statement.optionalText(6), utcOffsetSeconds: statement.optionalInt(7)),
-                        byteCount: statement.int(8), originalName: statement.text(9), addedAt: Date(timeIntervalSince1970: statement.double(10))
+                        byteCount: statement.int(8), originalName: statement.text(9), addedAt: Date(timeIntervalSince1970: statement.double(10)),
+                        placeholder: StoredPlaceholder.read(statement, 11)
                     ))
             }
             return items

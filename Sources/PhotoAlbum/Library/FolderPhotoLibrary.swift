@@ -85,7 +85,10 @@ public actor FolderPhotoLibrary: PhotoSource {
                     path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, is_image INTEGER NOT NULL,
                     format TEXT, width INTEGER, height INTEGER, orientation INTEGER, bit_depth INTEGER,
                     has_alpha INTEGER, animated INTEGER, capture_date TEXT, capture_offset INTEGER);
-                """
+                """,
+                // Each image's ThumbHash, made by makePlaceholders(limit:); a rescan that
+                // rewrites a changed file's row clears it.
+                "ALTER TABLE files ADD COLUMN thumbhash BLOB;",
             ])
             return database
         } catch {
@@ -246,11 +249,56 @@ public actor FolderPhotoLibrary: PhotoSource {
         return !parts.isEmpty && parts.allSatisfy { !$0.isEmpty && !$0.hasPrefix(".") && !$0.utf8.contains(0) }
     }
 
-    private func makeAsset(relative: String, info: ImageInfo, stamp: FileStamp) -> LibraryAsset {
+    private func makeAsset(relative: String, info: ImageInfo, stamp: FileStamp, placeholder: ThumbHash? = nil) -> LibraryAsset {
         LibraryAsset(
             id: relative, path: "\(root)/\(relative)", info: info, byteCount: stamp.size,
-            modified: Date(timeIntervalSince1970: Double(stamp.modifiedNanoseconds) / 1e9)
+            modified: Date(timeIntervalSince1970: Double(stamp.modifiedNanoseconds) / 1e9), placeholder: placeholder
         )
+    }
+
+    // MARK: Placeholders
+
+    /// Makes the ThumbHash of up to `limit` indexed images that have none
+    /// (new since the last call, or changed), newest rows first, and stores
+    /// each. Each is decoded at 1/8 scale (about 5 ms for a 12 MP JPEG), so
+    /// run it after ``scan()``, in batches, while nothing more urgent runs.
+    ///
+    /// ```swift
+    /// try await library.scan()
+    /// while try await library.makePlaceholders(limit: 100) > 0 {}
+    /// ```
+    ///
+    /// A file that changed after the scan is left for the next one; a file
+    /// that does not decode keeps no hash and is not tried again until it
+    /// changes.
+    ///
+    /// - Returns: how many images were tried (0 when none is left).
+    @discardableResult
+    public func makePlaceholders(limit: Int = 100) throws(PhotoLibraryError) -> Int {
+        do {
+            let rows = try database.prepare(
+                "SELECT path, size, mtime_ns FROM files WHERE is_image = 1 AND thumbhash IS NULL ORDER BY rowid DESC LIMIT ?"
+            ).bind(.int(max(0, limit)))
+            var pending: [(relative: String, stamp: FileStamp)] = []
+            while try rows.step() {
+                guard Self.isWalkedPath(rows.text(0)) else { continue }
+                pending.append((rows.text(0), FileStamp(size: rows.int(1), modifiedNanoseconds: rows.int64(2))))
+            }
+            let store = try database.prepare("UPDATE files SET thumbhash = ? WHERE path = ? AND size = ? AND mtime_ns = ?")
+            for (relative, stamp) in pending {
+                let path = "\(root)/\(relative)"
+                // Read only a file that is still what the row describes; an
+                // empty blob marks one that does not decode, so it is not retried.
+                guard let status = try? FileSystem.status(of: path, followingSymlinks: false), status.kind == .regular,
+                    FileStamp(size: status.size, modifiedNanoseconds: status.modifiedNanoseconds) == stamp
+                else { continue }
+                let made = try? ThumbHash(summarizingImageAt: path)
+                try store.bind(.blob(made?.bytes ?? []), .text(relative), .int(stamp.size), .integer(stamp.modifiedNanoseconds)).run()
+            }
+            return pending.count
+        } catch {
+            throw .index(DatabaseFailure(error))
+        }
     }
 
     // MARK: Listing
@@ -263,7 +311,7 @@ public actor FolderPhotoLibrary: PhotoSource {
             let rows = try database.prepare(
                 """
                 SELECT path, size, mtime_ns, format, width, height, orientation, bit_depth, has_alpha, animated,
-                       capture_date, capture_offset FROM files WHERE is_image = 1
+                       capture_date, capture_offset, thumbhash FROM files WHERE is_image = 1
                 """)
             var assets: [LibraryAsset] = []
             while try rows.step() {
@@ -274,7 +322,10 @@ public actor FolderPhotoLibrary: PhotoSource {
                 )
                 // A row is a claim too: only a path the walk could have found (under the root, nothing hidden, no `..`).
                 guard filter.matches(info), Self.isWalkedPath(rows.text(0)) else { continue }
-                assets.append(makeAsset(relative: rows.text(0), info: info, stamp: FileStamp(size: rows.int(1), modifiedNanoseconds: rows.int64(2))))
+                assets.append(
+                    makeAsset(
+                        relative: rows.text(0), info: info, stamp: FileStamp(size: rows.int(1), modifiedNanoseconds: rows.int64(2)),
+                        placeholder: StoredPlaceholder.read(rows, 12)))
             }
             return assets.sorted { ($0.sortDate, $0.modified, $0.id) < ($1.sortDate, $1.modified, $1.id) }
         } catch {

@@ -13,6 +13,10 @@ public struct LibraryAsset: Hashable, Sendable, Identifiable {
     public let byteCount: Int
     /// The file's modification time.
     public let modified: Date
+    /// The image's ThumbHash, to draw before its pixels are decoded; `nil`
+    /// until ``FolderPhotoLibrary/makePlaceholders(limit:)`` made it, or when
+    /// the image does not decode.
+    public let placeholder: ThumbHash?
 
     /// The date photos are sorted by: the capture date, or the file time.
     public var sortDate: Date { info.captureDate?.date ?? modified }

@@ -44,12 +44,31 @@ public struct BrowserPhoto: Hashable, Sendable, Identifiable {
     public let source: Source
     /// The size in pixels, in display orientation.
     public let displaySize: PixelSize
+    /// What to draw until the photo's pixels arrive: the hash an album or
+    /// library index keeps, or the one a server sent.
+    public let placeholder: ImagePlaceholder?
 
-    /// Creates a photo whose size is already known (an album or library index has it).
-    public init(id: String, source: Source, displaySize: PixelSize) {
+    /// Creates a photo whose size is already known (an album or library
+    /// index has it), with the placeholder hash the index keeps, if any.
+    ///
+    /// ```swift
+    /// let photo = BrowserPhoto(id: item.asset.rawValue, source: .file(path), displaySize: item.orientedSize,
+    ///                          placeholder: item.placeholder.map(ImagePlaceholder.thumbHash))
+    /// ```
+    public init(id: String, source: Source, displaySize: PixelSize, placeholder: ImagePlaceholder? = nil) {
         self.id = id
         self.source = source
         self.displaySize = displaySize
+        self.placeholder = placeholder
+    }
+
+    /// The placeholder drawn to fill `box` as the photo will (fitted, at the
+    /// photo's shape), scaled up smoothly; `nil` without a placeholder.
+    public func placeholderPicture(fitting box: PixelSize) -> Bitmap? {
+        guard let placeholder, !box.isEmpty else { return nil }
+        let fitted = displaySize.fitting(in: box)
+        guard fitted.width > 0, fitted.height > 0 else { return nil }
+        return placeholder.rendered().resized(to: fitted, filter: .bilinear)
     }
 
     /// A photo from a file, sized by probing its header (no pixels decoded).

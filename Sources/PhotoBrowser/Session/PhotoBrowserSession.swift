@@ -9,6 +9,10 @@ public enum RenditionOrigin: String, Hashable, Sendable {
     case prefetch
     /// Decoded for this request.
     case decoded
+    /// Not the photo's pixels yet: its placeholder hash, drawn at the
+    /// page's frame while the pixels are decoded or downloaded
+    /// (``PhotoBrowserSession/placeholderPage()``).
+    case placeholder
 }
 
 /// A page ready to display: the photo, where it sits, and its pixels.
@@ -109,6 +113,29 @@ public actor PhotoBrowserSession {
         // Neighbours are decoded after the shown page, never ahead of it.
         await startPrefetches()
         return BrowserPage(index: pager.index, photo: current, state: pager.state, frame: pager.imageFrame, rendition: rendition, origin: origin)
+    }
+
+    /// The shown page drawn from its photo's placeholder hash, when the photo
+    /// has one and its pixels are not ready (not shown, not in the cache);
+    /// `nil` otherwise. Nothing is decoded: draw this, then
+    /// ``currentPage()``, whose pixels replace it.
+    ///
+    /// ```swift
+    /// if let interim = await session.placeholderPage() { draw(interim) }
+    /// draw(try await session.currentPage())
+    /// ```
+    public func placeholderPage() async -> BrowserPage? {
+        let key = RenditionCache.Key(photoID: current.renditionID, size: pager.renditionSize)
+        if let shown, shown.key == key { return nil }
+        guard current.placeholder != nil, await cache.cached(key) == nil else { return nil }
+        let frame = pager.imageFrame
+        let pixels = PixelSize(
+            width: max(1, Int((frame.width * pager.settings.screenScale).rounded())), height: max(1, Int((frame.height * pager.settings.screenScale).rounded()))
+        )
+        // The page's frame in pixels, capped: a placeholder is a blur, scaled up by the backend beyond this.
+        let capped = pixels.fitting(in: PixelSize(width: 1_024, height: 1_024))
+        guard let picture = current.placeholderPicture(fitting: capped) else { return nil }
+        return BrowserPage(index: pager.index, photo: current, state: pager.state, frame: frame, rendition: picture, origin: .placeholder)
     }
 
     /// Applies a gesture; a page turn loads the new page's photo and moves the prefetch window.

@@ -6,7 +6,10 @@ extension FrameCompositor {
     public enum GridCell: Sendable {
         /// The thumbnail, fitted into the layout's thumbnail box.
         case picture(Bitmap)
-        /// Still being made: a grey square.
+        /// Still being made, with a placeholder (drawn from the photo's
+        /// ThumbHash or BlurHash, fitted into the thumbnail box).
+        case placeholder(Bitmap)
+        /// Still being made, with no placeholder: a grey square.
         case pending
         /// There is none: a dark red square.
         case failed
@@ -52,7 +55,7 @@ extension FrameCompositor {
             switch cells[index] ?? .pending {
             case .pending: fill(x: boxX, y: boxY, w: box.width, h: box.height, (48, 48, 48))
             case .failed: fill(x: boxX, y: boxY, w: box.width, h: box.height, (90, 30, 30))
-            case .picture(let picture):
+            case .picture(let picture), .placeholder(let picture):
                 paste(picture, centredIn: (boxX, boxY, box), onto: &canvas, background: gridBackground)
             }
         }

@@ -8,6 +8,8 @@ struct GridPictures {
     private(set) var pictures: [String: Bitmap?] = [:]
     /// The loads running.
     var loading: [String: Task<Void, Never>] = [:]
+    /// Placeholders drawn for cells whose thumbnail is still being made.
+    private(set) var placeholders: [String: Bitmap] = [:]
     private var bytes = 0
     /// At most this many bytes of pictures are kept (about 340 cells of 128×128).
     let budget = 16 << 20
@@ -17,10 +19,21 @@ struct GridPictures {
     /// Keeps `picture` for `key`; over the budget, drops everything but `keeping`.
     mutating func store(_ picture: Bitmap?, for key: String, keeping: Set<String>) {
         pictures[key] = .some(picture)
+        placeholders[key] = nil
         bytes += picture.map { $0.bytesPerRow * $0.height } ?? 0
         guard bytes > budget else { return }
         pictures = pictures.filter { keeping.contains($0.key) }
         bytes = pictures.values.reduce(0) { $0 + ($1.map { $0.bytesPerRow * $0.height } ?? 0) }
+    }
+
+    /// `photo`'s placeholder drawn for the cell's box, once per key; `nil`
+    /// when the photo has none. At most 512 are kept (a few screens).
+    mutating func placeholder(for key: String, photo: BrowserPhoto, box: PixelSize) -> Bitmap? {
+        if let drawn = placeholders[key] { return drawn }
+        guard let drawn = photo.placeholderPicture(fitting: box) else { return nil }
+        if placeholders.count >= 512 { placeholders.removeAll(keepingCapacity: true) }
+        placeholders[key] = drawn
+        return drawn
     }
 }
 
@@ -148,7 +161,8 @@ extension ViewerController {
                 continue
             }
             if layout.visible.contains(index) {
-                cells[index] = .pending
+                // The index's placeholder hash, drawn at the photo's shape, until the thumbnail is made.
+                cells[index] = gridPictures.placeholder(for: key, photo: photo, box: box).map { .placeholder($0) } ?? .pending
                 pending += 1
             }
             loadThumbnail(photo, key: key, box: box, priority: layout.visible.contains(index) ? .userInitiated : .utility, keeping: wanted)

@@ -87,6 +87,12 @@ public actor ViewerController {
     var thumbnailer = Thumbnailer(cache: nil)
     /// Thumbnails fitted to the grid's box, by photo id.
     var gridPictures = GridPictures()
+    /// Whether a page whose pixels are not ready is drawn from its
+    /// placeholder hash first (``setDrawsPlaceholders(_:)``).
+    public private(set) var drawsPlaceholders = true
+    /// The page drawn from its placeholder while its pixels load: the page
+    /// (photo and size), and whether the load has ended.
+    var placeholderLoad: (key: String, ended: Bool)?
 
     /// Opens `collection` in a viewport of `viewportSize` points at `scale` pixels per point.
     /// Throws ``PhotoBrowser/BrowserError`` when the collection is empty or `index` is outside it.
@@ -240,6 +246,13 @@ public actor ViewerController {
         }
         let pager = await session.pager
         let photo = await session.currentPhoto
+        if drawsPlaceholders, let interim = await placeholderFrameContent(photo: photo, pager: pager) {
+            frameMade()
+            return ViewerFrame(
+                index: pager.index, count: pager.count, photo: photo, content: interim, viewportSize: pager.settings.viewportSize,
+                scale: pager.settings.screenScale, zoomPercent: pager.state.zoom * pager.settings.screenScale * 100, showsChrome: showsChrome,
+                message: message, info: showsInfo ? await infoLines(for: photo) : nil)
+        }
         let content: ViewerFrame.Content
         do {
             let page = try await session.currentPage()
@@ -261,6 +274,36 @@ public actor ViewerController {
             index: pager.index, count: pager.count, photo: photo, content: content, viewportSize: pager.settings.viewportSize,
             scale: pager.settings.screenScale, zoomPercent: pager.state.zoom * pager.settings.screenScale * 100, showsChrome: showsChrome,
             message: message, info: info)
+    }
+
+    /// Whether pages are drawn from their photos' placeholder hashes while
+    /// their pixels load (the default). A one-shot screen (a terminal's
+    /// `--once`) turns it off, so the one frame it prints is the photo.
+    public func setDrawsPlaceholders(_ draws: Bool) { drawsPlaceholders = draws }
+
+    /// The shown page's placeholder while its pixels load; the load runs
+    /// in the background and asks for a redraw when it ends (in pixels or
+    /// an error, which the next frame shows). `nil` when the pixels are
+    /// ready or the photo has no placeholder.
+    private func placeholderFrameContent(photo: BrowserPhoto, pager: BrowserPager) async -> ViewerFrame.Content? {
+        let key = "\(photo.id)@\(pager.renditionSize.width)x\(pager.renditionSize.height)"
+        if let placeholderLoad, placeholderLoad.key == key, placeholderLoad.ended { return nil }
+        guard let interim = await session.placeholderPage() else { return nil }
+        if placeholderLoad?.key != key {
+            placeholderLoad = (key, false)
+            let session = session
+            Task(priority: .userInitiated) { [weak self] in
+                _ = try? await session.currentPage()
+                await self?.placeholderLoadEnded(key)
+            }
+        }
+        return .page(interim)
+    }
+
+    private func placeholderLoadEnded(_ key: String) {
+        guard placeholderLoad?.key == key else { return }
+        placeholderLoad?.ended = true
+        requestRedraw()
     }
 
     /// Whether the information overlay shows where photos were taken (it

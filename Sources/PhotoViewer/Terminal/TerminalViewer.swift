@@ -247,6 +247,8 @@ private struct TerminalSession {
             + (size.pixelWidth > 0 ? ", \(size.pixelWidth)x\(size.pixelHeight) px" : "")
         await controller.recordOutput(output)
         guard setup.interactive else {
+            // A single screen shows the photo, never the placeholder drawn while it loads.
+            await controller.setDrawsPlaceholders(false)
             await configure()
             // A single screen of the grid shows its thumbnails, not their placeholders.
             await controller.waitForGridThumbnails()
