@@ -67,8 +67,9 @@ public final class LoopbackHTTPServer: Sendable {
         case dropConnection
         /// Wait, then answer; when the server stops first, close without answering.
         case delayed(Duration, status: Int, body: [UInt8])
-        /// Declare `declaredLength` bytes but send only `body`, then close.
-        case truncated(status: Int, declaredLength: Int, body: [UInt8])
+        /// Declare `declaredLength` bytes but send only `body` (after
+        /// `headers`), then close: a download cut short.
+        case truncated(status: Int, headers: [String: String] = [:], declaredLength: Int, body: [UInt8])
         /// Send the head, then `chunk` `repeats` times, waiting `interval`
         /// before each (none: as fast as the client reads), then close.
         /// `declaredLength` is the `Content-Length` sent, or none (the body
@@ -335,7 +336,7 @@ public final class LoopbackHTTPServer: Sendable {
         case .dropConnection: return true
         case .delayed(let delay, let status, let body):
             return shared.wait(delay) ? write(status, [:], body) : true
-        case .truncated(let status, let declared, let body): return write(status, [:], body, declared: declared)
+        case .truncated(let status, let headers, let declared, let body): return write(status, headers, body, declared: declared)
         case .shaped(let status, let headers, let body, let latency, let rate):
             guard shared.wait(latency) else { return true }
             guard let rate, rate > 0 else { return write(status, headers, body) }

@@ -330,3 +330,85 @@ struct LoaderPlaceholderTests {
         }
     }
 }
+
+/// A photo whose download is cut halfway is resumed, not downloaded again.
+@Suite("Loader resumed downloads")
+struct LoaderResumeTests {
+    /// A server that cuts its first answer at half and serves the rest as a
+    /// range when `If-Range` matches `validator`.
+    static func cuttingServer(_ body: [UInt8], validator: (name: String, value: String)) throws -> LoopbackHTTPServer {
+        let count = Lock(0)
+        return try LoopbackHTTPServer { request in
+            let number = count.withLock { value in
+                value += 1
+                return value
+            }
+            let headers = [validator.name: validator.value]
+            if number == 1 { return .truncated(status: 200, headers: headers, declaredLength: body.count, body: Array(body.prefix(body.count / 2))) }
+            guard let range = request.headers["range"], request.headers["if-range"] == validator.value,
+                let start = Int(range.dropFirst("bytes=".count).dropLast())
+            else { return .respond(status: 200, headers: headers, body: body) }
+            let rangeHeaders = headers.merging(["Content-Range": "bytes \(start)-\(body.count - 1)/\(body.count)"]) { own, _ in own }
+            return .respond(status: 206, headers: rangeHeaders, body: Array(body[start...]))
+        }
+    }
+
+    @Test("a 2 MB photo cut at 50% loads with one ranged request; the server sends 100% of it, not 150%")
+    func resumesHalfway() async throws {
+        let jpeg = try noiseJPEG(width: 1_250, height: 1_000, seed: 36, quality: 97)
+        #expect(jpeg.count > 1_700_000)
+        let server = try Self.cuttingServer(jpeg, validator: ("ETag", "\"p1\""))
+        defer { server.stop() }
+        let loader = makeLoader()
+        let image = try await loader.image(for: ImageRequest(url: server.url(path: "/big.jpg"), size: PixelSize(width: 125, height: 100)))
+        #expect(image.bitmap.size == PixelSize(width: 125, height: 100))
+        #expect(server.requests.count == 2)
+        #expect(server.requests.last?.headers["range"] == "bytes=\(jpeg.count / 2)-")
+        let sent = Double(server.bytesSent) / Double(jpeg.count)
+        #expect(sent <= 1.02, "the server sent \(server.bytesSent) bytes for a \(jpeg.count)-byte photo")
+    }
+}
+
+extension LoaderResumeTests {
+    @Test("a load that fails halfway keeps the bytes in the disk cache, within its cap; the next load resumes from them")
+    func keptInTheDiskCache() async throws {
+        let jpeg = try noiseJPEG(width: 600, height: 400, seed: 37, quality: 95)
+        let server = try Self.cuttingServer(jpeg, validator: ("Last-Modified", "Thu, 03 Dec 2026 08:00:00 GMT"))
+        defer { server.stop() }
+        let folder = scratchFolder("partial")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let url = server.url(path: "/cut.jpg")
+        let request = ImageRequest(url: url, size: PixelSize(width: 60, height: 40))
+        do {
+            let disk = try await DiskCache.open(directory: folder, capacityBytes: 4 << 20)
+            let once = ImageLoader(configuration: .init(transport: CurlTransport(), retryPolicy: .never, diskCache: disk, timeout: networkWait))
+            await #expect(throws: ImageLoadingError.self) { try await once.image(for: request) }
+            let kept = try #require(try await disk.partial(for: url))
+            #expect(kept.bytes == Array(jpeg.prefix(jpeg.count / 2)))
+            #expect(try await disk.usage().bytes == jpeg.count / 2, "the kept half counts against the cap")
+        }
+        // A later run: a new cache object over the folder, a new loader.
+        let disk = try await DiskCache.open(directory: folder, capacityBytes: 4 << 20)
+        let later = ImageLoader(configuration: .init(transport: CurlTransport(), retryPolicy: .never, diskCache: disk, timeout: networkWait))
+        let image = try await later.image(for: request)
+        #expect(image.bitmap.size == PixelSize(width: 60, height: 40) && image.origin == .network)
+        #expect(server.requests.count == 2 && server.requests[1].headers["range"] == "bytes=\(jpeg.count / 2)-")
+        #expect(Double(server.bytesSent) / Double(jpeg.count) <= 1.02)
+        #expect(try await disk.partial(for: url) == nil, "the partial download is forgotten once complete")
+        #expect(try await disk.data(for: url) == jpeg)
+    }
+
+    @Test("a kept partial download that is not one (no validator, damaged) is dropped, and the load starts over")
+    func hostileKeptPartial() async throws {
+        let folder = scratchFolder("partial-hostile")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let disk = try await DiskCache.open(directory: folder, capacityBytes: 1 << 20)
+        let url = URL(string: "http://127.0.0.1:9/x.jpg")!
+        try await disk.store([1, 2, 3], metadata: Array(#"{"headers":{"etag":"W/\"weak\""}}"#.utf8), key: DiskCache.partialKey(url))
+        #expect(try await disk.partial(for: url) == nil)
+        #expect(try await disk.usage().entries == 0, "dropped")
+        try await disk.store([1, 2, 3], metadata: Array("not json".utf8), key: DiskCache.partialKey(url))
+        #expect(try await disk.partial(for: url) == nil)
+        #expect(try await disk.usage().entries == 0)
+    }
+}

@@ -105,9 +105,20 @@ public final class DiskCache: Sendable {
     /// The entry for `url`, verified (size and SHA-256), or `nil`. An entry
     /// that fails the check is dropped.
     func entry(for url: URL) async throws(ImageLoadingError) -> Stored? {
-        let key = url.absoluteString
+        guard let (bytes, metadata) = try await read(key: url.absoluteString) else { return nil }
+        guard let policy = try? JSONDecoder().decode(HTTPCachePolicy.self, from: Data(metadata)) else {
+            try await remove(key: url.absoluteString)
+            return nil
+        }
+        return Stored(bytes: bytes, policy: policy)
+    }
+
+    /// The bytes stored under `key` and their metadata (the caching policy,
+    /// or a partial download's validator), verified; `nil` when none. A row
+    /// whose file fails the check is dropped.
+    func read(key: String) async throws(ImageLoadingError) -> (bytes: [UInt8], metadata: [UInt8])? {
         let now = clock.now
-        return try await run { () throws(ImageLoadingError) -> Stored? in
+        return try await run { () throws(ImageLoadingError) -> (bytes: [UInt8], metadata: [UInt8])? in
             let row = try self.transaction(exclusive: false) { database -> (file: String, size: Int, digest: String, policy: [UInt8], lastUsed: Double)? in
                 let statement = try database.prepare("SELECT file, size, digest, policy, last_used FROM entries WHERE key = ?").bind(.text(key))
                 guard try statement.step() else { return nil }
@@ -116,7 +127,7 @@ public final class DiskCache: Sendable {
             guard let row else { return nil }
             guard (0...self.capacityBytes).contains(row.size), let path = try? self.data.path(of: row.file),
                 let bytes = try? RegularFile.contents(of: path, limit: row.size, followingSymlinks: false), bytes.count == row.size,
-                Digest.sha256Hex(bytes) == row.digest, let policy = try? JSONDecoder().decode(HTTPCachePolicy.self, from: Data(row.policy))
+                Digest.sha256Hex(bytes) == row.digest
             else {
                 try self.forget(key, file: row.file)
                 return nil
@@ -126,7 +137,7 @@ public final class DiskCache: Sendable {
                     try database.prepare("UPDATE entries SET last_used = ? WHERE key = ?").bind(.real(now.timeIntervalSince1970), .text(key)).run()
                 }
             }
-            return Stored(bytes: bytes, policy: policy)
+            return (bytes, row.policy)
         }
     }
 
@@ -150,15 +161,21 @@ public final class DiskCache: Sendable {
     /// least recently used entries first so the cap holds throughout. An
     /// entry larger than the whole cap is not stored.
     func store(_ bytes: [UInt8], policy: HTTPCachePolicy, for url: URL) async throws(ImageLoadingError) {
-        guard bytes.count <= capacityBytes else { return }
-        let key = url.absoluteString
-        let now = clock.now.timeIntervalSince1970
         let encodedPolicy: Data
         do {
             encodedPolicy = try JSONEncoder().encode(policy)
         } catch {
             throw .cache(UnderlyingError(error, context: "encoding a cache entry"))
         }
+        try await store(bytes, metadata: [UInt8](encodedPolicy), key: url.absoluteString)
+    }
+
+    /// Stores `bytes` with `metadata` under `key`, evicting the least
+    /// recently used rows first so the cap holds throughout; bytes larger
+    /// than the whole cap are not stored.
+    package func store(_ bytes: [UInt8], metadata: [UInt8], key: String) async throws(ImageLoadingError) {
+        guard bytes.count <= capacityBytes else { return }
+        let now = clock.now.timeIntervalSince1970
         try await run { () throws(ImageLoadingError) in
             try self.transaction(exclusive: true) { database in
                 let previous = try database.prepare("SELECT file FROM entries WHERE key = ?").bind(.text(key))
@@ -177,7 +194,7 @@ public final class DiskCache: Sendable {
                     ON CONFLICT(key) DO UPDATE SET file = excluded.file, size = excluded.size, digest = excluded.digest,
                         policy = excluded.policy, last_used = excluded.last_used
                     """
-                ).bind(.text(key), .text(file), .int(bytes.count), .text(Digest.sha256Hex(bytes)), .blob([UInt8](encodedPolicy)), .real(now)).run()
+                ).bind(.text(key), .text(file), .int(bytes.count), .text(Digest.sha256Hex(bytes)), .blob(metadata), .real(now)).run()
                 if let old, old != file { try? self.removeFile(old) }
             }
         }
@@ -197,7 +214,11 @@ public final class DiskCache: Sendable {
 
     /// Removes `url`'s entry, if any.
     public func remove(_ url: URL) async throws(ImageLoadingError) {
-        let key = url.absoluteString
+        try await remove(key: url.absoluteString)
+    }
+
+    /// Removes the row stored under `key` and its file, if any.
+    func remove(key: String) async throws(ImageLoadingError) {
         try await run { () throws(ImageLoadingError) in
             try self.transaction(exclusive: true) { database in
                 let statement = try database.prepare("SELECT file FROM entries WHERE key = ?").bind(.text(key))

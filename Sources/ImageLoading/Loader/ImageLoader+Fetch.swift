@@ -31,11 +31,20 @@ extension ImageLoader {
         }
         let reporter = TransferProgress.Reporter { _, received, expected in progress.report(received: received, expected: expected) }
         counters.update { $0.downloads += 1 }
-        let result: Result<HTTPResponse, TransportError> = await TransferProgress.$receiving.withValue(reporter) {
-            do throws(TransportError) {
-                return .success(try await client.send(request))
-            } catch {
-                return .failure(error)
+        // A cut answer is resumed from where it stopped (Range + If-Range), not downloaded again: within
+        // this load's attempts, and from the bytes an earlier load kept in the disk cache (only for a URL
+        // with no stored copy: a kept partial belongs to a download that never completed).
+        let kept = stored == nil ? try? await disk?.partial(for: url) : nil
+        let outcome = await TransferProgress.$receiving.withValue(reporter) { await client.download(request, resumingFrom: kept) }
+        let result: Result<HTTPResponse, TransportError>
+        switch outcome {
+        case .complete(let response):
+            result = .success(response)
+            if kept != nil { try? await disk?.removePartial(for: url) }
+        case .failed(let error, let partial):
+            result = .failure(error)
+            if let partial, let disk {
+                if (try? await disk.storePartial(partial, for: url)) == nil { counters.update { $0.cacheWriteFailures += 1 } }
             }
         }
         await slots.release(host)

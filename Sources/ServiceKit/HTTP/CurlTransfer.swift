@@ -28,6 +28,7 @@ final class CurlTransfer: @unchecked Sendable {
     let idleTimeout: Duration
     let progress: (request: UUID, reporter: TransferProgress.Reporter)?
     let receiving: (request: UUID, reporter: TransferProgress.Reporter)?
+    let observer: ResponseStream.Observer?
 
     // The request as the next hop sends it.
     var url: URL
@@ -50,7 +51,7 @@ final class CurlTransfer: @unchecked Sendable {
 
     init(
         _ request: HTTPRequest, progress: (UUID, TransferProgress.Reporter)?, receiving: (UUID, TransferProgress.Reporter)?,
-        finish: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void
+        observer: ResponseStream.Observer? = nil, finish: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void
     ) {
         original = request.url
         redirects = request.redirects
@@ -60,6 +61,7 @@ final class CurlTransfer: @unchecked Sendable {
         idleTimeout = max(.milliseconds(1), request.timeout)
         self.progress = progress
         self.receiving = receiving
+        self.observer = observer
         self.finish = finish
         url = request.url
         method = request.method.uppercased()
@@ -111,6 +113,7 @@ final class CurlTransfer: @unchecked Sendable {
                 failure = .responseTooLarge(limit: limit)
                 return false
             }
+            if !(100...199).contains(status), !isRedirect { observer?.deliver(.began(status: status, headers: responseHeaders)) }
             return true
         }
         guard let colon = text.firstIndex(of: ":") else { return true }
@@ -138,6 +141,7 @@ final class CurlTransfer: @unchecked Sendable {
         guard !isRedirect else { return true }
         if received.isEmpty, declaredLength > 0 { received.reserveCapacity(Int(min(declaredLength, Int64(limit)))) }
         received.append(contentsOf: bytes)
+        observer?.deliver(.bytes(Array(bytes)))
         receiving?.reporter.report(request: receiving!.request, sent: Int64(received.count), total: max(0, declaredLength))
         return true
     }

@@ -42,6 +42,7 @@ public struct CurlTransport: HTTPTransport {
         if Task.isCancelled { throw .cancelled }
         let reporter = TransferProgress.reporter
         let receiving = TransferProgress.receiving
+        let observer = ResponseStream.observer
         let requestID = UUID()
         let bodyBytes = Int64(request.body.count)
         if let reporter, bodyBytes > 0 { reporter.report(request: requestID, sent: 0, total: bodyBytes) }
@@ -51,7 +52,7 @@ public struct CurlTransport: HTTPTransport {
         let result: Result<HTTPResponse, TransportError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let transfer = CurlTransfer(
-                    request, progress: reporter.map { (requestID, $0) }, receiving: receiving.map { (requestID, $0) },
+                    request, progress: reporter.map { (requestID, $0) }, receiving: receiving.map { (requestID, $0) }, observer: observer,
                     finish: { continuation.resume(returning: $0) })
                 // A cancellation that came first is seen by the engine before it starts the transfer.
                 if slot.fill(transfer) { transfer.cancelled.store(true, ordering: .relaxed) }

@@ -19,8 +19,17 @@ extension HTTPTransport {
     /// byte every 20 seconds therefore costs one deadline, not one per attempt.
     public func send(_ request: HTTPRequest, retrying policy: RetryPolicy, clock: any ServiceClock = SystemClock()) async throws(TransportError) -> HTTPResponse
     {
+        try await attempts(of: request, retrying: policy, clock: clock) { attempt throws(TransportError) in try await send(attempt) }
+    }
+
+    /// The retry loop of ``send(_:retrying:clock:)``, with what one attempt
+    /// does left to `attempt` (a resumed download sends a range).
+    func attempts(
+        of request: HTTPRequest, retrying policy: RetryPolicy, clock: any ServiceClock,
+        _ attempt: (HTTPRequest) async throws(TransportError) -> HTTPResponse
+    ) async throws(TransportError) -> HTTPResponse {
         let deadline = ContinuousClock.now.advanced(by: request.deadline)
-        var attempt = 1
+        var attemptNumber = 1
         var attemptRequest = request
         while true {
             let retryable: Bool
@@ -30,17 +39,17 @@ extension HTTPTransport {
             attemptRequest.deadline = deadline - ContinuousClock.now
             guard attemptRequest.deadline > .zero else { throw .timedOut }
             do throws(TransportError) {
-                let response = try await send(attemptRequest)
+                let response = try await attempt(attemptRequest)
                 retryable = response.status == 429 || (500...599).contains(response.status)
-                if !retryable || !request.isIdempotent || attempt >= policy.maxAttempts { return response }
+                if !retryable || !request.isIdempotent || attemptNumber >= policy.maxAttempts { return response }
                 wait = response.retryAfter
                 answer = response
             } catch {
-                if !error.isRetryable || !request.isIdempotent || attempt >= policy.maxAttempts { throw error }
+                if !error.isRetryable || !request.isIdempotent || attemptNumber >= policy.maxAttempts { throw error }
                 failure = error
             }
-            attempt += 1
-            let pause = min(policy.maxDelay, wait ?? policy.delay(beforeAttempt: attempt))
+            attemptNumber += 1
+            let pause = min(policy.maxDelay, wait ?? policy.delay(beforeAttempt: attemptNumber))
             // A wait that would end past the deadline ends the request now, with what the last attempt got.
             if ContinuousClock.now.advanced(by: pause) >= deadline {
                 if let answer { return answer }

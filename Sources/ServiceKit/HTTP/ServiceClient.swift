@@ -62,6 +62,17 @@ public struct ServiceClient: Sendable {
         return try await transport.send(request, retrying: retryPolicy, clock: clock)
     }
 
+    /// Downloads `request` like ``send(_:)``, but an attempt that is cut
+    /// keeps what arrived and the next one asks only for the rest (see
+    /// ``HTTPTransport/download(_:resumingFrom:retrying:clock:)``).
+    public func download(_ request: HTTPRequest, resumingFrom partial: PartialDownload? = nil) async -> DownloadOutcome {
+        var request = request
+        request.isIdempotent = true
+        if let requestTimeout { request.timeout = requestTimeout }
+        if Task.isCancelled { return .failed(.cancelled, partial: partial) }
+        return await transport.download(request, resumingFrom: partial, retrying: retryPolicy, clock: clock)
+    }
+
     /// The longest answer ``publish(_:)`` reads: an answer to a post is a
     /// few kilobytes (Weibo's status object is the largest, about 10 KB).
     public static let maxPublishAnswerBytes = 256 << 10
