@@ -289,6 +289,7 @@ struct LoaderPlaceholderTests {
         for try await update in loader.updates(for: request) {
             switch update {
             case .placeholder: again.append("placeholder")
+            case .preview: again.append("preview")
             case .image(let image): again.append("image \(image.origin)")
             }
         }
@@ -410,5 +411,64 @@ extension LoaderResumeTests {
         try await disk.store([1, 2, 3], metadata: Array("not json".utf8), key: DiskCache.partialKey(url))
         #expect(try await disk.partial(for: url) == nil)
         #expect(try await disk.usage().entries == 0)
+    }
+}
+
+/// Previews of a progressive JPEG while it downloads.
+@Suite("Loader progressive previews", .dedicatedThreads)
+struct LoaderPreviewTests {
+    /// A progressive JPEG of a real photo, 1200x800.
+    static func progressivePhoto(progressive: Bool = true) throws -> [UInt8] {
+        let photo = try DecodedImage(
+            decodingFileAt: TestData.root.appendingPathComponent("exif-orientation-examples/Landscape_1.jpg").path,
+            options: DecodeOptions(targetSize: .fitting(PixelSize(width: 1_200, height: 800))))
+        let bitmap = photo.bitmap.resized(to: PixelSize(width: 1_200, height: 800))
+        return try bitmap.encoded(as: .jpeg, options: EncodeOptions(quality: 90, isProgressive: progressive))
+    }
+
+    static func updates(_ loader: ImageLoader, _ request: ImageRequest) async throws -> [ImageLoadingUpdate] {
+        var seen: [ImageLoadingUpdate] = []
+        for try await update in loader.updates(for: request) { seen.append(update) }
+        return seen
+    }
+
+    @Test("at 1 Mbit/s the first preview comes within 15% of the bytes; previews are a tenth apart, at the final size, never after the image")
+    func previewsAtOneMegabit() async throws {
+        let jpeg = try Self.progressivePhoto()
+        let server = try LoopbackHTTPServer { _ in .shaped(status: 200, body: jpeg, latency: .zero, bytesPerSecond: 125_000) }
+        defer { server.stop() }
+        let request = ImageRequest(url: server.url(path: "/progressive.jpg"), size: PixelSize(width: 300, height: 300))
+        let seen = try await Self.updates(makeLoader(), request)
+        let previews = seen.compactMap { if case .preview(let preview) = $0 { preview } else { nil } }
+        guard case .image(let final) = seen.last else {
+            Issue.record("the last update is not the image")
+            return
+        }
+        #expect(previews.count >= 2, "\(previews.map(\.receivedBytes))")
+        let first = try #require(previews.first)
+        #expect(Double(first.receivedBytes) <= 0.15 * Double(jpeg.count), "first preview after \(first.receivedBytes) of \(jpeg.count) bytes")
+        #expect(first.expectedBytes == jpeg.count)
+        for (earlier, later) in zip(previews, previews.dropFirst()) {
+            #expect(later.receivedBytes - earlier.receivedBytes >= jpeg.count / 10)
+        }
+        #expect(previews.allSatisfy { $0.bitmap.size == final.bitmap.size }, "\(previews.map(\.bitmap.size)) vs \(final.bitmap.size)")
+        #expect(final.bitmap.size == PixelSize(width: 300, height: 200))
+    }
+
+    @Test("a baseline JPEG, or a request already in memory, has no previews")
+    func noPreviews() async throws {
+        let baseline = try Self.progressivePhoto(progressive: false)
+        let server = try LoopbackHTTPServer { _ in .shaped(status: 200, body: baseline, latency: .zero, bytesPerSecond: 2_000_000) }
+        defer { server.stop() }
+        let loader = makeLoader()
+        let request = ImageRequest(url: server.url(path: "/baseline.jpg"), size: PixelSize(width: 300, height: 300))
+        let first = try await Self.updates(loader, request)
+        #expect(first.count == 1)
+        let again = try await Self.updates(loader, request)
+        guard case .image(let cached) = again.first, again.count == 1 else {
+            Issue.record("expected the image alone")
+            return
+        }
+        #expect(cached.origin == .memory)
     }
 }

@@ -10,13 +10,30 @@ struct LoadedBytes: Sendable {
 /// Progress callbacks of everyone waiting for one download.
 final class ProgressFanout: Sendable {
     private let listeners = Lock<[UInt64: @Sendable (Int64, Int64) -> Void]>([:])
+    private let previewListeners = Lock<[UInt64: @Sendable (PreviewBytes) -> Void]>([:])
+
+    /// Adds a listener for the bytes of a progressive JPEG at the end of a scan.
+    func addPreview(_ id: UInt64, _ listener: (@Sendable (PreviewBytes) -> Void)?) {
+        guard let listener else { return }
+        previewListeners.withLock { $0[id] = listener }
+    }
+
+    /// Whether anyone listens for previews (the bytes are followed only then).
+    var wantsPreviews: Bool { previewListeners.withLock { !$0.isEmpty } }
+
+    func reportPreview(_ preview: PreviewBytes) {
+        for listener in previewListeners.withLock({ Array($0.values) }) { listener(preview) }
+    }
 
     func add(_ id: UInt64, _ listener: (@Sendable (Int64, Int64) -> Void)?) {
         guard let listener else { return }
         listeners.withLock { $0[id] = listener }
     }
 
-    func remove(_ id: UInt64) { _ = listeners.withLock { $0.removeValue(forKey: id) } }
+    func remove(_ id: UInt64) {
+        _ = listeners.withLock { $0.removeValue(forKey: id) }
+        _ = previewListeners.withLock { $0.removeValue(forKey: id) }
+    }
 
     func report(received: Int64, expected: Int64) {
         for listener in listeners.withLock({ Array($0.values) }) { listener(received, expected) }
@@ -53,18 +70,22 @@ actor DownloadFlights {
     }
 
     /// The bytes of `url`: from the fetch under way, or a new one.
-    func load(_ url: URL, priority: ImagePriority, progress: (@Sendable (Int64, Int64) -> Void)?) async throws(ImageLoadingError) -> LoadedBytes {
+    func load(
+        _ url: URL, priority: ImagePriority, progress: (@Sendable (Int64, Int64) -> Void)?, preview: (@Sendable (PreviewBytes) -> Void)? = nil
+    ) async throws(ImageLoadingError) -> LoadedBytes {
         nextID += 1
         let waiter = nextID
         if let flight = flights[url] {
             joins += 1
             flight.progress.add(waiter, progress)
+            flight.progress.addPreview(waiter, preview)
             flight.priority.raise(to: priority)
         } else {
             nextID += 1
             let id = nextID
             let fanout = ProgressFanout()
             fanout.add(waiter, progress)
+            fanout.addPreview(waiter, preview)
             let (fetch, shared) = (self.fetch, SharedPriority(priority))
             let task = Task(priority: priority.taskPriority) { [weak self] in
                 let result: Result<LoadedBytes, ImageLoadingError>

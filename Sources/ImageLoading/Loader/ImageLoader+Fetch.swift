@@ -1,6 +1,7 @@
 import Foundation
 import ImageCodecs
 import ServiceKit
+import SystemSupport
 
 extension ImageLoader {
     /// One URL's fetch, run once however many wait for it: the disk cache
@@ -35,7 +36,25 @@ extension ImageLoader {
         // this load's attempts, and from the bytes an earlier load kept in the disk cache (only for a URL
         // with no stored copy: a kept partial belongs to a download that never completed).
         let kept = stored == nil ? try? await disk?.partial(for: url) : nil
-        let outcome = await TransferProgress.$receiving.withValue(reporter) { await client.download(request, resumingFrom: kept) }
+        // A progressive JPEG's scans are handed to those who want previews as they end.
+        let scans = Lock(ProgressiveScans())
+        let observer: ResponseStream.Observer? =
+            progress.wantsPreviews
+            ? ResponseStream.Observer { event in
+                switch event {
+                case .began(let status, let headers):
+                    let declared = status == 200 ? headers["content-length"].flatMap { Int($0) } ?? 0 : 0
+                    scans.withLock { $0 = ProgressiveScans(expected: declared) }
+                case .bytes(let chunk):
+                    let due = scans.withLock { state -> PreviewBytes? in
+                        state.append(chunk).map { PreviewBytes(prefix: Array(state.bytes.prefix($0)), expected: state.expected) }
+                    }
+                    if let due { progress.reportPreview(due) }
+                }
+            } : nil
+        let outcome = await ResponseStream.$observer.withValue(observer) {
+            await TransferProgress.$receiving.withValue(reporter) { await client.download(request, resumingFrom: kept) }
+        }
         let result: Result<HTTPResponse, TransportError>
         switch outcome {
         case .complete(let response):

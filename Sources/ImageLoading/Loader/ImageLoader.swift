@@ -154,12 +154,20 @@ public final class ImageLoader: Sendable {
     public func image(for request: ImageRequest, progress: (@Sendable (_ received: Int64, _ expected: Int64) -> Void)? = nil) async throws(ImageLoadingError)
         -> LoadedImage
     {
+        try await image(for: request, progress: progress, preview: nil)
+    }
+
+    /// ``image(for:progress:)``, handing `preview` the bytes of a
+    /// progressive JPEG at the end of its scans while it downloads.
+    func image(
+        for request: ImageRequest, progress: (@Sendable (_ received: Int64, _ expected: Int64) -> Void)?, preview: (@Sendable (PreviewBytes) -> Void)?
+    ) async throws(ImageLoadingError) -> LoadedImage {
         let key = Self.renditionKey(request)
         if let bitmap = await configuration.renditionCache.cached(key) {
             counters.update { $0.memoryHits += 1 }
             return LoadedImage(bitmap: bitmap, origin: .memory)
         }
-        let loaded = try await bytes(at: request.url, priority: request.priority, progress: progress)
+        let loaded = try await bytes(at: request.url, priority: request.priority, progress: progress, preview: preview)
         let (size, mode, options, counters, budget) = (request.size, request.mode, request.options, self.counters, configuration.decodeMemory)
         let shown = ImageLoadingError.shown(request.url)
         do {
@@ -217,9 +225,9 @@ public final class ImageLoader: Sendable {
     }
 
     /// The bytes of `url`: a file read, or a coalesced fetch.
-    private func bytes(at url: URL, priority: ImagePriority, progress: (@Sendable (Int64, Int64) -> Void)?) async throws(ImageLoadingError)
-        -> LoadedBytes
-    {
+    private func bytes(
+        at url: URL, priority: ImagePriority, progress: (@Sendable (Int64, Int64) -> Void)?, preview: (@Sendable (PreviewBytes) -> Void)? = nil
+    ) async throws(ImageLoadingError) -> LoadedBytes {
         switch url.scheme?.lowercased() {
         case "file":
             let (path, limit) = (url.path, configuration.maxImageBytes)
@@ -232,7 +240,7 @@ public final class ImageLoader: Sendable {
             }
         case "http", "https":
             if Task.isCancelled { throw .cancelled }
-            return try await flights.load(url, priority: priority, progress: progress)
+            return try await flights.load(url, priority: priority, progress: progress, preview: preview)
         default:
             throw .unsupportedURL(ImageLoadingError.shown(url))
         }

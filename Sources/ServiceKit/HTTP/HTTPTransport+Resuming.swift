@@ -42,12 +42,24 @@ extension HTTPTransport {
         var request = base
         if let start { request.headers.merge(start.rangeHeaders) { _, range in range } }
         let capture = Lock<(status: Int, headers: [String: String], bytes: [UInt8])>((0, [:], []))
+        // The caller's own observer sees one body per attempt: a 206 that continues the kept bytes is
+        // handed on as a 200 that begins with them.
+        let outer = ResponseStream.observer
         let observer = ResponseStream.Observer { event in
             capture.withLock { state in
                 switch event {
                 case .began(let status, let headers): state = (status, headers, [])
                 case .bytes(let chunk): state.bytes += chunk
                 }
+            }
+            guard let outer else { return }
+            if case .began(206, let headers) = event, let start, let range = headers["content-range"].flatMap(ContentRange.init),
+                range.first == start.bytes.count
+            {
+                outer.deliver(.began(status: 200, headers: start.headers.merging(headers) { _, new in new }))
+                outer.deliver(.bytes(start.bytes))
+            } else {
+                outer.deliver(event)
             }
         }
         let response: HTTPResponse

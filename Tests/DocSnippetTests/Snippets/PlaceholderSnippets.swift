@@ -59,6 +59,7 @@ enum PlaceholderSnippets {
         for try await update in loader.updates(for: request) {
             switch update {
             case .placeholder(let blurred): show(blurred, scaledTo: cell)
+            case .preview(let preview): show(preview.bitmap)
             case .image(let loaded): show(loaded.bitmap)
             }
         }
