@@ -11,7 +11,7 @@ BENCH_PACKAGES := $(TEST_PACKAGES) libvips-tools imagemagick python3-pil hyperfi
 
 DEMO_OUT ?= $(CURDIR)/.build/demo
 
-.PHONY: check-map check-portable demo test test-loaded test-asan test-tsan check-docs docs docs-preview check-consumer lint bench-decode bench-metadata bench-fit bench-heif bench-browser bench-viewer bench-thumbnails bench-workers bench-loading bench-terminal bench-hostile bench-placeholders deps-build deps-test deps-bench
+.PHONY: check-map check-portable demo test test-loaded test-asan test-tsan check-docs docs docs-preview check-consumer lint bench-decode bench-metadata bench-fit bench-heif bench-browser bench-viewer bench-thumbnails bench-workers bench-loading bench-terminal bench-hostile bench-placeholders bench-downloads deps-build deps-test deps-bench
 
 define install_missing
 	@missing=""; \
@@ -202,6 +202,10 @@ bench-decode: deps-bench
 ## beside exiftool, jpegtran, vips and ImageMagick.
 bench-metadata: deps-bench
 	scripts/bench-metadata.sh
+
+## bench-downloads: progressive previews at 1 Mbit/s and a download cut at 50%, beside curl.
+bench-downloads: deps-bench
+	/usr/bin/python3 scripts/bench-downloads.py
 
 ## bench-placeholders: ThumbHash and BlurHash from 12 and 24 MP JPEGs beside thumbhash-python and blurhash-python (from PyPI).
 bench-placeholders: deps-bench

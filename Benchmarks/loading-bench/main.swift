@@ -3,6 +3,8 @@
 //
 //   loading-bench timeline URLS_FILE CACHE_DIR [--cell PIXELS] [--first N]
 //   loading-bench hits URLS_FILE CACHE_DIR [--size WxH] [--repeats N]
+//   loading-bench previews URLS_FILE CACHE_DIR [--size WxH]
+//   loading-bench resume URLS_FILE CACHE_DIR [--size WxH]
 //
 // timeline: every URL of the file (one per line, in timeline order) is
 // asked for at once, as a `.fill` rendition of a square cell (default
@@ -17,6 +19,14 @@
 // load from the disk cache by a fresh loader (bytes read, verified and
 // decoded at the size), a load of the bytes alone, and a memory-cache hit
 // of the decoded rendition (default 1170x2532, a 390x844 screen at 3x).
+// previews: loads the first URL through `updates(for:)` at the size (a
+// progressive JPEG on a slow server) and times the first preview, each
+// preview's bytes, and the image.
+//
+// resume: loads the first URL with no retries (the server cuts it), then
+// again with a fresh loader over the same disk cache (a later run), which
+// resumes from the kept bytes.
+//
 // Prints one JSON object.
 
 import ExampleSupport
@@ -62,10 +72,41 @@ struct LoadingBench {
         switch positional[0] {
         case "timeline": result = try await timeline(urls, cache: cache, cell: cell, first: min(first, urls.count))
         case "hits": result = try await hits(Array(NSOrderedSet(array: urls).array as? [URL] ?? urls), cache: cache, size: size, repeats: repeats)
+        case "previews":
+            guard let url = urls.first else { throw CLIError(usage) }
+            result = try await previews(url, cache: cache, size: size)
+        case "resume":
+            guard let url = urls.first else { throw CLIError(usage) }
+            result = try await resume(url, cache: cache, size: size)
         default: throw CLIError(usage)
         }
         let data = try JSONSerialization.data(withJSONObject: result, options: [.sortedKeys])
         Console.line(String(decoding: data, as: UTF8.self))
+    }
+
+    static func previews(_ url: URL, cache: DiskCache, size: PixelSize) async throws -> [String: Any] {
+        let start = ContinuousClock.now
+        var previews: [[String: Any]] = []
+        var image: [String: Any] = [:]
+        for try await update in loader(cache).updates(for: ImageRequest(url: url, size: size)) {
+            let elapsed = (ContinuousClock.now - start).inMilliseconds
+            switch update {
+            case .preview(let preview):
+                previews.append(["ms": elapsed, "bytes": preview.receivedBytes, "of": preview.expectedBytes])
+            case .image(let loaded): image = ["ms": elapsed, "width": loaded.bitmap.width]
+            case .placeholder: break
+            }
+        }
+        return ["previews": previews, "image": image]
+    }
+
+    static func resume(_ url: URL, cache: DiskCache, size: PixelSize) async throws -> [String: Any] {
+        let once = ImageLoader(configuration: .init(retryPolicy: .never, diskCache: cache))
+        let failed = (try? await once.image(for: ImageRequest(url: url, size: size))) == nil
+        let kept = try await cache.partial(for: url)?.bytes.count ?? 0
+        let start = ContinuousClock.now
+        let loaded = try await loader(cache).image(for: ImageRequest(url: url, size: size))
+        return ["firstFailed": failed, "keptBytes": kept, "resumedMs": (ContinuousClock.now - start).inMilliseconds, "width": loaded.bitmap.width]
     }
 
     /// A loader as an app makes one: URLSession, the disk cache, 256 MB of renditions.
