@@ -58,6 +58,14 @@ let package = Package(
             pkgConfig: "libwebp",
             providers: [.apt(["libwebp-dev"])]
         ),
+        // libjxl.pc pulls libhwy's -DHWY_SHARED_DEFINE into its flags, which SwiftPM refuses
+        // with a warning; libjxl_threads.pc, from the same libjxl-dev, finds the library
+        // without it (the module map links libjxl itself; no thread runner is used).
+        .systemLibrary(
+            name: "CJXL",
+            pkgConfig: "libjxl_threads",
+            providers: [.apt(["libjxl-dev"])]
+        ),
         .systemLibrary(
             name: "CHeif",
             pkgConfig: "libheif",
@@ -162,7 +170,7 @@ let package = Package(
         // re-exports ImageCore.
         .target(
             name: "ImageCodecs",
-            dependencies: ["ImageCore", "SystemSupport", "Execution", "CTurboJPEG", "CJPEGShim", "CPNGShim", "CWebP", "CResample", "CHeif", "CHEVCDecoder", "CLCMS2", "CGIF", "CZlib"],
+            dependencies: ["ImageCore", "SystemSupport", "Execution", "CTurboJPEG", "CJPEGShim", "CPNGShim", "CWebP", "CJXL", "CResample", "CHeif", "CHEVCDecoder", "CLCMS2", "CGIF", "CZlib"],
             swiftSettings: swiftSettings
         ),
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes PhotoDeck's parsers with libFuzzer + AddressSanitizer.
 #
-#   scripts/fuzz.sh [TARGET...]        targets: jpeg png webp probe exif render json weibo tencent
+#   scripts/fuzz.sh [TARGET...]        targets: jpeg png webp jxl probe exif render json weibo tencent
 #                                       weibo-timeline weibo-people heif icc gif heif-grid webp-anim
 #                                       png-file multipart terminal outbox rewrite, and what the SDK
 #                                       persists: album-journal cache-index ledger keys png-text
@@ -20,7 +20,7 @@ cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET=${FUZZ_SECONDS:-60}
 JOBS=${FUZZ_JOBS:-1}
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(jpeg png webp probe exif render json weibo tencent weibo-timeline weibo-people heif icc gif
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(jpeg png webp jxl probe exif render json weibo tencent weibo-timeline weibo-people heif icc gif
     heif-grid webp-anim png-file multipart terminal outbox rewrite album-journal cache-index ledger keys png-text weibo-cache)
 TESTDATA=Tests/Fixtures/conformance
 REGRESSIONS=Tests/Fixtures/fuzz-regressions
@@ -39,6 +39,7 @@ seed() { # target corpus-dir
             done
             return ;;
         heif) find Fuzz/seeds/heif -type f ;;
+        jxl) find Tests/Fixtures/jxl -name '*.jxl' ;;
         heif-grid)
             # heif-enc 1.15 wraps sizes that are not a multiple of the coding block in a
             # grid; -t adds a thumbnail; RGBA PNGs give an alpha image.

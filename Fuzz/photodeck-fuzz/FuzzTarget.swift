@@ -3,6 +3,7 @@
 // -D FUZZING; the target is chosen with PHOTODECK_FUZZ_TARGET:
 //
 //   jpeg | png | webp   decode (full size, then at a small target size)
+//   jxl                 JPEG XL probe and decode through libjxl (a codestream signature is forced)
 //   probe               sniff and read the header only
 //   exif                parse an EXIF block and rewrite its orientation
 //   render              the streaming rendition pipeline
@@ -43,7 +44,7 @@ import WeiboKit
 import WeiboShare
 
 enum FuzzTarget: String, CaseIterable {
-    case jpeg, png, webp, probe, exif, render, json, weibo, tencent
+    case jpeg, png, webp, jxl, probe, exif, render, json, weibo, tencent
     case weiboTimeline = "weibo-timeline"
     case weiboPeople = "weibo-people"
     case heif, icc, gif
@@ -71,16 +72,18 @@ enum FuzzTarget: String, CaseIterable {
     func run(_ bytes: [UInt8]) {
         let limits = ImageLimits(maxPixelCount: 16_000_000, maxDimension: 8_192)
         switch self {
-        case .jpeg, .png, .webp:
+        case .jpeg, .png, .webp, .jxl:
             let prefix: [UInt8]
             switch self {
             case .jpeg: prefix = [0xFF, 0xD8, 0xFF]
             case .png: prefix = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+            case .jxl: prefix = data(startsWithJXL: bytes) ? [] : [0xFF, 0x0A]
             default: prefix = Array("RIFF".utf8)
             }
             // Keep the fuzzer inside the chosen format: force its signature.
             var data = bytes
             if !data.starts(with: prefix) { data = prefix + data }
+            if self == .jxl { _ = try? ImageInfo(probing: data) }
             _ = try? DecodedImage(decoding: data, options: DecodeOptions(limits: limits))
             _ = try? DecodedImage(
                 decoding: data, options: DecodeOptions(targetSize: .fitting(PixelSize(width: 64, height: 64)), limits: limits, acceptsTruncatedData: true))
@@ -234,3 +237,8 @@ enum FuzzTarget: String, CaseIterable {
         }
     }
 #endif
+
+/// Whether `bytes` already start like a JPEG XL file (a codestream or the container).
+private func data(startsWithJXL bytes: [UInt8]) -> Bool {
+    JXLCodec().recognizes(bytes.prefix(12))
+}

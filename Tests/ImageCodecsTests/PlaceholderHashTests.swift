@@ -41,19 +41,6 @@ struct PlaceholderHashTests {
         return image.bitmap
     }
 
-    /// The largest difference between two bitmaps' RGBA channels.
-    static func maxDifference(_ a: Bitmap, _ b: Bitmap) -> Int {
-        let left = a.converted(to: .rgba8)
-        let right = b.converted(to: .rgba8)
-        var worst = 0
-        for y in 0..<left.height {
-            for x in 0..<left.width {
-                for (l, r) in zip(left[x, y], right[x, y]) { worst = max(worst, abs(Int(l) - Int(r))) }
-            }
-        }
-        return worst
-    }
-
     @Test("the reference table has 50 or more images, alpha among them")
     func tableIsThere() {
         #expect(Self.references.count >= 50)
@@ -74,7 +61,7 @@ struct PlaceholderHashTests {
         let expected = try Self.png("reference/\(reference.name).thumbhash.png")
         let drawn = try ThumbHash(base64: reference.thumbHash).rendered()
         #expect(drawn.size == expected.size)
-        #expect(Self.maxDifference(drawn, expected) == 0)
+        #expect(maxChannelDifference(drawn, expected) == 0)
     }
 
     @Test("BlurHash encodes identically to the reference", arguments: references)
@@ -90,7 +77,7 @@ struct PlaceholderHashTests {
         let hash = try BlurHash(reference.blurHash)
         #expect(hash.components.x == reference.components.x && hash.components.y == reference.components.y)
         let drawn = try hash.rendered(size: PixelSize(width: 32, height: 24))
-        #expect(Self.maxDifference(drawn, expected) == 0)
+        #expect(maxChannelDifference(drawn, expected) == 0)
     }
 
     @Test("a ThumbHash keeps the aspect ratio and the average colour")

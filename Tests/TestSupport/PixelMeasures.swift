@@ -80,3 +80,17 @@ public func peakSignalToNoise(_ a: Bitmap, _ b: Bitmap) -> Double {
     let mean = squared / Double(first.width * first.height * 3)
     return mean == 0 ? .infinity : 10 * log10(255 * 255 / mean)
 }
+
+/// The largest difference between two same-sized bitmaps' channels, grey
+/// and RGB widened to RGBA first (0 when they are identical).
+public func maxChannelDifference(_ a: Bitmap, _ b: Bitmap) -> Int {
+    let left = a.converted(to: .rgba8)
+    let right = b.converted(to: .rgba8)
+    var worst = 0
+    for y in 0..<min(left.height, right.height) {
+        for x in 0..<min(left.width, right.width) {
+            for (l, r) in zip(left[x, y], right[x, y]) { worst = max(worst, abs(Int(l) - Int(r))) }
+        }
+    }
+    return worst
+}

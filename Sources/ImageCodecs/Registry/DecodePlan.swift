@@ -15,16 +15,18 @@ struct DecodePlan {
     /// `appliesExifOrientation` is `false` for containers whose own
     /// transforms the codec library already applied (HEIF `irot`/`imir`):
     /// their EXIF orientation must not rotate the pixels a second time.
+    /// `orientation`, when given, is the format's own (JPEG XL's header)
+    /// and is applied instead of the EXIF one.
     init(
         format: ImageFormat, storedSize: PixelSize, exif: ExifMetadata?, color: EmbeddedColor = .sRGB, options: DecodeOptions,
-        appliesExifOrientation: Bool = true
+        appliesExifOrientation: Bool = true, orientation headerOrientation: ImageOrientation? = nil
     ) throws(ImageCodecError) {
         try options.limits.check(storedSize, format: format)
         self.format = format
         self.storedSize = storedSize
         self.exif = appliesExifOrientation ? exif : exif?.settingOrientation(.up)
         self.color = color
-        orientation = appliesExifOrientation ? exif?.orientation ?? .up : .up
+        orientation = headerOrientation ?? (appliesExifOrientation ? exif?.orientation ?? .up : .up)
         let oriented = orientation.orientedSize(storedSize)
         if let required = try options.targetSize.requiredSize(forOrientedSize: oriented) {
             requiredStoredSize = orientation.swapsDimensions ? required.transposed : required

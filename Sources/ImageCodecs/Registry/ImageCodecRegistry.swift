@@ -24,11 +24,11 @@ public final class ImageCodecRegistry: Sendable {
     public static let shared = ImageCodecRegistry()
 
     /// Creates a registry holding the built-in codecs (JPEG, PNG and WebP
-    /// both ways; HEIC, AVIF and GIF decoding), or none when
+    /// both ways; HEIC, AVIF, GIF and JPEG XL decoding), or none when
     /// `includingBuiltIns` is `false`.
     public init(includingBuiltIns: Bool = true) {
         let decoders: [any ImageDecoding] =
-            includingBuiltIns ? [JPEGCodec(), PNGCodec(), WebPCodec(), HEIFCodec(format: .heic), HEIFCodec(format: .avif), GIFCodec()] : []
+            includingBuiltIns ? [JPEGCodec(), PNGCodec(), WebPCodec(), HEIFCodec(format: .heic), HEIFCodec(format: .avif), GIFCodec(), JXLCodec()] : []
         let encoders: [any ImageEncoding] = includingBuiltIns ? [JPEGCodec(), PNGCodec(), WebPCodec()] : []
         state = Lock(State(decoders: decoders, encoders: encoders))
     }
