@@ -38,6 +38,19 @@ struct PhotoFitTests {
         #expect(notImage.status == 1 && notImage.standardError.hasPrefix("error:"))
     }
 
+    @Test("OUT.avif writes AVIF through libaom, at the quality and speed asked; a speed out of range is refused")
+    func writesAVIF() async throws {
+        let output = Self.temporaryFile("fit.avif")
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let input = Self.samples.appendingPathComponent("waterfall.jpg").path
+        let result = try await Self.run(["--width", "400", "--height", "400", "--quality", "50", "--speed", "8", input, output])
+        #expect(result.status == 0, "\(result.standardError)")
+        let info = try ImageInfo(probingFileAt: output)
+        #expect(info.format == .avif && max(info.size.width, info.size.height) == 400)
+        let bad = try await Self.run(["--speed", "10", input, output])
+        #expect(bad.status == 1 && bad.standardError.contains("--speed"))
+    }
+
     @Test("without a box it converts at full size with orientation applied")
     func convertsFullSize() async throws {
         let output = Self.temporaryFile("full.png")

@@ -38,6 +38,9 @@ public struct EncodeOptions: Hashable, Sendable {
     /// (``DecodedImage/colorProfile``, or ``ColorProfile/sRGB`` for
     /// converted pixels). `nil` embeds none, which readers take as sRGB.
     public var colorProfile: ColorProfile?
+    /// The AV1 encoder's speed for AVIF, 0 (slowest, smallest) ... 9
+    /// (fastest); libaom's `cpu-used`. 6 by default.
+    public var speed: Int = 6
 
     /// Creates encoding options.
     public init(
@@ -66,17 +69,21 @@ public struct EncodeOptions: Hashable, Sendable {
         guard (0...9).contains(compressionLevel) else {
             throw .invalidArgument("compressionLevel must be 0...9, got \(compressionLevel)")
         }
+        guard (0...9).contains(speed) else {
+            throw .invalidArgument("speed must be 0...9, got \(speed)")
+        }
     }
 
     public static func == (lhs: EncodeOptions, rhs: EncodeOptions) -> Bool {
         lhs.quality == rhs.quality && lhs.isProgressive == rhs.isProgressive
             && lhs.chromaSubsampling == rhs.chromaSubsampling && lhs.compressionLevel == rhs.compressionLevel
             && lhs.isLossless == rhs.isLossless && lhs.exif == rhs.exif
-            && lhs.background == rhs.background && lhs.colorProfile == rhs.colorProfile
+            && lhs.background == rhs.background && lhs.colorProfile == rhs.colorProfile && lhs.speed == rhs.speed
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(quality)
+        hasher.combine(speed)
         hasher.combine(isProgressive)
         hasher.combine(compressionLevel)
         hasher.combine(isLossless)

@@ -23,13 +23,13 @@ public final class ImageCodecRegistry: Sendable {
     /// The registry the convenience APIs use, with the built-in codecs.
     public static let shared = ImageCodecRegistry()
 
-    /// Creates a registry holding the built-in codecs (JPEG, PNG and WebP
-    /// both ways; HEIC, AVIF, GIF and JPEG XL decoding), or none when
+    /// Creates a registry holding the built-in codecs (JPEG, PNG, WebP and
+    /// AVIF both ways; HEIC, GIF and JPEG XL decoding), or none when
     /// `includingBuiltIns` is `false`.
     public init(includingBuiltIns: Bool = true) {
         let decoders: [any ImageDecoding] =
             includingBuiltIns ? [JPEGCodec(), PNGCodec(), WebPCodec(), HEIFCodec(format: .heic), HEIFCodec(format: .avif), GIFCodec(), JXLCodec()] : []
-        let encoders: [any ImageEncoding] = includingBuiltIns ? [JPEGCodec(), PNGCodec(), WebPCodec()] : []
+        let encoders: [any ImageEncoding] = includingBuiltIns ? [JPEGCodec(), PNGCodec(), WebPCodec(), AVIFEncoder()] : []
         state = Lock(State(decoders: decoders, encoders: encoders))
     }
 

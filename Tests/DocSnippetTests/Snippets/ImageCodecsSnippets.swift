@@ -166,4 +166,11 @@ extension ImageCodecsSnippets {
         let bitmap = try preview ?? DecodedImage(renderingFileAt: path, in: PixelSize(width: 128, height: 128)).bitmap
         _ = bitmap
     }
+
+    static func avif(bitmap: Bitmap) throws {
+        var options = EncodeOptions(quality: 60)
+        options.speed = 6
+        let avif = try bitmap.encoded(as: .avif, options: options)
+        _ = avif
+    }
 }

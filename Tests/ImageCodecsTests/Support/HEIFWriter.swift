@@ -91,20 +91,7 @@ enum HEIFWriter {
 
     /// The file `context` holds.
     static func written(_ context: OpaquePointer) throws -> [UInt8] {
-        final class Sink {
-            var bytes: [UInt8] = []
-        }
-        let sink = Sink()
-        var writer = heif_writer(
-            writer_api_version: 1,
-            write: { _, data, size, userdata in
-                Unmanaged<Sink>.fromOpaque(userdata!).takeUnretainedValue().bytes += UnsafeRawBufferPointer(start: data, count: size)
-                return heif_error(code: heif_error_Ok, subcode: heif_suberror_Unspecified, message: nil)
-            })
-        try withExtendedLifetime(sink) {
-            try check(heif_context_write(context, &writer, Unmanaged.passUnretained(sink).toOpaque()), "write")
-        }
-        return sink.bytes
+        try HEIFWriting.bytes(of: context)
     }
 }
 
