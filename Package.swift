@@ -60,7 +60,8 @@ let package = Package(
         ),
         // libjxl.pc pulls libhwy's -DHWY_SHARED_DEFINE into its flags, which SwiftPM refuses
         // with a warning; libjxl_threads.pc, from the same libjxl-dev, finds the library
-        // without it (the module map links libjxl itself; no thread runner is used).
+        // without it (the module map links libjxl itself; its parallel steps run on PhotoDeck's
+        // own runner, JXLThreads, not libjxl_threads').
         .systemLibrary(
             name: "CJXL",
             pkgConfig: "libjxl_threads",

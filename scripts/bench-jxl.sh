@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# JPEG XL decode: PhotoDeck (libjxl in-process, on the calling thread)
+# JPEG XL decode: PhotoDeck (libjxl in-process, its parallel steps on the
+# execution floor's threads)
 # beside djxl (libjxl-tools), one thread and all, on the same 12 MP files:
 # a lossy one (cjxl -d 1) and a JPEG recompressed losslessly (cjxl from a
 # JPEG, decoded to pixels). Writes the section between the jxl markers of
@@ -37,8 +38,9 @@ table=$(cat <<TABLE
 ## JPEG XL decode
 
 Measured $(date -u +%Y-%m-%d) by \`scripts/bench-jxl.sh\`, medians of $RUNS runs, libjxl 0.7.
-PhotoDeck is timed in-process (decode to 8-bit sRGB pixels, no thread runner: libjxl works on
-the calling thread); djxl as a whole process with hyperfine (start-up included, no output file).
+PhotoDeck is timed in-process (decode to 8-bit sRGB pixels; libjxl's parallel steps on the calling
+thread and ParallelWork's helpers, up to $(nproc) threads); djxl as a whole process with hyperfine (start-up
+included, no output file).
 
 | image | PhotoDeck | djxl, 1 thread | ratio | djxl, default threads | ratio |
 |---|---|---|---|---|---|

@@ -1,3 +1,4 @@
+import Execution
 import Foundation
 import ImageCodecs
 import TestSupport
@@ -44,6 +45,16 @@ struct JXLTests {
         #expect(ImageFormat(sniffing: try Self.bytes("lossy")) == .jxl)
         #expect(ImageFormat(sniffing: try Self.bytes("lossless-container")) == .jxl)
         #expect(ImageFormat.jxl.fileExtensions == ["jxl"])
+    }
+
+    @Test("on ImageWorkers libjxl's parallel steps use the floor's helper threads; the pixels are those of a serial decode")
+    func parallelSteps() async throws {
+        let bytes = try Self.bytes("lossless-container")
+        let serial = try DecodedImage(decoding: bytes)  // in a task: every step on this thread
+        let before = ParallelWork.statistics.parallel
+        let parallel = try await ImageWorkers.shared.run { () throws(ImageCodecError) -> DecodedImage in try DecodedImage(decoding: bytes) }
+        #expect(ParallelWork.statistics.parallel > before, "libjxl's steps went to ParallelWork")
+        #expect(parallel.bitmap == serial.bitmap)
     }
 
     @Test("limits are checked from the header, before a pixel is decoded")

@@ -17,9 +17,10 @@ extension ImageFormat {
 /// (its XYB pixels have no other natural space); a lossless one keeps its
 /// own space, whose ICC profile PhotoDeck converts to sRGB with Little CMS
 /// like every other format's. The header's size is checked against
-/// ``ImageCore/ImageLimits`` before libjxl decodes a pixel. libjxl decodes
-/// on the calling thread (no thread runner), so decodes stay on the floor
-/// that called them.
+/// ``ImageCore/ImageLimits`` before libjxl decodes a pixel. libjxl's
+/// parallel steps run on the calling thread and the execution floor's
+/// helper threads (never threads of libjxl's own, never blocking Swift's
+/// cooperative pool: called inside a task, they run serially).
 public struct JXLCodec: ImageDecoding {
     /// Creates the codec.
     public init() {}

@@ -46,7 +46,8 @@ enum JXLDecoder {
         let events = JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_COLOR_ENCODING.rawValue | JXL_DEC_FULL_IMAGE.rawValue
         guard JxlDecoderSubscribeEvents(decoder, Int32(events)) == JXL_DEC_SUCCESS,
             JxlDecoderSetKeepOrientation(decoder, 1) == JXL_DEC_SUCCESS,
-            JxlDecoderSetUnpremultiplyAlpha(decoder, 1) == JXL_DEC_SUCCESS
+            JxlDecoderSetUnpremultiplyAlpha(decoder, 1) == JXL_DEC_SUCCESS,
+            JxlDecoderSetParallelRunner(decoder, JXLThreads.runner, nil) == JXL_DEC_SUCCESS
         else { throw .corrupt(format: .jxl, message: "libjxl refused the decoder settings") }
 
         let result: Result<DecodedImage, ImageCodecError> = data.withUnsafeBufferPointer { input in
