@@ -455,6 +455,23 @@ struct LoaderPreviewTests {
         #expect(final.bitmap.size == PixelSize(width: 300, height: 200))
     }
 
+    @Test("a download cut after some scans and resumed never shows a preview again, or an older one")
+    func previewsAcrossAResume() async throws {
+        let jpeg = try Self.progressivePhoto()
+        let server = try LoaderResumeTests.cuttingServer(jpeg, validator: ("ETag", "\"pp\""))
+        defer { server.stop() }
+        let request = ImageRequest(url: server.url(path: "/cut-progressive.jpg"), size: PixelSize(width: 300, height: 300))
+        let seen = try await Self.updates(makeLoader(), request)
+        let received = seen.compactMap { if case .preview(let preview) = $0 { preview.receivedBytes } else { nil } }
+        #expect(server.requests.count == 2 && server.requests[1].headers["range"] != nil)
+        #expect(!received.isEmpty)
+        #expect(received == received.sorted() && Set(received).count == received.count, "\(received)")
+        guard case .image = seen.last else {
+            Issue.record("the last update is not the image")
+            return
+        }
+    }
+
     @Test("a baseline JPEG, or a request already in memory, has no previews")
     func noPreviews() async throws {
         let baseline = try Self.progressivePhoto(progressive: false)

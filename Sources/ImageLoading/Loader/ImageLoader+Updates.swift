@@ -138,8 +138,12 @@ final class PreviewDecoder: Sendable {
         self.offers = offers
         let (size, mode, done) = (request.size, request.mode, self.done)
         Task(priority: request.priority.taskPriority) {
+            // A resumed download hands the scans on again from the start: only a longer prefix is a new preview.
+            var shownBytes = 0
             for await next in stream {
                 if done.withLock({ $0 }) { break }
+                guard next.prefix.count > shownBytes else { continue }
+                shownBytes = next.prefix.count
                 let bitmap = try? await ImageWorkers.shared.run { () throws(ImageCodecError) -> Bitmap in
                     try Self.decode(next.prefix, size: size, mode: mode)
                 }
