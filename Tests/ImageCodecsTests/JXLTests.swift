@@ -14,7 +14,7 @@ struct JXLTests {
     ]
 
     static func bytes(_ name: String) throws -> [UInt8] {
-        Array(try Data(contentsOf: folder.appendingPathComponent("\(name).jxl")))
+        try fileBytes(folder.appendingPathComponent("\(name).jxl"))
     }
 
     @Test("every file decodes within one level of djxl, upright and in sRGB", arguments: names)

@@ -17,7 +17,7 @@ struct PlaceholderStorageTests {
         try await store.createAlbum(named: "A")
         let file = try scratch.photo("a.jpg", seed: 3, width: 120, height: 60)
         let item = try await store.add(fileAt: file, to: "A")
-        let expected = try ThumbHash(summarizingImage: Array(try Data(contentsOf: URL(fileURLWithPath: file))))
+        let expected = try ThumbHash(summarizingImage: try fileBytes(URL(fileURLWithPath: file)))
         #expect(item.placeholder == expected)
         #expect(try await store.items(in: "A").first?.placeholder == expected)
         #expect(try await store.placeholder(of: item.asset) == expected)
@@ -93,8 +93,8 @@ struct PlaceholderStorageTests {
             try FileManager.default.copyItem(atPath: try photos.photo("p\(seed).jpg", seed: UInt64(20 + seed)), toPath: "\(root)/p\(seed).jpg")
         }
         // A JPEG cut in half: its header indexes it as an image; it never decodes.
-        let whole = try Data(contentsOf: URL(fileURLWithPath: try photos.photo("cut.jpg", seed: 30)))
-        try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: "\(root)/broken.jpg"))
+        let whole = try fileBytes(URL(fileURLWithPath: try photos.photo("cut.jpg", seed: 30)))
+        try Data(whole.prefix(whole.count / 2)).write(to: URL(fileURLWithPath: "\(root)/broken.jpg"))
 
         let library = try await FolderPhotoLibrary.open(root: root)
         try await library.scan()

@@ -4,13 +4,14 @@ public import Foundation
     import Glibc
 #endif
 
-/// The bytes of the file at `url`, read with POSIX calls.
+/// The bytes of the file at `url`, read with POSIX calls, at most `limit`
+/// of them (a larger file throws `EFBIG` rather than filling memory).
 ///
 /// Foundation's `Data(contentsOf:)` leaks a 4 KB buffer when the file is
 /// empty (FoundationEssentials, Swift 6.3), which LeakSanitizer reports in
 /// `make test-asan`; empty files are common here (a child's empty standard
 /// error, the empty-file fixture).
-public func fileBytes(_ url: URL) throws -> [UInt8] {
+public func fileBytes(_ url: URL, limit: Int = 256 << 20) throws -> [UInt8] {
     let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     defer { close(descriptor) }
@@ -21,6 +22,7 @@ public func fileBytes(_ url: URL) throws -> [UInt8] {
         if count < 0 && errno == EINTR { continue }
         guard count >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         if count == 0 { return bytes }
+        guard bytes.count + count <= limit else { throw POSIXError(.EFBIG) }
         bytes += chunk[0..<count]
     }
 }

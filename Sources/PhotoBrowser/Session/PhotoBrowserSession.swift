@@ -66,6 +66,8 @@ public actor PhotoBrowserSession {
     /// The rendition on screen, held even when it is too large for the
     /// cache (a zoomed-in page), so that panning never decodes it again.
     private var shown: (key: RenditionCache.Key, bitmap: Bitmap)?
+    /// The last placeholder drawn for a page, so redraws while it loads draw it once.
+    private var placeholderDrawn: (key: RenditionCache.Key, bitmap: Bitmap)?
     /// How each photo the person turned or flipped is shown, by id.
     private var viewOrientations: [String: ImageOrientation] = [:]
 
@@ -110,6 +112,7 @@ public actor PhotoBrowserSession {
             await cache.cached(key) != nil ? .cached : await cache.pendingKeys.contains(key) ? .prefetch : .decoded
         let rendition = try await Self.rendition(of: current, key: key, cache: cache, limits: limits)
         shown = (key, rendition)
+        placeholderDrawn = nil
         // Neighbours are decoded after the shown page, never ahead of it.
         await startPrefetches()
         return BrowserPage(index: pager.index, photo: current, state: pager.state, frame: pager.imageFrame, rendition: rendition, origin: origin)
@@ -129,12 +132,19 @@ public actor PhotoBrowserSession {
         if let shown, shown.key == key { return nil }
         guard current.placeholder != nil, await cache.cached(key) == nil else { return nil }
         let frame = pager.imageFrame
-        let pixels = PixelSize(
-            width: max(1, Int((frame.width * pager.settings.screenScale).rounded())), height: max(1, Int((frame.height * pager.settings.screenScale).rounded()))
-        )
-        // The page's frame in pixels, capped: a placeholder is a blur, scaled up by the backend beyond this.
-        let capped = pixels.fitting(in: PixelSize(width: 1_024, height: 1_024))
-        guard let picture = current.placeholderPicture(fitting: capped) else { return nil }
+        let picture: Bitmap
+        if let drawn = placeholderDrawn, drawn.key == key {
+            picture = drawn.bitmap  // the redraws while the pixels load draw it once
+        } else {
+            let pixels = PixelSize(
+                width: max(1, Int((frame.width * pager.settings.screenScale).rounded())),
+                height: max(1, Int((frame.height * pager.settings.screenScale).rounded())))
+            // The page's frame in pixels, capped: a placeholder is a blur, scaled up by the backend beyond this.
+            let capped = pixels.fitting(in: PixelSize(width: 1_024, height: 1_024))
+            guard let drawn = current.placeholderPicture(fitting: capped) else { return nil }
+            placeholderDrawn = (key, drawn)
+            picture = drawn
+        }
         return BrowserPage(index: pager.index, photo: current, state: pager.state, frame: frame, rendition: picture, origin: .placeholder)
     }
 

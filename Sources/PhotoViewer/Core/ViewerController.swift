@@ -246,18 +246,15 @@ public actor ViewerController {
         }
         let pager = await session.pager
         let photo = await session.currentPhoto
-        if drawsPlaceholders, let interim = await placeholderFrameContent(photo: photo, pager: pager) {
-            frameMade()
-            return ViewerFrame(
-                index: pager.index, count: pager.count, photo: photo, content: interim, viewportSize: pager.settings.viewportSize,
-                scale: pager.settings.screenScale, zoomPercent: pager.state.zoom * pager.settings.screenScale * 100, showsChrome: showsChrome,
-                message: message, info: showsInfo ? await infoLines(for: photo) : nil)
-        }
         let content: ViewerFrame.Content
         do {
-            let page = try await session.currentPage()
-            if page.origin == .decoded { statistics.decodes += 1 } else { statistics.cacheHits += 1 }
-            content = .page(await animated(page))
+            if drawsPlaceholders, let interim = await placeholderFrameContent(photo: photo, pager: pager) {
+                content = interim
+            } else {
+                let page = try await session.currentPage()
+                if page.origin == .decoded { statistics.decodes += 1 } else { statistics.cacheHits += 1 }
+                content = .page(await animated(page))
+            }
         } catch let error as BrowserError {
             switch error {
             case .undecodable(_, let reason): content = .failure("\(ViewerFrame.name(of: photo)) cannot be shown: \(reason)")

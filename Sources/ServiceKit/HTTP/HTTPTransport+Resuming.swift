@@ -41,15 +41,18 @@ extension HTTPTransport {
         let start = kept.withLock { $0 }
         var request = base
         if let start { request.headers.merge(start.rangeHeaders) { _, range in range } }
-        let capture = Lock<(status: Int, headers: [String: String], bytes: [UInt8])>((0, [:], []))
+        // The body is copied only from an answer that could be resumed (a 200 with a validator, or a 206).
+        let capture = Lock<(status: Int, headers: [String: String], bytes: [UInt8], keeps: Bool)>((0, [:], [], false))
         // The caller's own observer sees one body per attempt: a 206 that continues the kept bytes is
         // handed on as a 200 that begins with them.
         let outer = ResponseStream.observer
         let observer = ResponseStream.Observer { event in
             capture.withLock { state in
                 switch event {
-                case .began(let status, let headers): state = (status, headers, [])
-                case .bytes(let chunk): state.bytes += chunk
+                case .began(let status, let headers):
+                    state = (status, headers, [], status == 206 || PartialDownload(status: status, headers: headers, bytes: [0]) != nil)
+                case .bytes(let chunk) where state.keeps: state.bytes += chunk
+                case .bytes: break
                 }
             }
             guard let outer else { return }
