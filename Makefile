@@ -11,7 +11,7 @@ BENCH_PACKAGES := $(TEST_PACKAGES) libjxl-tools ffmpeg libheif-examples libvips-
 
 DEMO_OUT ?= $(CURDIR)/.build/demo
 
-.PHONY: check-map check-portable demo test test-loaded test-asan test-tsan check-docs docs docs-preview check-consumer lint bench-decode bench-metadata bench-fit bench-heif bench-browser bench-viewer bench-thumbnails bench-workers bench-loading bench-terminal bench-hostile bench-placeholders bench-downloads bench-jxl bench-avif deps-build deps-test deps-bench
+.PHONY: check-map check-portable demo test test-loaded test-asan test-tsan check-docs docs docs-preview check-consumer lint bench-decode bench-metadata bench-fit bench-heif bench-browser bench-viewer bench-thumbnails bench-workers bench-loading bench-terminal bench-hostile bench-placeholders bench-downloads bench-jxl bench-avif bench-smartcrop deps-build deps-test deps-bench
 
 define install_missing
 	@missing=""; \
@@ -218,6 +218,12 @@ bench-jxl: deps-bench
 ## bench-placeholders: ThumbHash and BlurHash from 12 and 24 MP JPEGs beside thumbhash-python and blurhash-python (from PyPI).
 bench-placeholders: deps-bench
 	/usr/bin/python3 scripts/bench-placeholders.py
+
+## bench-smartcrop: how often attention and entropy crops keep the subject (a labelled set) beside
+## vips smartcrop, and what they cost beside vipsthumbnail --smartcrop.
+bench-smartcrop: deps-bench
+	for product in photo-fit codec-bench; do swift build -c release --product $$product || exit 1; done
+	/usr/bin/python3 scripts/bench-smartcrop.py
 
 ## bench-fit: photo-fit renditions beside vipsthumbnail, ImageMagick, Pillow, djpeg.
 bench-fit: deps-bench

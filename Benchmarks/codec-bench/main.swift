@@ -1,13 +1,17 @@
 // codec-bench: times PhotoDeck's decoders in-process, for scripts/bench-decode.sh.
 //
 //   codec-bench FILE [--fit WxH | --render WxH | --resize WxH | --strip | --rotate | --reencode-rotate] [--runs N]
+//   codec-bench FILE --fill WxH [--crop centre|attention|entropy] [--runs N]
 //   codec-bench FILE --placeholders [--runs N]
 //
 // --fit decodes at size; --render makes a display rendition; --resize times
 // only the resampler on the full decode. --strip rewrites the metadata under
 // MetadataPolicy.default; --rotate turns a JPEG a quarter turn losslessly
 // (JPEGTransform, trimming partial blocks); --reencode-rotate does what that
-// replaces (decode, rotate the pixels, encode at quality 92). --out FILE
+// replaces (decode, rotate the pixels, encode at quality 92). --fill makes
+// a fill rendition cropped by --crop's strategy (centre by default) and adds
+// the crop rectangle in the upright source's pixels (x, y, width, height)
+// to its line. --out FILE
 // writes the last result (for PSNR and exiftool checks).
 //
 // --placeholders times ThumbHash and BlurHash (4x3): each from the file's
@@ -34,6 +38,7 @@ var box: PixelSize?
 var mode = "--fit"
 var path: String?
 var outputPath: String?
+var strategy = CropStrategy.centre
 while !arguments.isEmpty {
     let argument = arguments.removeFirst()
     switch argument {
@@ -46,7 +51,11 @@ while !arguments.isEmpty {
     case "--out":
         outputPath = arguments.first
         arguments.removeFirst()
-    case "--fit", "--render", "--resize":
+    case "--crop":
+        guard let value = arguments.first.flatMap(CropStrategy.init(rawValue:)) else { fail("--crop is centre, attention or entropy") }
+        strategy = value
+        arguments.removeFirst()
+    case "--fit", "--render", "--resize", "--fill":
         mode = argument
         do {
             let size = try SizeArgument(arguments.first ?? "", what: argument, wholeNumbers: true)
@@ -131,12 +140,15 @@ let options = DecodeOptions(targetSize: box.map { .fitting($0) } ?? .original, a
 var times: [Double] = []
 var decodedSize = PixelSize(width: 0, height: 0)
 var sourceSize = PixelSize(width: 0, height: 0)
+var crop: PixelRect?
 do {
     let full = try DecodedImage(decoding: bytes, options: DecodeOptions(appliesOrientation: false))
     func once() throws -> DecodedImage {
         switch (mode, box) {
         case ("--render", let box?):
             return try DecodedImage(rendering: bytes, in: box)
+        case ("--fill", let box?):
+            return try DecodedImage(rendering: bytes, in: box, mode: .fill, options: RenditionOptions(crop: strategy))
         case ("--resize", let box?):
             var image = full
             image.bitmap = full.bitmap.resized(to: full.bitmap.size.fitting(in: box))
@@ -152,6 +164,7 @@ do {
         times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
         decodedSize = image.bitmap.size
         sourceSize = image.sourceSize
+        crop = image.crop
     }
 } catch {
     fail("\(error)")
@@ -159,4 +172,5 @@ do {
 times.sort()
 let median = times.count % 2 == 1 ? times[times.count / 2] : (times[times.count / 2 - 1] + times[times.count / 2]) / 2
 let megapixelsPerSecond = Double(sourceSize.pixelCount) / 1e6 / (median / 1000)
-print(String(format: "%.2f\t%.1f\t%@", median, megapixelsPerSecond, decodedSize.description))
+let cropColumns = crop.map { "\t\($0.x)\t\($0.y)\t\($0.width)\t\($0.height)" } ?? ""
+print(String(format: "%.2f\t%.1f\t%@", median, megapixelsPerSecond, decodedSize.description) + cropColumns)

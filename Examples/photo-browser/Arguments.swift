@@ -1,6 +1,7 @@
 import ExampleSupport
 import ExampleViewing
 import Foundation
+import ImageCodecs
 import PhotoBrowser
 import PhotoViewer
 
@@ -26,6 +27,8 @@ struct Arguments {
     var startsSlideshow = false
     /// Whether the viewer opens in the thumbnail grid.
     var startsInGrid = false
+    /// How the grid's cells show their photos.
+    var gridCells = GridCells.fill(.attention)
     /// Whether the information overlay is shown from the start.
     var startsWithInfo = false
     /// Whether the information overlay shows where photos were taken.
@@ -36,7 +39,7 @@ struct Arguments {
     static let usage = """
         usage: photo-browser [--display auto|window|kitty|iterm|sixel|ansi] [--window WxH] [--renderer R] [--once]
                              [--stats] [--store DIR [--album NAME]] [--cache-mb N] [--sort name|modified|date]
-                             [--slideshow] [--slideshow-delay SECONDS] [--grid] [--info [--show-location]] [PATH...]
+                             [--slideshow] [--slideshow-delay SECONDS] [--grid] [--grid-cells C] [--info [--show-location]] [PATH...]
                photo-browser [--viewport WxH] [--scale S] [--cache-mb N] [--out DIR] PATH... [-- COMMAND...]
 
         Shows the photos in PATH (files, folders or http(s) URLs, or the album NAME of the photo-album
@@ -48,7 +51,8 @@ struct Arguments {
         stops the slideshow, o sorts by the next order (name, modified, date), r/R turn the photo and h/v
         flip it (for viewing; files are not changed), g or Enter switches between
         the photo and the thumbnail grid (arrows move, a click selects, a double click opens), q quits.
-        --grid opens in the grid (with --once, once its thumbnails are made); --info opens with the information shown. Keys can be rebound in
+        --grid opens in the grid (with --once, once its thumbnails are made); --grid-cells attention (the default),
+        centre or entropy crops each photo to fill its square cell, choosing what it keeps that way; fit shows it whole. --info opens with the information shown. Keys can be rebound in
         $XDG_CONFIG_HOME/photodeck/keys.conf, one `KEY = ACTION` per line (see ViewerKeymap.parse). Thumbnails are read from and
         written to the desktop's shared cache, $XDG_CACHE_HOME/thumbnails (the freedesktop standard).
         With --store: d removes the shown photo from the album, w saves its turn (r, R, h, v) into the file (a JPEG,
@@ -90,6 +94,15 @@ struct Arguments {
                 order = chosen
             case "--slideshow": startsSlideshow = true
             case "--grid": startsInGrid = true
+            case "--grid-cells":
+                let text = try value(argument)
+                if text == "fit" {
+                    gridCells = .fit
+                } else if let strategy = CropStrategy(rawValue: text) {
+                    gridCells = .fill(strategy)
+                } else {
+                    throw CLIError("--grid-cells takes fit, centre, attention or entropy, got '\(text)'")
+                }
             case "--info": startsWithInfo = true
             case "--show-location": showsLocation = true
             case "--slideshow-delay":

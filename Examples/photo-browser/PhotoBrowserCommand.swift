@@ -72,6 +72,7 @@ struct PhotoBrowserCommand {
         // The grid's thumbnails come from, and go to, the desktop's shared cache.
         let thumbnailer = Thumbnailer(cache: ThumbnailCache.standard())
         await controller.setThumbnailer(thumbnailer)
+        await controller.setGridCells(arguments.gridCells)
         if arguments.startsInGrid { await controller.showGrid() }
         if let path = ViewerKeymap.configurationPath() {
             do {

@@ -1,10 +1,13 @@
 // photo-fit: convert or fit a photo into a box, orientation applied.
 //
-//   photo-fit [--width W --height H] [--mode fit|fill] [--quality Q] [--speed S] INPUT OUTPUT
+//   photo-fit [--width W --height H] [--mode fit|fill] [--crop centre|attention|entropy] [--quality Q] [--speed S] INPUT OUTPUT
 //   photo-fit --thumbhash INPUT
 //   photo-fit --blurhash [--components XxY] INPUT
 //
 // The output format follows OUTPUT's extension (.jpg/.jpeg, .png, .webp, .avif).
+// --crop chooses what a fill keeps (the centre by default; attention keeps
+// what draws the eye, entropy the most detail) and implies --mode fill; the
+// summary line names the part of the photo kept.
 // --thumbhash and --blurhash print the image's placeholder hash instead
 // (ThumbHash as base64, BlurHash as its string), made from a decode at
 // 1/8 scale fitted into 100x100.
@@ -20,13 +23,15 @@ struct Arguments {
     var components = BlurHash.Components.standard
     var box: PixelSize?
     var mode = RenditionMode.fit
+    var crop = CropStrategy.centre
     var quality = 85
     var speed = 6
     var input = ""
     var output = ""
 
     static let usage = """
-        usage: photo-fit [--width W --height H] [--mode fit|fill] [--quality Q] [--speed S] INPUT OUTPUT
+        usage: photo-fit [--width W --height H] [--mode fit|fill] [--crop centre|attention|entropy] [--quality Q] [--speed S] INPUT OUTPUT
+               (--crop: what a fill keeps, the centre by default; implies --mode fill)
                (--speed: AVIF's AV1 encoder, 0 slowest and smallest ... 9 fastest; 6 by default)
                photo-fit --thumbhash INPUT
                photo-fit --blurhash [--components XxY] INPUT
@@ -38,6 +43,8 @@ struct Arguments {
         var width: Int?
         var height: Int?
         var positional: [String] = []
+        var explicitMode: RenditionMode?
+        var cropGiven = false
         var reader = ArgumentReader(arguments)
         while let argument = reader.next() {
             switch argument {
@@ -48,7 +55,12 @@ struct Arguments {
             case "--mode":
                 let text = try reader.value(for: argument)
                 guard let parsed = RenditionMode(rawValue: text) else { throw CLIError("--mode must be fit or fill, got '\(text)'") }
-                mode = parsed
+                explicitMode = parsed
+            case "--crop":
+                let text = try reader.value(for: argument)
+                guard let parsed = CropStrategy(rawValue: text) else { throw CLIError("--crop must be centre, attention or entropy, got '\(text)'") }
+                crop = parsed
+                cropGiven = true
             case "--thumbhash": placeholder = .thumbHash
             case "--blurhash": placeholder = .blurHash
             case "--components":
@@ -67,6 +79,8 @@ struct Arguments {
                 positional.append(argument)
             }
         }
+        if cropGiven && explicitMode == .fit { throw CLIError("--crop applies to --mode fill, not fit") }
+        mode = explicitMode ?? (cropGiven ? .fill : .fit)
         if placeholder != nil {
             guard positional.count == 1 else { throw CLIError("a hash is printed for one INPUT, with no OUTPUT; \(Self.shortUsage)") }
             input = positional[0]
@@ -80,6 +94,7 @@ struct Arguments {
         case (nil, nil): box = nil
         default: throw CLIError("--width and --height go together")
         }
+        if mode == .fill && box == nil { throw CLIError("--mode fill needs --width and --height") }
     }
 }
 
@@ -98,7 +113,8 @@ func run() throws -> String {
     // Colours end in sRGB; a tagged source says so in its output.
     var decoded: DecodedImage
     if let box = arguments.box {
-        decoded = try DecodedImage(renderingFileAt: arguments.input, in: box, mode: arguments.mode, options: RenditionOptions(colorHandling: .preserve))
+        decoded = try DecodedImage(
+            renderingFileAt: arguments.input, in: box, mode: arguments.mode, options: RenditionOptions(colorHandling: .preserve, crop: arguments.crop))
     } else {
         decoded = try DecodedImage(decodingFileAt: arguments.input, options: DecodeOptions(colorHandling: .preserve))
     }
@@ -115,7 +131,8 @@ func run() throws -> String {
     }
     let oriented = decoded.sourceOrientation == .up ? "" : ", orientation \(decoded.sourceOrientation) applied"
     let converted = sourceProfile.map { ", \($0.name ?? "tagged colours") converted to sRGB" } ?? ""
-    return "\(arguments.input): \(decoded.format) \(decoded.sourceSize)\(oriented)\(converted) -> \(format) \(bitmap.size), \(encoded.count) bytes"
+    let kept = decoded.crop.map { ", kept \($0) (\(arguments.crop))" } ?? ""
+    return "\(arguments.input): \(decoded.format) \(decoded.sourceSize)\(oriented)\(converted)\(kept) -> \(format) \(bitmap.size), \(encoded.count) bytes"
 }
 
 do {

@@ -81,12 +81,15 @@ public struct WeChatSendRequest: Hashable, Sendable {
     public let transaction: String
 
     /// The SDK's limits as ShareKit rules: one picture without text, a link
-    /// as a web page card (never with pictures), counted in UTF-8 bytes.
+    /// as a web page card (never with pictures), counted in UTF-8 bytes. A
+    /// card's thumbnail is a 240x240 square cropped by
+    /// ``ImageCore/CropStrategy/attention`` (WeChat shows it square, so
+    /// a wider picture would lose its sides wherever the subject is).
     /// ``WeChatAppProvider`` offers these for every scene.
     public static let constraints = ShareConstraints(
         text: .init(maxLength: Limits.textBytes, counting: .utf8Bytes),
         images: .init(maxCount: 1, maxBytes: Limits.imageBytes, formats: [.jpeg, .png], acceptsText: false),
-        thumbnail: .init(maxBytes: Limits.thumbnailBytes, maxSize: PixelSize(width: 240, height: 240), format: .jpeg),
+        thumbnail: .init(maxBytes: Limits.thumbnailBytes, maxSize: PixelSize(width: 240, height: 240), format: .jpeg, crop: .attention),
         links: .object(maxTitleLength: Limits.titleBytes, maxSummaryLength: Limits.descriptionBytes), allowsMixedContent: false,
         linkCounting: .utf8Bytes, maxLinkBytes: Limits.urlBytes)
 

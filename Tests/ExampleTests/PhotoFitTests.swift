@@ -95,12 +95,33 @@ struct PhotoFitTests {
         #expect(info.size == PixelSize(width: expectedWidth, height: expectedHeight))
     }
 
+    @Test("--crop attention fills the box with what the library keeps, and the summary names the part kept")
+    func smartCrop() async throws {
+        let output = Self.temporaryFile("square.png")
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let input = ExampleProcess.packageRoot.appendingPathComponent("Tests/Fixtures/smartcrop/generated/scene05-face.jpg").path
+        let result = try await ExampleProcess.run("photo-fit", ["--width", "160", "--height", "160", "--crop", "attention", input, output])
+        #expect(result.status == 0, "\(result.standardError)")
+        let expected = try DecodedImage(
+            rendering: try Data(contentsOf: URL(fileURLWithPath: input)), in: PixelSize(width: 160, height: 160), mode: .fill,
+            options: RenditionOptions(crop: .attention))
+        let crop = try #require(expected.crop)
+        #expect(result.standardOutput.contains("kept \(crop) (attention)"), "\(result.standardOutput)")
+        // PNG is lossless: the file holds exactly the library's pixels.
+        #expect(try DecodedImage(decodingFileAt: output).bitmap.pixels == expected.bitmap.pixels)
+        // The face (x 407...461 of 480) is kept; the centre (x 80...400) would miss it.
+        #expect(crop.x <= 407 && crop.x + crop.width >= 461, "\(crop)")
+    }
+
     @Test(
         "failures print one error: line and exit 1, never a signal",
         arguments: [
             ["/nonexistent.jpg", "/tmp/out.jpg"],
             ["--width", "100", "IN", "/tmp/out.jpg"],
             ["--mode", "stretch", "IN", "/tmp/out.jpg"],
+            ["--crop", "faces", "--width", "9", "--height", "9", "IN", "/tmp/out.jpg"],
+            ["--crop", "attention", "--mode", "fit", "--width", "9", "--height", "9", "IN", "/tmp/out.jpg"],
+            ["--crop", "attention", "IN", "/tmp/out.jpg"],
             ["--quality", "0", "IN", "/tmp/out.jpg"],
             ["IN", "/tmp/out.gif"],
             ["only-one-argument"],

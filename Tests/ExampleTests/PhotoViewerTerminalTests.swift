@@ -104,8 +104,12 @@ struct PhotoViewerTerminalTests {
             let offset = (corner.y * 400 + corner.x) * 3
             #expect(Array(bytes[offset..<offset + 3]) == [90, 150, 255])
         }
-        let stored = try FileManager.default.contentsOfDirectory(atPath: "\(cacheHome)/thumbnails/normal")
-        #expect(stored.count == 5 && stored.allSatisfy { $0.count == 36 && $0.hasSuffix(".png") })
+        // Square cells are filled: a photo three times as tall as wide needs
+        // 256 pixels down to cover its cell, so its thumbnail is a large one.
+        let normal = try FileManager.default.contentsOfDirectory(atPath: "\(cacheHome)/thumbnails/normal")
+        let large = try FileManager.default.contentsOfDirectory(atPath: "\(cacheHome)/thumbnails/large")
+        #expect(normal.count == 4 && large.count == 1, "normal \(normal.count), large \(large.count)")
+        #expect((normal + large).allSatisfy { $0.count == 36 && $0.hasSuffix(".png") })
 
         let second = try await ExampleProcess.run("photo-browser", arguments, environment: environment)
         #expect(second.status == 0, "\(second.standardError)")

@@ -27,6 +27,17 @@ private actor ReversiblePhotos: ReorderablePhotoCollection {
     }
 }
 
+/// Opens the grid with `cells`: its first frame, and the redraws that follow.
+func openGrid(_ controller: ViewerController, cells: GridCells) async throws -> (ViewerGrid, AsyncStream<Void>) {
+    await controller.setGridCells(cells)
+    let redraws = await controller.redrawRequests()
+    await controller.showGrid()
+    guard case .grid(let first) = await controller.frame().content else { throw GridNotShown() }
+    return (first, redraws)
+}
+
+struct GridNotShown: Error {}
+
 /// Waits, redraw by redraw, until the grid has no cell pending; the count left.
 func gridPendingAfterRedraws(_ controller: ViewerController, _ redraws: AsyncStream<Void>, from start: Int) async -> Int {
     var pending = start
@@ -179,8 +190,10 @@ private struct GatedSource: RenditionSource {
 
 @Suite("Viewer grid placeholders", .dedicatedThreads)
 struct ViewerGridPlaceholderTests {
-    @Test("cells draw the photo's placeholder hash at its shape until the thumbnail arrives; a photo without one is grey")
-    func placeholdersUntilThumbnails() async throws {
+    @Test(
+        "cells draw the photo's placeholder hash (at its shape when fitted, covering the cell when filled) until the thumbnail arrives; a photo without one is grey",
+        arguments: [GridCells.fit, .fill(.attention)])
+    func placeholdersUntilThumbnails(_ cells: GridCells) async throws {
         var red = Bitmap(zeroedWidth: 40, height: 20, pixelFormat: .rgb8)
         red.withUnsafeMutableBytes { bytes in for i in stride(from: 0, to: bytes.count, by: 3) { bytes[i] = 230 } }
         let hash = try ThumbHash(pixels: red)
@@ -191,12 +204,8 @@ struct ViewerGridPlaceholderTests {
                 displaySize: PixelSize(width: 400, height: 200), placeholder: index == 2 ? nil : .thumbHash(hash))
         }
         let controller = try await ViewerController(collection: photos, viewportSize: CGSize(width: 400, height: 200))
-        let redraws = await controller.redrawRequests()
-        await controller.showGrid()
-        guard case .grid(let first) = await controller.frame().content else {
-            Issue.record("no grid")
-            return
-        }
+        #expect(await controller.gridCells == .fill(.attention))
+        let (first, redraws) = try await openGrid(controller, cells: cells)
         #expect(first.pending == 3)
         let layout = first.layout
         func centre(_ canvas: Bitmap, _ index: Int) -> [UInt8] {
@@ -212,7 +221,11 @@ struct ViewerGridPlaceholderTests {
         }
         let redPixel = centre(first.canvas, 1)
         #expect(redPixel[0] > 150 && redPixel[1] < 80 && redPixel[2] < 80, "\(redPixel)")
-        #expect(top(first.canvas, 1) == [24, 24, 24], "drawn at the photo's 2:1 shape, not the square cell")
+        if cells == .fit {
+            #expect(top(first.canvas, 1) == [24, 24, 24], "drawn at the photo's 2:1 shape, not the square cell")
+        } else {
+            #expect(top(first.canvas, 1)[0] > 150, "the square cell covered")
+        }
         #expect(centre(first.canvas, 2) == [48, 48, 48])
 
         await gate.release()
@@ -222,6 +235,57 @@ struct ViewerGridPlaceholderTests {
             let pixel = centre(done.canvas, index)
             #expect(pixel[2] > 200 && pixel[0] < 40, "cell \(index): \(pixel)")
         }
+    }
+}
+
+/// A grey 2:1 photo with one small green square near its right edge, drawn at the size asked.
+private struct OffCentreSubject: RenditionSource {
+    let identity: String
+    func rendition(fitting size: PixelSize, options: RenditionOptions) async throws -> Bitmap {
+        let drawn = PixelSize(width: 400, height: 200).fitting(in: size)
+        var bitmap = Bitmap(zeroedWidth: drawn.width, height: drawn.height, pixelFormat: .rgb8)
+        bitmap.withUnsafeMutableBytes { bytes in
+            for y in 0..<drawn.height {
+                for x in 0..<drawn.width {
+                    let inSubject =
+                        (330 * drawn.width / 400..<370 * drawn.width / 400).contains(x) && (80 * drawn.height / 200..<120 * drawn.height / 200).contains(y)
+                    let colour: [UInt8] = inSubject ? [20, 200, 40] : [128, 128, 128]
+                    for c in 0..<3 { bytes[(y * drawn.width + x) * 3 + c] = colour[c] }
+                }
+            }
+        }
+        return bitmap
+    }
+}
+
+@Suite("Viewer grid cells", .dedicatedThreads)
+struct ViewerGridCellTests {
+    @Test(
+        "a filled cell keeps the subject by attention, where a centre crop loses it and a fitted cell letterboxes",
+        arguments: [
+            (GridCells.fill(.attention), true), (.fill(.centre), false), (.fit, true),
+        ])
+    func subjectKept(_ cells: GridCells, _ showsSubject: Bool) async throws {
+        let photo = BrowserPhoto(id: "subject", source: .rendered(OffCentreSubject(identity: "subject")), displaySize: PixelSize(width: 400, height: 200))
+        let controller = try await ViewerController(collection: [photo], viewportSize: CGSize(width: 400, height: 200))
+        let (first, redraws) = try await openGrid(controller, cells: cells)
+        #expect(await gridPendingAfterRedraws(controller, redraws, from: first.pending) == 0)
+        guard case .grid(let grid) = await controller.frame().content else { return }
+        let box = grid.layout.thumbnailBox
+        let cell = try #require(grid.layout.cellRect(for: 0))
+        var (green, background) = (0, 0)
+        grid.canvas.withUnsafeBytes { bytes in
+            for y in (cell.y + grid.layout.margin)..<(cell.y + grid.layout.margin + box.height) {
+                for x in (cell.x + grid.layout.margin)..<(cell.x + grid.layout.margin + box.width) {
+                    let offset = (y * grid.canvas.width + x) * 3
+                    if bytes[offset + 1] > 150 && bytes[offset] < 80 { green += 1 }
+                    if bytes[offset] == 24 && bytes[offset + 1] == 24 && bytes[offset + 2] == 24 { background += 1 }
+                }
+            }
+        }
+        #expect((green > 0) == showsSubject, "\(cells): \(green) green pixels")
+        // A filled cell is covered; a fitted 2:1 photo leaves bars.
+        #expect((background > 0) == (cells == .fit), "\(cells): \(background) background pixels")
     }
 }
 

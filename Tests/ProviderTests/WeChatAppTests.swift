@@ -84,6 +84,31 @@ struct WeChatAppTests {
         }
     }
 
+    @Test("a web page card's thumbnail is a 240x240 square cropped to the subject; a picture's thumbnail keeps its shape")
+    func cardThumbnail() async throws {
+        // A face at x 407...461 of a 480x320 photo: a centre square would cut it off.
+        let photo = try fileBytes(TestData.packageRoot.appendingPathComponent("Tests/Fixtures/smartcrop/generated/scene05-face.jpg"))
+        let bridge = FakeWeChatBridge(answer: .errCode(0, ""))
+        let (center, target) = await Self.center(bridge)
+        let link = ShareLink(url: URL(string: "https://example.com/p")!, title: "Title", thumbnail: .encoded(photo))
+        _ = try? await center.startShare(ShareContent(link: link), to: target).outcome()
+        _ = try? await center.startShare(ShareContent(images: [.encoded(photo)]), to: target).outcome()
+        let requests = bridge.requests
+        try #require(requests.count == 2)
+        guard case .webpage(_, _, _, let cardThumbnail?) = requests[0].message, case .image(_, let pictureThumbnail?) = requests[1].message else {
+            Issue.record("a card then a picture: \(requests.map(\.kind))")
+            return
+        }
+        let card = try DecodedImage(decoding: cardThumbnail)
+        #expect(card.bitmap.size == PixelSize(width: 240, height: 240))
+        #expect(cardThumbnail.count <= Limits.thumbnailBytes)
+        let expected = try DecodedImage(
+            rendering: photo, in: PixelSize(width: 240, height: 240), mode: .fill, options: RenditionOptions(crop: .attention))
+        let difference = zip(card.bitmap.pixels, expected.bitmap.pixels).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }
+        #expect(difference / max(1, card.bitmap.pixels.count) <= 3, "the attention crop, as JPEG")
+        #expect(try ImageInfo(probing: pictureThumbnail).size == PixelSize(width: 240, height: 160))
+    }
+
     static func center(_ bridge: FakeWeChatBridge) async -> (ShareCenter, ShareTarget) {
         let center = ShareCenter()
         await center.register(WeChatAppProvider(bridge: bridge))

@@ -60,6 +60,29 @@ struct AdaptationTests {
         #expect(prepared.link?.title?.count == 64)
     }
 
+    @Test("a link card's thumbnail fills a cropping rule's square where the strategy chooses; a picture message's keeps its shape")
+    func croppedThumbnail() throws {
+        // The labelled scene: a face at x 407...461 of a 480x320 photo, which a centre square misses.
+        let photo = try fileBytes(TestData.packageRoot.appendingPathComponent("Tests/Fixtures/smartcrop/generated/scene05-face.jpg"))
+        var table = Tables.chatSession
+        table.thumbnail?.crop = .attention
+        let link = ShareLink(url: URL(string: "https://example.com/a")!, title: "t", thumbnail: .encoded(photo))
+        let card = try #require(try ContentAdapter().prepare(ShareContent(link: link), for: table).thumbnail)
+        #expect(card.size == PixelSize(width: 200, height: 200))
+        let expected = try DecodedImage(
+            rendering: photo, in: PixelSize(width: 200, height: 200), mode: .fill, options: RenditionOptions(crop: .attention))
+        #expect(try #require(expected.crop).x > 80, "the face side, not the middle")
+        let sent = try DecodedImage(decoding: card.bytes).bitmap
+        let difference = zip(sent.pixels, expected.bitmap.pixels).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }
+        #expect(sent.pixels.count == expected.bitmap.pixels.count && difference / sent.pixels.count <= 3, "JPEG of the same pixels")
+        // The same rule for a picture: the thumbnail previews it whole.
+        let message = try #require(try ContentAdapter().prepare(ShareContent(images: [.encoded(photo)]), for: table).thumbnail)
+        #expect(message.size == PixelSize(width: 200, height: 133))
+        // A bitmap source is filled the same way.
+        let drawn = ShareLink(url: URL(string: "https://example.com/b")!, title: "t", thumbnail: .bitmap(try DecodedImage(decoding: photo).bitmap))
+        #expect(try #require(try ContentAdapter().prepare(ShareContent(link: drawn), for: table).thumbnail).size == PixelSize(width: 200, height: 200))
+    }
+
     @Test("links move into the text and the text is cut the provider's way")
     func linkInText() throws {
         let text = String(repeating: "好", count: 200)

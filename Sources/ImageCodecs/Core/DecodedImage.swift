@@ -22,13 +22,20 @@ public struct DecodedImage: Sendable {
     /// The colour profile of ``bitmap``'s values; `nil` when they are sRGB
     /// (untagged, or converted by ``ColorHandling/convertToSRGB``).
     public var colorProfile: ColorProfile?
+    /// For a ``RenditionMode/fill`` rendition, the part of the photo its
+    /// pixels show, in the upright source's pixels (``sourceSize`` with
+    /// the orientation applied), as ``RenditionOptions/crop`` chose it;
+    /// `nil` for other decodes. A caller can keep it to crop a larger
+    /// rendition the same way, or to show what a thumbnail left out.
+    public var crop: PixelRect?
 
     /// Creates a decoded image.
     public init(
         bitmap: Bitmap, format: ImageFormat, orientation: ImageOrientation, sourceOrientation: ImageOrientation,
-        sourceSize: PixelSize, exif: ExifMetadata? = nil, warnings: [String] = [], colorProfile: ColorProfile? = nil
+        sourceSize: PixelSize, exif: ExifMetadata? = nil, warnings: [String] = [], colorProfile: ColorProfile? = nil, crop: PixelRect? = nil
     ) {
         self.colorProfile = colorProfile
+        self.crop = crop
         self.bitmap = bitmap
         self.format = format
         self.orientation = orientation

@@ -2,7 +2,8 @@
 public enum RenditionMode: String, Hashable, Sendable, CaseIterable {
     /// The whole image, as large as fits inside the box (aspect fit).
     case fit
-    /// The box covered, the overflow centre-cropped away (aspect fill).
+    /// The box covered, the overflow cropped away (aspect fill): the
+    /// middle kept unless ``RenditionOptions/crop`` chooses otherwise.
     case fill
 }
 
@@ -19,11 +20,17 @@ public struct RenditionOptions: Hashable, Sendable {
     /// Whether tagged colours end as sRGB (the default, for screens) or
     /// keep their profile in ``DecodedImage/colorProfile``.
     public var colorHandling: ColorHandling
+    /// Which part of a ``RenditionMode/fill`` rendition's overflow stays:
+    /// ``ImageCore/CropStrategy/centre`` (the default) or a choice made from the
+    /// content. The rendition reports it in ``DecodedImage/crop``.
+    public var crop: CropStrategy
 
     /// Creates rendition options.
     public init(
-        filter: ResamplingFilter = .lanczos3, limits: ImageLimits = .default, shrinkOnLoadHeadroom: Int = 2, colorHandling: ColorHandling = .convertToSRGB
+        filter: ResamplingFilter = .lanczos3, limits: ImageLimits = .default, shrinkOnLoadHeadroom: Int = 2, colorHandling: ColorHandling = .convertToSRGB,
+        crop: CropStrategy = .centre
     ) {
+        self.crop = crop
         self.colorHandling = colorHandling
         self.filter = filter
         self.limits = limits
@@ -75,7 +82,8 @@ extension DecodedImage {
     ///    inputs are decoded whole, box pre-shrunk when the
     ///    remaining ratio is large, and filtered on two threads;
     /// 3. the EXIF orientation, applied once, to the small image;
-    /// 4. for ``RenditionMode/fill``, a centre crop to the box;
+    /// 4. for ``RenditionMode/fill``, a crop to the box where
+    ///    ``RenditionOptions/crop`` chooses (reported in ``crop``);
     /// 5. an embedded colour profile converted to sRGB, once, on the result
     ///    (``RenditionOptions/colorHandling``).
     ///
@@ -94,7 +102,7 @@ extension DecodedImage {
             let streamed: Result<DecodedImage?, ImageCodecError> = data.withUnsafeBufferPointer { buffer in
                 do throws(ImageCodecError) {
                     guard let decode = try streaming.rowSource(for: buffer, options: decodeOptions) else { return .success(nil) }
-                    return .success(try Self.render(decode, box: box, mode: mode, filter: options.filter, colorHandling: options.colorHandling))
+                    return .success(try Self.render(decode, box: box, mode: mode, options: options))
                 } catch {
                     return .failure(error)
                 }
@@ -112,7 +120,7 @@ extension DecodedImage {
         let bitmap = Resampler.resize(decoded.bitmap, to: storedTarget, filter: options.filter, boxPreshrink: true)
         self = Self.finishRendition(
             bitmap, format: decoded.format, orientation: decoded.orientation, sourceSize: decoded.sourceSize, exif: decoded.exif,
-            warnings: decoded.warnings, colorProfile: decoded.colorProfile, box: box, mode: mode, colorHandling: options.colorHandling
+            warnings: decoded.warnings, colorProfile: decoded.colorProfile, box: box, mode: mode, options: options
         )
     }
 
@@ -133,14 +141,14 @@ extension DecodedImage {
 
     /// Resamples a streaming decode while it runs, then finishes it.
     private static func render(
-        _ decode: StreamingDecode, box: PixelSize, mode: RenditionMode, filter: ResamplingFilter, colorHandling: ColorHandling
+        _ decode: StreamingDecode, box: PixelSize, mode: RenditionMode, options: RenditionOptions
     ) throws(ImageCodecError) -> DecodedImage {
         let plan = decode.plan
         let storedTarget = storedTarget(source: plan.storedSize, orientation: plan.orientation, box: box, mode: mode)
-        let (bitmap, warnings) = try StreamingResampler.resize(decode.source, to: storedTarget, filter: filter)
+        let (bitmap, warnings) = try StreamingResampler.resize(decode.source, to: storedTarget, filter: options.filter)
         return finishRendition(
             bitmap, format: plan.format, orientation: plan.orientation, sourceSize: plan.storedSize, exif: plan.exif,
-            warnings: warnings + plan.color.warnings, colorProfile: plan.color.profile, box: box, mode: mode, colorHandling: colorHandling
+            warnings: warnings + plan.color.warnings, colorProfile: plan.color.profile, box: box, mode: mode, options: options
         )
     }
 
@@ -153,7 +161,8 @@ extension DecodedImage {
     }
 
     /// Orients the resampled pixels (once, on the small image), crops a fill
-    /// to the box, converts the colours to sRGB (once, on the fewest
+    /// to the box (where the strategy chooses, reading the colours as
+    /// sRGB), converts the colours to sRGB (once, on the fewest
     /// pixels: the resampler filters the encoded values either way, so
     /// converting after it rather than before differs only by the curvature
     /// between two gamma-encoded spaces, while it touches the 3 MP result
@@ -161,16 +170,37 @@ extension DecodedImage {
     /// is now applied.
     private static func finishRendition(
         _ bitmap: Bitmap, format: ImageFormat, orientation: ImageOrientation, sourceSize: PixelSize, exif: ExifMetadata?,
-        warnings: [String], colorProfile: ColorProfile?, box: PixelSize, mode: RenditionMode, colorHandling: ColorHandling
+        warnings: [String], colorProfile: ColorProfile?, box: PixelSize, mode: RenditionMode, options: RenditionOptions
     ) -> DecodedImage {
         var upright = bitmap.oriented(orientation)
-        if mode == .fill { upright = upright.centerCropped(to: box) }
+        var crop: PixelRect?
+        if mode == .fill {
+            let rect = upright.cropRect(box, strategy: options.crop)
+            crop = sourceRect(rect, within: upright.size, source: orientation.orientedSize(sourceSize))
+            // Cannot fail: the rectangle is inside the bitmap by construction.
+            upright = (try? upright.cropped(x: rect.x, y: rect.y, size: rect.size)) ?? upright
+        }
         var image = DecodedImage(
             bitmap: upright, format: format, orientation: .up, sourceOrientation: orientation,
-            sourceSize: sourceSize, exif: exif?.settingOrientation(.up), warnings: warnings, colorProfile: colorProfile
+            sourceSize: sourceSize, exif: exif?.settingOrientation(.up), warnings: warnings, colorProfile: colorProfile, crop: crop
         )
-        if colorHandling == .convertToSRGB { image.convertToSRGB() }
+        if options.colorHandling == .convertToSRGB { image.convertToSRGB() }
         return image
+    }
+
+    /// `rect` in a `scaled` image mapped onto the upright `source` it was
+    /// resampled from, inside it.
+    static func sourceRect(_ rect: PixelRect, within scaled: PixelSize, source: PixelSize) -> PixelRect {
+        guard !scaled.isEmpty, scaled != source else { return rect }
+        func map(_ start: Int, _ length: Int, _ from: Int, _ to: Int) -> (Int, Int) {
+            let ratio = Double(to) / Double(from)
+            let mappedLength = min(to, max(1, Int((Double(length) * ratio).rounded())))
+            let mappedStart = min(to - mappedLength, max(0, Int((Double(start) * ratio).rounded())))
+            return (mappedStart, mappedLength)
+        }
+        let (x, width) = map(rect.x, rect.width, scaled.width, source.width)
+        let (y, height) = map(rect.y, rect.height, scaled.height, source.height)
+        return PixelRect(x: x, y: y, width: width, height: height)
     }
 
     /// Decodes the display-ready pixels of the image file at `path` for a
@@ -190,7 +220,7 @@ extension DecodedImage {
             default: nil
             }
         if let streamed {
-            self = try Self.render(streamed, box: box, mode: mode, filter: options.filter, colorHandling: options.colorHandling)
+            self = try Self.render(streamed, box: box, mode: mode, options: options)
             return
         }
         try self.init(rendering: try file.readAll(limit: options.limits.maxFileBytes), in: box, mode: mode, options: options, registry: registry)

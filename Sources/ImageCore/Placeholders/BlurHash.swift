@@ -126,14 +126,16 @@ enum Base83 {
 /// The reference C encoder's colour helpers, with its mixed float and
 /// double arithmetic kept: every `double` constant in the C promotes the
 /// expression, every `float` parameter narrows it.
-enum BlurHashMath {
+package enum BlurHashMath {
     static func sRGBToLinear(_ value: Int) -> Float {
         let v = Float(value) / 255
         if Double(v) <= 0.04045 { return Float(Double(v) / 12.92) }
         return powf(Float((Double(v) + 0.055) / 1.055), Float(2.4))
     }
 
-    static let linearTable: [Float] = (0..<256).map(sRGBToLinear)
+    /// sRGB byte values decoded to linear light (0...1), the reference
+    /// encoder's arithmetic; a crop's attention map reads it too.
+    package static let linearTable: [Float] = (0..<256).map(sRGBToLinear)
 
     static func linearToSRGB(_ value: Float) -> Int {
         let v = fmaxf(0, fminf(1, value))

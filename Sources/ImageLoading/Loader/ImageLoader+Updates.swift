@@ -136,7 +136,7 @@ final class PreviewDecoder: Sendable {
         self.continuation = continuation
         let (stream, offers) = AsyncStream.makeStream(of: PreviewBytes.self)
         self.offers = offers
-        let (size, mode, done) = (request.size, request.mode, self.done)
+        let (size, mode, crop, done) = (request.size, request.mode, request.options.crop, self.done)
         Task(priority: request.priority.taskPriority) {
             // A resumed download hands the scans on again from the start: only a longer prefix is a new preview.
             var shownBytes = 0
@@ -145,7 +145,7 @@ final class PreviewDecoder: Sendable {
                 guard next.prefix.count > shownBytes else { continue }
                 shownBytes = next.prefix.count
                 let bitmap = try? await ImageWorkers.shared.run { () throws(ImageCodecError) -> Bitmap in
-                    try Self.decode(next.prefix, size: size, mode: mode)
+                    try Self.decode(next.prefix, size: size, mode: mode, crop: crop)
                 }
                 guard let bitmap else { continue }
                 let preview = ImagePreview(bitmap: bitmap, receivedBytes: next.prefix.count, expectedBytes: next.expected)
@@ -160,15 +160,15 @@ final class PreviewDecoder: Sendable {
     func offer(_ bytes: PreviewBytes) { offers.yield(bytes) }
 
     /// The prefix decoded at the smallest DCT scale that covers the box,
-    /// then fitted (never enlarged) or filled as the final rendition is.
-    static func decode(_ prefix: [UInt8], size: PixelSize, mode: RenditionMode) throws(ImageCodecError) -> Bitmap {
+    /// then fitted (never enlarged) or filled (cropped by `crop`) as the
+    /// final rendition is.
+    static func decode(_ prefix: [UInt8], size: PixelSize, mode: RenditionMode, crop: CropStrategy) throws(ImageCodecError) -> Bitmap {
         let options = DecodeOptions(
             targetSize: mode == .fill ? .filling(size) : .fitting(size), acceptsTruncatedData: true, prefersFastScaling: true)
         let bitmap = try DecodedImage(decoding: prefix, options: options).bitmap
         switch mode {
         case .fill:
-            let covering = bitmap.size.filling(size)
-            return bitmap.resized(to: covering, filter: .bilinear).centerCropped(to: size)
+            return bitmap.filling(size, crop: crop, filter: .bilinear)
         default:
             guard bitmap.width > size.width || bitmap.height > size.height else { return bitmap }
             return bitmap.resized(to: bitmap.size.fitting(in: size), filter: .bilinear)

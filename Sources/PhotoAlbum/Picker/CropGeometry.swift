@@ -1,29 +1,8 @@
 public import ImageCodecs
 
-/// A rectangle in pixels of the *oriented* (displayed) image.
-public struct CropRect: Hashable, Sendable, CustomStringConvertible {
-    /// Left edge.
-    public var x: Int
-    /// Top edge.
-    public var y: Int
-    /// Width.
-    public var width: Int
-    /// Height.
-    public var height: Int
-
-    /// Creates a rectangle.
-    public init(x: Int, y: Int, width: Int, height: Int) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
-    }
-
-    /// The rectangle's size.
-    public var size: PixelSize { PixelSize(width: width, height: height) }
-
-    public var description: String { "\(width)x\(height) at (\(x), \(y))" }
-}
+/// A rectangle in pixels of the *oriented* (displayed) image: the picker's
+/// name for ``ImageCore/PixelRect``, which renditions report too.
+public typealias CropRect = PixelRect
 
 /// How a picked photo may be cropped.
 public enum CropPreset: Hashable, Sendable {

@@ -1,4 +1,4 @@
-import ImageCodecs
+public import ImageCodecs
 
 /// A source the picker can list candidates from.
 public protocol PickableSource: PhotoSource {

@@ -71,6 +71,21 @@ public struct BrowserPhoto: Hashable, Sendable, Identifiable {
         return placeholder.rendered().resized(to: fitted, filter: .bilinear)
     }
 
+    /// The placeholder drawn to cover `box` and cropped to it (its middle:
+    /// a placeholder is too soft for a content-aware crop), as a square
+    /// grid cell shows the photo; `nil` without a placeholder.
+    public func placeholderPicture(filling box: PixelSize) -> Bitmap? {
+        guard let placeholder, !box.isEmpty else { return nil }
+        // The box's shape cut from the middle of the small drawing, then
+        // scaled: never a huge intermediate, whatever the photo's shape.
+        let drawn = placeholder.rendered()
+        let factor = min(Double(drawn.width) / Double(box.width), Double(drawn.height) / Double(box.height))
+        let region = PixelSize(
+            width: min(drawn.width, max(1, Int((Double(box.width) * factor).rounded()))),
+            height: min(drawn.height, max(1, Int((Double(box.height) * factor).rounded()))))
+        return drawn.centerCropped(to: region).resized(to: box, filter: .bilinear)
+    }
+
     /// A photo from a file, sized by probing its header (no pixels decoded).
     public init(fileAt path: String) throws(ImageCodecError) {
         let info = try ImageInfo(probingFileAt: path)

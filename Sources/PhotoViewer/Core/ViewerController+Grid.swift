@@ -14,7 +14,10 @@ struct GridPictures {
     /// At most this many bytes of pictures are kept (about 340 cells of 128×128).
     let budget = 16 << 20
 
-    static func key(_ photo: BrowserPhoto, _ box: PixelSize) -> String { "\(box.width)x\(box.height)@\(photo.id)" }
+    /// How the cells are drawn.
+    var cells = GridCells.fill(.attention)
+
+    func key(_ photo: BrowserPhoto, _ box: PixelSize) -> String { "\(box.width)x\(box.height)\(cells)@\(photo.id)" }
 
     /// Keeps `picture` for `key`; over the budget, drops everything but `keeping`.
     mutating func store(_ picture: Bitmap?, for key: String, keeping: Set<String>) {
@@ -30,7 +33,12 @@ struct GridPictures {
     /// when the photo has none. At most 512 are kept (a few screens).
     mutating func placeholder(for key: String, photo: BrowserPhoto, box: PixelSize) -> Bitmap? {
         if let drawn = placeholders[key] { return drawn }
-        guard let drawn = photo.placeholderPicture(fitting: box) else { return nil }
+        let picture: Bitmap? =
+            switch cells {
+            case .fit: photo.placeholderPicture(fitting: box)
+            case .fill: photo.placeholderPicture(filling: box)
+            }
+        guard let drawn = picture else { return nil }
         if placeholders.count >= 512 { placeholders.removeAll(keepingCapacity: true) }
         placeholders[key] = drawn
         return drawn
@@ -44,6 +52,19 @@ extension ViewerController {
     public func setThumbnailer(_ thumbnailer: Thumbnailer) {
         self.thumbnailer = thumbnailer
     }
+
+    /// How the grid's square cells show their photos: by default
+    /// ``GridCells/fill(_:)`` with ``ImageCore/CropStrategy/attention``,
+    /// each cell covered and the photo cropped to what draws the eye;
+    /// ``GridCells/fit`` shows whole photos, letterboxed.
+    public func setGridCells(_ cells: GridCells) {
+        guard cells != gridPictures.cells else { return }
+        gridPictures.cells = cells
+        if grid != nil { requestRedraw() }
+    }
+
+    /// How the grid's cells show their photos (``setGridCells(_:)``).
+    public var gridCells: GridCells { gridPictures.cells }
 
     /// Whether the thumbnail grid is shown.
     public var isShowingGrid: Bool { grid != nil }
@@ -154,7 +175,7 @@ extension ViewerController {
                 if layout.visible.contains(index) { cells[index] = .failed }
                 continue
             }
-            let key = GridPictures.key(photo, box)
+            let key = gridPictures.key(photo, box)
             wanted.insert(key)
             if let picture = gridPictures.pictures[key] {
                 if layout.visible.contains(index) { cells[index] = picture.map { .picture($0) } ?? .failed }
@@ -182,17 +203,21 @@ extension ViewerController {
     /// Starts making `photo`'s thumbnail for `box` unless it is under way.
     private func loadThumbnail(_ photo: BrowserPhoto, key: String, box: PixelSize, priority: TaskPriority, keeping: Set<String>) {
         guard gridPictures.loading[key] == nil else { return }
-        let thumbnailer = thumbnailer
+        let (thumbnailer, cells) = (thumbnailer, gridPictures.cells)
         gridPictures.loading[key] = Task(priority: priority) { [weak self] in
+            // A filled cell needs the photo to cover the box: its shorter side at the box's.
+            let wanted = cells == .fit ? box : photo.displaySize.filling(box)
             let picture: Bitmap?
             switch photo.source {
             case .file(let path):
-                let size = ThumbnailSize.covering(max(box.width, box.height))
-                picture = try? await thumbnailer.thumbnail(forFileAt: path, size: size).bitmap.fitted(into: box)
+                let size = ThumbnailSize.covering(max(wanted.width, wanted.height))
+                picture = try? await thumbnailer.thumbnail(forFileAt: path, size: size).bitmap
             default:
-                picture = try? await photo.loadRendition(fitting: box)
+                picture = try? await photo.loadRendition(fitting: wanted)
             }
-            await self?.thumbnailArrived(picture, key: key, keeping: keeping)
+            var shaped: Bitmap?
+            if let picture { shaped = await ImageWorkers.shared.run { cells.shape(picture, into: box) } }
+            await self?.thumbnailArrived(shaped, key: key, keeping: keeping)
         }
     }
 
@@ -213,7 +238,7 @@ extension ViewerController {
             var missing = false
             for index in layout.visible {
                 guard let photo = try? await collection.photo(at: index) else { continue }
-                if gridPictures.pictures[GridPictures.key(photo, box)] == nil { missing = true }
+                if gridPictures.pictures[gridPictures.key(photo, box)] == nil { missing = true }
             }
             guard missing, !running.isEmpty else { return }
             for task in running { await task.value }
@@ -226,10 +251,16 @@ extension ViewerController {
     }
 }
 
-extension Bitmap {
-    /// The bitmap scaled to fit `box` (never up).
-    fileprivate func fitted(into box: PixelSize) -> Bitmap {
-        let fitting = size.fitting(in: box)
-        return fitting == size ? self : resized(to: fitting)
+extension GridCells {
+    /// A thumbnail made into a cell's picture: fitted into `box` (never
+    /// up), or scaled to cover it and cropped where the strategy chooses.
+    func shape(_ thumbnail: Bitmap, into box: PixelSize) -> Bitmap {
+        switch self {
+        case .fit:
+            let fitting = thumbnail.size.fitting(in: box)
+            return fitting == thumbnail.size ? thumbnail : thumbnail.resized(to: fitting)
+        case .fill(let strategy):
+            return thumbnail.filling(box, crop: strategy)
+        }
     }
 }

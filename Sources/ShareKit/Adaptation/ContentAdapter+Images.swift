@@ -25,15 +25,16 @@ extension ContentAdapter {
         case reencoded
     }
 
-    /// An image in one of `formats`, inside `box`, under `maxBytes`, with
-    /// only the metadata `policy` keeps. The original compressed pixels
+    /// An image in one of `formats`, inside `box` (filling it, cropped by
+    /// `crop`, when that is given), under `maxBytes`, with only the
+    /// metadata `policy` keeps. The original compressed pixels
     /// whenever they qualify: the container rewritten under the policy, and
     /// a JPEG turned upright losslessly when its orientation is all that is
     /// wrong (blocks that cannot move whole, a format that cannot be
     /// rewritten in place, a cap missed: re-encoded instead).
     func fit(
-        _ image: ShareImage, formats: [ImageFormat], maxBytes: Int, box: PixelSize?, policy: MetadataPolicy, forceEncode: Bool = false,
-        encodes: inout Int
+        _ image: ShareImage, formats: [ImageFormat], maxBytes: Int, box: PixelSize?, crop: CropStrategy? = nil, policy: MetadataPolicy,
+        forceEncode: Bool = false, encodes: inout Int
     ) -> Result<(PreparedContent.Image, FitChange), FitFailure> {
         guard let format = formats.first(where: { registry.encodableFormats.contains($0) }) else { return .failure(.noWritableFormat) }
         var bitmap: Bitmap
@@ -56,8 +57,10 @@ extension ContentAdapter {
                     (PreparedContent.Image(bytes: passed.bytes, format: info.format, size: info.orientedSize, removedMetadata: passed.removed), change))
             }
             do {
+                let (mode, strategy): (RenditionMode, CropStrategy) = box != nil && crop != nil ? (.fill, crop ?? .centre) : (.fit, .centre)
                 var rendition = try DecodedImage(
-                    rendering: bytes, in: box ?? info.orientedSize, options: RenditionOptions(colorHandling: .preserve), registry: registry)
+                    rendering: bytes, in: box ?? info.orientedSize, mode: mode, options: RenditionOptions(colorHandling: .preserve, crop: strategy),
+                    registry: registry)
                 if rendition.colorProfile != nil {
                     rendition.convertToSRGB()
                     if maxBytes >= Self.profileEmbeddingMinimumBytes { profile = .sRGB }
@@ -72,7 +75,11 @@ extension ContentAdapter {
             }
         case .bitmap(let pixels):
             bitmap = pixels
-            if let box, !box.covers(pixels.size) { bitmap = pixels.resized(to: pixels.size.fitting(in: box)) }
+            if let box, let crop {
+                bitmap = pixels.filling(box, crop: crop)
+            } else if let box, !box.covers(pixels.size) {
+                bitmap = pixels.resized(to: pixels.size.fitting(in: box))
+            }
         }
         do {
             for _ in 0..<6 {

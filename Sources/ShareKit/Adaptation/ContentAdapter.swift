@@ -105,7 +105,10 @@ public struct ContentAdapter: Sendable {
         var thumbnail: PreparedContent.Image?
         if let rule = constraints.thumbnail, let source = content.link?.thumbnail ?? content.images.first {
             let policy = content.metadata.narrowed(by: rule.metadata)
-            switch fit(source, formats: [rule.format], maxBytes: rule.maxBytes, box: rule.maxSize, policy: policy, forceEncode: true, encodes: &encodes) {
+            switch fit(
+                source, formats: [rule.format], maxBytes: rule.maxBytes, box: rule.maxSize, crop: content.link == nil ? nil : rule.crop,
+                policy: policy, forceEncode: true, encodes: &encodes)
+            {
             case .success(let (prepared, _)): thumbnail = prepared
             case .failure(.unreadable(let error)):
                 // An unreadable first image is reported once, as an image.

@@ -71,6 +71,14 @@ public struct ShareConstraints: Hashable, Sendable {
         public var maxBytes: Int
         /// The box it must fit.
         public var maxSize: PixelSize
+        /// How a link card's thumbnail takes ``maxSize``: `nil` (the
+        /// default) fits the whole picture inside it; a strategy fills it
+        /// exactly, the picture cropped where the strategy chooses. For a
+        /// destination that shows link cards' pictures in a square whatever
+        /// their shape (WeChat's chat bubbles), so the sender, not the app,
+        /// chooses what the square keeps. A picture message's thumbnail
+        /// previews the picture itself and always keeps its shape.
+        public var crop: CropStrategy?
         /// The format written.
         public var format: ImageFormat
         /// The most metadata a thumbnail carries: by default
@@ -78,9 +86,12 @@ public struct ShareConstraints: Hashable, Sendable {
         public var metadata: MetadataPolicy
 
         /// Creates thumbnail rules.
-        public init(maxBytes: Int, maxSize: PixelSize, format: ImageFormat = .jpeg, metadata: MetadataPolicy = .strict) {
+        public init(
+            maxBytes: Int, maxSize: PixelSize, format: ImageFormat = .jpeg, metadata: MetadataPolicy = .strict, crop: CropStrategy? = nil
+        ) {
             self.maxBytes = maxBytes
             self.maxSize = maxSize
+            self.crop = crop
             self.format = format
             self.metadata = metadata
         }
