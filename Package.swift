@@ -95,6 +95,11 @@ let package = Package(
                 // libsdl2-ttf-dev (`make deps-build` installs them).
         ),
         .systemLibrary(
+            name: "CChafa",
+            pkgConfig: "chafa",
+            providers: [.apt(["libchafa-dev"])]
+        ),
+        .systemLibrary(
             name: "CSixel",
             pkgConfig: "libsixel",
             providers: [.apt(["libsixel-dev"])]
@@ -184,7 +189,7 @@ let package = Package(
         // The browser engine on a screen: an SDL2 window and terminal graphics.
         .target(
             name: "PhotoViewer",
-            dependencies: ["Execution", "PhotoBrowser", "ImageCodecs", "SystemSupport", "CSDL2", "CSixel", "CZlib"],
+            dependencies: ["Execution", "PhotoBrowser", "ImageCodecs", "SystemSupport", "CSDL2", "CChafa", "CZlib"],
             swiftSettings: swiftSettings
         ),
 

@@ -2,16 +2,18 @@
 // terminal, straight and through tmux, for a photo fitted to a terminal's
 // pixels (what photo-browser does for every frame it draws).
 //
-//   terminal-bench PHOTO [--size WxH] [--cell WxH] [--frames N] [--png OUT]
+//   terminal-bench PHOTO [--size WxH] [--cell WxH] [--frames N] [--png OUT] [--sixels DIR]
 //
-// Modes: sixel (libsixel, 256 colours); sixel through tmux's passthrough
+// Modes: sixel (libchafa, 256 colours, no dithering; ordered and diffusion
+// dithering too); sixel through tmux's passthrough
 // without a strip memory (a picture over tmux's 1 MiB limit is encoded
 // whole, found too big, then encoded again in strips) and with one (the
 // viewer's: strips at once from the second frame); kitty with zlib (for a
 // terminal across a network) and raw (the viewer's for a terminal on this
 // machine), raw through tmux too. Each mode encodes the same fitted picture `frames` times.
 // `--png OUT` writes the fitted picture, for other tools to encode the same
-// pixels. Prints one JSON object: per mode, the median ms per frame and the
+// pixels; `--sixels DIR` writes each sixel mode's picture (DIR/NAME.six),
+// for its PSNR. Prints one JSON object: per mode, the median ms per frame and the
 // bytes per frame.
 
 import ExampleSupport
@@ -35,6 +37,7 @@ struct TerminalBench {
         var cell = PixelSize(width: 10, height: 20)
         var frames = 9
         var png: String?
+        var sixels: String?
         var reader = ArgumentReader(arguments)
         while let argument = reader.next() {
             switch argument {
@@ -46,10 +49,11 @@ struct TerminalBench {
                 cell = PixelSize(width: read.pixelWidth, height: read.pixelHeight)
             case "--frames": frames = try reader.number(for: argument, in: 1...1_000)
             case "--png": png = try reader.value(for: argument)
+            case "--sixels": sixels = try reader.value(for: argument)
             default: photo = argument
             }
         }
-        guard let photo else { throw CLIError("usage: terminal-bench PHOTO [--size WxH] [--cell WxH] [--frames N] [--png OUT]") }
+        guard let photo else { throw CLIError("usage: terminal-bench PHOTO [--size WxH] [--cell WxH] [--frames N] [--png OUT] [--sixels DIR]") }
         let canvas = try DecodedImage(renderingFileAt: photo, in: size, mode: .fit).bitmap
         if let png { try Data(PNGCodec().encode(canvas, options: .default)).write(to: URL(fileURLWithPath: png)) }
 
@@ -60,6 +64,8 @@ struct TerminalBench {
         remembering.stripMemory = memory
         let modes: [(String, any TerminalImageEncoder)] = [
             ("sixel", SixelImageEncoder()),
+            ("sixel_ordered", SixelImageEncoder(dithering: .ordered)),
+            ("sixel_diffusion", SixelImageEncoder(dithering: .diffusion)),
             ("sixel_tmux_found_each_frame", TmuxPassthroughEncoder(SixelImageEncoder(), row: 1, column: 1)),
             ("sixel_tmux_remembered", remembering),
             ("kitty_compressed", KittyImageEncoder()),
@@ -69,15 +75,18 @@ struct TerminalBench {
         var results: [String: Any] = ["canvas": "\(canvas.width)x\(canvas.height)", "cell": "\(cell.width)x\(cell.height)", "frames": frames]
         for (name, encoder) in modes {
             var times: [Double] = []
-            var bytes = 0
+            var bytes: [UInt8] = []
             for _ in 0..<frames {
                 let start = ContinuousClock.now
-                bytes = try encoder.encode(canvas, cellSize: cell).count
+                bytes = try encoder.encode(canvas, cellSize: cell)
                 times.append((ContinuousClock.now - start).inMilliseconds)
+            }
+            if let sixels, name.hasPrefix("sixel"), !name.contains("tmux") {
+                try Data(bytes).write(to: URL(fileURLWithPath: sixels).appendingPathComponent("\(name).six"))
             }
             // The first frame of the remembering mode finds the strips; the rest use them.
             let steady = name == "sixel_tmux_remembered" && times.count > 1 ? Array(times.dropFirst()) : times
-            results[name] = ["median_ms": steady.sorted()[steady.count / 2], "first_ms": times[0], "bytes": bytes]
+            results[name] = ["median_ms": steady.sorted()[steady.count / 2], "first_ms": times[0], "bytes": bytes.count]
         }
         let data = try JSONSerialization.data(withJSONObject: results, options: [.sortedKeys])
         print(String(decoding: data, as: UTF8.self))

@@ -1,52 +1,120 @@
-import CSixel
+import CChafa
+import Foundation
 public import ImageCodecs
 
-/// DEC sixel graphics through libsixel: a palette of up to 256 colours
-/// chosen for the canvas (median cut), Floyd–Steinberg diffusion.
+/// DEC sixel graphics through libchafa: a palette of up to 256 colours
+/// chosen for each picture, and no dithering by default.
+///
+/// A 1440x1080 photo takes about 96 ms on two cores, where libsixel's
+/// median cut and Floyd–Steinberg diffusion took 325 ms, and comes back
+/// closer to the photo (35.8 against 33.2 dB PSNR on the benchmark's
+/// picture): diffusion trades PSNR for smoother-looking gradients, which
+/// ``Dithering/diffusion`` still offers at about libsixel's cost.
+///
+/// libchafa spreads the work over its own worker threads (GLib's pool,
+/// one per core, made once and kept); call ``encode(_:cellSize:)`` from
+/// ImageCodecs' `ImageWorkers`, never from the cooperative pool: it
+/// blocks until the picture is made.
 public struct SixelImageEncoder: TerminalImageEncoder {
-    /// The most palette colours (2 ... 256).
-    public var colors: Int
+    /// How colours between the palette's are drawn.
+    public enum Dithering: String, Hashable, Sendable, CaseIterable {
+        /// The nearest palette colour (the highest PSNR, the fastest).
+        case none
+        /// A fixed ordered pattern: smoother gradients, a little noise.
+        case ordered
+        /// Error diffusion: the smoothest gradients, about four times slower.
+        case diffusion
+    }
 
-    /// Creates an encoder with up to `colors` palette entries.
-    public init(colors: Int = 256) {
-        self.colors = min(256, max(2, colors))
+    /// How colours between the palette's are drawn.
+    public var dithering: Dithering
+
+    /// Creates an encoder.
+    public init(dithering: Dithering = .none) {
+        self.dithering = dithering
     }
 
     public func encode(_ canvas: Bitmap, cellSize: PixelSize) throws(TerminalError) -> [UInt8] {
-        let rgb = canvas.pixelFormat == .rgb8 ? canvas : canvas.converted(to: .rgb8)
-        var pixels = rgb.tightlyPackedPixels
-        var dither: OpaquePointer?
-        guard sixel_dither_new(&dither, Int32(colors), nil) == SIXEL_OK, let dither else { throw .encoding("libsixel could not make a dither") }
-        defer { sixel_dither_unref(dither) }
-        let sink = SixelSink()
-        let box = Unmanaged.passRetained(sink)
-        defer { box.release() }
-        var output: OpaquePointer?
-        let write: sixel_write_function = { data, size, priv in
-            guard let data, let priv, size > 0 else { return 0 }
-            let sink = Unmanaged<SixelSink>.fromOpaque(priv).takeUnretainedValue()
-            data.withMemoryRebound(to: UInt8.self, capacity: Int(size)) { sink.bytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: Int(size))) }
-            return size
+        guard canvas.width > 0, canvas.height > 0 else { return [] }
+        let mode: Int32 =
+            switch dithering {
+            case .none: pd_chafa_dither_none()
+            case .ordered: pd_chafa_dither_ordered()
+            case .diffusion: pd_chafa_dither_diffusion()
+            }
+        // Sixels come in bands of six rows. A canvas of whole bands goes to
+        // libchafa as it is (RGB, no copy); otherwise the last band's
+        // missing rows are added transparent (alpha 0 draws nothing) and
+        // the header is made to say the true height.
+        let bandedHeight = (canvas.height + 5) / 6 * 6
+        var length = 0
+        let printed: UnsafeMutablePointer<CChar>?
+        if bandedHeight == canvas.height, canvas.pixelFormat == .rgb8 {
+            printed = canvas.pixels.withUnsafeBufferPointer { pixels in
+                pd_chafa_sixels(pixels.baseAddress, 0, Int32(canvas.width), Int32(canvas.height), Int32(canvas.bytesPerRow), mode, &length)
+            }
+        } else {
+            let rgba = Self.rgba(canvas, height: bandedHeight)
+            printed = rgba.withUnsafeBufferPointer { pixels in
+                pd_chafa_sixels(pixels.baseAddress, 1, Int32(canvas.width), Int32(bandedHeight), Int32(canvas.width * 4), mode, &length)
+            }
         }
-        guard sixel_output_new(&output, write, box.toOpaque(), nil) == SIXEL_OK, let output else {
-            throw .encoding("libsixel could not make an output")
+        guard let printed else { throw .encoding("libchafa could not make a \(canvas.width)x\(bandedHeight) sixel canvas") }
+        defer { pd_chafa_free(printed) }
+        var bytes = [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
+            printed.withMemoryRebound(to: UInt8.self, capacity: length) { buffer.baseAddress?.update(from: $0, count: length) }
+            count = length
         }
-        defer { sixel_output_unref(output) }
-        let width = Int32(rgb.width)
-        let height = Int32(rgb.height)
-        let status = pixels.withUnsafeMutableBufferPointer { bytes -> SIXELSTATUS in
-            let pixels = bytes.baseAddress!
-            let initialised = sixel_dither_initialize(
-                dither, pixels, width, height, SIXEL_PIXELFORMAT_RGB888, SIXEL_LARGE_AUTO, SIXEL_REP_AUTO, SIXEL_QUALITY_AUTO)
-            guard initialised == SIXEL_OK else { return initialised }
-            return sixel_encode(pixels, width, height, 3, dither, output)
-        }
-        guard status == SIXEL_OK else { throw .encoding("libsixel returned status \(status)") }
-        return sink.bytes
+        Self.setRasterHeight(of: &bytes, to: canvas.height, from: bandedHeight)
+        return bytes
     }
-}
 
-/// Collects libsixel's output. Only touched by the encode call that owns it, on one thread.
-private final class SixelSink {
-    var bytes: [UInt8] = []
+    /// The canvas as tightly packed RGBA rows, opaque (or its own alpha),
+    /// then transparent rows down to `height`: one pass.
+    static func rgba(_ canvas: Bitmap, height: Int) -> [UInt8] {
+        let width = canvas.width
+        return [UInt8](unsafeUninitializedCapacity: width * height * 4) { out, count in
+            out.initialize(repeating: 0)
+            canvas.pixels.withUnsafeBufferPointer { source in
+                for y in 0..<canvas.height {
+                    var s = y * canvas.bytesPerRow
+                    var t = y * width * 4
+                    for _ in 0..<width {
+                        switch canvas.pixelFormat {
+                        case .gray8: (out[t], out[t + 1], out[t + 2], out[t + 3]) = (source[s], source[s], source[s], 255)
+                        case .rgb8: (out[t], out[t + 1], out[t + 2], out[t + 3]) = (source[s], source[s + 1], source[s + 2], 255)
+                        case .rgba8: (out[t], out[t + 1], out[t + 2], out[t + 3]) = (source[s], source[s + 1], source[s + 2], source[s + 3])
+                        }
+                        s += canvas.pixelFormat.bytesPerPixel
+                        t += 4
+                    }
+                }
+            }
+            count = width * height * 4
+        }
+    }
+
+    /// Makes the raster attributes (`"1;1;W;H`) of `bytes` say `height`
+    /// where libchafa wrote `bandedHeight`, so a terminal sizes the
+    /// picture to the canvas, not to its last band. Anything else is left
+    /// as it is.
+    package static func setRasterHeight(of bytes: inout [UInt8], to height: Int, from bandedHeight: Int) {
+        guard height != bandedHeight, let quote = bytes.prefix(32).firstIndex(of: UInt8(ascii: "\"")) else { return }
+        // Pan;Pad;Ph;Pv: the height is the digits after the third semicolon.
+        let digits = UInt8(ascii: "0")...UInt8(ascii: "9")
+        var index = quote + 1
+        var semicolons = 0
+        while index < bytes.count, semicolons < 3 {
+            if bytes[index] == UInt8(ascii: ";") {
+                semicolons += 1
+            } else if !digits.contains(bytes[index]) {
+                return
+            }
+            index += 1
+        }
+        var end = index
+        while end < bytes.count, digits.contains(bytes[end]) { end += 1 }
+        guard semicolons == 3, bytes[index..<end].elementsEqual("\(bandedHeight)".utf8) else { return }
+        bytes.replaceSubrange(index..<end, with: "\(height)".utf8)
+    }
 }

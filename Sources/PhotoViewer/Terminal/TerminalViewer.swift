@@ -333,6 +333,12 @@ private struct TerminalSession {
         await writer.run { device.write(bytes) }
     }
 
+    /// `canvas` encoded on the image workers' threads: a sixel or zlib
+    /// encode blocks for tens of milliseconds, never on the cooperative pool.
+    static func encode(_ canvas: Bitmap, with encoder: any TerminalImageEncoder, cellSize: PixelSize) async throws(TerminalError) -> [UInt8] {
+        try await ImageWorkers.shared.run { () throws(TerminalError) -> [UInt8] in try encoder.encode(canvas, cellSize: cellSize) }
+    }
+
     mutating func draw(after input: ContinuousClock.Instant?) async {
         // The information overlay gets rows of its own below the picture
         // (text over a kitty or sixel picture would be hidden by it): the
@@ -356,13 +362,13 @@ private struct TerminalSession {
         case .page(let page):
             do {
                 let canvas = try FrameCompositor.canvas(for: page, viewport: CGSize(width: canvasSize.width, height: canvasSize.height), scale: 1)
-                picture = try encoder.encode(canvas, cellSize: cell)
+                picture = try await Self.encode(canvas, with: encoder, cellSize: cell)
             } catch {
                 failure = "\(error)"
             }
         case .failure(let reason): failure = reason
         case .grid(let grid):
-            do { picture = try encoder.encode(grid.canvas, cellSize: cell) } catch { failure = "\(error)" }
+            do { picture = try await Self.encode(grid.canvas, with: encoder, cellSize: cell) } catch { failure = "\(error)" }
         }
         var out: [UInt8] = Array("\u{1B}[?2026h".utf8)
         // The last frame's picture goes after the new one is sent (none to send: at once).
