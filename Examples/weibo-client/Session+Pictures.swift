@@ -61,10 +61,18 @@ struct TimelinePictures {
     }
 
     /// Draws one post's pictures (those that loaded) and says which did not.
-    mutating func draw(_ results: [Result<Bitmap, ImageLoadingError>]) {
+    /// The pictures are encoded on the image workers' threads (a sixel
+    /// row takes milliseconds), never on the cooperative pool.
+    mutating func draw(_ results: [Result<Bitmap, ImageLoadingError>]) async {
         let bitmaps = results.compactMap { try? $0.get() }
+        let (inline, box) = (self.inline, self.box)
         do {
-            Console.graphics(try inline.rows(bitmaps, columns: box.columns, rows: box.rows))
+            let (bytes, advanced) = try await ImageWorkers.shared.run { () throws(TerminalError) -> ([UInt8], InlinePictures) in
+                var pictures = inline
+                return (try pictures.rows(bitmaps, columns: box.columns, rows: box.rows), pictures)
+            }
+            self.inline = advanced
+            Console.graphics(bytes)
         } catch {
             Console.line("  [pictures cannot be drawn: \(error)]")
         }
@@ -88,7 +96,7 @@ extension Session {
                 Console.line(Output.describe(post, listsPictures: pictures == nil))
                 if pictures != nil {
                     let results = await loads[next].value
-                    if !results.isEmpty { pictures?.draw(results) }
+                    if !results.isEmpty { await pictures?.draw(results) }
                 }
                 next += 1
             case .gap(let gap): Console.line("  ⋯ more posts here: weibo-client \(Self.fillCommand(id, gap))")
