@@ -7,21 +7,15 @@
 # Environment: RUNS (default 15) repetitions per measurement.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-RUNS=${RUNS:-15}
-WORK=${WORK:-$(mktemp -d)}
-SOURCE=Tests/Fixtures/conformance/exif-orientation-examples/Landscape_1.jpg
-PY=/usr/bin/python3
-
-swift build -c release --product codec-bench >/dev/null
-BENCH=.build/release/codec-bench
+# shellcheck source=scripts/bench-common.sh
+. scripts/bench-common.sh
+build_codec_bench
 
 # Realistic large images: a real photo upscaled, with sensor-like noise.
 [ -f "$WORK/24mp.jpg" ] || convert "$SOURCE" -resize '6000x4000!' -attenuate 0.4 +noise Gaussian -quality 90 -sampling-factor 2x2 "$WORK/24mp.jpg"
 [ -f "$WORK/12mp.png" ] || convert "$SOURCE" -resize '4000x3000!' -attenuate 0.2 +noise Gaussian "$WORK/12mp.png"
 [ -f "$WORK/12mp.webp" ] || convert "$SOURCE" -resize '4000x3000!' -attenuate 0.2 +noise Gaussian -quality 85 "$WORK/12mp.webp"
 
-# shellcheck source=scripts/bench-common.sh
-. scripts/bench-common.sh
 
 # Median in-process Pillow decode time in ms. $1 file, $2 draft scale (1 = none).
 pillow_ms() {

@@ -31,6 +31,8 @@ import tempfile
 import threading
 import time
 
+import benchmarks
+
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 ROUNDS = int(os.environ.get("ROUNDS", "3"))
 RATE = 125_000
@@ -163,9 +165,7 @@ def main() -> int:
         f"| bytes sent for a download cut at 50% | {pct(median(ours)):.1f}% (resumed from the disk cache, Range + If-Range) | {pct(median(restart)):.1f}% (`--retry`: starts over); {pct(median(resumed)):.1f}% (`-C -`, no If-Range) | {median(ours) / median(restart):.3f}x of `--retry` |",
         "<!-- downloads:end -->",
     ]
-    section = "\n".join(lines)
-    print(section)
-    subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "scripts/update-benchmarks.py"), "downloads"], input=section, text=True, check=True)
+    benchmarks.publish("downloads", lines)
     shutil.rmtree(work, ignore_errors=True)
     return 0
 

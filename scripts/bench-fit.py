@@ -19,6 +19,8 @@ import sys
 import tempfile
 import time
 
+import benchmarks
+
 from PIL import Image, ImageChops, ImageOps, ImageStat
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
@@ -142,7 +144,7 @@ def main():
         *lines,
         "<!-- fit:end -->",
     ])
-    subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "update-benchmarks.py"), "fit"], input=table, text=True, check=True)
+    benchmarks.write_section("fit", table)
     print(table)
     print("\n".join(summary))
 

@@ -34,6 +34,8 @@ run, median_ms, peak_rss_mb, WORK, RUNS, PHOTO_FIT = (
 
 from PIL import Image, ImageChops, ImageStat  # noqa: E402
 
+import benchmarks
+
 ADOBE = "/usr/share/color/icc/colord/AdobeRGB1998.icc"
 
 
@@ -136,7 +138,7 @@ def main():
         *decode_lines,
         "<!-- heif:end -->",
     ])
-    subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "update-benchmarks.py"), "heif"], input=table, text=True, check=True)
+    benchmarks.write_section("heif", table)
     print(table)
     print("\n".join(summary))
 

@@ -25,6 +25,8 @@ import tempfile
 import threading
 import time
 
+import benchmarks
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 RUNS = int(os.environ.get("RUNS", "3"))
 WORK = os.environ.get("WORK") or tempfile.mkdtemp(prefix="bench-hostile-")
@@ -148,9 +150,7 @@ def main():
         note = "" if status == 0 else f" (exit {status})"
         lines.append(f"| {name} | {seconds:.2f} s{note} | {megabytes:.0f} MB | {before} |")
     lines.append("<!-- hostile-state:end -->")
-    section = "\n".join(lines)
-    print(section)
-    subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "update-benchmarks.py"), "hostile-state"], input=section, text=True, check=True)
+    benchmarks.publish("hostile-state", lines)
 
 
 if __name__ == "__main__":

@@ -9,14 +9,9 @@
 # Usage: scripts/bench-jxl.sh   (make bench-jxl)     Environment: RUNS (default 15).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-RUNS=${RUNS:-15}
-WORK=${WORK:-$(mktemp -d)}
-SOURCE=Tests/Fixtures/conformance/exif-orientation-examples/Landscape_1.jpg
-PY=/usr/bin/python3
-swift build -c release --product codec-bench >/dev/null
-BENCH=.build/release/codec-bench
 # shellcheck source=scripts/bench-common.sh
 . scripts/bench-common.sh
+build_codec_bench
 
 [ -f "$WORK/12mp.png" ] || convert "$SOURCE" -resize '4000x3000!' -attenuate 0.2 +noise Gaussian "$WORK/12mp.png"
 [ -f "$WORK/12mp.jpg" ] || convert "$WORK/12mp.png" -quality 90 "$WORK/12mp.jpg"

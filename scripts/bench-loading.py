@@ -36,6 +36,8 @@ import time
 
 from PIL import Image
 
+import benchmarks
+
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 ROUNDS = int(os.environ.get("ROUNDS", "5"))
 LATENCY = 0.020
@@ -281,7 +283,7 @@ def main():
             "<!-- loading:end -->",
         ]
         section = "\n".join(lines)
-        subprocess.run([sys.executable, os.path.join(ROOT, "scripts/update-benchmarks.py"), "loading"], input=section, text=True, check=True)
+        benchmarks.write_section("loading", section)
         print(section)
         print(json.dumps({"photodeck": photodeck, "scripted_first": scripted_first, "scripted_all": scripted_all, "hits": hits}), file=sys.stderr)
     finally:

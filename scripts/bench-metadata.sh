@@ -9,13 +9,9 @@
 # Environment: RUNS (default 15) repetitions per measurement.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-RUNS=${RUNS:-15}
-WORK=${WORK:-$(mktemp -d)}
-SOURCE=Tests/Fixtures/conformance/exif-orientation-examples/Landscape_1.jpg
-PY=/usr/bin/python3
-
-swift build -c release --product codec-bench >/dev/null
-BENCH=.build/release/codec-bench
+# shellcheck source=scripts/bench-common.sh
+. scripts/bench-common.sh
+build_codec_bench
 
 # A phone photo: a real picture upscaled to 4032x3024 (a 12 MP phone's size, whole 16-pixel blocks)
 # with sensor-like noise, then a phone's metadata.
@@ -28,8 +24,6 @@ if [ ! -f "$WORK/phone.jpg" ]; then
 fi
 size=$(stat -c %s "$WORK/phone.jpg")
 
-# shellcheck source=scripts/bench-common.sh
-. scripts/bench-common.sh
 gps() { exiftool -s -s -s -GPSLatitude "$1" | grep -q . && echo "GPS left" || echo "no GPS"; }
 # PSNR of $1 against $2, both decoded by Pillow (same size expected).
 psnr() {

@@ -27,6 +27,8 @@ import tempfile
 import threading
 import time
 
+import benchmarks
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 BROWSER = os.path.join(ROOT, ".build", "release", "photo-browser")
 PAGES = int(os.environ.get("PAGES", "1000"))
@@ -190,7 +192,7 @@ def main():
     table += ["", "<!-- paging:end -->"]
     section = "\n".join(table)
     print(section)
-    subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "update-benchmarks.py"), "paging"], input=section, text=True, check=True)
+    benchmarks.write_section("paging", section)
 
 
 if __name__ == "__main__":

@@ -23,6 +23,8 @@ import sys
 import tempfile
 import time
 
+import benchmarks
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 FIXTURES = os.path.join(ROOT, "Tests/Fixtures")
 SET = os.path.join(FIXTURES, "smartcrop")
@@ -188,7 +190,7 @@ rendition alone in process.
 {inproc}
 <!-- smartcrop:end -->"""
     if os.environ.get("NO_WRITE") != "1":
-        subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "scripts/update-benchmarks.py"), "smartcrop"], input=section, text=True, check=True)
+        benchmarks.write_section("smartcrop", section)
 
 
 if __name__ == "__main__":

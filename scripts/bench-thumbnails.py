@@ -23,6 +23,8 @@ import sys
 import tempfile
 import time
 
+import benchmarks
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 RELEASE = os.path.join(ROOT, ".build", "release")
 WORK = os.environ.get("WORK", os.path.join(ROOT, ".build", "bench-thumbnails"))
@@ -155,7 +157,7 @@ def main():
     ]
     section = "\n".join(table)
     print(section)
-    subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "update-benchmarks.py"), "thumbnails"], input=section, text=True, check=True)
+    benchmarks.write_section("thumbnails", section)
 
 
 if __name__ == "__main__":

@@ -23,6 +23,8 @@ import sys
 import tempfile
 import time
 
+import benchmarks
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 BROWSER = os.path.join(ROOT, ".build", "release", "photo-browser")
 WORK = os.environ.get("WORK", os.path.join(ROOT, ".build", "bench-viewer"))
@@ -181,7 +183,7 @@ def main():
     ]
     section = "\n".join(table)
     print(section)
-    subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "update-benchmarks.py"), "viewer"], input=section, text=True, check=True)
+    benchmarks.write_section("viewer", section)
 
 
 if __name__ == "__main__":

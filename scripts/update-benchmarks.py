@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Puts a benchmark's section into BENCHMARKS.md.
+"""Puts a benchmark's section into BENCHMARKS.md (for the shell scripts;
+Python scripts call `benchmarks.write_section`).
 
 Reads the section from standard input; it must start with
 `<!-- NAME:begin -->` and end with `<!-- NAME:end -->`. The section between
@@ -7,27 +8,17 @@ the same markers in BENCHMARKS.md is replaced, or the new one appended.
 
 Usage: ... | python3 scripts/update-benchmarks.py NAME
 """
-import os
-import re
 import sys
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+import benchmarks
 
 
 def main() -> int:
-    name = sys.argv[1]
-    section = sys.stdin.read().strip("\n")
-    begin, end = f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
-    if not (section.startswith(begin) and section.endswith(end)):
-        print(f"the section must start with {begin} and end with {end}", file=sys.stderr)
+    try:
+        benchmarks.write_section(sys.argv[1], sys.stdin.read())
+    except ValueError as error:
+        print(error, file=sys.stderr)
         return 1
-    path = os.path.join(ROOT, "BENCHMARKS.md")
-    text = open(path).read() if os.path.exists(path) else "# Benchmarks\n\nEvery figure here comes from a script in `scripts/`; rerun it to refresh its section.\n"
-    if begin in text:
-        text = re.sub(re.escape(begin) + r".*" + re.escape(end), lambda _: section, text, flags=re.S)
-    else:
-        text = text.rstrip("\n") + "\n\n" + section + "\n"
-    open(path, "w").write(text)
     return 0
 
 

@@ -1,5 +1,6 @@
 import Foundation
 import ImageCodecs
+import TestSupport
 import Testing
 
 /// Runs the built `photo-fit` executable and checks its contract.
@@ -103,7 +104,7 @@ struct PhotoFitTests {
         let result = try await ExampleProcess.run("photo-fit", ["--width", "160", "--height", "160", "--crop", "attention", input, output])
         #expect(result.status == 0, "\(result.standardError)")
         let expected = try DecodedImage(
-            rendering: try Data(contentsOf: URL(fileURLWithPath: input)), in: PixelSize(width: 160, height: 160), mode: .fill,
+            rendering: try fileBytes(URL(fileURLWithPath: input), limit: 1 << 20), in: PixelSize(width: 160, height: 160), mode: .fill,
             options: RenditionOptions(crop: .attention))
         let crop = try #require(expected.crop)
         #expect(result.standardOutput.contains("kept \(crop) (attention)"), "\(result.standardOutput)")
@@ -133,7 +134,7 @@ struct PhotoFitTests {
         let corrupt = Self.temporaryFile("corrupt.jpg")
         try Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + [UInt8](repeating: 0x42, count: 64)).write(to: URL(fileURLWithPath: corrupt))
         let truncated = Self.temporaryFile("truncated.jpg")
-        let sample = try Data(contentsOf: Self.samples.appendingPathComponent("waterfall.jpg"))
+        let sample = Data(try fileBytes(Self.samples.appendingPathComponent("waterfall.jpg"), limit: 16 << 20))
         try sample.prefix(sample.count / 2).write(to: URL(fileURLWithPath: truncated))
         defer {
             try? FileManager.default.removeItem(atPath: corrupt)

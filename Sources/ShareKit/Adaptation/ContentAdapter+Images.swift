@@ -57,10 +57,11 @@ extension ContentAdapter {
                     (PreparedContent.Image(bytes: passed.bytes, format: info.format, size: info.orientedSize, removedMetadata: passed.removed), change))
             }
             do {
-                let (mode, strategy): (RenditionMode, CropStrategy) = box != nil && crop != nil ? (.fill, crop ?? .centre) : (.fit, .centre)
+                // A crop fills the box; without one the image fits inside it.
+                let mode: RenditionMode = box != nil && crop != nil ? .fill : .fit
                 var rendition = try DecodedImage(
-                    rendering: bytes, in: box ?? info.orientedSize, mode: mode, options: RenditionOptions(colorHandling: .preserve, crop: strategy),
-                    registry: registry)
+                    rendering: bytes, in: box ?? info.orientedSize, mode: mode,
+                    options: RenditionOptions(colorHandling: .preserve, crop: crop ?? .centre), registry: registry)
                 if rendition.colorProfile != nil {
                     rendition.convertToSRGB()
                     if maxBytes >= Self.profileEmbeddingMinimumBytes { profile = .sRGB }

@@ -59,28 +59,31 @@ extension CropAnalysis {
     /// the occupied bins (a few hundred), not over pixel pairs.
     func colourRarity(lightness: [Float], aStar: [Float], bStar: [Float]) -> [Float] {
         let count = width * height
+        let levels = 12
         var binOf = [Int](repeating: 0, count: count)
-        var members: [Int: (count: Int, l: Float, a: Float, b: Float)] = [:]
+        var members = [Int](repeating: 0, count: levels * levels * levels)
+        var sums = [(l: Float, a: Float, b: Float)](repeating: (0, 0, 0), count: members.count)
         for i in 0..<count {
-            let key = Int(red[i] * 11 + 0.5) * 144 + Int(green[i] * 11 + 0.5) * 12 + Int(blue[i] * 11 + 0.5)
-            binOf[i] = key
-            let sum = members[key] ?? (0, 0, 0, 0)
-            members[key] = (sum.count + 1, sum.l + lightness[i], sum.a + aStar[i], sum.b + bStar[i])
+            func level(_ value: Float) -> Int { min(levels - 1, max(0, Int(value * Float(levels - 1) + 0.5))) }
+            let bin = (level(red[i]) * levels + level(green[i])) * levels + level(blue[i])
+            binOf[i] = bin
+            members[bin] += 1
+            sums[bin] = (sums[bin].l + lightness[i], sums[bin].a + aStar[i], sums[bin].b + bStar[i])
         }
-        let bins = members.map { key, sum in
-            (key: key, weight: Float(sum.count) / Float(count), l: sum.l / Float(sum.count), a: sum.a / Float(sum.count), b: sum.b / Float(sum.count))
+        let occupied = members.indices.filter { members[$0] > 0 }.map { bin in
+            let n = Float(members[bin])
+            return (bin: bin, weight: n / Float(count), l: sums[bin].l / n, a: sums[bin].a / n, b: sums[bin].b / n)
         }
-        var rarity: [Int: Float] = [:]
-        rarity.reserveCapacity(bins.count)
-        for bin in bins {
+        var rarity = [Float](repeating: 0, count: members.count)
+        for colour in occupied {
             var total: Float = 0
-            for other in bins {
-                let (dl, da, db) = (bin.l - other.l, bin.a - other.a, bin.b - other.b)
+            for other in occupied {
+                let (dl, da, db) = (colour.l - other.l, colour.a - other.a, colour.b - other.b)
                 total += other.weight * (dl * dl + da * da + db * db).squareRoot()
             }
-            rarity[bin.key] = total
+            rarity[colour.bin] = total
         }
-        return binOf.map { rarity[$0] ?? 0 }
+        return binOf.map { rarity[$0] }
     }
 
     /// CIELAB (D65) of an sRGB colour in 0...1 (decoded through the

@@ -1,0 +1,35 @@
+"""What the benchmark scripts share: one way to put a section into
+BENCHMARKS.md. Import it from a script in this folder (`import benchmarks`);
+`update-benchmarks.py` is the same as a command.
+"""
+import os
+import re
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+
+
+def write_section(name, section):
+    """Puts `section` (it starts with `<!-- NAME:begin -->` and ends with
+    `<!-- NAME:end -->`) into BENCHMARKS.md in place of the section between
+    the same markers, or appends it. Raises ValueError for a section
+    without its markers."""
+    section = section.strip("\n")
+    begin, end = f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
+    if not (section.startswith(begin) and section.endswith(end)):
+        raise ValueError(f"the section must start with {begin} and end with {end}")
+    path = os.path.join(ROOT, "BENCHMARKS.md")
+    text = open(path).read() if os.path.exists(path) else "# Benchmarks\n\nEvery figure here comes from a script in `scripts/`; rerun it to refresh its section.\n"
+    if begin in text:
+        text = re.sub(re.escape(begin) + r".*" + re.escape(end), lambda _: section, text, flags=re.S)
+    else:
+        text = text.rstrip("\n") + "\n\n" + section + "\n"
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def publish(name, lines):
+    """Joins `lines` into the section, prints it and writes it (see
+    `write_section`)."""
+    section = "\n".join(lines)
+    print(section)
+    write_section(name, section)
