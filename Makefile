@@ -225,9 +225,10 @@ bench-smartcrop: deps-bench
 	for product in photo-fit codec-bench; do swift build -c release --product $$product || exit 1; done
 	/usr/bin/python3 scripts/bench-smartcrop.py
 
-## bench-fit: photo-fit renditions beside vipsthumbnail, ImageMagick, Pillow, djpeg.
+## bench-fit: photo-fit renditions beside vipsthumbnail, ImageMagick, Pillow, djpeg;
+## the JPEG rows in process against tjbench's decode + encode (the floor).
 bench-fit: deps-bench
-	swift build -c release --product photo-fit
+	for product in photo-fit codec-bench; do swift build -c release --product $$product || exit 1; done
 	/usr/bin/python3 scripts/bench-fit.py
 
 ## bench-hostile: what hostile state and answers cost (a panorama, a grid of them,

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Renditions: photo-fit beside vipsthumbnail, ImageMagick, Pillow and a
-djpeg -scale | cjpeg lower bound, in one run on the same generated images.
+djpeg -scale | cjpeg lower bound, in one run on the same generated images;
+then the JPEG rows against libjpeg-turbo's floor.
 
 For each row it reports the median wall time (hyperfine), the ratio to
 vipsthumbnail, the output's PSNR against a reference made by a full decode +
@@ -8,8 +9,17 @@ EXIF transpose + Lanczos3 to the same size (Pillow, no draft), and peak
 memory (GNU time's maximum resident set size). The table goes to
 BENCHMARKS.md between the fit markers.
 
+The floor table times the same work in process, without a process's
+start (28 ms of the Swift runtime and its libraries): codec-bench's
+rendition plus a quality-85 JPEG encode, against tjbench's decode at the
+DCT scale the rendition decodes at plus tjbench's encode of the output size
+(4:2:0, quality 85). Each of ROUNDS rounds times all three back to back;
+the ratio is the median of the rounds' ratios, so that the machine's
+drift between rounds cancels.
+
 Run through `make bench-fit` (installs the tools and builds -c release).
-Environment: RUNS (default 10), WORK (a folder to keep generated images in).
+Environment: RUNS (default 10), ROUNDS (default 9), WORK (a folder to keep
+generated images in).
 """
 import json
 import os
@@ -27,7 +37,9 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 SOURCE = os.path.join(ROOT, "Tests", "Fixtures", "conformance", "exif-orientation-examples", "Landscape_1.jpg")
 RUNS = int(os.environ.get("RUNS", "10"))
 WORK = os.environ.get("WORK") or tempfile.mkdtemp(prefix="bench-fit-")
+ROUNDS = int(os.environ.get("ROUNDS", "9"))
 PHOTO_FIT = os.path.join(ROOT, ".build", "release", "photo-fit")
+CODEC_BENCH = os.path.join(ROOT, ".build", "release", "codec-bench")
 
 PILLOW = r'''
 import sys
@@ -91,6 +103,57 @@ def psnr(path, source):
     return float("inf") if mse == 0 else 10 * __import__("math").log10(255 * 255 / mse)
 
 
+def decode_scale(stored, target, headroom=2):
+    """The DCT scale a rendition decodes at: the smallest of 1/8, 1/4, 1/2
+    and 1 that leaves `headroom` times the target (RenditionOptions'
+    shrinkOnLoadHeadroom, 2 by default; JPEGCodec.scaling)."""
+    for eighths in (1, 2, 4, 8):
+        width, height = -(-stored[0] * eighths // 8), -(-stored[1] * eighths // 8)
+        if width >= target[0] * headroom and height >= target[1] * headroom:
+            return eighths
+    return 8
+
+
+def tjbench_ms(arguments, pixels):
+    """Milliseconds per image from tjbench's quiet table (its throughput
+    column is megapixels a second of `pixels`)."""
+    out = run(f"tjbench {arguments} -benchtime 1 -warmup 0.5 -quiet -nowrite").stdout
+    rows = [line.split() for line in out.splitlines() if line.strip() and not line.startswith(("Pixel", "Format", "-"))]
+    numbers = [float(field) for field in rows[-1] if re.fullmatch(r"[0-9.]+", field)]
+    return pixels / 1e6 / numbers[-1] * 1000 if "-componly" not in arguments else pixels / 1e6 / numbers[-2] * 1000
+
+
+def floor_rows(images):
+    """The JPEG rows in process against tjbench's decode + encode."""
+    rows = [("24 MP JPEG -> 1170x2532", images["24mp.jpg"], (1170, 2532)), ("12 MP JPEG, orientation 6 -> 1170x2532", images["12mp-o6.jpg"], (1170, 2532))]
+    lines = []
+    for label, source, box in rows:
+        image = Image.open(source)
+        stored = image.size
+        upright = ImageOps.exif_transpose(image).size
+        scale = min(box[0] / upright[0], box[1] / upright[1], 1)
+        output = (round(upright[0] * scale), round(upright[1] * scale))
+        stored_target = output if upright == stored else (output[1], output[0])
+        eighths = decode_scale(stored, stored_target)
+        ppm = os.path.join(WORK, f"floor-{output[0]}x{output[1]}.ppm")
+        ImageOps.exif_transpose(Image.open(source)).resize(output, Image.LANCZOS).save(ppm)
+        ours, decodes, encodes, ratios = [], [], [], []
+        for _ in range(ROUNDS):
+            ms = float(run(f"{CODEC_BENCH} {source} --render {box[0]}x{box[1]} --encode 85 --runs 5").stdout.split()[0])
+            decode = tjbench_ms(f"{source} -scale {eighths}/8", stored[0] * stored[1])
+            encode = tjbench_ms(f"{ppm} 85 -subsamp 420 -componly", output[0] * output[1])
+            ours.append(ms)
+            decodes.append(decode)
+            encodes.append(encode)
+            ratios.append(ms / (decode + encode))
+        median = lambda values: sorted(values)[len(values) // 2]
+        decoded = (-(-stored[0] * eighths // 8), -(-stored[1] * eighths // 8))
+        lines.append(
+            f"| {label} | {eighths}/8 ({decoded[0]}x{decoded[1]}) | {median(decodes):.1f} ms | {median(encodes):.1f} ms "
+            f"| {median(ours):.1f} ms | {median(ratios):.2f}x |")
+    return lines
+
+
 def main():
     images = make_images()
     pillow_script = os.path.join(WORK, "pillow_thumbnail.py")
@@ -127,6 +190,7 @@ def main():
             lines.append(f"| {label} | {tool} | {ms:.1f} ms | {ms / vips_ms:.2f}x | {size[0]}x{size[1]} | {q} | {rss:.0f} MB |")
             if tool == "photo-fit":
                 summary.append(f"{label}: {ms / vips_ms:.2f}x vipsthumbnail")
+    floor = floor_rows(images)
     cpu = re.sub(r".*: ", "", next(l for l in open("/proc/cpuinfo") if l.startswith("model name"))).strip()
     table = "\n".join([
         "<!-- fit:begin -->",
@@ -142,6 +206,17 @@ def main():
         "| image | tool | median | vs vips | output | PSNR | peak memory |",
         "|---|---|---|---|---|---|---|",
         *lines,
+        "",
+        "### The JPEG floor",
+        "",
+        f"The same JPEG rows in process (no process start), {ROUNDS} rounds: codec-bench's rendition plus a quality-85",
+        "encode (median of 5 per round) against tjbench's decode at the DCT scale the rendition decodes at (it keeps",
+        "twice the target for Lanczos3, as vipsthumbnail does) plus tjbench's encode of the output (4:2:0, quality 85).",
+        "The ratio is the median of the rounds' ratios.",
+        "",
+        "| image | decoded at | tjbench decode | tjbench encode | PhotoDeck rendition + encode | ratio to the floor |",
+        "|---|---|---|---|---|---|",
+        *floor,
         "<!-- fit:end -->",
     ])
     benchmarks.write_section("fit", table)

@@ -3,6 +3,7 @@
 //   codec-bench FILE [--fit WxH | --render WxH | --resize WxH | --strip | --rotate | --reencode-rotate] [--runs N]
 //   codec-bench FILE --fill WxH [--crop centre|attention|entropy] [--runs N]
 //   codec-bench FILE --placeholders [--runs N]
+//   codec-bench FILE --render WxH [--headroom N] [--encode Q] [--out FILE]
 //
 // --fit decodes at size; --render makes a display rendition; --resize times
 // only the resampler on the full decode. --strip rewrites the metadata under
@@ -11,7 +12,9 @@
 // replaces (decode, rotate the pixels, encode at quality 92). --fill makes
 // a fill rendition cropped by --crop's strategy (centre by default) and adds
 // the crop rectangle in the upright source's pixels (x, y, width, height)
-// to its line. --out FILE
+// to its line. --headroom sets RenditionOptions.shrinkOnLoadHeadroom for
+// --render and --fill; --encode Q adds a JPEG encode at quality Q to each
+// timed run (the whole of photo-fit's work, in process). --out FILE
 // writes the last result (for PSNR and exiftool checks).
 //
 // --placeholders times ThumbHash and BlurHash (4x3): each from the file's
@@ -39,6 +42,8 @@ var mode = "--fit"
 var path: String?
 var outputPath: String?
 var strategy = CropStrategy.centre
+var headroom = RenditionOptions.default.shrinkOnLoadHeadroom
+var encodeQuality: Int?
 while !arguments.isEmpty {
     let argument = arguments.removeFirst()
     switch argument {
@@ -50,6 +55,14 @@ while !arguments.isEmpty {
         mode = argument
     case "--out":
         outputPath = arguments.first
+        arguments.removeFirst()
+    case "--headroom":
+        guard let value = arguments.first.flatMap(Int.init), value >= 1 else { fail("--headroom needs a number from 1") }
+        headroom = value
+        arguments.removeFirst()
+    case "--encode":
+        guard let value = arguments.first.flatMap(Int.init), (1...100).contains(value) else { fail("--encode needs a quality from 1 to 100") }
+        encodeQuality = value
         arguments.removeFirst()
     case "--crop":
         guard let value = arguments.first.flatMap(CropStrategy.init(rawValue:)) else { fail("--crop is centre, attention or entropy") }
@@ -141,14 +154,15 @@ var times: [Double] = []
 var decodedSize = PixelSize(width: 0, height: 0)
 var sourceSize = PixelSize(width: 0, height: 0)
 var crop: PixelRect?
+var encoded: [UInt8] = []
 do {
     let full = try DecodedImage(decoding: bytes, options: DecodeOptions(appliesOrientation: false))
     func once() throws -> DecodedImage {
         switch (mode, box) {
         case ("--render", let box?):
-            return try DecodedImage(rendering: bytes, in: box)
+            return try DecodedImage(rendering: bytes, in: box, options: RenditionOptions(shrinkOnLoadHeadroom: headroom))
         case ("--fill", let box?):
-            return try DecodedImage(rendering: bytes, in: box, mode: .fill, options: RenditionOptions(crop: strategy))
+            return try DecodedImage(rendering: bytes, in: box, mode: .fill, options: RenditionOptions(shrinkOnLoadHeadroom: headroom, crop: strategy))
         case ("--resize", let box?):
             var image = full
             image.bitmap = full.bitmap.resized(to: full.bitmap.size.fitting(in: box))
@@ -161,6 +175,7 @@ do {
     for _ in 0..<runs {
         let start = DispatchTime.now().uptimeNanoseconds
         let image = try once()
+        if let encodeQuality { encoded = try image.bitmap.encoded(as: .jpeg, options: EncodeOptions(quality: encodeQuality)) }
         times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
         decodedSize = image.bitmap.size
         sourceSize = image.sourceSize
@@ -169,6 +184,7 @@ do {
 } catch {
     fail("\(error)")
 }
+if let outputPath, !encoded.isEmpty { _ = FileManager.default.createFile(atPath: outputPath, contents: Data(encoded)) }
 times.sort()
 let median = times.count % 2 == 1 ? times[times.count / 2] : (times[times.count / 2 - 1] + times[times.count / 2]) / 2
 let megapixelsPerSecond = Double(sourceSize.pixelCount) / 1e6 / (median / 1000)

@@ -107,7 +107,14 @@ static void pd_horizontal_avx2(const uint8_t *source, uint8_t *output, int width
         }
         const __m128i words = _mm_packs_epi32(_mm_srai_epi32(sum, PD_RESAMPLE_PRECISION), _mm_setzero_si128());
         const uint32_t bytes = (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(words, words));
-        memcpy(output + (size_t)x * (size_t)channels, &bytes, (size_t)channels);
+        // Constant-size stores (a variable-size memcpy is a library call per pixel).
+        uint8_t *target = output + (size_t)x * (size_t)channels;
+        if (channels == 4) {
+            memcpy(target, &bytes, 4);
+        } else {
+            memcpy(target, &bytes, 2);
+            target[2] = (uint8_t)(bytes >> 16);
+        }
     }
 }
 #endif
@@ -194,4 +201,52 @@ void pd_resample_horizontal_row_using(pd_resample_path path, const uint8_t *sour
 PD_MULTIVERSION
 void pd_resample_add_row(const uint8_t *row, uint32_t *sums, size_t length) {
     for (size_t x = 0; x < length; x++) sums[x] += row[x];
+}
+
+/// Copies one tile of pixels of `BPP` bytes; see pd_orient_pixels.
+#define PD_ORIENT_TILE(BPP)                                                                              \
+    for (size_t y = y0; y < y1; y++) {                                                                   \
+        const uint8_t *from = source + start + (ptrdiff_t)y * step_y + (ptrdiff_t)x0 * step_x;            \
+        uint8_t *to = target + y * target_stride + x0 * (BPP);                                           \
+        for (size_t x = x0; x < x1; x++, from += step_x, to += (BPP)) memcpy(to, from, (BPP));            \
+    }
+
+void pd_orient_pixels(const uint8_t *source, uint8_t *target, size_t target_stride, size_t width, size_t height, int bytes_per_pixel,
+                      ptrdiff_t start, ptrdiff_t step_x, ptrdiff_t step_y) {
+    // 32x32 tiles: a tile's reads touch 32 source rows and its writes 32
+    // target rows, so both stay in the cache whichever way the steps go.
+    enum { tile = 32 };
+    for (size_t y0 = 0; y0 < height; y0 += tile) {
+        const size_t y1 = y0 + tile < height ? y0 + tile : height;
+        for (size_t x0 = 0; x0 < width; x0 += tile) {
+            const size_t x1 = x0 + tile < width ? x0 + tile : width;
+            switch (bytes_per_pixel) {
+            case 1: PD_ORIENT_TILE(1) break;
+            case 3: PD_ORIENT_TILE(3) break;
+            case 4: PD_ORIENT_TILE(4) break;
+            default:
+                for (size_t y = y0; y < y1; y++) {
+                    const uint8_t *from = source + start + (ptrdiff_t)y * step_y + (ptrdiff_t)x0 * step_x;
+                    uint8_t *to = target + y * target_stride + x0 * (size_t)bytes_per_pixel;
+                    for (size_t x = x0; x < x1; x++, from += step_x, to += bytes_per_pixel) memcpy(to, from, (size_t)bytes_per_pixel);
+                }
+            }
+        }
+    }
+}
+
+void pd_orient_row(const uint8_t *row, size_t width, int bytes_per_pixel, uint8_t *target, ptrdiff_t step) {
+    switch (bytes_per_pixel) {
+    case 1:
+        for (size_t x = 0; x < width; x++, target += step) *target = row[x];
+        break;
+    case 3:
+        for (size_t x = 0; x < width; x++, target += step) memcpy(target, row + x * 3, 3);
+        break;
+    case 4:
+        for (size_t x = 0; x < width; x++, target += step) memcpy(target, row + x * 4, 4);
+        break;
+    default:
+        for (size_t x = 0; x < width; x++, target += step) memcpy(target, row + x * (size_t)bytes_per_pixel, (size_t)bytes_per_pixel);
+    }
 }

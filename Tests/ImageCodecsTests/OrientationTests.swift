@@ -79,6 +79,36 @@ struct OrientationTests {
         #expect(raw.applyingOrientation().bitmap == decoded.bitmap)
     }
 
+    @Test(
+        "turning a bitmap moves each pixel where the EXIF coordinate map says, for every layout and shape",
+        arguments: PixelFormat.allCases.flatMap { format in
+            [
+                PixelSize(width: 1, height: 1), PixelSize(width: 1, height: 7), PixelSize(width: 7, height: 1), PixelSize(width: 37, height: 65),
+                PixelSize(width: 70, height: 33),
+            ]
+            .map { (format, $0) }
+        })
+    func everyPixel(_ format: PixelFormat, _ size: PixelSize) throws {
+        let bitmap = Bitmap.testPattern(width: size.width, height: size.height, format: format)
+        // The same pixels with rows 5 bytes wider than they need (0xAB after each row).
+        let rowBytes = size.width * format.bytesPerPixel
+        let paddedPixels = (0..<size.height).flatMap { row in bitmap.pixels[row * rowBytes..<(row + 1) * rowBytes] + [UInt8](repeating: 0xAB, count: 5) }
+        let padded = try Bitmap(width: size.width, height: size.height, pixelFormat: format, bytesPerRow: rowBytes + 5, pixels: paddedPixels)
+        for orientation in ImageOrientation.allCases {
+            let turned = bitmap.oriented(orientation)
+            #expect(turned.size == orientation.orientedSize(size))
+            var wrong = 0
+            for y in 0..<turned.height {
+                for x in 0..<turned.width {
+                    let from = orientation.sourceCoordinate(ofDisplayX: x, y: y, storedSize: size)
+                    if turned[x, y] != bitmap[from.x, from.y] { wrong += 1 }
+                }
+            }
+            #expect(wrong == 0, "\(orientation) \(format) \(size): \(wrong) pixels misplaced")
+            #expect(padded.oriented(orientation).packedBytes == turned.packedBytes)
+        }
+    }
+
     @Test("re-encoding a decoded image with its EXIF does not rotate it twice")
     func exactlyOnceAcrossReencode() throws {
         let original = try Self.stored.encoded(as: .png, options: EncodeOptions(exif: ExifMetadata(orientation: .right)))

@@ -50,6 +50,20 @@ void pd_resample_horizontal_row_using(pd_resample_path path, const uint8_t *sour
 /// Adds `length` bytes of `row` into `sums` (the column sums of a box filter).
 void pd_resample_add_row(const uint8_t *row, uint32_t *sums, size_t length);
 
+/// Copies a `width` x `height` image of `bytes_per_pixel` pixels into
+/// `target` (rows `target_stride` apart), reading target pixel (x, y) at
+/// `source + start + x * step_x + y * step_y`: any of the eight EXIF
+/// orientations as two steps. Works in tiles so that a quarter turn reads
+/// the source a cache line at a time. The caller proves every read inside
+/// the source.
+void pd_orient_pixels(const uint8_t *source, uint8_t *target, size_t target_stride, size_t width, size_t height, int bytes_per_pixel,
+                      ptrdiff_t start, ptrdiff_t step_x, ptrdiff_t step_y);
+
+/// Writes the `width` pixels of `row` to `target`, `target + step`,
+/// `target + 2 * step`...: one stored row scattered into upright pixels
+/// as it is made. The caller proves every write inside the target.
+void pd_orient_row(const uint8_t *row, size_t width, int bytes_per_pixel, uint8_t *target, ptrdiff_t step);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,3 +1,4 @@
+import CResample
 import Execution
 import Foundation
 
@@ -30,6 +31,11 @@ protocol RowSource: AnyObject {
 /// (``Order/horizontalFirst``). Either way the memory is about
 /// ``ringBudgetBytes`` plus 16 source rows plus the output, whatever the
 /// image's shape.
+///
+/// Given an orientation, the filtering thread writes each output row
+/// straight into upright pixels (a quarter turn scatters it down a
+/// column), so that turning a phone photo costs no pass of its own after
+/// the decode.
 enum StreamingResampler {
     /// The largest ring of source rows kept before the passes swap order: 16 MiB.
     static let ringBudgetBytes = 16 << 20
@@ -67,6 +73,8 @@ enum StreamingResampler {
         let condition = NSCondition()
         let ring: UnsafeMutablePointer<UInt8>
         let output: UnsafeMutablePointer<UInt8>
+        /// Where output row `y`'s pixel `x` goes, for an orientation other than up.
+        let scatter: OrientationMap?
         let capacity: Int
         let rowStride: Int
         let order: Order
@@ -78,6 +86,8 @@ enum StreamingResampler {
         /// The consumer's scratch rows, made once (the inline mode calls in
         /// once per batch).
         private var rowScratch: RowResampler.Scratch?
+        /// One output row before it is scattered upright (with a scatter map).
+        let orientedRow: UnsafeMutablePointer<UInt8>?
 
         func scratch(for resampler: RowResampler) -> RowResampler.Scratch {
             if let rowScratch { return rowScratch }
@@ -86,35 +96,52 @@ enum StreamingResampler {
             return made
         }
 
-        init(capacity: Int, rowStride: Int, order: Order, output: UnsafeMutablePointer<UInt8>) {
+        init(capacity: Int, rowStride: Int, order: Order, output: UnsafeMutablePointer<UInt8>, scatter: OrientationMap?, outputRowBytes: Int) {
             self.capacity = capacity
             self.rowStride = rowStride
             self.order = order
             ring = .allocate(capacity: capacity * rowStride)
             ring.initialize(repeating: 0, count: capacity * rowStride)
             self.output = output
+            self.scatter = scatter
+            orientedRow = scatter == nil ? nil : .allocate(capacity: outputRowBytes)
         }
 
-        deinit { ring.deallocate() }
+        deinit {
+            ring.deallocate()
+            orientedRow?.deallocate()
+        }
 
         func slot(_ row: Int) -> UnsafeMutablePointer<UInt8> { ring + (row % capacity) * rowStride }
     }
 
-    /// Decodes all of `source` and returns it resized to `target`.
+    /// Decodes all of `source` and returns it resized to `target` (in
+    /// stored orientation), then turned by `orientation`: upright, of size
+    /// `orientation.orientedSize(target)`.
     /// Straight alpha is premultiplied as rows arrive and restored at the end.
     /// `order` is chosen by ``order(for:batch:)`` unless given (tests).
     static func resize(
-        _ source: some RowSource, to target: PixelSize, filter: ResamplingFilter, order forced: Order? = nil
+        _ source: some RowSource, to target: PixelSize, filter: ResamplingFilter, orientation: ImageOrientation = .up,
+        order forced: Order? = nil
     ) throws(ImageCodecError) -> (Bitmap, [String]) {
         let format = source.pixelFormat
         let resampler = RowResampler(from: source.size, to: target, channels: format.bytesPerPixel, filter: filter)
         let batch = 16
         let order = forced ?? order(for: resampler, batch: batch)
         let rowStride = order == .verticalFirst ? resampler.sourceRowBytes : resampler.targetRowBytes
-        var result = [UInt8](repeating: 0, count: resampler.targetRowBytes * target.height)
+        let upright = orientation.orientedSize(target)
+        let uprightRowBytes = upright.width * format.bytesPerPixel
+        let scatter =
+            orientation == .up
+            ? nil
+            : OrientationMap(scattering: orientation, stored: target, displayBytesPerRow: uprightRowBytes, bytesPerPixel: format.bytesPerPixel)
+        // Every byte is written by the time the decode succeeds (one output
+        // row per target row); after a failure the buffer is dropped.
+        var result = [UInt8](decoderOutputCount: resampler.targetRowBytes * target.height)
         let outcome: Result<[String], ImageCodecError> = result.withUnsafeMutableBufferPointer { output in
             let pipe = Pipe(
-                capacity: min(resampler.window + 2 * batch, source.size.height), rowStride: rowStride, order: order, output: output.baseAddress!)
+                capacity: min(resampler.window + 2 * batch, source.size.height), rowStride: rowStride, order: order, output: output.baseAddress!,
+                scatter: scatter, outputRowBytes: resampler.targetRowBytes)
             let serially = {
                 produce(source, into: pipe, resampler, batch: batch, premultiplies: format.hasAlpha) { ready in
                     consume(pipe, resampler, upTo: ready)
@@ -126,7 +153,7 @@ enum StreamingResampler {
                 { produce(source, into: pipe, resampler, batch: batch, premultiplies: format.hasAlpha, inline: nil) }, serially: serially)
         }
         let warnings = try outcome.get()
-        let bitmap = Bitmap(uncheckedWidth: target.width, height: target.height, bytesPerRow: resampler.targetRowBytes, pixelFormat: format, pixels: result)
+        let bitmap = Bitmap(uncheckedWidth: upright.width, height: upright.height, bytesPerRow: uprightRowBytes, pixelFormat: format, pixels: result)
         return (format.hasAlpha ? Resampler.unpremultiplied(bitmap) : bitmap, warnings)
     }
 
@@ -201,10 +228,16 @@ enum StreamingResampler {
                 pipe.condition.unlock()
                 if failed { return }
             }
-            let output = pipe.output + row * resampler.targetRowBytes
+            let output = pipe.orientedRow ?? pipe.output + row * resampler.targetRowBytes
             switch pipe.order {
             case .verticalFirst: resampler.makeRow(row, output: output, scratch: scratch) { UnsafePointer(pipe.slot($0)) }
             case .horizontalFirst: resampler.makeVerticalRow(row, output: output, scratch: scratch) { UnsafePointer(pipe.slot($0)) }
+            }
+            if let scatter = pipe.scatter {
+                // The row's pixels go to their upright places; the map keeps
+                // every write inside the output (its corners map onto corners).
+                pd_orient_row(
+                    output, resampler.target.width, Int32(resampler.channels), pipe.output + scatter.start + row * scatter.stepY, scatter.stepX)
             }
             let floor = row + 1 < resampler.target.height ? resampler.firstSourceRow(of: row + 1) : Int.max / 2
             pipe.nextOutput = row + 1

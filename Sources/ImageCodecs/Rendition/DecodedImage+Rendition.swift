@@ -81,7 +81,8 @@ extension DecodedImage {
     ///    whole (HEIC and AVIF rows stream from libheif's buffer); other
     ///    inputs are decoded whole, box pre-shrunk when the
     ///    remaining ratio is large, and filtered on two threads;
-    /// 3. the EXIF orientation, applied once, to the small image;
+    /// 3. the EXIF orientation, applied once, to the small image (on the
+    ///    filtering thread as it makes each row, when rows stream);
     /// 4. for ``RenditionMode/fill``, a crop to the box where
     ///    ``RenditionOptions/crop`` chooses (reported in ``crop``);
     /// 5. an embedded colour profile converted to sRGB, once, on the result
@@ -145,9 +146,10 @@ extension DecodedImage {
     ) throws(ImageCodecError) -> DecodedImage {
         let plan = decode.plan
         let storedTarget = storedTarget(source: plan.storedSize, orientation: plan.orientation, box: box, mode: mode)
-        let (bitmap, warnings) = try StreamingResampler.resize(decode.source, to: storedTarget, filter: options.filter)
+        // The filtering thread writes the rows upright as it makes them.
+        let (upright, warnings) = try StreamingResampler.resize(decode.source, to: storedTarget, filter: options.filter, orientation: plan.orientation)
         return finishRendition(
-            bitmap, format: plan.format, orientation: plan.orientation, sourceSize: plan.storedSize, exif: plan.exif,
+            upright, format: plan.format, orientation: plan.orientation, isUpright: true, sourceSize: plan.storedSize, exif: plan.exif,
             warnings: warnings + plan.color.warnings, colorProfile: plan.color.profile, box: box, mode: mode, options: options
         )
     }
@@ -160,7 +162,8 @@ extension DecodedImage {
         return orientation.swapsDimensions ? target.transposed : target
     }
 
-    /// Orients the resampled pixels (once, on the small image), crops a fill
+    /// Orients the resampled pixels (once, on the small image; `isUpright`
+    /// when the streaming resampler has done it already), crops a fill
     /// to the box (where the strategy chooses, reading the colours as
     /// sRGB), converts the colours to sRGB (once, on the fewest
     /// pixels: the resampler filters the encoded values either way, so
@@ -169,10 +172,10 @@ extension DecodedImage {
     /// instead of the 24 MP source), and records that the EXIF orientation
     /// is now applied.
     private static func finishRendition(
-        _ bitmap: Bitmap, format: ImageFormat, orientation: ImageOrientation, sourceSize: PixelSize, exif: ExifMetadata?,
+        _ bitmap: Bitmap, format: ImageFormat, orientation: ImageOrientation, isUpright: Bool = false, sourceSize: PixelSize, exif: ExifMetadata?,
         warnings: [String], colorProfile: ColorProfile?, box: PixelSize, mode: RenditionMode, options: RenditionOptions
     ) -> DecodedImage {
-        var upright = bitmap.oriented(orientation)
+        var upright = isUpright ? bitmap : bitmap.oriented(orientation)
         var crop: PixelRect?
         if mode == .fill {
             let rect = upright.cropRect(box, strategy: options.crop)
