@@ -5,12 +5,15 @@ import ImageCodecs
 import ImageLoading
 import PhotoBrowser
 import PhotoViewer
+import Synchronization
 import WeiboKit
 
 /// Posts printed with their pictures drawn under them as thumbnails: all
 /// of a page's pictures load at once (six at a time per host, through the
 /// image loader's disk cache), and each post is printed, in order, as soon
-/// as its own pictures are in.
+/// as its own pictures are in. On a terminal, a post whose pictures are
+/// still loading shows their remembered placeholders meanwhile, replaced
+/// in place when the pictures arrive.
 struct TimelinePictures {
     /// A thumbnail's box in cells: pixel graphics get 16 x 8 cells; colour
     /// blocks, one pixel across and two down per cell, get more.
@@ -33,46 +36,115 @@ struct TimelinePictures {
     /// The pictures a post shows: its own, then the reposted post's.
     static func pictures(of post: WeiboPost) -> [URL] { post.pictures + (post.repost?.pictures ?? []) }
 
-    /// Starts loading every post's pictures, in the posts' order; each
-    /// task's answer is the post's pictures in order, or why one failed.
-    func start(_ posts: [WeiboPost]) -> [Task<[Result<Bitmap, ImageLoadingError>], Never>] {
+    /// One post's pictures loading: the requests, and the task whose answer
+    /// is each picture in order, or why it failed.
+    struct PostLoad: Sendable {
+        let requests: [ImageRequest]
+        let task: Task<[Result<Bitmap, ImageLoadingError>], Never>
+        let finished: Flag
+        /// Whether every picture has loaded or failed.
+        var isFinished: Bool { finished.isSet }
+    }
+
+    /// A flag one task sets and another reads.
+    final class Flag: Sendable {
+        private let value = Mutex(false)
+        var isSet: Bool { value.withLock { $0 } }
+        func set() { value.withLock { $0 = true } }
+    }
+
+    /// Starts loading every post's pictures, in the posts' order.
+    func start(_ posts: [WeiboPost]) -> [PostLoad] {
         // Weibo makes each picture in several sizes: the smallest that covers the box's longer side.
         let size = WeiboPictureSize.fitting(width: max(pixels.width, pixels.height))
         let (loader, pixels) = (self.loader, self.pixels)
         return posts.map { post in
             let urls = Self.pictures(of: post).map { size.url(of: $0) }
-            return Task {
-                await withTaskGroup(of: (Int, Result<Bitmap, ImageLoadingError>).self) { group in
-                    for (index, url) in urls.enumerated() {
-                        group.addTask {
-                            do throws(ImageLoadingError) {
-                                return (index, .success(try await loader.image(for: ImageRequest(url: url, size: pixels)).bitmap))
-                            } catch {
-                                return (index, .failure(error))
+            let finished = Flag()
+            return PostLoad(
+                requests: urls.map { ImageRequest(url: $0, size: pixels) },
+                task: Task {
+                    defer { finished.set() }
+                    return await withTaskGroup(of: (Int, Result<Bitmap, ImageLoadingError>).self) { group in
+                        for (index, url) in urls.enumerated() {
+                            group.addTask {
+                                do throws(ImageLoadingError) {
+                                    return (index, .success(try await loader.image(for: ImageRequest(url: url, size: pixels)).bitmap))
+                                } catch {
+                                    return (index, .failure(error))
+                                }
                             }
                         }
+                        var results = [Result<Bitmap, ImageLoadingError>?](repeating: nil, count: urls.count)
+                        for await (index, result) in group { results[index] = result }
+                        return results.compactMap { $0 }
                     }
-                    var results = [Result<Bitmap, ImageLoadingError>?](repeating: nil, count: urls.count)
-                    for await (index, result) in group { results[index] = result }
-                    return results.compactMap { $0 }
-                }
-            }
+                }, finished: finished)
         }
+    }
+
+    /// Lines kept for a row of placeholders: a picture row is at most the
+    /// box's height, and the line after it.
+    var placeholderLines: Int { box.rows + 1 }
+
+    /// Draws the post's pictures as placeholders while they load, when
+    /// standard output is a terminal and the loader remembers a ThumbHash
+    /// for at least one of them (Weibo sends none; the loader keeps one per
+    /// picture it downloaded): each scaled up into its box, the others grey
+    /// boxes. The lines are made first (so the screen scrolls before any
+    /// picture is drawn) and the cursor saved at their start; returns
+    /// whether it drew, so that ``replacePlaceholders()`` goes back there.
+    mutating func drawPlaceholders(for load: PostLoad) async -> Bool {
+        guard Console.outputIsTerminal, !load.requests.isEmpty, load.requests.count <= inline.perRow(columns: box.columns) else { return false }
+        var drawn: [Bitmap?] = []
+        for request in load.requests { drawn.append(await loader.placeholder(for: request)?.rendered()) }
+        guard drawn.contains(where: { $0 != nil }) else { return false }
+        let boxPixels = pixels
+        let grey = Self.greyBox(boxPixels)
+        let bitmaps = drawn.map { $0.map { Self.enlarged($0, toFit: boxPixels) } ?? grey }
+        let lines = placeholderLines
+        do {
+            let bytes = try await inline.rows(bitmaps, columns: box.columns, rows: box.rows)
+            // Newlines, back up, save: the placeholders and the pictures that replace them start on the same line.
+            Console.control(String(repeating: "\n", count: lines) + "\u{1B}[\(lines)A\r\u{1B}7", to: .standardOutput)
+            Console.graphics(bytes)
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// Goes back to where the placeholders start and clears them, so that
+    /// the pictures are drawn in their place.
+    func replacePlaceholders() {
+        Console.control("\u{1B}8\u{1B}[J", to: .standardOutput)
+    }
+
+    /// A placeholder (32 pixels on its longer side) scaled up to fill its
+    /// box as the picture will: smooth, as a placeholder should look.
+    static func enlarged(_ placeholder: Bitmap, toFit box: PixelSize) -> Bitmap {
+        let scale = min(Double(box.width) / Double(placeholder.width), Double(box.height) / Double(placeholder.height))
+        let size = PixelSize(
+            width: max(1, min(box.width, Int((Double(placeholder.width) * scale).rounded()))),
+            height: max(1, min(box.height, Int((Double(placeholder.height) * scale).rounded()))))
+        return placeholder.resized(to: size, filter: .bilinear)
+    }
+
+    /// A box of the terminal's dim grey, for a picture with no placeholder.
+    static func greyBox(_ box: PixelSize) -> Bitmap {
+        let size = PixelSize(width: max(1, box.width * 3 / 4), height: max(1, box.height * 3 / 4))
+        return (try? Bitmap(width: size.width, height: size.height, pixelFormat: .rgb8, pixels: [UInt8](repeating: 72, count: size.pixelCount * 3)))
+            ?? Bitmap(zeroedWidth: 1, height: 1, pixelFormat: .rgb8)
     }
 
     /// Draws one post's pictures (those that loaded) and says which did not.
     /// The pictures are encoded on the image workers' threads (a sixel
-    /// row takes milliseconds), never on the cooperative pool.
+    /// row takes milliseconds), never on the cooperative pool
+    /// (`InlinePictures.rows` from async code).
     mutating func draw(_ results: [Result<Bitmap, ImageLoadingError>]) async {
         let bitmaps = results.compactMap { try? $0.get() }
-        let (inline, box) = (self.inline, self.box)
         do {
-            let (bytes, advanced) = try await ImageWorkers.shared.run { () throws(TerminalError) -> ([UInt8], InlinePictures) in
-                var pictures = inline
-                return (try pictures.rows(bitmaps, columns: box.columns, rows: box.rows), pictures)
-            }
-            self.inline = advanced
-            Console.graphics(bytes)
+            Console.graphics(try await inline.rows(bitmaps, columns: box.columns, rows: box.rows))
         } catch {
             Console.line("  [pictures cannot be drawn: \(error)]")
         }
@@ -95,7 +167,10 @@ extension Session {
             case .post(let post):
                 Console.line(Output.describe(post, listsPictures: pictures == nil))
                 if pictures != nil {
-                    let results = await loads[next].value
+                    let load = loads[next]
+                    let drewPlaceholders = load.isFinished ? false : await pictures?.drawPlaceholders(for: load) ?? false
+                    let results = await load.task.value
+                    if drewPlaceholders { pictures?.replacePlaceholders() }
                     if !results.isEmpty { await pictures?.draw(results) }
                 }
                 next += 1

@@ -12,18 +12,34 @@ import Testing
     "weibo-client pictures in real terminals (Xvfb)", .serialized,
     .enabled(if: ViewerHarness.has("Xvfb") && ViewerHarness.has("xwd") && ViewerHarness.has("xterm")))
 struct TimelineInEmulatorTests {
-    /// Runs the timeline in `terminal` (its command line, to which the
-    /// script's path is appended), waits
-    /// for it to finish, and returns a screenshot of the screen.
-    static func screenshot(terminal: [String], run: WeiboClientCommandTests.Run, cache: String) async throws -> Bitmap {
+    /// The timeline running in a terminal on an X server of its own.
+    struct Launched {
+        let server: ViewerHarness.XServer
+        let process: EmulatorProcess
+        /// The file the script writes the client's exit status to.
+        let marker: String
+
+        func stop() {
+            process.stop()
+            server.stop()
+            for path in [marker, marker + ".sh", marker + ".err"] { try? FileManager.default.removeItem(atPath: path) }
+        }
+
+        /// Waits for the client to exit, and expects it to succeed.
+        func waitForExit() async throws {
+            try await waitUntil("the timeline to be printed", timeout: .seconds(300)) { FileManager.default.fileExists(atPath: marker) }
+            let status = try String(contentsOfFile: marker, encoding: .utf8)
+            let errors = (try? String(contentsOfFile: marker + ".err", encoding: .utf8)) ?? ""
+            #expect(status.hasPrefix("exit 0"), "\(status) \(errors)")
+        }
+    }
+
+    /// Starts the timeline in `terminal` (its command line, to which the
+    /// script's path is appended).
+    static func launch(terminal: [String], run: WeiboClientCommandTests.Run, cache: String) async throws -> Launched {
         let server = try await ViewerHarness.XServer(size: "1024x768x24")
-        defer { server.stop() }
         let marker = FileManager.default.temporaryDirectory.appending(path: "timeline-done-\(UUID())").path
         let script = marker + ".sh"
-        defer {
-            try? FileManager.default.removeItem(atPath: marker)
-            try? FileManager.default.removeItem(atPath: script)
-        }
         let environment = WeiboClientCommandTests.environment.merging(ExampleProcess.sanitizerEnvironment) { own, _ in own }
             .merging(["PHOTODECK_IMAGE_CACHE": cache]) { _, new in new }
         let exports = environment.sorted { $0.key < $1.key }.map { "export \($0.key)='\($0.value)'\n" }.joined()
@@ -36,15 +52,23 @@ struct TimelineInEmulatorTests {
         echo "exit $?" > '\(marker)'
         exec sleep 600
         """.write(toFile: script, atomically: true, encoding: .utf8)
-        // Read by sh, not executed: a write descriptor another test's child still holds cannot make it "text file busy".
-        let process = try EmulatorProcess(terminal, running: ["/bin/sh", script], display: server.display)
-        defer { process.stop() }
-        try await waitUntil("the timeline to be printed", timeout: .seconds(300)) { FileManager.default.fileExists(atPath: marker) }
-        let status = try String(contentsOfFile: marker, encoding: .utf8)
-        let errors = (try? String(contentsOfFile: marker + ".err", encoding: .utf8)) ?? ""
-        try? FileManager.default.removeItem(atPath: marker + ".err")
-        #expect(status.hasPrefix("exit 0"), "\(status) \(errors)")
-        return try await Self.settledShot(server.display)
+        do {
+            // Read by sh, not executed: a write descriptor another test's child still holds cannot make it "text file busy".
+            let process = try EmulatorProcess(terminal, running: ["/bin/sh", script], display: server.display)
+            return Launched(server: server, process: process, marker: marker)
+        } catch {
+            server.stop()
+            throw error
+        }
+    }
+
+    /// Runs the timeline in `terminal`, waits for it to finish, and returns
+    /// a screenshot of the screen.
+    static func screenshot(terminal: [String], run: WeiboClientCommandTests.Run, cache: String) async throws -> Bitmap {
+        let launched = try await launch(terminal: terminal, run: run, cache: cache)
+        defer { launched.stop() }
+        try await launched.waitForExit()
+        return try await Self.settledShot(launched.server.display)
     }
 
     /// A screenshot once the screen has settled: a terminal draws what it
@@ -145,5 +169,47 @@ struct TimelineInEmulatorTests {
         let shot = try await Self.screenshot(terminal: Emulator.kitty.command, run: run, cache: cache)
         let bands = Self.colourBands(shot)
         #expect(bands.count == 2, "two rows of pictures, apart: \(bands)")
+    }
+
+    static let xtermSixel = [
+        "xterm", "-u8", "-ti", "vt340", "-geometry", "100x50+0+0", "-xrm", "XTerm*numColorRegisters: 256", "-xrm", "XTerm*sixelScrolling: true", "-e",
+    ]
+
+    @Test("placeholders: a picture seen before, its bytes evicted, shows its colours while the picture host is slow, then the picture in its place")
+    func placeholdersWhileLoading() async throws {
+        let run = try await Self.arrange()
+        let cache = RemotePhotoTests.cacheFolder()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        // The first run downloads the pictures (the loader remembers a ThumbHash of each).
+        let first = try await Self.screenshot(terminal: Self.xtermSixel, run: run, cache: cache)
+        let finalBands = Self.colourBands(first)
+        #expect(finalBands.count == 2, "\(finalBands)")
+        // The bytes go (the cache drops rows whose file is missing); the hashes stay.
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: cache + "/data")) ?? [] {
+            try FileManager.default.removeItem(atPath: cache + "/data/" + name)
+        }
+        run.fake.holdPictures()
+        defer { run.fake.releasePictures() }
+        let launched = try await Self.launch(terminal: Self.xtermSixel, run: run, cache: cache)
+        defer { launched.stop() }
+        // Every picture asked for and held; the first post's row of placeholders appears meanwhile.
+        try await waitUntil("the 5 pictures to be asked for", timeout: .seconds(300)) { run.fake.heldPictureRequests == 5 }
+        var waiting = try await Self.shoot(launched.server.display)
+        try await waitUntil("a row of placeholders", timeout: .seconds(120)) {
+            waiting = try await Self.shoot(launched.server.display)
+            return Self.colourBands(waiting).count == 1
+        }
+        let placeholderBand = Self.colourBands(waiting)[0]
+        #expect(!FileManager.default.fileExists(atPath: launched.marker), "still waiting for the pictures")
+        run.fake.releasePictures()
+        try await launched.waitForExit()
+        let shot = try await Self.settledShot(launched.server.display)
+        let bands = Self.colourBands(shot)
+        #expect(bands.count == 2, "the pictures replaced the placeholders, nothing left over: \(bands)")
+        // The pictures are drawn where their placeholders were, the same height.
+        if let firstRow = bands.first {
+            #expect(abs(firstRow.top - placeholderBand.top) <= 2 && abs(firstRow.height - placeholderBand.height) <= 4, "\(placeholderBand) then \(bands)")
+        }
+        #expect(bands.map(\.height) == finalBands.map(\.height), "the same rows as a run without placeholders: \(finalBands) and \(bands)")
     }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import ImageCodecs
 import ServiceKitTesting
@@ -28,12 +29,49 @@ final class FakePictureHost: Sendable {
         func withLock<T>(_ body: (inout Store) -> T) -> T { mutex.withLock { body(&$0) } }
     }
 
+    /// Whether answers wait, and the answers waiting: a slow CDN, held
+    /// until the test releases it.
+    final class Gate: Sendable {
+        private let state = Mutex((held: false, waiting: [DispatchSemaphore]()))
+
+        /// Makes answers wait from now on.
+        func hold() { state.withLock { $0.held = true } }
+
+        /// Lets every waiting answer go, and later ones through.
+        func release() {
+            let waiting = state.withLock { state in
+                state.held = false
+                defer { state.waiting = [] }
+                return state.waiting
+            }
+            for semaphore in waiting { semaphore.signal() }
+        }
+
+        /// How many answers wait.
+        var waiting: Int { state.withLock { $0.waiting.count } }
+
+        /// Blocks the server's connection thread (never a task) while held.
+        func pass() {
+            let semaphore: DispatchSemaphore? = state.withLock { state in
+                guard state.held else { return nil }
+                let semaphore = DispatchSemaphore(value: 0)
+                state.waiting.append(semaphore)
+                return semaphore
+            }
+            semaphore?.wait()
+        }
+    }
+
     private let store = StoreBox()
+    let gate = Gate()
     let http: LoopbackHTTPServer
 
     init() throws {
-        let store = self.store
-        http = try LoopbackHTTPServer { request in Self.answer(request, store: store) }
+        let (store, gate) = (self.store, self.gate)
+        http = try LoopbackHTTPServer { request in
+            gate.pass()
+            return Self.answer(request, store: store)
+        }
     }
 
     deinit { http.stop() }

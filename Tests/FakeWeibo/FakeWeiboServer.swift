@@ -124,6 +124,16 @@ public final class FakeWeiboServer: Sendable {
     /// The picture host's server: its requests, connections and port.
     public var pictures: LoopbackHTTPServer { pictureHost.http }
 
+    /// Makes the picture host hold its answers (a slow CDN) until
+    /// ``releasePictures()``.
+    public func holdPictures() { pictureHost.gate.hold() }
+
+    /// Sends every held picture, and the later ones at once.
+    public func releasePictures() { pictureHost.gate.release() }
+
+    /// How many picture requests wait for ``releasePictures()``.
+    public var heldPictureRequests: Int { pictureHost.gate.waiting }
+
     /// The requests for `path` (for example `/2/comments/create.json`).
     public func requests(to path: String) -> [LoopbackHTTPServer.Request] { http.requests.filter { $0.path == path } }
 

@@ -285,15 +285,7 @@ struct LoaderPlaceholderTests {
         #expect(try await updates.next() == nil)
 
         // In memory now: the image alone, no placeholder flash.
-        var again: [String] = []
-        for try await update in loader.updates(for: request) {
-            switch update {
-            case .placeholder: again.append("placeholder")
-            case .preview: again.append("preview")
-            case .image(let image): again.append("image \(image.origin)")
-            }
-        }
-        #expect(again == ["image memory"])
+        #expect(try await updateKinds(loader, request) == ["image memory"])
     }
 
     @Test("a failed load throws its typed error after the placeholder; no placeholder, no placeholder update")

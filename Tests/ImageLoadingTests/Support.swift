@@ -120,6 +120,20 @@ func makeLoader(disk: DiskCache? = nil, clock: any ServiceClock = SystemClock(),
 
 let thumbnail = PixelSize(width: 48, height: 32)
 
+/// The kinds of update a load yields, in order: "placeholder", "preview",
+/// "image ORIGIN".
+func updateKinds(_ loader: ImageLoader, _ request: ImageRequest) async throws -> [String] {
+    var kinds: [String] = []
+    for try await update in loader.updates(for: request) {
+        switch update {
+        case .placeholder: kinds.append("placeholder")
+        case .preview: kinds.append("preview")
+        case .image(let image): kinds.append("image \(image.origin)")
+        }
+    }
+    return kinds
+}
+
 /// The longest a test waits for a download's next step before it fails.
 /// Each step is several hops between tasks; with the whole suite running
 /// at once under AddressSanitizer, a hop can wait seconds for one of the

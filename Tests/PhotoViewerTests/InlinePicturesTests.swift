@@ -39,6 +39,22 @@ struct InlinePicturesTests {
         #expect(raw.allSatisfy { $0.keys["o"] == nil } && raw.map(\.bitmap) == images.map(\.bitmap))
     }
 
+    @Test("from async code the rows are encoded off the cooperative pool: the same bytes, the kitty ids moving on the same way")
+    func asyncRows() async throws {
+        let pictures = try [Self.solid(160, 120, [255, 0, 0]), Self.solid(90, 160, [0, 255, 0])]
+        for graphics in [TerminalGraphics.kitty, .sixel, .ansi] {
+            var synchronous = InlinePictures(graphics: graphics, cellSize: PixelSize(width: 10, height: 20), columns: 80)
+            var asynchronous = synchronous
+            let expected = try { () throws(TerminalError) -> ([UInt8], [UInt8]) in
+                (try synchronous.rows(pictures, columns: 16, rows: 8), try synchronous.rows(pictures, columns: 16, rows: 8))
+            }()
+            let first = try await asynchronous.rows(pictures, columns: 16, rows: 8)
+            let second = try await asynchronous.rows(pictures, columns: 16, rows: 8)
+            #expect(first == expected.0 && second == expected.1, "\(graphics)")
+            if graphics == .kitty { #expect(first != second, "a new image id for the second row") }
+        }
+    }
+
     /// Not where the test runs in a terminal: `detect` would ask it questions.
     static var outsideATerminal: Bool { !TerminalPort.standardInputIsTerminal || !TerminalPort.standardOutputIsTerminal }
 

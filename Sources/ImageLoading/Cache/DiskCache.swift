@@ -19,7 +19,9 @@ import SystemSupport
 ///   applies to this folder: the bytes of the files in it, those being
 ///   written included.
 /// - `index.sqlite` says which file is which URL's, with its size, its
-///   SHA-256, its HTTP caching headers and when it was last used.
+///   SHA-256, its HTTP caching headers and when it was last used; and
+///   keeps a ThumbHash per image URL (``placeholder(for:)``), at most
+///   ``maxPlaceholders`` of them, after the bytes are evicted.
 ///
 /// ## Writing under the cap
 /// An entry is written inside one exclusive SQLite transaction (`BEGIN
@@ -57,7 +59,9 @@ public final class DiskCache: Sendable {
     /// `data/`, whose names are the entries' and their temporary files'.
     private let data: OwnedFolder
     private let io: ImageWorkers
-    private let clock: any ServiceClock
+    let clock: any ServiceClock
+    /// Placeholders stored by this instance (every so many, the table is trimmed).
+    let placeholderStores = Lock(0)
 
     /// Where the entries' bytes are.
     var dataFolder: String { directory + "/data" }
@@ -85,7 +89,12 @@ public final class DiskCache: Sendable {
                     key TEXT PRIMARY KEY, file TEXT NOT NULL UNIQUE, size INTEGER NOT NULL, digest TEXT NOT NULL,
                     policy BLOB NOT NULL, last_used REAL NOT NULL);
                 CREATE INDEX entries_by_use ON entries (last_used);
+                """,
+                // Version 2: a ThumbHash per image URL, kept after its bytes are evicted.
                 """
+                CREATE TABLE placeholders (key TEXT PRIMARY KEY, hash BLOB NOT NULL, stored_at REAL NOT NULL);
+                CREATE INDEX placeholders_by_age ON placeholders (stored_at);
+                """,
             ])
             self.database = Lock(database)
         } catch {
@@ -230,7 +239,8 @@ public final class DiskCache: Sendable {
         }
     }
 
-    /// Removes every entry (the folder and its index stay).
+    /// Removes every entry and every remembered placeholder (the folder
+    /// and its index stay).
     public func removeAll() async throws(ImageLoadingError) {
         try await run { () throws(ImageLoadingError) in
             try self.transaction(exclusive: true) { database in
@@ -239,6 +249,7 @@ public final class DiskCache: Sendable {
                 while try statement.step() { files.append(statement.text(0)) }
                 for file in files { try self.removeFile(file) }
                 try database.execute("DELETE FROM entries")
+                try database.execute("DELETE FROM placeholders")
             }
         }
     }
@@ -323,9 +334,11 @@ public final class DiskCache: Sendable {
     }
 
     /// What a crash may have left: rows without their file (or with a
-    /// file of the wrong size), files without a row, and more than the cap.
+    /// file of the wrong size), files without a row, and more than the cap
+    /// (of bytes, and of placeholders).
     private func repair() throws(ImageLoadingError) {
         try transaction(exclusive: true) { database in
+            try Self.trimPlaceholders(in: database)
             var rows: [String: (key: String, size: Int)] = [:]
             let delete = try database.prepare("DELETE FROM entries WHERE key = ?")
             let statement = try database.prepare("SELECT key, file, size FROM entries")
@@ -358,7 +371,7 @@ public final class DiskCache: Sendable {
 
     /// Runs `body` with the index in a transaction: `BEGIN IMMEDIATE` (the
     /// write lock every process of the folder shares) when `exclusive`.
-    private func transaction<T>(exclusive: Bool, _ body: (SQLiteDatabase) throws -> T) throws(ImageLoadingError) -> T {
+    func transaction<T>(exclusive: Bool, _ body: (SQLiteDatabase) throws -> T) throws(ImageLoadingError) -> T {
         do {
             return try database.withLock { database in
                 try database.execute(exclusive ? "BEGIN IMMEDIATE" : "BEGIN")
@@ -379,7 +392,7 @@ public final class DiskCache: Sendable {
     }
 
     /// Runs blocking file and index work on the cache's own thread.
-    private func run<T: Sendable>(_ body: @escaping @Sendable () throws(ImageLoadingError) -> T) async throws(ImageLoadingError) -> T {
+    func run<T: Sendable>(_ body: @escaping @Sendable () throws(ImageLoadingError) -> T) async throws(ImageLoadingError) -> T {
         try await io.run(body)
     }
 }

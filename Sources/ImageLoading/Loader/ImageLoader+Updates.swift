@@ -25,7 +25,8 @@ public struct ImagePreview: Sendable {
 }
 
 /// The updates of one load, in order: the placeholder (when the request has
-/// one and the image is not already in memory), previews of a progressive
+/// one, or the loader remembers one for its URL, and the image is not
+/// already in memory), previews of a progressive
 /// JPEG as its scans arrive, then the image. It ends after the image, or
 /// throws the load's ``ImageLoadingError``; no preview comes after the image.
 ///
@@ -58,7 +59,7 @@ public struct ImageLoadingUpdates: AsyncSequence, Sendable {
             switch step {
             case .start:
                 step = .loading
-                if let placeholder = request.placeholder, await !loader.isInMemory(request) {
+                if await !loader.isInMemory(request), let placeholder = await loader.placeholder(for: request) {
                     return .placeholder(placeholder.rendered())
                 }
                 return try await next(isolation: actor)
@@ -84,7 +85,8 @@ public struct ImageLoadingUpdates: AsyncSequence, Sendable {
 
 extension ImageLoader {
     /// The updates of loading `request`: its placeholder first (drawn from
-    /// the hash the request carries, before any byte is fetched), previews
+    /// the hash the request carries, or the one the disk cache remembers
+    /// for its URL, before any byte is fetched), previews
     /// while a progressive JPEG downloads, then the image.
     ///
     /// ```swift

@@ -57,6 +57,12 @@ public final class ImageLoader: Sendable {
         /// The longest a download may take in all: every attempt and the
         /// waits between them (``ServiceKit/RetryPolicy`` retries within it).
         public var deadline: Duration
+        /// Whether a downloaded image's ThumbHash is kept in the disk cache
+        /// (``DiskCache/rememberPlaceholder(_:for:)``, from a
+        /// ``ImageCodecs/RenditionMode/fit`` rendition) and offered as the
+        /// placeholder of a later request for its URL that carries none
+        /// (``ImageLoader/updates(for:)``). On by default; it needs a disk cache.
+        public var remembersPlaceholders: Bool
 
         /// Creates a configuration: six connections a host, 64 MiB of
         /// renditions in memory, 50 MiB at most per image, no disk cache
@@ -65,8 +71,9 @@ public final class ImageLoader: Sendable {
             transport: any HTTPTransport = CurlTransport(), retryPolicy: RetryPolicy = RetryPolicy(), clock: any ServiceClock = SystemClock(),
             diskCache: DiskCache? = nil, renditionCache: RenditionCache = RenditionCache(capacityBytes: 64 << 20), connectionsPerHost: Int = 6,
             maxImageBytes: Int = 50 << 20, timeout: Duration = .seconds(30), deadline: Duration = .seconds(120),
-            decodeMemory: DecodeMemoryBudget = .shared
+            decodeMemory: DecodeMemoryBudget = .shared, remembersPlaceholders: Bool = true
         ) {
+            self.remembersPlaceholders = remembersPlaceholders
             self.decodeMemory = decodeMemory
             self.transport = transport
             self.retryPolicy = retryPolicy
@@ -96,6 +103,9 @@ public final class ImageLoader: Sendable {
         public var decodes = 0
         /// Renditions found decoded in memory.
         public var memoryHits = 0
+        /// Placeholder hashes kept for downloaded images
+        /// (``Configuration/remembersPlaceholders``).
+        public var placeholdersRemembered = 0
         /// Downloads the disk cache could not keep (the image was still loaded).
         public var cacheWriteFailures = 0
     }
@@ -181,6 +191,7 @@ public final class ImageLoader: Sendable {
                     }
                 }
             }
+            if loaded.origin == .network, mode == .fit { await rememberPlaceholder(of: bitmap, for: request.url) }
             return LoadedImage(bitmap: bitmap, origin: loaded.origin)
         } catch let error as ImageCodecError {
             throw .decode(error, url: shown)
@@ -188,6 +199,32 @@ public final class ImageLoader: Sendable {
             // The decode throws ImageCodecError only; anything else is the cache's cancellation.
             throw .cancelled
         }
+    }
+
+    /// Keeps the ThumbHash of a freshly downloaded image's `bitmap` in the
+    /// disk cache, when the configuration asks for it. Best effort: a cache
+    /// that cannot store it costs the load nothing.
+    private func rememberPlaceholder(of bitmap: Bitmap, for url: URL) async {
+        guard configuration.remembersPlaceholders, let cache = configuration.diskCache else { return }
+        // Fitting into 100x100 and hashing take a millisecond or two: on the workers, off the cooperative pool.
+        let hash = await ImageWorkers.shared.run { () -> ThumbHash in ThumbHash(summarizing: bitmap) }
+        guard (try? await cache.rememberPlaceholder(hash, for: url)) != nil else { return }
+        counters.update { $0.placeholdersRemembered += 1 }
+    }
+
+    /// The placeholder a load of `request` shows first
+    /// (``updates(for:)``): the request's own, else the one the disk cache
+    /// remembers for its URL (``Configuration/remembersPlaceholders``), or
+    /// `nil`. A local lookup, never a download: ask it to lay out a screen
+    /// before the pictures arrive.
+    ///
+    /// ```swift
+    /// let drawn = await loader.placeholder(for: request)?.rendered()
+    /// ```
+    public func placeholder(for request: ImageRequest) async -> ImagePlaceholder? {
+        if let placeholder = request.placeholder { return placeholder }
+        guard configuration.remembersPlaceholders, let cache = configuration.diskCache else { return nil }
+        return await cache.placeholder(for: request.url).map { .thumbHash($0) }
     }
 
     /// The encoded bytes at `url` (downloaded or cached, sniffed to be an

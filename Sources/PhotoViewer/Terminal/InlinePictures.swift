@@ -12,7 +12,7 @@ public import ImageCodecs
 /// var inline = await InlinePictures.detect()
 /// let box = inline.pixels(columns: 16, rows: 8)      // what to load each thumbnail at
 /// let bitmaps = try await thumbnails(fitting: box)
-/// FileHandle.standardOutput.write(Data(try inline.rows(bitmaps, columns: 16, rows: 8)))
+/// FileHandle.standardOutput.write(Data(try await inline.rows(bitmaps, columns: 16, rows: 8)))
 /// ```
 ///
 /// kitty, iTerm2 and sixel draw one image per row of pictures (the gaps
@@ -152,6 +152,26 @@ public struct InlinePictures: Sendable {
             }
         }
         return out
+    }
+
+    /// ``rows(_:columns:rows:gap:)`` from async code: the pictures are
+    /// encoded on ImageCodecs' `ImageWorkers` threads (a sixel row takes
+    /// milliseconds of libchafa), never on the cooperative pool, and the
+    /// calling task is suspended meanwhile.
+    ///
+    /// ```swift
+    /// var inline = await InlinePictures.detect(graphics: nil)
+    /// let bytes = try await inline.rows(thumbnails, columns: 16, rows: 8)
+    /// ```
+    public mutating func rows(_ pictures: [Bitmap], columns box: Int, rows height: Int, gap: Int = 1) async throws(TerminalError) -> [UInt8] {
+        let (current, bitmaps) = (self, pictures)
+        let (bytes, advanced) = try await ImageWorkers.shared.run { () throws(TerminalError) -> ([UInt8], InlinePictures) in
+            var inline = current
+            let bytes = try inline.rows(bitmaps, columns: box, rows: height, gap: gap)
+            return (bytes, inline)
+        }
+        self = advanced
+        return bytes
     }
 
     /// ANSI: the pictures' cell rows side by side, top-aligned, padded with

@@ -86,7 +86,13 @@ enum ImageLoadingSnippets {
         var inline = await InlinePictures.detect()
         let box = inline.pixels(columns: 16, rows: 8)  // what to load each thumbnail at
         let bitmaps = try await thumbnails(fitting: box)
-        FileHandle.standardOutput.write(Data(try inline.rows(bitmaps, columns: 16, rows: 8)))
+        FileHandle.standardOutput.write(Data(try await inline.rows(bitmaps, columns: 16, rows: 8)))
+    }
+
+    static func inlineAsync(thumbnails: [Bitmap]) async throws {
+        var inline = await InlinePictures.detect(graphics: nil)
+        let bytes = try await inline.rows(thumbnails, columns: 16, rows: 8)
+        _ = bytes
     }
 
     static func weiboSizes(post: WeiboPost) {

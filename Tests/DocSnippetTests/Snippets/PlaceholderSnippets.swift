@@ -95,6 +95,12 @@ enum PlaceholderSnippets {
         }
     }
 
+    static func remembered(cache: DiskCache, loader: ImageLoader, url: URL, request: ImageRequest) async {
+        if let hash = await cache.placeholder(for: url) { show(hash.rendered()) }
+        let drawn = await loader.placeholder(for: request)?.rendered()
+        _ = drawn
+    }
+
     static func session(session: PhotoBrowserSession) async throws {
         if let interim = await session.placeholderPage() { draw(interim) }
         draw(try await session.currentPage())
