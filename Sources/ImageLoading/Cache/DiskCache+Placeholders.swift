@@ -43,7 +43,10 @@ extension DiskCache {
     }
 
     /// Remembers `hash` as the placeholder of the image at `url`, in place
-    /// of any earlier one. The newest ``maxPlaceholders`` are kept.
+    /// of any earlier one. The newest ``maxPlaceholders`` are kept. The
+    /// write is not flushed to disk before it returns (a power cut may
+    /// lose the newest hints, never damage the index), so a load that
+    /// remembers one waits for no disk.
     public func rememberPlaceholder(_ hash: ThumbHash, for url: URL) async throws(ImageLoadingError) {
         let (key, now) = (url.absoluteString, clock.now.timeIntervalSince1970)
         let trims = placeholderStores.withLock { count in
@@ -51,7 +54,8 @@ extension DiskCache {
             return count % Self.placeholderTrimInterval == 0
         }
         try await run { () throws(ImageLoadingError) in
-            try self.transaction(exclusive: true) { database in
+            // A hint: committed without waiting for the disk (a load awaits this).
+            try self.transaction(exclusive: true, durable: false) { database in
                 try database.prepare("INSERT OR REPLACE INTO placeholders (key, hash, stored_at) VALUES (?, ?, ?)")
                     .bind(.text(key), .blob(hash.bytes), .real(now)).run()
                 if trims { try Self.trimPlaceholders(in: database) }

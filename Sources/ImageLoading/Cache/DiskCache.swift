@@ -371,9 +371,14 @@ public final class DiskCache: Sendable {
 
     /// Runs `body` with the index in a transaction: `BEGIN IMMEDIATE` (the
     /// write lock every process of the folder shares) when `exclusive`.
-    func transaction<T>(exclusive: Bool, _ body: (SQLiteDatabase) throws -> T) throws(ImageLoadingError) -> T {
+    /// Not `durable`: the commit is not flushed to disk (`synchronous =
+    /// NORMAL` in WAL mode: a power cut may lose it, never corrupt the
+    /// index), for hints such as placeholders, whose loss costs nothing.
+    func transaction<T>(exclusive: Bool, durable: Bool = true, _ body: (SQLiteDatabase) throws -> T) throws(ImageLoadingError) -> T {
         do {
             return try database.withLock { database in
+                if !durable { try database.execute("PRAGMA synchronous = NORMAL") }
+                defer { if !durable { try? database.execute("PRAGMA synchronous = FULL") } }
                 try database.execute(exclusive ? "BEGIN IMMEDIATE" : "BEGIN")
                 do {
                     let result = try body(database)
