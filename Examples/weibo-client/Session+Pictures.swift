@@ -59,23 +59,23 @@ struct TimelinePictures {
         let size = WeiboPictureSize.fitting(width: max(pixels.width, pixels.height))
         let (loader, pixels) = (self.loader, self.pixels)
         return posts.map { post in
-            let urls = Self.pictures(of: post).map { size.url(of: $0) }
+            let requests = Self.pictures(of: post).map { ImageRequest(url: size.url(of: $0), size: pixels) }
             let finished = Flag()
             return PostLoad(
-                requests: urls.map { ImageRequest(url: $0, size: pixels) },
+                requests: requests,
                 task: Task {
                     defer { finished.set() }
                     return await withTaskGroup(of: (Int, Result<Bitmap, ImageLoadingError>).self) { group in
-                        for (index, url) in urls.enumerated() {
+                        for (index, request) in requests.enumerated() {
                             group.addTask {
                                 do throws(ImageLoadingError) {
-                                    return (index, .success(try await loader.image(for: ImageRequest(url: url, size: pixels)).bitmap))
+                                    return (index, .success(try await loader.image(for: request).bitmap))
                                 } catch {
                                     return (index, .failure(error))
                                 }
                             }
                         }
-                        var results = [Result<Bitmap, ImageLoadingError>?](repeating: nil, count: urls.count)
+                        var results = [Result<Bitmap, ImageLoadingError>?](repeating: nil, count: requests.count)
                         for await (index, result) in group { results[index] = result }
                         return results.compactMap { $0 }
                     }
@@ -130,11 +130,10 @@ struct TimelinePictures {
         return placeholder.resized(to: size, filter: .bilinear)
     }
 
-    /// A box of the terminal's dim grey, for a picture with no placeholder.
+    /// A dim grey box three quarters of the box's size, for a picture with
+    /// no placeholder.
     static func greyBox(_ box: PixelSize) -> Bitmap {
-        let size = PixelSize(width: max(1, box.width * 3 / 4), height: max(1, box.height * 3 / 4))
-        return (try? Bitmap(width: size.width, height: size.height, pixelFormat: .rgb8, pixels: [UInt8](repeating: 72, count: size.pixelCount * 3)))
-            ?? Bitmap(zeroedWidth: 1, height: 1, pixelFormat: .rgb8)
+        FrameCompositor.blank(PixelSize(width: box.width * 3 / 4, height: box.height * 3 / 4), background: (72, 72, 72))
     }
 
     /// Draws one post's pictures (those that loaded) and says which did not.

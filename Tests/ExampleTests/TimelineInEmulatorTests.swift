@@ -28,8 +28,9 @@ struct TimelineInEmulatorTests {
         /// Waits for the client to exit, and expects it to succeed.
         func waitForExit() async throws {
             try await waitUntil("the timeline to be printed", timeout: .seconds(300)) { FileManager.default.fileExists(atPath: marker) }
-            let status = try String(contentsOfFile: marker, encoding: .utf8)
-            let errors = (try? String(contentsOfFile: marker + ".err", encoding: .utf8)) ?? ""
+            // Bounded reads: a status line, and what the client said on standard error.
+            let status = String(decoding: try fileBytes(URL(fileURLWithPath: marker), limit: 64), as: UTF8.self)
+            let errors = (try? fileBytes(URL(fileURLWithPath: marker + ".err"), limit: 1 << 20)).map { String(decoding: $0, as: UTF8.self) } ?? ""
             #expect(status.hasPrefix("exit 0"), "\(status) \(errors)")
         }
     }

@@ -19,11 +19,15 @@ struct LoaderRememberedPlaceholderTests {
                 remembersPlaceholders: remembers))
     }
 
+    /// A picture server and an empty disk cache in a folder of its own.
+    static func arrange(_ name: String) throws -> (server: PictureServer, folder: String, cache: DiskCache) {
+        let folder = scratchFolder(name)
+        return (try PictureServer(), folder, try DiskCache(directory: folder, capacityBytes: 4 << 20))
+    }
+
     @Test("a download's hash is kept; with its bytes evicted, the next load shows it before asking the server")
     func rememberedAfterEviction() async throws {
-        let server = try PictureServer()
-        let folder = scratchFolder("remembered")
-        let cache = try DiskCache(directory: folder, capacityBytes: 4 << 20)
+        let (server, _, cache) = try Self.arrange("remembered")
         let url = server.url("/img/3.jpg")
         let first = Self.loader(cache)
         #expect(try await updateKinds(first, ImageRequest(url: url, size: thumbnail)) == ["image network"], "nothing remembered yet")
@@ -63,8 +67,7 @@ struct LoaderRememberedPlaceholderTests {
 
     @Test("fill renditions (a crop) are not remembered; a loader told not to remembers nothing and offers nothing")
     func onlyWholePictures() async throws {
-        let server = try PictureServer()
-        let cache = try DiskCache(directory: scratchFolder("remembered-fill"), capacityBytes: 4 << 20)
+        let (server, _, cache) = try Self.arrange("remembered-fill")
         let loader = Self.loader(cache)
         _ = try await loader.image(for: ImageRequest(url: server.url("/img/4.jpg"), size: thumbnail, mode: .fill))
         #expect(await cache.placeholder(for: server.url("/img/4.jpg")) == nil)
@@ -81,9 +84,7 @@ struct LoaderRememberedPlaceholderTests {
 
     @Test("a hostile placeholder row (huge, malformed) is dropped, never drawn; removeAll forgets them all")
     func hostileRows() async throws {
-        let server = try PictureServer()
-        let folder = scratchFolder("remembered-hostile")
-        let cache = try DiskCache(directory: folder, capacityBytes: 4 << 20)
+        let (server, folder, cache) = try Self.arrange("remembered-hostile")
         let huge = server.url("/img/1.jpg")
         let malformed = server.url("/img/2.jpg")
         let database = try SQLiteDatabase(path: "\(folder)/index.sqlite")
