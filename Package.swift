@@ -353,7 +353,7 @@ let package = Package(
 
         .executableTarget(
             name: "loading-bench",
-            dependencies: ["ImageLoading", "ImageCodecs", "ServiceKit", "ExampleSupport"],
+            dependencies: ["ImageLoading", "ImageCodecs", "PhotoBrowser", "PhotoViewer", "ServiceKit", "ExampleSupport"],
             path: "Benchmarks/loading-bench",
             swiftSettings: swiftSettings
         ),
@@ -481,7 +481,7 @@ let package = Package(
             dependencies: [
                 "photo-fit", "photo-album", "photo-share", "photo-browser", "weibo-client", "photodeck-fuzz", "netwatch", "store-tool", "FakeWeibo",
                 "ImageCodecs", "PhotoBrowser", "PhotoViewer", "ShareKit", "ServiceKit", "ShareKitTesting", "ServiceKitTesting", "TestSupport",
-                "SystemSupport", "SQLiteSupport", "ExampleSupport", "pool-stall-probe",
+                "SystemSupport", "SQLiteSupport", "ExampleSupport", "pool-stall-probe", "ExampleViewing", "ImageLoading",
             ],
             swiftSettings: swiftSettings
         ),

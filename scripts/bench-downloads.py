@@ -16,6 +16,12 @@ A loopback server (Python, this script) serves a 2 MB progressive JPEG
   load resumes from the disk cache). curl, as users run it: `--retry 1
   --retry-all-errors` (starts over), and `-C -` run again after the cut
   (resumes, without If-Range). Bytes counted at the server.
+- viewer: the previews' photo opened as a viewer's page, as photo-browser
+  opens a URL (`loading-bench viewer`: the header from the first bytes, a
+  ViewerController over a 390x844 screen at 3x): the time the page opens,
+  its first frame and the frame with its pixels. The bytes behind a frame
+  are its time at the server's pace (the pace is exact; the request starts
+  a millisecond or two after the clock).
 
 Medians of ROUNDS (default 3). Writes the section between the `downloads`
 markers of BENCHMARKS.md.
@@ -136,6 +142,16 @@ def main() -> int:
         run("curl", "-s", "-o", os.path.join(work, "curl.jpg"), f"{base}/slow-curl-{round_number}.jpg")
         curl_ms.append((time.monotonic() - start) * 1000)
 
+    opened_ms, frame_ms, frame_origin, final_ms, frame_counts = [], [], [], [], []
+    for round_number in range(ROUNDS):
+        result = loading("viewer", f"/slow-viewer-{round_number}.jpg", round_number)
+        frames = result["frames"]
+        opened_ms.append(result["opened"])
+        frame_ms.append(frames[0]["ms"])
+        frame_origin.append(frames[0]["origin"])
+        final_ms.append(frames[-1]["ms"])
+        frame_counts.append(sum(1 for frame in frames if frame["origin"] == "preview"))
+
     size = len(State.body)
     ours, restart, resumed = [], [], []
     for round_number in range(ROUNDS):
@@ -162,6 +178,9 @@ def main() -> int:
         "|---|---:|---:|---:|",
         f"| first picture on screen (1 Mbit/s) | {median(first_ms) / 1000:.2f} s (a preview, after {pct(median(first_bytes)):.1f}% of the bytes) | {median(curl_ms) / 1000:.2f} s (the whole file) | {median(first_ms) / median(curl_ms):.3f}x |",
         f"| the image (1 Mbit/s) | {median(image_ms) / 1000:.2f} s, after {median(counts):.0f} previews | {median(curl_ms) / 1000:.2f} s | {median(image_ms) / median(curl_ms):.3f}x |",
+        f"| viewer: the page opens (its header read from the first bytes) | {median(opened_ms) / 1000:.2f} s (after {pct(median(opened_ms) / 1000 * RATE):.1f}% of the bytes) | | |",
+        f"| viewer: the first frame (1 Mbit/s) | {median(frame_ms) / 1000:.2f} s (a {max(set(frame_origin), key=frame_origin.count)}, after {pct(median(frame_ms) / 1000 * RATE):.1f}% of the bytes) | {median(curl_ms) / 1000:.2f} s (the whole file) | {median(frame_ms) / median(curl_ms):.3f}x |",
+        f"| viewer: the frame with the pixels (1 Mbit/s) | {median(final_ms) / 1000:.2f} s, after {median(frame_counts):.0f} preview frames | {median(curl_ms) / 1000:.2f} s | {median(final_ms) / median(curl_ms):.3f}x |",
         f"| bytes sent for a download cut at 50% | {pct(median(ours)):.1f}% (resumed from the disk cache, Range + If-Range) | {pct(median(restart)):.1f}% (`--retry`: starts over); {pct(median(resumed)):.1f}% (`-C -`, no If-Range) | {median(ours) / median(restart):.3f}x of `--retry` |",
         "<!-- downloads:end -->",
     ]

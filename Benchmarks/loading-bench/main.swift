@@ -5,6 +5,7 @@
 //   loading-bench hits URLS_FILE CACHE_DIR [--size WxH] [--repeats N]
 //   loading-bench previews URLS_FILE CACHE_DIR [--size WxH]
 //   loading-bench resume URLS_FILE CACHE_DIR [--size WxH]
+//   loading-bench viewer URLS_FILE CACHE_DIR [--size WxH]
 //
 // timeline: every URL of the file (one per line, in timeline order) is
 // asked for at once, as a `.fill` rendition of a square cell (default
@@ -27,12 +28,20 @@
 // again with a fresh loader over the same disk cache (a later run), which
 // resumes from the kept bytes.
 //
+// viewer: opens the first URL as a viewer's page, as photo-browser does
+// (the header from `info(at:)`, a `ViewerController` over a 390x844
+// screen at 3x) and times the page's opening, each frame it draws while
+// the photo downloads (its origin: placeholder, preview) and the frame
+// with the pixels.
+//
 // Prints one JSON object.
 
 import ExampleSupport
 import Foundation
 import ImageCodecs
 import ImageLoading
+import PhotoBrowser
+import PhotoViewer
 import ServiceKit
 import Synchronization
 
@@ -78,6 +87,9 @@ struct LoadingBench {
         case "resume":
             guard let url = urls.first else { throw CLIError(usage) }
             result = try await resume(url, cache: cache, size: size)
+        case "viewer":
+            guard let url = urls.first else { throw CLIError(usage) }
+            result = try await viewer(url, cache: cache)
         default: throw CLIError(usage)
         }
         let data = try JSONSerialization.data(withJSONObject: result, options: [.sortedKeys])
@@ -98,6 +110,26 @@ struct LoadingBench {
             }
         }
         return ["previews": previews, "image": image]
+    }
+
+    static func viewer(_ url: URL, cache: DiskCache) async throws -> [String: Any] {
+        let loader = loader(cache)
+        let start = ContinuousClock.now
+        let info = try await loader.info(at: url)
+        let opened = (ContinuousClock.now - start).inMilliseconds
+        let photo = BrowserPhoto(
+            id: url.absoluteString, source: .rendered(RemoteImage(url: url, loader: loader)), displaySize: info.orientedSize,
+            placeholder: await loader.placeholder(for: ImageRequest(url: url, size: info.orientedSize)))
+        let controller = try await ViewerController(collection: [photo], viewportSize: CGSize(width: 390, height: 844), scale: 3)
+        var redraws = await controller.redrawRequests().makeAsyncIterator()
+        var frames: [[String: Any]] = []
+        while true {
+            guard case .page(let page) = await controller.frame().content else { throw CLIError("the page could not be shown") }
+            frames.append(["ms": (ContinuousClock.now - start).inMilliseconds, "origin": page.origin.rawValue, "width": page.rendition.width])
+            if !page.origin.isInterim { break }
+            guard await redraws.next() != nil else { break }
+        }
+        return ["opened": opened, "frames": frames]
     }
 
     static func resume(_ url: URL, cache: DiskCache, size: PixelSize) async throws -> [String: Any] {

@@ -7,9 +7,10 @@ package import PhotoBrowser
 /// browser pages through: PhotoBrowser does not import ImageLoading; the
 /// two meet here, through `PhotoCollection` and `RenditionSource`.
 ///
-/// A page's size comes from its image's header, so opening a page fetches
-/// its bytes (once: the loader coalesces and caches them, and the
-/// rendition is decoded from the same bytes). A photo that cannot be
+/// A page's size comes from its image's header, so opening a page starts
+/// its download and waits for its first bytes (once: the loader coalesces
+/// and caches them, and the rendition is decoded from the same download,
+/// with previews of a progressive JPEG while it arrives). A photo that cannot be
 /// fetched is still a page: it shows why, and its rendition fails with the
 /// same error at once rather than starting a second download (a server
 /// that trickles would otherwise cost the page two deadlines).
@@ -42,8 +43,11 @@ package actor RemotePhotos: PhotoCollection {
             // The browser's neighbours are asked for at utility priority: they wait behind the page on screen.
             let priority: ImagePriority = (Task.currentPriority <= .utility) ? .prefetch : .visible
             do throws(ImageLoadingError) {
+                // The header arrives with the first bytes; the download goes on, and the page's rendition joins it.
                 let info = try await loader.info(at: url, priority: priority)
-                let photo = BrowserPhoto(id: url.absoluteString, source: source, displaySize: info.orientedSize)
+                // A placeholder the loader remembers for the URL is drawn until the first preview.
+                let placeholder = await loader.placeholder(for: ImageRequest(url: url, size: info.orientedSize))
+                let photo = BrowserPhoto(id: url.absoluteString, source: source, displaySize: info.orientedSize, placeholder: placeholder)
                 known[index] = photo
                 return photo
             } catch {

@@ -63,6 +63,7 @@ enum ScriptedBrowser {
         case .prefetch: source = String(format: "prefetched, waited %.1f ms", milliseconds)
         case .decoded: source = String(format: "decoded in %.1f ms", milliseconds)
         case .placeholder: source = "placeholder"
+        case .preview: source = "preview"
         }
         let frame = page.frame
         Console.line(

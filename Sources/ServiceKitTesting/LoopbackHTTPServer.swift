@@ -82,6 +82,19 @@ public final class LoopbackHTTPServer: Sendable {
         /// 4 KiB (`nil`: as fast as the client reads). Stops early when the
         /// client goes away or the server stops.
         case shaped(status: Int, headers: [String: String] = [:], body: [UInt8], latency: Duration, bytesPerSecond: Int? = nil)
+        /// Send the head and the first `sent` bytes of `body` (its whole
+        /// length declared), then hold the rest until `gate` opens (or the
+        /// server stops): a download caught at a known byte, for a test to
+        /// look at what the client made of the part it has.
+        ///
+        /// ```swift
+        /// let gate = try LoopbackHTTPServer.Gate()
+        /// let server = try LoopbackHTTPServer { _ in .paused(status: 200, body: jpeg, sent: jpeg.count / 10, until: gate) }
+        /// // ... check what the client shows of the first tenth ...
+        /// gate.open()
+        /// server.stop()
+        /// ```
+        case paused(status: Int, headers: [String: String] = [:], body: [UInt8], sent: Int, until: Gate)
     }
 
     /// Answers requests for one method and path.
@@ -354,6 +367,14 @@ public final class LoopbackHTTPServer: Sendable {
                 sent = end
             }
             return true
+        case .paused(let status, let headers, let body, let first, let gate):
+            let cut = max(0, min(body.count, first))
+            guard sendAll(head(status, headers, length: body.count) + body[..<cut]) else { return false }
+            switch gate.wait(stop: shared.stopRead, client: client) {
+            case .opened: return sendAll(Array(body[cut...]))
+            case .stopped: return true
+            case .clientLeft: return false
+            }
         case .stream(let status, let headers, let declared, let chunk, let repeats, let interval):
             guard sendAll(head(status, headers, length: declared)) else { return false }
             for _ in 0..<repeats {
@@ -362,6 +383,64 @@ public final class LoopbackHTTPServer: Sendable {
                 if !sendAll(chunk) { return false }
             }
             return true
+        }
+    }
+}
+
+extension LoopbackHTTPServer {
+    /// Holds a ``Reply/paused(status:headers:body:sent:until:)`` answer
+    /// until a test opens it. Opening is for good: answers that reach a
+    /// gate already open go straight on.
+    public final class Gate: Sendable {
+        private let readEnd: Int32
+        private let writeEnd: Int32
+        private let isOpen = Lock(false)
+
+        /// A closed gate.
+        public init() throws {
+            (readEnd, writeEnd) = try posixErrors { () throws(SystemError) in try Descriptor.wakePair() }
+        }
+
+        /// Lets every answer held at the gate go on, and any that reach it later.
+        public func open() {
+            let first = isOpen.withLock { open in
+                defer { open = true }
+                return !open
+            }
+            if first { Descriptor.close(writeEnd) }
+        }
+
+        /// What ended a wait at the gate.
+        enum Passage {
+            case opened
+            /// The server stopped.
+            case stopped
+            /// The client closed its end.
+            case clientLeft
+        }
+
+        /// Waits (on a connection's thread) until the gate opens, the
+        /// server stops (`stop` is readable) or the client leaves.
+        func wait(stop: Int32, client: Int32) -> Passage {
+            while true {
+                switch Descriptor.waitReadable([readEnd, stop, client], timeout: -1) {
+                case .ready(let ready):
+                    if ready[1] { return .stopped }
+                    if ready[0] { return .opened }
+                    // The client sends nothing more after its request: readable means it closed (or broke) the connection.
+                    switch Descriptor.read(client, limit: 4_096) {
+                    case .end, .failed: return .clientLeft
+                    case .bytes, .again: continue
+                    }
+                case .failed: return .stopped
+                case .timedOut, .interrupted: continue
+                }
+            }
+        }
+
+        deinit {
+            Descriptor.close(readEnd)
+            if !isOpen.withLock({ $0 }) { Descriptor.close(writeEnd) }
         }
     }
 }

@@ -499,3 +499,118 @@ struct ViewerAnimationTests {
         #expect(await !controller.isPlayingAnimation)
     }
 }
+
+/// A solid picture of `size` in one colour (red, green, blue).
+private func solid(_ size: PixelSize, _ channel: Int) -> Bitmap {
+    var picture = Bitmap(zeroedWidth: size.width, height: size.height, pixelFormat: .rgb8)
+    picture.withUnsafeMutableBytes { bytes in for i in stride(from: channel, to: bytes.count, by: 3) { bytes[i] = 255 } }
+    return picture
+}
+
+/// What a ``SteppedSource`` does next.
+private enum Step: Sendable {
+    case preview(Bitmap)
+    case finish
+}
+
+/// Steps the test hands a source one at a time, in order.
+private actor Steps {
+    private var queued: [Step] = []
+    private var waiter: CheckedContinuation<Step, Never>?
+    func push(_ step: Step) {
+        if let waiter {
+            self.waiter = nil
+            waiter.resume(returning: step)
+        } else {
+            queued.append(step)
+        }
+    }
+    func next() async -> Step {
+        if !queued.isEmpty { return queued.removeFirst() }
+        return await withCheckedContinuation { waiter = $0 }
+    }
+}
+
+/// A photo arriving as the test says: a preview per `.preview` step, its
+/// pixels (solid blue) at `.finish`.
+private struct SteppedSource: RenditionSource {
+    let identity: String
+    let steps: Steps
+    func rendition(fitting size: PixelSize, options: RenditionOptions) async throws -> Bitmap {
+        try await rendition(fitting: size, options: options) { _ in }
+    }
+    func rendition(fitting size: PixelSize, options: RenditionOptions, interim: @escaping @Sendable (Bitmap) async -> Void) async throws -> Bitmap {
+        while case .preview(let picture) = await steps.next() { await interim(picture) }
+        return solid(size, 2)
+    }
+}
+
+@Suite("Viewer progressive previews", .dedicatedThreads)
+struct ViewerPreviewTests {
+    @Test("a page loading is drawn from its placeholder, then each preview as it comes, then its pixels, each step a redraw")
+    func previewsThenPixels() async throws {
+        let steps = Steps()
+        let photo = BrowserPhoto(
+            id: "progressive", source: .rendered(SteppedSource(identity: "progressive", steps: steps)),
+            displaySize: PixelSize(width: 600, height: 300), placeholder: .thumbHash(try ViewerPagePlaceholderTests.redHash()))
+        let controller = try await ViewerController(collection: [photo], viewportSize: CGSize(width: 200, height: 200))
+        let redraws = await controller.redrawRequests()
+        var frames = redraws.makeAsyncIterator()
+        guard case .page(let placeholder) = await controller.frame().content else {
+            Issue.record("no page")
+            return
+        }
+        #expect(placeholder.origin == .placeholder)
+        for (number, channel) in [(1, 1), (2, 0)] {
+            await steps.push(.preview(solid(PixelSize(width: 50 * number, height: 25 * number), channel)))
+            _ = await frames.next()
+            guard case .page(let preview) = await controller.frame().content else {
+                Issue.record("no preview page")
+                return
+            }
+            #expect(preview.origin == .preview, "preview \(number)")
+            #expect(preview.rendition.size == PixelSize(width: 50 * number, height: 25 * number))
+            #expect(preview.frame.width == 200 && preview.frame.height == 100, "drawn in the page's frame, scaled")
+            // A redraw with nothing new draws the same preview again.
+            guard case .page(let again) = await controller.frame().content else { return }
+            #expect(again.origin == .preview && again.rendition == preview.rendition)
+        }
+        await steps.push(.finish)
+        _ = await frames.next()
+        guard case .page(let page) = await controller.frame().content else {
+            Issue.record("no page after the load")
+            return
+        }
+        #expect(page.origin == .decoded && page.rendition == solid(PixelSize(width: 200, height: 100), 2))
+        #expect(await controller.statistics.decodes == 1)
+        guard case .page(let later) = await controller.frame().content else { return }
+        #expect(later.origin == .cached)
+    }
+
+    @Test("without a placeholder the first frame waits for the first preview, not for the pixels")
+    func firstFrameIsThePreview() async throws {
+        let steps = Steps()
+        let photo = BrowserPhoto(
+            id: "no-hash", source: .rendered(SteppedSource(identity: "no-hash", steps: steps)), displaySize: PixelSize(width: 300, height: 300))
+        let controller = try await ViewerController(collection: [photo], viewportSize: CGSize(width: 100, height: 100))
+        let first = Task { await controller.frame() }
+        await steps.push(.preview(solid(PixelSize(width: 20, height: 20), 1)))
+        guard case .page(let preview) = await first.value.content else {
+            Issue.record("no page")
+            return
+        }
+        #expect(preview.origin == .preview && preview.rendition.size == PixelSize(width: 20, height: 20))
+        await steps.push(.finish)
+        let redraws = await controller.redrawRequests()
+        var frames = redraws.makeAsyncIterator()
+        // The pixels may already be in when the backend subscribes: ask until the frame has them.
+        while true {
+            guard case .page(let page) = await controller.frame().content else { return }
+            if !page.origin.isInterim {
+                #expect(page.rendition.size == PixelSize(width: 100, height: 100))
+                break
+            }
+            _ = await frames.next()
+        }
+    }
+}

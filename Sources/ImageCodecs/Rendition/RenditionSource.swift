@@ -21,4 +21,21 @@ public protocol RenditionSource: Sendable {
     /// ``ImageWorkers``); a task of `.utility` priority or lower asks for
     /// a prefetch.
     func rendition(fitting size: PixelSize, options: RenditionOptions) async throws -> Bitmap
+    /// ``rendition(fitting:options:)``, handing `interim` coarser
+    /// pictures of the image while the rendition is made (a progressive
+    /// JPEG's previews while it downloads), in order, each from more of
+    /// the image than the last, every one before the rendition returns.
+    /// Each is at most `size`, possibly smaller: draw it scaled into the
+    /// rendition's place. A source that has none calls `interim` never
+    /// (the default implementation).
+    func rendition(fitting size: PixelSize, options: RenditionOptions, interim: @escaping @Sendable (Bitmap) async -> Void) async throws -> Bitmap
+}
+
+extension RenditionSource {
+    /// Makes the rendition without interim pictures.
+    public func rendition(
+        fitting size: PixelSize, options: RenditionOptions, interim: @escaping @Sendable (Bitmap) async -> Void
+    ) async throws -> Bitmap {
+        try await rendition(fitting: size, options: options)
+    }
 }

@@ -36,22 +36,26 @@ extension ImageLoader {
         // this load's attempts, and from the bytes an earlier load kept in the disk cache (only for a URL
         // with no stored copy: a kept partial belongs to a download that never completed).
         let kept = stored == nil ? try? await disk?.partial(for: url) : nil
-        // A progressive JPEG's scans are handed to those who want previews as they end.
-        let scans = Lock(ProgressiveScans())
-        let observer: ResponseStream.Observer? =
-            progress.wantsPreviews
-            ? ResponseStream.Observer { event in
-                switch event {
-                case .began(let status, let headers):
-                    let declared = status == 200 ? headers["content-length"].flatMap { Int($0) } ?? 0 : 0
-                    scans.withLock { $0 = ProgressiveScans(expected: declared) }
-                case .bytes(let chunk):
-                    let due = scans.withLock { state -> PreviewBytes? in
-                        state.append(chunk).map { PreviewBytes(prefix: Array(state.bytes.prefix($0)), expected: state.expected) }
-                    }
-                    if let due { progress.reportPreview(due) }
+        // The header is read from the first bytes (for whoever waits for it
+        // alone), and a progressive JPEG's scans are followed when someone
+        // wants previews, or may soon (a page that asked for its header
+        // first), and handed to those listening as they end.
+        let scans = Lock<ProgressiveScans?>(nil)
+        let observer = ResponseStream.Observer { event in
+            switch event {
+            case .began(let status, let headers):
+                let declared = status == 200 ? headers["content-length"].flatMap { Int($0) } ?? 0 : 0
+                progress.header.began(status: status, declaredLength: declared)
+                let follows = progress.wantsPreviews || progress.expectsPreviews
+                scans.withLock { $0 = follows ? ProgressiveScans(expected: declared) : nil }
+            case .bytes(let chunk):
+                progress.header.received(chunk)
+                let due = scans.withLock { state -> PreviewBytes? in
+                    state?.append(chunk).map { PreviewBytes(prefix: Array(state!.bytes.prefix($0)), expected: state!.expected) }
                 }
-            } : nil
+                if let due { progress.reportPreview(due) }
+            }
+        }
         let outcome = await ResponseStream.$observer.withValue(observer) {
             await TransferProgress.$receiving.withValue(reporter) { await client.download(request, resumingFrom: kept) }
         }

@@ -95,6 +95,9 @@ public final class ImageLoader: Sendable {
         public var notModified = 0
         /// Requests that joined a download under way.
         public var joinedDownloads = 0
+        /// Headers told (``ImageLoader/info(at:priority:)``) from the first
+        /// bytes of a download, before its last byte.
+        public var earlyHeaders = 0
         /// Bytes read from the disk cache while fresh.
         public var diskHits = 0
         /// Stale copies served because the server could not be reached.
@@ -144,6 +147,7 @@ public final class ImageLoader: Sendable {
         get async {
             var statistics = counters.now
             statistics.joinedDownloads = await flights.joins
+            statistics.earlyHeaders = await flights.earlyHeaders
             return statistics
         }
     }
@@ -235,13 +239,29 @@ public final class ImageLoader: Sendable {
     }
 
     /// What the image at `url` is (format, size upright, orientation),
-    /// from its header: the bytes are fetched (and cached) as for a load.
+    /// from its header. A file's header is read from the file; an image on
+    /// the network is fetched (and cached) as for a load, and its header is
+    /// told as soon as the first bytes hold it: the download goes on to the
+    /// end, and a load of `url` that follows joins it. A header not read
+    /// early (the copy in the disk cache, an answer of undeclared length,
+    /// a header longer than 1 MiB) is read from the whole image.
+    ///
+    /// ```swift
+    /// let info = try await loader.info(at: url)                  // lay out the page at info.orientedSize
+    /// let image = try await loader.image(for: ImageRequest(url: url, size: page))   // the same download
+    /// ```
     public func info(at url: URL, priority: ImagePriority = .visible) async throws(ImageLoadingError) -> ImageInfo {
-        let loaded = try await bytes(at: url, priority: priority, progress: nil)
-        do {
-            return try ImageInfo(probing: loaded.bytes)
-        } catch {
-            throw .decode(error, url: ImageLoadingError.shown(url))
+        switch url.scheme?.lowercased() {
+        case "http", "https":
+            if Task.isCancelled { throw .cancelled }
+            return try await flights.header(url, priority: priority)
+        default:
+            let loaded = try await bytes(at: url, priority: priority, progress: nil)
+            do {
+                return try ImageInfo(probing: loaded.bytes)
+            } catch {
+                throw .decode(error, url: ImageLoadingError.shown(url))
+            }
         }
     }
 

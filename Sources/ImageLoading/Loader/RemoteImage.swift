@@ -27,7 +27,26 @@ public struct RemoteImage: RenditionSource {
     public var identity: String { url.absoluteString }
 
     public func rendition(fitting size: PixelSize, options: RenditionOptions) async throws -> Bitmap {
+        try await loader.image(for: request(fitting: size, options: options)).bitmap
+    }
+
+    /// The rendition, handing `interim` the previews of a progressive JPEG
+    /// as its scans arrive (``ImageLoadingUpdate/preview(_:)``).
+    public func rendition(
+        fitting size: PixelSize, options: RenditionOptions, interim: @escaping @Sendable (Bitmap) async -> Void
+    ) async throws -> Bitmap {
+        for try await update in loader.previewingLoad(request(fitting: size, options: options)) {
+            switch update {
+            case .preview(let preview): await interim(preview.bitmap)
+            case .image(let image): return image.bitmap
+            case .placeholder: break
+            }
+        }
+        throw ImageLoadingError.cancelled
+    }
+
+    private func request(fitting size: PixelSize, options: RenditionOptions) -> ImageRequest {
         let priority: ImagePriority = (Task.currentPriority <= .utility) ? .prefetch : .visible
-        return try await loader.image(for: ImageRequest(url: url, size: size, options: options, priority: priority)).bitmap
+        return ImageRequest(url: url, size: size, options: options, priority: priority)
     }
 }

@@ -117,13 +117,19 @@ public struct BrowserPhoto: Hashable, Sendable, Identifiable {
     /// The rendition that fits `size`, whatever the source: a file or bytes
     /// decoded on ``ImageCodecs/ImageWorkers``' threads (never the
     /// cooperative pool), a ``Source/rendered(_:)`` photo made by its
-    /// source (which may wait for the network).
-    public func loadRendition(fitting size: PixelSize, options: RenditionOptions = .interactive()) async throws -> Bitmap {
+    /// source (which may wait for the network). Such a source may hand
+    /// `interim` coarser pictures first (a progressive JPEG's previews as
+    /// it downloads: ``ImageCodecs/RenditionSource/rendition(fitting:options:interim:)``);
+    /// a file or bytes never do.
+    public func loadRendition(
+        fitting size: PixelSize, options: RenditionOptions = .interactive(), interim: (@Sendable (Bitmap) async -> Void)? = nil
+    ) async throws -> Bitmap {
         switch source {
         case .file, .encoded:
             return try await ImageWorkers.shared.run { () throws(ImageCodecError) -> Bitmap in try rendition(fitting: size, options: options) }
         case .rendered(let renditions):
-            return try await renditions.rendition(fitting: size, options: options)
+            guard let interim else { return try await renditions.rendition(fitting: size, options: options) }
+            return try await renditions.rendition(fitting: size, options: options, interim: interim)
         }
     }
 }

@@ -13,6 +13,14 @@ public enum RenditionOrigin: String, Hashable, Sendable {
     /// page's frame while the pixels are decoded or downloaded
     /// (``PhotoBrowserSession/placeholderPage()``).
     case placeholder
+    /// Not the photo's final pixels yet: a coarser picture of it drawn from
+    /// the part that has arrived (a progressive JPEG's preview while it
+    /// downloads), at most the page's size (``PhotoBrowserSession/pageUpdates()``).
+    case preview
+
+    /// Whether the pixels stand in for the photo's own until they arrive
+    /// (``placeholder`` or ``preview``).
+    public var isInterim: Bool { self == .placeholder || self == .preview }
 }
 
 /// A page ready to display: the photo, where it sits, and its pixels.
@@ -70,6 +78,12 @@ public actor PhotoBrowserSession {
     private var placeholderDrawn: (key: RenditionCache.Key, bitmap: Bitmap)?
     /// How each photo the person turned or flipped is shown, by id.
     private var viewOrientations: [String: ImageOrientation] = [:]
+    /// The previews of renditions being made, for ``pageUpdates()``.
+    private let interims = InterimPictures()
+    /// The load ``pageUpdates()`` started for the shown page: it goes on
+    /// while the page is shown at that size (whoever follows it), and
+    /// becomes a neighbour's prefetch, or stops, when the page turns.
+    private var shownLoad: (index: Int, key: RenditionCache.Key, photo: BrowserPhoto, task: Task<Void, Never>)?
 
     /// Opens the collection at page `index`. Prefetching around it starts
     /// once its page has been shown (``currentPage()``).
@@ -90,7 +104,7 @@ public actor PhotoBrowserSession {
 
     deinit {
         // Prefetches run in the cache: withdraw them (a decode someone else joined goes on).
-        let (cache, keys) = (cache, prefetches.values.map(\.key))
+        let (cache, keys) = (cache, prefetches.values.map(\.key) + (shownLoad.map { [$0.key] } ?? []))
         if !keys.isEmpty { Task { for key in keys { await cache.cancelPrefetch(key) } } }
     }
 
@@ -110,7 +124,7 @@ public actor PhotoBrowserSession {
         }
         let origin: RenditionOrigin =
             await cache.cached(key) != nil ? .cached : await cache.pendingKeys.contains(key) ? .prefetch : .decoded
-        let rendition = try await Self.rendition(of: current, key: key, cache: cache, limits: limits)
+        let rendition = try await Self.rendition(of: current, key: key, cache: cache, limits: limits, interims: interims)
         shown = (key, rendition)
         placeholderDrawn = nil
         // Neighbours are decoded after the shown page, never ahead of it.
@@ -131,21 +145,139 @@ public actor PhotoBrowserSession {
         let key = RenditionCache.Key(photoID: current.renditionID, size: pager.renditionSize)
         if let shown, shown.key == key { return nil }
         guard current.placeholder != nil, await cache.cached(key) == nil else { return nil }
-        let frame = pager.imageFrame
-        let picture: Bitmap
-        if let drawn = placeholderDrawn, drawn.key == key {
-            picture = drawn.bitmap  // the redraws while the pixels load draw it once
-        } else {
-            let pixels = PixelSize(
-                width: max(1, Int((frame.width * pager.settings.screenScale).rounded())),
-                height: max(1, Int((frame.height * pager.settings.screenScale).rounded())))
-            // The page's frame in pixels, capped: a placeholder is a blur, scaled up by the backend beyond this.
-            let capped = pixels.fitting(in: PixelSize(width: 1_024, height: 1_024))
-            guard let drawn = current.placeholderPicture(fitting: capped) else { return nil }
-            placeholderDrawn = (key, drawn)
-            picture = drawn
+        guard let picture = placeholderPicture(of: current, key: key, frame: pager.imageFrame) else { return nil }
+        return BrowserPage(index: pager.index, photo: current, state: pager.state, frame: pager.imageFrame, rendition: picture, origin: .placeholder)
+    }
+
+    /// `photo`'s placeholder drawn for a page `frame` (points) shows at
+    /// `key`'s size, once for the redraws while its pixels load.
+    private func placeholderPicture(of photo: BrowserPhoto, key: RenditionCache.Key, frame: CGRect) -> Bitmap? {
+        if let drawn = placeholderDrawn, drawn.key == key { return drawn.bitmap }
+        let pixels = PixelSize(
+            width: max(1, Int((frame.width * pager.settings.screenScale).rounded())),
+            height: max(1, Int((frame.height * pager.settings.screenScale).rounded())))
+        // The page's frame in pixels, capped: a placeholder is a blur, scaled up by the backend beyond this.
+        let capped = pixels.fitting(in: PixelSize(width: 1_024, height: 1_024))
+        guard let drawn = photo.placeholderPicture(fitting: capped) else { return nil }
+        placeholderDrawn = (key, drawn)
+        return drawn
+    }
+
+    /// The shown page as it arrives, for a screen that draws as soon as it
+    /// can: while its pixels are not ready, the photo at another size (a
+    /// zoom's old rendition, origin ``RenditionOrigin/preview``) or else
+    /// its placeholder (when it has one), then previews drawn from the part of it that has arrived
+    /// (a progressive JPEG downloading: origin ``RenditionOrigin/preview``,
+    /// each finer than the last), then the page with its pixels, which
+    /// ends the sequence. A page whose pixels are ready yields them alone.
+    /// The page is the one shown when this is called: turn the page and
+    /// ask again.
+    ///
+    /// The load goes on when the sequence is dropped while the page is
+    /// still shown at that size; after a turn it goes on as a neighbour's
+    /// prefetch, or stops. Interim pages are drawn in the page's frame,
+    /// scaled up: they are smaller than the final pixels.
+    ///
+    /// ```swift
+    /// for try await page in await session.pageUpdates() {
+    ///     draw(page.rendition, page.frame)  // blurred, coarse, then sharp
+    /// }
+    /// ```
+    public func pageUpdates() -> AsyncThrowingStream<BrowserPage, any Error> {
+        let shot = Shot(index: pager.index, photo: current, state: pager.state, frame: pager.imageFrame)
+        let key = RenditionCache.Key(photoID: current.renditionID, size: pager.renditionSize)
+        let (stream, continuation) = AsyncThrowingStream<BrowserPage, any Error>.makeStream()
+        let task = Task { await self.follow(shot, key: key, into: continuation) }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    /// A page as it was shown when ``pageUpdates()`` was asked.
+    private struct Shot: Sendable {
+        let index: Int
+        let photo: BrowserPhoto
+        let state: ZoomState
+        let frame: CGRect
+
+        /// The page showing `pixels`.
+        func page(_ pixels: Bitmap, _ origin: RenditionOrigin) -> BrowserPage {
+            BrowserPage(index: index, photo: photo, state: state, frame: frame, rendition: pixels, origin: origin)
         }
-        return BrowserPage(index: pager.index, photo: current, state: pager.state, frame: frame, rendition: picture, origin: .placeholder)
+    }
+
+    /// Yields the page `shot` describes as it arrives (``pageUpdates()``).
+    private func follow(_ shot: Shot, key: RenditionCache.Key, into continuation: AsyncThrowingStream<BrowserPage, any Error>.Continuation) async {
+        await settleShownLoad()
+        var isShown: Bool { pager.index == shot.index && current == shot.photo && pager.renditionSize == key.size }
+        if let shown, shown.key == key {
+            continuation.yield(shot.page(shown.bitmap, .cached))
+            continuation.finish()
+            return
+        }
+        if let cached = await cache.cached(key) {
+            if isShown {
+                shown = (key, cached)
+                await startPrefetches()
+            }
+            continuation.yield(shot.page(cached, .cached))
+            continuation.finish()
+            return
+        }
+        let origin: RenditionOrigin = await cache.pendingKeys.contains(key) ? .prefetch : .decoded
+        if isShown {
+            // A rendition of the photo at another size (before a zoom) is a finer interim than its placeholder.
+            if let shown, shown.key.photoID == key.photoID {
+                continuation.yield(shot.page(shown.bitmap, .preview))
+            } else if let held = await cache.closest(photoID: key.photoID, to: key.size) {
+                continuation.yield(shot.page(held.bitmap, .preview))
+            } else if let picture = placeholderPicture(of: shot.photo, key: key, frame: shot.frame) {
+                continuation.yield(shot.page(picture, .placeholder))
+            }
+        }
+        let follower = await interims.follow(key) { picture in continuation.yield(shot.page(picture, .preview)) }
+        if isShown, shownLoad?.key != key {
+            // The load outlives this sequence while the page is shown: a redraw that asks again joins it.
+            let (photo, cache, limits, interims) = (shot.photo, cache, limits, interims)
+            let task = await cache.prefetch(key, priority: .userInitiated) {
+                try await Self.make(photo, key: key, limits: limits, interims: interims)
+            }
+            if let task { shownLoad = (shot.index, key, photo, task) }
+        }
+        do {
+            let rendition = try await Self.rendition(of: shot.photo, key: key, cache: cache, limits: limits, interims: interims)
+            // Every preview was told before the rendition was made: none comes after the page.
+            await interims.unfollow(follower, of: key)
+            if isShown {
+                shown = (key, rendition)
+                placeholderDrawn = nil
+                await startPrefetches()
+            }
+            continuation.yield(shot.page(rendition, origin))
+            continuation.finish()
+        } catch {
+            await interims.unfollow(follower, of: key)
+            continuation.finish(throwing: error)
+        }
+    }
+
+    /// Lets go of the load ``pageUpdates()`` started for a page no longer
+    /// shown at its size: kept as that page's prefetch when it is now a
+    /// neighbour fitted (what a prefetch would load), else withdrawn
+    /// (unless a prefetch wants the same rendition).
+    private func settleShownLoad() async {
+        guard let load = shownLoad else { return }
+        let key = RenditionCache.Key(photoID: current.renditionID, size: pager.renditionSize)
+        guard load.key != key || load.index != pager.index else { return }
+        shownLoad = nil
+        if prefetches.values.contains(where: { $0.key == load.key }) { return }
+        if pager.prefetchIndices.contains(load.index), prefetches[load.index] == nil {
+            let geometry = pager.settings.geometry(for: load.photo.displaySize)
+            if load.key.size == geometry.renditionSize(for: geometry.initialState) {
+                prefetches[load.index] = (load.key, load.task)
+                return
+            }
+        }
+        await cache.cancelPrefetch(load.key)
     }
 
     /// Applies a gesture; a page turn loads the new page's photo and moves the prefetch window.
@@ -156,6 +288,7 @@ public actor PhotoBrowserSession {
         case .zoomChanged:
             // A resize changes every page's fit size: refetch the neighbours for it.
             if case .resize = gesture { await cancelPrefetches() }
+            await settleShownLoad()
         default: break
         }
         return action
@@ -170,6 +303,7 @@ public actor PhotoBrowserSession {
         pager.showPage(index, imageSize: current.displaySize)
         // Stale prefetches stop now, so they do not slow the new page; new ones start once it is shown.
         await cancelStalePrefetches()
+        await settleShownLoad()
     }
 
     /// Follows the shown photo after its collection was put in another
@@ -197,6 +331,14 @@ public actor PhotoBrowserSession {
                 await cache.cancelPrefetch(entry.key)
             }
         }
+        if let load = shownLoad {
+            if load.key.photoID == current.renditionID {
+                shownLoad?.index = pager.index
+            } else {
+                shownLoad = nil
+                if !prefetches.values.contains(where: { $0.key == load.key }) { await cache.cancelPrefetch(load.key) }
+            }
+        }
         if shown != nil { await startPrefetches() }
         return pager.index
     }
@@ -215,6 +357,7 @@ public actor PhotoBrowserSession {
         current = try await viewed(collection.photo(at: pager.index))
         pager.showPage(pager.index, imageSize: current.displaySize)
         shown = nil
+        await settleShownLoad()
     }
 
     /// `photo` as the person chose to see it (turned or flipped).
@@ -260,10 +403,10 @@ public actor PhotoBrowserSession {
             wanted.append((index, RenditionCache.Key(photoID: photo.renditionID, size: geometry.renditionSize(for: geometry.initialState)), photo))
         }
         for entry in wanted { _ = await cache.cached(entry.key) }
-        let (cache, limits) = (cache, limits)
+        let (cache, limits, interims) = (cache, limits, interims)
         for (index, key, photo) in wanted where prefetches[index] == nil {
             // Decoded at utility priority (a remote photo then loads as a prefetch, behind the page on screen).
-            let task = await cache.prefetch(key, priority: .utility) { try await Self.make(photo, key: key, limits: limits) }
+            let task = await cache.prefetch(key, priority: .utility) { try await Self.make(photo, key: key, limits: limits, interims: interims) }
             prefetches[index] = (key, task ?? Task {})
         }
     }
@@ -273,23 +416,33 @@ public actor PhotoBrowserSession {
         prefetches.removeAll()
     }
 
-    private static func rendition(of photo: BrowserPhoto, key: RenditionCache.Key, cache: RenditionCache, limits: ImageLimits) async throws -> Bitmap {
-        try await cache.rendition(for: key) { try await make(photo, key: key, limits: limits) }
+    private static func rendition(
+        of photo: BrowserPhoto, key: RenditionCache.Key, cache: RenditionCache, limits: ImageLimits, interims: InterimPictures
+    ) async throws -> Bitmap {
+        try await cache.rendition(for: key) { try await make(photo, key: key, limits: limits, interims: interims) }
     }
 
-    /// Makes `photo`'s rendition for `key` (what the cache runs once per key).
-    private static func make(_ photo: BrowserPhoto, key: RenditionCache.Key, limits: ImageLimits) async throws -> Bitmap {
+    /// Makes `photo`'s rendition for `key` (what the cache runs once per
+    /// key), posting the previews its source hands on to `interims`.
+    private static func make(_ photo: BrowserPhoto, key: RenditionCache.Key, limits: ImageLimits, interims: InterimPictures) async throws -> Bitmap {
         try Task.checkCancellation()
         // Decoding blocks: it runs on ImageCodecs' own threads (where it
         // may use both cores), never on the cooperative pool; a photo
         // with its own source (the network) makes its rendition there.
         do {
-            return try await photo.loadRendition(fitting: key.size, options: .interactive(limits: limits))
+            let bitmap = try await photo.loadRendition(fitting: key.size, options: .interactive(limits: limits)) { picture in
+                await interims.post(picture, for: key)
+            }
+            await interims.ended(key)
+            return bitmap
         } catch let error as ImageCodecError {
+            await interims.ended(key)
             throw BrowserError.undecodable(photoID: photo.id, reason: error)
         } catch let error as CancellationError {
+            await interims.ended(key)
             throw error
         } catch {
+            await interims.ended(key)
             throw BrowserError.unavailable(photoID: photo.id, reason: "\(error)")
         }
     }

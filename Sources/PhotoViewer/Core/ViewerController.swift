@@ -90,9 +90,9 @@ public actor ViewerController {
     /// Whether a page whose pixels are not ready is drawn from its
     /// placeholder hash first (``setDrawsPlaceholders(_:)``).
     public private(set) var drawsPlaceholders = true
-    /// The page drawn from its placeholder while its pixels load: the page
-    /// (photo and size), and whether the load has ended.
-    var placeholderLoad: (key: String, ended: Bool)?
+    /// The shown page's load while it is drawn from what has arrived of
+    /// it (``ViewerController/InterimLoad``).
+    var interimLoad: InterimLoad?
 
     /// Opens `collection` in a viewport of `viewportSize` points at `scale` pixels per point.
     /// Throws ``PhotoBrowser/BrowserError`` when the collection is empty or `index` is outside it.
@@ -248,10 +248,18 @@ public actor ViewerController {
         let photo = await session.currentPhoto
         let content: ViewerFrame.Content
         do {
-            if drawsPlaceholders, let interim = await placeholderFrameContent(photo: photo, pager: pager) {
-                content = interim
+            let page: BrowserPage
+            switch drawsPlaceholders ? try await interimPage(photo: photo, pager: pager) : nil {
+            case .interim(let interim)?:
+                page = interim
+            case .final(let final)?:
+                page = final
+            case nil:
+                page = try await session.currentPage()
+            }
+            if page.origin.isInterim {
+                content = .page(page)
             } else {
-                let page = try await session.currentPage()
                 if page.origin == .decoded { statistics.decodes += 1 } else { statistics.cacheHits += 1 }
                 content = .page(await animated(page))
             }
@@ -273,35 +281,12 @@ public actor ViewerController {
             message: message, info: info)
     }
 
-    /// Whether pages are drawn from their photos' placeholder hashes while
-    /// their pixels load (the default). A one-shot screen (a terminal's
-    /// `--once`) turns it off, so the one frame it prints is the photo.
+    /// Whether pages are drawn from what has arrived of them while their
+    /// pixels load (the default): their photos' placeholder hashes, then
+    /// the previews of a progressive JPEG downloading. A one-shot screen
+    /// (a terminal's `--once`) turns it off, so the one frame it prints is
+    /// the photo.
     public func setDrawsPlaceholders(_ draws: Bool) { drawsPlaceholders = draws }
-
-    /// The shown page's placeholder while its pixels load; the load runs
-    /// in the background and asks for a redraw when it ends (in pixels or
-    /// an error, which the next frame shows). `nil` when the pixels are
-    /// ready or the photo has no placeholder.
-    private func placeholderFrameContent(photo: BrowserPhoto, pager: BrowserPager) async -> ViewerFrame.Content? {
-        let key = "\(photo.id)@\(pager.renditionSize.width)x\(pager.renditionSize.height)"
-        if let placeholderLoad, placeholderLoad.key == key, placeholderLoad.ended { return nil }
-        guard let interim = await session.placeholderPage() else { return nil }
-        if placeholderLoad?.key != key {
-            placeholderLoad = (key, false)
-            let session = session
-            Task(priority: .userInitiated) { [weak self] in
-                _ = try? await session.currentPage()
-                await self?.placeholderLoadEnded(key)
-            }
-        }
-        return .page(interim)
-    }
-
-    private func placeholderLoadEnded(_ key: String) {
-        guard placeholderLoad?.key == key else { return }
-        placeholderLoad?.ended = true
-        requestRedraw()
-    }
 
     /// Whether the information overlay shows where photos were taken (it
     /// does not unless asked: a shared screen should not give away a home).

@@ -59,7 +59,10 @@ extension HTTPTransport {
             if case .began(206, let headers) = event, let start, let range = headers["content-range"].flatMap(ContentRange.init),
                 range.first == start.bytes.count
             {
-                outer.deliver(.began(status: 200, headers: start.headers.merging(headers) { _, new in new }))
+                // Its declared length is the whole body's (the range's total), as a 200's would be.
+                var whole = start.headers.merging(headers) { _, new in new }
+                whole["content-length"] = range.total.map(String.init)
+                outer.deliver(.began(status: 200, headers: whole))
                 outer.deliver(.bytes(start.bytes))
             } else {
                 outer.deliver(event)

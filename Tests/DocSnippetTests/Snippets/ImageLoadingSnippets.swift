@@ -100,4 +100,21 @@ enum ImageLoadingSnippets {
         let urls = post.pictures.map { WeiboPictureSize.fitting(width: 1170).url(of: $0) }
         _ = urls
     }
+
+    static func earlyHeader(loader: ImageLoader, url: URL, page: PixelSize) async throws {
+        let info = try await loader.info(at: url)  // lay out the page at info.orientedSize
+        let image = try await loader.image(for: ImageRequest(url: url, size: page))  // the same download
+        _ = (info, image)
+    }
+
+    static func pageUpdates(session: PhotoBrowserSession, draw: (Bitmap, CGRect) -> Void) async throws {
+        for try await page in await session.pageUpdates() {
+            draw(page.rendition, page.frame)  // blurred, coarse, then sharp
+        }
+    }
+
+    static func prefixProbe(received: [UInt8], declared: Int, layOutPage: (PixelSize) -> Void) throws {
+        // Called as a download's chunks arrive; `declared` is its Content-Length.
+        if let info = try ImageInfo.probing(prefix: received, totalLength: declared) { layOutPage(info.orientedSize) }
+    }
 }

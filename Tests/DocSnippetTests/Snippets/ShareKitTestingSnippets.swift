@@ -12,6 +12,14 @@ import WeChatAppShare
 import WeChatAppShareTesting
 
 enum ShareKitTestingSnippets {
+    static func pausedServer(jpeg: [UInt8]) throws {
+        let gate = try LoopbackHTTPServer.Gate()
+        let server = try LoopbackHTTPServer { _ in .paused(status: 200, body: jpeg, sent: jpeg.count / 10, until: gate) }
+        // ... check what the client shows of the first tenth ...
+        gate.open()
+        server.stop()
+    }
+
     static func inMemoryLog(token: String) {
         let log = InMemoryServiceLog()
         let transport = StubHTTPTransport().logging(to: log)

@@ -1,0 +1,70 @@
+import ExampleViewing
+import Foundation
+import ImageCodecs
+import ImageLoading
+import PhotoBrowser
+import PhotoViewer
+import ServiceKit
+import ServiceKitTesting
+import TestSupport
+import Testing
+
+/// photo-browser's pages of photos on the network (``RemotePhotos``)
+/// drawn as they download: the page opens from the header, the first
+/// preview is drawn from the first scans, the pixels end it.
+@Suite("remote pages drawn as they download", .dedicatedThreads)
+struct RemotePreviewTests {
+    /// A 1.2 MB progressive JPEG of a real photo, 2400x1600.
+    static func progressivePhoto() throws -> [UInt8] {
+        let photo = try DecodedImage(
+            decodingFileAt: TestData.root.appendingPathComponent("exif-orientation-examples/Landscape_1.jpg").path,
+            options: DecodeOptions(targetSize: .fitting(PixelSize(width: 2_400, height: 1_600))))
+        let bitmap = photo.bitmap.resized(to: PixelSize(width: 2_400, height: 1_600))
+        return try bitmap.encoded(as: .jpeg, options: EncodeOptions(quality: 95, isProgressive: true))
+    }
+
+    @Test("held at 15% of its bytes, the page opens and its first frame is a preview; released, the pixels come in the same download")
+    func firstPreviewWithinFifteenPercent() async throws {
+        let jpeg = try Self.progressivePhoto()
+        #expect(jpeg.count > 500_000)
+        let held = jpeg.count * 15 / 100
+        let gate = try LoopbackHTTPServer.Gate()
+        let server = try LoopbackHTTPServer { _ in .paused(status: 200, body: jpeg, sent: held, until: gate) }
+        defer {
+            gate.open()
+            server.stop()
+        }
+        let loader = ImageLoader(configuration: .init(transport: CurlTransport(), retryPolicy: .never, timeout: .seconds(300)))
+        let url = server.url(path: "/progressive.jpg")
+        let photos = RemotePhotos([.remote(url)], loader: loader)
+        // The page's size comes from the header, long before the held bytes.
+        let controller = try await ViewerController(collection: photos, viewportSize: CGSize(width: 600, height: 400))
+        let redraws = await controller.redrawRequests()
+        var frames = redraws.makeAsyncIterator()
+        let first = await controller.frame()
+        guard case .page(let preview) = first.content else {
+            Issue.record("the first frame is not a page: \(first.content)")
+            return
+        }
+        #expect(preview.origin == .preview)
+        #expect(preview.frame.size == CGSize(width: 600, height: 400) && preview.rendition.width <= 600)
+        #expect(server.bytesSent <= held + 1_024, "drawn from at most 15% of the bytes: \(server.bytesSent) of \(jpeg.count) sent")
+        #expect(first.statusLine.contains("2400x1600"))
+
+        gate.open()
+        var shown = preview
+        while shown.origin.isInterim {
+            _ = await frames.next()
+            guard case .page(let page) = await controller.frame().content else {
+                Issue.record("not a page")
+                return
+            }
+            shown = page
+        }
+        #expect(shown.rendition.size == PixelSize(width: 600, height: 400))
+        let expected = try DecodedImage(rendering: jpeg, in: PixelSize(width: 600, height: 400), mode: .fit, options: .interactive())
+        #expect(shown.rendition == expected.bitmap, "the page's pixels are the photo's rendition")
+        #expect(server.requests.count == 1, "the header, the previews and the pixels from one download")
+        #expect(await loader.statistics.earlyHeaders == 1)
+    }
+}
