@@ -107,6 +107,7 @@ package enum ViewerLauncher {
             line +=
                 " rect \(Int(Double(f.minX).rounded())),\(Int(Double(f.minY).rounded())),\(Int(Double(f.width).rounded())),\(Int(Double(f.height).rounded()))"
             line += " viewport \(Int(Double(frame.viewportSize.width)))x\(Int(Double(frame.viewportSize.height)))"
+            line += " origin \(page.origin.rawValue)"
         }
         Console.error(line)
     }

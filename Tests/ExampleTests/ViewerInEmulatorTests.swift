@@ -1,5 +1,6 @@
 import Foundation
 import ImageCodecs
+import ServiceKitTesting
 import TestSupport
 import Testing
 
@@ -88,5 +89,62 @@ struct ViewerInEmulatorTests {
         #expect(picture.changing < 0.25, "colour blocks: \(picture)")
         let likeness = try ScreenPicture.likeness(shot, toPhotoAt: Self.photo, rows: 0..<768)
         #expect(likeness > 16, "the blocks show the photo: \(likeness) dB")
+    }
+}
+
+/// photo-browser given a URL in a real sixel terminal while the photo
+/// downloads: the screen shows a preview of it before the rest is sent,
+/// then the photo.
+@Suite(
+    "photo-browser drawing a download in a real terminal (Xvfb)", .serialized,
+    .enabled(if: ViewerHarness.has("Xvfb") && ViewerHarness.has("xwd") && Emulator.xtermVT340.isInstalled))
+struct RemotePreviewInEmulatorTests {
+    @Test("xterm as a VT340, the server holding the rest at 15%: a preview like the photo on screen, then the photo, from one download")
+    func previewThenPhoto() async throws {
+        // The sample photo as a progressive JPEG, written beside the test for the likeness measure.
+        let sample = try DecodedImage(decodingFileAt: ViewerInEmulatorTests.photo)
+        let jpeg = try sample.bitmap.encoded(as: .jpeg, options: EncodeOptions(quality: 92, isProgressive: true))
+        let photo = FileManager.default.temporaryDirectory.appendingPathComponent("progressive-\(UUID().uuidString).jpg").path
+        try Data(jpeg).write(to: URL(fileURLWithPath: photo))
+        defer { try? FileManager.default.removeItem(atPath: photo) }
+        let held = jpeg.count * 15 / 100
+        let gate = try LoopbackHTTPServer.Gate()
+        let http = try LoopbackHTTPServer { _ in .paused(status: 200, body: jpeg, sent: held, until: gate) }
+        defer {
+            gate.open()
+            http.stop()
+        }
+        let server = try await ViewerHarness.XServer(size: "1024x768x24")
+        defer { server.stop() }
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("preview-\(UUID().uuidString)").path
+        let (script, trace, cache) = (base + ".sh", base + ".trace", base + "-cache")
+        defer { for path in [script, trace, cache] { try? FileManager.default.removeItem(atPath: path) } }
+        let exports = ExampleProcess.sanitizerEnvironment.sorted { $0.key < $1.key }.map { "export \($0.key)='\($0.value)'\n" }.joined()
+        let url = http.url(path: "/waterfall.jpg").absoluteString
+        try """
+        export DISPLAY= PHOTODECK_VIEWER_TRACE=1 XDG_CACHE_HOME='\(cache)' PHOTODECK_IMAGE_CACHE='\(cache)/images'
+        \(exports)'\(ExampleProcess.executable("photo-browser").path)' '\(url)' 2>'\(trace)'
+        echo "EXITED $?" >> '\(trace)'
+        exec sleep 600
+        """.write(toFile: script, atomically: true, encoding: .utf8)
+        let terminal = try EmulatorProcess(Emulator.xtermVT340.command, running: ["/bin/sh", script], display: server.display)
+        defer { terminal.stop() }
+        func frames() -> [Substring] {
+            String(decoding: (try? fileBytes(URL(fileURLWithPath: trace))) ?? [], as: UTF8.self).split(separator: "\n").filter { $0.hasPrefix("frame ") }
+        }
+        try await waitUntil("a preview frame; trace: \(frames())", timeout: .seconds(300)) { frames().contains { $0.hasSuffix("origin preview") } }
+        let early = try await TimelineInEmulatorTests.settledShot(server.display)
+        #expect(http.bytesSent <= held + 1_024, "the rest is still held: \(http.bytesSent) of \(jpeg.count) bytes sent")
+        let preview = try ScreenPicture.likeness(early, toPhotoAt: photo, rows: 0..<768)
+        #expect(preview > 20, "the preview shows the photo, coarsely: \(preview) dB")
+
+        gate.open()
+        try await waitUntil("the photo's frame; trace: \(frames())", timeout: .seconds(300)) {
+            frames().contains { !$0.hasSuffix("origin preview") && !$0.hasSuffix("origin placeholder") && $0.contains(" origin ") }
+        }
+        let shot = try await TimelineInEmulatorTests.settledShot(server.display)
+        let final = try ScreenPicture.likeness(shot, toPhotoAt: photo, rows: 0..<768)
+        #expect(final > 28 && final > preview, "the photo: \(final) dB (the preview \(preview) dB)")
+        #expect(http.requests.count == 1, "one download for the page's size, the preview and the photo")
     }
 }
