@@ -23,13 +23,20 @@ struct RemotePreviewTests {
         return try bitmap.encoded(as: .jpeg, options: EncodeOptions(quality: 95, isProgressive: true))
     }
 
+    /// A server that sends 15% of `body` (its whole length declared) and
+    /// holds the rest until the gate opens; how many bytes it sends first.
+    static func holding(_ body: [UInt8]) throws -> (server: LoopbackHTTPServer, gate: LoopbackHTTPServer.Gate, held: Int) {
+        let held = body.count * 15 / 100
+        let gate = try LoopbackHTTPServer.Gate()
+        let server = try LoopbackHTTPServer { _ in .paused(status: 200, body: body, sent: held, until: gate) }
+        return (server, gate, held)
+    }
+
     @Test("held at 15% of its bytes, the page opens and its first frame is a preview; released, the pixels come in the same download")
     func firstPreviewWithinFifteenPercent() async throws {
         let jpeg = try Self.progressivePhoto()
         #expect(jpeg.count > 500_000)
-        let held = jpeg.count * 15 / 100
-        let gate = try LoopbackHTTPServer.Gate()
-        let server = try LoopbackHTTPServer { _ in .paused(status: 200, body: jpeg, sent: held, until: gate) }
+        let (server, gate, held) = try Self.holding(jpeg)
         defer {
             gate.open()
             server.stop()

@@ -107,9 +107,7 @@ struct RemotePreviewInEmulatorTests {
         let photo = FileManager.default.temporaryDirectory.appendingPathComponent("progressive-\(UUID().uuidString).jpg").path
         try Data(jpeg).write(to: URL(fileURLWithPath: photo))
         defer { try? FileManager.default.removeItem(atPath: photo) }
-        let held = jpeg.count * 15 / 100
-        let gate = try LoopbackHTTPServer.Gate()
-        let http = try LoopbackHTTPServer { _ in .paused(status: 200, body: jpeg, sent: held, until: gate) }
+        let (http, gate, held) = try RemotePreviewTests.holding(jpeg)
         defer {
             gate.open()
             http.stop()

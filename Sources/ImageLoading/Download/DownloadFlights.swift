@@ -111,20 +111,7 @@ actor DownloadFlights {
             fanout.add(waiter, progress)
             fanout.addPreview(waiter, preview)
         }
-        let flightID = flight.id
-        do {
-            return try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<LoadedBytes, any Error>) in
-                    flights[url]?.waiters[waiter] = continuation
-                }
-            } onCancel: {
-                Task { await self.withdraw(waiter, from: url, flight: flightID) }
-            }
-        } catch let error as ImageLoadingError {
-            throw error
-        } catch {
-            throw .cancelled
-        }
+        return try await wait(waiter, in: url, flight: flight.id) { flights[url]?.waiters[waiter] = $0 }
     }
 
     /// The header of the image at `url`: as soon as its first bytes hold
@@ -143,15 +130,21 @@ actor DownloadFlights {
             flights[url]?.isKept = true
             return info
         }
-        let flightID = flight.id
+        // Registered in the same turn as the check above: a header read since is told by headerFound, which comes after.
+        return try await wait(waiter, in: url, flight: flight.id) { flights[url]?.headerWaiters[waiter] = $0 }
+    }
+
+    /// Waits as `waiter` of `url`'s flight, whose continuation `register`
+    /// files in this turn (the flight cannot have ended yet); a cancelled
+    /// waiter leaves at once (``withdraw(_:from:flight:)``).
+    private func wait<Value: Sendable>(
+        _ waiter: UInt64, in url: URL, flight: UInt64, register: (CheckedContinuation<Value, any Error>) -> Void
+    ) async throws(ImageLoadingError) -> Value {
         do {
             return try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ImageInfo, any Error>) in
-                    // The same turn as the check above: a header read since is told by headerFound, which comes after.
-                    flights[url]?.headerWaiters[waiter] = continuation
-                }
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in register(continuation) }
             } onCancel: {
-                Task { await self.withdraw(waiter, from: url, flight: flightID) }
+                Task { await self.withdraw(waiter, from: url, flight: flight) }
             }
         } catch let error as ImageLoadingError {
             throw error
