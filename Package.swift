@@ -140,6 +140,8 @@ let package = Package(
         .target(name: "CNetlink"),
         // The resampler's inner loops, built for AVX2 and baseline x86-64.
         .target(name: "CResample"),
+        // The sixel writer: its palette, nearest colours and bands.
+        .target(name: "CSixelWriter"),
         .target(
             name: "CPNGShim",
             dependencies: ["CPNG"]
@@ -189,7 +191,7 @@ let package = Package(
         // The browser engine on a screen: an SDL2 window and terminal graphics.
         .target(
             name: "PhotoViewer",
-            dependencies: ["Execution", "PhotoBrowser", "ImageCodecs", "SystemSupport", "CSDL2", "CChafa", "CZlib"],
+            dependencies: ["Execution", "PhotoBrowser", "ImageCodecs", "SystemSupport", "CSDL2", "CChafa", "CSixelWriter", "CZlib"],
             swiftSettings: swiftSettings
         ),
 

@@ -4,13 +4,15 @@
 //
 //   terminal-bench PHOTO [--size WxH] [--cell WxH] [--frames N] [--png OUT] [--sixels DIR]
 //
-// Modes: sixel (libchafa, 256 colours, no dithering; ordered and diffusion
+// Modes: sixel (PhotoDeck's writer, 256 colours, no dithering; the same
+// through libchafa, the writer before; libchafa's ordered and diffusion
 // dithering too); sixel through tmux's passthrough
 // without a strip memory (a picture over tmux's 1 MiB limit is encoded
 // whole, found too big, then encoded again in strips) and with one (the
 // viewer's: strips at once from the second frame); kitty with zlib (for a
 // terminal across a network) and raw (the viewer's for a terminal on this
-// machine), raw through tmux too. Each mode encodes the same fitted picture `frames` times.
+// machine), raw through tmux too. Each mode encodes the same fitted picture `frames` times,
+// on ImageCodecs' image workers as the terminal viewer does.
 // `--png OUT` writes the fitted picture, for other tools to encode the same
 // pixels; `--sixels DIR` writes each sixel mode's picture (DIR/NAME.six),
 // for its PSNR. Prints one JSON object: per mode, the median ms per frame and the
@@ -26,12 +28,12 @@ import SystemSupport
 struct TerminalBench {
     static func main() async {
         await runCommandLineTool { arguments in
-            try run(arguments)
+            try await run(arguments)
             return 0
         }
     }
 
-    static func run(_ arguments: [String]) throws {
+    static func run(_ arguments: [String]) async throws {
         var photo: String?
         var size = PixelSize(width: 1920, height: 1080)
         var cell = PixelSize(width: 10, height: 20)
@@ -62,8 +64,11 @@ struct TerminalBench {
         let memory = TmuxStripMemory()
         var remembering = TmuxPassthroughEncoder(SixelImageEncoder(), row: 1, column: 1)
         remembering.stripMemory = memory
+        var libchafa = SixelImageEncoder()
+        libchafa.writesWithLibchafa = true
         let modes: [(String, any TerminalImageEncoder)] = [
             ("sixel", SixelImageEncoder()),
+            ("sixel_libchafa", libchafa),
             ("sixel_ordered", SixelImageEncoder(dithering: .ordered)),
             ("sixel_diffusion", SixelImageEncoder(dithering: .diffusion)),
             ("sixel_tmux_found_each_frame", TmuxPassthroughEncoder(SixelImageEncoder(), row: 1, column: 1)),
@@ -77,8 +82,10 @@ struct TerminalBench {
             var times: [Double] = []
             var bytes: [UInt8] = []
             for _ in 0..<frames {
+                // On the image workers, as the terminal viewer encodes its frames (where an encoder may use both cores).
+                let (picture, cells) = (canvas, cell)
                 let start = ContinuousClock.now
-                bytes = try encoder.encode(canvas, cellSize: cell)
+                bytes = try await ImageWorkers.shared.run { () throws(TerminalError) -> [UInt8] in try encoder.encode(picture, cellSize: cells) }
                 times.append((ContinuousClock.now - start).inMilliseconds)
             }
             if let sixels, name.hasPrefix("sixel"), !name.contains("tmux") {

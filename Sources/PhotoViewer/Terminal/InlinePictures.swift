@@ -156,7 +156,7 @@ public struct InlinePictures: Sendable {
 
     /// ``rows(_:columns:rows:gap:)`` from async code: the pictures are
     /// encoded on ImageCodecs' `ImageWorkers` threads (a sixel row takes
-    /// milliseconds of libchafa), never on the cooperative pool, and the
+    /// milliseconds to write), never on the cooperative pool, and the
     /// calling task is suspended meanwhile.
     ///
     /// ```swift

@@ -1,20 +1,23 @@
 import CChafa
+import CSixelWriter
+import Execution
 import Foundation
 public import ImageCodecs
+import SystemSupport
 
-/// DEC sixel graphics through libchafa: a palette of up to 256 colours
-/// chosen for each picture, and no dithering by default.
+/// DEC sixel graphics: a palette of up to 256 colours chosen for each
+/// picture, and no dithering by default.
 ///
-/// A 1440x1080 photo takes about 96 ms on two cores, where libsixel's
-/// median cut and Floyd–Steinberg diffusion took 325 ms, and comes back
-/// closer to the photo (35.8 against 33.2 dB PSNR on the benchmark's
-/// picture): diffusion trades PSNR for smoother-looking gradients, which
-/// ``Dithering/diffusion`` still offers at about libsixel's cost.
+/// Without dithering (the viewer's) the picture is written by PhotoDeck's
+/// own sixel writer: a median cut over a 5-bit histogram refined by two
+/// rounds of k-means, each pixel in its nearest colour, bands run-length
+/// encoded, the two halves of the picture written on two threads. With
+/// dithering, libchafa writes it (``Dithering/ordered``,
+/// ``Dithering/diffusion``: smoother-looking gradients for less PSNR).
 ///
-/// libchafa spreads the work over its own worker threads (GLib's pool,
-/// one per core, made once and kept); call ``encode(_:cellSize:)`` from
-/// ImageCodecs' `ImageWorkers`, never from the cooperative pool: it
-/// blocks until the picture is made.
+/// Call ``encode(_:cellSize:)`` from ImageCodecs' `ImageWorkers` (it
+/// then uses a helper thread; libchafa uses GLib's pool), never from the
+/// cooperative pool: it blocks until the picture is made.
 public struct SixelImageEncoder: TerminalImageEncoder {
     /// How colours between the palette's are drawn.
     public enum Dithering: String, Hashable, Sendable, CaseIterable {
@@ -29,6 +32,10 @@ public struct SixelImageEncoder: TerminalImageEncoder {
     /// How colours between the palette's are drawn.
     public var dithering: Dithering
 
+    /// Whether libchafa writes a picture without dithering too (the
+    /// benchmark's comparison with the writer before).
+    package var writesWithLibchafa = false
+
     /// Creates an encoder.
     public init(dithering: Dithering = .none) {
         self.dithering = dithering
@@ -36,6 +43,7 @@ public struct SixelImageEncoder: TerminalImageEncoder {
 
     public func encode(_ canvas: Bitmap, cellSize: PixelSize) throws(TerminalError) -> [UInt8] {
         guard canvas.width > 0, canvas.height > 0 else { return [] }
+        if dithering == .none, !writesWithLibchafa { return try Self.written(canvas) }
         let mode: Int32 =
             switch dithering {
             case .none: pd_chafa_dither_none()
@@ -66,6 +74,53 @@ public struct SixelImageEncoder: TerminalImageEncoder {
             count = length
         }
         Self.setRasterHeight(of: &bytes, to: canvas.height, from: bandedHeight)
+        return bytes
+    }
+
+    /// The canvas written by PhotoDeck's sixel writer: the palette from
+    /// the whole picture, then its bands in two halves on two threads
+    /// (where the caller may block; see `ParallelWork`), joined in order.
+    static func written(_ canvas: Bitmap) throws(TerminalError) -> [UInt8] {
+        let source =
+            canvas.pixelFormat == .gray8
+            ? Bitmap(
+                uncheckedWidth: canvas.width, height: canvas.height, bytesPerRow: canvas.width * 4, pixelFormat: .rgba8,
+                pixels: rgba(canvas, height: canvas.height))
+            : canvas
+        let (width, height, stride) = (source.width, source.height, source.bytesPerRow)
+        let channels = Int32(source.pixelFormat.bytesPerPixel)
+        var palette = pd_sixel_palette()
+        source.pixels.withUnsafeBufferPointer { pixels in
+            pd_sixel_choose_palette(pixels.baseAddress, channels, Int32(width), Int32(height), stride, &palette)
+        }
+        let bands = (height + 5) / 6
+        let parts = bands >= 16 && width * height >= 262_144 ? 2 : 1
+        let chosen = palette
+        let written = Lock<[Int: [UInt8]]>([:])
+        let failed = Lock(false)
+        ParallelWork.forEach(parts) { part in
+            let (first, end) = (bands * part / parts * 6, min(height, bands * (part + 1) / parts * 6))
+            var output = pd_sixel_output()
+            var palette = chosen
+            source.pixels.withUnsafeBufferPointer { pixels in
+                pd_sixel_write_bands(pixels.baseAddress, channels, Int32(width), Int32(height), stride, Int32(first), Int32(end), &palette, &output)
+            }
+            defer { pd_sixel_free(&output) }
+            guard output.failed == 0 else { return failed.withLock { $0 = true } }
+            let bytes = output.bytes.map { [UInt8](UnsafeBufferPointer(start: $0, count: output.length)) } ?? []
+            written.withLock { $0[part] = bytes }
+        }
+        var header = pd_sixel_output()
+        defer { pd_sixel_free(&header) }
+        pd_sixel_write_header(Int32(width), Int32(height), &palette, &header)
+        guard !failed.withLock({ $0 }), header.failed == 0, let start = header.bytes else {
+            throw .encoding("not enough memory for a \(width)x\(height) sixel picture")
+        }
+        let arrived = written.withLock { $0 }
+        var bytes = [UInt8](UnsafeBufferPointer(start: start, count: header.length))
+        bytes.reserveCapacity(header.length + arrived.values.reduce(0) { $0 + $1.count } + 2)
+        for part in 0..<parts { bytes += arrived[part] ?? [] }
+        bytes += [0x1B, UInt8(ascii: "\\")]
         return bytes
     }
 
