@@ -19,7 +19,19 @@ package enum SharedImageLoader {
     /// seconds when set to a number from 1 to 3600 (tests), else the
     /// loader's 120 s.
     package static func deadline(environment: [String: String] = ProcessInfo.processInfo.environment) -> Duration? {
-        guard let text = environment["PHOTODECK_DOWNLOAD_DEADLINE"], let seconds = Int(text), (1...3_600).contains(seconds) else { return nil }
+        seconds(named: "PHOTODECK_DOWNLOAD_DEADLINE", in: environment)
+    }
+
+    /// How long a download may go without a byte: `PHOTODECK_DOWNLOAD_TIMEOUT`
+    /// seconds when set to a number from 1 to 3600 (tests that hold an
+    /// answer), else the loader's 30 s.
+    package static func timeout(environment: [String: String] = ProcessInfo.processInfo.environment) -> Duration? {
+        seconds(named: "PHOTODECK_DOWNLOAD_TIMEOUT", in: environment)
+    }
+
+    /// The variable `name` as a number of seconds from 1 to 3600, else `nil`.
+    private static func seconds(named name: String, in environment: [String: String]) -> Duration? {
+        guard let text = environment[name], let seconds = Int(text), (1...3_600).contains(seconds) else { return nil }
         return .seconds(seconds)
     }
 
@@ -30,6 +42,7 @@ package enum SharedImageLoader {
         let folder = cacheFolder()
         var configuration = ImageLoader.Configuration(renditionCache: RenditionCache(capacityBytes: memoryMB << 20))
         if let deadline = deadline() { configuration.deadline = deadline }
+        if let timeout = timeout() { configuration.timeout = timeout }
         do {
             // The cache makes its own folder private (0700); its parents are ordinary.
             try FileManager.default.createDirectory(atPath: (folder as NSString).deletingLastPathComponent, withIntermediateDirectories: true)

@@ -41,7 +41,10 @@ struct RemotePreviewTests {
             gate.open()
             server.stop()
         }
-        let loader = ImageLoader(configuration: .init(transport: CurlTransport(), retryPolicy: .never, timeout: .seconds(300)))
+        // The download is held until the first frame is drawn, and the preview behind it is decoded on the
+        // image workers, which the whole suite shares: under its load that can take minutes, longer than the
+        // 120 s a download may take by default.
+        let loader = ImageLoader(configuration: .init(transport: CurlTransport(), retryPolicy: .never, timeout: .seconds(600), deadline: .seconds(900)))
         let url = server.url(path: "/progressive.jpg")
         let photos = RemotePhotos([.remote(url)], loader: loader)
         // The page's size comes from the header, long before the held bytes.

@@ -101,7 +101,9 @@ struct ViewerInEmulatorTests {
 struct RemotePreviewInEmulatorTests {
     @Test("xterm as a VT340, the server holding the rest at 15%: a preview like the photo on screen, then the photo, from one download")
     func previewThenPhoto() async throws {
-        // The sample photo as a progressive JPEG, written beside the test for the likeness measure.
+        // The sample photo as a progressive JPEG, written beside the test for the likeness measure. The
+        // download is held until the preview is on screen, which under a loaded suite can take longer than
+        // the 30 s a download may go without a byte: photo-browser is told to wait.
         let sample = try DecodedImage(decodingFileAt: ViewerInEmulatorTests.photo)
         let jpeg = try sample.bitmap.encoded(as: .jpeg, options: EncodeOptions(quality: 92, isProgressive: true))
         let photo = FileManager.default.temporaryDirectory.appendingPathComponent("progressive-\(UUID().uuidString).jpg").path
@@ -121,6 +123,7 @@ struct RemotePreviewInEmulatorTests {
         let url = http.url(path: "/waterfall.jpg").absoluteString
         try """
         export DISPLAY= PHOTODECK_VIEWER_TRACE=1 XDG_CACHE_HOME='\(cache)' PHOTODECK_IMAGE_CACHE='\(cache)/images'
+        export PHOTODECK_DOWNLOAD_TIMEOUT=900 PHOTODECK_DOWNLOAD_DEADLINE=1800
         \(exports)'\(ExampleProcess.executable("photo-browser").path)' '\(url)' 2>'\(trace)'
         echo "EXITED $?" >> '\(trace)'
         exec sleep 600

@@ -80,9 +80,9 @@ actor DownloadFlights {
         let task: Task<Void, Never>
         let progress: ProgressFanout
         let priority: SharedPriority
-        var waiters: [UInt64: CheckedContinuation<LoadedBytes, any Error>] = [:]
+        var waiters: [UInt64: CheckedContinuation<LoadedBytes?, any Error>] = [:]
         /// Who waits for the header alone.
-        var headerWaiters: [UInt64: CheckedContinuation<ImageInfo, any Error>] = [:]
+        var headerWaiters: [UInt64: CheckedContinuation<ImageInfo?, any Error>] = [:]
         /// Whether someone was told the header: the fetch then goes on when everyone has left.
         var isKept = false
 
@@ -105,13 +105,18 @@ actor DownloadFlights {
     func load(
         _ url: URL, priority: ImagePriority, progress: (@Sendable (Int64, Int64) -> Void)?, preview: (@Sendable (PreviewBytes) -> Void)? = nil
     ) async throws(ImageLoadingError) -> LoadedBytes {
-        nextID += 1
-        let waiter = nextID
-        let flight = join(url, priority: priority) { fanout in
-            fanout.add(waiter, progress)
-            fanout.addPreview(waiter, preview)
+        while true {
+            nextID += 1
+            let waiter = nextID
+            let flight = join(url, priority: priority) { fanout in
+                fanout.add(waiter, progress)
+                fanout.addPreview(waiter, preview)
+            }
+            let loaded = try await wait(waiter, in: url, flight: flight.id) { flights[url]?.waiters[waiter] = $0 }
+            if let loaded { return loaded }
+            // The fetch ended before this waiter was filed: ask again (the disk cache may have the bytes now).
+            flight.progress.remove(waiter)
         }
-        return try await wait(waiter, in: url, flight: flight.id) { flights[url]?.waiters[waiter] = $0 }
     }
 
     /// The header of the image at `url`: as soon as its first bytes hold
@@ -120,29 +125,38 @@ actor DownloadFlights {
     /// body when the header could not be read early (a cached copy, a
     /// header past ``HeaderWatch/limit``, no declared length).
     func header(_ url: URL, priority: ImagePriority) async throws(ImageLoadingError) -> ImageInfo {
-        nextID += 1
-        let waiter = nextID
-        // A header asked for first is a page laid out before its pixels: they may be drawn as they arrive.
-        let flight = join(url, priority: priority) { $0.expectPreviews() }
-        if let info = flight.progress.header.info {
-            // Read already (by the fetch's thread, before headerFound comes round): told now.
-            earlyHeaders += 1
-            flights[url]?.isKept = true
-            return info
+        while true {
+            nextID += 1
+            let waiter = nextID
+            // A header asked for first is a page laid out before its pixels: they may be drawn as they arrive.
+            let flight = join(url, priority: priority) { $0.expectPreviews() }
+            if let info = flight.progress.header.info {
+                // Read already (by the fetch's thread, before headerFound comes round): told now.
+                earlyHeaders += 1
+                if flights[url]?.id == flight.id { flights[url]?.isKept = true }
+                return info
+            }
+            // A header read since is told by headerFound, which comes after the waiter is filed.
+            let info = try await wait(waiter, in: url, flight: flight.id) { flights[url]?.headerWaiters[waiter] = $0 }
+            if let info { return info }
         }
-        // Registered in the same turn as the check above: a header read since is told by headerFound, which comes after.
-        return try await wait(waiter, in: url, flight: flight.id) { flights[url]?.headerWaiters[waiter] = $0 }
     }
 
-    /// Waits as `waiter` of `url`'s flight, whose continuation `register`
-    /// files in this turn (the flight cannot have ended yet); a cancelled
-    /// waiter leaves at once (``withdraw(_:from:flight:)``).
+    /// Waits as `waiter` of `url`'s flight `flight`, whose continuation
+    /// `register` files; a cancelled waiter leaves at once
+    /// (``withdraw(_:from:flight:)``). `nil` when the flight had ended
+    /// before the waiter could be filed: the call that made or joined it
+    /// may have been suspended meanwhile (a loaded machine, a task
+    /// executor of its own), and the caller asks again.
     private func wait<Value: Sendable>(
-        _ waiter: UInt64, in url: URL, flight: UInt64, register: (CheckedContinuation<Value, any Error>) -> Void
-    ) async throws(ImageLoadingError) -> Value {
+        _ waiter: UInt64, in url: URL, flight: UInt64, register: (CheckedContinuation<Value?, any Error>) -> Void
+    ) async throws(ImageLoadingError) -> Value? {
         do {
             return try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in register(continuation) }
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value?, any Error>) in
+                    guard flights[url]?.id == flight else { return continuation.resume(returning: nil) }
+                    register(continuation)
+                }
             } onCancel: {
                 Task { await self.withdraw(waiter, from: url, flight: flight) }
             }
@@ -217,13 +231,13 @@ actor DownloadFlights {
     private func finish(_ url: URL, id: UInt64, with result: Result<LoadedBytes, ImageLoadingError>) {
         guard let running = flights[url], running.id == id else { return }
         flights[url] = nil
-        for continuation in running.waiters.values { continuation.resume(with: result.mapError { $0 as any Error }) }
+        for continuation in running.waiters.values { continuation.resume(with: result.map { $0 }.mapError { $0 as any Error }) }
         guard !running.headerWaiters.isEmpty else { return }
         // Read from the whole body: the fetch has checked that it is an image, so the probe is a walk of its header.
         let header = result.flatMap { loaded -> Result<ImageInfo, ImageLoadingError> in
             Result { () throws(ImageCodecError) -> ImageInfo in try ImageInfo(probing: loaded.bytes) }
                 .mapError { ImageLoadingError.decode($0, url: ImageLoadingError.shown(url)) }
         }
-        for continuation in running.headerWaiters.values { continuation.resume(with: header.mapError { $0 as any Error }) }
+        for continuation in running.headerWaiters.values { continuation.resume(with: header.map { $0 }.mapError { $0 as any Error }) }
     }
 }
