@@ -99,7 +99,7 @@ public struct BrowserPhoto: Hashable, Sendable, Identifiable {
     /// otherwise: the smallest shrink on load that covers the page. A
     /// ``Source/rendered(_:)`` photo has no rendition here
     /// (``ImageCore/ImageCodecError/invalidArgument(_:)``): use
-    /// ``loadRendition(fitting:options:)``.
+    /// ``loadRendition(fitting:options:interim:)``.
     public func rendition(fitting size: PixelSize, options: RenditionOptions = .interactive()) throws(ImageCodecError) -> Bitmap {
         switch source {
         case .file(let path): return try DecodedImage(renderingFileAt: path, in: size, mode: .fit, options: options).bitmap
