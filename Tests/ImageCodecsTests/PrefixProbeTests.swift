@@ -16,7 +16,7 @@ struct PrefixProbeTests {
             "image-rs-samples/webp/extended_images/anim.webp",
         ] {
             let url = TestData.root.appendingPathComponent(path)
-            files.append((path, Array(try Data(contentsOf: url))))
+            files.append((path, try fileBytes(url, limit: 8 << 20)))
         }
         let picture = Bitmap.noise(width: 640, height: 480, seed: 36)
         let date = try #require(CaptureDate(exifDateTime: "2026:12:04 17:00:00", offset: "+01:00"))
