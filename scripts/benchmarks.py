@@ -33,3 +33,27 @@ def publish(name, lines):
     section = "\n".join(lines)
     print(section)
     write_section(name, section)
+
+
+def interleaved(commands, rounds, env=None):
+    """Times whole processes in rounds: each round runs every command once,
+    the order rotating from round to round, so a machine that speeds up or
+    slows down during the run (a shared one does, by 30% and more) weighs on
+    every command alike. `commands` maps a name to an argument list. Returns
+    {name: [(wall seconds, CPU seconds), ...]} with one entry per round."""
+    import subprocess
+    import time
+
+    names = list(commands)
+    times = {name: [] for name in names}
+    for index in range(rounds):
+        shift = index % len(names)
+        for name in names[shift:] + names[:shift]:
+            start = time.perf_counter()
+            process = subprocess.Popen(commands[name], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            _, status, usage = os.wait4(process.pid, 0)
+            wall = time.perf_counter() - start
+            if status != 0:
+                raise RuntimeError(f"{name} failed ({status}): {' '.join(commands[name])}")
+            times[name].append((wall, usage.ru_utime + usage.ru_stime))
+    return times
