@@ -16,11 +16,7 @@ import Testing
 struct RemotePreviewTests {
     /// A 1.2 MB progressive JPEG of a real photo, 2400x1600.
     static func progressivePhoto() throws -> [UInt8] {
-        let photo = try DecodedImage(
-            decodingFileAt: TestData.root.appendingPathComponent("exif-orientation-examples/Landscape_1.jpg").path,
-            options: DecodeOptions(targetSize: .fitting(PixelSize(width: 2_400, height: 1_600))))
-        let bitmap = photo.bitmap.resized(to: PixelSize(width: 2_400, height: 1_600))
-        return try bitmap.encoded(as: .jpeg, options: EncodeOptions(quality: 95, isProgressive: true))
+        try TestPhotos.landscapeJPEG(size: PixelSize(width: 2_400, height: 1_600), quality: 95)
     }
 
     /// A server that sends 15% of `body` (its whole length declared) and

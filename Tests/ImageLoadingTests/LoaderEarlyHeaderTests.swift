@@ -11,11 +11,7 @@ import Testing
 struct LoaderEarlyHeaderTests {
     /// A progressive photo turned a quarter (EXIF 6), 1200x800 stored.
     static func turnedPhoto() throws -> [UInt8] {
-        let photo = try DecodedImage(
-            decodingFileAt: TestData.root.appendingPathComponent("exif-orientation-examples/Landscape_1.jpg").path,
-            options: DecodeOptions(targetSize: .fitting(PixelSize(width: 1_200, height: 800))))
-        let bitmap = photo.bitmap.resized(to: PixelSize(width: 1_200, height: 800))
-        return try bitmap.encoded(as: .jpeg, options: EncodeOptions(quality: 92, isProgressive: true, exif: ExifMetadata(orientation: .right)))
+        try TestPhotos.landscapeJPEG(size: PixelSize(width: 1_200, height: 800), quality: 92, exif: ExifMetadata(orientation: .right))
     }
 
     @Test("the header is told while the rest is held at the server; the load that follows joins the same download")

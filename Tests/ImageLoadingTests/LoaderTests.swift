@@ -411,11 +411,7 @@ extension LoaderResumeTests {
 struct LoaderPreviewTests {
     /// A progressive JPEG of a real photo, 1200x800.
     static func progressivePhoto(progressive: Bool = true) throws -> [UInt8] {
-        let photo = try DecodedImage(
-            decodingFileAt: TestData.root.appendingPathComponent("exif-orientation-examples/Landscape_1.jpg").path,
-            options: DecodeOptions(targetSize: .fitting(PixelSize(width: 1_200, height: 800))))
-        let bitmap = photo.bitmap.resized(to: PixelSize(width: 1_200, height: 800))
-        return try bitmap.encoded(as: .jpeg, options: EncodeOptions(quality: 90, isProgressive: progressive))
+        try TestPhotos.landscapeJPEG(size: PixelSize(width: 1_200, height: 800), quality: 90, isProgressive: progressive)
     }
 
     static func updates(_ loader: ImageLoader, _ request: ImageRequest) async throws -> [ImageLoadingUpdate] {

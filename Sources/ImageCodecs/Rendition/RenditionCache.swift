@@ -123,7 +123,13 @@ public actor RenditionCache {
         let waiter = UUID()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Bitmap, any Error>) in
-                // Registered in the same turn the flight was found or made: it cannot have finished yet.
+                // Registered in the same turn the flight was found or made (the closure runs on this actor
+                // without a suspension), so the flight cannot have finished yet. Should that ever change, a
+                // waiter that finds no flight is answered at once rather than left waiting forever.
+                guard inFlight[key]?.id == flightID else {
+                    if let bitmap = cached(key) { continuation.resume(returning: bitmap) } else { continuation.resume(throwing: CancellationError()) }
+                    return
+                }
                 inFlight[key]?.waiters[waiter] = continuation
             }
         } onCancel: {

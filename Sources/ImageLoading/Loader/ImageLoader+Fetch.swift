@@ -51,7 +51,9 @@ extension ImageLoader {
             case .bytes(let chunk):
                 progress.header.received(chunk)
                 let due = scans.withLock { state -> PreviewBytes? in
-                    state?.append(chunk).map { PreviewBytes(prefix: Array(state!.bytes.prefix($0)), expected: state!.expected) }
+                    // Appended in place (optional chaining), so the kept bytes are never copied whole.
+                    guard let end = state?.append(chunk), let scans = state else { return nil }
+                    return PreviewBytes(prefix: Array(scans.bytes.prefix(end)), expected: scans.expected)
                 }
                 if let due { progress.reportPreview(due) }
             }
