@@ -17,6 +17,7 @@ let package = Package(
     products: [
         .library(name: "ImageCore", targets: ["ImageCore"]),
         .library(name: "ImageCodecs", targets: ["ImageCodecs"]),
+        .library(name: "VideoCodecs", targets: ["VideoCodecs"]),
         .library(name: "PhotoBrowser", targets: ["PhotoBrowser"]),
         .library(name: "ImageLoading", targets: ["ImageLoading"]),
         .library(name: "PhotoViewer", targets: ["PhotoViewer"]),
@@ -71,6 +72,13 @@ let package = Package(
             name: "CHeif",
             pkgConfig: "libheif",
             providers: [.apt(["libheif-dev"])]
+        ),
+        // FFmpeg's libraries (Debian 12: FFmpeg 5.1): libavformat's pkg-config file finds the
+        // headers; the module map links the others it names.
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavfilter-dev", "libswscale-dev", "libswresample-dev", "libavutil-dev"])]
         ),
         .systemLibrary(
             name: "CDe265",
@@ -140,6 +148,9 @@ let package = Package(
         .target(name: "CNetlink"),
         // The resampler's inner loops, built for AVX2 and baseline x86-64.
         .target(name: "CResample"),
+        // FFmpeg's reader over a bounded byte range of a file (AVIO callbacks, the interrupt
+        // callback) and the error macros Swift cannot import.
+        .target(name: "CVideoShim", dependencies: ["CFFmpeg"]),
         // The sixel writer: its palette, nearest colours and bands.
         .target(name: "CSixelWriter"),
         .target(
@@ -179,6 +190,13 @@ let package = Package(
         .target(
             name: "ImageCodecs",
             dependencies: ["ImageCore", "SystemSupport", "Execution", "CTurboJPEG", "CJPEGShim", "CPNGShim", "CWebP", "CJXL", "CResample", "CHeif", "CHEVCDecoder", "CLCMS2", "CGIF", "CZlib"],
+            swiftSettings: swiftSettings
+        ),
+        // Videos, beside ImageCodecs on the same floor: probe, poster
+        // frames, through FFmpeg's libraries; re-exports ImageCore.
+        .target(
+            name: "VideoCodecs",
+            dependencies: ["ImageCore", "SystemSupport", "Execution", "CFFmpeg", "CVideoShim"],
             swiftSettings: swiftSettings
         ),
 
@@ -288,7 +306,7 @@ let package = Package(
             path: "Examples/Viewing", swiftSettings: swiftSettings),
         .executableTarget(
             name: "photo-fit",
-            dependencies: ["ImageCodecs", "ExampleSupport"],
+            dependencies: ["ImageCodecs", "VideoCodecs", "ExampleSupport"],
             path: "Examples/photo-fit",
             swiftSettings: swiftSettings
         ),
@@ -379,7 +397,7 @@ let package = Package(
             name: "photodeck-fuzz",
             dependencies: [
                 "ImageCodecs", "ShareKit", "ServiceKit", "ShareKitTesting", "WeiboKit", "WeiboShare", "WeChatShare", "PhotoViewer", "SQLiteSupport",
-                "PhotoAlbum", "PhotoBrowser", "ImageLoading",
+                "PhotoAlbum", "PhotoBrowser", "ImageLoading", "VideoCodecs",
             ],
             path: "Fuzz/photodeck-fuzz",
             swiftSettings: swiftSettings
@@ -410,6 +428,11 @@ let package = Package(
         .testTarget(
             name: "SystemSupportTests",
             dependencies: ["Execution", "SystemSupport", "TestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "VideoCodecsTests",
+            dependencies: ["VideoCodecs", "ImageCore", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -483,7 +506,7 @@ let package = Package(
             dependencies: [
                 "photo-fit", "photo-album", "photo-share", "photo-browser", "weibo-client", "photodeck-fuzz", "netwatch", "store-tool", "FakeWeibo",
                 "ImageCodecs", "PhotoBrowser", "PhotoViewer", "ShareKit", "ServiceKit", "ShareKitTesting", "ServiceKitTesting", "TestSupport",
-                "SystemSupport", "SQLiteSupport", "ExampleSupport", "pool-stall-probe", "ExampleViewing", "ImageLoading",
+                "SystemSupport", "SQLiteSupport", "ExampleSupport", "pool-stall-probe", "ExampleViewing", "ImageLoading", "VideoCodecs",
             ],
             swiftSettings: swiftSettings
         ),

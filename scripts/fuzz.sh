@@ -21,7 +21,7 @@ SECONDS_PER_TARGET=${FUZZ_SECONDS:-60}
 JOBS=${FUZZ_JOBS:-1}
 TARGETS=("$@")
 [ ${#TARGETS[@]} -gt 0 ] || TARGETS=(jpeg png webp jxl probe exif render json weibo tencent weibo-timeline weibo-people heif icc gif
-    heif-grid webp-anim png-file multipart terminal outbox rewrite album-journal cache-index ledger keys png-text weibo-cache)
+    heif-grid webp-anim png-file multipart terminal outbox rewrite album-journal cache-index ledger keys png-text weibo-cache video)
 TESTDATA=Tests/Fixtures/conformance
 REGRESSIONS=Tests/Fixtures/fuzz-regressions
 
@@ -56,6 +56,17 @@ seed() { # target corpus-dir
             img2webp -lossy -q 50 -d 40 "${frames[@]}" -o "$2/lossy.webp" >/dev/null 2>&1 || true
             return ;;
         png-file) find "$TESTDATA" -iname '*.png' -size -64k ;;
+        video)
+            # Small clips in every container and codec PhotoDeck opens, one turned, one tagged.
+            src=(-f lavfi -i testsrc2=size=64x48:rate=10 -t 0.5)
+            ffmpeg -loglevel error -y "${src[@]}" -c:v libx264 -pix_fmt yuv420p "$2/h264.mp4" || true
+            ffmpeg -loglevel error -y "${src[@]}" -c:v libx264 -pix_fmt yuv420p -metadata location=+1.0+2.0/ -movflags use_metadata_tags "$2/tagged.mov" || true
+            ffmpeg -loglevel error -y -i "$2/h264.mp4" -c copy -metadata:s:v:0 rotate=90 "$2/turned.mp4" || true
+            ffmpeg -loglevel error -y "${src[@]}" -c:v libx265 -x265-params log-level=error "$2/hevc.mp4" || true
+            ffmpeg -loglevel error -y "${src[@]}" -c:v libvpx-vp9 -deadline realtime "$2/vp9.webm" || true
+            ffmpeg -loglevel error -y "${src[@]}" -c:v mpeg4 "$2/mpeg4.avi" || true
+            ffmpeg -loglevel error -y "${src[@]}" -c:v mpeg2video "$2/mpeg2.ts" || true
+            return ;;
         rewrite)
             # Every container the rewriters walk, and exiftool-tagged copies (EXIF, XMP, IPTC, comments).
             for file in "$TESTDATA"/libjpeg-turbo-testimages/testorig.jpg "$TESTDATA"/pngsuite/png/basn2c08.png Fuzz/seeds/gif/still.gif; do

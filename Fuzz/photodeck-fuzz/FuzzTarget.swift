@@ -29,6 +29,7 @@
 //   keys                keys.conf: parsed as text and loaded from a file
 //   png-text            a cached thumbnail's chunks: text entries read, the thumbnail looked up
 //   weibo-cache         a stored post in the Weibo timeline cache: the timeline read back
+//   video               a video container from a file: probed, a poster frame decoded small, and read from a range
 //
 // For weibo and tencent the first byte picks the HTTP status; the rest is the body.
 //
@@ -57,6 +58,7 @@ enum FuzzTarget: String, CaseIterable {
     case ledger, keys
     case pngText = "png-text"
     case weiboCache = "weibo-cache"
+    case video
 
     static let selected: FuzzTarget = {
         let name = ProcessInfo.processInfo.environment["PHOTODECK_FUZZ_TARGET"] ?? "probe"
@@ -175,6 +177,8 @@ enum FuzzTarget: String, CaseIterable {
             runHostileTarget(bytes, limits: limits)
         case .albumJournal, .cacheIndex, .ledger, .keys, .pngText, .weiboCache:
             runPersistedTarget(bytes)
+        case .video:
+            runVideoTarget(bytes)
         case .tencent:
             let response = Self.response(bytes)
             if let json = try? TencentAnswer.check(response, provider: "wechat-oa", step: "fuzz", now: Date(timeIntervalSince1970: 1_800_000_000)) {

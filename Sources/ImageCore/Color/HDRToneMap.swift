@@ -10,9 +10,12 @@ import Foundation
 /// The curve is applied to each channel (not to luminance), so a
 /// saturated highlight drifts towards white as it is compressed; every
 /// step is a table lookup except the 3x3 matrix.
-struct HDRToneMap: Sendable {
+///
+/// In ImageCore (package access) so that HEIC/AVIF pictures and video
+/// frames are mapped by the same rule.
+package struct HDRToneMap: Sendable {
     /// The HDR transfer functions.
-    enum Transfer: Hashable, Sendable {
+    package enum Transfer: Hashable, Sendable {
         /// SMPTE ST 2084 (perceptual quantizer): code values are absolute luminance.
         case pq
         /// ARIB STD-B67 (hybrid log-gamma): scene light, shown on a nominal 1,000 cd/m² display.
@@ -20,17 +23,17 @@ struct HDRToneMap: Sendable {
     }
 
     /// The luminance sRGB white stands for, in cd/m² (BT.2408 reference white).
-    static let referenceWhite = 203.0
+    package static let referenceWhite = 203.0
     /// The peak assumed when a PQ image does not state its light level
     /// (a 1,000 cd/m² mastering display, the common case), and HLG's
     /// nominal display peak.
-    static let defaultPeak = 1000.0
+    package static let defaultPeak = 1000.0
 
-    let transfer: Transfer
+    package let transfer: Transfer
     /// The brightest luminance the content reaches, in cd/m².
-    let peak: Double
+    package let peak: Double
     /// Row-major source-primaries-to-BT.709 matrix for linear light; `nil` for BT.709 primaries.
-    let matrix: [Float]?
+    package let matrix: [Float]?
     /// Code value (0...maximum) → linear light relative to reference white, tone-mapped.
     private let linear: [Float]
     private static let encodeSteps = 16_384
@@ -43,7 +46,7 @@ struct HDRToneMap: Sendable {
 
     /// Whether H.273 `transfer` is an HDR one this maps (16 PQ, 18 HLG) and
     /// `primaries` are ones it converts (1 or 2 BT.709, 9 BT.2020, 12 Display P3).
-    static func supports(transfer: Int, primaries: Int) -> Bool {
+    package static func supports(transfer: Int, primaries: Int) -> Bool {
         [16, 18].contains(transfer) && [1, 2, 9, 12].contains(primaries)
     }
 
@@ -51,7 +54,7 @@ struct HDRToneMap: Sendable {
     /// `bits` per sample, or `nil` when the transfer is not HDR or the
     /// primaries are unknown. `peak` is the content's light level (MaxCLL),
     /// when the file states one.
-    init?(transfer code: Int, primaries: Int, bits: Int, peak statedPeak: Double? = nil) {
+    package init?(transfer code: Int, primaries: Int, bits: Int, peak statedPeak: Double? = nil) {
         guard Self.supports(transfer: code, primaries: primaries) else { return nil }
         switch code {
         case 16: transfer = .pq
@@ -89,7 +92,7 @@ struct HDRToneMap: Sendable {
     /// `sample(x * channels)` ... `sample(x * channels + 2)`, and its bytes go
     /// to the same places in `destination` (a fourth channel is left alone).
     @inline(__always)
-    func map(_ count: Int, channels: Int, into destination: UnsafeMutablePointer<UInt8>, sample: (Int) -> Int) {
+    package func map(_ count: Int, channels: Int, into destination: UnsafeMutablePointer<UInt8>, sample: (Int) -> Int) {
         linear.withUnsafeBufferPointer { linear in
             Self.encode.withUnsafeBufferPointer { encode in
                 let top = linear.count - 1
@@ -119,19 +122,19 @@ struct HDRToneMap: Sendable {
     private static let c3 = 2392.0 / 4096 * 32
 
     /// ST 2084 EOTF: a PQ signal (0...1) → luminance in cd/m².
-    static func pqLuminance(_ signal: Double) -> Double {
+    package static func pqLuminance(_ signal: Double) -> Double {
         let power = pow(max(signal, 0), 1 / m2)
         return 10_000 * pow(max(power - c1, 0) / (c2 - c3 * power), 1 / m1)
     }
 
     /// ST 2084 inverse EOTF: luminance in cd/m² → a PQ signal (0...1).
-    static func pqSignal(_ luminance: Double) -> Double {
+    package static func pqSignal(_ luminance: Double) -> Double {
         let y = pow(min(max(luminance / 10_000, 0), 1), m1)
         return pow((c1 + c2 * y) / (1 + c3 * y), m2)
     }
 
     /// BT.2100 HLG inverse OETF: a signal (0...1) → normalized scene light (0...1).
-    static func hlgSceneLight(_ signal: Double) -> Double {
+    package static func hlgSceneLight(_ signal: Double) -> Double {
         let a = 0.178_832_77
         let b = 1 - 4 * a
         let c = 0.5 - a * log(4 * a)
@@ -140,7 +143,7 @@ struct HDRToneMap: Sendable {
 
     /// BT.2390 EETF: `nits` of content peaking at `peak` → at most reference
     /// white, unchanged below the knee, compressed by a Hermite spline above it.
-    static func eetf(_ nits: Double, peak: Double) -> Double {
+    package static func eetf(_ nits: Double, peak: Double) -> Double {
         guard peak > referenceWhite else { return min(nits, referenceWhite) }
         let sourceTop = pqSignal(peak)
         let e = min(pqSignal(nits) / sourceTop, 1)

@@ -1,0 +1,72 @@
+import CFFmpeg
+import CVideoShim
+
+/// FFmpeg's decoder for one stream of a ``VideoInput``; used by the thread
+/// that uses the input.
+final class VideoDecoder {
+    /// The codecs PhotoDeck lets FFmpeg decode: what cameras, phones and
+    /// the web write. Everything else is refused before a decoder opens.
+    static let codecs = "h264,hevc,vp8,vp9,av1,libdav1d,mpeg4,mjpeg,prores,mpeg2video"
+
+    let context: UnsafeMutablePointer<AVCodecContext>
+    let streamIndex: Int32
+    let timeBase: AVRational
+
+    init(_ input: VideoInput, stream index: Int32, threads: Int) throws(VideoError) {
+        guard let stream = input.stream(index), let parameters = stream.pointee.codecpar else { throw .noVideoStream }
+        guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
+            throw .unsupportedCodec(VideoInput.codecName(parameters.pointee.codec_id))
+        }
+        guard let context = avcodec_alloc_context3(codec) else { throw .corrupt(message: "FFmpeg could not allocate a decoder") }
+        var result = avcodec_parameters_to_context(context, parameters)
+        if result >= 0 {
+            context.pointee.thread_count = Int32(clamping: max(1, threads))
+            context.pointee.pkt_timebase = stream.pointee.time_base
+            var options: OpaquePointer? = nil
+            av_dict_set(&options, "codec_whitelist", Self.codecs, 0)
+            result = avcodec_open2(context, codec, &options)
+            av_dict_free(&options)
+        }
+        guard result >= 0 else {
+            var context: UnsafeMutablePointer<AVCodecContext>? = context
+            avcodec_free_context(&context)
+            throw result == PD_AVERROR_INVALIDDATA || result == PD_AVERROR_EINVAL
+                ? .unsupportedCodec(VideoInput.codecName(parameters.pointee.codec_id)) : .corrupt(message: VideoInput.text(result))
+        }
+        self.context = context
+        streamIndex = index
+        timeBase = stream.pointee.time_base
+    }
+
+    deinit {
+        var context: UnsafeMutablePointer<AVCodecContext>? = context
+        avcodec_free_context(&context)
+    }
+
+    /// Forgets buffered frames (after a seek).
+    func flush() { avcodec_flush_buffers(context) }
+}
+
+/// One `AVPacket` and one `AVFrame`, freed together.
+final class PacketAndFrame {
+    let packet: UnsafeMutablePointer<AVPacket>
+    let frame: UnsafeMutablePointer<AVFrame>
+
+    init() throws(VideoError) {
+        guard let packet = av_packet_alloc() else { throw .corrupt(message: "FFmpeg could not allocate a packet") }
+        guard let frame = av_frame_alloc() else {
+            var packet: UnsafeMutablePointer<AVPacket>? = packet
+            av_packet_free(&packet)
+            throw .corrupt(message: "FFmpeg could not allocate a frame")
+        }
+        self.packet = packet
+        self.frame = frame
+    }
+
+    deinit {
+        var packet: UnsafeMutablePointer<AVPacket>? = packet
+        av_packet_free(&packet)
+        var frame: UnsafeMutablePointer<AVFrame>? = frame
+        av_frame_free(&frame)
+    }
+}
