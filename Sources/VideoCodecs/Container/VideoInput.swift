@@ -52,14 +52,14 @@ final class VideoInput {
         // frees `source` (pd_video_open has closed everything on its failure already).
         guard result >= 0 else {
             let overBudget = source.pointee.over_budget != 0
-            if overBudget { throw .limitExceeded(what: "header (bytes read)", value: limits.maxProbeBytes + 1, limit: limits.maxProbeBytes) }
+            if overBudget { throw .limitExceeded(what: "header (bytes read)", value: Int(source.pointee.consumed), limit: limits.maxProbeBytes) }
             throw Self.openError(result)
         }
         // Stream parameters some containers leave to the first packets (MPEG-TS, AVI).
         let found = avformat_find_stream_info(source.pointee.format, nil)
         if found < 0 {
             let overBudget = source.pointee.over_budget != 0
-            if overBudget { throw .limitExceeded(what: "header (bytes read)", value: limits.maxProbeBytes + 1, limit: limits.maxProbeBytes) }
+            if overBudget { throw .limitExceeded(what: "header (bytes read)", value: Int(source.pointee.consumed), limit: limits.maxProbeBytes) }
             throw .corrupt(message: Self.text(found))
         }
     }

@@ -109,6 +109,7 @@ public struct VideoPosterFrame: Sendable {
         let kept = try PacketAndFrame()
         var hasKept = false
         var decoded = 0
+        var sent = 0
         var draining = false
         func shown(_ frame: UnsafeMutablePointer<AVFrame>) -> Duration {
             let stamp = frame.pointee.best_effort_timestamp == PD_AV_NOPTS_VALUE ? frame.pointee.pts : frame.pointee.best_effort_timestamp
@@ -120,13 +121,16 @@ public struct VideoPosterFrame: Sendable {
             // Every frame the decoder has ready.
             while true {
                 let received = avcodec_receive_frame(decoder.context, work.frame)
+                // Drained (EOF), or nothing more will come after the flush: what was decoded is the answer.
+                if received == PD_AVERROR_EOF || (received == PD_AVERROR_EAGAIN && draining) { return hasKept ? (kept, shown(kept.frame)) : nil }
                 if received == PD_AVERROR_EAGAIN { break }
-                if received == PD_AVERROR_EOF { return hasKept ? (kept, shown(kept.frame)) : nil }
-                guard received >= 0 else { throw .corrupt(message: VideoInput.text(received)) }
                 decoded += 1
                 guard decoded <= limits.maxFramesDecoded else {
                     throw .limitExceeded(what: "frames decoded to reach one", value: decoded, limit: limits.maxFramesDecoded)
                 }
+                // A frame too damaged to decode is skipped, as players do (it counts against the limit).
+                if received == PD_AVERROR_INVALIDDATA { continue }
+                guard received >= 0 else { throw .corrupt(message: VideoInput.text(received)) }
                 let stamp = work.frame.pointee.best_effort_timestamp
                 if stamp == PD_AV_NOPTS_VALUE || stamp >= target {
                     return (work, shown(work.frame))
@@ -135,7 +139,6 @@ public struct VideoPosterFrame: Sendable {
                 av_frame_move_ref(kept.frame, work.frame)
                 hasKept = true
             }
-            guard !draining else { continue }
             try cancellation.check()
             let read = av_read_frame(input.format, work.packet)
             if read == PD_AVERROR_EOF {
@@ -145,7 +148,7 @@ public struct VideoPosterFrame: Sendable {
             }
             guard read >= 0 else {
                 if input.isOverBudget {
-                    throw .limitExceeded(what: "bytes read for one frame", value: limits.maxFrameReadBytes + 1, limit: limits.maxFrameReadBytes)
+                    throw .limitExceeded(what: "bytes read for one frame", value: input.bytesRead, limit: limits.maxFrameReadBytes)
                 }
                 // A cut file ends early: what was decoded so far is the answer, as players show it.
                 draining = true
@@ -154,9 +157,13 @@ public struct VideoPosterFrame: Sendable {
             }
             defer { av_packet_unref(work.packet) }
             guard work.packet.pointee.stream_index == decoder.streamIndex else { continue }
-            let sent = avcodec_send_packet(decoder.context, work.packet)
+            // Packets that never make a frame (empty ones, parameter sets alone) are bounded too.
+            sent += 1
+            let packetLimit = min(max(limits.maxFramesDecoded, 0), Int.max / 8) * 4 + 64
+            guard sent <= packetLimit else { throw .limitExceeded(what: "packets read to reach one frame", value: sent, limit: packetLimit) }
+            let result = avcodec_send_packet(decoder.context, work.packet)
             // A damaged packet is skipped, as players do; the frames around it still decode.
-            if sent < 0, sent != PD_AVERROR_EAGAIN, sent != PD_AVERROR_INVALIDDATA { throw .corrupt(message: VideoInput.text(sent)) }
+            if result < 0, result != PD_AVERROR_EAGAIN, result != PD_AVERROR_INVALIDDATA { throw .corrupt(message: VideoInput.text(result)) }
         }
     }
 }
