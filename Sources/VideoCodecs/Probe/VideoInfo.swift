@@ -2,7 +2,7 @@
 ///
 /// ```swift
 /// let info = try VideoInfo(probingFileAt: "/photos/IMG_0042.MOV")
-/// print(info.video.codec, info.video.displaySize, info.duration)   // hevc 1080x1920 2.9 seconds
+/// print(info.video.codec, info.video.displaySize, info.duration ?? .zero)   // hevc 1080x1920 2.9 seconds
 /// ```
 public struct VideoInfo: Hashable, Sendable {
     /// The container's short name as FFmpeg calls it (`mov,mp4,m4a,3gp,3g2,mj2`,

@@ -1,0 +1,49 @@
+// The samples of VideoCodecs' doc comments and DocC page, and of the
+// ImageCore readers videos use, compiled.
+
+import ImageCore
+import VideoCodecs
+
+enum VideoSnippets {
+    static func landing() async throws {
+        let info = try await VideoInfo.probe(fileAt: "/videos/IMG_0042.MOV")
+        let poster = try await VideoPosterFrame.make(ofFileAt: "/videos/IMG_0042.MOV", at: .seconds(1), fitting: PixelSize(width: 512, height: 512))
+        _ = (info, poster)
+    }
+
+    static func errors(path: String) {
+        do {
+            _ = try VideoInfo(probingFileAt: path)
+        } catch {
+            print(error)  // "the file is not a video PhotoDeck reads (...)"
+        }
+    }
+
+    static func info() throws {
+        let info = try VideoInfo(probingFileAt: "/photos/IMG_0042.MOV")
+        print(info.video.codec, info.video.displaySize, info.duration ?? .zero)  // hevc 1080x1920 2.9 seconds
+    }
+
+    static func limits(path: String) throws {
+        var limits = VideoLimits()
+        limits.maxDurationSeconds = 600  // ten minutes at most
+        let info = try VideoInfo(probingFileAt: path, limits: limits)
+        _ = info
+    }
+
+    static func probe(path: String) async throws {
+        let info = try await VideoInfo.probe(fileAt: path)
+        _ = info
+    }
+
+    static func poster() async throws {
+        let poster = try await VideoPosterFrame.make(ofFileAt: "/videos/beach.mp4", at: .seconds(2), fitting: PixelSize(width: 512, height: 512))
+        print(poster.bitmap.size, poster.time)  // 512x288 2.0 seconds
+    }
+
+    static func texts() {
+        let place = GeoLocation(iso6709: "+48.8577+002.2950/")  // 48.85770° N, 2.29500° E
+        let date = CaptureDate(iso8601: "2024-05-01T12:20:30+0200")  // utcOffsetSeconds 7200
+        _ = (place, date)
+    }
+}
