@@ -306,7 +306,7 @@ let package = Package(
             path: "Examples/Viewing", swiftSettings: swiftSettings),
         .executableTarget(
             name: "photo-fit",
-            dependencies: ["ImageCodecs", "VideoCodecs", "ExampleSupport"],
+            dependencies: ["ImageCodecs", "ExampleSupport"],
             path: "Examples/photo-fit",
             swiftSettings: swiftSettings
         ),
@@ -343,6 +343,13 @@ let package = Package(
         ),
 
         // MARK: Benchmarks
+        // One video poster frame per process (scripts/bench-video.py).
+        .executableTarget(
+            name: "video-bench",
+            dependencies: ["ImageCodecs", "VideoCodecs", "ExampleSupport"],
+            path: "Benchmarks/video-bench",
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "codec-bench",
             dependencies: ["ImageCodecs", "ExampleSupport"],
@@ -506,7 +513,7 @@ let package = Package(
             dependencies: [
                 "photo-fit", "photo-album", "photo-share", "photo-browser", "weibo-client", "photodeck-fuzz", "netwatch", "store-tool", "FakeWeibo",
                 "ImageCodecs", "PhotoBrowser", "PhotoViewer", "ShareKit", "ServiceKit", "ShareKitTesting", "ServiceKitTesting", "TestSupport",
-                "SystemSupport", "SQLiteSupport", "ExampleSupport", "pool-stall-probe", "ExampleViewing", "ImageLoading", "VideoCodecs",
+                "SystemSupport", "SQLiteSupport", "ExampleSupport", "pool-stall-probe", "ExampleViewing", "ImageLoading",
             ],
             swiftSettings: swiftSettings
         ),

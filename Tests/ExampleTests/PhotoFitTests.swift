@@ -2,7 +2,6 @@ import Foundation
 import ImageCodecs
 import TestSupport
 import Testing
-import VideoCodecs
 
 /// Runs the built `photo-fit` executable and checks its contract.
 @Suite("photo-fit command line")
@@ -51,30 +50,6 @@ struct PhotoFitTests {
         #expect(info.format == .avif && max(info.size.width, info.size.height) == 400)
         let bad = try await Self.run(["--speed", "10", input, output])
         #expect(bad.status == 1 && bad.standardError.contains("--speed"))
-    }
-
-    @Test("a video gives its poster frame: --at picks the time, the box fits it, a turned video comes out upright")
-    func posterFrames() async throws {
-        let plain = try TestVideos.h264()
-        let turned = try TestVideos.make("photo-fit-turned.mp4", ["-i", plain, "-c", "copy", "-metadata:s:v:0", "rotate=90"])
-        let output = Self.temporaryFile("poster.png")
-        defer { try? FileManager.default.removeItem(atPath: output) }
-        let first = try await ExampleProcess.run("photo-fit", [plain, output])
-        #expect(first.status == 0, "\(first.standardError)")
-        #expect(first.standardOutput.contains("video h264 320x240, the frame at 0.000 s -> PNG 320x240"), "\(first.standardOutput)")
-        let atOne = try await Self.run(["--at", "1.5", "--width", "160", "--height", "160", turned, output])
-        #expect(atOne.status == 0, "\(atOne.standardError)")
-        let poster = try DecodedImage(decodingFileAt: output).bitmap
-        #expect(poster.size == PixelSize(width: 120, height: 160))
-        // What the library makes, written losslessly.
-        let library = try VideoPosterFrame(ofFileAt: turned, at: .milliseconds(1_500), fitting: PixelSize(width: 160, height: 160))
-        #expect(maxChannelDifference(poster, library.bitmap) == 0)
-        let badTime = try await Self.run(["--at", "-1", plain, output])
-        #expect(badTime.status == 1 && badTime.standardError.contains("--at"))
-        let fill = try await Self.run(["--mode", "fill", "--width", "9", "--height", "9", "--at", "0", plain, output])
-        #expect(fill.status == 1 && fill.standardError.contains("poster frame is fitted"))
-        let notVideo = try await Self.run(["--at", "1", Self.samples.appendingPathComponent("README.md").path, output])
-        #expect(notVideo.status == 1 && notVideo.standardError.hasPrefix("error:"))
     }
 
     @Test("without a box it converts at full size with orientation applied")
