@@ -43,7 +43,7 @@ public struct VideoPosterFrame: Sendable {
         let input = try VideoInput(path: path, range: range, limits: limits)
         let info = try input.info()
         let index = try input.videoStreamIndex()
-        let decoder = try VideoDecoder(input, stream: index, threads: ProcessInfo.processInfo.activeProcessorCount)
+        let decoder = try VideoDecoder(input, stream: index, threads: ProcessInfo.processInfo.activeProcessorCount, forOneFrame: true)
         let size = box.map { info.video.displaySize.fitting(in: $0) } ?? info.video.displaySize
         let (frame, shown) = try Self.decodeFrame(at: time, input: input, decoder: decoder, limits: limits, cancellation: cancellation)
         let scaler = try FrameScaler(
