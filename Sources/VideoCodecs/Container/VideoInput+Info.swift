@@ -125,14 +125,12 @@ extension VideoInput {
 
     /// The stream's duration, else the container's, when either is stated and sane.
     func duration(of stream: UnsafeMutablePointer<AVStream>) -> Duration? {
-        let base = stream.pointee.time_base
-        if stream.pointee.duration > 0, stream.pointee.duration != PD_AV_NOPTS_VALUE, base.num > 0, base.den > 0 {
-            let seconds = Double(stream.pointee.duration) * Double(base.num) / Double(base.den)
-            if seconds.isFinite, seconds < 1e9 { return .milliseconds(Int64((seconds * 1_000).rounded())) }
+        if stream.pointee.duration > 0, let duration = StreamTime.duration(ticks: stream.pointee.duration, base: stream.pointee.time_base) {
+            return duration
         }
-        let whole = format.pointee.duration
-        if whole > 0, whole != PD_AV_NOPTS_VALUE, whole < Int64(1e15) { return .microseconds(whole) }
-        return nil
+        // The container's, in AV_TIME_BASE (microseconds).
+        guard format.pointee.duration > 0 else { return nil }
+        return StreamTime.duration(ticks: format.pointee.duration, base: AVRational(num: 1, den: 1_000_000))
     }
 
     /// A metadata dictionary's entries (keys and values each at most 4 KiB; at most 256 entries).

@@ -11,7 +11,6 @@ final class VideoInput {
     /// nothing else (no image demuxers, no playlists, no network).
     static let containers = "mov,mp4,m4a,3gp,3g2,mj2,matroska,webm,avi,mpegts"
 
-    let path: String
     let limits: VideoLimits
     private let file: ReadOnlyFile
     /// Allocated here and freed in `deinit`: the C reader keeps a pointer to it.
@@ -35,7 +34,6 @@ final class VideoInput {
         guard range.lowerBound >= 0, range.upperBound <= file.size, !range.isEmpty else {
             throw .invalidArgument("the range \(range) is not inside the file's \(file.size) bytes")
         }
-        self.path = path
         self.limits = limits
         self.file = file
         source = .allocate(capacity: 1)
@@ -51,15 +49,13 @@ final class VideoInput {
         // Every stored property is set: a throw from here on runs deinit, which closes what is open and
         // frees `source` (pd_video_open has closed everything on its failure already).
         guard result >= 0 else {
-            let overBudget = source.pointee.over_budget != 0
-            if overBudget { throw .limitExceeded(what: "header (bytes read)", value: Int(source.pointee.consumed), limit: limits.maxProbeBytes) }
+            if isOverBudget { throw .limitExceeded(what: "header (bytes read)", value: bytesRead, limit: limits.maxProbeBytes) }
             throw Self.openError(result)
         }
         // Stream parameters some containers leave to the first packets (MPEG-TS, AVI).
         let found = avformat_find_stream_info(source.pointee.format, nil)
         if found < 0 {
-            let overBudget = source.pointee.over_budget != 0
-            if overBudget { throw .limitExceeded(what: "header (bytes read)", value: Int(source.pointee.consumed), limit: limits.maxProbeBytes) }
+            if isOverBudget { throw .limitExceeded(what: "header (bytes read)", value: bytesRead, limit: limits.maxProbeBytes) }
             throw .corrupt(message: Self.text(found))
         }
     }

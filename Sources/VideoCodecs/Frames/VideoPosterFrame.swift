@@ -74,11 +74,10 @@ public struct VideoPosterFrame: Sendable {
         let base = decoder.timeBase
         guard base.num > 0, base.den > 0 else { throw .corrupt(message: "the video stream has no time base") }
         let start = stream.pointee.start_time == PD_AV_NOPTS_VALUE ? 0 : stream.pointee.start_time
-        // The time in the stream's ticks, range-checked (a time base of 1/1,000,000,000 and a day still fits).
-        let seconds = Double(time.components.seconds) + Double(time.components.attoseconds) / 1e18
-        let ticks = seconds * Double(base.den) / Double(base.num)
-        guard ticks.isFinite, ticks < 9e17, abs(start) < Int64(9e17) else { throw .invalidArgument("the time \(time) is out of range for this video") }
-        let target = start + Int64(ticks.rounded(.down))
+        guard let ticks = StreamTime.ticks(time, base: base), abs(start) < StreamTime.maxTicks else {
+            throw .invalidArgument("the time \(time) is out of range for this video")
+        }
+        let target = start + ticks
         if target > start {
             // A failed seek decodes from where the reader is (the start): slower, never wrong.
             _ = av_seek_frame(input.format, decoder.streamIndex, target, AVSEEK_FLAG_BACKWARD)
@@ -104,7 +103,6 @@ public struct VideoPosterFrame: Sendable {
     private static func decodeFrames(
         until target: Int64, start: Int64, input: VideoInput, decoder: VideoDecoder, limits: VideoLimits, cancellation: VideoCancellation
     ) throws(VideoError) -> (PacketAndFrame, Duration)? {
-        let base = decoder.timeBase
         let work = try PacketAndFrame()
         let kept = try PacketAndFrame()
         var hasKept = false
@@ -113,9 +111,8 @@ public struct VideoPosterFrame: Sendable {
         var draining = false
         func shown(_ frame: UnsafeMutablePointer<AVFrame>) -> Duration {
             let stamp = frame.pointee.best_effort_timestamp == PD_AV_NOPTS_VALUE ? frame.pointee.pts : frame.pointee.best_effort_timestamp
-            guard stamp != PD_AV_NOPTS_VALUE, stamp >= start, stamp - start < Int64(9e17) else { return .zero }
-            let seconds = Double(stamp - start) * Double(base.num) / Double(base.den)
-            return seconds.isFinite && seconds >= 0 && seconds < 1e9 ? .milliseconds(Int64((seconds * 1_000).rounded())) : .zero
+            guard stamp != PD_AV_NOPTS_VALUE, stamp >= start else { return .zero }
+            return StreamTime.duration(ticks: stamp - start, base: decoder.timeBase) ?? .zero
         }
         while true {
             // Every frame the decoder has ready.
