@@ -20,6 +20,11 @@ package struct ViewerOptions: Sendable {
 
     package init() {}
 
+    /// How many pages either side of the shown one are made ahead: two when a
+    /// person turns pages, none for `--once`, whose process ends after the
+    /// first screen and would leave those loads unfinished.
+    package var prefetchRadius: Int { once ? 0 : 2 }
+
     /// The flags' usage lines.
     package static let usage = """
         --display auto|window|kitty|iterm|sixel|ansi picks where the pictures go (auto: a window when a

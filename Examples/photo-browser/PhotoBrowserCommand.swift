@@ -55,7 +55,7 @@ struct PhotoBrowserCommand {
             return try await ScriptedBrowser.run(arguments, collection: collection)
         }
         let controller = try await ViewerController(
-            collection: collection, viewportSize: arguments.viewer.window, cacheBytes: arguments.cacheMB << 20, prefetchRadius: 2)
+            collection: collection, viewportSize: arguments.viewer.window, cacheBytes: arguments.cacheMB << 20, prefetchRadius: arguments.viewer.prefetchRadius)
         await controller.setSlideshowInterval(arguments.slideshowDelay)
         if arguments.order != .name {
             // The first screen comes in name order; the photo on it stays when the new order is in place.

@@ -204,7 +204,8 @@ extension Session {
         }
         let size = WeiboPictureSize.fitting(width: screenWidth)
         let photos = RemotePhotos(listed.map { .remote(size.url(of: $0)) }, loader: await imageLoader())
-        let controller = try await ViewerController(collection: photos, viewportSize: options.window, cacheBytes: 96 << 20, prefetchRadius: 2)
+        let controller = try await ViewerController(
+            collection: photos, viewportSize: options.window, cacheBytes: 96 << 20, prefetchRadius: options.prefetchRadius)
         return try await ViewerLauncher.run(controller, options: options, tool: "weibo-client").status
     }
 }

@@ -43,6 +43,7 @@ struct RemotePhotoTests {
         #expect(peakSignalToNoise(image.bitmap, expected) == .infinity, "the same rendition as from the file")
         #expect(first.standardOutput.contains("1/2  photo-1.jpg  1200x900"))
         #expect(server.requests.filter { $0.path == "/pictures/photo-1.jpg" }.count == 1, "the header probe and the rendition share one download")
+        #expect(!server.requests.contains { $0.path == "/pictures/photo-2.jpg" }, "--once shows one page and loads none ahead")
 
         let before = server.requests.count
         let second = try await ExampleProcess.run("photo-browser", ["--display", "kitty", "--once"] + urls, environment: environment)
