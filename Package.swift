@@ -73,11 +73,11 @@ let package = Package(
             pkgConfig: "libheif",
             providers: [.apt(["libheif-dev"])]
         ),
-        // FFmpeg's libraries (Debian 12: FFmpeg 5.1): libavformat's pkg-config file finds the
-        // headers; the module map links the others it names.
+        // FFmpeg's headers (Debian 12: FFmpeg 5.1). No pkgConfig, unlike the other C libraries:
+        // SwiftPM would link what `pkg-config --libs` names, and FFmpeg is loaded when the first
+        // video is opened instead (see the module map). Debian's headers are on the default path.
         .systemLibrary(
             name: "CFFmpeg",
-            pkgConfig: "libavformat",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavfilter-dev", "libswscale-dev", "libswresample-dev", "libavutil-dev"])]
         ),
         .systemLibrary(
@@ -150,7 +150,7 @@ let package = Package(
         .target(name: "CResample"),
         // FFmpeg's reader over a bounded byte range of a file (AVIO callbacks, the interrupt
         // callback) and the error macros Swift cannot import.
-        .target(name: "CVideoShim", dependencies: ["CFFmpeg"]),
+        .target(name: "CVideoShim", dependencies: ["CFFmpeg"], linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
         // The sixel writer: its palette, nearest colours and bands.
         .target(name: "CSixelWriter"),
         .target(
@@ -306,7 +306,7 @@ let package = Package(
             path: "Examples/Viewing", swiftSettings: swiftSettings),
         .executableTarget(
             name: "photo-fit",
-            dependencies: ["ImageCodecs", "ExampleSupport"],
+            dependencies: ["ImageCodecs", "VideoCodecs", "ExampleSupport"],
             path: "Examples/photo-fit",
             swiftSettings: swiftSettings
         ),
@@ -343,13 +343,6 @@ let package = Package(
         ),
 
         // MARK: Benchmarks
-        // One video poster frame per process (scripts/bench-video.py).
-        .executableTarget(
-            name: "video-bench",
-            dependencies: ["ImageCodecs", "VideoCodecs", "ExampleSupport"],
-            path: "Benchmarks/video-bench",
-            swiftSettings: swiftSettings
-        ),
         .executableTarget(
             name: "codec-bench",
             dependencies: ["ImageCodecs", "ExampleSupport"],
@@ -513,7 +506,7 @@ let package = Package(
             dependencies: [
                 "photo-fit", "photo-album", "photo-share", "photo-browser", "weibo-client", "photodeck-fuzz", "netwatch", "store-tool", "FakeWeibo",
                 "ImageCodecs", "PhotoBrowser", "PhotoViewer", "ShareKit", "ServiceKit", "ShareKitTesting", "ServiceKitTesting", "TestSupport",
-                "SystemSupport", "SQLiteSupport", "ExampleSupport", "pool-stall-probe", "ExampleViewing", "ImageLoading",
+                "SystemSupport", "SQLiteSupport", "ExampleSupport", "pool-stall-probe", "ExampleViewing", "ImageLoading", "VideoCodecs", "CFFmpeg",
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,7 +1,6 @@
 #!/usr/bin/env python3
-"""Poster frames for 100 videos: VideoCodecs (Benchmarks/video-bench, one
-process per video) beside ffmpegthumbnailer, the thumbnailer GNOME's and
-KDE's file managers run.
+"""Poster frames for 100 videos: photo-fit (VideoCodecs) beside
+ffmpegthumbnailer, the thumbnailer GNOME's and KDE's file managers run.
 
 100 videos are made with ffmpeg (2 s each, 1920x1080 unless said: 60
 H.264, 20 HEVC, 10 VP9 in WebM, 10 H.264 with a quarter-turn display
@@ -55,21 +54,22 @@ def make_videos(folder):
 def round_seconds(commands):
     start = time.perf_counter()
     for command in commands:
-        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                       env=dict(os.environ, PHOTO_FIT_QUIET="1"))
     return time.perf_counter() - start
 
 
 def main() -> int:
-    run("swift", "build", "-c", "release", "--product", "video-bench")
-    fit = os.path.join(ROOT, ".build/release/video-bench")
+    run("swift", "build", "-c", "release", "--product", "photo-fit")
+    fit = os.path.join(ROOT, ".build/release/photo-fit")
     work = tempfile.mkdtemp()
     videos = make_videos(work)
     out = os.path.join(work, "poster.jpg")
     tools = {
-        "video-bench": [[fit, "1", "256", video, out] for video in videos],
+        "photo-fit": [[fit, "--at", "1", "--width", "256", "--height", "256", video, out] for video in videos],
         "ffmpegthumbnailer": [["ffmpegthumbnailer", "-i", video, "-o", out, "-s", "256", "-t", "00:00:01", "-q", "8"] for video in videos],
     }
-    round_seconds(tools["video-bench"][:5] + tools["ffmpegthumbnailer"][:5])  # warm-up
+    round_seconds(tools["photo-fit"][:5] + tools["ffmpegthumbnailer"][:5])  # warm-up
     times = {name: [] for name in tools}
     names = list(tools)
     for index in range(ROUNDS):
@@ -88,10 +88,10 @@ def main() -> int:
         "",
         "| tool | 100 posters | per video | vs ffmpegthumbnailer |",
         "|---|---:|---:|---:|",
-        f"| VideoCodecs (`video-bench 1 256`) | {ours:.2f} s | {ours * 10:.1f} ms | {ours / theirs:.2f}x |",
+        f"| photo-fit `--at 1 --width 256 --height 256` | {ours:.2f} s | {ours * 10:.1f} ms | {ours / theirs:.2f}x |",
         f"| ffmpegthumbnailer `-s 256 -t 00:00:01` | {theirs:.2f} s | {theirs * 10:.1f} ms | 1.00x |",
         "",
-        "VideoCodecs decodes up to the frame shown at 1 s exactly (from the keyframe before it) and turns it upright; "
+        "photo-fit decodes up to the frame shown at 1 s exactly (from the keyframe before it) and turns it upright; "
         "ffmpegthumbnailer seeks to the keyframe and takes a frame near the time.",
         "<!-- video:end -->",
     ]

@@ -141,7 +141,8 @@ def describe(dependency, targets):
         # No pkg-config name: the libraries its module map links.
         modulemap = os.path.join(ROOT, target.get("path") or os.path.join("Sources", dependency), "module.modulemap")
         links = re.findall(r'link\s+"([^"]+)"', open(modulemap).read()) if os.path.exists(modulemap) else []
-        return f"{dependency} ({', '.join(links) or dependency})"
+        # Headers only, nothing linked (FFmpeg: loaded when first used).
+        return f"{dependency} ({', '.join(links) or 'headers; loaded at first use'})"
     if target.get("type") == "regular" and target_path(target).startswith("Sources/C"):
         below = ", ".join(describe(d, targets) for d in dependency_names(target))
         return f"{dependency}" + (f" [{below}]" if below else "")

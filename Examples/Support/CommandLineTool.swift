@@ -59,4 +59,14 @@ package struct ArgumentReader: IteratorProtocol {
         }
         return number
     }
+
+    /// The decimal number after `flag` (`1.5`), within `range`, or an
+    /// error that names the flag, the range and what was given.
+    package mutating func decimal(for flag: String, in range: ClosedRange<Double>) throws(CLIError) -> Double {
+        let text = try value(for: flag)
+        guard text.utf8.count <= 32, let number = Double(text), number.isFinite, range.contains(number) else {
+            throw CLIError("\(flag) must be a number in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
+        }
+        return number
+    }
 }

@@ -3,6 +3,7 @@
 //   photo-fit [--width W --height H] [--mode fit|fill] [--crop centre|attention|entropy] [--quality Q] [--speed S] INPUT OUTPUT
 //   photo-fit --thumbhash INPUT
 //   photo-fit --blurhash [--components XxY] INPUT
+//   photo-fit [--width W --height H] [--at SECONDS] VIDEO OUTPUT
 //
 // The output format follows OUTPUT's extension (.jpg/.jpeg, .png, .webp, .avif).
 // --crop chooses what a fill keeps (the centre by default; attention keeps
@@ -11,11 +12,15 @@
 // --thumbhash and --blurhash print the image's placeholder hash instead
 // (ThumbHash as base64, BlurHash as its string), made from a decode at
 // 1/8 scale fitted into 100x100.
+// A video INPUT (MP4, MOV, WebM, MKV, AVI, MPEG-TS) gives its poster
+// frame: the frame shown at --at SECONDS (the first by default), upright,
+// fitted into the box when one is given.
 // Any failure prints one line starting with "error:" and exits with status 1.
 
 import ExampleSupport
 import Foundation
 import ImageCodecs
+import VideoCodecs
 
 struct Arguments {
     enum Placeholder { case thumbHash, blurHash }
@@ -26,6 +31,8 @@ struct Arguments {
     var crop = CropStrategy.centre
     var quality = 85
     var speed = 6
+    /// When the poster frame of a video is taken (`--at`).
+    var at: Duration?
     var input = ""
     var output = ""
 
@@ -35,6 +42,8 @@ struct Arguments {
                (--speed: AVIF's AV1 encoder, 0 slowest and smallest ... 9 fastest; 6 by default)
                photo-fit --thumbhash INPUT
                photo-fit --blurhash [--components XxY] INPUT
+               photo-fit [--width W --height H] [--at SECONDS] VIDEO OUTPUT
+               (a video's poster frame: the frame shown at SECONDS, the first by default)
         """
     /// One line, for errors (each error is one line).
     static let shortUsage = "usage: photo-fit [options] INPUT OUTPUT, or --thumbhash INPUT, or --blurhash INPUT (see --help)"
@@ -52,6 +61,7 @@ struct Arguments {
             case "--height": height = try reader.number(for: argument, in: 1...65_535)
             case "--quality": quality = try reader.number(for: argument, in: 1...100)
             case "--speed": speed = try reader.number(for: argument, in: 0...9)
+            case "--at": at = .milliseconds(Int64((try reader.decimal(for: argument, in: 0...86_400) * 1_000).rounded()))
             case "--mode":
                 let text = try reader.value(for: argument)
                 guard let parsed = RenditionMode(rawValue: text) else { throw CLIError("--mode must be fit or fill, got '\(text)'") }
@@ -110,6 +120,11 @@ func run() throws -> String {
         throw CLIError("cannot tell the output format from '\(arguments.output)'; use .jpg, .png, .webp or .avif")
     }
 
+    // A video gives its poster frame: asked for with --at, or when the input is no image but a video.
+    if arguments.at != nil || ((try? ImageInfo(probingFileAt: arguments.input)) == nil && (try? VideoInfo(probingFileAt: arguments.input)) != nil) {
+        return try writePoster(arguments, format: format)
+    }
+
     // Colours end in sRGB; a tagged source says so in its output.
     var decoded: DecodedImage
     if let box = arguments.box {
@@ -133,6 +148,25 @@ func run() throws -> String {
     let converted = sourceProfile.map { ", \($0.name ?? "tagged colours") converted to sRGB" } ?? ""
     let kept = decoded.crop.map { ", kept \($0) (\(arguments.crop))" } ?? ""
     return "\(arguments.input): \(decoded.format) \(decoded.sourceSize)\(oriented)\(converted)\(kept) -> \(format) \(bitmap.size), \(encoded.count) bytes"
+}
+
+/// The poster frame of the video at `arguments.input`, fitted into the box.
+func writePoster(_ arguments: Arguments, format: ImageFormat) throws -> String {
+    guard arguments.mode == .fit else { throw CLIError("a video's poster frame is fitted; --mode fill and --crop take a photo") }
+    let poster = try VideoPosterFrame(ofFileAt: arguments.input, at: arguments.at ?? .zero, fitting: arguments.box)
+    var options = EncodeOptions(quality: arguments.quality)
+    options.speed = arguments.speed
+    let encoded = try poster.bitmap.encoded(as: format, options: options)
+    do {
+        try Data(encoded).write(to: URL(fileURLWithPath: arguments.output), options: .atomic)
+    } catch {
+        throw CLIError("cannot write \(arguments.output): \(error.localizedDescription)")
+    }
+    let video = poster.info.video
+    let turned = video.rotation == 0 ? "" : ", turned \(video.rotation)°"
+    let seconds = Double(poster.time.components.seconds) + Double(poster.time.components.attoseconds) / 1e18
+    return
+        "\(arguments.input): video \(video.codec) \(video.codedSize)\(turned), the frame at \(String(format: "%.3f", seconds)) s -> \(format) \(poster.bitmap.size), \(encoded.count) bytes"
 }
 
 do {

@@ -1,12 +1,10 @@
 #include "pd_video.h"
+#include "pd_ffmpeg.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include <libavutil/error.h>
-#include <libavutil/log.h>
-#include <libavutil/mem.h>
 
 enum { PD_VIDEO_IO_BUFFER = 64 * 1024 };
 
@@ -67,14 +65,16 @@ static int pd_video_interrupted(void *opaque) {
 int pd_video_open(pd_video_source *source, const char *formats, int64_t probe_bytes, int64_t analyze_microseconds, int max_streams) {
     source->io = NULL;
     source->format = NULL;
-    unsigned char *buffer = av_malloc(PD_VIDEO_IO_BUFFER);
+    const pd_ffmpeg *av = pd_ffmpeg_loaded();
+    if (!av) return AVERROR(ENOSYS);
+    unsigned char *buffer = av->av_malloc(PD_VIDEO_IO_BUFFER);
     if (!buffer) return AVERROR(ENOMEM);
-    source->io = avio_alloc_context(buffer, PD_VIDEO_IO_BUFFER, 0, source, pd_video_read, NULL, pd_video_seek);
+    source->io = av->avio_alloc_context(buffer, PD_VIDEO_IO_BUFFER, 0, source, pd_video_read, NULL, pd_video_seek);
     if (!source->io) {
-        av_free(buffer);
+        av->av_free(buffer);
         return AVERROR(ENOMEM);
     }
-    AVFormatContext *format = avformat_alloc_context();
+    AVFormatContext *format = av->avformat_alloc_context();
     if (!format) {
         pd_video_close(source);
         return AVERROR(ENOMEM);
@@ -85,15 +85,23 @@ int pd_video_open(pd_video_source *source, const char *formats, int64_t probe_by
     format->interrupt_callback.opaque = source;
     format->max_streams = max_streams;
     AVDictionary *options = NULL;
-    av_dict_set(&options, "format_whitelist", formats, 0);
-    av_dict_set(&options, "protocol_whitelist", "none", 0);
-    av_dict_set_int(&options, "probesize", probe_bytes, 0);
-    av_dict_set_int(&options, "analyzeduration", analyze_microseconds, 0);
+    // Every option is a bound or a wall: if one cannot be set (out of memory), nothing is opened.
+    int result = av->av_dict_set(&options, "format_whitelist", formats, 0);
+    if (result >= 0) result = av->av_dict_set(&options, "protocol_whitelist", "none", 0);
+    if (result >= 0) result = av->av_dict_set_int(&options, "probesize", probe_bytes, 0);
+    if (result >= 0) result = av->av_dict_set_int(&options, "analyzeduration", analyze_microseconds, 0);
     // Never follow references out of the file (QuickTime reference movies, external tracks).
-    av_dict_set(&options, "enable_drefs", "0", 0);
-    av_dict_set(&options, "use_absolute_path", "0", 0);
-    int result = avformat_open_input(&format, NULL, NULL, &options);
-    av_dict_free(&options);
+    if (result >= 0) result = av->av_dict_set(&options, "enable_drefs", "0", 0);
+    if (result >= 0) result = av->av_dict_set(&options, "use_absolute_path", "0", 0);
+    if (result < 0) {
+        av->av_dict_free(&options);
+        av->avformat_free_context(format);
+        source->format = NULL;
+        pd_video_close(source);
+        return result;
+    }
+    result = av->avformat_open_input(&format, NULL, NULL, &options);
+    av->av_dict_free(&options);
     if (result < 0) {
         // avformat_open_input frees the context on failure; the AVIO context is ours.
         source->format = NULL;
@@ -107,15 +115,16 @@ int pd_video_open(pd_video_source *source, const char *formats, int64_t probe_by
 void pd_video_cancel(pd_video_source *source) { __atomic_store_n(&source->cancelled, 1, __ATOMIC_RELAXED); }
 
 void pd_video_close(pd_video_source *source) {
-    if (source->format) avformat_close_input(&source->format);
+    const pd_ffmpeg *av = pd_ffmpeg_loaded();
+    if (!av) return; // Nothing can have been opened.
+    if (source->format) av->avformat_close_input(&source->format);
     if (source->io) {
-        av_freep(&source->io->buffer);
-        avio_context_free(&source->io);
+        av->av_freep(&source->io->buffer);
+        av->avio_context_free(&source->io);
     }
 }
 
 void pd_video_error_text(int error, char *buffer, size_t size) {
-    if (av_strerror(error, buffer, size) < 0) snprintf(buffer, size, "FFmpeg error %d", error);
+    const pd_ffmpeg *av = pd_ffmpeg_loaded();
+    if (!av || av->av_strerror(error, buffer, size) < 0) snprintf(buffer, size, "FFmpeg error %d", error);
 }
-
-void pd_video_quiet(void) { av_log_set_level(AV_LOG_QUIET); }

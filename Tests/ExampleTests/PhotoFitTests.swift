@@ -1,7 +1,9 @@
+import CFFmpeg
 import Foundation
 import ImageCodecs
 import TestSupport
 import Testing
+import VideoCodecs
 
 /// Runs the built `photo-fit` executable and checks its contract.
 @Suite("photo-fit command line")
@@ -50,6 +52,57 @@ struct PhotoFitTests {
         #expect(info.format == .avif && max(info.size.width, info.size.height) == 400)
         let bad = try await Self.run(["--speed", "10", input, output])
         #expect(bad.status == 1 && bad.standardError.contains("--speed"))
+    }
+
+    @Test("a video gives its poster frame: --at picks the time, the box fits it, a turned video comes out upright")
+    func posterFrames() async throws {
+        let plain = try TestVideos.h264()
+        let turned = try TestVideos.make("photo-fit-turned.mp4", ["-i", plain, "-c", "copy", "-metadata:s:v:0", "rotate=90"])
+        let output = Self.temporaryFile("poster.png")
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let first = try await ExampleProcess.run("photo-fit", [plain, output])
+        #expect(first.status == 0, "\(first.standardError)")
+        #expect(first.standardOutput.contains("video h264 320x240, the frame at 0.000 s -> PNG 320x240"), "\(first.standardOutput)")
+        let atOne = try await Self.run(["--at", "1.5", "--width", "160", "--height", "160", turned, output])
+        #expect(atOne.status == 0, "\(atOne.standardError)")
+        let poster = try DecodedImage(decodingFileAt: output).bitmap
+        #expect(poster.size == PixelSize(width: 120, height: 160))
+        // What the library makes, written losslessly.
+        let library = try VideoPosterFrame(ofFileAt: turned, at: .milliseconds(1_500), fitting: PixelSize(width: 160, height: 160))
+        #expect(maxChannelDifference(poster, library.bitmap) == 0)
+        let badTime = try await Self.run(["--at", "-1", plain, output])
+        #expect(badTime.status == 1 && badTime.standardError.contains("--at"))
+        let fill = try await Self.run(["--mode", "fill", "--width", "9", "--height", "9", "--at", "0", plain, output])
+        #expect(fill.status == 1 && fill.standardError.contains("poster frame is fitted"))
+        let notVideo = try await Self.run(["--at", "1", Self.samples.appendingPathComponent("README.md").path, output])
+        #expect(notVideo.status == 1 && notVideo.standardError.hasPrefix("error:"))
+    }
+
+    @Test(
+        "FFmpeg is loaded by the first video, not at start: photo-fit needs no FFmpeg library; where none loads a video is one error line and photos still convert"
+    )
+    func ffmpegLoadedOnFirstVideo() async throws {
+        let elf = try await ExampleProcess.run("/usr/bin/readelf", ["-d", ExampleProcess.executable("photo-fit").path])
+        #expect(elf.status == 0 && elf.standardOutput.contains("(NEEDED)"), "\(elf.standardError)")
+        let needed = elf.standardOutput.split(separator: "\n").filter { $0.contains("(NEEDED)") }
+        let ffmpeg = ["libavutil", "libavcodec", "libavformat", "libavfilter", "libswscale", "libswresample"]
+        #expect(!needed.contains { line in ffmpeg.contains { line.contains("[\($0).so") } }, "\(needed)")
+
+        // A machine whose libavutil cannot be loaded (here: an empty file found first by the loader).
+        let broken = FileManager.default.temporaryDirectory.appendingPathComponent("no-ffmpeg-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: broken, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: broken) }
+        #expect(FileManager.default.createFile(atPath: "\(broken)/libavutil.so.\(LIBAVUTIL_VERSION_MAJOR)", contents: Data()))
+        let environment = ["LD_LIBRARY_PATH": broken]
+        let output = Self.temporaryFile("no-ffmpeg.png")
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let video = try await ExampleProcess.run("photo-fit", ["--at", "0", try TestVideos.h264(), output], environment: environment)
+        #expect(video.status == 1)
+        #expect(video.standardError.hasPrefix("error: FFmpeg's libraries cannot be loaded: "), "\(video.standardError)")
+        #expect(video.standardError.contains("libavutil.so.\(LIBAVUTIL_VERSION_MAJOR)"), "\(video.standardError)")
+        let photo = Self.samples.appendingPathComponent("waterfall.jpg").path
+        let still = try await ExampleProcess.run("photo-fit", ["--width", "64", "--height", "64", photo, output], environment: environment)
+        #expect(still.status == 0, "\(still.standardError)")
     }
 
     @Test("without a box it converts at full size with orientation applied")

@@ -51,9 +51,6 @@ void pd_video_close(pd_video_source *source);
 /// The message for an AVERROR, into `buffer` of `size` bytes.
 void pd_video_error_text(int error, char *buffer, size_t size);
 
-/// Quiets FFmpeg's own logging (errors are reported as values instead).
-void pd_video_quiet(void);
-
 #ifdef __cplusplus
 }
 #endif

@@ -6,7 +6,7 @@ extension VideoInput {
     /// The index of the stream PhotoDeck shows: FFmpeg's best video stream
     /// (cover art attached as a picture does not count).
     func videoStreamIndex() throws(VideoError) -> Int32 {
-        let index = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
+        let index = av.av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
         guard index >= 0, let stream = stream(index), stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0 else {
             throw .noVideoStream
         }
@@ -29,13 +29,13 @@ extension VideoInput {
         if let duration, duration > .seconds(limits.maxDurationSeconds) {
             throw .limitExceeded(what: "duration in seconds", value: Int(duration.components.seconds), limit: limits.maxDurationSeconds)
         }
-        let audioIndex = av_find_best_stream(format, AVMEDIA_TYPE_AUDIO, -1, index, nil, 0)
+        let audioIndex = av.av_find_best_stream(format, AVMEDIA_TYPE_AUDIO, -1, index, nil, 0)
         let audio = self.stream(audioIndex).flatMap { stream -> AudioStreamInfo? in
             guard let parameters = stream.pointee.codecpar?.pointee else { return nil }
             let rate = Int(parameters.sample_rate)
             let channels = Int(parameters.ch_layout.nb_channels)
             guard (1...768_000).contains(rate), (1...64).contains(channels) else { return nil }
-            return AudioStreamInfo(codec: Self.codecName(parameters.codec_id), sampleRate: rate, channels: channels)
+            return AudioStreamInfo(codec: codecName(parameters.codec_id), sampleRate: rate, channels: channels)
         }
         let tags = metadata(format.pointee.metadata)
         let streamTags = metadata(stream.pointee.metadata)
@@ -75,10 +75,10 @@ extension VideoInput {
             case AVCOL_TRC_ARIB_STD_B67: .hlg
             default: .sdr
             }
-        let descriptor = av_pix_fmt_desc_get(AVPixelFormat(rawValue: parameters.format))
+        let descriptor = av.av_pix_fmt_desc_get(AVPixelFormat(rawValue: parameters.format))
         let depth = descriptor.map { Int($0.pointee.comp.0.depth) } ?? 8
         return VideoStreamInfo(
-            codec: Self.codecName(parameters.codec_id), codedSize: PixelSize(width: width, height: height), displaySize: shown,
+            codec: codecName(parameters.codec_id), codedSize: PixelSize(width: width, height: height), displaySize: shown,
             rotation: orientation.rotation, isMirrored: orientation.isMirrored,
             frameRate: frameRate.flatMap { $0.isFinite && $0 > 0 && $0 <= 1_000 ? $0 : nil },
             transfer: transfer, bitDepth: (1...16).contains(depth) ? depth : 8, bitRate: parameters.bit_rate > 0 ? Int(parameters.bit_rate) : nil)
@@ -87,7 +87,7 @@ extension VideoInput {
     /// The clockwise turn and mirroring the stream's display matrix asks for.
     func orientation(of stream: UnsafeMutablePointer<AVStream>) -> (rotation: Int, isMirrored: Bool) {
         var size: Int = 0
-        guard let data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size), size >= 9 * MemoryLayout<Int32>.size else {
+        guard let data = av.av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size), size >= 9 * MemoryLayout<Int32>.size else {
             return (0, false)
         }
         var matrix: [Int32] = data.withMemoryRebound(to: Int32.self, capacity: 9) { pointer in (0..<9).map { pointer[$0] } }
@@ -99,7 +99,7 @@ extension VideoInput {
             matrix[3] = -matrix[3]
             matrix[6] = -matrix[6]
         }
-        let angle = matrix.withUnsafeMutableBufferPointer { av_display_rotation_get($0.baseAddress!) }
+        let angle = matrix.withUnsafeMutableBufferPointer { av.av_display_rotation_get($0.baseAddress!) }
         guard angle.isFinite else { return (0, mirrored) }
         // av_display_rotation_get turns counter-clockwise; rounded to the nearest quarter.
         let quarters = Int((-angle / 90).rounded()) % 4
@@ -116,7 +116,7 @@ extension VideoInput {
         guard HDRToneMap.supports(transfer: transfer, primaries: primaries) else { return nil }
         var size: Int = 0
         var peak: Double?
-        if let data = av_stream_get_side_data(stream, AV_PKT_DATA_CONTENT_LIGHT_LEVEL, &size), size >= MemoryLayout<AVContentLightMetadata>.size {
+        if let data = av.av_stream_get_side_data(stream, AV_PKT_DATA_CONTENT_LIGHT_LEVEL, &size), size >= MemoryLayout<AVContentLightMetadata>.size {
             let level = UnsafeRawPointer(data).loadUnaligned(as: AVContentLightMetadata.self)
             peak = level.MaxCLL > 0 ? Double(level.MaxCLL) : nil
         }
@@ -137,7 +137,7 @@ extension VideoInput {
     func metadata(_ dictionary: OpaquePointer?) -> [String: String] {
         var entries: [String: String] = [:]
         var entry: UnsafeMutablePointer<AVDictionaryEntry>? = nil
-        while entries.count < 256, let next = av_dict_get(dictionary, "", entry, AV_DICT_IGNORE_SUFFIX) {
+        while entries.count < 256, let next = av.av_dict_get(dictionary, "", entry, AV_DICT_IGNORE_SUFFIX) {
             entry = next
             guard let key = next.pointee.key.flatMap({ Self.string($0, limit: 4_096) }),
                 let value = next.pointee.value.flatMap({ Self.string($0, limit: 4_096) })
@@ -157,8 +157,8 @@ extension VideoInput {
         return String(decoding: UnsafeRawBufferPointer(start: pointer, count: count), as: UTF8.self)
     }
 
-    static func codecName(_ id: AVCodecID) -> String {
-        avcodec_get_name(id).map { String(cString: $0) } ?? "unknown"
+    func codecName(_ id: AVCodecID) -> String {
+        av.avcodec_get_name(id).map { String(cString: $0) } ?? "unknown"
     }
 
     /// A content identifier as Apple writes it (a UUID), refused when it is

@@ -12,6 +12,8 @@ final class VideoInput {
     static let containers = "mov,mp4,m4a,3gp,3g2,mj2,matroska,webm,avi,mpegts"
 
     let limits: VideoLimits
+    /// FFmpeg's functions; the decoder and scaler made from this input use them too.
+    let av: pd_ffmpeg
     private let file: ReadOnlyFile
     /// Allocated here and freed in `deinit`: the C reader keeps a pointer to it.
     let source: UnsafeMutablePointer<pd_video_source>
@@ -23,7 +25,7 @@ final class VideoInput {
     /// video sits after its JPEG) and reads the container's header, at
     /// most ``VideoLimits/maxProbeBytes``.
     init(path: String, range: Range<Int>? = nil, limits: VideoLimits) throws(VideoError) {
-        Self.quietOnce
+        av = try FFmpegLibraries.load()
         let file: ReadOnlyFile
         do {
             file = try ReadOnlyFile(path: path)
@@ -53,7 +55,7 @@ final class VideoInput {
             throw Self.openError(result)
         }
         // Stream parameters some containers leave to the first packets (MPEG-TS, AVI).
-        let found = avformat_find_stream_info(source.pointee.format, nil)
+        let found = av.avformat_find_stream_info(source.pointee.format, nil)
         if found < 0 {
             if isOverBudget { throw .limitExceeded(what: "header (bytes read)", value: bytesRead, limit: limits.maxProbeBytes) }
             throw .corrupt(message: Self.text(found))
@@ -91,7 +93,4 @@ final class VideoInput {
         // not on it (EINVAL, from format_whitelist).
         code == PD_AVERROR_INVALIDDATA || code == PD_AVERROR_EINVAL ? .unsupportedContainer(message: text(code)) : .corrupt(message: text(code))
     }
-
-    /// FFmpeg logs to stderr unless told otherwise; PhotoDeck reports errors as values.
-    private static let quietOnce: Void = pd_video_quiet()
 }

@@ -29,6 +29,9 @@ public enum VideoError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidArgument(String)
     /// The work was cancelled before it finished.
     case cancelled
+    /// FFmpeg's shared libraries could not be loaded (not installed, or not
+    /// the release PhotoDeck was built against); `reason` is the loader's.
+    case librariesUnavailable(String)
 
     public var description: String {
         switch self {
@@ -40,6 +43,7 @@ public enum VideoError: Error, Hashable, Sendable, CustomStringConvertible {
         case .limitExceeded(let what, let value, let limit): "the video's \(what) is \(value), over the limit of \(limit) (see VideoLimits)"
         case .invalidArgument(let message): "invalid argument: \(message)"
         case .cancelled: "cancelled"
+        case .librariesUnavailable(let reason): "FFmpeg's libraries cannot be loaded: \(reason)"
         }
     }
 }

@@ -11,6 +11,7 @@ import ImageCore
 /// tone-mapped to sRGB by ``HDRToneMap`` (the rule HEIC and AVIF pictures
 /// follow) on the small frame.
 final class FrameScaler {
+    private let av: pd_ffmpeg
     private var graph: UnsafeMutablePointer<AVFilterGraph>?
     private let source: UnsafeMutablePointer<AVFilterContext>
     private let sink: UnsafeMutablePointer<AVFilterContext>
@@ -25,7 +26,7 @@ final class FrameScaler {
     /// A graph for frames shaped like `frame`, giving `size` upright
     /// (`size` is after the turn: a quarter turn scales to its transpose).
     init(
-        for frame: UnsafePointer<AVFrame>, timeBase: AVRational, size: PixelSize, rotation: Int, mirrored: Bool, toneMap: HDRToneMap? = nil
+        _ av: pd_ffmpeg, for frame: UnsafePointer<AVFrame>, timeBase: AVRational, size: PixelSize, rotation: Int, mirrored: Bool, toneMap: HDRToneMap? = nil
     ) throws(VideoError) {
         inputWidth = frame.pointee.width
         inputHeight = frame.pointee.height
@@ -54,21 +55,22 @@ final class FrameScaler {
         default: break
         }
         steps.append(("format", toneMap == nil ? "pix_fmts=rgb24" : "pix_fmts=rgb48le"))
-        guard let graph = avfilter_graph_alloc() else { throw .corrupt(message: "FFmpeg could not allocate a filter graph") }
+        guard let graph = av.avfilter_graph_alloc() else { throw .corrupt(message: "FFmpeg could not allocate a filter graph") }
         graph.pointee.nb_threads = 1
         let ends: (source: UnsafeMutablePointer<AVFilterContext>, sink: UnsafeMutablePointer<AVFilterContext>)
         do {
-            ends = try Self.build(graph, buffer: bufferArguments, steps: steps)
+            ends = try Self.build(av, graph, buffer: bufferArguments, steps: steps)
         } catch {
             var owned: UnsafeMutablePointer<AVFilterGraph>? = graph
-            avfilter_graph_free(&owned)
+            av.avfilter_graph_free(&owned)
             throw error
         }
-        guard let output = av_frame_alloc() else {
+        guard let output = av.av_frame_alloc() else {
             var owned: UnsafeMutablePointer<AVFilterGraph>? = graph
-            avfilter_graph_free(&owned)
+            av.avfilter_graph_free(&owned)
             throw .corrupt(message: "FFmpeg could not allocate a frame")
         }
+        self.av = av
         self.graph = graph
         source = ends.source
         sink = ends.sink
@@ -76,26 +78,26 @@ final class FrameScaler {
     }
 
     private static func build(
-        _ graph: UnsafeMutablePointer<AVFilterGraph>, buffer: String, steps: [(name: String, arguments: String?)]
+        _ av: pd_ffmpeg, _ graph: UnsafeMutablePointer<AVFilterGraph>, buffer: String, steps: [(name: String, arguments: String?)]
     ) throws(VideoError) -> (source: UnsafeMutablePointer<AVFilterContext>, sink: UnsafeMutablePointer<AVFilterContext>) {
-        let source = try add(graph, "buffer", "in", buffer)
+        let source = try add(av, graph, "buffer", "in", buffer)
         var last = source
         for (index, step) in steps.enumerated() {
-            let next = try add(graph, step.name, "step\(index)", step.arguments)
-            try link(last, next)
+            let next = try add(av, graph, step.name, "step\(index)", step.arguments)
+            try link(av, last, next)
             last = next
         }
-        let sink = try add(graph, "buffersink", "out", nil)
-        try link(last, sink)
-        let configured = avfilter_graph_config(graph, nil)
+        let sink = try add(av, graph, "buffersink", "out", nil)
+        try link(av, last, sink)
+        let configured = av.avfilter_graph_config(graph, nil)
         guard configured >= 0 else { throw .corrupt(message: "the frame converter: \(VideoInput.text(configured))") }
         return (source, sink)
     }
 
     deinit {
-        avfilter_graph_free(&graph)
+        av.avfilter_graph_free(&graph)
         var output: UnsafeMutablePointer<AVFrame>? = output
-        av_frame_free(&output)
+        av.av_frame_free(&output)
     }
 
     /// Whether frames shaped like `frame` fit this graph (a stream may change size midway).
@@ -105,11 +107,11 @@ final class FrameScaler {
 
     /// `frame` upright at ``size``, as 8-bit RGB.
     func convert(_ frame: UnsafeMutablePointer<AVFrame>) throws(VideoError) -> Bitmap {
-        let added = av_buffersrc_add_frame_flags(source, frame, Int32(AV_BUFFERSRC_FLAG_KEEP_REF))
+        let added = av.av_buffersrc_add_frame_flags(source, frame, Int32(AV_BUFFERSRC_FLAG_KEEP_REF))
         guard added >= 0 else { throw .corrupt(message: "the frame converter refused a frame: \(VideoInput.text(added))") }
-        let got = av_buffersink_get_frame(sink, output)
+        let got = av.av_buffersink_get_frame(sink, output)
         guard got >= 0 else { throw .corrupt(message: "the frame converter gave no frame: \(VideoInput.text(got))") }
-        defer { av_frame_unref(output) }
+        defer { av.av_frame_unref(output) }
         let width = Int(output.pointee.width)
         let height = Int(output.pointee.height)
         let stride = Int(output.pointee.linesize.0)
@@ -138,16 +140,16 @@ final class FrameScaler {
     }
 
     private static func add(
-        _ graph: UnsafeMutablePointer<AVFilterGraph>, _ name: String, _ label: String, _ arguments: String?
+        _ av: pd_ffmpeg, _ graph: UnsafeMutablePointer<AVFilterGraph>, _ name: String, _ label: String, _ arguments: String?
     ) throws(VideoError) -> UnsafeMutablePointer<AVFilterContext> {
         var context: UnsafeMutablePointer<AVFilterContext>? = nil
-        let result = avfilter_graph_create_filter(&context, avfilter_get_by_name(name), label, arguments, nil, graph)
+        let result = av.avfilter_graph_create_filter(&context, av.avfilter_get_by_name(name), label, arguments, nil, graph)
         guard result >= 0, let context else { throw .corrupt(message: "the frame converter's \(name): \(VideoInput.text(result))") }
         return context
     }
 
-    private static func link(_ from: UnsafeMutablePointer<AVFilterContext>, _ to: UnsafeMutablePointer<AVFilterContext>) throws(VideoError) {
-        let result = avfilter_link(from, 0, to, 0)
+    private static func link(_ av: pd_ffmpeg, _ from: UnsafeMutablePointer<AVFilterContext>, _ to: UnsafeMutablePointer<AVFilterContext>) throws(VideoError) {
+        let result = av.avfilter_link(from, 0, to, 0)
         guard result >= 0 else { throw .corrupt(message: "the frame converter's link: \(VideoInput.text(result))") }
     }
 }

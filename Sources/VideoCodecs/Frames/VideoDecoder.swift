@@ -8,17 +8,19 @@ final class VideoDecoder {
     /// the web write. Everything else is refused before a decoder opens.
     static let codecs = "h264,hevc,vp8,vp9,av1,libdav1d,mpeg4,mjpeg,prores,mpeg2video"
 
+    let av: pd_ffmpeg
     let context: UnsafeMutablePointer<AVCodecContext>
     let streamIndex: Int32
     let timeBase: AVRational
 
     init(_ input: VideoInput, stream index: Int32, threads: Int, forOneFrame: Bool = false) throws(VideoError) {
+        let av = input.av
         guard let stream = input.stream(index), let parameters = stream.pointee.codecpar else { throw .noVideoStream }
-        guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
-            throw .unsupportedCodec(VideoInput.codecName(parameters.pointee.codec_id))
+        guard let codec = av.avcodec_find_decoder(parameters.pointee.codec_id) else {
+            throw .unsupportedCodec(input.codecName(parameters.pointee.codec_id))
         }
-        guard let context = avcodec_alloc_context3(codec) else { throw .corrupt(message: "FFmpeg could not allocate a decoder") }
-        var result = avcodec_parameters_to_context(context, parameters)
+        guard let context = av.avcodec_alloc_context3(codec) else { throw .corrupt(message: "FFmpeg could not allocate a decoder") }
+        var result = av.avcodec_parameters_to_context(context, parameters)
         if result >= 0 {
             context.pointee.thread_count = Int32(clamping: max(1, threads))
             // Frame threads overlap successive frames (playback); for one frame they only add start-up
@@ -26,16 +28,18 @@ final class VideoDecoder {
             if forOneFrame { context.pointee.thread_type = FF_THREAD_SLICE }
             context.pointee.pkt_timebase = stream.pointee.time_base
             var options: OpaquePointer? = nil
-            av_dict_set(&options, "codec_whitelist", Self.codecs, 0)
-            result = avcodec_open2(context, codec, &options)
-            av_dict_free(&options)
+            // Without the whitelist no decoder opens: a failed set (out of memory) is a failed open.
+            result = av.av_dict_set(&options, "codec_whitelist", Self.codecs, 0)
+            if result >= 0 { result = av.avcodec_open2(context, codec, &options) }
+            av.av_dict_free(&options)
         }
         guard result >= 0 else {
             var context: UnsafeMutablePointer<AVCodecContext>? = context
-            avcodec_free_context(&context)
+            av.avcodec_free_context(&context)
             throw result == PD_AVERROR_INVALIDDATA || result == PD_AVERROR_EINVAL
-                ? .unsupportedCodec(VideoInput.codecName(parameters.pointee.codec_id)) : .corrupt(message: VideoInput.text(result))
+                ? .unsupportedCodec(input.codecName(parameters.pointee.codec_id)) : .corrupt(message: VideoInput.text(result))
         }
+        self.av = av
         self.context = context
         streamIndex = index
         timeBase = stream.pointee.time_base
@@ -43,33 +47,35 @@ final class VideoDecoder {
 
     deinit {
         var context: UnsafeMutablePointer<AVCodecContext>? = context
-        avcodec_free_context(&context)
+        av.avcodec_free_context(&context)
     }
 
     /// Forgets buffered frames (after a seek).
-    func flush() { avcodec_flush_buffers(context) }
+    func flush() { av.avcodec_flush_buffers(context) }
 }
 
 /// One `AVPacket` and one `AVFrame`, freed together.
 final class PacketAndFrame {
+    private let av: pd_ffmpeg
     let packet: UnsafeMutablePointer<AVPacket>
     let frame: UnsafeMutablePointer<AVFrame>
 
-    init() throws(VideoError) {
-        guard let packet = av_packet_alloc() else { throw .corrupt(message: "FFmpeg could not allocate a packet") }
-        guard let frame = av_frame_alloc() else {
+    init(_ av: pd_ffmpeg) throws(VideoError) {
+        guard let packet = av.av_packet_alloc() else { throw .corrupt(message: "FFmpeg could not allocate a packet") }
+        guard let frame = av.av_frame_alloc() else {
             var packet: UnsafeMutablePointer<AVPacket>? = packet
-            av_packet_free(&packet)
+            av.av_packet_free(&packet)
             throw .corrupt(message: "FFmpeg could not allocate a frame")
         }
+        self.av = av
         self.packet = packet
         self.frame = frame
     }
 
     deinit {
         var packet: UnsafeMutablePointer<AVPacket>? = packet
-        av_packet_free(&packet)
+        av.av_packet_free(&packet)
         var frame: UnsafeMutablePointer<AVFrame>? = frame
-        av_frame_free(&frame)
+        av.av_frame_free(&frame)
     }
 }

@@ -47,7 +47,7 @@ public struct VideoPosterFrame: Sendable {
         let size = box.map { info.video.displaySize.fitting(in: $0) } ?? info.video.displaySize
         let (frame, shown) = try Self.decodeFrame(at: time, input: input, decoder: decoder, limits: limits, cancellation: cancellation)
         let scaler = try FrameScaler(
-            for: frame.frame, timeBase: decoder.timeBase, size: size, rotation: info.video.rotation, mirrored: info.video.isMirrored,
+            input.av, for: frame.frame, timeBase: decoder.timeBase, size: size, rotation: info.video.rotation, mirrored: info.video.isMirrored,
             toneMap: input.toneMap(for: decoder.streamIndex))
         bitmap = try scaler.convert(frame.frame)
         self.time = shown
@@ -80,14 +80,14 @@ public struct VideoPosterFrame: Sendable {
         let target = start + ticks
         if target > start {
             // A failed seek decodes from where the reader is (the start): slower, never wrong.
-            _ = av_seek_frame(input.format, decoder.streamIndex, target, AVSEEK_FLAG_BACKWARD)
+            _ = input.av.av_seek_frame(input.format, decoder.streamIndex, target, AVSEEK_FLAG_BACKWARD)
             decoder.flush()
             input.allowReading(limits.maxFrameReadBytes)
             if let found = try decodeFrames(until: target, start: start, input: input, decoder: decoder, limits: limits, cancellation: cancellation) {
                 return found
             }
             // Nothing decodes from that keyframe (a cut file ends before it): the last frame there is, from the start.
-            _ = av_seek_frame(input.format, decoder.streamIndex, start, AVSEEK_FLAG_BACKWARD)
+            _ = input.av.av_seek_frame(input.format, decoder.streamIndex, start, AVSEEK_FLAG_BACKWARD)
             decoder.flush()
         }
         input.allowReading(limits.maxFrameReadBytes)
@@ -103,8 +103,9 @@ public struct VideoPosterFrame: Sendable {
     private static func decodeFrames(
         until target: Int64, start: Int64, input: VideoInput, decoder: VideoDecoder, limits: VideoLimits, cancellation: VideoCancellation
     ) throws(VideoError) -> (PacketAndFrame, Duration)? {
-        let work = try PacketAndFrame()
-        let kept = try PacketAndFrame()
+        let av = input.av
+        let work = try PacketAndFrame(av)
+        let kept = try PacketAndFrame(av)
         var hasKept = false
         var decoded = 0
         var sent = 0
@@ -117,7 +118,7 @@ public struct VideoPosterFrame: Sendable {
         while true {
             // Every frame the decoder has ready.
             while true {
-                let received = avcodec_receive_frame(decoder.context, work.frame)
+                let received = av.avcodec_receive_frame(decoder.context, work.frame)
                 // Drained (EOF), or nothing more will come after the flush: what was decoded is the answer.
                 if received == PD_AVERROR_EOF || (received == PD_AVERROR_EAGAIN && draining) { return hasKept ? (kept, shown(kept.frame)) : nil }
                 if received == PD_AVERROR_EAGAIN { break }
@@ -132,15 +133,15 @@ public struct VideoPosterFrame: Sendable {
                 if stamp == PD_AV_NOPTS_VALUE || stamp >= target {
                     return (work, shown(work.frame))
                 }
-                av_frame_unref(kept.frame)
-                av_frame_move_ref(kept.frame, work.frame)
+                av.av_frame_unref(kept.frame)
+                av.av_frame_move_ref(kept.frame, work.frame)
                 hasKept = true
             }
             try cancellation.check()
-            let read = av_read_frame(input.format, work.packet)
+            let read = av.av_read_frame(input.format, work.packet)
             if read == PD_AVERROR_EOF {
                 draining = true
-                _ = avcodec_send_packet(decoder.context, nil)
+                _ = av.avcodec_send_packet(decoder.context, nil)
                 continue
             }
             guard read >= 0 else {
@@ -149,16 +150,16 @@ public struct VideoPosterFrame: Sendable {
                 }
                 // A cut file ends early: what was decoded so far is the answer, as players show it.
                 draining = true
-                _ = avcodec_send_packet(decoder.context, nil)
+                _ = av.avcodec_send_packet(decoder.context, nil)
                 continue
             }
-            defer { av_packet_unref(work.packet) }
+            defer { av.av_packet_unref(work.packet) }
             guard work.packet.pointee.stream_index == decoder.streamIndex else { continue }
             // Packets that never make a frame (empty ones, parameter sets alone) are bounded too.
             sent += 1
             let packetLimit = min(max(limits.maxFramesDecoded, 0), Int.max / 8) * 4 + 64
             guard sent <= packetLimit else { throw .limitExceeded(what: "packets read to reach one frame", value: sent, limit: packetLimit) }
-            let result = avcodec_send_packet(decoder.context, work.packet)
+            let result = av.avcodec_send_packet(decoder.context, work.packet)
             // A damaged packet is skipped, as players do; the frames around it still decode.
             if result < 0, result != PD_AVERROR_EAGAIN, result != PD_AVERROR_INVALIDDATA { throw .corrupt(message: VideoInput.text(result)) }
         }
