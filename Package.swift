@@ -432,7 +432,7 @@ let package = Package(
         ),
         .testTarget(
             name: "VideoCodecsTests",
-            dependencies: ["VideoCodecs", "ImageCore", "TestSupport"],
+            dependencies: ["VideoCodecs", "ImageCodecs", "ImageCore", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -39,7 +39,21 @@ public enum ExifTool {
         return tags
     }
 
+    /// The binary value exiftool extracts for `tag` from `bytes` with
+    /// `-b -ee` (a Motion Photo's `EmbeddedVideo`, a `PreviewImage`); empty
+    /// when it finds none.
+    public static func extracting(_ tag: String, from bytes: [UInt8], fileExtension: String) throws -> [UInt8] {
+        let file = FileManager.default.temporaryDirectory.appending(path: "exiftool-\(UUID()).\(fileExtension)")
+        try Data(bytes).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        return Array(try runForBytes(["-b", "-ee", "-\(tag)", file.path]))
+    }
+
     private static func run(_ arguments: [String]) throws -> String {
+        String(decoding: try runForBytes(arguments), as: UTF8.self)
+    }
+
+    private static func runForBytes(_ arguments: [String]) throws -> Data {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
         process.arguments = arguments
@@ -52,7 +66,7 @@ public enum ExifTool {
         } catch {
             throw Failure(description: "cannot run exiftool (install Debian's libimage-exiftool-perl): \(error)")
         }
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let text = output.fileHandleForReading.readDataToEndOfFile()
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw Failure(description: "exiftool \(arguments.joined(separator: " ")): \(message)") }

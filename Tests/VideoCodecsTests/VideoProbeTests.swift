@@ -54,7 +54,7 @@ struct VideoProbeTests {
         #expect(info.creationDate == CaptureDate(year: 2024, month: 5, day: 1, hour: 12, minute: 20, second: 30, utcOffsetSeconds: 7_200))
         let place = try #require(info.location)
         #expect(abs(place.latitude - 35.6586) < 1e-9 && abs(place.longitude - 139.7454) < 1e-9)
-        #expect(info.contentIdentifier == "4F1B2C3D-0000-4A5B-8C9D-112233445566")
+        #expect(info.contentIdentifier?.rawValue == "4F1B2C3D-0000-4A5B-8C9D-112233445566")
         #expect(info.container.contains("mov"))
     }
 

@@ -106,6 +106,12 @@ struct TIFFReader {
         self.init(data: data, bigEndian: bigEndian, firstIFDOffset: offset)
     }
 
+    /// A reader of a maker note whose offsets count from its own start
+    /// (Apple's), in the note's own byte order.
+    init(makerNote data: [UInt8], bigEndian: Bool, firstIFDOffset: Int) {
+        self.init(data: data, bigEndian: bigEndian, firstIFDOffset: firstIFDOffset)
+    }
+
     private init(data: [UInt8], bigEndian: Bool, firstIFDOffset: Int) {
         self.data = data
         self.bigEndian = bigEndian

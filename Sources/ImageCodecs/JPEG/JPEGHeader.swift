@@ -18,6 +18,9 @@ struct JPEGHeader {
     var maxVerticalSampling = 1
     var process = Process.baseline
     var exif: ExifMetadata?
+    /// The first `APP1` XMP packet (after its namespace prefix), at most a
+    /// segment's 65,504 bytes: extended XMP is not followed.
+    var xmp: [UInt8]?
     /// APP14 "Adobe" transform flag (0: none/CMYK, 1: YCbCr, 2: YCCK).
     var adobeTransform: UInt8?
     /// The `APP2` ICC profile chunks seen.
@@ -94,10 +97,12 @@ struct JPEGHeader {
             case 0xDA:
                 guard sawFrame else { throw .corrupt(format: .jpeg, message: "scan (SOS) before the frame header (SOF)") }
                 return
-            case 0xE1 where exif == nil && payloadLength > 6:
-                let prefix = try reader.bytes(at: payloadStart, length: 6)
-                if prefix == [0x45, 0x78, 0x69, 0x66, 0, 0] {
+            case 0xE1 where (exif == nil || xmp == nil) && payloadLength > 6:
+                let prefix = try reader.bytes(at: payloadStart, length: min(payloadLength, JPEGMetadata.xmpPrefix.count))
+                if exif == nil, prefix.starts(with: JPEGMetadata.exifPrefix) {
                     exif = ExifMetadata(bytes: try reader.bytes(at: payloadStart + 6, length: payloadLength - 6))
+                } else if xmp == nil, prefix == JPEGMetadata.xmpPrefix {
+                    xmp = try reader.bytes(at: payloadStart + prefix.count, length: payloadLength - prefix.count)
                 }
             case 0xE2 where payloadLength > 14 && iccChunks.chunks.count < 256:
                 iccChunks.add(segment: try reader.bytes(at: payloadStart, length: payloadLength))

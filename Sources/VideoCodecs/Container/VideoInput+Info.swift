@@ -43,7 +43,7 @@ extension VideoInput {
             (tags["com.apple.quicktime.creationdate"] ?? streamTags["com.apple.quicktime.creationdate"]).flatMap(CaptureDate.init(iso8601:))
             ?? (tags["creation_time"] ?? streamTags["creation_time"]).flatMap(CaptureDate.init(iso8601:))
         let location = (tags["com.apple.quicktime.location.ISO6709"] ?? tags["location"]).flatMap(GeoLocation.init(iso6709:))
-        let identifier = tags["com.apple.quicktime.content.identifier"].flatMap { Self.identifier($0) }
+        let identifier = tags["com.apple.quicktime.content.identifier"].flatMap(LivePhotoIdentifier.init)
         return VideoInfo(
             container: format.pointee.iformat.map { String(cString: $0.pointee.name) } ?? "unknown", duration: duration,
             video: video, audio: audio, creationDate: date, location: location, contentIdentifier: identifier, streamCount: count)
@@ -159,13 +159,5 @@ extension VideoInput {
 
     func codecName(_ id: AVCodecID) -> String {
         av.avcodec_get_name(id).map { String(cString: $0) } ?? "unknown"
-    }
-
-    /// A content identifier as Apple writes it (a UUID), refused when it is
-    /// not printable ASCII of a sane length.
-    static func identifier(_ text: String) -> String? {
-        let bytes = text.utf8
-        guard (1...128).contains(bytes.count), bytes.allSatisfy({ (0x21...0x7E).contains($0) }) else { return nil }
-        return text
     }
 }

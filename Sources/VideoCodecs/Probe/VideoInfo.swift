@@ -20,8 +20,9 @@ public struct VideoInfo: Hashable, Sendable {
     /// Where it was recorded (`com.apple.quicktime.location.ISO6709`, MP4's `©xyz`).
     public var location: GeoLocation?
     /// A Live Photo's pairing key (`com.apple.quicktime.content.identifier`):
-    /// the still of the pair carries the same identifier.
-    public var contentIdentifier: String?
+    /// the still of the pair carries the same identifier
+    /// (`ExifMetadata.livePhotoIdentifier`, in ImageCodecs).
+    public var contentIdentifier: LivePhotoIdentifier?
     /// How many streams the container holds (metadata tracks included).
     public var streamCount: Int
 }

@@ -1,6 +1,7 @@
 // The samples of VideoCodecs' doc comments and DocC page, and of the
 // ImageCore readers videos use, compiled.
 
+import ImageCodecs
 import ImageCore
 import VideoCodecs
 
@@ -45,5 +46,24 @@ enum VideoSnippets {
         let place = GeoLocation(iso6709: "+48.8577+002.2950/")  // 48.85770° N, 2.29500° E
         let date = CaptureDate(iso8601: "2024-05-01T12:20:30+0200")  // utcOffsetSeconds 7200
         _ = (place, date)
+    }
+
+    static func livePhotoIdentifier() {
+        let still = LivePhotoIdentifier("4F1B2C3D-0000-4A5B-8C9D-112233445566")
+        let motion = LivePhotoIdentifier("4f1b2c3d-0000-4a5b-8c9d-112233445566")
+        print(still == motion)  // true
+    }
+
+    static func stillIdentifier() throws {
+        if let identifier = try ExifMetadata(readingFileAt: "IMG_0042.HEIC")?.livePhotoIdentifier {
+            print("half of a Live Photo:", identifier)
+        }
+    }
+
+    static func motionPhoto() throws {
+        if let motion = try MotionPhoto(readingFileAt: "PXL_20260501_101010.MP.jpg") {
+            let info = try VideoInfo(probingFileAt: "PXL_20260501_101010.MP.jpg", range: motion.videoRange)
+            print(info.duration ?? .zero, motion.stillTime ?? .zero)
+        }
     }
 }
