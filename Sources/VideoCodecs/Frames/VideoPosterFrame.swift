@@ -1,6 +1,3 @@
-import CFFmpeg
-import CVideoShim
-import Foundation
 import ImageCore
 
 /// One frame of a video as a picture: decoded at the size asked for,
@@ -39,19 +36,12 @@ public struct VideoPosterFrame: Sendable {
         ofFileAt path: String, range: Range<Int>?, at time: Duration, fitting box: PixelSize?, limits: VideoLimits, cancellation: VideoCancellation
     ) throws(VideoError) {
         guard time >= .zero else { throw .invalidArgument("the time \(time) is before the start") }
-        if let box, box.width <= 0 || box.height <= 0 { throw .invalidArgument("the box \(box) is empty") }
-        let input = try VideoInput(path: path, range: range, limits: limits)
-        let info = try input.info()
-        let index = try input.videoStreamIndex()
-        let decoder = try VideoDecoder(input, stream: index, threads: ProcessInfo.processInfo.activeProcessorCount, forOneFrame: true)
-        let size = box.map { info.video.displaySize.fitting(in: $0) } ?? info.video.displaySize
-        let (frame, shown) = try Self.decodeFrame(at: time, input: input, decoder: decoder, limits: limits, cancellation: cancellation)
-        let scaler = try FrameScaler(
-            input.av, for: frame.frame, timeBase: decoder.timeBase, size: size, rotation: info.video.rotation, mirrored: info.video.isMirrored,
-            toneMap: input.toneMap(for: decoder.streamIndex))
-        bitmap = try scaler.convert(frame.frame)
-        self.time = shown
-        self.info = info
+        let reader = try VideoFrameReader(fileAt: path, range: range, fitting: box, limits: limits, forOneFrame: true)
+        try reader.seek(to: time, cancellation: cancellation)
+        guard let frame = try reader.nextFrame(cancellation: cancellation) else { throw .corrupt(message: "no frame could be decoded") }
+        bitmap = frame.bitmap
+        self.time = frame.time
+        info = reader.info
     }
 
     /// ``init(ofFileAt:range:at:fitting:limits:)`` on PhotoDeck's video
@@ -62,106 +52,6 @@ public struct VideoPosterFrame: Sendable {
     ) async throws(VideoError) -> VideoPosterFrame {
         try await VideoWorkers.run { cancellation throws(VideoError) -> VideoPosterFrame in
             try VideoPosterFrame(ofFileAt: path, range: range, at: time, fitting: box, limits: limits, cancellation: cancellation)
-        }
-    }
-
-    /// Seeks to the keyframe at or before `time` and decodes up to the first
-    /// frame shown at or after it; the last frame when `time` is past the end.
-    private static func decodeFrame(
-        at time: Duration, input: VideoInput, decoder: VideoDecoder, limits: VideoLimits, cancellation: VideoCancellation
-    ) throws(VideoError) -> (PacketAndFrame, Duration) {
-        guard let stream = input.stream(decoder.streamIndex) else { throw .noVideoStream }
-        let base = decoder.timeBase
-        guard base.num > 0, base.den > 0 else { throw .corrupt(message: "the video stream has no time base") }
-        let start = stream.pointee.start_time == PD_AV_NOPTS_VALUE ? 0 : stream.pointee.start_time
-        guard let ticks = StreamTime.ticks(time, base: base), abs(start) < StreamTime.maxTicks else {
-            throw .invalidArgument("the time \(time) is out of range for this video")
-        }
-        let target = start + ticks
-        if target > start {
-            // A failed seek decodes from where the reader is (the start): slower, never wrong.
-            _ = input.av.av_seek_frame(input.format, decoder.streamIndex, target, AVSEEK_FLAG_BACKWARD)
-            decoder.flush()
-            input.allowReading(limits.maxFrameReadBytes)
-            if let found = try decodeFrames(until: target, start: start, input: input, decoder: decoder, limits: limits, cancellation: cancellation) {
-                return found
-            }
-            // Nothing decodes from that keyframe (a cut file ends before it): the last frame there is, from the start.
-            _ = input.av.av_seek_frame(input.format, decoder.streamIndex, start, AVSEEK_FLAG_BACKWARD)
-            decoder.flush()
-        }
-        input.allowReading(limits.maxFrameReadBytes)
-        guard let found = try decodeFrames(until: target, start: start, input: input, decoder: decoder, limits: limits, cancellation: cancellation) else {
-            throw .corrupt(message: "no frame could be decoded")
-        }
-        return found
-    }
-
-    /// Decodes from where the reader is up to the first frame shown at or
-    /// after `target` (in stream ticks), or the last one before the stream
-    /// ends; `nil` when no frame decodes at all.
-    private static func decodeFrames(
-        until target: Int64, start: Int64, input: VideoInput, decoder: VideoDecoder, limits: VideoLimits, cancellation: VideoCancellation
-    ) throws(VideoError) -> (PacketAndFrame, Duration)? {
-        let av = input.av
-        let work = try PacketAndFrame(av)
-        let kept = try PacketAndFrame(av)
-        var hasKept = false
-        var decoded = 0
-        var sent = 0
-        var draining = false
-        func shown(_ frame: UnsafeMutablePointer<AVFrame>) -> Duration {
-            let stamp = frame.pointee.best_effort_timestamp == PD_AV_NOPTS_VALUE ? frame.pointee.pts : frame.pointee.best_effort_timestamp
-            guard stamp != PD_AV_NOPTS_VALUE, stamp >= start else { return .zero }
-            return StreamTime.duration(ticks: stamp - start, base: decoder.timeBase) ?? .zero
-        }
-        while true {
-            // Every frame the decoder has ready.
-            while true {
-                let received = av.avcodec_receive_frame(decoder.context, work.frame)
-                // Drained (EOF), or nothing more will come after the flush: what was decoded is the answer.
-                if received == PD_AVERROR_EOF || (received == PD_AVERROR_EAGAIN && draining) { return hasKept ? (kept, shown(kept.frame)) : nil }
-                if received == PD_AVERROR_EAGAIN { break }
-                decoded += 1
-                guard decoded <= limits.maxFramesDecoded else {
-                    throw .limitExceeded(what: "frames decoded to reach one", value: decoded, limit: limits.maxFramesDecoded)
-                }
-                // A frame too damaged to decode is skipped, as players do (it counts against the limit).
-                if received == PD_AVERROR_INVALIDDATA { continue }
-                guard received >= 0 else { throw .corrupt(message: VideoInput.text(received)) }
-                let stamp = work.frame.pointee.best_effort_timestamp
-                if stamp == PD_AV_NOPTS_VALUE || stamp >= target {
-                    return (work, shown(work.frame))
-                }
-                av.av_frame_unref(kept.frame)
-                av.av_frame_move_ref(kept.frame, work.frame)
-                hasKept = true
-            }
-            try cancellation.check()
-            let read = av.av_read_frame(input.format, work.packet)
-            if read == PD_AVERROR_EOF {
-                draining = true
-                _ = av.avcodec_send_packet(decoder.context, nil)
-                continue
-            }
-            guard read >= 0 else {
-                if input.isOverBudget {
-                    throw .limitExceeded(what: "bytes read for one frame", value: input.bytesRead, limit: limits.maxFrameReadBytes)
-                }
-                // A cut file ends early: what was decoded so far is the answer, as players show it.
-                draining = true
-                _ = av.avcodec_send_packet(decoder.context, nil)
-                continue
-            }
-            defer { av.av_packet_unref(work.packet) }
-            guard work.packet.pointee.stream_index == decoder.streamIndex else { continue }
-            // Packets that never make a frame (empty ones, parameter sets alone) are bounded too.
-            sent += 1
-            let packetLimit = min(max(limits.maxFramesDecoded, 0), Int.max / 8) * 4 + 64
-            guard sent <= packetLimit else { throw .limitExceeded(what: "packets read to reach one frame", value: sent, limit: packetLimit) }
-            let result = av.avcodec_send_packet(decoder.context, work.packet)
-            // A damaged packet is skipped, as players do; the frames around it still decode.
-            if result < 0, result != PD_AVERROR_EAGAIN, result != PD_AVERROR_INVALIDDATA { throw .corrupt(message: VideoInput.text(result)) }
         }
     }
 }

@@ -19,10 +19,12 @@ public struct VideoLimits: Hashable, Sendable {
     /// The most bytes read to probe a file (the header: an MP4's `moov`,
     /// Matroska's first clusters). A larger header is refused.
     public var maxProbeBytes: Int
-    /// The most bytes read for one poster frame, on top of the header.
+    /// The most bytes read for one step: a poster frame, a seek, or the
+    /// next frame in playback (on top of the header).
     public var maxFrameReadBytes: Int
-    /// The most frames decoded to reach one poster frame (from the
-    /// keyframe before it).
+    /// The most frames decoded to reach one frame (from the keyframe before
+    /// a poster's or a seek's time); packets sent for one step are bounded
+    /// at four times this, and 64 more.
     public var maxFramesDecoded: Int
 
     /// Creates limits. The defaults accept 8K video (7680×4320 and up to

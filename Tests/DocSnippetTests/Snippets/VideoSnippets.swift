@@ -66,4 +66,21 @@ enum VideoSnippets {
             print(info.duration ?? .zero, motion.stillTime ?? .zero)
         }
     }
+
+    static func show(_ bitmap: Bitmap, at time: Duration) { _ = (bitmap, time) }
+
+    static func frameReader() throws {
+        let reader = try VideoFrameReader(fileAt: "/videos/beach.mp4", fitting: PixelSize(width: 640, height: 640))
+        try reader.seek(to: .seconds(3))
+        while let frame = try reader.nextFrame() {
+            show(frame.bitmap, at: frame.time)
+        }
+    }
+
+    static func frames() async throws {
+        let frames = VideoFrames(fileAt: "/videos/beach.mp4", from: .seconds(3), fitting: PixelSize(width: 640, height: 640))
+        for try await frame in frames {
+            show(frame.bitmap, at: frame.time)
+        }
+    }
 }

@@ -1,0 +1,105 @@
+import Synchronization
+
+/// A video's frames in the order they are shown, for async code: each
+/// frame is decoded on PhotoDeck's video worker threads when it is asked
+/// for, by a ``VideoFrameReader`` the sequence opens on the first request.
+/// Cancelling the iterating task stops the decode between packets.
+///
+/// ```swift
+/// let frames = VideoFrames(fileAt: "/videos/beach.mp4", from: .seconds(3), fitting: PixelSize(width: 640, height: 640))
+/// for try await frame in frames {
+///     show(frame.bitmap, at: frame.time)
+/// }
+/// ```
+///
+/// A player asks for the next frame while showing this one, so decoding
+/// overlaps the wait; nothing is decoded that was not asked for, so a
+/// paused player holds no thread.
+public struct VideoFrames: AsyncSequence, Sendable {
+    public typealias Element = VideoFrame
+    public typealias Failure = VideoError
+
+    private let path: String
+    private let range: Range<Int>?
+    private let start: Duration
+    private let box: PixelSize?
+    private let limits: VideoLimits
+
+    /// The frames of the video at `path` (or in `range` of it) from the
+    /// first shown at or after `start`, fitted into `box` (the display
+    /// size when `nil`).
+    public init(fileAt path: String, range: Range<Int>? = nil, from start: Duration = .zero, fitting box: PixelSize? = nil, limits: VideoLimits = .default) {
+        self.path = path
+        self.range = range
+        self.start = start
+        self.box = box
+        self.limits = limits
+    }
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(VideoFrames.Source(path: path, range: range, start: start, box: box, limits: limits))
+    }
+
+    /// Gives the frames one by one; each call decodes one.
+    public struct Iterator: AsyncIteratorProtocol {
+        private let source: Source
+
+        init(_ source: Source) { self.source = source }
+
+        public mutating func next() async throws(VideoError) -> VideoFrame? {
+            try await Self.decode(source)
+        }
+
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(VideoError) -> VideoFrame? {
+            try await Self.decode(source)
+        }
+
+        private static func decode(_ source: Source) async throws(VideoError) -> VideoFrame? {
+            try await VideoWorkers.run { cancellation throws(VideoError) -> VideoFrame? in try source.next(cancellation) }
+        }
+    }
+
+    /// The reader, opened on the first request, behind a lock: the
+    /// iterator's calls come one at a time, each on whichever worker runs it.
+    final class Source: Sendable {
+        private struct State {
+            var reader: VideoFrameReader?
+            var failed = false
+        }
+
+        private let path: String
+        private let range: Range<Int>?
+        private let start: Duration
+        private let box: PixelSize?
+        private let limits: VideoLimits
+        private let state = Mutex(State())
+
+        init(path: String, range: Range<Int>?, start: Duration, box: PixelSize?, limits: VideoLimits) {
+            self.path = path
+            self.range = range
+            self.start = start
+            self.box = box
+            self.limits = limits
+        }
+
+        /// The next frame (on a worker thread); after an error, `nil`.
+        func next(_ cancellation: VideoCancellation) throws(VideoError) -> VideoFrame? {
+            try state.withLock { state throws(VideoError) -> VideoFrame? in
+                guard !state.failed else { return nil }
+                do throws(VideoError) {
+                    if state.reader == nil {
+                        let reader = try VideoFrameReader(fileAt: path, range: range, fitting: box, limits: limits, forOneFrame: false)
+                        try reader.seek(to: start, cancellation: cancellation)
+                        state.reader = reader
+                    }
+                    return try state.reader?.nextFrame(cancellation: cancellation)
+                } catch {
+                    // A sequence ends after its error; cancellation too leaves the reader mid-step.
+                    state.failed = true
+                    state.reader = nil
+                    throw error
+                }
+            }
+        }
+    }
+}
