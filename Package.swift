@@ -222,7 +222,9 @@ let package = Package(
         ),
         .target(
             name: "PhotoAlbum",
-            dependencies: ["ImageCodecs", "SQLiteSupport", "SystemSupport", "Execution", .target(name: "CV4L2", condition: .when(platforms: [.linux]))],
+            dependencies: [
+                "ImageCodecs", "VideoCodecs", "SQLiteSupport", "SystemSupport", "Execution", .target(name: "CV4L2", condition: .when(platforms: [.linux])),
+            ],
             swiftSettings: swiftSettings
         ),
 

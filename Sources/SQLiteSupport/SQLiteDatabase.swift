@@ -168,6 +168,12 @@ package final class SQLiteDatabase {
         /// Binds values to parameters 1, 2, ... in order.
         @discardableResult
         package func bind(_ values: SQLiteValue...) throws(SQLiteError) -> Statement {
+            try bind(values)
+        }
+
+        /// Binds values to parameters 1, 2, ... in order (a row built as an array).
+        @discardableResult
+        package func bind(_ values: [SQLiteValue]) throws(SQLiteError) -> Statement {
             sqlite3_reset(statement)
             sqlite3_clear_bindings(statement)
             for (offset, value) in values.enumerated() {

@@ -35,8 +35,10 @@ public indirect enum AssetFilter: Hashable, Sendable {
     case shape(AssetShape)
     /// Images whose EXIF orientation is this one.
     case exifOrientation(ImageOrientation)
-    /// Images with an EXIF capture date.
+    /// Images with an EXIF capture date (videos: a creation date).
     case hasCaptureDate
+    /// Assets of these media kinds (photos, videos, Live Photos, Motion Photos).
+    case media(Set<AssetMediaKind>)
     /// Images matching at least one of the filters.
     case any([AssetFilter])
     /// Images matching every one of the filters.
@@ -44,8 +46,18 @@ public indirect enum AssetFilter: Hashable, Sendable {
     /// Images not matching the filter.
     case not(AssetFilter)
 
-    /// Whether an image with this header matches.
+    /// Whether a still photo with this header matches (a ``media(_:)``
+    /// filter matches it when it names ``AssetMediaKind/photo``).
     public func matches(_ info: ImageInfo) -> Bool {
+        matches(info, kind: .photo)
+    }
+
+    /// Whether `asset` matches: its header, and its media kind.
+    public func matches(_ asset: LibraryAsset) -> Bool {
+        matches(asset.info, kind: asset.media.kind)
+    }
+
+    private func matches(_ info: ImageInfo, kind: AssetMediaKind) -> Bool {
         switch self {
         case .everything: true
         case .formats(let formats): formats.contains(info.format)
@@ -53,9 +65,10 @@ public indirect enum AssetFilter: Hashable, Sendable {
         case .shape(let shape): AssetShape(info.orientedSize) == shape
         case .exifOrientation(let orientation): info.orientation == orientation
         case .hasCaptureDate: info.captureDate != nil
-        case .any(let filters): filters.contains { $0.matches(info) }
-        case .all(let filters): filters.allSatisfy { $0.matches(info) }
-        case .not(let filter): !filter.matches(info)
+        case .media(let kinds): kinds.contains(kind)
+        case .any(let filters): filters.contains { $0.matches(info, kind: kind) }
+        case .all(let filters): filters.allSatisfy { $0.matches(info, kind: kind) }
+        case .not(let filter): !filter.matches(info, kind: kind)
         }
     }
 }

@@ -3,10 +3,14 @@ import Foundation
 import ImageCodecs
 import SQLiteSupport
 import SystemSupport
+import VideoCodecs
 
-/// A photo library backed by a folder tree: every JPEG, PNG and WebP under
+/// A photo library backed by a folder tree: every photo and video under
 /// `root` (hidden files and folders skipped), described from its header
-/// alone and sorted by capture date, then file time.
+/// alone and sorted by capture date, then file time. A Live Photo (a still
+/// and a video in one folder with the same ``LivePhotoIdentifier``) is one
+/// asset, as is a Motion Photo (a JPEG with its MP4 inside); see
+/// ``AssetMedia``.
 ///
 /// ```swift
 /// let library = try FolderPhotoLibrary(root: "/home/me/Pictures")
@@ -41,7 +45,7 @@ public actor FolderPhotoLibrary: PhotoSource {
     /// The kind of source this folder stands for (the library, or the
     /// saved-photos album).
     public nonisolated let kind: PhotoSourceKind
-    private let database: SQLiteDatabase
+    let database: SQLiteDatabase
     private let observers = ChangeObservers<LibraryChange>()
     private var watcher: FolderTreeWatcher?
     private var pollTask: Task<Void, Never>?
@@ -89,6 +93,17 @@ public actor FolderPhotoLibrary: PhotoSource {
                 // Each image's ThumbHash, made by makePlaceholders(limit:); a rescan that
                 // rewrites a changed file's row clears it.
                 "ALTER TABLE files ADD COLUMN thumbhash BLOB;",
+                // Videos (media 1; is_image then means "listed"), Live Photo identifiers and
+                // Motion Photos. Rows of an older probe_version are read again by the next scan.
+                """
+                ALTER TABLE files ADD COLUMN media INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE files ADD COLUMN live_id TEXT;
+                ALTER TABLE files ADD COLUMN duration_ms INTEGER;
+                ALTER TABLE files ADD COLUMN motion_start INTEGER;
+                ALTER TABLE files ADD COLUMN motion_length INTEGER;
+                ALTER TABLE files ADD COLUMN still_us INTEGER;
+                ALTER TABLE files ADD COLUMN probe_version INTEGER NOT NULL DEFAULT 0;
+                """,
             ])
             return database
         } catch {
@@ -106,7 +121,13 @@ public actor FolderPhotoLibrary: PhotoSource {
     private struct FileStamp: Equatable {
         let size: Int
         let modifiedNanoseconds: Int64
+        /// Whether the row was written by this version's probe (a walked file's stamp always is).
+        var isCurrent = true
     }
+
+    /// What a scan's probe reads, in rows' `probe_version`: 1 since videos,
+    /// Live Photos and Motion Photos are indexed.
+    static let probeVersion = 1
 
     /// How many files a scan reads before it writes their rows (in one short transaction).
     static let scanBatchSize = 200
@@ -115,84 +136,89 @@ public actor FolderPhotoLibrary: PhotoSource {
     /// forgets removed ones, and reports (and publishes) the changes. Rows
     /// are written a batch at a time, so another writer of the index never
     /// waits for the whole scan.
+    ///
+    /// Changes are of assets, not files: a video that pairs with a still
+    /// already listed makes that still ``LibraryChange/modified(_:)`` (now a
+    /// Live Photo), not a video ``LibraryChange/added(_:)``.
     @discardableResult
     public func scan() throws(PhotoLibraryError) -> ScanSummary {
         var summary = ScanSummary()
         do {
-            var known: [String: (FileStamp, Bool)] = [:]
-            let rows = try database.prepare("SELECT path, size, mtime_ns, is_image FROM files")
+            // A row an older scan wrote (before videos were listed) counts as changed: its file is read again.
+            var known: [String: FileStamp] = [:]
+            let rows = try database.prepare("SELECT path, size, mtime_ns, probe_version FROM files")
             while try rows.step() {
-                known[rows.text(0)] = (FileStamp(size: rows.int(1), modifiedNanoseconds: rows.int64(2)), rows.int(3) != 0)
+                known[rows.text(0)] = FileStamp(size: rows.int(1), modifiedNanoseconds: rows.int64(2), isCurrent: rows.int(3) == Self.probeVersion)
             }
-            var seen = Set<String>()
             var files: [(relative: String, stamp: FileStamp)] = []
             walk(root, relative: "", into: &files, failures: &summary.failures)
+            let seen = Set(files.map(\.relative))
+            let gone = known.keys.filter { !seen.contains($0) }.sorted()
+            // What was listed before, to tell what changed: read only when something did.
+            let changing = !gone.isEmpty || files.contains { known[$0.relative] != $0.stamp }
+            let before = changing ? Dictionary(assets(pairing: try indexedFiles()).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }) : [:]
             let upsert = try database.prepare(
                 """
                 INSERT OR REPLACE INTO files (path, size, mtime_ns, is_image, format, width, height, orientation, bit_depth,
-                                              has_alpha, animated, capture_date, capture_offset)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                              has_alpha, animated, capture_date, capture_offset, media, live_id, duration_ms,
+                                              motion_start, motion_length, still_us, probe_version)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, \(Self.probeVersion))
                 """)
             let delete = try database.prepare("DELETE FROM files WHERE path = ?")
             // Headers are read outside any transaction, a batch at a time, and
             // each batch's rows are written in a short one: the write lock is
             // held for milliseconds, never for a whole scan, so another writer
             // of the index waits at most one batch's writes.
-            enum Probed {
-                case image(ImageInfo)
-                case notAnImage
-            }
             for batch in stride(from: 0, to: files.count, by: Self.scanBatchSize).map({ files[$0..<min($0 + Self.scanBatchSize, files.count)] }) {
-                var probed: [(relative: String, stamp: FileStamp, result: Probed)] = []
+                var probed: [(relative: String, stamp: FileStamp, result: ProbedFile)] = []
                 for (relative, stamp) in batch {
-                    seen.insert(relative)
-                    let previous = known[relative]
-                    if let previous, previous.0 == stamp {
+                    if known[relative] == stamp {
                         summary.unchanged += 1
                         continue
                     }
                     summary.probed += 1
                     do {
-                        probed.append((relative, stamp, .image(try ImageInfo(probingFileAt: "\(root)/\(relative)"))))
-                    } catch ImageCodecError.fileAccess(_, let reason) {
-                        summary.failures[relative] = reason
+                        probed.append((relative, stamp, try ProbedFile.probe("\(root)/\(relative)")))
                     } catch {
-                        probed.append((relative, stamp, .notAnImage))
+                        summary.failures[relative] = error.reason
                     }
                 }
                 guard !probed.isEmpty else { continue }
                 try database.transaction {
                     for (relative, stamp, result) in probed {
-                        let previous = known[relative]
+                        let head: [SQLiteValue] = [.text(relative), .int(stamp.size), .integer(stamp.modifiedNanoseconds)]
                         switch result {
-                        case .notAnImage:
+                        case .notMedia:
                             summary.notImages += 1
+                            try upsert.bind(head + [.int(0)] + [SQLiteValue](repeating: .null, count: 9) + result.mediaColumns).run()
+                        case .photo(let info, _, _), .video(let info, _, _):
                             try upsert.bind(
-                                .text(relative), .int(stamp.size), .integer(stamp.modifiedNanoseconds), .int(0),
-                                .null, .null, .null, .null, .null, .null, .null, .null, .null
+                                head + [
+                                    .int(1), .text(info.format.identifier), .int(info.size.width), .int(info.size.height),
+                                    .int(Int(info.orientation.rawValue)), .int(info.bitDepth), .int(info.hasAlpha ? 1 : 0), .int(info.isAnimated ? 1 : 0),
+                                    .optional(info.captureDate?.exifDateTime), .optional(info.captureDate?.utcOffsetSeconds),
+                                ] + result.mediaColumns
                             ).run()
-                            if previous?.1 == true { summary.changes.append(.removed(relative)) }
-                        case .image(let info):
-                            try upsert.bind(
-                                .text(relative), .int(stamp.size), .integer(stamp.modifiedNanoseconds), .int(1), .text(info.format.identifier),
-                                .int(info.size.width), .int(info.size.height), .int(Int(info.orientation.rawValue)), .int(info.bitDepth),
-                                .int(info.hasAlpha ? 1 : 0), .int(info.isAnimated ? 1 : 0), .optional(info.captureDate?.exifDateTime),
-                                .optional(info.captureDate?.utcOffsetSeconds)
-                            ).run()
-                            let asset = makeAsset(relative: relative, info: info, stamp: stamp)
-                            summary.changes.append(previous?.1 == true ? .modified(asset) : .added(asset))
                         }
                     }
                 }
             }
-            let gone = known.filter { !seen.contains($0.key) }
             for batch in stride(from: 0, to: gone.count, by: Self.scanBatchSize).map({ Array(gone.dropFirst($0).prefix(Self.scanBatchSize)) }) {
                 try database.transaction {
-                    for (relative, entry) in batch {
-                        try delete.bind(.text(relative)).run()
-                        if entry.1 { summary.changes.append(.removed(relative)) }
+                    for relative in batch { try delete.bind(.text(relative)).run() }
+                }
+            }
+            if changing {
+                let after = assets(pairing: try indexedFiles())
+                let listed = Set(after.map(\.id))
+                for asset in after {
+                    if let previous = before[asset.id] {
+                        if previous != asset { summary.changes.append(.modified(asset)) }
+                    } else {
+                        summary.changes.append(.added(asset))
                     }
                 }
+                for id in before.keys where !listed.contains(id) { summary.changes.append(.removed(id)) }
             }
         } catch let error as SQLiteError {
             throw .index(DatabaseFailure(error))
@@ -249,13 +275,6 @@ public actor FolderPhotoLibrary: PhotoSource {
         return !parts.isEmpty && parts.allSatisfy { !$0.isEmpty && !$0.hasPrefix(".") && !$0.utf8.contains(0) }
     }
 
-    private func makeAsset(relative: String, info: ImageInfo, stamp: FileStamp, placeholder: ThumbHash? = nil) -> LibraryAsset {
-        LibraryAsset(
-            id: relative, path: "\(root)/\(relative)", info: info, byteCount: stamp.size,
-            modified: Date(timeIntervalSince1970: Double(stamp.modifiedNanoseconds) / 1e9), placeholder: placeholder
-        )
-    }
-
     // MARK: Placeholders
 
     /// Makes the ThumbHash of up to `limit` indexed images that have none
@@ -277,7 +296,7 @@ public actor FolderPhotoLibrary: PhotoSource {
     public func makePlaceholders(limit: Int = 100) throws(PhotoLibraryError) -> Int {
         do {
             let rows = try database.prepare(
-                "SELECT path, size, mtime_ns FROM files WHERE is_image = 1 AND thumbhash IS NULL ORDER BY rowid DESC LIMIT ?"
+                "SELECT path, size, mtime_ns FROM files WHERE is_image = 1 AND media = 0 AND thumbhash IS NULL ORDER BY rowid DESC LIMIT ?"
             ).bind(.int(max(0, limit)))
             var pending: [(relative: String, stamp: FileStamp)] = []
             while try rows.step() {
@@ -303,31 +322,14 @@ public actor FolderPhotoLibrary: PhotoSource {
 
     // MARK: Listing
 
-    /// The images in the index that match `filter`, oldest first by capture
-    /// date (or file time when there is none), then by file time and path.
-    /// Call ``scan()`` first to bring the index up to date.
+    /// The photos and videos in the index that match `filter`, oldest first
+    /// by capture date (or file time when there is none), then by file time
+    /// and path; a Live Photo's video is part of its still's asset. Call
+    /// ``scan()`` first to bring the index up to date.
     public func assets(matching filter: AssetFilter = .everything) throws(PhotoLibraryError) -> [LibraryAsset] {
         do {
-            let rows = try database.prepare(
-                """
-                SELECT path, size, mtime_ns, format, width, height, orientation, bit_depth, has_alpha, animated,
-                       capture_date, capture_offset, thumbhash FROM files WHERE is_image = 1
-                """)
-            var assets: [LibraryAsset] = []
-            while try rows.step() {
-                let info = ImageInfo(
-                    format: .stored(rows.text(3)), size: PixelSize(width: rows.int(4), height: rows.int(5)),
-                    orientation: ImageOrientation(exifValue: rows.int(6)), hasAlpha: rows.int(8) != 0, bitDepth: rows.int(7),
-                    captureDate: .stored(rows.optionalText(10), utcOffsetSeconds: rows.optionalInt(11)), isAnimated: rows.int(9) != 0
-                )
-                // A row is a claim too: only a path the walk could have found (under the root, nothing hidden, no `..`).
-                guard filter.matches(info), Self.isWalkedPath(rows.text(0)) else { continue }
-                assets.append(
-                    makeAsset(
-                        relative: rows.text(0), info: info, stamp: FileStamp(size: rows.int(1), modifiedNanoseconds: rows.int64(2)),
-                        placeholder: StoredPlaceholder.read(rows, 12)))
-            }
-            return assets.sorted { ($0.sortDate, $0.modified, $0.id) < ($1.sortDate, $1.modified, $1.id) }
+            return try assets(pairing: indexedFiles()).filter(filter.matches)
+                .sorted { ($0.sortDate, $0.modified, $0.id) < ($1.sortDate, $1.modified, $1.id) }
         } catch {
             throw .index(DatabaseFailure(error))
         }

@@ -1,14 +1,19 @@
 public import Foundation
 public import ImageCodecs
 
-/// A photo in a ``FolderPhotoLibrary``.
+/// A photo or video in a ``FolderPhotoLibrary`` (a Live Photo's still and
+/// motion are one asset).
 public struct LibraryAsset: Hashable, Sendable, Identifiable {
     /// The path relative to the library's root: stable while the file stays.
     public let id: String
     /// The absolute path.
     public let path: String
-    /// What the header says (no pixels were decoded).
+    /// What the header says (no pixels were decoded): the still's for a
+    /// photo, Live Photo or Motion Photo; for a video, its frames' upright
+    /// display size, creation date and container (``AssetMedia/video(duration:)``).
     public let info: ImageInfo
+    /// A still, a video, or a still with motion.
+    public let media: AssetMedia
     /// The file's size in bytes.
     public let byteCount: Int
     /// The file's modification time.
@@ -38,7 +43,7 @@ public struct ScanSummary: Hashable, Sendable {
     public var changes: [LibraryChange] = []
     /// Files whose size and time were unchanged, so were not read.
     public var unchanged = 0
-    /// Files that were read but are not images PhotoDeck reads.
+    /// Files that were read but are neither photos nor videos PhotoDeck reads.
     public var notImages = 0
     /// Files or folders that could not be read, with the reason.
     public var failures: [String: String] = [:]

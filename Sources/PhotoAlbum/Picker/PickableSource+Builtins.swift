@@ -2,10 +2,12 @@ import Foundation
 import ImageCodecs
 
 extension FolderPhotoLibrary: PickableSource {
-    /// Rescans, then offers the matching photos in library order.
+    /// Rescans, then offers the matching photos in library order: stills
+    /// only (a Live Photo or a Motion Photo offers its still), since a
+    /// picked asset's bytes are handed over in memory.
     public func candidates(matching filter: AssetFilter) async throws -> [PickedAsset] {
         try scan()
-        return try assets(matching: filter).map { asset in
+        return try assets(matching: .all([filter, .not(.media([.video]))])).map { asset in
             let path = asset.path
             return PickedAsset(id: asset.id, info: asset.info) { () throws(ImageCodecError) -> [UInt8] in
                 let file = try FileByteSource(path: path)

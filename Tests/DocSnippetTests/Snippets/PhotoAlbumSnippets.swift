@@ -89,4 +89,12 @@ extension PhotoAlbumSnippets {
         let addition = try await store.importFile(at: "IMG_0001.jpg", into: "Trip")
         print(addition.isNew ? "added" : "already in album", addition.item.asset.shortForm)
     }
+
+    static func assetMedia(library: FolderPhotoLibrary) async throws {
+        for asset in try await library.assets(matching: .media([.livePhoto, .motionPhoto])) {
+            if case .livePhoto(let motionPath, _, let duration) = asset.media {
+                print(asset.id, "moves for", duration ?? .zero, "from", motionPath)
+            }
+        }
+    }
 }
