@@ -202,7 +202,7 @@ let package = Package(
 
         .target(
             name: "PhotoBrowser",
-            dependencies: ["ImageCodecs", "SystemSupport"],
+            dependencies: ["ImageCodecs", "VideoCodecs", "SystemSupport"],
             swiftSettings: swiftSettings
         ),
 
@@ -444,7 +444,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PhotoBrowserTests",
-            dependencies: ["PhotoBrowser", "ImageCodecs", "TestSupport", "SystemSupport"],
+            dependencies: ["PhotoBrowser", "ImageCodecs", "VideoCodecs", "TestSupport", "SystemSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

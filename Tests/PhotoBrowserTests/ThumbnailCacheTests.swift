@@ -2,6 +2,7 @@ import Foundation
 import ImageCodecs
 import TestSupport
 import Testing
+import VideoCodecs
 
 @testable import PhotoBrowser
 
@@ -85,6 +86,44 @@ struct ThumbnailCacheTests {
         for (file, bytes) in written {
             #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == bytes, "tumbler remade \(file)")
         }
+    }
+
+    @Test("a video's thumbnail is its frame at a tenth of its length; tumbler's video thumbnails are read, and it does not remake ours")
+    func videoThumbnails() async throws {
+        let scratch = try ThumbnailScratch()
+        defer { scratch.cleanUp() }
+        let source = try TestVideos.h264()
+        let paths = try ["desktop.mp4", "ours.mp4"].map { name -> String in
+            let path = "\(scratch.photos)/\(name)"
+            try FileManager.default.copyItem(atPath: source, toPath: path)
+            return path
+        }
+        let reply = try Tumbler.thumbnails(of: [ThumbnailCache.uri(forFileAt: paths[0])], flavor: "normal", cacheHome: scratch.cacheHome)
+        #expect(reply.finished && reply.ready.count == 1, "tumbler thumbnails videos with GStreamer (gstreamer1.0-libav)")
+        let thumbnailer = Thumbnailer(cache: scratch.cache)
+        let desktop = try await thumbnailer.thumbnail(forFileAt: paths[0], size: .normal)
+        #expect(desktop.origin == .cache && desktop.bitmap.width == 128 && desktop.bitmap.height == 96)
+
+        let made = try await thumbnailer.thumbnail(forFileAt: paths[1], size: .normal)
+        #expect(made.origin == .decoded)
+        let poster = try VideoPosterFrame(ofFileAt: paths[1], at: .milliseconds(200), fitting: PixelSize(width: 128, height: 128))
+        #expect(made.bitmap == poster.bitmap && poster.time == .milliseconds(200))
+        #expect(try await thumbnailer.thumbnail(forFileAt: paths[1], size: .normal).origin == .cache)
+        let file = scratch.cache.path(forURI: ThumbnailCache.uri(forFileAt: paths[1]), size: .normal)
+        let written = try Data(contentsOf: URL(fileURLWithPath: file))
+        let again = try Tumbler.thumbnails(of: [ThumbnailCache.uri(forFileAt: paths[1])], flavor: "normal", cacheHome: scratch.cacheHome)
+        #expect(again.finished && again.ready.count == 1)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == written, "tumbler remade PhotoDeck's video thumbnail")
+
+        // Starts like an MP4, then is not one: a typed failure, recorded, not tried again.
+        let broken = "\(scratch.photos)/broken.mp4"
+        try Data([0, 0, 0, 24] + Array("ftypisom".utf8) + [UInt8](repeating: 7, count: 900)).write(to: URL(fileURLWithPath: broken))
+        await #expect {
+            try await thumbnailer.thumbnail(forFileAt: broken, size: .normal)
+        } throws: { error in
+            if case .videoUndecodable(let path, _) = error as? ThumbnailError { path == broken } else { false }
+        }
+        await #expect(throws: ThumbnailError.failedBefore(path: broken)) { try await thumbnailer.thumbnail(forFileAt: broken, size: .normal) }
     }
 
     @Test("a stored thumbnail: mode 0600 in 0700 folders, the URI, time and size in its text, fitted; stale once the file changes")

@@ -14,17 +14,27 @@ public enum Tumbler {
         public let glibURIs: [String]
     }
 
-    /// Asks for thumbnails of `uris` (JPEG or PNG files) in `flavor`
+    /// Asks for thumbnails of `uris` (JPEG or PNG files; MP4 or QuickTime
+    /// videos, which tumbler's GStreamer plugin thumbnails) in `flavor`
     /// (`normal`, `large`, …), with `XDG_CACHE_HOME=cacheHome`; returns
     /// when tumbler has finished.
     public static func thumbnails(of uris: [String], flavor: String, cacheHome: String) throws -> Reply {
         let script = TestData.packageRoot.appendingPathComponent("Tests/Tools/tumbler-thumbnails.py").path
-        let arguments = uris.flatMap { [$0, $0.lowercased().hasSuffix(".png") ? "image/png" : "image/jpeg"] }
+        let arguments = uris.flatMap { [$0, mediaType(of: $0)] }
         let result = try ChildProcess.run(
             "dbus-run-session", ["--", "/usr/bin/python3", script, flavor] + arguments, environment: ["XDG_CACHE_HOME": cacheHome])
         guard let line = result.output.split(separator: "\n").last(where: { $0.hasPrefix("{") }) else {
             throw ChildProcess.Failure(description: "tumbler-thumbnails.py printed no reply (status \(result.status))")
         }
         return try JSONDecoder().decode(Reply.self, from: Data(line.utf8))
+    }
+
+    /// The media type tumbler is told for `uri`, from its extension.
+    static func mediaType(of uri: String) -> String {
+        let lowered = uri.lowercased()
+        if lowered.hasSuffix(".png") { return "image/png" }
+        if lowered.hasSuffix(".mp4") { return "video/mp4" }
+        if lowered.hasSuffix(".mov") { return "video/quicktime" }
+        return "image/jpeg"
     }
 }

@@ -1,5 +1,6 @@
 public import ImageCodecs
 import SystemSupport
+import VideoCodecs
 
 /// A thumbnail and where it came from.
 public struct Thumbnail: Sendable {
@@ -9,7 +10,9 @@ public struct Thumbnail: Sendable {
         case cache
         /// The preview the photo carries (a JPEG's EXIF thumbnail), then stored in the cache.
         case embedded
-        /// The photo decoded at the thumbnail's size, then stored in the cache.
+        /// The photo decoded at the thumbnail's size (a video: its frame at a
+        /// tenth of its length, as ffmpegthumbnailer picks), then stored in
+        /// the cache.
         case decoded
     }
 
@@ -21,7 +24,8 @@ public struct Thumbnail: Sendable {
 
 /// Makes thumbnails of files: the shared cache first (``ThumbnailCache``),
 /// else the photo's own embedded preview when it covers the size, else a
-/// decode at the size (shrink on load), on ``ImageCodecs/ImageWorkers``'
+/// decode at the size (shrink on load; a video's frame at a tenth of its
+/// length, on VideoCodecs' threads), on ``ImageCodecs/ImageWorkers``'
 /// threads at the caller's priority (visible cells first; a grid asks for
 /// off-screen cells at `.utility`). New thumbnails and failures are
 /// written to the cache. Concurrent requests for one file and size share
@@ -82,6 +86,7 @@ public actor Thumbnailer {
             let (cache, limits, budget) = (cache, limits, decodeMemory)
             task = Task {
                 let step = await ImageWorkers.shared.run { Self.lookUp(path: path, size: size, cache: cache, limits: limits) }
+                if case .video(let status) = step { return await Self.makeVideo(path: path, size: size, status: status, cache: cache) }
                 guard case .decode(let status, let estimate) = step else {
                     if case .done(let made) = step { return made }
                     return (.failure(.unreadable(path: path, reason: "no thumbnail was made")), false)
@@ -123,6 +128,8 @@ public actor Thumbnailer {
         case done(Made)
         /// A decode is needed: the file's status before it, and its memory estimate.
         case decode(FileStatus, estimate: Int)
+        /// The file is no photo but starts like a video: its poster frame is needed.
+        case video(FileStatus)
     }
 
     /// The first blocking step, on a worker thread: the file's status, the
@@ -136,10 +143,13 @@ public actor Thumbnailer {
             if let bitmap = cache.thumbnail(uri: uri, status: status, size: size) { return .done((.success(Thumbnail(bitmap: bitmap, origin: .cache)), false)) }
             if cache.hasFailure(uri: uri, status: status) { return .done((.failure(.failedBefore(path: path)), false)) }
         }
-        // A header that cannot be read costs nothing to decode: the decode fails at once.
         let box = PixelSize(width: size.pixels, height: size.pixels)
-        let estimate = (try? ImageInfo(probingFileAt: path))?.renditionPeakBytes(in: box, options: .interactive(limits: limits)) ?? 0
-        return .decode(status, estimate: estimate)
+        guard let info = try? ImageInfo(probingFileAt: path) else {
+            let leading = (try? ReadOnlyFile(path: path).bytes(at: 0, length: 512)) ?? []
+            // A header that cannot be read costs nothing to decode: the decode fails at once.
+            return VideoInfo.mightBeVideo(leadingBytes: leading) ? .video(status) : .decode(status, estimate: 0)
+        }
+        return .decode(status, estimate: info.renditionPeakBytes(in: box, options: .interactive(limits: limits)))
     }
 
     /// The decode, on a worker thread, within the budget's reservation.
@@ -159,5 +169,24 @@ public actor Thumbnailer {
         }
         let stored = (try? cache?.store(made.bitmap, forFileAt: path, status: status, size: size)) != nil
         return (.success(made), cache != nil && !stored)
+    }
+
+    /// A video's thumbnail: its frame at a tenth of its length (the first
+    /// when the length is not known), decoded on VideoCodecs' threads, then
+    /// stored (or its failure recorded) on an image worker.
+    private static func makeVideo(path: String, size: ThumbnailSize, status: FileStatus, cache: ThumbnailCache?) async -> Made {
+        let box = PixelSize(width: size.pixels, height: size.pixels)
+        let poster: VideoPosterFrame
+        do {
+            let info = try await VideoInfo.probe(fileAt: path)
+            poster = try await VideoPosterFrame.make(ofFileAt: path, at: (info.duration ?? .zero) / 10, fitting: box)
+        } catch {
+            if case .librariesUnavailable = error { return (.failure(.videoUndecodable(path: path, reason: error)), false) }
+            let recorded = await ImageWorkers.shared.run { (try? cache?.recordFailure(forFileAt: path, status: status)) != nil }
+            return (.failure(.videoUndecodable(path: path, reason: error)), cache != nil && !recorded)
+        }
+        let bitmap = poster.bitmap
+        let stored = await ImageWorkers.shared.run { (try? cache?.store(bitmap, forFileAt: path, status: status, size: size)) != nil }
+        return (.success(Thumbnail(bitmap: bitmap, origin: .decoded)), cache != nil && !stored)
     }
 }
