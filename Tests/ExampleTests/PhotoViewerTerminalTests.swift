@@ -81,6 +81,21 @@ struct PhotoViewerTerminalTests {
         #expect(shown.standardOutput.components(separatedBy: "\r\n").contains("at 30.62765° N, 119.73877° E"))
     }
 
+    @Test("a video's page in kitty's --once output is its first frame; the status line says video and its length")
+    func videoPage() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("video-page-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.copyItem(atPath: try TestVideos.h264(), toPath: "\(folder)/clip.mp4")
+        let environment = ["COLUMNS": "40", "LINES": "12", "TERM": "xterm-256color"]
+        let expected = try await Self.expectedCanvas(folder, pixels: PixelSize(width: 400, height: 220))
+        let kitty = try await ExampleProcess.run("photo-browser", ["--display", "kitty", "--once", folder], environment: environment)
+        #expect(kitty.status == 0, "\(kitty.standardError)")
+        let image = try #require(try TerminalPayloads.kittyImages(in: Array(kitty.standardOutput.utf8)).first)
+        #expect(peakSignalToNoise(image.bitmap, expected) == .infinity)
+        #expect(kitty.standardOutput.contains("1/1  clip.mp4  320x240  92%  video 0:02"), "\(kitty.standardOutput.suffix(200))")
+    }
+
     @Test("--grid --once: the grid of thumbnails in kitty's output; they go to the shared cache, and the next run reads them all")
     func gridOnce() async throws {
         let folder = try ViewerHarness.photoFolder([(1200, 900), (600, 900), (900, 900), (300, 900), (1600, 900)])

@@ -2,6 +2,7 @@ import Foundation
 import ImageCodecs
 import TestSupport
 import Testing
+import VideoCodecs
 
 @testable import PhotoBrowser
 
@@ -167,5 +168,39 @@ struct FolderPhotosTests {
         #expect(await photos.index(ofPhotoWithID: "\(folder.path)/a.jpg") == 3)
         #expect(await photos.index(ofPhotoWithID: "\(folder.path)/zzz.jpg") == nil)
         #expect(PhotoOrder.name.next == .modified && PhotoOrder.captureDate.next == .name)
+    }
+}
+
+/// Videos among a folder's photos: listed by their names, paged as videos
+/// whose rendition is the poster frame.
+@Suite("Folder photos: video pages", .dedicatedThreads)
+struct FolderVideoPageTests {
+    @Test("a video is a page sized by its container (upright), its rendition the first frame; its length on the page")
+    func videoPages() async throws {
+        let folder = try PhotoFolder()
+        defer { folder.cleanUp() }
+        try folder.photo("a.jpg")
+        let clip = try folder.file("b.mp4", Array(try Data(contentsOf: URL(fileURLWithPath: try TestVideos.h264()))))
+        let turnedSource = try TestVideos.make("pages-turned-90.mov", ["-i", try TestVideos.h264(), "-c", "copy", "-metadata:s:v:0", "rotate=90"])
+        let turned = try folder.file("c.MOV", Array(try Data(contentsOf: URL(fileURLWithPath: turnedSource))))
+        try folder.file("d.mp4", Array("not a video".utf8))
+        let photos = try FolderPhotos(paths: [folder.path])
+        #expect(try await folder.names(photos) == ["a.jpg", "b.mp4", "c.MOV", "d.mp4"])
+
+        let video = try await photos.photo(at: 1)
+        #expect(video.motion == .video(duration: .seconds(2)) && video.isVideo)
+        #expect(video.displaySize == PixelSize(width: 320, height: 240) && video.source == .file(clip))
+        let poster = try await video.loadRendition(fitting: PixelSize(width: 160, height: 160))
+        #expect(poster == (try VideoPosterFrame(ofFileAt: clip, fitting: PixelSize(width: 160, height: 160))).bitmap)
+        #expect(throws: ImageCodecError.self) { try video.rendition(fitting: PixelSize(width: 10, height: 10)) }
+
+        let upright = try await photos.photo(at: 2)
+        #expect(upright.displaySize == PixelSize(width: 240, height: 320))
+        #expect(try BrowserPhoto(fileAt: turned).motion == .video(duration: .seconds(2)))
+        // Named like a video, not one: a page that says why, as a bad photo is.
+        let fake = try await photos.photo(at: 3)
+        #expect(fake.motion == nil && fake.displaySize == PixelSize(width: 1, height: 1))
+        #expect(throws: ImageCodecError.self) { try BrowserPhoto(fileAt: "\(folder.path)/d.mp4") }
+        #expect(try await photos.photo(at: 0).motion == nil)
     }
 }

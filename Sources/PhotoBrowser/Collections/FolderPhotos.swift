@@ -24,6 +24,7 @@ public actor FolderPhotos: ReorderablePhotoCollection {
     private enum Probe: Sendable {
         case unread
         case read(PixelSize, CaptureDate?)
+        case video(PixelSize, CaptureDate?, Duration?)
         case unreadable
     }
 
@@ -41,10 +42,15 @@ public actor FolderPhotos: ReorderablePhotoCollection {
     private var generation = 0
 
     /// The name extensions listed from folders when none are given: every
-    /// registered decoder's (`jpg`, `jpeg`, `png`, `webp`, `gif`, `heic`, …).
+    /// registered decoder's (`jpg`, `jpeg`, `png`, `webp`, `gif`, `heic`, …)
+    /// and the videos PhotoDeck opens (``videoFileExtensions``).
     public static var defaultFileExtensions: Set<String> {
-        Set(ImageCodecRegistry.shared.decodableFormats.flatMap(\.fileExtensions).map { $0.lowercased() })
+        Set(ImageCodecRegistry.shared.decodableFormats.flatMap(\.fileExtensions).map { $0.lowercased() }).union(videoFileExtensions)
     }
+
+    /// The name extensions of videos listed by default: MP4, QuickTime,
+    /// Matroska, WebM, AVI and MPEG-TS files as cameras and phones name them.
+    public static let videoFileExtensions: Set<String> = ["mp4", "m4v", "mov", "qt", "3gp", "mkv", "webm", "avi", "mts", "m2ts", "ts"]
 
     /// Lists `paths` (folders and files), in the order given, each folder's
     /// entries in ``PhotoOrder/name`` order (a subfolder's photos at its
@@ -120,7 +126,12 @@ public actor FolderPhotos: ReorderablePhotoCollection {
                     probedCount += 1
                 }
             }
-            let dates = probes.map { probe -> CaptureDate? in if case .read(_, let date) = probe { date } else { nil } }
+            let dates = probes.map { probe -> CaptureDate? in
+                switch probe {
+                case .read(_, let date), .video(_, let date, _): date
+                default: nil
+                }
+            }
             newSequence = Self.sorted(paths.count) { a, b in
                 switch (dates[a], dates[b]) {
                 case (let x?, let y?): x < y
@@ -177,13 +188,17 @@ public actor FolderPhotos: ReorderablePhotoCollection {
     }
 
     private static func probe(_ path: String) -> Probe {
-        guard let info = try? ImageInfo(probingFileAt: path) else { return .unreadable }
-        return .read(info.orientedSize, info.captureDate)
+        if let info = try? ImageInfo(probingFileAt: path) { return .read(info.orientedSize, info.captureDate) }
+        guard let video = BrowserPhoto.probeVideo(path) else { return .unreadable }
+        return .video(video.video.displaySize, video.creationDate, video.duration)
     }
 
     private static func photo(path: String, probe: Probe) -> BrowserPhoto {
-        let size: PixelSize = if case .read(let size, _) = probe { size } else { PixelSize(width: 1, height: 1) }
-        return BrowserPhoto(id: path, source: .file(path), displaySize: size)
+        switch probe {
+        case .read(let size, _): BrowserPhoto(id: path, source: .file(path), displaySize: size)
+        case .video(let size, _, let duration): BrowserPhoto(id: path, source: .file(path), displaySize: size, motion: .video(duration: duration))
+        case .unread, .unreadable: BrowserPhoto(id: path, source: .file(path), displaySize: PixelSize(width: 1, height: 1))
+        }
     }
 
     /// Identities sorted by `before`, ties in name order (a stable sort).

@@ -1,4 +1,6 @@
 public import ImageCodecs
+import SystemSupport
+import VideoCodecs
 
 /// One photo a browser shows: who it is, where its bytes are, and its size
 /// upright (after EXIF orientation), which the page geometry needs before
@@ -47,6 +49,9 @@ public struct BrowserPhoto: Hashable, Sendable, Identifiable {
     /// What to draw until the photo's pixels arrive: the hash an album or
     /// library index keeps, or the one a server sent.
     public let placeholder: ImagePlaceholder?
+    /// What moves: a video page, a Live Photo's or a Motion Photo's motion;
+    /// `nil` for a still.
+    public let motion: BrowserMotion?
 
     /// Creates a photo whose size is already known (an album or library
     /// index has it), with the placeholder hash the index keeps, if any.
@@ -55,11 +60,12 @@ public struct BrowserPhoto: Hashable, Sendable, Identifiable {
     /// let photo = BrowserPhoto(id: item.asset.rawValue, source: .file(path), displaySize: item.orientedSize,
     ///                          placeholder: item.placeholder.map(ImagePlaceholder.thumbHash))
     /// ```
-    public init(id: String, source: Source, displaySize: PixelSize, placeholder: ImagePlaceholder? = nil) {
+    public init(id: String, source: Source, displaySize: PixelSize, placeholder: ImagePlaceholder? = nil, motion: BrowserMotion? = nil) {
         self.id = id
         self.source = source
         self.displaySize = displaySize
         self.placeholder = placeholder
+        self.motion = motion
     }
 
     /// The placeholder drawn to fill `box` as the photo will (fitted, at the
@@ -86,10 +92,32 @@ public struct BrowserPhoto: Hashable, Sendable, Identifiable {
         return drawn.centerCropped(to: region).resized(to: box, filter: .bilinear)
     }
 
-    /// A photo from a file, sized by probing its header (no pixels decoded).
+    /// A photo from a file, sized by probing its header (no pixels
+    /// decoded); a video file is a ``BrowserMotion/video(duration:)`` page
+    /// sized by its container (its upright display size).
+    ///
+    /// - Throws: the image probe's error when the file is neither a photo
+    ///   nor a video PhotoDeck reads.
     public init(fileAt path: String) throws(ImageCodecError) {
-        let info = try ImageInfo(probingFileAt: path)
-        self.init(id: path, source: .file(path), displaySize: info.orientedSize)
+        do {
+            let info = try ImageInfo(probingFileAt: path)
+            self.init(id: path, source: .file(path), displaySize: info.orientedSize)
+        } catch {
+            guard let video = Self.probeVideo(path) else { throw error }
+            self.init(id: path, source: .file(path), displaySize: video.video.displaySize, motion: .video(duration: video.duration))
+        }
+    }
+
+    /// The container's description of the file at `path` when its first
+    /// bytes look like a video PhotoDeck opens and FFmpeg agrees; blocking.
+    static func probeVideo(_ path: String) -> VideoInfo? {
+        guard let leading = try? ReadOnlyFile(path: path).bytes(at: 0, length: 512), VideoInfo.mightBeVideo(leadingBytes: leading) else { return nil }
+        return try? VideoInfo(probingFileAt: path)
+    }
+
+    /// Whether the page is a video (its rendition is a poster frame).
+    public var isVideo: Bool {
+        if case .video = motion { true } else { false }
     }
 
     /// Decodes the upright rendition that fits `size` on the calling thread
@@ -101,6 +129,7 @@ public struct BrowserPhoto: Hashable, Sendable, Identifiable {
     /// (``ImageCore/ImageCodecError/invalidArgument(_:)``): use
     /// ``loadRendition(fitting:options:interim:)``.
     public func rendition(fitting size: PixelSize, options: RenditionOptions = .interactive()) throws(ImageCodecError) -> Bitmap {
+        if isVideo { throw .invalidArgument("\(id) is a video: its poster frame comes from loadRendition(fitting:options:)") }
         switch source {
         case .file(let path): return try DecodedImage(renderingFileAt: path, in: size, mode: .fit, options: options).bitmap
         case .encoded(let bytes): return try DecodedImage(rendering: bytes, in: size, mode: .fit, options: options).bitmap
@@ -125,6 +154,9 @@ public struct BrowserPhoto: Hashable, Sendable, Identifiable {
         fitting size: PixelSize, options: RenditionOptions = .interactive(), interim: (@Sendable (Bitmap) async -> Void)? = nil
     ) async throws -> Bitmap {
         switch source {
+        case .file(let path) where isVideo:
+            // The poster: the first frame, decoded at the size on VideoCodecs' threads.
+            return try await VideoPosterFrame.make(ofFileAt: path, fitting: size).bitmap
         case .file, .encoded:
             return try await ImageWorkers.shared.run { () throws(ImageCodecError) -> Bitmap in try rendition(fitting: size, options: options) }
         case .rendered(let renditions):

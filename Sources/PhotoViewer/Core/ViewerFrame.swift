@@ -72,14 +72,31 @@ public struct ViewerFrame: Sendable {
     public var title: String { "\(TerminalText.safeLine(name)) — \(index + 1)/\(count)" }
 
     /// The status line: `N/COUNT  NAME  WxH  ZOOM%` (in the grid, the
-    /// selected photo's `N/COUNT  NAME  grid`), then the message if any;
-    /// the name and the message are terminal-safe, as in ``title``.
+    /// selected photo's `N/COUNT  NAME  grid`), then `video M:SS` on a
+    /// video's page (its length), `live` on a Live Photo's and `motion` on a
+    /// Motion Photo's, then the message if any; the name and the message are
+    /// terminal-safe, as in ``title``.
     public var statusLine: String {
         let size = photo.displaySize
         let zoom = zoomPercent >= 10 ? String(Int(zoomPercent.rounded())) : String(format: "%.1f", zoomPercent)
-        let detail = if case .grid = content { "grid" } else { "\(size.width)x\(size.height)  \(zoom)%" }
+        var detail = if case .grid = content { "grid" } else { "\(size.width)x\(size.height)  \(zoom)%" }
+        switch photo.motion {
+        case .video(let duration)?: detail += "  video" + (duration.map { " " + Self.clock($0) } ?? "")
+        case .livePhoto?: detail += "  live"
+        case .motionPhoto?: detail += "  motion"
+        case nil: break
+        }
         let base = "\(index + 1)/\(count)  \(TerminalText.safeLine(name))  \(detail)"
         return message.map { "\(base)  \(TerminalText.safeLine($0))" } ?? base
+    }
+
+    /// `duration` as a clock: `M:SS` (`H:MM:SS` from an hour), rounded to the second.
+    static func clock(_ duration: Duration) -> String {
+        // Clamped before any arithmetic: a duration is whatever the caller (or a file) said.
+        let whole = Int(min(max(duration.components.seconds, 0), 359_998))
+        let total = whole + (duration.components.attoseconds >= 500_000_000_000_000_000 ? 1 : 0)
+        let (hours, minutes, seconds) = (total / 3_600, total / 60 % 60, total % 60)
+        return hours > 0 ? String(format: "%d:%02d:%02d", hours, minutes, seconds) : String(format: "%d:%02d", minutes, seconds)
     }
 
     /// The viewport's size in screen pixels.

@@ -123,4 +123,9 @@ extension PhotoBrowserSnippets {
     static func orientationThen() -> ImageOrientation {
         ImageOrientation.up.then(.right).then(.right)  // .down
     }
+
+    static func browserMotion(path: String, size: PixelSize, movPath: String) {
+        let page = BrowserPhoto(id: path, source: .file(path), displaySize: size, motion: .livePhoto(motionPath: movPath))
+        _ = page
+    }
 }
