@@ -106,6 +106,9 @@ package enum ViewerLauncher {
         var line = "frame \(frame.index + 1)/\(frame.count) \(frame.name.oneLine) zoom \(Int(frame.zoomPercent.rounded()))% chrome \(frame.showsChrome)"
         line += " info \(frame.info?.count ?? 0)"
         if let graphics { line += " graphics \(graphics)" }
+        if let playback = frame.playback {
+            line += " \(playback.isPlaying ? "playing" : "paused") \(playback.clockText) dropped \(playback.droppedFrames)"
+        }
         if case .page(let page) = frame.content {
             let f = page.frame
             line += " centre \(Int(Double(page.state.center.x).rounded())),\(Int(Double(page.state.center.y).rounded()))"

@@ -51,6 +51,8 @@ struct Arguments {
         stops the slideshow, o sorts by the next order (name, modified, date), r/R turn the photo and h/v
         flip it (for viewing; files are not changed), g or Enter switches between
         the photo and the thumbnail grid (arrows move, a click selects, a double click opens), q quits.
+        Videos (MP4, MOV, WebM, MKV, AVI, MTS) show their first frame: Space or k plays and pauses them (silent),
+        . and , step a frame; l plays a Live Photo's motion. Late frames are dropped, never fallen behind on.
         --grid opens in the grid (with --once, once its thumbnails are made); --grid-cells attention (the default),
         centre or entropy crops each photo to fill its square cell, choosing what it keeps that way; fit shows it whole. --info opens with the information shown. Keys can be rebound in
         $XDG_CONFIG_HOME/photodeck/keys.conf, one `KEY = ACTION` per line (see ViewerKeymap.parse). Thumbnails are read from and

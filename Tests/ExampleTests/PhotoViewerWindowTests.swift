@@ -3,6 +3,7 @@ import ImageCodecs
 import PhotoBrowser
 import TestSupport
 import Testing
+import VideoCodecs
 
 /// photo-browser's window under a private Xvfb, driven with xdotool as a person would.
 @Suite("photo-browser window (Xvfb)", .serialized, .enabled(if: ViewerHarness.has("Xvfb") && ViewerHarness.has("xdotool") && ViewerHarness.has("xwd")))
@@ -99,6 +100,65 @@ struct PhotoViewerWindowTests {
         seen = viewer.frames.count
         _ = try await ViewerHarness.tool("xdotool", ["mousemove", "--window", id, "400", "300", "click", "1"], environment: x)
         try await viewer.waitForFrame(after: seen, "with the status") { $0.contains("chrome true") }
+        _ = try await ViewerHarness.tool("xdotool", ["key", "--window", id, "q"], environment: x)
+        #expect(try await viewer.waitForExit() == 0, "\(viewer.messages)")
+    }
+
+    @Test("a video in the window: its first frame drawn, k plays it (the screen changes, the trace counts time up), k pauses it")
+    func video() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("window-video-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let source = try TestVideos.pattern(
+            "window-long.mp4", size: PixelSize(width: 640, height: 480), seconds: 20,
+            codec: ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-preset", "ultrafast"], audio: [])
+        try FileManager.default.copyItem(atPath: source, toPath: "\(folder)/clip.mp4")
+        let server = try await ViewerHarness.XServer()
+        defer { server.stop() }
+        let x = ["DISPLAY": server.display]
+        let viewer = try ViewerHarness.Viewer(["--display", "window", "--window", "640x480", folder], environment: x, checksLeaks: false)
+        defer { viewer.stop() }
+        _ = try await viewer.waitForFrame(after: 0, "of the video's page") { $0.hasPrefix("frame 1/1 clip.mp4") }
+        let window = try await ViewerHarness.tool("xdotool", ["search", "--sync", "--class", "photo-browser"], environment: x)
+            .output.split(separator: "\n").first.map(String.init)
+        let id = try #require(window)
+        let poster = try await screenshot(id, x)
+        let expected = try VideoPosterFrame(ofFileAt: "\(folder)/clip.mp4", fitting: PixelSize(width: 640, height: 480)).bitmap
+        #expect(expected.size == PixelSize(width: 640, height: 480))
+        #expect(peakSignalToNoise(poster, expected) >= 35, "the window shows the first frame")
+
+        var seen = viewer.frames.count
+        _ = try await ViewerHarness.tool("xdotool", ["key", "--window", id, "k"], environment: x)
+        try await viewer.waitForFrame(after: seen, "a second into the video") { line in
+            guard let range = line.range(of: "playing 0:") else { return false }
+            return line[range.upperBound...].hasPrefix("01") || line[range.upperBound...].hasPrefix("02")
+        }
+        let playing = try await screenshot(id, x)
+        #expect(peakSignalToNoise(playing, poster) < 30, "a later frame on screen")
+        seen = viewer.frames.count
+        _ = try await ViewerHarness.tool("xdotool", ["key", "--window", id, "k"], environment: x)
+        try await viewer.waitForFrame(after: seen, "paused") { $0.contains(" paused 0:") }
+        _ = try await ViewerHarness.tool("xdotool", ["key", "--window", id, "q"], environment: x)
+        #expect(try await viewer.waitForExit() == 0, "\(viewer.messages)")
+    }
+
+    @Test("an animated GIF plays in the window: each frame a texture of its own (the screen changes by itself)")
+    func animation() async throws {
+        let gif = ExampleProcess.packageRoot.appending(path: "Examples/Samples/whirl.gif").path
+        let server = try await ViewerHarness.XServer()
+        defer { server.stop() }
+        let x = ["DISPLAY": server.display]
+        let viewer = try ViewerHarness.Viewer(["--display", "window", "--window", "640x480", gif], environment: x, checksLeaks: false)
+        defer { viewer.stop() }
+        _ = try await viewer.waitForFrame(after: 0, "of the GIF") { $0.hasPrefix("frame 1/1 whirl.gif") }
+        let window = try await ViewerHarness.tool("xdotool", ["search", "--sync", "--class", "photo-browser"], environment: x)
+            .output.split(separator: "\n").first.map(String.init)
+        let id = try #require(window)
+        let first = try await screenshot(id, x)
+        // The next frame (half a second later for the sample) replaces the picture on screen; the bound ends a failure only.
+        try await waitUntil("the window to show the GIF's next frame; frames drawn: \(viewer.frames.count)", timeout: .seconds(60)) {
+            peakSignalToNoise(try await screenshot(id, x), first) < 40
+        }
         _ = try await ViewerHarness.tool("xdotool", ["key", "--window", id, "q"], environment: x)
         #expect(try await viewer.waitForExit() == 0, "\(viewer.messages)")
     }

@@ -33,7 +33,8 @@ struct ViewerInTmuxEmulatorTests {
     /// agree (with `waitsForChange`, one, then the next that differs), reads
     /// the pane's title and quits with `q`.
     static func run(
-        terminal: [String], settings: [String], arguments: [String] = [photo], ready: String = "1/1  waterfall.jpg", waitsForChange: Bool = false
+        terminal: [String], settings: [String], arguments: [String] = [photo], ready: String = "1/1  waterfall.jpg", waitsForChange: Bool = false,
+        pressing key: String? = nil
     ) async throws -> Result {
         let server = try await ViewerHarness.XServer(size: "1024x768x24")
         defer { server.stop() }
@@ -67,6 +68,8 @@ struct ViewerInTmuxEmulatorTests {
             // later for the sample). A shot in the instant between a clear screen and the next
             // sixel is passed over (kitty's frames replace each other without one: tested apart).
             let framesBefore = session.trace.count
+            // A key that starts it (a video plays when asked), after the still screen was shot.
+            if let key { try await session.send(key) }
             do {
                 // Bounds a failure only: under a loaded machine (CI with the sanitizers) the terminal lags.
                 try await waitUntil("the screen to change to another picture", timeout: .seconds(90)) {
@@ -145,6 +148,31 @@ struct ViewerInTmuxEmulatorTests {
             terminal: Emulator.kitty.command, settings: ["set -g allow-passthrough on"], arguments: [gif], ready: "1/1  whirl.gif", waitsForChange: true)
         let changed = try #require(result.changed)
         #expect(ScreenPicture.measure(changed, rows: 0..<600).coloured > 20_000, "a frame of the animation, not a blank screen")
+    }
+
+    @Test("kitty + tmux with allow-passthrough: k plays a video (the screen changes by itself from its first frame)", .enabled(if: ViewerHarness.has("kitty")))
+    func kittyVideo() async throws {
+        let video = try TestVideos.pattern(
+            "emulator-long.mp4", seconds: 20, codec: ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-preset", "ultrafast"], audio: [])
+        let result = try await Self.run(
+            terminal: Emulator.kitty.command, settings: ["set -g allow-passthrough on"], arguments: [video], ready: "1/1  emulator-long.mp4",
+            waitsForChange: true, pressing: "k")
+        let changed = try #require(result.changed)
+        #expect(ScreenPicture.measure(changed, rows: 0..<600).coloured > 20_000, "a later frame of the video, not a blank screen")
+        #expect(result.trace.contains { $0.contains("playing") }, "the status line says it plays: \(result.trace.suffix(3))")
+    }
+
+    @Test("xterm as a VT340 + tmux with allow-passthrough: k plays a video in sixels", .enabled(if: Emulator.xtermVT340.isInstalled))
+    func sixelVideo() async throws {
+        let video = try TestVideos.pattern(
+            "emulator-long.mp4", seconds: 20, codec: ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-preset", "ultrafast"], audio: [])
+        let result = try await Self.run(
+            terminal: Emulator.xtermVT340.command, settings: ["set -g allow-passthrough on"], arguments: [video], ready: "1/1  emulator-long.mp4",
+            waitsForChange: true, pressing: "k")
+        let changed = try #require(result.changed)
+        #expect(ScreenPicture.measure(changed, rows: 0..<600).coloured > 20_000, "a later frame of the video, not a blank screen")
+        let playing = result.trace.filter { $0.contains("playing") }
+        #expect(!playing.isEmpty && playing.allSatisfy { $0.contains("graphics sixel") }, "\(result.trace.suffix(3))")
     }
 
     @Test(

@@ -37,14 +37,22 @@ public struct BrowserPage: Hashable, Sendable {
     public let rendition: Bitmap
     /// Where the pixels came from.
     public let origin: RenditionOrigin
+    /// Which picture of a moving page the pixels are: 0 for the page's own
+    /// rendition, another number for each animation or video frame shown
+    /// in its place (never the same number for two pictures of one page), so
+    /// a screen that keeps the last picture's texture knows to replace it.
+    public var motionFrame: Int = 0
 
     /// Whether the pixels came from the cache (no decode).
     public var wasCached: Bool { origin == .cached }
 
-    /// The same page showing `pixels` instead (an animation's current
-    /// frame, fitted to the rendition's size).
-    public func showing(_ pixels: Bitmap) -> BrowserPage {
-        BrowserPage(index: index, photo: photo, state: state, frame: frame, rendition: pixels, origin: origin)
+    /// The same page showing `pixels` instead (an animation's or a video's
+    /// current frame, fitted to the rendition's size), numbered
+    /// `motionFrame` (see ``motionFrame``).
+    public func showing(_ pixels: Bitmap, motionFrame: Int) -> BrowserPage {
+        var page = BrowserPage(index: index, photo: photo, state: state, frame: frame, rendition: pixels, origin: origin)
+        page.motionFrame = motionFrame
+        return page
     }
 }
 

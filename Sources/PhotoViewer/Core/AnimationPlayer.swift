@@ -62,4 +62,6 @@ struct PlayingAnimation {
     let task: Task<Void, Never>
     /// The latest frame, fitted to the page's rendition size.
     var frame: Bitmap?
+    /// Its number (``PhotoBrowser/BrowserPage/motionFrame``).
+    var frameNumber = 0
 }

@@ -48,6 +48,15 @@ public enum ViewerCommand: Hashable, Sendable {
     /// (`r`: `.right`, a quarter clockwise; `R`: `.left`; `h`: `.upMirrored`,
     /// left to right; `v`: `.downMirrored`, top to bottom). Files are not changed.
     case orient(ImageOrientation)
+    /// Plays or pauses the shown video (`k`, and Space on a video's page),
+    /// from where it was paused, or from the start after its end.
+    case togglePlayback
+    /// Plays a Live Photo's or a Motion Photo's motion once, then shows the
+    /// still again (`l` on such a page).
+    case playMotion
+    /// Pauses the shown video and shows its next frame (`.`) or the one
+    /// before (`,`).
+    case stepFrame(forward: Bool)
     /// Toggles full screen (`f`; windows only).
     case toggleFullScreen
     /// Closes the viewer (`q`, Escape).

@@ -17,16 +17,23 @@ extension ViewerController {
         releaseFrameWaiters()
     }
 
-    /// Pauses playback while `paused` (a minimised window), and resumes it
-    /// with the next frame when not.
+    /// Pauses playback while `paused` (a minimised window), and resumes an
+    /// animation with the next frame when not; a video stays paused where
+    /// it was until it is played again.
     public func setPlaybackPaused(_ paused: Bool) {
         playbackPaused = paused
-        if paused { stopAnimation() }
+        if paused {
+            stopAnimation()
+            pauseVideo()
+        }
     }
 
     /// `page` showing the animation's latest frame, starting the animation
     /// when the page is an animated GIF or WebP not yet playing.
     func animated(_ page: BrowserPage) async -> BrowserPage {
+        if video?.photoID != page.photo.id { stopVideo() }
+        // A page that moves plays when asked (its frames come from VideoCodecs), never as a GIF does.
+        if page.photo.motion != nil { return moving(page) }
         let orientation = await session.viewOrientation
         let key = "\(page.photo.id)#\(orientation.rawValue)"
         animationTarget = page.rendition.size
@@ -38,7 +45,7 @@ extension ViewerController {
             startAnimation(of: original, key: key, orientation: orientation)
             return page
         }
-        if let frame = animation?.frame, frame.size == page.rendition.size { return page.showing(frame) }
+        if let animation, let frame = animation.frame, frame.size == page.rendition.size { return page.showing(frame, motionFrame: animation.frameNumber) }
         return page
     }
 
@@ -85,7 +92,9 @@ extension ViewerController {
             else { return }
             if next.index == 0 && !first { plays += 1 }
             if !first {
+                motionFrames += 1
                 animation?.frame = next.bitmap
+                animation?.frameNumber = motionFrames
                 let drawn = framesMade
                 requestRedraw()
                 _ = await nextFrame(after: drawn)

@@ -81,6 +81,12 @@ public actor ViewerController {
     var stillPhotos: Set<String> = []
     /// Whether playback waits (``setPlaybackPaused(_:)``).
     var playbackPaused = false
+    /// The video (or a still's motion) playing or paused on the shown page.
+    var video: PlayingVideo?
+    /// The number of the last animation or video frame shown (``PhotoBrowser/BrowserPage/motionFrame``): only ever counts up.
+    var motionFrames = 0
+    /// The size video frames are fitted to (the page's rendition).
+    var videoTarget = PixelSize(width: 1, height: 1)
     /// The thumbnail grid when it is shown (`nil`: the photo is).
     var grid: GridLayout?
     /// Makes the grid's thumbnails of files.
@@ -173,6 +179,9 @@ public actor ViewerController {
         let keymap = keymap ?? self.keymap
         if case .character(let character) = key, actions[character] != nil { return await runAction(character) }
         if grid != nil, let response = await moveSelection(for: key) { return response }
+        if grid == nil, let motion = await session.currentPhoto.motion, let command = keymap.playbackCommand(for: key, motion: motion) {
+            return await perform(command)
+        }
         guard let command = keymap.command(for: key, pointer: pointer) else { return .unchanged }
         return await perform(command)
     }
@@ -191,6 +200,9 @@ public actor ViewerController {
             switch command {
             case .quit: return .quit
             case .toggleFullScreen: return .toggleFullScreen
+            case .togglePlayback: return await togglePlayback()
+            case .playMotion: return await playMotion()
+            case .stepFrame(let forward): return await stepFrame(forward: forward)
             case .toggleSlideshow:
                 toggleSlideshow()
                 return .redraw
@@ -242,6 +254,7 @@ public actor ViewerController {
     public func frame() async -> ViewerFrame {
         if let grid {
             stopAnimation()
+            stopVideo()
             return await gridFrame(grid)
         }
         let pager = await session.pager
@@ -272,13 +285,16 @@ public actor ViewerController {
         } catch {
             content = .failure("\(error)")
         }
-        if case .failure = content { stopAnimation() }
+        if case .failure = content {
+            stopAnimation()
+            stopVideo()
+        }
         let info = showsInfo ? await infoLines(for: photo) : nil
         frameMade()
         return ViewerFrame(
             index: pager.index, count: pager.count, photo: photo, content: content, viewportSize: pager.settings.viewportSize,
             scale: pager.settings.screenScale, zoomPercent: pager.state.zoom * pager.settings.screenScale * 100, showsChrome: showsChrome,
-            message: message, info: info)
+            message: message, info: info, playback: playback(of: photo))
     }
 
     /// Whether pages are drawn from what has arrived of them while their

@@ -36,13 +36,16 @@ public struct ViewerFrame: Sendable {
     public let message: String?
     /// The information overlay's lines (`i`), terminal-safe; `nil` when it is hidden.
     public let info: [String]?
+    /// Where the shown video (or a still's motion) is, when one was started.
+    public let playback: ViewerPlayback?
 
     /// Creates a frame.
     public init(
         index: Int, count: Int, photo: BrowserPhoto, content: Content, viewportSize: CGSize, scale: Double, zoomPercent: Double,
-        showsChrome: Bool, message: String?, info: [String]? = nil
+        showsChrome: Bool, message: String?, info: [String]? = nil, playback: ViewerPlayback? = nil
     ) {
         self.info = info
+        self.playback = playback
         self.index = index
         self.count = count
         self.photo = photo
@@ -73,14 +76,17 @@ public struct ViewerFrame: Sendable {
 
     /// The status line: `N/COUNT  NAME  WxH  ZOOM%` (in the grid, the
     /// selected photo's `N/COUNT  NAME  grid`), then `video M:SS` on a
-    /// video's page (its length), `live` on a Live Photo's and `motion` on a
-    /// Motion Photo's, then the message if any; the name and the message are
+    /// video's page (its length; `playing M:SS/M:SS` or `paused M:SS/M:SS`
+    /// once started), `live` on a Live Photo's and `motion` on a Motion
+    /// Photo's, then the message if any; the name and the message are
     /// terminal-safe, as in ``title``.
     public var statusLine: String {
         let size = photo.displaySize
         let zoom = zoomPercent >= 10 ? String(Int(zoomPercent.rounded())) : String(format: "%.1f", zoomPercent)
         var detail = if case .grid = content { "grid" } else { "\(size.width)x\(size.height)  \(zoom)%" }
         switch photo.motion {
+        case _? where playback != nil && !isGrid:
+            if let playback { detail += "  \(playback.isPlaying ? "playing" : "paused") \(playback.clockText)" }
         case .video(let duration)?: detail += "  video" + (duration.map { " " + Self.clock($0) } ?? "")
         case .livePhoto?: detail += "  live"
         case .motionPhoto?: detail += "  motion"
@@ -97,6 +103,10 @@ public struct ViewerFrame: Sendable {
         let total = whole + (duration.components.attoseconds >= 500_000_000_000_000_000 ? 1 : 0)
         let (hours, minutes, seconds) = (total / 3_600, total / 60 % 60, total % 60)
         return hours > 0 ? String(format: "%d:%02d:%02d", hours, minutes, seconds) : String(format: "%d:%02d", minutes, seconds)
+    }
+
+    private var isGrid: Bool {
+        if case .grid = content { true } else { false }
     }
 
     /// The viewport's size in screen pixels.
@@ -124,5 +134,30 @@ public struct ViewerGrid: Sendable {
         self.layout = layout
         self.pending = pending
         self.version = version
+    }
+}
+
+/// Where a viewer's video is: its position, its length, and whether it plays.
+public struct ViewerPlayback: Hashable, Sendable {
+    /// The shown frame's time.
+    public var position: Duration
+    /// How long it plays, when known.
+    public var duration: Duration?
+    /// Whether it is playing (not paused or ended).
+    public var isPlaying: Bool
+    /// Frames left out so far because they were due before they could be shown.
+    public var droppedFrames: Int
+
+    /// Creates a playback state.
+    public init(position: Duration, duration: Duration?, isPlaying: Bool, droppedFrames: Int = 0) {
+        self.position = position
+        self.duration = duration
+        self.isPlaying = isPlaying
+        self.droppedFrames = droppedFrames
+    }
+
+    /// `M:SS/M:SS` (`M:SS` alone when the length is not known).
+    public var clockText: String {
+        ViewerFrame.clock(position) + (duration.map { "/" + ViewerFrame.clock($0) } ?? "")
     }
 }

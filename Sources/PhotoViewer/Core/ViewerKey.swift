@@ -1,4 +1,5 @@
 public import Foundation
+public import PhotoBrowser
 
 /// A key as the viewers see it, from a window's key events or a terminal's
 /// escape sequences.
@@ -44,7 +45,8 @@ public struct ViewerKeymap: Sendable {
     /// Keys bound to other actions than the standard ones (`nil`: the key does nothing).
     public var bindings: [ViewerKey: KeyAction?] = [:]
 
-    /// Arrows, Space/BackSpace, Home/End, `+`/`-`, `0`, `f`, `i`, `s` (slideshow), `o` (order), `g` and Enter (grid), `r`/`R` (turn), `h`/`v` (flip), `q`/Escape.
+    /// Arrows, Space/BackSpace, Home/End, `+`/`-`, `0`, `f`, `i`, `s` (slideshow), `o` (order), `g` and Enter (grid), `r`/`R` (turn), `h`/`v` (flip), `q`/Escape;
+    /// on pages that move, Space/`k` (play), `,`/`.` (frames) and `l` (a Live Photo's motion): ``playbackCommand(for:motion:)``.
     public static let standard = ViewerKeymap(zoomStep: 1.25)
 
     /// Creates a keymap with a zoom step per key press.
@@ -56,6 +58,21 @@ public struct ViewerKeymap: Sendable {
     public func command(for key: ViewerKey, pointer: CGPoint) -> ViewerCommand? {
         if let bound = bindings[key] { return bound?.command(zoomStep: zoomStep, pointer: pointer) }
         return standardCommand(for: key, pointer: pointer)
+    }
+
+    /// The command for `key` on a page that moves (`motion`): on a video's
+    /// page Space and `k` play or pause, `,` and `.` step a frame; on a Live
+    /// Photo's or Motion Photo's, `l` plays its motion. `nil` when the key
+    /// means what it means on any page (or is bound to something else).
+    public func playbackCommand(for key: ViewerKey, motion: BrowserMotion) -> ViewerCommand? {
+        guard bindings[key] == nil else { return nil }
+        switch (key, motion) {
+        case (.space, .video), (.character("k"), .video): return .togglePlayback
+        case (.character("."), .video): return .stepFrame(forward: true)
+        case (.character(","), .video): return .stepFrame(forward: false)
+        case (.character("l"), .livePhoto), (.character("l"), .motionPhoto): return .playMotion
+        default: return nil
+        }
     }
 
     private func standardCommand(for key: ViewerKey, pointer: CGPoint) -> ViewerCommand? {

@@ -37,6 +37,14 @@ public enum KeyAction: String, CaseIterable, Hashable, Sendable {
     case flipHorizontal = "flip-horizontal"
     /// Flip the photo top to bottom.
     case flipVertical = "flip-vertical"
+    /// Play or pause the shown video.
+    case play
+    /// Play a Live Photo's or Motion Photo's motion.
+    case playMotion = "play-motion"
+    /// The video's next frame (paused).
+    case frameForward = "frame-forward"
+    /// The video's previous frame (paused).
+    case frameBack = "frame-back"
     /// Close the viewer.
     case quit
 
@@ -60,6 +68,10 @@ public enum KeyAction: String, CaseIterable, Hashable, Sendable {
         case .rotateLeft: .orient(.left)
         case .flipHorizontal: .orient(.upMirrored)
         case .flipVertical: .orient(.downMirrored)
+        case .play: .togglePlayback
+        case .playMotion: .playMotion
+        case .frameForward: .stepFrame(forward: true)
+        case .frameBack: .stepFrame(forward: false)
         case .quit: .quit
         }
     }

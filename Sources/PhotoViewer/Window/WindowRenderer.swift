@@ -127,7 +127,9 @@ final class WindowRenderer {
         var failure: String?
         switch frame.content {
         case .page(let page):
-            if let texture = texture(for: page.rendition, key: "\(page.photo.id)@\(page.rendition.width)x\(page.rendition.height)") {
+            // An animation's or a video's frames replace the page's pixels: each is a texture of its own.
+            let key = "\(page.photo.id)@\(page.rendition.width)x\(page.rendition.height)#\(page.motionFrame)"
+            if let texture = texture(for: page.rendition, key: key) {
                 let f = page.frame
                 var target = SDL_Rect(
                     x: Int32((Double(f.minX) * scale).rounded()), y: Int32((Double(f.minY) * scale).rounded()),

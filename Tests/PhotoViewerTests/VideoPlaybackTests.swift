@@ -1,0 +1,135 @@
+import Foundation
+import ImageCodecs
+import PhotoBrowser
+import PhotoViewer
+import TestSupport
+import Testing
+
+/// Videos and stills that move, played by the viewer: frames at their
+/// times as redraw requests, paused, stepped, dropped when the screen is
+/// slow, stopped by a turn.
+@Suite("Viewer video playback", .dedicatedThreads)
+struct VideoPlaybackTests {
+    static let viewport = CGSize(width: 160, height: 120)
+
+    static func seconds(_ time: Duration) -> Double {
+        Double(time.components.seconds) + Double(time.components.attoseconds) / 1e18
+    }
+
+    static func pages() throws -> [BrowserPhoto] {
+        let video = try BrowserPhoto(fileAt: try TestVideos.h264())
+        let still = BrowserPhoto(
+            id: "/photos/still.jpg", source: .encoded(try noiseJPEG(width: 40, height: 30, seed: 3)), displaySize: PixelSize(width: 40, height: 30))
+        return [video, still]
+    }
+
+    /// Draws a frame per redraw request until `done` says so (or the stream ends).
+    static func drawUntil(
+        _ controller: ViewerController, _ redraws: AsyncStream<Void>, delay: Duration = .zero, _ done: (ViewerFrame) -> Bool
+    ) async throws -> [ViewerFrame] {
+        var frames: [ViewerFrame] = []
+        for await _ in redraws {
+            // A slow screen: the frame is made this long after it was asked for.
+            if delay > .zero { try await Task.sleep(for: delay) }
+            let frame = await controller.frame()
+            frames.append(frame)
+            if done(frame) { break }
+        }
+        return frames
+    }
+
+    @Test("k plays from the poster: frames at the video's times; k pauses, . and , step a frame, k resumes to the end, where the last frame stays")
+    func playPauseStep() async throws {
+        let controller = try await ViewerController(collection: try Self.pages(), viewportSize: Self.viewport)
+        let redraws = await controller.redrawRequests()
+        let poster = await controller.frame()
+        #expect(poster.statusLine.contains("video 0:02") && poster.playback == nil)
+        guard case .page(let posterPage) = poster.content else { throw Failure("no poster page") }
+
+        let started = ContinuousClock.now
+        #expect(await controller.press(.character("k"), pointer: .zero) == .redraw)
+        #expect(await controller.isPlayingVideo)
+        let played = try await Self.drawUntil(controller, redraws) { ($0.playback?.position ?? .zero) >= .milliseconds(500) }
+        let elapsed = ContinuousClock.now - started
+        let positions = played.compactMap { $0.playback?.position }
+        #expect(positions == positions.sorted() && Set(positions).count == positions.count, "\(positions)")
+        // Never faster than the video's own clock.
+        #expect(elapsed >= (positions.last ?? .zero) - (positions.first ?? .zero))
+        guard case .page(let playingPage) = played.last?.content else { throw Failure("no page while playing") }
+        #expect(playingPage.rendition != posterPage.rendition, "a later frame is shown")
+        #expect(played.last?.statusLine.contains("playing 0:0") == true)
+
+        #expect(await controller.press(.character("k"), pointer: .zero) == .redraw)
+        let paused = await controller.frame()
+        #expect(paused.playback?.isPlaying == false && paused.statusLine.contains("paused"))
+        let at = try #require(paused.playback?.position)
+        #expect(await controller.press(.character("."), pointer: .zero) == .redraw)
+        let stepped = try #require(await controller.frame().playback?.position)
+        #expect(abs(Self.seconds(stepped - at) - 1.0 / 30) < 0.002, "\(at) then \(stepped)")
+        #expect(await controller.press(.character(","), pointer: .zero) == .redraw)
+        #expect(await controller.frame().playback?.position == at)
+
+        #expect(await controller.press(.space, pointer: .zero) == .redraw, "Space plays on a video's page")
+        let rest = try await Self.drawUntil(controller, redraws) { $0.playback?.isPlaying == false }
+        let end = try #require(rest.last?.playback)
+        #expect(!end.isPlaying && end.position >= .milliseconds(1_500), "\(end)")
+        #expect(await !controller.isPlayingVideo)
+
+        // A turn stops and forgets it; Space on the still turns the page as ever.
+        #expect(await controller.perform(.next) == .redraw)
+        #expect(await controller.frame().playback == nil)
+        #expect(await controller.press(.space, pointer: .zero) == .unchanged, "the last page: nothing after it")
+        #expect(await controller.press(.character("k"), pointer: .zero) == .redraw, "k is 'previous' on a still's page")
+        #expect(await controller.frame().index == 0)
+    }
+
+    @Test("a slow screen: frames due before it could show them are dropped and counted; the video keeps its clock")
+    func droppingFrames() async throws {
+        let controller = try await ViewerController(collection: try Self.pages(), viewportSize: Self.viewport)
+        let redraws = await controller.redrawRequests()
+        _ = await controller.frame()
+        _ = await controller.perform(.togglePlayback)
+        let frames = try await Self.drawUntil(controller, redraws, delay: .milliseconds(100)) { $0.playback?.isPlaying == false }
+        let end = try #require(frames.last?.playback)
+        let shown = Set(frames.compactMap { $0.playback?.position }).count
+        #expect(end.droppedFrames > 0, "\(end)")
+        // Every frame of the 60 was shown or dropped (the first shown after the poster).
+        #expect(shown + end.droppedFrames >= 55 && shown + end.droppedFrames <= 60, "\(shown) shown, \(end.droppedFrames) dropped")
+        #expect(shown < 40)
+    }
+
+    @Test("l plays a Live Photo's motion once, then shows the still again; on a still l turns the page")
+    func livePhotoMotion() async throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("live-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let stillPath = "\(scratch)/IMG_0001.JPG"
+        try Data(try TestLivePhotos.still(identifier: "4F1B2C3D-0000-4A5B-8C9D-112233445566")).write(to: URL(fileURLWithPath: stillPath))
+        let motion = try TestLivePhotos.motion("viewer-live.mov", identifier: "4F1B2C3D-0000-4A5B-8C9D-112233445566")
+        let live = BrowserPhoto(
+            id: stillPath, source: .file(stillPath), displaySize: PixelSize(width: 240, height: 160), motion: .livePhoto(motionPath: motion))
+        let controller = try await ViewerController(collection: [live] + (try Self.pages()), viewportSize: Self.viewport)
+        let redraws = await controller.redrawRequests()
+        let still = await controller.frame()
+        #expect(still.statusLine.contains("live"))
+        guard case .page(let stillPage) = still.content else { throw Failure("no still page") }
+        #expect(await controller.press(.character("l"), pointer: .zero) == .redraw)
+        var sawMotion = false
+        let frames = try await Self.drawUntil(controller, redraws) { frame in
+            if frame.playback != nil { sawMotion = true }
+            return sawMotion && frame.playback == nil
+        }
+        #expect(sawMotion && frames.count >= 2)
+        guard case .page(let after) = frames.last?.content else { throw Failure("no page after the motion") }
+        #expect(after.rendition == stillPage.rendition, "the still again")
+        // On the video's page l is not 'motion' (it has none to play apart): the next page, as on any page.
+        _ = await controller.perform(.next)
+        #expect(await controller.press(.character("l"), pointer: .zero) == .redraw)
+        #expect(await controller.frame().index == 2)
+    }
+}
+
+private struct Failure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
