@@ -35,6 +35,17 @@ struct FolderLibraryMediaTests {
         return root
     }
 
+    /// Each change as `added|modified ID KIND` or `removed ID`.
+    static func described(_ changes: [LibraryChange]) -> [String] {
+        changes.map { change in
+            switch change {
+            case .added(let asset): "added \(asset.id) \(asset.media.kind)"
+            case .modified(let asset): "modified \(asset.id) \(asset.media.kind)"
+            case .removed(let id): "removed \(id)"
+            }
+        }
+    }
+
     static func kinds(_ assets: [LibraryAsset]) -> [String: AssetMediaKind] {
         Dictionary(uniqueKeysWithValues: assets.map { ($0.id, $0.media.kind) })
     }
@@ -99,14 +110,7 @@ struct FolderLibraryMediaTests {
         try FileManager.default.copyItem(
             atPath: try TestLivePhotos.motion("pair-b.mov", identifier: Self.first.lowercased()), toPath: "\(root)/IMG_0042.HEIC.MOV")
         let arrived = try await library.scan()
-        let described = arrived.changes.map { change -> String in
-            switch change {
-            case .added(let asset): "added \(asset.id) \(asset.media.kind)"
-            case .modified(let asset): "modified \(asset.id) \(asset.media.kind)"
-            case .removed(let id): "removed \(id)"
-            }
-        }
-        #expect(described == ["added A_OTHER.MOV video", "modified IMG_0042.HEIC.jpg livePhoto"])
+        #expect(Self.described(arrived.changes) == ["added A_OTHER.MOV video", "modified IMG_0042.HEIC.jpg livePhoto"])
         let live = try #require(try await library.assets().first { $0.id == "IMG_0042.HEIC.jpg" })
         if case .livePhoto(let path, _, _) = live.media { #expect(path == "\(root)/IMG_0042.HEIC.MOV") }
 
@@ -143,14 +147,8 @@ struct FolderLibraryMediaTests {
         let summary = try await library.scan()
         #expect(summary.probed == 8 && summary.unchanged == 0, "every file of the eight")
         // Only what the old index did not know is a change: the videos, and the stills that move.
-        let changed = summary.changes.map { change -> String in
-            switch change {
-            case .added(let asset): "added \(asset.id)"
-            case .modified(let asset): "modified \(asset.id)"
-            case .removed(let id): "removed \(id)"
-            }
-        }
-        let expected = ["modified IMG_0001.JPG", "modified PXL_01.MP.jpg", "added clip.mp4", "added other/IMG_0002.MOV"]
+        let changed = Self.described(summary.changes)
+        let expected = ["modified IMG_0001.JPG livePhoto", "modified PXL_01.MP.jpg motionPhoto", "added clip.mp4 video", "added other/IMG_0002.MOV video"]
         #expect(Set(changed) == Set(expected) && changed.count == expected.count, "\(changed)")
         #expect(Self.kinds(try await library.assets())["IMG_0001.JPG"] == .livePhoto)
         #expect(try await library.assets().count == 5)
