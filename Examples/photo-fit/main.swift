@@ -120,8 +120,9 @@ func run() throws -> String {
         throw CLIError("cannot tell the output format from '\(arguments.output)'; use .jpg, .png, .webp or .avif")
     }
 
-    // A video gives its poster frame: asked for with --at, or when the input is no image but a video.
-    if arguments.at != nil || ((try? ImageInfo(probingFileAt: arguments.input)) == nil && (try? VideoInfo(probingFileAt: arguments.input)) != nil) {
+    // A video gives its poster frame: asked for with --at, or when the input is no image but starts
+    // like a video (FFmpeg is loaded only then: a damaged photo costs no video libraries).
+    if arguments.at != nil || isVideo(arguments.input) {
         return try writePoster(arguments, format: format)
     }
 
@@ -148,6 +149,15 @@ func run() throws -> String {
     let converted = sourceProfile.map { ", \($0.name ?? "tagged colours") converted to sRGB" } ?? ""
     let kept = decoded.crop.map { ", kept \($0) (\(arguments.crop))" } ?? ""
     return "\(arguments.input): \(decoded.format) \(decoded.sourceSize)\(oriented)\(converted)\(kept) -> \(format) \(bitmap.size), \(encoded.count) bytes"
+}
+
+/// Whether the file at `path` is no image but a video: its first bytes look
+/// like a container PhotoDeck opens, and FFmpeg agrees.
+func isVideo(_ path: String) -> Bool {
+    guard (try? ImageInfo(probingFileAt: path)) == nil, let file = try? FileByteSource(path: path),
+        let leading = try? file.bytes(at: 0, length: min(512, file.count)), VideoInfo.mightBeVideo(leadingBytes: leading)
+    else { return false }
+    return (try? VideoInfo(probingFileAt: path)) != nil
 }
 
 /// The poster frame of the video at `arguments.input`, fitted into the box.

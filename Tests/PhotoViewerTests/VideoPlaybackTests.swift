@@ -63,11 +63,19 @@ struct VideoPlaybackTests {
         let paused = await controller.frame()
         #expect(paused.playback?.isPlaying == false && paused.statusLine.contains("paused"))
         let at = try #require(paused.playback?.position)
-        #expect(await controller.press(.character("."), pointer: .zero) == .redraw)
-        let stepped = try #require(await controller.frame().playback?.position)
-        #expect(abs(Self.seconds(stepped - at) - 1.0 / 30) < 0.002, "\(at) then \(stepped)")
-        #expect(await controller.press(.character(","), pointer: .zero) == .redraw)
-        #expect(await controller.frame().playback?.position == at)
+        // Three frames on, then back one by one: each step is exactly one frame, whatever the rounding of their times.
+        var steps = [at]
+        for _ in 0..<3 {
+            #expect(await controller.press(.character("."), pointer: .zero) == .redraw)
+            steps.append(try #require(await controller.frame().playback?.position))
+        }
+        for (before, after) in zip(steps, steps.dropFirst()) {
+            #expect(abs(Self.seconds(after - before) - 1.0 / 30) < 0.002, "\(steps)")
+        }
+        for expected in steps.reversed().dropFirst() {
+            #expect(await controller.press(.character(","), pointer: .zero) == .redraw)
+            #expect(await controller.frame().playback?.position == expected)
+        }
 
         #expect(await controller.press(.space, pointer: .zero) == .redraw, "Space plays on a video's page")
         let rest = try await Self.drawUntil(controller, redraws) { $0.playback?.isPlaying == false }
@@ -126,6 +134,36 @@ struct VideoPlaybackTests {
         _ = await controller.perform(.next)
         #expect(await controller.press(.character("l"), pointer: .zero) == .redraw)
         #expect(await controller.frame().index == 2)
+    }
+}
+
+extension VideoPlaybackTests {
+    @Test("a folder's Motion Photo is a page that moves: l plays the MP4 inside its JPEG, then the still returns")
+    func motionPhoto() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("motion-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let mp4 = try Array(Data(contentsOf: URL(fileURLWithPath: try TestVideos.h264())))
+        let jpeg = try TestPhotos.landscapeJPEG(size: PixelSize(width: 240, height: 160), quality: 85)
+        let file = TestLivePhotos.motionPhoto(jpeg: jpeg, xmp: TestLivePhotos.xmp(.containerDirectory(padding: 0), videoLength: mp4.count), video: mp4)
+        try Data(file).write(to: URL(fileURLWithPath: "\(folder)/PXL_0001.MP.jpg"))
+        let photos = try FolderPhotos(paths: [folder])
+        let page = try await photos.photo(at: 0)
+        #expect(page.motion == .motionPhoto(range: file.count - mp4.count..<file.count))
+        let controller = try await ViewerController(collection: photos, viewportSize: Self.viewport)
+        let redraws = await controller.redrawRequests()
+        let still = await controller.frame()
+        #expect(still.statusLine.contains("motion"))
+        guard case .page(let stillPage) = still.content else { throw Failure("no still page") }
+        #expect(await controller.press(.character("l"), pointer: .zero) == .redraw)
+        var positions: [Duration] = []
+        let frames = try await Self.drawUntil(controller, redraws) { frame in
+            if let position = frame.playback?.position { positions.append(position) }
+            return !positions.isEmpty && frame.playback == nil
+        }
+        #expect(positions.count >= 2 && positions == positions.sorted(), "\(positions)")
+        guard case .page(let after) = frames.last?.content else { throw Failure("no page after the motion") }
+        #expect(after.rendition == stillPage.rendition)
     }
 }
 

@@ -23,7 +23,7 @@ public actor FolderPhotos: ReorderablePhotoCollection {
     /// What a photo's header said, once read.
     private enum Probe: Sendable {
         case unread
-        case read(PixelSize, CaptureDate?)
+        case read(PixelSize, CaptureDate?, motion: Range<Int>?)
         case video(PixelSize, CaptureDate?, Duration?)
         case unreadable
     }
@@ -128,7 +128,7 @@ public actor FolderPhotos: ReorderablePhotoCollection {
             }
             let dates = probes.map { probe -> CaptureDate? in
                 switch probe {
-                case .read(_, let date), .video(_, let date, _): date
+                case .read(_, let date, _), .video(_, let date, _): date
                 default: nil
                 }
             }
@@ -188,14 +188,17 @@ public actor FolderPhotos: ReorderablePhotoCollection {
     }
 
     private static func probe(_ path: String) -> Probe {
-        if let info = try? ImageInfo(probingFileAt: path) { return .read(info.orientedSize, info.captureDate) }
+        if let info = try? ImageInfo(probingFileAt: path) {
+            return .read(info.orientedSize, info.captureDate, motion: BrowserPhoto.motionPhotoRange(path, format: info.format))
+        }
         guard let video = BrowserPhoto.probeVideo(path) else { return .unreadable }
         return .video(video.video.displaySize, video.creationDate, video.duration)
     }
 
     private static func photo(path: String, probe: Probe) -> BrowserPhoto {
         switch probe {
-        case .read(let size, _): BrowserPhoto(id: path, source: .file(path), displaySize: size)
+        case .read(let size, _, let range):
+            BrowserPhoto(id: path, source: .file(path), displaySize: size, motion: range.map { .motionPhoto(range: $0) })
         case .video(let size, _, let duration): BrowserPhoto(id: path, source: .file(path), displaySize: size, motion: .video(duration: duration))
         case .unread, .unreadable: BrowserPhoto(id: path, source: .file(path), displaySize: PixelSize(width: 1, height: 1))
         }

@@ -94,14 +94,16 @@ public struct BrowserPhoto: Hashable, Sendable, Identifiable {
 
     /// A photo from a file, sized by probing its header (no pixels
     /// decoded); a video file is a ``BrowserMotion/video(duration:)`` page
-    /// sized by its container (its upright display size).
+    /// sized by its container (its upright display size), and a Motion
+    /// Photo a ``BrowserMotion/motionPhoto(range:)`` page.
     ///
     /// - Throws: the image probe's error when the file is neither a photo
     ///   nor a video PhotoDeck reads.
     public init(fileAt path: String) throws(ImageCodecError) {
         do {
             let info = try ImageInfo(probingFileAt: path)
-            self.init(id: path, source: .file(path), displaySize: info.orientedSize)
+            let range = Self.motionPhotoRange(path, format: info.format)
+            self.init(id: path, source: .file(path), displaySize: info.orientedSize, motion: range.map { .motionPhoto(range: $0) })
         } catch {
             guard let video = Self.probeVideo(path) else { throw error }
             self.init(id: path, source: .file(path), displaySize: video.video.displaySize, motion: .video(duration: video.duration))
@@ -113,6 +115,14 @@ public struct BrowserPhoto: Hashable, Sendable, Identifiable {
     static func probeVideo(_ path: String) -> VideoInfo? {
         guard let leading = try? ReadOnlyFile(path: path).bytes(at: 0, length: 512), VideoInfo.mightBeVideo(leadingBytes: leading) else { return nil }
         return try? VideoInfo(probingFileAt: path)
+    }
+
+    /// Where a Motion Photo's video lies in the JPEG at `path` (its XMP
+    /// read, the range checked); `nil` for any other photo, or a claim that
+    /// does not hold (the still shows as ever).
+    static func motionPhotoRange(_ path: String, format: ImageFormat) -> Range<Int>? {
+        guard format == .jpeg, let motion = try? MotionPhoto(readingFileAt: path) else { return nil }
+        return motion.videoRange
     }
 
     /// Whether the page is a video (its rendition is a poster frame).

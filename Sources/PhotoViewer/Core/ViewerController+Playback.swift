@@ -110,10 +110,12 @@ extension ViewerController {
         playing.task?.cancel()
         playing.task = nil
         let shown = playing.frame == nil ? nil : playing.position
-        // Forward: the first frame after the shown one; back: the first at or after one frame before it.
+        // Forward: the first frame after the shown one. Back: the first at or after a frame and a half
+        // before it, which is the frame before it (times are rounded to the millisecond, so exactly one
+        // frame back could land on the shown frame itself).
         let time: Duration
         if let shown {
-            time = forward ? shown + .milliseconds(1) : max(.zero, shown - playing.frameInterval)
+            time = forward ? shown + .milliseconds(1) : max(.zero, shown - playing.frameInterval - playing.frameInterval / 2)
         } else {
             time = .zero
         }
