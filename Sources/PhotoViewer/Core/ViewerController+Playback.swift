@@ -39,6 +39,21 @@ extension ViewerController {
         releaseFrameWaiters()
     }
 
+    /// The longest a playing video goes without a new frame on screen while
+    /// frames are dropped for being late.
+    static let longestFreeze: Duration = .milliseconds(250)
+
+    /// Puts `frame` on screen and waits until it was drawn.
+    private func show(_ frame: VideoFrame) async {
+        motionFrames += 1
+        video?.frame = frame.bitmap
+        video?.frameNumber = motionFrames
+        video?.position = frame.time
+        let drawn = framesMade
+        requestRedraw()
+        _ = await nextFrame(after: drawn)
+    }
+
     /// Pauses the shown page's video where it is (nobody sees it: the window was hidden).
     func pauseVideo() {
         guard let task = video?.task else { return }
@@ -158,7 +173,10 @@ extension ViewerController {
     /// before it is on screen, shown at its time on the clock started by the
     /// first; a frame already late by more than a frame's time is dropped
     /// (counted in ``ViewerPlayback/droppedFrames``), so a slow screen (a
-    /// terminal) shows fewer frames rather than falling behind.
+    /// terminal) shows fewer frames rather than falling behind. Dropping
+    /// never blanks the video: a late frame is shown anyway when none was for
+    /// ``longestFreeze`` (a decoder slower than the video still shows it
+    /// moving), and the last frame is shown at the end.
     private func play(
         id: String, path: String, range: Range<Int>?, from start: Duration, after shown: Duration?, target: PixelSize, returnsToStill: Bool
     ) async {
@@ -170,6 +188,8 @@ extension ViewerController {
         let interval = video?.frameInterval ?? .milliseconds(33)
         let clock = ContinuousClock()
         var origin: (instant: ContinuousClock.Instant, time: Duration)?
+        var lastShown = clock.now
+        var lastDropped: VideoFrame?
         do {
             for try await frame in VideoFrames(fileAt: path, range: range, from: start, fitting: target) {
                 guard !Task.isCancelled, video?.photoID == id else { return }
@@ -177,19 +197,21 @@ extension ViewerController {
                 let began = origin ?? (clock.now, frame.time)
                 origin = began
                 let due = began.instant + (frame.time - began.time)
-                if clock.now > due + interval {
+                if clock.now > due + interval, clock.now - lastShown < Self.longestFreeze {
                     video?.dropped += 1
+                    lastDropped = frame
                     continue
                 }
+                lastDropped = nil
                 try await Task.sleep(until: due, clock: clock)
                 guard !Task.isCancelled, video?.photoID == id else { return }
-                motionFrames += 1
-                video?.frame = frame.bitmap
-                video?.frameNumber = motionFrames
-                video?.position = frame.time
-                let drawn = framesMade
-                requestRedraw()
-                _ = await nextFrame(after: drawn)
+                await show(frame)
+                lastShown = clock.now
+            }
+            // The end: its last frame stays on screen, even one that came late.
+            if let lastDropped, !Task.isCancelled, video?.photoID == id, !returnsToStill {
+                video?.dropped -= 1
+                await show(lastDropped)
             }
         } catch {
             guard !Task.isCancelled, video?.photoID == id else { return }
