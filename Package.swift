@@ -209,7 +209,7 @@ let package = Package(
         // The browser engine on a screen: an SDL2 window and terminal graphics.
         .target(
             name: "PhotoViewer",
-            dependencies: ["Execution", "PhotoBrowser", "ImageCodecs", "SystemSupport", "CSDL2", "CChafa", "CSixelWriter", "CZlib"],
+            dependencies: ["Execution", "PhotoBrowser", "ImageCodecs", "VideoCodecs", "SystemSupport", "CSDL2", "CChafa", "CSixelWriter", "CZlib"],
             swiftSettings: swiftSettings
         ),
 

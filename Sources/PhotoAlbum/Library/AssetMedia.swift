@@ -14,10 +14,10 @@ public enum AssetMedia: Hashable, Sendable {
     case photo
     /// A video: the asset's ``LibraryAsset/info`` is its frames' shape (the
     /// upright display size, the creation date) and its format the
-    /// container's (``ImageFormat/mp4``, ``ImageFormat/quickTime``...).
+    /// container's (`ImageFormat.mp4`, `ImageFormat.quickTime`...).
     case video(duration: Duration?)
     /// A Live Photo: the asset's file is the still; its motion is the video
-    /// at `motionPath` (the folder's file with the same ``LivePhotoIdentifier``).
+    /// at `motionPath` (the folder's file with the same ``ImageCore/LivePhotoIdentifier``).
     case livePhoto(motionPath: String, identifier: LivePhotoIdentifier, duration: Duration?)
     /// A Motion Photo: the video is `videoRange` of the asset's own file,
     /// the still taken at `stillTime` into it.

@@ -8,7 +8,7 @@ import VideoCodecs
 /// A photo library backed by a folder tree: every photo and video under
 /// `root` (hidden files and folders skipped), described from its header
 /// alone and sorted by capture date, then file time. A Live Photo (a still
-/// and a video in one folder with the same ``LivePhotoIdentifier``) is one
+/// and a video in one folder with the same ``ImageCore/LivePhotoIdentifier``) is one
 /// asset, as is a Motion Photo (a JPEG with its MP4 inside); see
 /// ``AssetMedia``.
 ///
