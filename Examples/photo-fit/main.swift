@@ -154,10 +154,7 @@ func run() throws -> String {
 /// Whether the file at `path` is no image but a video: its first bytes look
 /// like a container PhotoDeck opens, and FFmpeg agrees.
 func isVideo(_ path: String) -> Bool {
-    guard (try? ImageInfo(probingFileAt: path)) == nil, let file = try? FileByteSource(path: path),
-        let leading = try? file.bytes(at: 0, length: min(512, file.count)), VideoInfo.mightBeVideo(leadingBytes: leading)
-    else { return false }
-    return (try? VideoInfo(probingFileAt: path)) != nil
+    (try? ImageInfo(probingFileAt: path)) == nil && VideoInfo.probeIfVideo(fileAt: path) != nil
 }
 
 /// The poster frame of the video at `arguments.input`, fitted into the box.

@@ -24,7 +24,7 @@ struct FolderLibraryMediaTests {
         try write(try TestLivePhotos.still(identifier: second), "IMG_0002.JPG")
         try FileManager.default.copyItem(atPath: try TestLivePhotos.motion("roll-live-2.mov", identifier: second), toPath: "\(root)/other/IMG_0002.MOV")
         try FileManager.default.copyItem(atPath: try TestVideos.h264(), toPath: "\(root)/clip.mp4")
-        let mp4 = try Array(Data(contentsOf: URL(fileURLWithPath: try TestVideos.h264())))
+        let mp4 = try fileBytes(URL(fileURLWithPath: try TestVideos.h264()))
         let jpeg = try TestPhotos.landscapeJPEG(size: PixelSize(width: 240, height: 160), quality: 85)
         try write(
             TestLivePhotos.motionPhoto(jpeg: jpeg, xmp: TestLivePhotos.xmp(.microVideo, videoLength: mp4.count, stillMicroseconds: 500_000), video: mp4),

@@ -180,9 +180,9 @@ struct FolderVideoPageTests {
         let folder = try PhotoFolder()
         defer { folder.cleanUp() }
         try folder.photo("a.jpg")
-        let clip = try folder.file("b.mp4", Array(try Data(contentsOf: URL(fileURLWithPath: try TestVideos.h264()))))
+        let clip = try folder.file("b.mp4", try fileBytes(URL(fileURLWithPath: try TestVideos.h264())))
         let turnedSource = try TestVideos.make("pages-turned-90.mov", ["-i", try TestVideos.h264(), "-c", "copy", "-metadata:s:v:0", "rotate=90"])
-        let turned = try folder.file("c.MOV", Array(try Data(contentsOf: URL(fileURLWithPath: turnedSource))))
+        let turned = try folder.file("c.MOV", try fileBytes(URL(fileURLWithPath: turnedSource)))
         try folder.file("d.mp4", Array("not a video".utf8))
         let photos = try FolderPhotos(paths: [folder.path])
         #expect(try await folder.names(photos) == ["a.jpg", "b.mp4", "c.MOV", "d.mp4"])

@@ -79,12 +79,12 @@ struct ThumbnailCacheTests {
         for path in ours {
             #expect(try await thumbnailer.thumbnail(forFileAt: path, size: .large).origin == .decoded)
             let file = scratch.cache.path(forURI: ThumbnailCache.uri(forFileAt: path), size: .large)
-            written[file] = try Data(contentsOf: URL(fileURLWithPath: file))
+            written[file] = Data(try fileBytes(URL(fileURLWithPath: file)))
         }
         let again = try Tumbler.thumbnails(of: ours.map(ThumbnailCache.uri(forFileAt:)), flavor: "large", cacheHome: scratch.cacheHome)
         #expect(again.finished && again.ready.count == 3)
         for (file, bytes) in written {
-            #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == bytes, "tumbler remade \(file)")
+            #expect(Data(try fileBytes(URL(fileURLWithPath: file))) == bytes, "tumbler remade \(file)")
         }
     }
 
@@ -110,10 +110,10 @@ struct ThumbnailCacheTests {
         #expect(made.bitmap == poster.bitmap && poster.time == .milliseconds(200))
         #expect(try await thumbnailer.thumbnail(forFileAt: paths[1], size: .normal).origin == .cache)
         let file = scratch.cache.path(forURI: ThumbnailCache.uri(forFileAt: paths[1]), size: .normal)
-        let written = try Data(contentsOf: URL(fileURLWithPath: file))
+        let written = Data(try fileBytes(URL(fileURLWithPath: file)))
         let again = try Tumbler.thumbnails(of: [ThumbnailCache.uri(forFileAt: paths[1])], flavor: "normal", cacheHome: scratch.cacheHome)
         #expect(again.finished && again.ready.count == 1)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == written, "tumbler remade PhotoDeck's video thumbnail")
+        #expect(Data(try fileBytes(URL(fileURLWithPath: file))) == written, "tumbler remade PhotoDeck's video thumbnail")
 
         // Starts like an MP4, then is not one: a typed failure, recorded, not tried again.
         let broken = "\(scratch.photos)/broken.mp4"
@@ -138,7 +138,7 @@ struct ThumbnailCacheTests {
         let file = scratch.cache.path(forURI: uri, size: .normal)
         #expect(try scratch.mode(file) == 0o600)
         #expect(try scratch.mode("\(scratch.cacheHome)/thumbnails/normal") == 0o700)
-        let keys = PNGText.entries(in: Array(try Data(contentsOf: URL(fileURLWithPath: file))))
+        let keys = PNGText.entries(in: try fileBytes(URL(fileURLWithPath: file)))
         let modified = try #require(FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date)
         #expect(keys["Thumb::URI"] == uri)
         // Seconds with microseconds, as tumbler writes and checks them.

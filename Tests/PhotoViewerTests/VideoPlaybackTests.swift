@@ -143,7 +143,7 @@ extension VideoPlaybackTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("motion-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let mp4 = try Array(Data(contentsOf: URL(fileURLWithPath: try TestVideos.h264())))
+        let mp4 = try fileBytes(URL(fileURLWithPath: try TestVideos.h264()))
         let jpeg = try TestPhotos.landscapeJPEG(size: PixelSize(width: 240, height: 160), quality: 85)
         let file = TestLivePhotos.motionPhoto(jpeg: jpeg, xmp: TestLivePhotos.xmp(.containerDirectory(padding: 0), videoLength: mp4.count), video: mp4)
         try Data(file).write(to: URL(fileURLWithPath: "\(folder)/PXL_0001.MP.jpg"))

@@ -58,7 +58,7 @@ struct LivePhotoTests {
 
     @Test("Motion Photos in both XMP forms: the range is the MP4 exiftool extracts; it probes, and its poster is the MP4's own", arguments: [0, 1, 2])
     func motionPhotos(form: Int) throws {
-        let mp4 = try Array(Data(contentsOf: URL(fileURLWithPath: try TestVideos.h264())))
+        let mp4 = try fileBytes(URL(fileURLWithPath: try TestVideos.h264()))
         let jpeg = try TestPhotos.landscapeJPEG(size: PixelSize(width: 240, height: 160), quality: 85)
         let layout: TestLivePhotos.Layout = form == 0 ? .microVideo : .containerDirectory(padding: form == 2 ? 59 : 0)
         let padding = form == 2 ? 59 : 0
@@ -88,7 +88,7 @@ struct LivePhotoTests {
 
     @Test("hostile Motion Photo claims are typed errors naming the claim; a photo without one is nil")
     func hostileMotionPhotos() throws {
-        let mp4 = try Array(Data(contentsOf: URL(fileURLWithPath: try TestVideos.h264())))
+        let mp4 = try fileBytes(URL(fileURLWithPath: try TestVideos.h264()))
         let jpeg = try TestPhotos.landscapeJPEG(size: PixelSize(width: 240, height: 160), quality: 85)
         #expect(try MotionPhoto(readingHeaderOf: MemoryByteSource(jpeg)) == nil)
         #expect(try MotionPhoto(readingHeaderOf: MemoryByteSource(Array("not a jpeg".utf8))) == nil)

@@ -31,13 +31,7 @@ enum ProbedFile {
         } catch {
             // Not a photo: perhaps a video.
         }
-        let leading: [UInt8]
-        do {
-            leading = try ReadOnlyFile(path: path).bytes(at: 0, length: 512)
-        } catch {
-            throw ProbeFailure(reason: error.reason)
-        }
-        guard VideoInfo.mightBeVideo(leadingBytes: leading) else { return .notMedia }
+        guard VideoInfo.startsLikeVideo(fileAt: path) else { return .notMedia }
         let video: VideoInfo
         do {
             video = try VideoInfo(probingFileAt: path)

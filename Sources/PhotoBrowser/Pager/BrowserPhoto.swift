@@ -1,5 +1,4 @@
 public import ImageCodecs
-import SystemSupport
 import VideoCodecs
 
 /// One photo a browser shows: who it is, where its bytes are, and its size
@@ -112,10 +111,7 @@ public struct BrowserPhoto: Hashable, Sendable, Identifiable {
 
     /// The container's description of the file at `path` when its first
     /// bytes look like a video PhotoDeck opens and FFmpeg agrees; blocking.
-    static func probeVideo(_ path: String) -> VideoInfo? {
-        guard let leading = try? ReadOnlyFile(path: path).bytes(at: 0, length: 512), VideoInfo.mightBeVideo(leadingBytes: leading) else { return nil }
-        return try? VideoInfo(probingFileAt: path)
-    }
+    static func probeVideo(_ path: String) -> VideoInfo? { VideoInfo.probeIfVideo(fileAt: path) }
 
     /// Where a Motion Photo's video lies in the JPEG at `path` (its XMP
     /// read, the range checked); `nil` for any other photo, or a claim that

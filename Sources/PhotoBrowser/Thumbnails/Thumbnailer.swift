@@ -145,9 +145,8 @@ public actor Thumbnailer {
         }
         let box = PixelSize(width: size.pixels, height: size.pixels)
         guard let info = try? ImageInfo(probingFileAt: path) else {
-            let leading = (try? ReadOnlyFile(path: path).bytes(at: 0, length: 512)) ?? []
             // A header that cannot be read costs nothing to decode: the decode fails at once.
-            return VideoInfo.mightBeVideo(leadingBytes: leading) ? .video(status) : .decode(status, estimate: 0)
+            return VideoInfo.startsLikeVideo(fileAt: path) ? .video(status) : .decode(status, estimate: 0)
         }
         return .decode(status, estimate: info.renditionPeakBytes(in: box, options: .interactive(limits: limits)))
     }
