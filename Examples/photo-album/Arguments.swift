@@ -9,7 +9,7 @@ struct Arguments {
         case list(album: String?, json: Bool)
         case remove(album: String?, ids: [String])
         case check
-        case pick(source: PhotoSourceKind?, limit: Int, from: String, album: String)
+        case pick(source: PhotoSourceKind?, limit: Int, from: String, album: String, videos: Bool)
         case export(ids: [String], to: String, policy: MetadataPolicy, rotation: JPEGTransform.Operation?, trims: Bool)
     }
 
@@ -18,7 +18,7 @@ struct Arguments {
                photo-album --store DIR list [--album NAME] [--json]
                photo-album --store DIR remove [--album NAME] ID...
                photo-album --store DIR check
-               photo-album --store DIR pick [--source camera|library] [--limit N] [--album NAME] --from DIR
+               photo-album --store DIR pick [--source camera|library] [--limit N] [--album NAME] [--videos] --from DIR
                photo-album --store DIR export --to DIR [--rotate 90|180|270|flip-h|flip-v] [--trim]
                                               [--keep-location] [--keep-metadata] ID...
 
@@ -43,6 +43,7 @@ struct Arguments {
         var policy = MetadataPolicy.default
         var rotation: JPEGTransform.Operation?
         var trims = false
+        var videos = false
         var positional: [String] = []
         var iterator = ArgumentReader(arguments)
         func value(_ flag: String) throws(CLIError) -> String { try iterator.value(for: flag) }
@@ -54,6 +55,7 @@ struct Arguments {
             case "--from": from = try value(argument)
             case "--to": to = try value(argument)
             case "--trim": trims = true
+            case "--videos": videos = true
             case "--keep-location": policy.keepsLocation = true
             case "--keep-metadata": policy = .keepAll
             case "--rotate":
@@ -93,7 +95,7 @@ struct Arguments {
         case "check": command = .check
         case "pick":
             guard let from else { throw CLIError("pick needs --from DIR (the library folder)") }
-            command = .pick(source: source, limit: limit, from: from, album: album ?? Self.defaultAlbum)
+            command = .pick(source: source, limit: limit, from: from, album: album ?? Self.defaultAlbum, videos: videos)
         case "export":
             guard let to else { throw CLIError("export needs --to DIR") }
             guard !rest.isEmpty else { throw CLIError("export needs at least one asset id") }

@@ -32,7 +32,8 @@ struct PhotoAlbumCommand {
                     rows.append([
                         "id": item.asset.rawValue, "album": entry.name, "position": "\(item.position)", "format": item.format.identifier,
                         "width": "\(item.orientedSize.width)", "height": "\(item.orientedSize.height)", "bytes": "\(item.byteCount)",
-                        "name": item.originalName, "taken": item.captureDate?.description ?? "",
+                        "name": item.originalName, "taken": item.captureDate?.description ?? "", "media": item.media.kind.rawValue,
+                        "duration": item.media.duration.map { ImportReport.clock($0) } ?? "",
                     ])
                 }
             }
@@ -41,7 +42,7 @@ struct PhotoAlbumCommand {
             } else {
                 for row in rows {
                     Console.line(
-                        "\(row["id"]!.prefix(12))  \(row["album"]!.oneLine)#\(row["position"]!)  \(row["width"]!)x\(row["height"]!) \(row["format"]!)  \(row["name"]!.oneLine)  \(row["taken"]!)"
+                        "\(row["id"]!.prefix(12))  \(row["album"]!.oneLine)#\(row["position"]!)  \(row["width"]!)x\(row["height"]!) \(row["format"]!) \(row["media"]!)\(row["duration"]!.isEmpty ? "" : " " + row["duration"]!)  \(row["name"]!.oneLine)  \(row["taken"]!)"
                     )
                 }
             }
@@ -78,13 +79,16 @@ struct PhotoAlbumCommand {
             for problem in report.problems { Console.line("problem: \(problem)") }
             Console.line(report.isConsistent ? "consistent: \(report.assetCount) photos" : "inconsistent: \(report.problems.count) problems")
             return report.isConsistent ? 0 : 1
-        case .pick(let source, let limit, let from, let album):
+        case .pick(let source, let limit, let from, let album, let videos):
             // The library's index lives in the store, not in the user's folder.
             let indexName = String(from.utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }, radix: 16)
             let library = try await FolderPhotoLibrary.open(root: from, indexPath: "\(arguments.store)/libraries/\(indexName).sqlite")
             let preference: [PhotoSourceKind] = source.map { [$0] } ?? [.camera, .photoLibrary]
             let session = PickerSession(
-                configuration: PickerConfiguration(sourcePreference: preference, selectionLimit: limit), sources: [CameraSource(), library]
+                configuration: PickerConfiguration(
+                    sourcePreference: preference, selectionLimit: limit,
+                    media: videos ? Set(AssetMediaKind.allCases) : PickerConfiguration.stills),
+                sources: [CameraSource(), library]
             )
             switch try await session.run(with: TerminalPicker()) {
             case .cancelled:
@@ -108,19 +112,26 @@ struct PhotoAlbumCommand {
 
     static func importFiles(_ files: [String], into album: String, store: AlbumStore, json: Bool) async throws -> Int32 {
         var report = ImportReport(album: album)
-        var progress = Progress(total: files.count, printsLines: !json)
-        for file in files {
-            let entry: ImportReport.Entry
+        // A Live Photo's still and video go in as one item.
+        let groups = await store.importGroups(for: files)
+        var progress = Progress(total: groups.count, printsLines: !json)
+        for group in groups {
+            let path = group.paths[0]
+            var entry: ImportReport.Entry
             do {
-                switch try await store.importFile(at: file, into: album) {
-                case .added(let item): entry = .init(path: file, status: .added, id: item.asset.rawValue)
-                case .alreadyInAlbum(let item): entry = .init(path: file, status: .alreadyInAlbum, id: item.asset.rawValue)
-                }
+                let addition = try await store.importGroup(group, into: album)
+                entry = .init(path: path, status: addition.isNew ? .added : .alreadyInAlbum, id: addition.item.asset.rawValue)
+                entry.media = addition.item.media
             } catch .notAnImage(_, let reason) {
-                entry = .init(path: file, status: .notAnImage, reason: reason.description)
+                entry = .init(path: path, status: .notAnImage, reason: reason.description)
+            } catch .notPlayable(_, let reason) {
+                entry = .init(path: path, status: .notPlayable, reason: reason)
             } catch .unreadableFile(_, let reason) {
-                entry = .init(path: file, status: .unreadable, reason: reason)
+                entry = .init(path: path, status: .unreadable, reason: reason)
+            } catch .notALivePhoto(_, _, let reason) {
+                entry = .init(path: path, status: .unreadable, reason: reason)
             }
+            if case .livePhoto(_, let motion) = group { entry.motion = motion }
             report.entries.append(entry)
             progress.advance(entry.line)
         }

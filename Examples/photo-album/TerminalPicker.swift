@@ -19,7 +19,9 @@ final class TerminalPicker: PickerInteraction {
         for (index, candidate) in state.candidates.enumerated() {
             let mark = state.selection.firstIndex(of: candidate.id).map { "[\($0 + 1)]" } ?? "[ ]"
             let crop = state.crops[candidate.id].map { " crop \($0)" } ?? ""
-            Console.line("\(mark) \(index + 1). \(candidate.id.oneLine)  \(candidate.info.orientedSize)\(crop)")
+            let kind = candidate.media.kind == .photo ? "" : "  \(candidate.media.kind.rawValue)"
+            let length = candidate.media.duration.map { " \(ImportReport.clock($0))" } ?? ""
+            Console.line("\(mark) \(index + 1). \(candidate.id.oneLine)  \(candidate.info.orientedSize)\(kind)\(length)\(crop)")
         }
         let limit = state.selectionLimit == 0 ? "any number" : "up to \(state.selectionLimit)"
         Console.prompt("pick \(limit): a number toggles, 'crop N X Y W H', 'done', 'cancel' > ")

@@ -184,4 +184,52 @@ struct AlbumFaultInjectionTests {
         #expect(all.count == 30 && committed.isSubset(of: all))
         #expect(try await PhotoAlbumCommandTests.album(["--store", store, "check"]).status == 0)
     }
+
+    @Test("Live Photo pairs imported while writes, flushes and renames fail at seeded points are listed whole or not at all")
+    func livePhotoPairsUnderFaults() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/fiu-run"), "fiu-run (Debian's fiu-utils) is needed; make test installs it")
+        let work = PhotoAlbumCommandTests.scratch()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let roll = "\(work)/roll"
+        try FileManager.default.createDirectory(atPath: roll, withIntermediateDirectories: true)
+        for index in 1...4 {
+            let identifier = "4F1B2C3D-0000-4A5B-8C9D-11223344556\(index)"
+            try Data(try TestLivePhotos.still(identifier: identifier)).write(to: URL(fileURLWithPath: "\(roll)/IMG_000\(index).JPG"))
+            try FileManager.default.copyItem(
+                atPath: try TestLivePhotos.motion("fault-live-\(index).mov", identifier: identifier), toPath: "\(roll)/IMG_000\(index).MOV")
+        }
+        let store = "\(work)/store"
+        var committed: Set<String> = []
+        var failedRounds = 0
+        for round in 0..<8 {
+            let probability = [0.01, 0.02, 0.05, 0.1][round % 4]
+            let commands = Self.faultPoints.map { "enable_random name=\($0),probability=\(probability)" }
+            let result = try await Self.importUnderFaults(commands, seed: 7000 + UInt64(round), store: store, photos: roll)
+            #expect(result.reason == .exit, "round \(round): photo-album died from a signal (\(result.status))")
+            #expect(result.status == 0 || result.status == 1, "round \(round): exit \(result.status): \(result.standardError)")
+            let check = try await PhotoAlbumCommandTests.album(["--store", store, "check"])
+            #expect(check.status == 0, "round \(round): \(check.standardOutput) \(check.standardError)")
+            let list = try await PhotoAlbumCommandTests.album(["--store", store, "list", "--json"])
+            let rows = try #require(try JSONSerialization.jsonObject(with: Data(list.standardOutput.utf8)) as? [[String: String]])
+            // Never a still without its video, never the video alone.
+            #expect(rows.allSatisfy { $0["media"] == "livePhoto" }, "round \(round): \(rows.map { "\($0["name"] ?? "") \($0["media"] ?? "")" })")
+            let now = Set(rows.compactMap { $0["id"] })
+            #expect(committed.isSubset(of: now), "round \(round): committed Live Photos were lost")
+            print("round \(round): exit \(result.status), \(now.count) listed")
+            if result.status == 0 { #expect(now.count == 4, "round \(round) succeeded with \(now.count) of 4") }
+            if result.status == 1 { failedRounds += 1 }
+            committed = now
+        }
+        // The faults reached the pairs' writes: some rounds stopped part way.
+        if Self.faultsLand { #expect(failedRounds > 0) }
+        let final = try await PhotoAlbumCommandTests.album(["--store", store, "import", "--album", "Trip", roll])
+        #expect(final.status == 0, "\(final.standardError)")
+        let rows = try #require(
+            try JSONSerialization.jsonObject(with: Data(try await PhotoAlbumCommandTests.album(["--store", store, "list", "--json"]).standardOutput.utf8))
+                as? [[String: String]])
+        // A pair stored but never journaled is listed in Recovered as well as, after this import, in Trip.
+        #expect(Set(rows.compactMap { $0["id"] }).count == 4 && rows.allSatisfy { $0["media"] == "livePhoto" }, "\(rows)")
+        #expect(rows.filter { $0["album"] == "Trip" }.count == 4)
+        #expect(try await PhotoAlbumCommandTests.album(["--store", store, "check"]).status == 0)
+    }
 }

@@ -49,6 +49,30 @@ struct PhotoAlbumCommandTests {
         #expect(check.standardOutput.contains("consistent: 5 photos"))
     }
 
+    @Test("import takes videos and Live Photo pairs (one item each, found by their identifiers); list shows what moves and for how long")
+    func videosAndLivePhotos() async throws {
+        let work = Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let roll = "\(work)/roll"
+        try FileManager.default.createDirectory(atPath: roll, withIntermediateDirectories: true)
+        let identifier = "4F1B2C3D-0000-4A5B-8C9D-112233445566"
+        try Data(try TestLivePhotos.still(identifier: identifier)).write(to: URL(fileURLWithPath: "\(roll)/IMG_0001.JPG"))
+        try FileManager.default.copyItem(atPath: try TestLivePhotos.motion("album-live.mov", identifier: identifier), toPath: "\(roll)/IMG_0001.MOV")
+        try FileManager.default.copyItem(atPath: try TestVideos.h264(), toPath: "\(roll)/clip.mp4")
+        try Data([0, 0, 0, 24] + Array("ftypisom".utf8) + [UInt8](repeating: 0x41, count: 600)).write(to: URL(fileURLWithPath: "\(roll)/fake.mp4"))
+        let store = "\(work)/store"
+        let imported = try await Self.album(["--store", store, "import", "--album", "Roll", roll])
+        #expect(imported.status == 0, "\(imported.standardError)")
+        #expect(imported.standardOutput.contains("livePhoto 0:01 \(roll)/IMG_0001.JPG + \(roll)/IMG_0001.MOV"), "\(imported.standardOutput)")
+        #expect(imported.standardOutput.contains("video 0:02 \(roll)/clip.mp4"), "\(imported.standardOutput)")
+        #expect(imported.standardOutput.contains("skipped \(roll)/fake.mp4: not a playable video"), "\(imported.standardOutput)")
+        let json = try await Self.album(["--store", store, "list", "--json"])
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: String]])
+        #expect(Set(rows.map { "\($0["name"] ?? "") \($0["media"] ?? "") \($0["duration"] ?? "")" }) == ["IMG_0001.JPG livePhoto 0:01", "clip.mp4 video 0:02"])
+        let check = try await Self.album(["--store", store, "check"])
+        #expect(check.status == 0, "\(check.standardOutput)")
+    }
+
     @Test("deleting the index, or restoring an older one, loses no photo: list shows every one in its album, check says what was recovered")
     func lostIndex() async throws {
         let work = Self.scratch()

@@ -87,9 +87,12 @@ struct FolderLibraryMediaTests {
         // The picker's view of a header alone is a still's.
         #expect(AssetFilter.media([.photo]).matches(live.info) && !AssetFilter.media([.video]).matches(live.info))
 
-        // The picker hands bytes over in memory: it offers the stills, never a whole video.
-        let offered = try await library.candidates(matching: .everything).map(\.id)
-        #expect(Set(offered) == ["IMG_0001.JPG", "IMG_0002.JPG", "PXL_01.MP.jpg"])
+        // The library offers what the filter lets through, videos with their paths (never read whole).
+        let offered = try await library.candidates(matching: .everything)
+        #expect(Set(offered.map(\.id)) == ["IMG_0001.JPG", "IMG_0002.JPG", "PXL_01.MP.jpg", "other/IMG_0002.MOV", "clip.mp4"])
+        #expect(offered.allSatisfy { $0.path == "\(root)/\($0.id)" })
+        let stills = try await library.candidates(matching: .media(PickerConfiguration.stills)).map(\.id)
+        #expect(Set(stills) == ["IMG_0001.JPG", "IMG_0002.JPG", "PXL_01.MP.jpg"])
 
         // Unchanged: nothing read again, nothing reported.
         let again = try await library.scan()

@@ -65,6 +65,33 @@ struct PickerSessionTests {
         if case .picked(let assets) = result { assets.map(\.id) } else { nil }
     }
 
+    @Test("stills are offered by default; with videos asked for, a video is offered with its length, and a picked video and Live Photo go into an album whole")
+    func videosAndLivePhotos() async throws {
+        let scratch = Scratch()
+        defer { scratch.cleanUp() }
+        let roll = try FolderLibraryMediaTests.cameraRoll(scratch)
+        let library = try FolderPhotoLibrary(root: roll, indexPath: "\(scratch.path)/library.sqlite")
+        let stills = try await Self.run(PickerConfiguration(selectionLimit: 0), [.confirm], sources: [library]).1
+        let offered = Dictionary(uniqueKeysWithValues: (stills.lastState?.candidates ?? []).map { ($0.id, $0.media.kind) })
+        #expect(offered["IMG_0001.JPG"] == .livePhoto)
+        #expect(offered["PXL_01.MP.jpg"] == .motionPhoto)
+        #expect(!offered.values.contains(.video), "\(offered)")
+
+        let everything = PickerConfiguration(selectionLimit: 0, media: Set(AssetMediaKind.allCases))
+        let (result, picker) = try await Self.run(everything, [.toggle("clip.mp4"), .toggle("IMG_0001.JPG"), .confirm], sources: [library])
+        let clip = try #require(picker.lastState?.candidates.first { $0.id == "clip.mp4" })
+        #expect(clip.media.kind == .video && clip.media.duration != nil)
+        guard case .picked(let assets) = result else {
+            Issue.record("not picked: \(result)")
+            return
+        }
+        let store = try AlbumStore(directory: "\(scratch.path)/store")
+        try await store.createAlbum(named: "Picked")
+        for asset in assets { try await store.add(asset, to: "Picked") }
+        #expect(try await store.items(in: "Picked").map(\.media.kind) == [.video, .livePhoto])
+        #expect(try await store.check().isConsistent)
+    }
+
     @Test("the library is used when there is no camera, and the reason is shown")
     func fallbackShown() async throws {
         let noCamera = CameraSource(provider: V4L2Camera(deviceRoot: "/nonexistent", sysfsRoot: "/nonexistent"))

@@ -1,5 +1,6 @@
 import Foundation
 import SystemSupport
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -27,6 +28,35 @@ struct FileTests {
         #expect(stat(path, &info) == 0)
         #expect(info.st_mode & 0o777 == 0o600)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["secret.json"])
+    }
+
+    @Test("a staged copy holds every byte of its source across chunk edges, hashed on the way; placed, it has its name; nothing else is left")
+    func stagedCopy() throws {
+        // 2.5 MiB and 3 bytes: two whole chunks, a half, and a tail.
+        var generator = SeededGenerator(seed: 77)
+        let bytes = (0..<(5 << 19) + 3).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+        let source = "\(folder)/source.mov"
+        try Data(bytes).write(to: URL(fileURLWithPath: source))
+        try FileManager.default.createDirectory(atPath: "\(folder)/staging", withIntermediateDirectories: true)
+        let staged = try DurableFile.stageCopy(of: try ReadOnlyFile(path: source), in: "\(folder)/staging")
+        #expect(staged.sha256 == Digest.sha256Hex(bytes))
+        #expect(staged.size == bytes.count)
+        #expect(try Digest.sha256Hex(ofFileAt: source, limit: bytes.count) == Digest.sha256Hex(bytes))
+        let name = DurableFile.split(staged.path).name
+        #expect(DurableFile.isStagedName(name) && !DurableFile.isStagedName("staged.tmp") && !DurableFile.isStagedName(".other.0123456789abcdef.tmp"))
+        try FileManager.default.createDirectory(atPath: "\(folder)/store", withIntermediateDirectories: true)
+        try DurableFile.place(staged, at: "\(folder)/store/\(staged.sha256).mov")
+        #expect(try RegularFile.contents(of: "\(folder)/store/\(staged.sha256).mov", limit: 4 << 20) == bytes)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: "\(folder)/staging").isEmpty)
+        // A file past the bound is refused before a byte is hashed.
+        #expect { try Digest.sha256Hex(ofFileAt: source, limit: bytes.count - 1) } throws: { ($0 as? SystemError)?.isTooLarge == true }
+        // Streaming and whole digests agree on every split.
+        for split in [0, 1, 64, 65, 1_000] {
+            let hasher = Digest.Hasher(.sha256)
+            hasher.update(Array(bytes[..<split]))
+            hasher.update(Array(bytes[split..<4_096]))
+            #expect(hasher.finalizeHex() == Digest.sha256Hex(Array(bytes[..<4_096])))
+        }
     }
 
     @Test("temporary names are unpredictable, and recognised only for the file they belong to")

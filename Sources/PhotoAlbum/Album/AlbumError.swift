@@ -29,6 +29,14 @@ public enum AlbumError: Error, Hashable, Sendable, CustomStringConvertible {
     /// An album's name is longer than ``AlbumStore/maxNameBytes`` (its first
     /// characters are kept here).
     case nameTooLong(String)
+    /// A file to add starts like a video, but it cannot be read as one
+    /// (FFmpeg does not open it, it has no video stream, it breaks the
+    /// limits, or FFmpeg's libraries are not installed: `reason` says which).
+    case notPlayable(path: String, reason: String)
+    /// A still and a video given as a Live Photo are not one: the still
+    /// has no Live Photo identifier, the video no content identifier, or
+    /// the two differ. Nothing was added.
+    case notALivePhoto(still: String, motion: String, reason: String)
 
     public var description: String {
         switch self {
@@ -44,6 +52,8 @@ public enum AlbumError: Error, Hashable, Sendable, CustomStringConvertible {
         case .noSuchAlbum(let name): "there is no album named \"\(name)\""
         case .noSuchAsset(let id): "asset \(id) is not there"
         case .albumExists(let name): "an album named \"\(name)\" exists already"
+        case .notPlayable(let path, let reason): "\(path) is not a video PhotoDeck can play: \(reason)"
+        case .notALivePhoto(let still, let motion, let reason): "\(still) and \(motion) are not one Live Photo: \(reason)"
         case .nameTooLong(let name): "the album name \"\(name)…\" is longer than \(AlbumStore.maxNameBytes) bytes; choose a shorter one"
         }
     }

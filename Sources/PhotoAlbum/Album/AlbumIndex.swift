@@ -27,6 +27,17 @@ enum AlbumIndex {
         """,
         // Each photo's ThumbHash (StoredPlaceholder); NULL until made.
         "ALTER TABLE assets ADD COLUMN thumbhash BLOB;",
+        // What moves (StoredMedia): a video, a Live Photo's motion file, a Motion Photo's video range.
+        """
+        ALTER TABLE assets ADD COLUMN media TEXT NOT NULL DEFAULT 'photo';
+        ALTER TABLE assets ADD COLUMN motion_file TEXT;
+        ALTER TABLE assets ADD COLUMN live_id TEXT;
+        ALTER TABLE assets ADD COLUMN duration_ms INTEGER;
+        ALTER TABLE assets ADD COLUMN motion_start INTEGER;
+        ALTER TABLE assets ADD COLUMN motion_length INTEGER;
+        ALTER TABLE assets ADD COLUMN still_us INTEGER;
+        CREATE INDEX assets_by_motion_file ON assets(motion_file);
+        """,
     ]
 
     static func journalSequence(_ database: SQLiteDatabase) throws -> Int {
@@ -58,21 +69,44 @@ enum AlbumIndex {
         try database.prepare("SELECT 1 FROM album_items WHERE album_id = ? AND asset_id = ?").bind(.integer(album), .text(asset)).step()
     }
 
-    /// The asset's row, from its header.
+    /// The asset's row, from its header; what moves in it, and a Live
+    /// Photo's motion file (`ab/<sha256>.mov`, the video's own content address).
     static func insertAsset(
         _ database: SQLiteDatabase, id: String, file: String, info: ImageInfo, byteCount: Int, name: String, addedAt: Double,
-        placeholder: ThumbHash?
+        placeholder: ThumbHash?, media: StoredMedia = .photo, motionFile: String? = nil
     ) throws {
         try database.prepare(
             """
             INSERT INTO assets (id, file, format, width, height, orientation, capture_date, capture_offset,
-                                byte_count, original_name, added_at, thumbhash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                byte_count, original_name, added_at, thumbhash,
+                                media, motion_file, live_id, duration_ms, motion_start, motion_length, still_us)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """
         ).bind(
             .text(id), .text(file), .text(info.format.identifier), .int(info.size.width), .int(info.size.height), .int(Int(info.orientation.rawValue)),
             .optional(info.captureDate?.exifDateTime), .optional(info.captureDate?.utcOffsetSeconds), .int(byteCount), .text(name), .real(addedAt),
-            .optional(placeholder?.bytes)
+            .optional(placeholder?.bytes), .text(media.kind.rawValue), .optional(motionFile), .optional(media.live?.rawValue),
+            .optional(media.durationMilliseconds), .optional(media.motionRange?.lowerBound), .optional(media.motionRange?.count),
+            .optional(media.stillMicroseconds)
         ).run()
+    }
+
+    /// Makes a stored still a Live Photo: `motionFile` is its motion, of `durationMilliseconds`.
+    static func setMotion(_ database: SQLiteDatabase, _ motionFile: String, durationMilliseconds: Int?, of asset: String) throws {
+        try database.prepare("UPDATE assets SET media = 'livePhoto', motion_file = ?, duration_ms = ? WHERE id = ?")
+            .bind(.text(motionFile), .optional(durationMilliseconds), .text(asset)).run()
+    }
+
+    /// A Live Photo's motion file, or `nil` (any other asset, or none).
+    static func motionFile(_ database: SQLiteDatabase, of asset: String) throws -> String? {
+        let statement = try database.prepare("SELECT motion_file FROM assets WHERE id = ?").bind(.text(asset))
+        return try statement.step() ? statement.optionalText(0) : nil
+    }
+
+    /// Whether any asset's file or motion file is `file`: a stored video
+    /// can be a video asset and a Live Photo's motion at once.
+    static func isInUse(_ database: SQLiteDatabase, _ file: String) throws -> Bool {
+        try database.prepare("SELECT 1 FROM assets WHERE file = ?1 OR motion_file = ?1").bind(.text(file)).step()
     }
 
     /// Stores the asset's ThumbHash (made after the row, for a store from
@@ -100,19 +134,30 @@ enum AlbumIndex {
 
     /// Takes the asset out of the album and closes the gap; `false` when it
     /// was not there. When no album holds it any more its row goes too, and
-    /// its file's path is returned (for the caller to delete after committing).
-    static func removeItem(_ database: SQLiteDatabase, _ asset: String, album: Int64) throws -> (removed: Bool, unusedFile: String?) {
+    /// its files no other asset uses are returned (the still or video, and a
+    /// Live Photo's motion), for the caller to delete after committing.
+    static func removeItem(_ database: SQLiteDatabase, _ asset: String, album: Int64) throws -> (removed: Bool, unusedFiles: [UnusedFile]) {
         let position = try database.prepare("SELECT position FROM album_items WHERE album_id = ? AND asset_id = ?").bind(.integer(album), .text(asset))
-        guard try position.step() else { return (false, nil) }
+        guard try position.step() else { return (false, []) }
         let removedPosition = position.int(0)
         try database.prepare("DELETE FROM album_items WHERE album_id = ? AND asset_id = ?").bind(.integer(album), .text(asset)).run()
         try database.prepare("UPDATE album_items SET position = position - 1 WHERE album_id = ? AND position > ?")
             .bind(.integer(album), .int(removedPosition)).run()
-        if try database.prepare("SELECT 1 FROM album_items WHERE asset_id = ?").bind(.text(asset)).step() { return (true, nil) }
-        let file = try database.prepare("SELECT file FROM assets WHERE id = ?").bind(.text(asset))
-        let path = try file.step() ? file.text(0) : nil
+        if try database.prepare("SELECT 1 FROM album_items WHERE asset_id = ?").bind(.text(asset)).step() { return (true, []) }
+        let row = try database.prepare("SELECT file, motion_file FROM assets WHERE id = ?").bind(.text(asset))
+        var files: [UnusedFile] = []
+        if try row.step() {
+            files.append(UnusedFile(path: row.text(0), isMotion: false))
+            if let motion = row.optionalText(1) { files.append(UnusedFile(path: motion, isMotion: true)) }
+        }
         try database.prepare("DELETE FROM assets WHERE id = ?").bind(.text(asset)).run()
-        return (true, path)
+        return (true, try files.filter { try !isInUse(database, $0.path) })
+    }
+
+    /// A file a removed asset no longer needs: its own (named by its id) or its motion (named by the video's).
+    struct UnusedFile {
+        let path: String
+        let isMotion: Bool
     }
 
     /// Moves the asset to `position` (clamped); the position it got, or `nil` when it is not in the album.
@@ -131,11 +176,15 @@ enum AlbumIndex {
         return target
     }
 
-    /// Every asset's id by its file's path under `originals/`.
+    /// Every asset's id by its file's path under `originals/`, a Live
+    /// Photo's motion file included (under the still's id).
     static func files(_ database: SQLiteDatabase) throws -> [String: String] {
         var known: [String: String] = [:]
-        let rows = try database.prepare("SELECT id, file FROM assets")
-        while try rows.step() { known[rows.text(1)] = rows.text(0) }
+        let rows = try database.prepare("SELECT id, file, motion_file FROM assets")
+        while try rows.step() {
+            if let motion = rows.optionalText(2), known[motion] == nil { known[motion] = rows.text(0) }
+            known[rows.text(1)] = rows.text(0)
+        }
         return known
     }
 }

@@ -36,6 +36,10 @@ struct AlbumJournal {
         var position: Int?
         /// When, in seconds since 1970.
         var at: Double
+        /// A Live Photo's motion file under `originals/` (adds): the
+        /// video's own content address. The add is journaled after both
+        /// files are stored, so replaying it lists the pair whole.
+        var motionFile: String?
     }
 
     let path: String

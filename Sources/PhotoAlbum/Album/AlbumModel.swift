@@ -34,7 +34,7 @@ public struct Album: Hashable, Sendable {
     public let createdAt: Date
 }
 
-/// A photo in an album, with the metadata read from its header when added.
+/// A photo or video in an album, with the metadata read from its header when added.
 public struct AlbumItem: Hashable, Sendable {
     /// The photo's identity (its content hash).
     public let asset: AssetID
@@ -60,6 +60,10 @@ public struct AlbumItem: Hashable, Sendable {
     /// until made (a store from before PhotoDeck kept them: see
     /// ``AlbumStore/placeholder(of:)``) or when the photo does not decode.
     public let placeholder: ThumbHash?
+    /// What it shows: a still, a video (``format`` is then its container's,
+    /// ``size`` its frames' upright size), a Live Photo (the still, with its
+    /// motion stored beside it) or a Motion Photo.
+    public let media: AssetMedia
 
     /// The size as displayed, after orientation.
     public var orientedSize: PixelSize { orientation.orientedSize(size) }
@@ -117,6 +121,15 @@ public struct RepairReport: Hashable, Sendable {
     /// Photos removed from every album whose file the process did not get
     /// to delete: kept on disk, listed in no album.
     public var removedButKept: [String] = []
+    /// Stored files that hash to their names but could not be read as a
+    /// photo or video now (FFmpeg's libraries are not installed, say): left
+    /// as they are, listed at a later open that can read them.
+    public var unreadableFiles: [String] = []
+    /// Videos with a Live Photo identifier that no still names and no
+    /// album ever held: the video of a Live Photo add that stopped before
+    /// its still was stored. Kept on disk, listed nowhere (a Live Photo is
+    /// listed whole or not at all); adding the pair again uses the file.
+    public var unpairedMotionFiles: [String] = []
     /// Rows whose file is missing: reported, not removed, so nothing is lost
     /// silently. ``AlbumStore/check(verifyingContents:)`` reports them too.
     public var missingFiles: [AssetID] = []
@@ -135,6 +148,8 @@ public struct RepairReport: Hashable, Sendable {
         for entry in foreignEntries { lines.append("left alone: originals/\(entry) is not the store's") }
         for file in damagedFiles { lines.append("damaged: originals/\(file) does not match its name; left as it is") }
         for file in removedButKept { lines.append("removed from every album but still on disk: originals/\(file)") }
+        for file in unreadableFiles { lines.append("cannot be read now: originals/\(file); left as it is, listed when it can be") }
+        for file in unpairedMotionFiles { lines.append("kept, not listed: originals/\(file) is a Live Photo's video whose still was never stored") }
         if unreadableJournalLines > 0 { lines.append("\(unreadableJournalLines) unreadable journal lines skipped") }
         for file in correctedFileNames { lines.append("the index named another file for originals/\(file); corrected") }
         for asset in missingFiles { lines.append("asset \(asset) has no file") }

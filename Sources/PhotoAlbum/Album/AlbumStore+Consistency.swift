@@ -19,7 +19,7 @@ extension AlbumStore {
             }
             let foreignKeys = try database.prepare("PRAGMA foreign_key_check")
             while try foreignKeys.step() { problems.append("database: a row in \(foreignKeys.text(0)) refers to a missing \(foreignKeys.text(2))") }
-            let rows = try database.prepare("SELECT id, file, byte_count FROM assets")
+            let rows = try database.prepare("SELECT id, file, byte_count, motion_file FROM assets")
             var files = Set<String>()
             var count = 0
             while try rows.step() {
@@ -38,8 +38,20 @@ extension AlbumStore {
                 }
                 if size != expected {
                     problems.append("asset \(id): file is \(size) bytes, the index says \(expected)")
-                } else if verifyingContents, let bytes = try? DurableFiles.read(path), Digest.sha256Hex(bytes) != id {
+                } else if verifyingContents, !Self.matchesItsName(path, id) {
                     problems.append("asset \(id): file content does not match its hash")
+                }
+                // A Live Photo's motion: named by the video's own content.
+                guard let motion = rows.optionalText(3) else { continue }
+                files.insert(motion)
+                guard let motionID = Self.storedID(of: motion), let motionPath = try? storedPath(of: motion, for: nil) else {
+                    problems.append("asset \(id): the index names \"\(TextLines.excerpt(motion))\" as its motion, not a file the store makes")
+                    continue
+                }
+                if !RegularFile.isRegularFile(motionPath) {
+                    problems.append("asset \(id): motion file \(motion) is missing")
+                } else if verifyingContents, !Self.matchesItsName(motionPath, motionID) {
+                    problems.append("asset \(id): motion file content does not match its hash")
                 }
             }
             // What opening mended, then what is not the store's: reported, never followed.
@@ -52,7 +64,9 @@ extension AlbumStore {
                 }
                 for name in DurableFiles.names(in: folder) where !files.contains("\(shard)/\(name)") {
                     let isStored = Self.storedID(of: "\(shard)/\(name)") != nil && RegularFile.isRegularFile("\(folder)/\(name)")
-                    if isStored, lastRepair.filesWaitingForSpace.contains("\(shard)/\(name)") {
+                    if isStored, lastRepair.unpairedMotionFiles.contains("\(shard)/\(name)") {
+                        notes.append("originals/\(shard)/\(name) is a Live Photo's video whose still was never stored; kept")
+                    } else if isStored, lastRepair.filesWaitingForSpace.contains("\(shard)/\(name)") {
                         notes.append("originals/\(shard)/\(name) waits for free disk space to be listed")
                     } else if isStored {
                         problems.append("file \(shard)/\(name) is not in the index")
@@ -63,5 +77,10 @@ extension AlbumStore {
             }
             return ConsistencyReport(problems: problems, assetCount: count, notes: notes)
         }
+    }
+
+    /// Whether the stored file at `path` hashes to `id` (read a chunk at a time).
+    static func matchesItsName(_ path: String, _ id: String) -> Bool {
+        (try? Digest.sha256Hex(ofFileAt: path, limit: maxVideoBytes, followingSymlinks: false)) == id
     }
 }

@@ -12,16 +12,19 @@ extension AlbumStore {
     /// let blurred = hash?.rendered() // 32 pixels on the longer side
     /// ```
     ///
-    /// - Returns: `nil` when the original does not decode.
+    /// - Returns: `nil` when the original does not decode, and for a video
+    ///   whose first frame did not decode when it was added (a video is
+    ///   never read whole to try again).
     /// - Throws: ``AlbumError/noSuchAsset(_:)``, or the store's storage and
     ///   database errors.
     public func placeholder(of asset: AssetID) throws(AlbumError) -> ThumbHash? {
-        let row: (file: String, hash: ThumbHash?)? = try wrap {
-            let statement = try database.prepare("SELECT file, thumbhash FROM assets WHERE id = ?").bind(.text(asset.rawValue))
-            return try statement.step() ? (statement.text(0), StoredPlaceholder.read(statement, 1)) : nil
+        let row: (file: String, hash: ThumbHash?, isVideo: Bool)? = try wrap {
+            let statement = try database.prepare("SELECT file, thumbhash, media FROM assets WHERE id = ?").bind(.text(asset.rawValue))
+            return try statement.step() ? (statement.text(0), StoredPlaceholder.read(statement, 1), statement.text(2) == AssetMediaKind.video.rawValue) : nil
         }
         guard let row else { throw .noSuchAsset(asset) }
         if let hash = row.hash { return hash }
+        if row.isVideo { return nil }
         let path = try storedPath(of: row.file, for: asset.rawValue)
         guard let bytes = try? DurableFiles.read(path), Digest.sha256Hex(bytes) == asset.rawValue,
             let made = StoredPlaceholder.make(from: bytes)

@@ -2,6 +2,7 @@ import Foundation
 import ImageCodecs
 import SQLiteSupport
 import SystemSupport
+import VideoCodecs
 
 extension AlbumStore {
     /// Opens the index at `path`. One SQLite cannot read (not a database,
@@ -39,6 +40,7 @@ extension AlbumStore {
     /// next journal sequence number: replays the journal entries the index
     /// has not applied, removes the store's own temporary files, and lists
     /// again every stored photo the index does not know.
+    /// A Live Photo's two files are listed together or not at all.
     static func recover(_ database: SQLiteDatabase, journal: AlbumJournal, originals: String, report: inout RepairReport) throws -> Int {
         let indexSequence = try AlbumIndex.journalSequence(database)
         guard (0...AlbumJournal.maxSequence).contains(indexSequence) else {
@@ -78,11 +80,25 @@ extension AlbumStore {
             }
         }
 
+        removeStagedCopies(in: "\(DurableFile.split(originals).folder)/staging", report: &report)
         let scan = try scanOriginals(originals, known: try AlbumIndex.files(database), report: &report)
         if !scan.orphans.isEmpty {
-            let membership = AlbumJournal.membership(try entries())
-            for orphan in scan.orphans {
-                guard let photo = try verifiedPhoto(at: "\(originals)/\(orphan.file)", id: orphan.id, report: &report) else { continue }
+            let all = try entries()
+            let membership = AlbumJournal.membership(all)
+            let orphans = scan.orphans.compactMap { orphan -> VerifiedOrphan? in
+                verifiedAsset(at: "\(originals)/\(orphan.file)", id: orphan.id, report: &report).map {
+                    VerifiedOrphan(file: orphan.file, id: orphan.id, asset: $0)
+                }
+            }
+            let motions = pairedMotions(orphans, journal: all, membership: membership)
+            for orphan in orphans {
+                let photo = orphan.asset
+                if photo.media.kind == .video, motions.claimed.contains(orphan.file) { continue }  // listed with its still
+                if photo.media.kind == .video, motions.unpaired.contains(orphan.file) {
+                    // The first half of an interrupted Live Photo add: kept, listed nowhere.
+                    report.unpairedMotionFiles.append(orphan.file)
+                    continue
+                }
                 if try AlbumIndex.hasAsset(database, orphan.id) {
                     // The index lists the photo under another name than the store gave its file (a row
                     // changed behind the store's back): the verified file is the photo; the row now names it.
@@ -97,16 +113,23 @@ extension AlbumStore {
                     continue
                 }
                 albums = albums.filter { !$0.isEmpty }
+                var media = photo.media
+                let motion = motions.byStill[orphan.id]
+                if let motion {
+                    media.kind = .livePhoto
+                    media.durationMilliseconds = motion.durationMilliseconds
+                }
                 let now = Date().timeIntervalSince1970
                 for album in albums {
                     // Journaled too, so a later loss of the index recovers it again.
-                    try journal.append(.init(seq: next, op: .add, album: album, asset: orphan.id, file: orphan.file, name: photo.name, at: now))
+                    try journal.append(
+                        .init(seq: next, op: .add, album: album, asset: orphan.id, file: orphan.file, name: photo.name, at: now, motionFile: motion?.file))
                     next += 1
                 }
                 try database.transaction {
                     try AlbumIndex.insertAsset(
                         database, id: orphan.id, file: orphan.file, info: photo.info, byteCount: photo.byteCount, name: photo.name, addedAt: now,
-                        placeholder: photo.placeholder)
+                        placeholder: photo.placeholder, media: media, motionFile: motion?.file)
                     for album in albums {
                         _ = try AlbumIndex.addItem(database, orphan.id, album: try AlbumIndex.ensureAlbum(database, album, createdAt: now), addedAt: now)
                     }
@@ -118,6 +141,7 @@ extension AlbumStore {
         let known = try AlbumIndex.files(database)
         let recovered = Set(report.recovered.map(\.asset.rawValue))
         let relisted = Set(scan.orphans.filter { recovered.contains($0.id) }.map(\.file)).union(report.correctedFileNames)
+            .union(report.unpairedMotionFiles)
         report.missingFiles = known.filter { !scan.present.contains($0.key) && !relisted.contains($0.key) }.map { AssetID(validated: $0.value) }.sorted()
         return next
     }
@@ -130,14 +154,25 @@ extension AlbumStore {
             _ = try AlbumIndex.ensureAlbum(database, entry.album, createdAt: entry.at)
         case .add:
             guard let asset = entry.asset, let file = entry.file, let id = storedID(of: file), id == asset else { return }
+            // A Live Photo's motion: any name the store makes (the video's own content address).
+            let motion = entry.motionFile.flatMap { storedID(of: $0) != nil ? $0 : nil }
+            let motionInfo = motion.flatMap { verifiedAsset(at: "\(originals)/\($0)", id: storedID(of: $0) ?? "", report: &report) }
             if try !AlbumIndex.hasAsset(database, asset) {
                 // The journal remembers it; the file must still be there and be what its name says.
                 guard RegularFile.isRegularFile("\(originals)/\(file)"),
-                    let photo = try verifiedPhoto(at: "\(originals)/\(file)", id: asset, report: &report)
+                    let photo = verifiedAsset(at: "\(originals)/\(file)", id: asset, report: &report)
                 else { return }
+                var media = photo.media
+                if motion != nil {
+                    // Listed whole: a motion file lost since is reported missing, the still never dropped.
+                    media.kind = .livePhoto
+                    media.durationMilliseconds = motionInfo?.media.durationMilliseconds
+                }
                 try AlbumIndex.insertAsset(
                     database, id: asset, file: file, info: photo.info, byteCount: photo.byteCount, name: entry.name ?? photo.name, addedAt: entry.at,
-                    placeholder: photo.placeholder)
+                    placeholder: photo.placeholder, media: media, motionFile: motion)
+            } else if let motion, try AlbumIndex.motionFile(database, of: asset) == nil {
+                try AlbumIndex.setMotion(database, motion, durationMilliseconds: motionInfo?.media.durationMilliseconds, of: asset)
             }
             let album = try AlbumIndex.ensureAlbum(database, entry.album, createdAt: entry.at)
             _ = try AlbumIndex.addItem(database, asset, album: album, addedAt: entry.at)
@@ -182,16 +217,86 @@ extension AlbumStore {
         return scan
     }
 
-    /// A stored photo read back for recovery: its content must hash to its name.
-    private static func verifiedPhoto(
-        at path: String, id: String, report: inout RepairReport
-    ) throws -> (info: ImageInfo, byteCount: Int, name: String, placeholder: ThumbHash?)? {
+    /// A stored photo or video read back for recovery: its content must
+    /// hash to its name (a chunk at a time: a video is never read whole)
+    /// and read as a photo or a video.
+    static func verifiedAsset(at path: String, id: String, report: inout RepairReport) -> VerifiedAsset? {
         let relative = path.split(separator: "/").suffix(2).joined(separator: "/")
-        guard let bytes = try? DurableFiles.read(path), Digest.sha256Hex(bytes) == id, let info = try? ImageInfo(probing: bytes) else {
+        guard let digest = try? Digest.sha256Hex(ofFileAt: path, limit: maxVideoBytes, followingSymlinks: false), digest == id,
+            let size = DurableFiles.size(path)
+        else {
             if !report.damagedFiles.contains(relative) { report.damagedFiles.append(relative) }
             return nil
         }
-        return (info, bytes.count, relative.split(separator: "/").last.map(String.init) ?? relative, StoredPlaceholder.make(from: bytes))
+        let probed: ProbedFile
+        do {
+            probed = try ProbedFile.probe(path)
+        } catch {
+            // Not damaged: unreadable now (FFmpeg's libraries missing, say). Left as it is, listed at a later open.
+            if !report.unreadableFiles.contains(relative) { report.unreadableFiles.append(relative) }
+            return nil
+        }
+        let name = relative.split(separator: "/").last.map(String.init) ?? relative
+        switch probed {
+        case .photo(let info, _, _):
+            return VerifiedAsset(info: info, byteCount: size, name: name, placeholder: try? ThumbHash(summarizingImageAt: path), media: StoredMedia(probed))
+        case .video(let info, _, _):
+            let poster = try? VideoPosterFrame(ofFileAt: path, fitting: PixelSize(width: 100, height: 100))
+            return VerifiedAsset(
+                info: info, byteCount: size, name: name, placeholder: poster.map { ThumbHash(summarizing: $0.bitmap) }, media: StoredMedia(probed))
+        case .notMedia:
+            if !report.damagedFiles.contains(relative) { report.damagedFiles.append(relative) }
+            return nil
+        }
+    }
+
+    /// Which orphan videos are Live Photos' motions: the one the journal
+    /// names for a still's add, else (for a still the journal never heard
+    /// of) the orphan video with the still's Live Photo identifier. A video
+    /// with a Live Photo identifier that no still claims and the journal
+    /// never listed is the first half of an interrupted pair (the video is
+    /// stored first): unpaired, unless there is no journal at all to tell.
+    static func pairedMotions(
+        _ orphans: [VerifiedOrphan], journal: [AlbumJournal.Entry], membership: [String: [String]]
+    ) -> (byStill: [String: (file: String, durationMilliseconds: Int?)], claimed: Set<String>, unpaired: Set<String>) {
+        var journaled: [String: String] = [:]
+        for entry in journal where entry.op == .add {
+            if let asset = entry.asset, let motion = entry.motionFile, storedID(of: motion) != nil { journaled[asset] = motion }
+        }
+        let videos = Dictionary(orphans.filter { $0.asset.media.kind == .video }.map { ($0.file, $0) }) { first, _ in first }
+        var byIdentifier: [LivePhotoIdentifier: VerifiedOrphan] = [:]
+        for video in videos.values.sorted(by: { $0.file < $1.file })
+        where membership[video.id] == nil && !journaled.values.contains(video.file) {
+            if let live = video.asset.media.live, byIdentifier[live] == nil { byIdentifier[live] = video }
+        }
+        var byStill: [String: (file: String, durationMilliseconds: Int?)] = [:]
+        for still in orphans where still.asset.media.kind != .video {
+            if let motion = journaled[still.id] {
+                byStill[still.id] = (motion, videos[motion]?.asset.media.durationMilliseconds)
+            } else if membership[still.id] == nil, let live = still.asset.media.live, let video = byIdentifier.removeValue(forKey: live) {
+                byStill[still.id] = (video.file, video.asset.media.durationMilliseconds)
+            }
+        }
+        let claimed = Set(byStill.values.map(\.file))
+        let unpaired = Set(
+            videos.values.filter {
+                !claimed.contains($0.file) && membership[$0.id] == nil && !journal.isEmpty
+                    && ($0.asset.media.live != nil || journaled.values.contains($0.file))
+            }.map(\.file))
+        return (byStill, claimed, unpaired)
+    }
+
+    /// Removes the store's own staged copies (videos copied in by an add
+    /// that stopped before naming them); anything else there is reported.
+    private static func removeStagedCopies(in staging: String, report: inout RepairReport) {
+        for name in DurableFiles.names(in: staging) {
+            if DurableFile.isStagedName(name), RegularFile.isRegularFile("\(staging)/\(name)") {
+                DurableFiles.remove("\(staging)/\(name)")
+                report.removedTemporaryFiles.append("staging/\(name)")
+            } else {
+                report.foreignEntries.append("../staging/\(name)")
+            }
+        }
     }
 
     /// The asset id of a stored original's path (`ab/<64 hex>.<ext>`, in
@@ -221,6 +326,22 @@ extension AlbumStore {
         }
         return storedID(of: "\(shard)/\(inner[..<dot])") != nil
     }
+}
+
+/// A stored file read back and verified by recovery.
+struct VerifiedAsset {
+    let info: ImageInfo
+    let byteCount: Int
+    let name: String
+    let placeholder: ThumbHash?
+    let media: StoredMedia
+}
+
+/// An orphan (a stored file the index does not list) that verified.
+struct VerifiedOrphan {
+    let file: String
+    let id: String
+    let asset: VerifiedAsset
 }
 
 /// What a scan of the originals found.

@@ -26,12 +26,18 @@ extension AlbumStore {
     ///   `asset`; ``AlbumError/notAnImage(path:reason:)`` when the photo is
     ///   not a JPEG, or its sides are not whole blocks under
     ///   ``ImageCodecs/JPEGTransform/Edges/perfect`` (the reason says how many
-    ///   pixels ``ImageCodecs/JPEGTransform/Edges/trim`` would drop); nothing
-    ///   is changed then.
+    ///   pixels ``ImageCodecs/JPEGTransform/Edges/trim`` would drop), and
+    ///   for a video or a Live Photo (whose video would not turn with its
+    ///   still); nothing is changed then.
     public func rotate(
         _ asset: AssetID, in album: String, by operation: JPEGTransform.Operation, edges: JPEGTransform.Edges = .perfect
     ) throws(AlbumError) -> AlbumItem {
         guard let old = try fetchItems(in: album, only: asset).first else { throw .noSuchAsset(asset) }
+        if old.media.kind == .video || old.media.kind == .livePhoto {
+            throw .notAnImage(
+                path: try originalPath(of: asset),
+                reason: .unsupportedFeature(format: old.format, feature: "a lossless turn of a \(old.media.kind == .video ? "video" : "Live Photo")"))
+        }
         let turned = try exportedData(of: asset, keeping: .keepAll, rotatedBy: operation, edges: edges)
         let replacement: AssetID
         switch try add(turned, named: old.originalName, to: album, source: try originalPath(of: asset)) {

@@ -3,6 +3,7 @@ import Foundation
 import ImageCodecs
 import SQLiteSupport
 import SystemSupport
+import VideoCodecs
 
 /// The app's own albums: photos copied into a store folder, indexed in
 /// SQLite, several albums in one store.
@@ -21,6 +22,12 @@ import SystemSupport
 /// flushed line per change), and only then commits the row (SQLite in WAL
 /// mode with full synchronous commits). Removing commits first, journals,
 /// and deletes the file last. One process at a time may open a store.
+///
+/// **Videos and Live Photos.** A video is copied into `staging/` a chunk at
+/// a time and hashed on the way, then renamed to its content address. A
+/// Live Photo's video is stored before its still and the add journaled
+/// after both: the pair is listed whole or not at all
+/// (``importLivePhoto(still:motion:into:)``).
 ///
 /// **Nothing is deleted that is not provably garbage.** Opening the store
 /// removes only its own temporary files. The index is rebuilt from what is
@@ -81,6 +88,10 @@ public actor AlbumStore {
     /// Set by ``close()``: every later call throws ``AlbumError/storeClosed(path:)``.
     private var isClosed = false
     private let observers = ChangeObservers<AlbumChange>()
+    /// A test's stand-in for a kill: asked after each step of an add, and
+    /// when it says so the add stops there, leaving what it wrote (see
+    /// ``injectFault(_:)``).
+    private var faultHook: (@Sendable (AlbumWriteStep) -> Bool)?
 
     var originalsFolder: String { "\(directory)/originals" }
 
@@ -96,6 +107,7 @@ public actor AlbumStore {
         // Nothing outside the store is followed: the store and originals/ must be folders of its own (0700).
         try DurableFiles.prepareFolder(directory)
         try DurableFiles.prepareFolder(originals)
+        try DurableFiles.prepareFolder("\(directory)/staging")
         let lock: FileLock
         do {
             lock = try FileLock(path: "\(directory)/store.lock")
@@ -137,6 +149,18 @@ public actor AlbumStore {
             kept.append(character)
         }
         return kept
+    }
+
+    /// Stops every later add after the first step `stop` answers `true`
+    /// for, as if the process were killed there: nothing is cleaned up,
+    /// and the add throws ``AlbumError/storage(path:reason:)``. For tests of
+    /// what opening the store makes of each interrupted write.
+    package func injectFault(_ stop: (@Sendable (AlbumWriteStep) -> Bool)?) { faultHook = stop }
+
+    /// Throws when a test asked to stop after `step`.
+    func fault(_ step: AlbumWriteStep) throws(AlbumError) {
+        guard let faultHook, faultHook(step) else { return }
+        throw .storage(path: directory, reason: "stopped after step \(step.rawValue), as a kill would (a test's fault injection)")
     }
 
     /// A fresh journal sequence number.
@@ -183,7 +207,7 @@ public actor AlbumStore {
         }
     }
 
-    private func albumID(_ name: String) throws(AlbumError) -> Int64 {
+    func albumID(_ name: String) throws(AlbumError) -> Int64 {
         guard let found = try wrap({ try AlbumIndex.albumID(database, name) }) else { throw .noSuchAlbum(name) }
         return found
     }
@@ -213,10 +237,23 @@ public actor AlbumStore {
     /// case .alreadyInAlbum(let item): print("already in album", item.asset.shortForm)
     /// }
     /// ```
+    ///
+    /// A video (MP4, QuickTime, Matroska, WebM, AVI, MPEG-TS) is added the
+    /// same way, up to ``maxVideoBytes``, copied a chunk at a time; its
+    /// item's ``AlbumItem/media`` is ``AssetMedia/video(duration:)``. A Live
+    /// Photo's two files go in together: ``importLivePhoto(still:motion:into:)``.
     public func importFile(at path: String, into album: String) throws(AlbumError) -> AlbumAddition {
+        // A photo's header first (a HEIC starts like an MP4); a video only when it is no photo.
+        let isPhoto: Bool
+        do {
+            _ = try ImageInfo(probingFileAt: path)
+            isPhoto = true
+        } catch {
+            isPhoto = false
+        }
+        if !isPhoto, VideoInfo.startsLikeVideo(fileAt: path) { return try importVideo(at: path, into: album) }
         let bytes = try DurableFiles.read(path)
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        return try add(bytes, named: name, to: album, source: path)
+        return try add(bytes, named: Self.fileName(path), to: album, source: path)
     }
 
     /// Adds encoded image bytes (a camera capture, a picked photo) to `album`.
@@ -226,9 +263,16 @@ public actor AlbumStore {
     }
 
     /// Adds a photo picked in a ``PickerSession`` (its original bytes) to
-    /// `album`, telling whether the album already held it.
+    /// `album`, telling whether the album already held it. A picked video
+    /// is copied from its file; a picked Live Photo goes in with its motion
+    /// (``importLivePhoto(still:motion:into:)``).
     @discardableResult
     public func add(_ picked: PickedAsset, to album: String) throws(AlbumError) -> AlbumAddition {
+        switch (picked.media, picked.path) {
+        case (.video, let path?): return try importVideo(at: path, into: album)
+        case (.livePhoto(let motion, _, _), let path?): return try importLivePhoto(still: path, motion: motion, into: album)
+        default: break
+        }
         let bytes: [UInt8]
         do {
             bytes = try picked.encodedData()
@@ -248,38 +292,63 @@ public actor AlbumStore {
         }
         let albumID = try albumID(album)
         let asset = AssetID(validated: Digest.sha256Hex(bytes))
-        let shard = String(asset.rawValue.prefix(2))
-        let relative = "\(shard)/\(asset.rawValue).\(info.format.fileExtensions.first ?? info.format.identifier)"
+        let relative = Self.storedName(asset.rawValue, format: info.format)
 
         let stored = try wrap { try AlbumIndex.hasAsset(database, asset.rawValue) }
         // Made before anything is written: a photo that decodes at all gets its hash with its row.
         let placeholder = stored ? nil : StoredPlaceholder.make(from: bytes)
         if !stored {
-            try DurableFiles.prepareFolder("\(originalsFolder)/\(shard)")
+            try DurableFiles.prepareFolder("\(originalsFolder)/\(relative.prefix(2))")
             try DurableFiles.write(bytes, to: "\(originalsFolder)/\(relative)")
         }
+        let media = stored ? StoredMedia.photo : StoredMedia(photoBytes: bytes, info: info)
+        return try commitAdd(
+            StoredAsset(id: asset, file: relative, info: info, byteCount: bytes.count, name: name, placeholder: placeholder, media: media),
+            isStored: stored, to: album, albumID: albumID)
+    }
+
+    /// The name a stored original gets: `ab/<sha256>.<ext>`, in the shard of its first two digits.
+    static func storedName(_ id: String, format: ImageFormat) -> String {
+        "\(id.prefix(2))/\(id).\(format.fileExtensions.first ?? format.identifier)"
+    }
+
+    /// Journals and commits an add whose files are stored (`isStored`: the
+    /// index had the asset already, its row stays as it is unless `asset`
+    /// brings a Live Photo's motion to a still), then reads its item back.
+    func commitAdd(_ asset: StoredAsset, isStored stored: Bool, to album: String, albumID: Int64) throws(AlbumError) -> AlbumAddition {
         let now = Date().timeIntervalSince1970
+        let id = asset.id.rawValue
+        // A still stored alone before, now added with its motion, becomes the Live Photo.
+        var gainsMotion = false
+        if stored, asset.motionFile != nil {
+            gainsMotion = try wrap { try AlbumIndex.motionFile(database, of: id) } == nil
+        }
+        let inAlbum = try wrap { try AlbumIndex.isInAlbum(database, id, album: albumID) }
         let inserted: Bool
-        if try wrap({ try AlbumIndex.isInAlbum(database, asset.rawValue, album: albumID) }) {
+        if inAlbum && !gainsMotion {
             inserted = false
         } else {
             // Journaled before the commit: a crash in between lists the photo again at the next open.
             let sequence = sequence()
-            try journal.append(.init(seq: sequence, op: .add, album: album, asset: asset.rawValue, file: relative, name: name, at: now))
+            try journal.append(
+                .init(seq: sequence, op: .add, album: album, asset: id, file: asset.file, name: asset.name, at: now, motionFile: asset.motionFile))
+            try fault(.journaled)
             inserted = try wrap {
                 try database.transaction {
                     if !stored {
                         try AlbumIndex.insertAsset(
-                            database, id: asset.rawValue, file: relative, info: info, byteCount: bytes.count, name: name, addedAt: now,
-                            placeholder: placeholder)
+                            database, id: id, file: asset.file, info: asset.info, byteCount: asset.byteCount, name: asset.name, addedAt: now,
+                            placeholder: asset.placeholder, media: asset.media, motionFile: asset.motionFile)
+                    } else if gainsMotion, let motion = asset.motionFile {
+                        try AlbumIndex.setMotion(database, motion, durationMilliseconds: asset.media.durationMilliseconds, of: id)
                     }
                     try AlbumIndex.setJournalSequence(database, sequence)
-                    return try AlbumIndex.addItem(database, asset.rawValue, album: albumID, addedAt: now)
+                    return try AlbumIndex.addItem(database, id, album: albumID, addedAt: now)
                 }
             }
         }
-        if inserted { notify(.added(asset, album: album)) }
-        guard let item = try fetchItems(in: album, only: asset).first else { throw .noSuchAsset(asset) }
+        if inserted { notify(.added(asset.id, album: album)) }
+        guard let item = try fetchItems(in: album, only: asset.id).first else { throw .noSuchAsset(asset.id) }
         return inserted ? .added(item) : .alreadyInAlbum(item)
     }
 
@@ -292,18 +361,19 @@ public actor AlbumStore {
     public func remove(_ asset: AssetID, from album: String) throws(AlbumError) {
         let albumID = try albumID(album)
         let sequence = sequence()
-        let file: String? = try wrap {
+        let files: [AlbumIndex.UnusedFile] = try wrap {
             try database.transaction {
-                let (removed, unusedFile) = try AlbumIndex.removeItem(database, asset.rawValue, album: albumID)
+                let (removed, unusedFiles) = try AlbumIndex.removeItem(database, asset.rawValue, album: albumID)
                 guard removed else { throw AlbumError.noSuchAsset(asset) }
                 try AlbumIndex.setJournalSequence(database, sequence)
-                return unusedFile
+                return unusedFiles
             }
         }
         // Journaled after the commit: a crash before it can only list the photo again, never lose it.
         try journal.append(.init(seq: sequence, op: .remove, album: album, asset: asset.rawValue, at: Date().timeIntervalSince1970))
         // Deleted only through a name the store makes: anything else the index names is left alone.
-        if let file, let path = try? storedPath(of: file, for: asset.rawValue) {
+        for file in files {
+            guard let path = try? storedPath(of: file.path, for: file.isMotion ? nil : asset.rawValue) else { continue }
             DurableFiles.remove(path)
             try? DurableFiles.syncFolder(DurableFile.split(path).folder)
         }
@@ -339,24 +409,52 @@ public actor AlbumStore {
             let statement = try database.prepare(
                 """
                 SELECT a.id, i.position, a.format, a.width, a.height, a.orientation, a.capture_date, a.capture_offset,
-                       a.byte_count, a.original_name, i.added_at, a.thumbhash
+                       a.byte_count, a.original_name, i.added_at, a.thumbhash,
+                       a.media, a.motion_file, a.live_id, a.duration_ms, a.motion_start, a.motion_length, a.still_us
                 FROM album_items i JOIN assets a ON a.id = i.asset_id
                 WHERE i.album_id = ? AND (? IS NULL OR i.asset_id = ?) ORDER BY i.position
                 """
             ).bind(.integer(albumID), .optional(asset?.rawValue), .optional(asset?.rawValue))
             var items: [AlbumItem] = []
             while try statement.step() {
+                let media = storedMedia(statement, from: 12, byteCount: statement.int(8))
                 items.append(
                     AlbumItem(
                         asset: AssetID(validated: statement.text(0)), album: album, position: statement.int(1),
-                        format: .stored(statement.text(2)), size: PixelSize(width: statement.int(3), height: statement.int(4)),
+                        format: media.kind == .video ? .storedVideo(statement.text(2)) : .stored(statement.text(2)),
+                        size: PixelSize(width: statement.int(3), height: statement.int(4)),
                         orientation: ImageOrientation(exifValue: statement.int(5)),
                         captureDate: .stored(statement.optionalText(6), utcOffsetSeconds: statement.optionalInt(7)),
                         byteCount: statement.int(8), originalName: statement.text(9), addedAt: Date(timeIntervalSince1970: statement.double(10)),
-                        placeholder: StoredPlaceholder.read(statement, 11)
+                        placeholder: StoredPlaceholder.read(statement, 11), media: media
                     ))
             }
             return items
+        }
+    }
+
+    /// What moves in a row, from its columns `media, motion_file, live_id,
+    /// duration_ms, motion_start, motion_length, still_us` starting at
+    /// `first`, read as claims: a Live Photo whose motion file is not a name
+    /// the store makes, or a Motion Photo whose video lies outside its file,
+    /// is a still.
+    private func storedMedia(_ row: SQLiteDatabase.Statement, from first: Int32, byteCount: Int) -> AssetMedia {
+        let duration = row.optionalInt(first + 3).flatMap(StoredMedia.duration(milliseconds:))
+        switch AssetMediaKind(rawValue: row.text(first)) {
+        case .video:
+            return .video(duration: duration)
+        case .livePhoto:
+            guard let file = row.optionalText(first + 1), let path = try? storedPath(of: file, for: nil),
+                let identifier = row.optionalText(first + 2).flatMap(LivePhotoIdentifier.init)
+            else { return .photo }
+            return .livePhoto(motionPath: path, identifier: identifier, duration: duration)
+        case .motionPhoto:
+            guard let range = StoredMedia.motionRange(start: row.optionalInt(first + 4), length: row.optionalInt(first + 5), fileSize: byteCount) else {
+                return .photo
+            }
+            return .motionPhoto(videoRange: range, stillTime: row.optionalInt(first + 6).flatMap(StoredMedia.stillTime(microseconds:)))
+        case .photo, nil:
+            return .photo
         }
     }
 
@@ -375,12 +473,14 @@ public actor AlbumStore {
     /// `asset`. The index is a file like any other; a row naming
     /// `../../Documents` or another asset's file is refused here, the one
     /// check before any read, write or delete through a stored name.
-    func storedPath(of file: String, for asset: String) throws(AlbumError) -> String {
-        guard Self.storedID(of: file) == asset else {
+    /// A Live Photo's motion file is named by its own content, not the
+    /// still's: `asset` is `nil` for it, and any name the store makes passes.
+    func storedPath(of file: String, for asset: String?) throws(AlbumError) -> String {
+        guard let id = Self.storedID(of: file), asset == nil || id == asset else {
             throw .storage(
                 path: database.path,
                 reason:
-                    "the index names \"\(TextLines.excerpt(file))\" as the file of asset \(asset.prefix(12)), which is not a name the store makes; nothing was done to it"
+                    "the index names \"\(TextLines.excerpt(file))\" as a file of asset \((asset ?? "").prefix(12)), which is not a name the store makes; nothing was done to it"
             )
         }
         return "\(originalsFolder)/\(file)"

@@ -12,6 +12,13 @@ extension ImageFormat {
     }
 }
 
+extension ImageFormat {
+    /// The video format stored under `identifier`, MP4 for one PhotoDeck does not list.
+    static func storedVideo(_ identifier: String) -> ImageFormat {
+        videoFormats.first { $0.identifier == identifier } ?? .mp4
+    }
+}
+
 extension CaptureDate {
     /// A capture date stored as EXIF text (``exifDateTime``) and an offset in seconds.
     static func stored(_ text: String?, utcOffsetSeconds: Int?) -> CaptureDate? {

@@ -33,6 +33,15 @@ public enum AssetMedia: Hashable, Sendable {
         }
     }
 
+    /// How long its video plays, when it has one and its container says
+    /// (a Motion Photo's is not read until it plays: `nil`).
+    public var duration: Duration? {
+        switch self {
+        case .video(let duration), .livePhoto(_, _, let duration): duration
+        case .photo, .motionPhoto: nil
+        }
+    }
+
     /// Whether the asset has a video to play (a video, a Live Photo's or
     /// Motion Photo's motion).
     public var moves: Bool { kind != .photo }

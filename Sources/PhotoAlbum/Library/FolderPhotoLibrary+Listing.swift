@@ -16,13 +16,6 @@ extension FolderPhotoLibrary {
         let motion: (range: Range<Int>, stillTime: Duration?)?
         let placeholder: ThumbHash?
 
-        /// The folder part of the path ("" at the root).
-        var folder: Substring { relative.lastIndex(of: "/").map { relative[..<$0] } ?? "" }
-        /// The file name without its extension.
-        var stem: Substring {
-            let name = relative.lastIndex(of: "/").map { relative[relative.index(after: $0)...] } ?? relative[...]
-            return name.lastIndex(of: ".").map { name[..<$0] } ?? name
-        }
     }
 
     /// Every listed row of the index.
@@ -39,29 +32,23 @@ extension FolderPhotoLibrary {
             guard Self.isWalkedPath(rows.text(0)) else { continue }
             let isVideo = rows.int(13) == 1
             let size = rows.int(1)
-            let format = isVideo ? ImageFormat.videoFormats.first { $0.identifier == rows.text(3) } ?? .mp4 : ImageFormat.stored(rows.text(3))
+            let format = isVideo ? ImageFormat.storedVideo(rows.text(3)) : ImageFormat.stored(rows.text(3))
             let info = ImageInfo(
                 format: format, size: PixelSize(width: rows.int(4), height: rows.int(5)),
                 orientation: ImageOrientation(exifValue: rows.int(6)), hasAlpha: rows.int(8) != 0, bitDepth: rows.int(7),
                 captureDate: .stored(rows.optionalText(10), utcOffsetSeconds: rows.optionalInt(11)), isAnimated: rows.int(9) != 0
             )
-            var motion: (Range<Int>, Duration?)?
-            if let start = rows.optionalInt(16), let length = rows.optionalInt(17), start >= 0, length > 0, start <= size - length {
-                motion = (start..<start + length, rows.optionalInt(18).flatMap(Self.stillTime(microseconds:)))
+            let motion = StoredMedia.motionRange(start: rows.optionalInt(16), length: rows.optionalInt(17), fileSize: size).map {
+                ($0, rows.optionalInt(18).flatMap(StoredMedia.stillTime(microseconds:)))
             }
             files.append(
                 IndexedFile(
                     relative: rows.text(0), size: size, modifiedNanoseconds: rows.int64(2), info: info, isVideo: isVideo,
                     live: rows.optionalText(14).flatMap(LivePhotoIdentifier.init),
-                    duration: rows.optionalInt(15).flatMap { (0...86_400_000).contains($0) ? .milliseconds($0) : nil },
+                    duration: rows.optionalInt(15).flatMap(StoredMedia.duration(milliseconds:)),
                     motion: motion, placeholder: StoredPlaceholder.read(rows, 12)))
         }
         return files
-    }
-
-    /// `microseconds` as a duration when it is a plausible still time (0 to 10 minutes).
-    static func stillTime(microseconds: Int) -> Duration? {
-        (0...600_000_000).contains(microseconds) ? .microseconds(microseconds) : nil
     }
 
     /// The assets `files` make: a still and a video in the same folder with
@@ -69,32 +56,25 @@ extension FolderPhotoLibrary {
     /// still's name first, then the first by path; each video pairs once),
     /// and the video is not listed apart.
     func assets(pairing files: [IndexedFile]) -> [LibraryAsset] {
-        struct Key: Hashable {
-            let folder: Substring
-            let identifier: LivePhotoIdentifier
-        }
-        var motions: [Key: [Int]] = [:]
-        for (index, file) in files.enumerated() where file.isVideo {
-            if let live = file.live { motions[Key(folder: file.folder, identifier: live), default: []].append(index) }
-        }
-        var paired = Set<Int>()
+        let stills = files.indices.filter { !files[$0].isVideo }
+        let videos = files.indices.filter { files[$0].isVideo }
+        let pairs = LivePhotoPairing.pairs(
+            stills: stills.map { LivePhotoPairing.File(path: files[$0].relative, live: files[$0].live) },
+            videos: videos.map { LivePhotoPairing.File(path: files[$0].relative, live: files[$0].live) })
         var assets: [LibraryAsset] = []
-        for file in files where !file.isVideo {
+        for (position, index) in stills.enumerated() {
+            let file = files[index]
             var media = AssetMedia.photo
-            if let live = file.live, let candidates = motions[Key(folder: file.folder, identifier: live)] {
-                let free = candidates.filter { !paired.contains($0) }.sorted { files[$0].relative < files[$1].relative }
-                if let chosen = free.first(where: { files[$0].stem == file.stem }) ?? free.first {
-                    paired.insert(chosen)
-                    media = .livePhoto(motionPath: "\(root)/\(files[chosen].relative)", identifier: live, duration: files[chosen].duration)
-                }
-            }
-            if case .photo = media, let motion = file.motion {
+            if let chosen = pairs[position].map({ files[videos[$0]] }), let live = file.live {
+                media = .livePhoto(motionPath: "\(root)/\(chosen.relative)", identifier: live, duration: chosen.duration)
+            } else if let motion = file.motion {
                 media = .motionPhoto(videoRange: motion.range, stillTime: motion.stillTime)
             }
             assets.append(makeAsset(file, media: media))
         }
-        for (index, file) in files.enumerated() where file.isVideo && !paired.contains(index) {
-            assets.append(makeAsset(file, media: .video(duration: file.duration)))
+        let paired = Set(pairs.values)
+        for (position, index) in videos.enumerated() where !paired.contains(position) {
+            assets.append(makeAsset(files[index], media: .video(duration: files[index].duration)))
         }
         return assets
     }

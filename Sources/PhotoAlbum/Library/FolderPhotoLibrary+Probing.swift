@@ -19,7 +19,11 @@ enum ProbedFile {
     /// - Throws: the reason the file could not be read, or FFmpeg's
     ///   libraries could not be loaded (so the file is tried again, not
     ///   kept as "not media").
-    static func probe(_ path: String) throws(ProbeFailure) -> ProbedFile {
+    ///
+    /// A video's format is told by the container and by the extension of
+    /// `name` (the file's own path when `nil`: a store probes its staged
+    /// copy under the name the file came with).
+    static func probe(_ path: String, namedLike name: String? = nil) throws(ProbeFailure) -> ProbedFile {
         do {
             let info = try ImageInfo(probingFileAt: path)
             // A Live Photo's still names its motion in its maker note; a Motion Photo's XMP names its video.
@@ -43,7 +47,7 @@ enum ProbedFile {
             return .notMedia
         }
         let info = ImageInfo(
-            format: videoFormat(path: path, container: video.container), size: video.video.displaySize, hasAlpha: false,
+            format: videoFormat(path: name ?? path, container: video.container), size: video.video.displaySize, hasAlpha: false,
             bitDepth: video.video.bitDepth, captureDate: video.creationDate, isAnimated: true)
         return .video(info, duration: video.duration, live: video.contentIdentifier)
     }
@@ -66,24 +70,14 @@ enum ProbedFile {
     /// otherwise), `live_id`, `duration_ms`, `motion_start`, `motion_length`
     /// and `still_us`.
     var mediaColumns: [SQLiteValue] {
-        switch self {
-        case .notMedia:
-            [.int(0), .null, .null, .null, .null, .null]
-        case .video(_, let duration, let live):
-            [.int(1), .optional(live?.rawValue), .optional(duration.map { Self.whole($0, perSecond: 1_000) }), .null, .null, .null]
-        case .photo(_, let live, let motion):
-            [
-                .int(0), .optional(live?.rawValue), .null, .optional(motion?.videoRange.lowerBound), .optional(motion?.videoRange.count),
-                .optional(motion?.stillTime.map { Self.whole($0, perSecond: 1_000_000) }),
+        guard case .notMedia = self else {
+            let media = StoredMedia(self)
+            return [
+                .int(media.kind == .video ? 1 : 0), .optional(media.live?.rawValue), .optional(media.durationMilliseconds),
+                .optional(media.motionRange?.lowerBound), .optional(media.motionRange?.count), .optional(media.stillMicroseconds),
             ]
         }
-    }
-
-    /// `duration` in whole units of 1/`perSecond` s, rounded; a time the
-    /// probes made (under a day for a video, ten minutes for a still's time).
-    private static func whole(_ duration: Duration, perSecond: Int) -> Int {
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        return Int((min(max(seconds, 0), 1e9) * Double(perSecond)).rounded())
+        return [.int(0), .null, .null, .null, .null, .null]
     }
 }
 

@@ -2,14 +2,14 @@ import Foundation
 import ImageCodecs
 
 extension FolderPhotoLibrary: PickableSource {
-    /// Rescans, then offers the matching photos in library order: stills
-    /// only (a Live Photo or a Motion Photo offers its still), since a
-    /// picked asset's bytes are handed over in memory.
+    /// Rescans, then offers the matching assets in library order, each
+    /// with its file's path and what moves in it (a video's bytes are never
+    /// read into memory: ``AlbumStore/add(_:to:)`` copies the file).
     public func candidates(matching filter: AssetFilter) async throws -> [PickedAsset] {
         try scan()
-        return try assets(matching: .all([filter, .not(.media([.video]))])).map { asset in
+        return try assets(matching: filter).map { asset in
             let path = asset.path
-            return PickedAsset(id: asset.id, info: asset.info) { () throws(ImageCodecError) -> [UInt8] in
+            return PickedAsset(id: asset.id, info: asset.info, media: asset.media, path: path) { () throws(ImageCodecError) -> [UInt8] in
                 let file = try FileByteSource(path: path)
                 return try file.bytes(at: 0, length: file.count)
             }

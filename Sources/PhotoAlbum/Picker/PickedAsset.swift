@@ -1,7 +1,7 @@
 public import ImageCodecs
 
-/// A photo the user picked: a light handle that reads and decodes only when
-/// asked, at the size asked.
+/// A photo or video the user picked: a light handle that reads and decodes
+/// only when asked, at the size asked.
 public struct PickedAsset: Sendable, Identifiable {
     /// The asset's identifier in its source (a library path, a capture name).
     public let id: String
@@ -9,19 +9,31 @@ public struct PickedAsset: Sendable, Identifiable {
     public let info: ImageInfo
     /// The crop chosen while editing, in oriented pixels; `nil` when editing was off.
     public let crop: CropRect?
+    /// What it shows: a still, a video, a Live Photo (with its motion's
+    /// path) or a Motion Photo.
+    public let media: AssetMedia
+    /// The file it is in, when it is one (a library's asset; a capture has
+    /// none): a video is copied from here, never read whole.
+    public let path: String?
     private let load: @Sendable () throws(ImageCodecError) -> [UInt8]
 
-    /// Creates a handle. `load` returns the encoded bytes when needed.
-    public init(id: String, info: ImageInfo, crop: CropRect? = nil, load: @escaping @Sendable () throws(ImageCodecError) -> [UInt8]) {
+    /// Creates a handle. `load` returns the encoded bytes when needed (a
+    /// video's file is read from `path` instead).
+    public init(
+        id: String, info: ImageInfo, crop: CropRect? = nil, media: AssetMedia = .photo, path: String? = nil,
+        load: @escaping @Sendable () throws(ImageCodecError) -> [UInt8]
+    ) {
         self.id = id
         self.info = info
         self.crop = crop
+        self.media = media
+        self.path = path
         self.load = load
     }
 
     /// The same photo with `crop` as its edit.
     func withCrop(_ crop: CropRect?) -> PickedAsset {
-        PickedAsset(id: id, info: info, crop: crop, load: load)
+        PickedAsset(id: id, info: info, crop: crop, media: media, path: path, load: load)
     }
 
     /// The encoded original.

@@ -15,6 +15,15 @@ public struct PickerConfiguration: Sendable {
     public var selectionLimit: Int
     /// Which photos are offered.
     public var filter: AssetFilter
+    /// Which kinds of asset are offered: stills by default (photos, Live
+    /// Photos and Motion Photos, each as its still, as the classic image
+    /// picker offers images unless told otherwise); add
+    /// ``AssetMediaKind/video`` to offer videos.
+    ///
+    /// ```swift
+    /// let everything = PickerConfiguration(selectionLimit: 0, media: Set(AssetMediaKind.allCases))
+    /// ```
+    public var media: Set<AssetMediaKind>
     /// Whether picked photos come back in the order they were picked (the
     /// default) rather than in the source's order.
     public var keepsSelectionOrder: Bool
@@ -26,8 +35,10 @@ public struct PickerConfiguration: Sendable {
     /// Creates a configuration.
     public init(
         sourcePreference: [PhotoSourceKind] = [.camera, .photoLibrary], selectionLimit: Int = 1, filter: AssetFilter = .everything,
-        keepsSelectionOrder: Bool = true, preselectedAssetIDs: [String] = [], editing: CropPreset? = nil
+        keepsSelectionOrder: Bool = true, preselectedAssetIDs: [String] = [], editing: CropPreset? = nil,
+        media: Set<AssetMediaKind> = PickerConfiguration.stills
     ) {
+        self.media = media
         self.sourcePreference = sourcePreference
         self.selectionLimit = max(0, selectionLimit)
         self.filter = filter
@@ -35,6 +46,11 @@ public struct PickerConfiguration: Sendable {
         self.preselectedAssetIDs = preselectedAssetIDs
         self.editing = editing
     }
+}
+
+extension PickerConfiguration {
+    /// The kinds that show a still: photos, Live Photos, Motion Photos.
+    public static let stills: Set<AssetMediaKind> = [.photo, .livePhoto, .motionPhoto]
 }
 
 /// A source passed over, and why.
@@ -128,7 +144,7 @@ public struct PickerSession: Sendable {
         guard let pickable = source as? any PickableSource else { throw .sourceCannotList(source.kind) }
         let candidates: [PickedAsset]
         do {
-            candidates = try await pickable.candidates(matching: configuration.filter)
+            candidates = try await pickable.candidates(matching: .all([configuration.filter, .media(configuration.media)]))
         } catch {
             throw .sourceFailed(source.kind, "\(error)")
         }

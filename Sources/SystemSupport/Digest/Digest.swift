@@ -42,13 +42,6 @@ package enum Digest {
             }
         }
         precondition(status == 1 && Int(length) == size, "libcrypto could not compute a digest (out of memory)")
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(size * 2)
-        for byte in digest.prefix(size) {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
+        return hexDigits(digest.prefix(size))
     }
 }

@@ -97,4 +97,21 @@ extension PhotoAlbumSnippets {
             }
         }
     }
+
+    static func importLivePhoto(store: AlbumStore) async throws {
+        let addition = try await store.importLivePhoto(still: "IMG_0001.HEIC", motion: "IMG_0001.MOV", into: "Trip")
+        if case .livePhoto(let motion, _, let duration) = addition.item.media { print(motion, duration ?? .zero) }
+    }
+
+    static func importGroups(store: AlbumStore) async throws {
+        for group in await store.importGroups(for: ["IMG_1.HEIC", "IMG_1.MOV", "clip.mp4"]) {
+            let addition = try await store.importGroup(group, into: "Trip")  // .livePhoto, then .file
+            print(group.paths, addition.isNew)
+        }
+    }
+
+    static func pickerMedia() {
+        let everything = PickerConfiguration(selectionLimit: 0, media: Set(AssetMediaKind.allCases))
+        _ = everything
+    }
 }

@@ -34,6 +34,18 @@ enum SystemSupportSnippets {
         return id
     }
 
+    static func hasher(chunk: [UInt8]) -> String {
+        let hasher = Digest.Hasher(.sha256)
+        hasher.update(chunk)  // as many times as there are chunks
+        let id = hasher.finalizeHex()
+        return id
+    }
+
+    static func stageCopy(movie: String, staging: String, originals: String) throws {
+        let staged = try DurableFile.stageCopy(of: try ReadOnlyFile(path: movie), in: staging)
+        try DurableFile.place(staged, at: "\(originals)/\(staged.sha256.prefix(2))/\(staged.sha256).mov")
+    }
+
     static func readHeader(path: String) throws {
         let file = try ReadOnlyFile(path: path)
         let header = try file.bytes(at: 0, length: 64)

@@ -1,0 +1,91 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+extension DurableFile {
+    /// How much of a file a streaming copy or digest holds at once: 1 MiB.
+    package static let copyChunkBytes = 1 << 20
+
+    /// A file copied into a folder under a temporary name, flushed, and
+    /// hashed on the way, waiting to be given its name
+    /// (``place(_:at:)``): how a store takes in a file too large to read
+    /// whole (a video) and names it by its content.
+    package struct StagedCopy: Sendable, Hashable {
+        /// The temporary file (``DurableFile/temporaryName(for:)`` of
+        /// ``DurableFile/stagedName``).
+        package let path: String
+        /// The SHA-256 of its bytes, in lowercase hex.
+        package let sha256: String
+        /// Its size in bytes.
+        package let size: Int
+    }
+
+    /// The name temporary copies are made for: ``stageCopy(of:in:mode:)``'s
+    /// files are `.staged.<16 hex>.tmp`.
+    package static let stagedName = "staged"
+
+    /// Copies `source` (every byte it had when it was opened) into a new
+    /// temporary file in `folder`, a chunk at a time, hashing as it goes,
+    /// and flushes it. On any failure the temporary file is removed.
+    ///
+    /// ```swift
+    /// let staged = try DurableFile.stageCopy(of: try ReadOnlyFile(path: movie), in: staging)
+    /// try DurableFile.place(staged, at: "\(originals)/\(staged.sha256.prefix(2))/\(staged.sha256).mov")
+    /// ```
+    package static func stageCopy(of source: ReadOnlyFile, in folder: String, mode: UInt32 = 0o644) throws(SystemError) -> StagedCopy {
+        let temporary = "\(folder)/\(temporaryName(for: stagedName))"
+        let descriptor = retryingOnInterrupt { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(mode)) }
+        guard descriptor >= 0 else { throw .current("creating", path: temporary) }
+        let hasher = Digest.Hasher(.sha256)
+        var copied = 0
+        do throws(SystemError) {
+            guard fchmod(descriptor, mode_t(mode)) == 0 else { throw .current("setting the permissions of", path: temporary) }
+            var buffer = [UInt8](repeating: 0, count: min(max(source.size, 1), copyChunkBytes))
+            while copied < source.size {
+                let count = try source.read(into: &buffer, at: copied)
+                if count == 0 { break }
+                let chunk = count == buffer.count ? buffer : Array(buffer[..<count])
+                hasher.update(chunk)
+                try writeAll(chunk, to: descriptor, path: temporary)
+                copied += count
+            }
+            guard copied == source.size else {
+                throw SystemError(operation: "reading", path: source.path, code: EIO, reason: "the file shrank while it was copied")
+            }
+            guard retryingOnInterrupt({ fsync(descriptor) }) == 0 else { throw .current("flushing", path: temporary) }
+        } catch {
+            close(descriptor)
+            unlink(temporary)
+            throw error
+        }
+        guard close(descriptor) == 0 else {
+            let error = SystemError.current("closing", path: temporary)
+            unlink(temporary)
+            throw error
+        }
+        return StagedCopy(path: temporary, sha256: hasher.finalizeHex(), size: copied)
+    }
+
+    /// Gives a staged copy its name: renames it over `path` (in the same
+    /// file system) and flushes both folders, so the rename survives a
+    /// power cut. On failure the staged file is removed.
+    package static func place(_ staged: StagedCopy, at path: String) throws(SystemError) {
+        guard rename(staged.path, path) == 0 else {
+            let error = SystemError.current("renaming into place", path: path)
+            unlink(staged.path)
+            throw error
+        }
+        let from = split(staged.path).folder
+        let to = split(path).folder
+        try syncFolder(to)
+        if from != to { try syncFolder(from) }
+    }
+
+    /// Removes a staged copy that will not be placed.
+    package static func discard(_ staged: StagedCopy) { unlink(staged.path) }
+
+    /// Whether `name` is one of ``stageCopy(of:in:mode:)``'s temporary files.
+    package static func isStagedName(_ name: String) -> Bool { isTemporaryName(name) { $0 == stagedName } }
+}
