@@ -71,6 +71,13 @@ struct PhotoAlbumCommand {
                 let path = "\(folder)/\(name.isEmpty || name.hasPrefix(".") ? item.asset.shortForm : name)"
                 try await store.export(item.asset, to: path, keeping: policy, rotatedBy: rotation, edges: trims ? .trim : .perfect)
                 Console.line("exported \(item.asset.shortForm) to \(path.oneLine)")
+                // A Live Photo's video goes beside its still, under the still's name, as a phone exports it.
+                if case .livePhoto = item.media {
+                    let motion = (path as NSString).deletingPathExtension + ".MOV"
+                    let report = try await store.exportMotion(of: item.asset, to: motion, keeping: policy)
+                    let removed = report.map { $0.removedTags.isEmpty ? "" : " (removed: \($0.removedTags.joined(separator: ", ")))" } ?? ""
+                    Console.line("exported its video to \(motion.oneLine)\(removed.oneLine)")
+                }
             }
             return 0
         case .check:

@@ -69,6 +69,14 @@ struct PhotoAlbumCommandTests {
         let json = try await Self.album(["--store", store, "list", "--json"])
         let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: String]])
         #expect(Set(rows.map { "\($0["name"] ?? "") \($0["media"] ?? "") \($0["duration"] ?? "")" }) == ["IMG_0001.JPG livePhoto 0:01", "clip.mp4 video 0:02"])
+        // Export: the still, its video beside it (no identifier by default), and the video.
+        let ids = rows.compactMap { $0["id"].map { String($0.prefix(12)) } }
+        let exported = try await Self.album(["--store", store, "export", "--to", "\(work)/out"] + ids)
+        #expect(exported.status == 0, "\(exported.standardError)")
+        #expect(
+            exported.standardOutput.contains("exported its video to \(work)/out/IMG_0001.MOV (removed: com.apple.quicktime.content.identifier)"),
+            "\(exported.standardOutput)")
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: "\(work)/out")) == ["IMG_0001.JPG", "IMG_0001.MOV", "clip.mp4"])
         let check = try await Self.album(["--store", store, "check"])
         #expect(check.status == 0, "\(check.standardOutput)")
     }

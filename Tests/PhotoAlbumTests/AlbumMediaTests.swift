@@ -123,6 +123,32 @@ struct AlbumMediaTests {
         #expect(Self.files(under: "\(scratch.path)/store/originals").isEmpty)
     }
 
+    @Test("a Live Photo's motion and a video export by remux: the identifier goes by default, the packets stay; keepAll copies byte for byte")
+    func exportMotion() async throws {
+        let scratch = Scratch()
+        defer { scratch.cleanUp() }
+        let (still, motion) = try Self.pair(scratch)
+        let store = try AlbumStore(directory: "\(scratch.path)/store")
+        try await store.createAlbum(named: "Trip")
+        let live = try await store.importLivePhoto(still: still, motion: motion, into: "Trip").item
+        let report = try #require(try await store.exportMotion(of: live.asset, to: "\(scratch.path)/out.MOV"))
+        #expect(report.removedTags.contains("com.apple.quicktime.content.identifier"), "\(report.removedTags)")
+        let probe = try ChildProcess.run("ffprobe", ["-v", "error", "-show_entries", "format_tags", "-of", "default=nw=1", "\(scratch.path)/out.MOV"])
+        #expect(probe.status == 0 && !probe.output.contains("content.identifier"), "\(probe.output)")
+        let hashes = { (path: String) in
+            try ChildProcess.run("ffmpeg", ["-v", "error", "-i", path, "-map", "0:v", "-c", "copy", "-f", "streamhash", "-hash", "md5", "-"]).output
+        }
+        #expect(try hashes("\(scratch.path)/out.MOV") == hashes(motion))
+        #expect(try await store.exportMotion(of: live.asset, to: "\(scratch.path)/kept.MOV", keeping: .keepAll) == nil)
+        #expect(try Self.bytes("\(scratch.path)/kept.MOV") == Self.bytes(motion))
+        // A video exports through export(_:to:) too; a still has no motion.
+        let video = try await store.importFile(at: try TestVideos.h264(), into: "Trip").item
+        try await store.export(video.asset, to: "\(scratch.path)/clip.mp4")
+        #expect(try hashes("\(scratch.path)/clip.mp4") == hashes(try TestVideos.h264()))
+        let photo = try await store.add(fileAt: try scratch.photo("p.jpg", seed: 3), to: "Trip")
+        await #expect(throws: AlbumError.self) { try await store.exportMotion(of: photo.asset, to: "\(scratch.path)/none.mp4") }
+    }
+
     @Test("a still added alone, then with its motion, becomes the Live Photo; the journal replays it so")
     func stillGainsMotion() async throws {
         let scratch = Scratch()

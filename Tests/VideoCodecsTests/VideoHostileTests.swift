@@ -82,6 +82,18 @@ struct VideoHostileTests {
         } catch {
             #expect(!"\(error)".isEmpty)
         }
+        // A remux of the damaged file: a copy or a typed error, and no file left half written.
+        let output = "\(path).remuxed.mp4"
+        defer { unlink(output) }
+        do {
+            let report = try VideoRemuxer.remux(fileAt: path, to: output)
+            #expect(report.outputBytes > 0 && FileManager.default.fileExists(atPath: output))
+        } catch {
+            #expect(!FileManager.default.fileExists(atPath: output), "\(error)")
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        let temporaryPrefix = "." + (output as NSString).lastPathComponent + "."
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).allSatisfy { !$0.hasPrefix(temporaryPrefix) })
     }
 
     @Test("limits: frame size, duration, stream count, header bytes and frames decoded are each refused with the bound named")

@@ -38,12 +38,14 @@ extern "C" {
     X(av_packet_alloc) X(av_packet_free) X(av_packet_unref) \
     X(avcodec_find_decoder) X(avcodec_get_name) X(avcodec_alloc_context3) X(avcodec_free_context) \
     X(avcodec_parameters_to_context) X(avcodec_open2) X(avcodec_send_packet) X(avcodec_receive_frame) \
-    X(avcodec_flush_buffers)
+    X(avcodec_flush_buffers) X(avcodec_parameters_copy) X(av_packet_rescale_ts)
 
 #define PD_FFMPEG_AVFORMAT(X) \
     X(avio_alloc_context) X(avio_context_free) X(avformat_alloc_context) X(avformat_free_context) X(avformat_open_input) \
     X(avformat_close_input) X(avformat_find_stream_info) X(av_find_best_stream) X(av_read_frame) \
-    X(av_seek_frame) X(av_stream_get_side_data)
+    X(av_seek_frame) X(av_stream_get_side_data) \
+    X(avformat_alloc_output_context2) X(avformat_new_stream) X(avformat_query_codec) X(av_stream_new_side_data) \
+    X(avio_open2) X(avio_closep) X(avformat_write_header) X(av_interleaved_write_frame) X(av_write_trailer)
 
 #define PD_FFMPEG_AVFILTER(X) \
     X(avfilter_get_by_name) X(avfilter_graph_alloc) X(avfilter_graph_free) X(avfilter_graph_create_filter) \

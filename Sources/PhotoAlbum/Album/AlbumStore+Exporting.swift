@@ -1,4 +1,6 @@
 public import ImageCodecs
+import SystemSupport
+public import VideoCodecs
 
 extension AlbumStore {
     /// A stored photo as it leaves the store (to be shared, mailed, saved
@@ -32,11 +34,63 @@ extension AlbumStore {
     }
 
     /// Writes ``exportedData(of:keeping:rotatedBy:edges:)`` to `path`
-    /// (durably: a temporary file, flushed, renamed).
+    /// (durably: a temporary file, flushed, renamed). A video is written by
+    /// ``exportMotion(of:to:keeping:)``, never read whole.
     public func export(
         _ asset: AssetID, to path: String, keeping policy: MetadataPolicy = .default, rotatedBy operation: JPEGTransform.Operation? = nil,
         edges: JPEGTransform.Edges = .perfect
     ) throws(AlbumError) {
+        if operation == nil, try assetMedia(of: asset).kind == .video {
+            _ = try exportMotion(of: asset, to: path, keeping: policy)
+            return
+        }
         try DurableFiles.write(try exportedData(of: asset, keeping: policy, rotatedBy: operation, edges: edges), to: path)
+    }
+
+    /// Writes the video of `asset` (a video, a Live Photo's motion, a
+    /// Motion Photo's video) to `path`, durably. The pictures and sound are
+    /// copied, never encoded again; the metadata `policy` does not keep
+    /// (by default location, identifying tags, timed-metadata tracks) is
+    /// removed by remuxing (``VideoCodecs/VideoRemuxer``). Under
+    /// ``ImageCore/MetadataPolicy/keepAll`` the stored file is copied byte
+    /// for byte. The container is the original's (QuickTime stays
+    /// QuickTime), MP4 for anything else.
+    ///
+    /// ```swift
+    /// let report = try await store.exportMotion(of: item.asset, to: "/tmp/IMG_0001.MOV")
+    /// print(report?.removedTags ?? [])   // ["com.apple.quicktime.location.ISO6709", ...]
+    /// ```
+    ///
+    /// - Returns: what the remux removed; `nil` for a byte-for-byte copy.
+    /// - Throws: ``AlbumError/noSuchAsset(_:)`` (also for a still with no
+    ///   video), ``AlbumError/notPlayable(path:reason:)`` when FFmpeg cannot
+    ///   copy it.
+    @discardableResult
+    public func exportMotion(of asset: AssetID, to path: String, keeping policy: MetadataPolicy = .default) throws(AlbumError) -> VideoRemuxReport? {
+        var range: Range<Int>?
+        let source: String
+        switch try assetMedia(of: asset) {
+        case .video: source = try originalPath(of: asset)
+        case .livePhoto(let motion, _, _): source = motion
+        case .motionPhoto(let videoRange, _):
+            source = try originalPath(of: asset)
+            range = videoRange
+        case .photo: throw .noSuchAsset(asset)
+        }
+        if policy.keepsAll, range == nil {
+            do {
+                let staged = try DurableFile.stageCopy(of: try ReadOnlyFile(path: source, followingSymlinks: false), in: DurableFile.split(path).folder)
+                try DurableFile.place(staged, at: path)
+            } catch {
+                throw DurableFiles.albumError(error)
+            }
+            return nil
+        }
+        let container: VideoRemuxer.Container = source.hasSuffix(".mov") ? .quickTime : .mp4
+        do {
+            return try VideoRemuxer.remux(fileAt: source, range: range, to: path, container: container, keeping: policy)
+        } catch {
+            throw .notPlayable(path: source, reason: error.description)
+        }
     }
 }

@@ -433,6 +433,18 @@ public actor AlbumStore {
         }
     }
 
+    /// What moves in a stored asset.
+    func assetMedia(of asset: AssetID) throws(AlbumError) -> AssetMedia {
+        let media: AssetMedia? = try wrap {
+            let statement = try database.prepare(
+                "SELECT media, motion_file, live_id, duration_ms, motion_start, motion_length, still_us, byte_count FROM assets WHERE id = ?"
+            ).bind(.text(asset.rawValue))
+            return try statement.step() ? storedMedia(statement, from: 0, byteCount: statement.int(7)) : nil
+        }
+        guard let media else { throw .noSuchAsset(asset) }
+        return media
+    }
+
     /// What moves in a row, from its columns `media, motion_file, live_id,
     /// duration_ms, motion_start, motion_length, still_us` starting at
     /// `first`, read as claims: a Live Photo whose motion file is not a name

@@ -83,6 +83,41 @@ extension DurableFile {
         if from != to { try syncFolder(from) }
     }
 
+    /// Creates an empty temporary file beside `path` (``temporaryName(for:)``,
+    /// `O_EXCL`, `mode`) for a writer that opens files by name (FFmpeg's
+    /// muxer), and returns its path; ``commitTemporary(_:to:)`` gives it its name.
+    package static func reserveTemporary(for path: String, mode: UInt32 = 0o644) throws(SystemError) -> String {
+        let (folder, name) = split(path)
+        let temporary = "\(folder)/\(temporaryName(for: name))"
+        let descriptor = retryingOnInterrupt { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(mode)) }
+        guard descriptor >= 0 else { throw .current("creating", path: temporary) }
+        close(descriptor)
+        return temporary
+    }
+
+    /// Flushes a file written under a reserved temporary name, renames it
+    /// over `path` and flushes the folder. On failure the temporary file is removed.
+    package static func commitTemporary(_ temporary: String, to path: String) throws(SystemError) {
+        let descriptor = retryingOnInterrupt { open(temporary, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
+        guard descriptor >= 0 else { throw .current("opening", path: temporary) }
+        let flushed = retryingOnInterrupt { fsync(descriptor) } == 0
+        let error = flushed ? nil : SystemError.current("flushing", path: temporary)
+        close(descriptor)
+        if let error {
+            unlink(temporary)
+            throw error
+        }
+        guard rename(temporary, path) == 0 else {
+            let error = SystemError.current("renaming into place", path: path)
+            unlink(temporary)
+            throw error
+        }
+        try syncFolder(split(path).folder)
+    }
+
+    /// Removes a file that will not be committed (a temporary one; missing is fine).
+    package static func discardTemporary(_ temporary: String) { unlink(temporary) }
+
     /// Removes a staged copy that will not be placed.
     package static func discard(_ staged: StagedCopy) { unlink(staged.path) }
 

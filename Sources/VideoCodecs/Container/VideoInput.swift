@@ -78,6 +78,9 @@ final class VideoInput {
     /// Whether the last failure came from the read budget.
     var isOverBudget: Bool { source.pointee.over_budget != 0 }
 
+    /// The size of the file opened (the whole file, not only the range).
+    var fileSize: Int { file.size }
+
     /// Bytes read from the file so far.
     var bytesRead: Int { Int(source.pointee.consumed) }
 

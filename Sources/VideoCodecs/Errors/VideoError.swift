@@ -32,6 +32,11 @@ public enum VideoError: Error, Hashable, Sendable, CustomStringConvertible {
     /// FFmpeg's shared libraries could not be loaded (not installed, or not
     /// the release PhotoDeck was built against); `reason` is the loader's.
     case librariesUnavailable(String)
+    /// The streams cannot be copied into the container asked for (a codec
+    /// it cannot carry); `reason` names the stream and codec.
+    case cannotRemux(String)
+    /// The output file could not be written, flushed or renamed.
+    case writeFailed(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -44,6 +49,8 @@ public enum VideoError: Error, Hashable, Sendable, CustomStringConvertible {
         case .invalidArgument(let message): "invalid argument: \(message)"
         case .cancelled: "cancelled"
         case .librariesUnavailable(let reason): "FFmpeg's libraries cannot be loaded: \(reason)"
+        case .cannotRemux(let reason): "the video cannot be copied without re-encoding: \(reason)"
+        case .writeFailed(let path, let reason): "cannot write \(path): \(reason)"
         }
     }
 }

@@ -114,4 +114,9 @@ extension PhotoAlbumSnippets {
         let everything = PickerConfiguration(selectionLimit: 0, media: Set(AssetMediaKind.allCases))
         _ = everything
     }
+
+    static func exportMotion(store: AlbumStore, item: AlbumItem) async throws {
+        let report = try await store.exportMotion(of: item.asset, to: "/tmp/IMG_0001.MOV")
+        print(report?.removedTags ?? [])  // ["com.apple.quicktime.location.ISO6709", ...]
+    }
 }

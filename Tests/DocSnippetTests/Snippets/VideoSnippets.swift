@@ -83,4 +83,15 @@ enum VideoSnippets {
             show(frame.bitmap, at: frame.time)
         }
     }
+
+    static func remux() async throws {
+        let report = try await VideoRemuxer.remux(fileAt: "IMG_0001.MOV", to: "/tmp/share.mp4")
+        print(report.removedTags, report.removedStreams)  // ["com.apple.quicktime.location.ISO6709", ...]
+    }
+
+    static func metadataTags() {
+        let place = VideoMetadataTag.kind(of: "com.apple.quicktime.location.ISO6709")  // .location
+        let date = VideoMetadataTag.kind(of: "creation_time")  // .captureDate
+        _ = (place, date)
+    }
 }
