@@ -23,6 +23,10 @@
 #include <libavutil/log.h>
 #include <libavutil/mem.h>
 #include <libavutil/pixdesc.h>
+#include <libavutil/opt.h>
+#include <libavutil/channel_layout.h>
+#include <libavutil/samplefmt.h>
+#include <libavutil/mathematics.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -32,13 +36,16 @@ extern "C" {
     X(av_malloc) X(av_free) X(av_freep) X(av_strerror) X(av_log_set_level) \
     X(av_dict_set) X(av_dict_set_int) X(av_dict_get) X(av_dict_free) \
     X(av_frame_alloc) X(av_frame_free) X(av_frame_unref) X(av_frame_move_ref) \
-    X(av_display_rotation_get) X(av_pix_fmt_desc_get)
+    X(av_display_rotation_get) X(av_pix_fmt_desc_get) \
+    X(av_opt_set) X(av_opt_set_int) X(av_channel_layout_describe) X(av_channel_layout_default) X(av_channel_layout_uninit) \
+    X(av_get_sample_fmt_name) X(av_rescale_q)
 
 #define PD_FFMPEG_AVCODEC(X) \
     X(av_packet_alloc) X(av_packet_free) X(av_packet_unref) \
     X(avcodec_find_decoder) X(avcodec_get_name) X(avcodec_alloc_context3) X(avcodec_free_context) \
     X(avcodec_parameters_to_context) X(avcodec_open2) X(avcodec_send_packet) X(avcodec_receive_frame) \
-    X(avcodec_flush_buffers) X(avcodec_parameters_copy) X(av_packet_rescale_ts)
+    X(avcodec_flush_buffers) X(avcodec_parameters_copy) X(av_packet_rescale_ts) \
+    X(avcodec_find_encoder_by_name) X(avcodec_send_frame) X(avcodec_receive_packet) X(avcodec_parameters_from_context)
 
 #define PD_FFMPEG_AVFORMAT(X) \
     X(avio_alloc_context) X(avio_context_free) X(avformat_alloc_context) X(avformat_free_context) X(avformat_open_input) \
@@ -49,7 +56,8 @@ extern "C" {
 
 #define PD_FFMPEG_AVFILTER(X) \
     X(avfilter_get_by_name) X(avfilter_graph_alloc) X(avfilter_graph_free) X(avfilter_graph_create_filter) \
-    X(avfilter_link) X(avfilter_graph_config) X(av_buffersrc_add_frame_flags) X(av_buffersink_get_frame)
+    X(avfilter_link) X(avfilter_graph_config) X(av_buffersrc_add_frame_flags) X(av_buffersink_get_frame) \
+    X(av_buffersink_set_frame_size)
 
 #define PD_FFMPEG_FIELD(name) __typeof__(name) *_Nonnull name;
 

@@ -12,6 +12,7 @@ extern "C" {
 static const int PD_AVERROR_EOF = AVERROR_EOF;
 static const int PD_AVERROR_EAGAIN = AVERROR(EAGAIN);
 static const int PD_AVERROR_EXIT = AVERROR_EXIT;
+static const int PD_AVERROR_ENCODER_NOT_FOUND = AVERROR_ENCODER_NOT_FOUND;
 static const int PD_AVERROR_INVALIDDATA = AVERROR_INVALIDDATA;
 static const int PD_AVERROR_ENOMEM = AVERROR(ENOMEM);
 static const int PD_AVERROR_EINVAL = AVERROR(EINVAL);
@@ -47,6 +48,32 @@ void pd_video_cancel(pd_video_source *source);
 
 /// Closes what `pd_video_open` opened. Safe to call twice.
 void pd_video_close(pd_video_source *source);
+
+/// What a transcode writes: H.264 (libx264) and AAC in MP4.
+typedef struct pd_transcode_options {
+    int width;                 ///< The output's coded width (even).
+    int height;                ///< The output's coded height (even).
+    int64_t video_bit_rate;    ///< Bits a second, the average aimed at.
+    int64_t audio_bit_rate;    ///< Bits a second; 0 leaves the sound out.
+    int threads;               ///< The encoder's and decoders' threads.
+    const char *preset;        ///< x264's preset (`veryfast`).
+    AVDictionary *container_metadata; ///< Copied into the output (already filtered by the caller).
+    AVDictionary *video_metadata;
+    AVDictionary *audio_metadata;
+} pd_transcode_options;
+
+/// Called after each packet written with how far the output is (0...1);
+/// a nonzero return stops the transcode (AVERROR_EXIT).
+typedef int (*pd_transcode_progress)(void *context, double fraction);
+
+/// Decodes the best video stream (and the best audio stream) of the open
+/// `source`, scales the pictures to the options' size, and encodes them as
+/// H.264 and AAC into an MP4 at `output_path` (created or truncated; the
+/// index first). The display matrix and HDR side data of the source's video
+/// stream are copied: the pictures stay as stored, and players turn them.
+/// Returns 0, or an AVERROR (AVERROR_ENCODER_NOT_FOUND without libx264).
+int pd_transcode(pd_video_source *source, const char *output_path, const pd_transcode_options *options,
+                 pd_transcode_progress progress, void *context);
 
 /// The message for an AVERROR, into `buffer` of `size` bytes.
 void pd_video_error_text(int error, char *buffer, size_t size);

@@ -149,9 +149,16 @@ final class RemuxWriter {
         }
     }
 
-    /// Copies the tags of `dictionary` that `policy` keeps (and those
-    /// playback needs) into `target`, noting the rest in `report`.
     private func copyTags(_ dictionary: OpaquePointer?, into target: inout OpaquePointer?, keeping policy: MetadataPolicy, report: inout VideoRemuxReport) {
+        Self.copyTags(dictionary, into: &target, keeping: policy, report: &report, av: av)
+    }
+
+    /// Copies the tags of `dictionary` that `policy` keeps (and those
+    /// playback needs) into `target`, noting the rest in `report`: the one
+    /// filter of a remux's and a transcode's tags.
+    static func copyTags(
+        _ dictionary: OpaquePointer?, into target: inout OpaquePointer?, keeping policy: MetadataPolicy, report: inout VideoRemuxReport, av: pd_ffmpeg
+    ) {
         var entry: UnsafeMutablePointer<AVDictionaryEntry>? = nil
         var seen = 0
         while seen < 1_024, let next = av.av_dict_get(dictionary, "", entry, AV_DICT_IGNORE_SUFFIX) {

@@ -94,4 +94,10 @@ enum VideoSnippets {
         let date = VideoMetadataTag.kind(of: "creation_time")  // .captureDate
         _ = (place, date)
     }
+
+    static func transcode() async throws {
+        let settings = VideoTranscoder.Settings(maxDimension: 1280, videoBitRate: 2_000_000)
+        let report = try await VideoTranscoder.transcode(fileAt: "clip.mov", to: "/tmp/share.mp4", settings: settings) { print($0) }
+        _ = report
+    }
 }
