@@ -189,7 +189,10 @@ let package = Package(
         // re-exports ImageCore.
         .target(
             name: "ImageCodecs",
-            dependencies: ["ImageCore", "SystemSupport", "Execution", "CTurboJPEG", "CJPEGShim", "CPNGShim", "CWebP", "CJXL", "CResample", "CHeif", "CHEVCDecoder", "CLCMS2", "CGIF", "CZlib"],
+            dependencies: [
+                "ImageCore", "SystemSupport", "Execution", "CTurboJPEG", "CJPEGShim", "CPNGShim", "CWebP", "CJXL", "CResample", "CHeif", "CHEVCDecoder",
+                "CLCMS2", "CGIF", "CZlib",
+            ],
             swiftSettings: swiftSettings
         ),
         // Videos, beside ImageCodecs on the same floor: probe, poster
@@ -240,7 +243,7 @@ let package = Package(
         ),
         .target(
             name: "ShareKit",
-            dependencies: ["ImageCore", "ImageCodecs", "ServiceKit", "SQLiteSupport", "SystemSupport", "Execution"],
+            dependencies: ["ImageCore", "ImageCodecs", "VideoCodecs", "ServiceKit", "SQLiteSupport", "SystemSupport", "Execution"],
             swiftSettings: swiftSettings
         ),
         // Photos from the network: coalesced downloads under per-host
@@ -421,7 +424,9 @@ let package = Package(
         // A fake Weibo on loopback for the client's and the example's tests.
         .target(name: "FakeWeibo", dependencies: ["ServiceKit", "ServiceKitTesting", "ImageCodecs"], path: "Tests/FakeWeibo", swiftSettings: swiftSettings),
         // Helpers every test target shares: fixtures, seeded data, fakes, waiting on events.
-        .target(name: "TestSupport", dependencies: ["ImageCodecs", "PhotoAlbum", "CZlib", "CGIF", "SystemSupport"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
+        .target(
+            name: "TestSupport", dependencies: ["ImageCodecs", "PhotoAlbum", "CZlib", "CGIF", "SystemSupport"], path: "Tests/TestSupport",
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "SQLiteSupportTests",
             dependencies: ["SQLiteSupport"],
@@ -470,7 +475,8 @@ let package = Package(
         // The README's and doc comments' code samples, compiled (and checked to be there).
         .testTarget(
             name: "DocSnippetTests",
-            dependencies: ["Execution", 
+            dependencies: [
+                "Execution",
                 "ImageCodecs", "PhotoAlbum", "PhotoBrowser", "PhotoViewer", "ShareKit", "ServiceKit", "ShareKitTesting", "ServiceKitTesting", "WeiboKit",
                 "WeiboShare",
                 "WeChatShare", "WeChatAppShare", "WeChatAppShareTesting", "SystemSupport", "TestSupport", "ImageLoading", "VideoCodecs", "ImageCore",

@@ -5,8 +5,8 @@ import ShareKit
 /// The parsed command line of photo-share.
 struct Arguments {
     static let usage = """
-        usage: photo-share targets [--dry-run] [--text TEXT] [--link URL] [IMAGE...]
-               photo-share share --to PROVIDER/DESTINATION [--text TEXT] [--link URL [--title T] [--summary S]]
+        usage: photo-share targets [--dry-run] [--text TEXT] [--link URL] [--video FILE] [IMAGE...]
+               photo-share share --to PROVIDER/DESTINATION [--text TEXT] [--link URL [--title T] [--summary S]] [--video FILE]
                                  [--keep-location] [--keep-metadata] [--dry-run [--json]] [--verbose]
                                  [--api-base URL] [--credentials FILE] [IMAGE...]
 
@@ -25,7 +25,10 @@ struct Arguments {
           PHOTODECK_WECHAT_ACCOUNT   subscription or service: applies its broadcast quota (1 a day, 4 a month)
           PHOTODECK_WECOM_KEY        a WeCom group robot's webhook key
 
-        Photos leave without their GPS position, serial numbers, owner's name, XMP and IPTC; their
+        --video FILE shares a video (MP4, MOV...): remuxed when the destination takes its codecs, size and
+        bytes, else transcoded to H.264/AAC MP4 to fit (wecom/session takes one, up to 20 MB, as a file).
+
+        Photos and videos leave without their GPS position, serial numbers, owner's name, XMP and IPTC; their
         capture date, camera and colour profile stay. --keep-location keeps the position too;
         --keep-metadata sends every byte of metadata as it is.
 
@@ -45,6 +48,7 @@ struct Arguments {
     var text: String?
     var link: ShareLink?
     var images: [String] = []
+    var video: String?
     var dryRun = false
     var json = false
     var verbose = false
@@ -79,6 +83,7 @@ struct Arguments {
                 linkURL = url
             case "--title": title = try value(argument)
             case "--summary": summary = try value(argument)
+            case "--video": video = try value(argument)
             case "--dry-run": dryRun = true
             case "--json": json = true
             case "--verbose", "-v": verbose = true

@@ -47,7 +47,7 @@ struct PhotoShareCommand {
         for path in arguments.images {
             images.append(.encoded(try readInputFile(path)))
         }
-        var content = ShareContent(text: arguments.text, images: images, link: arguments.link)
+        var content = ShareContent(text: arguments.text, images: images, link: arguments.link, video: arguments.video.map { ShareVideo(path: $0) })
         if arguments.metadata.keepsEverything { content.metadata = .keepAll }
         if arguments.metadata.keepsLocation { content.metadata.keepsLocation = true }
 
@@ -80,17 +80,31 @@ struct PhotoShareCommand {
                 throw CLIError("no configured provider offers \(provider)/\(destination); `photo-share targets` lists them")
             }
             let operation = await center.startShare(content, to: target)
+            var shownPercent = -10
             for await event in operation.events {
-                if case .finished = event, arguments.verbose { Console.error("finished sharing to \(target)") }
+                switch event {
+                case .finished where arguments.verbose: Console.error("finished sharing to \(target)")
+                case .converting(let fraction) where arguments.verbose:
+                    // Every tenth, on standard error: the JSON of --json stays one document.
+                    let percent = Int(fraction * 100)
+                    if percent >= shownPercent + 10 {
+                        shownPercent = percent
+                        Console.error("converting the video: \(percent)%")
+                    }
+                default: break
+                }
             }
             let outcome = try await operation.outcome()
             if arguments.dryRun {
-                // What each image carries no more, from the same adaptation the share went through.
-                let removed = try await Self.removedMetadata(content, target: target, providers: registered)
+                // What each image carries no more, and the video the destination would receive,
+                // from the same adaptation the share went through.
+                let prepared = try await Self.prepared(content, target: target, providers: registered)
+                let removed = prepared?.images.map { $0.removedMetadata.sorted() } ?? []
                 if arguments.json {
                     var document = recorder.document(target: target)
                     if case .object(var fields) = document {
                         fields["images"] = .array(removed.map { kinds in ["removedMetadata": .array(kinds.map { .string($0.description) })] })
+                        if let video = prepared?.video { fields["video"] = Self.describe(video) }
                         document = .object(fields)
                     }
                     Console.json(Data(document.encoded()))
@@ -98,6 +112,7 @@ struct PhotoShareCommand {
                     for (index, kinds) in removed.enumerated() where !kinds.isEmpty {
                         Console.line("image \(index + 1): removed \(kinds.map(\.description).joined(separator: ", "))")
                     }
+                    if let video = prepared?.video { Console.line(Self.line(for: video)) }
                     Console.line("dry run: nothing was sent")
                 }
                 return 0
@@ -113,14 +128,35 @@ struct PhotoShareCommand {
         }
     }
 
-    /// The metadata each image of `content` loses on the way to `target`, by the
-    /// adaptation the center applies (sorted kinds, one list per image).
-    static func removedMetadata(_ content: ShareContent, target: ShareTarget, providers: [any ShareProvider]) async throws -> [[MetadataKind]] {
+    /// `content` as the center adapts it for `target` (`nil` when no provider offers it).
+    static func prepared(_ content: ShareContent, target: ShareTarget, providers: [any ShareProvider]) async throws -> PreparedContent? {
         guard let provider = providers.first(where: { $0.id == target.provider }),
             let constraints = provider.constraints(for: target.destination)
-        else { return [] }
-        let prepared = try await ImageWorkers.shared.run { try ContentAdapter().prepare(content, for: constraints) }
-        return prepared.images.map { $0.removedMetadata.sorted() }
+        else { return nil }
+        return try await ImageWorkers.shared.run { try ContentAdapter().prepare(content, for: constraints) }
+    }
+
+    /// The video a destination receives, for `--json`.
+    static func describe(_ video: PreparedContent.Video) -> JSONValue {
+        [
+            "bytes": .number(Double(video.byteCount)), "width": .number(Double(video.size.width)), "height": .number(Double(video.size.height)),
+            "seconds": .number(video.duration.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 } ?? 0),
+            "codecs": .array(video.codecs.map { .string($0) }), "transcoded": .bool(video.isTranscoded),
+            "removedMetadata": .array(video.removedMetadata.sorted().map { .string($0.description) }),
+            "removedTags": .array(video.removedTags.map { .string($0) }), "removedTracks": .array(video.removedStreams.map { .string($0) }),
+        ]
+    }
+
+    /// `video: 320x240 h264/aac 2.0 s, 101 KB, remuxed; removed location (location, ...)`.
+    static func line(for video: PreparedContent.Video) -> String {
+        let seconds = video.duration.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 } ?? 0
+        var line = "video: \(video.size) \(video.codecs.joined(separator: "/")) \(String(format: "%.1f", seconds)) s, \(video.byteCount) bytes, "
+        line += video.isTranscoded ? "transcoded" : "remuxed"
+        if !video.removedMetadata.isEmpty {
+            line += "; removed \(video.removedMetadata.sorted().map(\.description).joined(separator: ", ")) (\(video.removedTags.joined(separator: ", ")))"
+        }
+        if !video.removedStreams.isEmpty { line += "; left out \(video.removedStreams.joined(separator: ", "))" }
+        return line.oneLine
     }
 
     /// "sign-in needed", "no network", "not set up".

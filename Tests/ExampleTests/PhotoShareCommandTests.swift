@@ -192,4 +192,39 @@ struct PhotoShareCommandTests {
         let text = try await run(["share", "--to", "weibo/timeline", "--dry-run", "--text", "hi", photo])
         #expect(text.standardOutput.contains("image 1: removed location, identifying, xmp, comment"), "\(text.standardOutput)")
     }
+
+    @Test(
+        "a phone video to WeCom: --dry-run shows what the group would get (size, length, codecs, what was removed); a real run uploads it without its location")
+    func video() async throws {
+        let video = try TestVideos.make(
+            "share-phone.mov",
+            [
+                "-i", try TestVideos.h264(), "-c", "copy", "-metadata", "location=+35.6895+139.6917/",
+                "-metadata", "com.apple.quicktime.location.ISO6709=+35.6895+139.6917+040.000/", "-movflags", "use_metadata_tags",
+            ])
+        let dry = try await run(["share", "--to", "wecom/session", "--dry-run", "--video", video])
+        #expect(dry.status == 0, "\(dry.standardError)")
+        #expect(dry.standardOutput.contains("video: 320x240 h264/aac 2.0 s,"), "\(dry.standardOutput)")
+        #expect(
+            dry.standardOutput.contains("remuxed; removed location (com.apple.quicktime.location.ISO6709, location-eng, location)"), "\(dry.standardOutput)")
+        let json = try await run(["share", "--to", "wecom/session", "--dry-run", "--json", "--video", video])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let described = try #require(document["video"] as? [String: Any])
+        #expect(described["codecs"] as? [String] == ["h264", "aac"] && described["transcoded"] as? Bool == false, "\(described)")
+
+        let server = try LoopbackHTTPServer { request in
+            let answer: JSONValue =
+                request.target.hasPrefix("/cgi-bin/webhook/upload_media") ? ["errcode": 0, "errmsg": "ok", "media_id": "m1"] : ["errcode": 0, "errmsg": "ok"]
+            return .respond(status: 200, body: answer.encoded())
+        }
+        defer { server.stop() }
+        let posted = try await run(["share", "--to", "wecom/session", "--api-base", server.url(path: "").absoluteString, "--verbose", "--video", video])
+        #expect(posted.status == 0, "\(posted.standardError)")
+        let upload = try #require(server.requests.first)
+        let parts = MultipartForm.parts(of: upload.body, contentType: upload.headers["content-type"] ?? "") ?? []
+        let file = try #require(parts.first { $0.name == "media" })
+        #expect(file.filename == "video.mp4")
+        let tags = try ExifTool.tags(of: file.data, fileExtension: "mp4")
+        #expect(!tags.keys.contains { $0.lowercased().contains("gps") || $0.lowercased().contains("location") }, "\(tags)")
+    }
 }

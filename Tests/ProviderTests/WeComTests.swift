@@ -38,6 +38,63 @@ struct WeComTests {
         #expect(requests[1].json == ["msgtype": "text", "text": ["content": "团队合影"]])
     }
 
+    @Test("a video is uploaded as a file, then posted by its media_id, then the text; what is uploaded has no location (ffprobe, exiftool)")
+    func video() async throws {
+        let server = try LoopbackHTTPServer { request in
+            request.route == "POST /cgi-bin/webhook/upload_media"
+                ? ok(["errcode": 0, "errmsg": "ok", "type": "file", "media_id": "3a8asd892asd8asd", "created_at": "1380000000"])
+                : ok(["errcode": 0, "errmsg": "ok"])
+        }
+        defer { server.stop() }
+        let source = try TestVideos.make(
+            "wecom-phone.mov",
+            ["-i", try TestVideos.h264(), "-c", "copy", "-metadata", "location=+35.6895+139.6917/", "-metadata", "com.apple.quicktime.make=Apple"])
+        let provider = provider(server)
+        let constraints = try #require(provider.constraints(for: .session))
+        let content = try ContentAdapter().prepare(ShareContent(text: "海边", video: ShareVideo(path: source)), for: constraints)
+        let video = try #require(content.video)
+        #expect(!video.isTranscoded && video.removedMetadata.contains(.location))
+        let outcome = try await provider.share(content, to: .session, credential: nil)
+        #expect(outcome == .posted(ShareReceipt()))
+        let requests = server.requests
+        #expect(requests.map(\.route) == ["POST /cgi-bin/webhook/upload_media", "POST /cgi-bin/webhook/send", "POST /cgi-bin/webhook/send"])
+        #expect(requests[0].queryItems["type"] == "file" && requests[0].queryItems["key"] == Self.key)
+        #expect(requests[1].json == ["msgtype": "file", "file": ["media_id": "3a8asd892asd8asd"]])
+        #expect(requests[2].json == ["msgtype": "text", "text": ["content": "海边"]])
+        let uploaded = try #require(requests[0].formParts["media"])
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("wecom-\(UUID().uuidString).mp4").path
+        try Data(uploaded).write(to: URL(fileURLWithPath: file))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let probe = try ChildProcess.run("ffprobe", ["-v", "error", "-show_entries", "format_tags:stream=codec_name", "-of", "default=nw=1", file])
+        #expect(probe.status == 0 && probe.output.contains("codec_name=h264") && !probe.output.contains("location"), "\(probe.output)")
+        let tags = try ExifTool.tags(of: uploaded, fileExtension: "mp4")
+        #expect(!tags.keys.contains { $0.lowercased().contains("gps") || $0.lowercased().contains("location") }, "\(tags)")
+        // The prepared file goes with the prepared content.
+        let path = video.path
+        #expect(FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test("a video over 20 MB even at the lowest rate is refused; a video the robot cannot read back is an error, not a post")
+    func videoLimits() async throws {
+        let server = try LoopbackHTTPServer { _ in ok(["errcode": 0, "errmsg": "ok"]) }
+        defer { server.stop() }
+        var constraints = try #require(provider(server).constraints(for: .session))
+        constraints.videos?.maxBytes = 2_000
+        #expect {
+            try ContentAdapter().prepare(ShareContent(video: ShareVideo(path: try TestVideos.h264())), for: constraints)
+        } throws: { error in
+            guard case ShareError.invalidContent(let violations) = error else { return false }
+            return violations == [.videoTooLarge(maxBytes: 2_000)]
+        }
+        // Answered without a media_id: an error, and nothing posted.
+        let empty = try LoopbackHTTPServer { _ in ok(["errcode": 0, "errmsg": "ok"]) }
+        defer { empty.stop() }
+        let prepared = try ContentAdapter().prepare(
+            ShareContent(video: ShareVideo(path: try TestVideos.h264())), for: try #require(provider(empty).constraints(for: .session)))
+        await #expect(throws: ShareError.self) { try await provider(empty).share(prepared, to: .session, credential: nil) }
+        #expect(empty.requests.map(\.route) == ["POST /cgi-bin/webhook/upload_media"])
+    }
+
     @Test("a link is a news card, trimmed to the robot's byte limits without splitting a character")
     func newsCard() async throws {
         let server = try LoopbackHTTPServer { _ in ok(["errcode": 0, "errmsg": "ok"]) }

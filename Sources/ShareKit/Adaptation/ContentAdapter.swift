@@ -20,12 +20,24 @@ public struct ContentAdapter: Sendable {
     /// The codecs that read and write images (an app's own codecs work for
     /// sharing once registered there).
     public var registry: ImageCodecRegistry
+    /// Where prepared videos are written (a folder of the adapter's own,
+    /// made 0700; ``defaultWorkFolder`` when `nil` is given); each file is
+    /// removed when its prepared content goes.
+    public var workFolder: String
 
     /// Creates an adapter.
-    public init(minimumQuality: Int = 40, preferredQuality: Int = 90, registry: ImageCodecRegistry = .shared) {
+    public init(
+        minimumQuality: Int = 40, preferredQuality: Int = 90, registry: ImageCodecRegistry = .shared, workFolder: String? = nil
+    ) {
         self.minimumQuality = minimumQuality
         self.preferredQuality = preferredQuality
         self.registry = registry
+        self.workFolder = workFolder ?? Self.defaultWorkFolder
+    }
+
+    /// `photodeck-share-<uid>` in the temporary folder: the user's own.
+    public static var defaultWorkFolder: String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("photodeck-share-\(getuid())").path
     }
 
     /// The content, prepared; or ``ShareError/invalidContent(_:)`` listing
@@ -33,6 +45,15 @@ public struct ContentAdapter: Sendable {
     /// ``ShareConstraints/violations(of:)``, then unreadable images and byte
     /// caps that cannot be met).
     public func prepare(_ content: ShareContent, for constraints: ShareConstraints) throws(ShareError) -> PreparedContent {
+        try prepare(content, for: constraints, progress: nil, isCancelled: nil)
+    }
+
+    /// ``prepare(_:for:)`` telling how far a video's remux or transcode is
+    /// (0...1), and asking `isCancelled` between its packets (a `true`
+    /// stops it with ``ShareError/cancelled``). Blocks the calling thread.
+    public func prepare(
+        _ content: ShareContent, for constraints: ShareConstraints, progress: (@Sendable (Double) -> Void)?, isCancelled: (@Sendable () -> Bool)?
+    ) throws(ShareError) -> PreparedContent {
         var violations = constraints.violations(of: content)
         var adjustments: [String] = []
         var encodes = 0
@@ -101,9 +122,31 @@ public struct ContentAdapter: Sendable {
             }
         }
 
-        // The thumbnail, from the link's picture or the first image.
+        // The video: remuxed under the policy, or transcoded to the rules.
+        var video: PreparedContent.Video?
+        if let rule = constraints.videos, let source = content.video, violations.isEmpty {
+            let policy = content.metadata.narrowed(by: rule.metadata)
+            switch fitVideo(source, rule: rule, policy: policy, progress: progress, isCancelled: isCancelled) {
+            case .success(let prepared):
+                let how = prepared.isTranscoded ? "transcoded" : "remuxed"
+                adjustments.append("\(how) the video to \(prepared.codecs.joined(separator: "/")) MP4 \(prepared.size), \(prepared.byteCount) bytes")
+                if !prepared.removedMetadata.isEmpty {
+                    adjustments.append("removed \(prepared.removedMetadata.sorted().map(\.description).joined(separator: ", ")) from the video")
+                }
+                if !prepared.removedStreams.isEmpty { adjustments.append("left out the video's \(prepared.removedStreams.joined(separator: ", ")) tracks") }
+                video = prepared
+            case .failure(.unreadable(let reason)): violations.append(.unreadableVideo(reason))
+            case .failure(.tooLong(let seconds, let maxSeconds)): violations.append(.videoTooLong(seconds: seconds, maxSeconds: maxSeconds))
+            case .failure(.tooLarge): violations.append(.videoTooLarge(maxBytes: rule.maxBytes))
+            case .failure(.cancelled): throw .cancelled
+            case .failure(.failed(let error)): throw .adaptationFailed(UnderlyingError(error, context: "the video"))
+            }
+        }
+
+        // The thumbnail, from the link's picture, the first image, or the video's first frame.
         var thumbnail: PreparedContent.Image?
-        if let rule = constraints.thumbnail, let source = content.link?.thumbnail ?? content.images.first {
+        let poster = constraints.thumbnail != nil && content.link?.thumbnail == nil && content.images.isEmpty ? content.video.flatMap(posterImage) : nil
+        if let rule = constraints.thumbnail, let source = content.link?.thumbnail ?? content.images.first ?? poster {
             let policy = content.metadata.narrowed(by: rule.metadata)
             switch fit(
                 source, formats: [rule.format], maxBytes: rule.maxBytes, box: rule.maxSize, crop: content.link == nil ? nil : rule.crop,
@@ -120,6 +163,7 @@ public struct ContentAdapter: Sendable {
         }
 
         guard violations.isEmpty else { throw .invalidContent(violations) }
-        return PreparedContent(text: finalText, images: images, link: link, thumbnail: thumbnail, adjustments: adjustments, encodeCount: encodes)
+        return PreparedContent(
+            text: finalText, images: images, link: link, thumbnail: thumbnail, adjustments: adjustments, encodeCount: encodes, video: video)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ImageCodecs
+import Synchronization
 import SystemSupport
 
 extension ShareCenter {
@@ -33,9 +34,20 @@ extension ShareCenter {
         events.yield(.preparing)
         let (provider, constraints, credential) = try await admit(id, content, to: target, account: account, holds: holds)
         let adapter = self.adapter
-        let prepared = try await ImageWorkers.shared.run { () throws(ShareError) -> PreparedContent in
-            try adapter.prepare(content, for: constraints)
+        // A video's remux or transcode reports how far it is, and stops between packets when the share is cancelled.
+        let stop = Atomic<Bool>(false)
+        let preparation = await withTaskCancellationHandler {
+            await ImageWorkers.shared.run { () -> Result<PreparedContent, ShareError> in
+                Result { () throws(ShareError) -> PreparedContent in
+                    try adapter.prepare(
+                        content, for: constraints, progress: { events.yield(.converting(fraction: $0)) },
+                        isCancelled: { stop.load(ordering: .relaxed) })
+                }
+            }
+        } onCancel: {
+            stop.store(true, ordering: .relaxed)
         }
+        let prepared = try preparation.get()
         if Task.isCancelled { throw .cancelled }
         let destination = target.destination
         let sender = credential?.account ?? account

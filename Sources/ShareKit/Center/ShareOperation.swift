@@ -4,6 +4,8 @@ public import Foundation
 public enum ShareEvent: Hashable, Sendable {
     /// Adapting the content to the provider.
     case preparing
+    /// Remuxing or transcoding the video: `fraction` of it is done (0...1, never going back).
+    case converting(fraction: Double)
     /// Uploading: `sent` of `total` bytes of the whole share (all its
     /// requests). `total` is announced before the first request and only
     /// grows; `sent` never goes back.

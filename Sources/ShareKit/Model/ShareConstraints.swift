@@ -111,6 +111,8 @@ public struct ShareConstraints: Hashable, Sendable {
     public var text: Text?
     /// Image rules; `nil` when it takes no images.
     public var images: Images?
+    /// Video rules; `nil` when it takes no video.
+    public var videos: Videos?
     /// Thumbnail rules; `nil` when it wants none.
     public var thumbnail: Thumbnail?
     /// How links are taken.
@@ -127,10 +129,11 @@ public struct ShareConstraints: Hashable, Sendable {
     /// Creates constraints.
     public init(
         text: Text?, images: Images?, thumbnail: Thumbnail? = nil, links: Links = .inText, allowsMixedContent: Bool = true,
-        linkCounting: TextCounting = .characters, maxLinkBytes: Int? = nil
+        linkCounting: TextCounting = .characters, maxLinkBytes: Int? = nil, videos: Videos? = nil
     ) {
         self.text = text
         self.images = images
+        self.videos = videos
         self.thumbnail = thumbnail
         self.links = links
         self.allowsMixedContent = allowsMixedContent

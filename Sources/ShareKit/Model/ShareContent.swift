@@ -29,7 +29,7 @@ public struct ShareLink: Hashable, Sendable {
     }
 }
 
-/// What the user wants to share: text, images, a link, or any combination.
+/// What the user wants to share: text, images, a link, a video, or any combination.
 ///
 /// ```swift
 /// let content = ShareContent(text: "Sunset at the pier 🌅", images: [.encoded(jpegBytes)])
@@ -51,6 +51,9 @@ public struct ShareContent: Hashable, Sendable {
     public var images: [ShareImage]
     /// A link.
     public var link: ShareLink?
+    /// A video (remuxed or transcoded to the destination's rules when it is
+    /// prepared; see ``ShareConstraints/Videos``).
+    public var video: ShareVideo?
     /// What happens to text longer than the destination takes; `nil`
     /// follows the destination's rule (``ShareConstraints/Text/overflow``).
     public var textOverflow: TextOverflow?
@@ -60,15 +63,17 @@ public struct ShareContent: Hashable, Sendable {
 
     /// Creates content.
     public init(
-        text: String? = nil, images: [ShareImage] = [], link: ShareLink? = nil, textOverflow: TextOverflow? = nil, metadata: MetadataPolicy = .default
+        text: String? = nil, images: [ShareImage] = [], link: ShareLink? = nil, textOverflow: TextOverflow? = nil, metadata: MetadataPolicy = .default,
+        video: ShareVideo? = nil
     ) {
         self.text = text
         self.images = images
         self.link = link
+        self.video = video
         self.textOverflow = textOverflow
         self.metadata = metadata
     }
 
     /// Whether there is nothing to share.
-    public var isEmpty: Bool { (text ?? "").isEmpty && images.isEmpty && link == nil }
+    public var isEmpty: Bool { (text ?? "").isEmpty && images.isEmpty && link == nil && video == nil }
 }

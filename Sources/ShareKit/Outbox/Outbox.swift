@@ -110,8 +110,17 @@ public actor Outbox {
     }
 
     /// Queues a share; it is sent by the next ``process()``.
+    ///
+    /// - Throws: ``ShareError/unavailable(reason:)`` for content with a
+    ///   video: the outbox keeps what it sends in its own database, and a
+    ///   video is not copied there yet (a path kept instead would be a claim
+    ///   any file could answer). Share a video through ``ShareCenter``
+    ///   directly.
     @discardableResult
     public func enqueue(_ content: ShareContent, to target: ShareTarget, account: String? = nil) throws(ShareError) -> UUID {
+        guard content.video == nil else {
+            throw .unavailable(reason: "the outbox does not queue videos yet; share the video directly")
+        }
         let id = UUID()
         do {
             let stored = try JSONEncoder().encode(try StoredContent(content))

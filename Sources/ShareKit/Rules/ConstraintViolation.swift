@@ -36,6 +36,18 @@ public enum ConstraintViolation: Hashable, Sendable, CustomStringConvertible {
     case noWritableFormat([ImageFormat])
     /// The preview thumbnail cannot be read or made small enough.
     case thumbnailUnavailable(String)
+    /// The destination takes no video.
+    case videoNotAccepted
+    /// A video with images or a link, where the destination takes one thing at a time.
+    case videoWithOtherContent
+    /// Text with a video, where a video share carries no text.
+    case textWithVideo
+    /// The video cannot be read (`reason` says why).
+    case unreadableVideo(String)
+    /// The video is longer than the destination takes (it is never cut).
+    case videoTooLong(seconds: Int, maxSeconds: Int)
+    /// The video cannot be made smaller than `maxBytes` at any quality PhotoDeck accepts.
+    case videoTooLarge(maxBytes: Int)
 
     public var description: String {
         switch self {
@@ -54,6 +66,12 @@ public enum ConstraintViolation: Hashable, Sendable, CustomStringConvertible {
         case .imageTooLarge(let index, let maxBytes): "image \(index + 1) cannot be made smaller than \(maxBytes) bytes"
         case .noWritableFormat(let formats): "none of the accepted formats (\(formats.map(\.description).joined(separator: ", "))) can be written"
         case .thumbnailUnavailable(let reason): "no preview thumbnail can be made: \(reason)"
+        case .videoNotAccepted: "this destination takes no video"
+        case .videoWithOtherContent: "a video cannot go with images or a link here; share them separately"
+        case .textWithVideo: "a video cannot carry text here; share the text on its own"
+        case .unreadableVideo(let reason): "the video cannot be read: \(reason)"
+        case .videoTooLong(let seconds, let maxSeconds): "the video is \(seconds) s long; at most \(maxSeconds) s can be shared here"
+        case .videoTooLarge(let maxBytes): "the video cannot be made smaller than \(maxBytes) bytes"
         }
     }
 }

@@ -50,6 +50,15 @@ extension ShareConstraints {
                 found.append(.imagesNotAccepted)
             }
         }
+
+        if content.video != nil {
+            if let rule = videos {
+                if !rule.acceptsText, !text.isEmpty || linkInText != nil { found.append(.textWithVideo) }
+                if !allowsMixedContent, content.link != nil || !content.images.isEmpty { found.append(.videoWithOtherContent) }
+            } else {
+                found.append(.videoNotAccepted)
+            }
+        }
         return found
     }
 }

@@ -30,13 +30,17 @@ enum VideoWorkers {
 /// the job on its worker thread.
 final class VideoCancellation: Sendable {
     private let raised = Atomic<Bool>(false)
+    /// A synchronous caller's own question, asked with the flag.
+    private let poll: (@Sendable () -> Bool)?
+
+    init(polling poll: (@Sendable () -> Bool)? = nil) { self.poll = poll }
 
     /// A flag never raised, for callers without a task.
     static let never = VideoCancellation()
 
     func cancel() { raised.store(true, ordering: .relaxed) }
 
-    var isCancelled: Bool { raised.load(ordering: .relaxed) }
+    var isCancelled: Bool { raised.load(ordering: .relaxed) || poll?() == true }
 
     /// Throws ``VideoError/cancelled`` once raised.
     func check() throws(VideoError) {

@@ -33,13 +33,17 @@ public enum VideoRemuxer {
     /// - Throws: the probe's errors for the input (limits, damage),
     ///   ``VideoError/cannotRemux(_:)`` when a stream's codec cannot go into
     ///   `container`, ``VideoError/writeFailed(path:reason:)``.
+    ///
+    /// `isCancelled` is asked between packets; a `true` stops the remux with
+    /// ``VideoError/cancelled``, `output` left as it was.
     @discardableResult
     public static func remux(
         fileAt path: String, range: Range<Int>? = nil, to output: String, container: Container = .mp4, keeping policy: MetadataPolicy = .default,
-        limits: VideoLimits = .default, progress: (@Sendable (Double) -> Void)? = nil
+        limits: VideoLimits = .default, progress: (@Sendable (Double) -> Void)? = nil, isCancelled: (@Sendable () -> Bool)? = nil
     ) throws(VideoError) -> VideoRemuxReport {
         try remux(
-            fileAt: path, range: range, to: output, container: container, keeping: policy, limits: limits, progress: progress, cancellation: .never)
+            fileAt: path, range: range, to: output, container: container, keeping: policy, limits: limits, progress: progress,
+            cancellation: VideoCancellation(polling: isCancelled))
     }
 
     /// ``remux(fileAt:range:to:container:keeping:limits:progress:)`` on

@@ -40,6 +40,20 @@ public enum VideoTranscoder {
     /// The presets x264 has: a preset is passed to it by name, so only these are.
     static let presets: Set<String> = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow"]
 
+    /// Transcodes the video at `path` (or `range` of it) into `output`,
+    /// blocking the calling thread (a worker's, never Swift's cooperative
+    /// pool): `isCancelled` is asked between packets, and a `true` stops
+    /// it with ``VideoError/cancelled``, `output` left as it was.
+    @discardableResult
+    public static func transcode(
+        fileAt path: String, range: Range<Int>? = nil, to output: String, settings: Settings, keeping policy: MetadataPolicy = .default,
+        limits: VideoLimits = .default, progress: (@Sendable (Double) -> Void)? = nil, isCancelled: (@Sendable () -> Bool)?
+    ) throws(VideoError) -> VideoRemuxReport {
+        try transcode(
+            fileAt: path, range: range, to: output, settings: settings, keeping: policy, limits: limits, progress: progress,
+            cancellation: VideoCancellation(polling: isCancelled))
+    }
+
     /// Transcodes on PhotoDeck's video worker threads; `progress` is told
     /// how far the output is (0...1); cancelling the task stops it and
     /// leaves `output` as it was.

@@ -13,6 +13,11 @@ import SystemSupport
 /// ``ShareKit/ShareError/partiallyPosted(posted:total:failure:)``. The robot takes 20
 /// messages a minute (``messagesPerMinute``), which the center applies.
 ///
+/// A video goes as the robot's file message: uploaded first
+/// (`webhook/upload_media?type=file`, at most 20 MB, kept by WeCom for
+/// three days), then posted by its `media_id`; the robot has no video
+/// message of its own. Text goes after it as a message of its own.
+///
 /// ```swift
 /// let wecom = WeComWebhookProvider(configuration: .init(webhookKey: key))
 /// await center.register(wecom)
@@ -24,6 +29,9 @@ public struct WeComWebhookProvider: ShareProvider {
     /// picture with text is two messages, so the center counts shares
     /// against half of it.
     public static let messagesPerMinute = 20
+
+    /// The robot's file limit: 20 MB.
+    public static let maxFileBytes = 20 * 1024 * 1024
 
     /// Where WeCom's API lives: `https://qyapi.weixin.qq.com`.
     public static let defaultAPIBase = URL(string: "https://qyapi.weixin.qq.com")!
@@ -73,7 +81,8 @@ public struct WeComWebhookProvider: ShareProvider {
             text: .init(maxLength: 2048, counting: .utf8Bytes),
             images: .init(maxCount: 1, maxBytes: 2 * 1024 * 1024, formats: [.jpeg, .png]),
             links: .object(maxTitleLength: 128, maxSummaryLength: 512),
-            allowsMixedContent: false
+            allowsMixedContent: false,
+            videos: .init(maxBytes: Self.maxFileBytes)
         )
     }
 
@@ -88,17 +97,22 @@ public struct WeComWebhookProvider: ShareProvider {
     }
 
     public func plannedUploadBytes(for content: PreparedContent, to destination: ShareDestination) -> Int64 {
-        // Each message is one JSON body; a picture goes as base64 (4/3 of its bytes).
-        Int64(Self.messages(for: content).reduce(0) { $0 + $1.encoded().count })
+        // Each message is one JSON body; a picture goes as base64 (4/3 of its bytes); a video is uploaded as it is.
+        Int64(Self.messages(for: content).reduce(0) { $0 + $1.encoded().count } + (content.video?.byteCount ?? 0))
     }
 
     public func share(_ content: PreparedContent, to destination: ShareDestination, credential: Credential?) async throws(ShareError) -> ShareOutcome {
         guard destination == .session else { throw .unknownTarget(ShareTarget(provider: id, destination: destination, displayName: displayName)) }
         try validate(content, for: destination)
-        let messages = Self.messages(for: content)
-        client.log.log(ServiceLogRecord(.info, "wecom: sending \(messages.count) message(s) to the group"))
         let key = configuration.webhookKey
         do throws(ShareError) {
+            var messages = Self.messages(for: content)
+            if let video = content.video {
+                // Uploading keeps nothing that lasts (WeCom drops it after three days): retried as any upload is.
+                let mediaID = try await uploadFile(video)
+                messages.insert(["msgtype": "file", "file": ["media_id": .string(mediaID)]], at: 0)
+            }
+            client.log.log(ServiceLogRecord(.info, "wecom: sending \(messages.count) message(s) to the group"))
             return try await MessageSequence.post(messages, via: Sender(provider: self)).redacting([key])
         } catch {
             throw error.redacting([key])
@@ -142,6 +156,24 @@ public struct WeComWebhookProvider: ShareProvider {
             // The robot's 45009 is its 20-a-minute limit, not an account's daily quota.
             return try TencentAnswer.outcome(ofPublished: response, provider: id, step: "webhook/send", now: client.clock.now, quotaWindow: .seconds(60))
         }
+    }
+
+    /// Uploads a video as a file (`webhook/upload_media?type=file`) and returns its `media_id`.
+    func uploadFile(_ video: PreparedContent.Video) async throws(ShareError) -> String {
+        var form = MultipartForm()
+        try form.addVideo("media", video, maxBytes: Self.maxFileBytes)
+        let url = configuration.apiBase.appending(path: "cgi-bin/webhook/upload_media").appendingQuery([
+            ("key", configuration.webhookKey), ("type", "file"),
+        ])
+        let request = HTTPRequest(
+            method: "POST", url: url, headers: ["Content-Type": form.contentType], body: form.body, timeout: .seconds(120), isIdempotent: true,
+            deadline: .seconds(600), maxResponseBytes: 64 << 10)
+        let response = try await client.sendForShare(request)
+        let json = try TencentAnswer.check(response, provider: id, step: "webhook/upload_media", now: client.clock.now)
+        guard let mediaID = json["media_id"]?.stringValue, !mediaID.isEmpty, mediaID.utf8.count <= 512 else {
+            throw .server(status: response.status, message: "webhook/upload_media: the answer has no media_id")
+        }
+        return mediaID
     }
 
     /// The MD5 of `bytes` in lowercase hex (the webhook checks pictures with it).

@@ -45,4 +45,9 @@ enum MetadataSnippets {
         content.metadata.keepsLocation = userWantsLocation
         _ = content
     }
+
+    static func shareVideo() {
+        let content = ShareContent(text: "The waves", video: ShareVideo(path: "/videos/IMG_0001.MOV"))
+        _ = content
+    }
 }

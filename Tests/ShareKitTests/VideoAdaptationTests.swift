@@ -1,0 +1,106 @@
+import Foundation
+import ImageCodecs
+import ServiceKitTesting
+import ShareKit
+import Synchronization
+import TestSupport
+import Testing
+
+/// A video is fitted to a destination's video rules: remuxed when its
+/// codecs, size and bytes are taken; transcoded when they are not; refused
+/// when too long or too large at any rate PhotoDeck accepts.
+@Suite("Share adaptation: videos", .dedicatedThreads)
+struct VideoAdaptationTests {
+    static func streams(_ path: String) throws -> String {
+        try ChildProcess.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,width,height", "-of", "default=nw=1", path]).output
+    }
+
+    static func rules(_ videos: ShareConstraints.Videos) -> ShareConstraints {
+        ShareConstraints(text: .init(maxLength: 100), images: nil, videos: videos)
+    }
+
+    @Test("taken as it is: remuxed, the same codecs, the location gone")
+    func remuxed() throws {
+        let source = try TestVideos.make("adapt-located.mp4", ["-i", try TestVideos.h264(), "-c", "copy", "-metadata", "location=+48.8584+002.2945/"])
+        let prepared = try ContentAdapter().prepare(ShareContent(video: ShareVideo(path: source)), for: Self.rules(.init(maxBytes: 10 << 20)))
+        let video = try #require(prepared.video)
+        #expect(!video.isTranscoded && video.codecs == ["h264", "aac"])
+        #expect(video.removedMetadata == [.location], "\(video.removedMetadata)")
+        #expect(prepared.adjustments.contains { $0.hasPrefix("remuxed the video") })
+        let tags = try ChildProcess.run("ffprobe", ["-v", "error", "-show_entries", "format_tags", "-of", "default=nw=1", video.path]).output
+        #expect(!tags.contains("location"))
+    }
+
+    @Test("HEVC where only H.264 is taken, or larger than the destination's side: transcoded to fit, under the byte cap, with progress")
+    func transcoded() throws {
+        let hevc = try TestVideos.codecSample("hevc.mp4")
+        let fractions = Mutex<[Double]>([])
+        let rule = ShareConstraints.Videos(maxBytes: 60_000, videoCodecs: ["h264"], maxDimension: 160)
+        let path = try { () throws -> String in
+            let prepared = try ContentAdapter().prepare(
+                ShareContent(video: ShareVideo(path: hevc)), for: Self.rules(rule), progress: { value in fractions.withLock { $0.append(value) } },
+                isCancelled: nil)
+            let video = try #require(prepared.video)
+            #expect(video.isTranscoded && video.byteCount <= 60_000 && video.size == PixelSize(width: 160, height: 120), "\(video)")
+            let streams = try Self.streams(video.path)
+            #expect(streams.contains("codec_name=h264") && streams.contains("width=160") && streams.contains("codec_name=aac"), "\(streams)")
+            #expect(FileManager.default.fileExists(atPath: video.path))
+            return video.path
+        }()
+        let seen = fractions.withLock { $0 }
+        #expect(seen.last == 1 && seen == seen.sorted())
+        // The file went with the prepared content.
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test("too long, too large, unreadable, not accepted, with text where none goes: each a violation that says so")
+    func refusals() throws {
+        let clip = try TestVideos.h264()
+        func violations(_ content: ShareContent, _ constraints: ShareConstraints) -> [ConstraintViolation] {
+            do {
+                _ = try ContentAdapter().prepare(content, for: constraints)
+                return []
+            } catch {
+                if case .invalidContent(let found) = error { return found }
+                return []
+            }
+        }
+        #expect(
+            violations(ShareContent(video: ShareVideo(path: clip)), Self.rules(.init(maxBytes: 1 << 20, maxDuration: .seconds(1)))) == [
+                .videoTooLong(seconds: 2, maxSeconds: 1)
+            ])
+        #expect(violations(ShareContent(video: ShareVideo(path: clip)), Self.rules(.init(maxBytes: 1_000))) == [.videoTooLarge(maxBytes: 1_000)])
+        let bad = violations(ShareContent(video: ShareVideo(path: "/nonexistent.mp4")), Self.rules(.init(maxBytes: 1 << 20)))
+        #expect(bad.count == 1 && { if case .unreadableVideo = bad[0] { true } else { false } }())
+        #expect(violations(ShareContent(video: ShareVideo(path: clip)), ShareConstraints(text: .init(maxLength: 10), images: nil)) == [.videoNotAccepted])
+        #expect(
+            violations(ShareContent(text: "hi", video: ShareVideo(path: clip)), Self.rules(.init(maxBytes: 1 << 20, acceptsText: false))) == [
+                .textWithVideo
+            ])
+    }
+
+    @Test("a thumbnail is made from the video's first frame when there is no picture")
+    func thumbnailFromVideo() throws {
+        var constraints = Self.rules(.init(maxBytes: 10 << 20))
+        constraints.thumbnail = .init(maxBytes: 32 << 10, maxSize: PixelSize(width: 120, height: 120))
+        let prepared = try ContentAdapter().prepare(ShareContent(video: ShareVideo(path: try TestVideos.h264())), for: constraints)
+        let thumbnail = try #require(prepared.thumbnail)
+        #expect(thumbnail.size == PixelSize(width: 120, height: 90) && thumbnail.bytes.count <= 32 << 10)
+    }
+
+    @Test("the outbox refuses a video (it does not copy videos yet) and queues nothing")
+    func outboxRefusesVideo() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let center = ShareCenter()
+        let outbox = try Outbox(path: path, center: center, network: FakeNetworkMonitor(.wifi))
+        let target = ShareTarget(provider: "chat", destination: .timeline, displayName: "Chat")
+        await #expect {
+            try await outbox.enqueue(ShareContent(video: ShareVideo(path: try TestVideos.h264())), to: target)
+        } throws: { error in
+            if case ShareError.unavailable(let reason) = error { return reason.contains("video") }
+            return false
+        }
+        #expect(try await outbox.entries().isEmpty)
+    }
+}
