@@ -1,3 +1,4 @@
+import Foundation
 import ServiceKit
 import ShareKit
 import WeChatAppShare
@@ -29,6 +30,11 @@ struct DryRunWeChatBridge: WeChatBridge {
             summary["description"] = description.map(JSONValue.string) ?? .null
             summary["thumbBytes"] = .number(Double(thumbnail?.count ?? 0))
             lines.append("  web page: \(url) \"\(title ?? "")\", thumbnail: \(DryRunTransport.bytes(thumbnail?.count ?? 0))")
+        case .videoFile(let path, let thumbnail):
+            let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+            summary["videoBytes"] = .number(Double(bytes))
+            summary["thumbBytes"] = .number(Double(thumbnail?.count ?? 0))
+            lines.append("  video file: \(DryRunTransport.bytes(bytes)), thumbnail: \(DryRunTransport.bytes(thumbnail?.count ?? 0))")
         }
         recorder.recordHandOff(.object(summary), lines: lines)
         relay.deliver(WeChatResponse(errCode: 0, transaction: request.transaction))

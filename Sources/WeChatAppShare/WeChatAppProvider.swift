@@ -113,7 +113,7 @@ public struct WeChatAppProvider: ShareProvider {
     static let noBridge = "no WeChat bridge: sharing to the WeChat app needs the host app's WeChatBridge (the OpenSDK on iOS or Android)"
 
     public func constraints(for destination: ShareDestination) -> ShareConstraints? {
-        WeChatScene(destination) == nil ? nil : WeChatSendRequest.constraints
+        WeChatScene(destination).map(WeChatSendRequest.constraints(for:))
     }
 
     public func availability(credential: Credential?) async -> ProviderAvailability {

@@ -58,6 +58,8 @@ public struct WeChatSendRequest: Hashable, Sendable {
         public static let imageBytes = 10 * 1024 * 1024
         /// `WXWebpageObject.webpageUrl`: 10 KB.
         public static let urlBytes = 10 * 1024
+        /// `WXVideoFileObject`'s file: 100 MB (its `FILE_SIZE_LIMIT`).
+        public static let videoFileBytes = 100 * 1024 * 1024
     }
 
     /// The message.
@@ -69,6 +71,12 @@ public struct WeChatSendRequest: Hashable, Sendable {
         /// A web page card: `WXWebpageObject.webpageUrl`, `title`,
         /// `description` and `thumbData`.
         case webpage(url: String, title: String?, description: String?, thumbnail: [UInt8]?)
+        /// A video file for a chat: `WXVideoFileObject.filePath` (an MP4
+        /// made for this share, H.264 and AAC, at most 100 MB), and
+        /// `thumbData` (its first frame). The bridge makes the file
+        /// readable by WeChat (a `FileProvider` URI on Android) before it
+        /// hands the request off; the file is removed when the share ends.
+        case videoFile(path: String, thumbnail: [UInt8]?)
     }
 
     /// The scene.
@@ -85,13 +93,27 @@ public struct WeChatSendRequest: Hashable, Sendable {
     /// card's thumbnail is a 240x240 square cropped by
     /// ``ImageCore/CropStrategy/attention`` (WeChat shows it square, so
     /// a wider picture would lose its sides wherever the subject is).
-    /// ``WeChatAppProvider`` offers these for every scene.
+    /// ``WeChatAppProvider`` offers these for every scene, and in a chat
+    /// a video file too (``constraints(for:)``).
     public static let constraints = ShareConstraints(
         text: .init(maxLength: Limits.textBytes, counting: .utf8Bytes),
         images: .init(maxCount: 1, maxBytes: Limits.imageBytes, formats: [.jpeg, .png], acceptsText: false),
         thumbnail: .init(maxBytes: Limits.thumbnailBytes, maxSize: PixelSize(width: 240, height: 240), format: .jpeg, crop: .attention),
         links: .object(maxTitleLength: Limits.titleBytes, maxSummaryLength: Limits.descriptionBytes), allowsMixedContent: false,
         linkCounting: .utf8Bytes, maxLinkBytes: Limits.urlBytes)
+
+    /// The rules of `scene`: ``constraints``, and in a chat (the only
+    /// scene `WXVideoFileObject` goes to) a video file, H.264 and AAC in MP4
+    /// up to 100 MB, with a 32 KB thumbnail of its first frame.
+    public static func constraints(for scene: WeChatScene) -> ShareConstraints {
+        var rules = constraints
+        if scene == .session {
+            rules.videos = .init(
+                maxBytes: Limits.videoFileBytes, videoCodecs: ["h264"], audioCodecs: ["aac"], acceptsText: false,
+                thumbnail: .init(maxBytes: Limits.thumbnailBytes, maxSize: PixelSize(width: 240, height: 240), format: .jpeg))
+        }
+        return rules
+    }
 
     /// The request for prepared content: a link makes a web page card, a
     /// picture an image message, text alone a text message. Throws
@@ -100,7 +122,7 @@ public struct WeChatSendRequest: Hashable, Sendable {
     public init(content: PreparedContent, scene: WeChatScene, transaction: String = UUID().uuidString) throws(ShareError) {
         // The rules every destination is checked by (what may go together,
         // counts, the URL, the text), then the byte caps on what adaptation made.
-        var violations = Self.constraints.violations(of: ShareContent(content))
+        var violations = Self.constraints(for: scene).violations(of: ShareContent(content))
         let thumbnail = content.thumbnail?.bytes
         if let thumbnail, thumbnail.count > Limits.thumbnailBytes {
             violations.append(.thumbnailUnavailable("it is \(thumbnail.count) bytes; WeChat takes at most \(Limits.thumbnailBytes)"))
@@ -113,6 +135,13 @@ public struct WeChatSendRequest: Hashable, Sendable {
                 if let bytes = field?.utf8.count, bytes > limit { violations.append(.textTooLong(length: bytes, maxLength: limit)) }
             }
             message = .webpage(url: link.url.absoluteString, title: link.title, description: description, thumbnail: thumbnail)
+        } else if let video = content.video {
+            if video.byteCount > Limits.videoFileBytes { violations.append(.videoTooLarge(maxBytes: Limits.videoFileBytes)) }
+            let thumbnail = video.thumbnail?.bytes
+            if let thumbnail, thumbnail.count > Limits.thumbnailBytes {
+                violations.append(.thumbnailUnavailable("it is \(thumbnail.count) bytes; WeChat takes at most \(Limits.thumbnailBytes)"))
+            }
+            message = .videoFile(path: video.path, thumbnail: thumbnail)
         } else if let image = content.images.first {
             if image.bytes.count > Limits.imageBytes { violations.append(.imageTooLarge(index: 0, maxBytes: Limits.imageBytes)) }
             message = .image(data: image.bytes, thumbnail: thumbnail)
@@ -125,12 +154,13 @@ public struct WeChatSendRequest: Hashable, Sendable {
         self.transaction = transaction
     }
 
-    /// What kind of message it is: `text`, `image` or `webpage`.
+    /// What kind of message it is: `text`, `image`, `webpage` or `videoFile`.
     public var kind: String {
         switch message {
         case .text: "text"
         case .image: "image"
         case .webpage: "webpage"
+        case .videoFile: "videoFile"
         }
     }
 }

@@ -11,6 +11,13 @@ import WeiboKit
 /// ``Configuration/safeDomainLink`` when the text has no link to that host,
 /// and its constraints keep room for it.
 ///
+/// **No video.** `statuses/share` takes text and one picture, and Weibo's
+/// open platform has no video upload an ordinary app may call (its video
+/// APIs are granted to partners case by case): the constraints carry no
+/// video rules, so the center never offers Weibo for a share with a video
+/// (``ShareKit/ConstraintViolation/videoNotAccepted``). Share the video's
+/// first frame, or a link to the video, instead.
+///
 /// ```swift
 /// let weibo = WeiboProvider(configuration: .init(appKey: "123", safeDomainLink: URL(string: "https://example.com/app")!))
 /// await center.register(weibo)

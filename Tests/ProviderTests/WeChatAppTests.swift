@@ -84,6 +84,36 @@ struct WeChatAppTests {
         }
     }
 
+    @Test("a video goes to a chat as a video file (H.264/AAC MP4, a 32 KB first-frame thumbnail); Moments and Favorites take none")
+    func videoFile() async throws {
+        let bridge = FakeWeChatBridge(answer: .errCode(0, ""))
+        let (center, _) = await Self.center(bridge)
+        let target = ShareTarget(provider: WeChatAppProvider.id, destination: .session, displayName: "WeChat: session")
+        let hevc = try TestVideos.codecSample("hevc.mp4")
+        let outcome = try await center.startShare(ShareContent(video: ShareVideo(path: hevc)), to: target).outcome()
+        // errCode 0 is how WeChat answers a cancel too: honestly unknown.
+        guard case .outcomeUnknown = outcome else {
+            Issue.record("\(outcome)")
+            return
+        }
+        let request = try #require(bridge.requests.first)
+        guard case .videoFile(let path, let thumbnail?) = request.message else {
+            Issue.record("expected a video file, got \(request.kind)")
+            return
+        }
+        #expect(request.kind == "videoFile" && request.scene == .session)
+        let thumbnailSize = try ImageInfo(probing: thumbnail).size
+        #expect(thumbnail.count <= Limits.thumbnailBytes && thumbnailSize.width == 240)
+        // Handed over as H.264 (the HEVC was transcoded), and removed once the share ended.
+        #expect(path.hasSuffix(".mp4"))
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(WeChatSendRequest.constraints(for: .timeline).videos == nil && WeChatSendRequest.constraints(for: .favorite).videos == nil)
+        #expect(WeChatSendRequest.constraints(for: .session).videos?.maxBytes == Limits.videoFileBytes)
+        // A video with text: a chat's video file carries none.
+        let violations = WeChatSendRequest.constraints(for: .session).violations(of: ShareContent(text: "hi", video: ShareVideo(path: hevc)))
+        #expect(violations == [.textWithVideo])
+    }
+
     @Test("a web page card's thumbnail is a 240x240 square cropped to the subject; a picture's thumbnail keeps its shape")
     func cardThumbnail() async throws {
         // A face at x 407...461 of a 480x320 photo: a centre square would cut it off.

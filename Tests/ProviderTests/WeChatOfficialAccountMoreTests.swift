@@ -32,6 +32,66 @@ struct WeChatOfficialAccountMoreTests {
         #expect(WeChatOfficialAccountProvider(configuration: .init(appID: "wx1")).destinations == [.article])
     }
 
+    @Test("a video to a follower: the thumb as temporary media (answered as thumb_media_id), the video as permanent material, then the message")
+    func videoMessage() async throws {
+        let server = try LoopbackHTTPServer { request in
+            switch request.route {
+            case "POST /cgi-bin/media/upload": ok(["type": "thumb", "thumb_media_id": "THUMB_ID", "created_at": 1_380_000_000])
+            case "POST /cgi-bin/material/add_material": ok(["media_id": "VIDEO_ID"])
+            default: ok(["errcode": 0, "errmsg": "ok"])
+            }
+        }
+        defer { server.stop() }
+        let clock = TestClock()
+        let provider = provider(server, clock: clock)
+        let hevc = try TestVideos.codecSample("hevc.mp4")
+        let content = try ContentAdapter().prepare(
+            ShareContent(text: "新品视频", video: ShareVideo(path: hevc)), for: try #require(provider.constraints(for: .message)))
+        let video = try #require(content.video)
+        #expect(video.isTranscoded && video.codecs.first == "h264", "HEVC is not what WeChat takes: transcoded")
+        #expect((video.thumbnail?.bytes.count ?? .max) <= 64 * 1024)
+        let outcome = try await provider.share(content, to: .message, credential: owner(clock))
+        #expect(outcome == .posted(ShareReceipt()))
+        let requests = server.requests
+        #expect(
+            requests.map(\.route) == [
+                "POST /cgi-bin/media/upload", "POST /cgi-bin/material/add_material", "POST /cgi-bin/message/custom/send", "POST /cgi-bin/message/custom/send",
+            ])
+        #expect(requests[0].queryItems["type"] == "thumb" && requests[1].queryItems["type"] == "video")
+        let description = try #require(requests[1].formFields["description"])
+        #expect(try JSONValue(parsing: Array(description.utf8))["title"] != nil)
+        #expect(requests[1].formParts["media"].map { $0.count == video.byteCount } == true)
+        #expect(requests[2].json == ["touser": "oFOLLOWER", "msgtype": "video", "video": ["media_id": "VIDEO_ID", "thumb_media_id": "THUMB_ID"]])
+        #expect(requests[3].json?["text"]?["content"] == "新品视频")
+        #expect(provider.plannedUploadBytes(for: content, to: .message) >= Int64(requests.reduce(0) { $0 + $1.body.count }))
+        // Articles and broadcasts take no video here: say so before anything is sent.
+        #expect(provider.constraints(for: .broadcast)?.videos == nil && provider.constraints(for: .article)?.videos == nil)
+    }
+
+    @Test("a lost answer to the permanent upload is 'outcome unknown' and nothing is sent again")
+    func videoUploadLost() async throws {
+        let server = try LoopbackHTTPServer { request in
+            switch request.route {
+            case "POST /cgi-bin/media/upload": ok(["type": "thumb", "thumb_media_id": "THUMB_ID"])
+            case "POST /cgi-bin/material/add_material": .dropConnection
+            default: ok(["errcode": 0, "errmsg": "ok"])
+            }
+        }
+        defer { server.stop() }
+        let clock = TestClock()
+        let provider = provider(server, clock: clock)
+        let content = try ContentAdapter().prepare(
+            ShareContent(video: ShareVideo(path: try TestVideos.h264())), for: try #require(provider.constraints(for: .message)))
+        let outcome = try await provider.share(content, to: .message, credential: owner(clock))
+        guard case .outcomeUnknown(let reason) = outcome else {
+            Issue.record("expected unknown, got \(outcome)")
+            return
+        }
+        #expect(reason.contains("permanent video material"), "\(reason)")
+        #expect(server.requests.filter { $0.route == "POST /cgi-bin/material/add_material" }.count == 1)
+        #expect(!server.requests.contains { $0.route == "POST /cgi-bin/message/custom/send" })
+    }
+
     @Test("a text broadcast goes to all followers once, with a clientmsgid from its content")
     func textBroadcast() async throws {
         let server = try LoopbackHTTPServer { _ in ok(["errcode": 0, "errmsg": "send job submission success", "msg_id": 34182, "msg_data_id": 206_227_730]) }

@@ -5,6 +5,7 @@ import ShareKit
 import ShareKitTesting
 import TestSupport
 import Testing
+import WeChatShare
 import WeiboKit
 
 @testable import WeiboShare
@@ -52,6 +53,22 @@ struct WeiboTests {
         #expect(constraints.text?.maxLength == 140 - TextCounting.weibo.length(of: " https://photodeck.example/s"))
         #expect(constraints.images?.maxBytes == 5 * 1024 * 1024)
         #expect(weibo.constraints(for: .session) == nil)
+    }
+
+    @Test("Weibo takes no video: its rules say so, and the center does not offer it for a video while WeCom is offered")
+    func noVideo() async throws {
+        let server = try LoopbackHTTPServer { _ in ok([:]) }
+        defer { server.stop() }
+        let clock = TestClock()
+        let weibo = provider(server, clock: clock)
+        #expect(weibo.constraints(for: .timeline)?.videos == nil)
+        let content = ShareContent(video: ShareVideo(path: try TestVideos.h264()))
+        #expect(weibo.constraints(for: .timeline)?.violations(of: content) == [.videoNotAccepted])
+        let center = ShareCenter()
+        await center.register(weibo)
+        await center.register(WeComWebhookProvider(configuration: .init(webhookKey: "k", apiBase: server.url(path: ""))))
+        #expect(await center.targets(for: content).map(\.provider) == ["wecom"])
+        #expect(server.requests.isEmpty)
     }
 
     @Test("availability: configured by its app key, authorised until the token expires, reachable per the network monitor")

@@ -127,8 +127,19 @@ public struct ContentAdapter: Sendable {
         if let rule = constraints.videos, let source = content.video, violations.isEmpty {
             let policy = content.metadata.narrowed(by: rule.metadata)
             switch fitVideo(source, rule: rule, policy: policy, progress: progress, isCancelled: isCancelled) {
-            case .success(let prepared):
+            case .success(var prepared):
                 let how = prepared.isTranscoded ? "transcoded" : "remuxed"
+                if let picture = rule.thumbnail {
+                    // The picture sent with the video: its first frame, as a picture message's thumbnail is made.
+                    switch posterImage(of: source).map({
+                        fit(
+                            $0, formats: [picture.format], maxBytes: picture.maxBytes, box: picture.maxSize, policy: .strict, forceEncode: true,
+                            encodes: &encodes)
+                    }) {
+                    case .success(let (image, _))?: prepared = prepared.with(thumbnail: image)
+                    default: violations.append(.thumbnailUnavailable("the video's first frame cannot be made into a \(picture.maxBytes)-byte picture"))
+                    }
+                }
                 adjustments.append("\(how) the video to \(prepared.codecs.joined(separator: "/")) MP4 \(prepared.size), \(prepared.byteCount) bytes")
                 if !prepared.removedMetadata.isEmpty {
                     adjustments.append("removed \(prepared.removedMetadata.sorted().map(\.description).joined(separator: ", ")) from the video")

@@ -48,9 +48,19 @@ public struct PreparedContent: Hashable, Sendable {
         public let removedTags: [String]
         /// The tracks taken out (timed metadata, subtitles), as `type codec`.
         public let removedStreams: [String]
+        /// The picture sent with it, when the destination wants one
+        /// (``ShareConstraints/Videos/thumbnail``): its first frame, under the cap.
+        public let thumbnail: Image?
 
         /// The file's path.
         public var path: String { file.path }
+
+        /// The same video with `thumbnail` as its picture.
+        func with(thumbnail: Image?) -> Video {
+            Video(
+                file: file, byteCount: byteCount, duration: duration, size: size, codecs: codecs, isTranscoded: isTranscoded,
+                removedMetadata: removedMetadata, removedTags: removedTags, removedStreams: removedStreams, thumbnail: thumbnail)
+        }
 
         /// The file's bytes, for a provider that uploads it in one body;
         /// at most `limit` (the destination's cap) are read.
@@ -69,8 +79,9 @@ public struct PreparedContent: Hashable, Sendable {
         /// Creates a prepared video (a provider's tests make their own).
         public init(
             file: PreparedFile, byteCount: Int, duration: Duration?, size: PixelSize, codecs: [String], isTranscoded: Bool,
-            removedMetadata: Set<MetadataKind> = [], removedTags: [String] = [], removedStreams: [String] = []
+            removedMetadata: Set<MetadataKind> = [], removedTags: [String] = [], removedStreams: [String] = [], thumbnail: Image? = nil
         ) {
+            self.thumbnail = thumbnail
             self.file = file
             self.byteCount = byteCount
             self.duration = duration

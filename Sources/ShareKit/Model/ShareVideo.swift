@@ -39,12 +39,16 @@ extension ShareConstraints {
         /// The most metadata the destination lets a video carry; the
         /// content's policy is narrowed by it, never widened.
         public var metadata: MetadataPolicy
+        /// The picture sent with the video (a chat's preview), made from
+        /// its first frame; `nil` when the destination wants none.
+        public var thumbnail: Thumbnail?
 
         /// Creates video rules (by default: H.264 or HEVC with AAC, in MP4).
         public init(
             maxBytes: Int, maxDuration: Duration? = nil, videoCodecs: Set<String> = ["h264", "hevc"], audioCodecs: Set<String> = ["aac"],
-            maxDimension: Int? = nil, acceptsText: Bool = true, metadata: MetadataPolicy = .keepAll
+            maxDimension: Int? = nil, acceptsText: Bool = true, metadata: MetadataPolicy = .keepAll, thumbnail: Thumbnail? = nil
         ) {
+            self.thumbnail = thumbnail
             self.maxBytes = maxBytes
             self.maxDuration = maxDuration
             self.videoCodecs = videoCodecs

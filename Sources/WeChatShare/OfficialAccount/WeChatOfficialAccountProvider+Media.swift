@@ -42,8 +42,14 @@ extension WeChatOfficialAccountProvider {
     /// so it is a publish: sent once, and a lost answer is "unknown", never
     /// a second item.
     func uploadPermanent(_ image: PreparedContent.Image, type: String, token: String) async throws(ShareError) -> PermanentUpload {
+        try await permanentResult(of: uploadRequest(image, to: "cgi-bin/material/add_material", type: type, token: token, idempotent: false), type: type)
+    }
+
+    /// Sends a permanent-material upload once: a lost answer, or a 2xx one
+    /// that cannot be read, is "unknown", never a second item.
+    private func permanentResult(of request: HTTPRequest, type: String) async throws(ShareError) -> PermanentUpload {
         let step = "material/add_material"
-        switch try await client.publishForShare(uploadRequest(image, to: "cgi-bin/material/add_material", type: type, token: token, idempotent: false)) {
+        switch try await client.publishForShare(request) {
         case .unknown(let reason):
             return .unknown("\(reason) (uploading permanent \(type) material, which WeChat may have stored)")
         case .answered(let response):
@@ -60,6 +66,21 @@ extension WeChatOfficialAccountProvider {
             }
             return .stored(mediaID)
         }
+    }
+
+    /// Uploads `video` as permanent video material (`material/add_material?type=video`,
+    /// with the `description` field WeChat requires for videos): a publish,
+    /// as ``uploadPermanent(_:type:token:)`` is.
+    func uploadPermanentVideo(_ video: PreparedContent.Video, title: String, token: String) async throws(ShareError) -> PermanentUpload {
+        var form = MultipartForm()
+        try form.addVideo("media", video, maxBytes: Self.maxVideoBytes)
+        let description: JSONValue = ["title": .string(title), "introduction": ""]
+        form.addField("description", String(decoding: description.encoded(), as: UTF8.self))
+        let url = endpoint("cgi-bin/material/add_material", token: token).appendingQuery([("type", "video")])
+        let request = HTTPRequest(
+            method: "POST", url: url, headers: ["Content-Type": form.contentType], body: form.body, timeout: .seconds(120), isIdempotent: false,
+            deadline: .seconds(600), maxResponseBytes: 64 << 10)
+        return try await permanentResult(of: request, type: "video")
     }
 
     func requiredString(_ json: JSONValue, _ key: String, step: String) throws(ShareError) -> String {

@@ -23,6 +23,10 @@ extension WeChatOfficialAccountProvider {
                 switch message {
                 case .image(let image): bytes += upload(image) + Self.imageMessage(to: recipient, mediaID: media).encoded().count
                 case .text(let text): bytes += Self.textMessage(to: recipient, text).encoded().count
+                case .video(let video):
+                    // The thumb, the video with its form's overhead (a few hundred bytes), the message.
+                    bytes += (video.thumbnail.map(upload) ?? 0) + video.byteCount + 1_024
+                    bytes += Self.videoMessage(to: recipient, mediaID: media, thumbID: media).encoded().count
                 }
             }
         case .article:

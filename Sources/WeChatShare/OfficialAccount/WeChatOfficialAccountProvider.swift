@@ -139,16 +139,25 @@ public struct WeChatOfficialAccountProvider: ShareProvider {
         self.networkMonitor = networkMonitor
     }
 
+    /// The largest video material WeChat keeps: 10 MB.
+    public static let maxVideoBytes = 10 * 1024 * 1024
+
     public func constraints(for destination: ShareDestination) -> ShareConstraints? {
         switch destination {
         case .message where configuration.messageRecipient != nil:
             // Customer-service messages: text up to 2048 bytes; temporary
             // image media up to 10 MB. The picture is one message and the
             // text another, against the window's cap: one picture a share.
+            // A video: permanent video material (MP4 up to 10 MB, H.264 and
+            // AAC), sent with a thumb (temporary "thumb" media, JPEG up to 64 KB).
             return ShareConstraints(
                 text: .init(maxLength: 2048, counting: .utf8Bytes),
                 images: .init(maxCount: 1, maxBytes: 10 * 1024 * 1024, formats: [.jpeg, .png]),
-                links: .inText
+                links: .inText,
+                allowsMixedContent: false,
+                videos: .init(
+                    maxBytes: Self.maxVideoBytes, videoCodecs: ["h264"], audioCodecs: ["aac"],
+                    thumbnail: .init(maxBytes: 64 * 1024, maxSize: PixelSize(width: 320, height: 320), format: .jpeg))
             )
         case .article:
             // An article: pictures in the body up to 1 MB each (uploadimg), a
