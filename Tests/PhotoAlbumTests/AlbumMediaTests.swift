@@ -23,6 +23,36 @@ struct AlbumMediaTests {
 
     static func bytes(_ path: String) throws -> [UInt8] { try fileBytes(URL(fileURLWithPath: path)) }
 
+    /// SQL that takes a schema 4 index back to schema 3 (no columns for what moves), as PhotoDeck wrote it before videos.
+    static let schema3 = """
+        DROP INDEX assets_by_motion_file;
+        ALTER TABLE assets DROP COLUMN media; ALTER TABLE assets DROP COLUMN motion_file; ALTER TABLE assets DROP COLUMN live_id;
+        ALTER TABLE assets DROP COLUMN duration_ms; ALTER TABLE assets DROP COLUMN motion_start; ALTER TABLE assets DROP COLUMN motion_length;
+        ALTER TABLE assets DROP COLUMN still_us; PRAGMA user_version = 3;
+        """
+
+    @Test("a store written before videos (schema 3) migrates: its photos are stills, nothing replayed, and it then takes a Live Photo")
+    func migratesFromSchema3() async throws {
+        let scratch = Scratch()
+        defer { scratch.cleanUp() }
+        let folder = "\(scratch.path)/store"
+        var store = try AlbumStore(directory: folder)
+        try await store.createAlbum(named: "Trip")
+        let photo = try await store.add(fileAt: try scratch.photo("p.jpg", seed: 5), to: "Trip")
+        await store.close()
+        do {
+            let database = try SQLiteDatabase(path: "\(folder)/index.sqlite")
+            try database.execute(Self.schema3)
+        }
+        store = try AlbumStore(directory: folder)
+        #expect(store.lastRepair.isClean, "\(store.lastRepair.lines)")
+        #expect(try await store.items(in: "Trip").map(\.media) == [.photo])
+        let (still, motion) = try Self.pair(scratch)
+        #expect(try await store.importLivePhoto(still: still, motion: motion, into: "Trip").item.media.kind == .livePhoto)
+        #expect(try await store.items(in: "Trip").map(\.asset).first == photo.asset)
+        #expect(try await store.check().isConsistent)
+    }
+
     /// The regular files under `folder`, relative, sorted.
     static func files(under folder: String) -> [String] {
         guard let walker = FileManager.default.enumerator(atPath: folder) else { return [] }
