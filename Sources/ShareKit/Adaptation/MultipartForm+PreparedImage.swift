@@ -13,7 +13,7 @@ extension MultipartForm {
     /// Adds a prepared video as a file named `video.mp4` (`video/mp4`),
     /// read from its file with a bound of `maxBytes` (the destination's cap).
     ///
-    /// - Throws: ``ShareError/invalidContent(_:)`` when the file cannot be
+    /// - Throws: ``ShareKit/ShareError/invalidContent(_:)`` when the file cannot be
     ///   read or has grown past the cap since it was prepared.
     public mutating func addVideo(_ name: String, _ video: PreparedContent.Video, maxBytes: Int) throws(ShareError) {
         addFile(name, filename: "video.mp4", contentType: "video/mp4", data: try video.bytes(limit: maxBytes))
