@@ -37,6 +37,12 @@ typedef struct pd_job {
     void *context;
 } pd_job;
 
+/// Copies every entry of `from` (filtered by the caller) into `*to`.
+static void pd_copy_tags(const pd_ffmpeg *av, const AVDictionary *from, AVDictionary **to) {
+    const AVDictionaryEntry *tag = NULL;
+    while (from && (tag = av->av_dict_get(from, "", tag, AV_DICT_IGNORE_SUFFIX))) av->av_dict_set(to, tag->key, tag->value, 0);
+}
+
 static void pd_lane_free(const pd_ffmpeg *av, pd_lane *lane) {
     if (lane->decoder) av->avcodec_free_context(&lane->decoder);
     if (lane->encoder) av->avcodec_free_context(&lane->encoder);
@@ -129,10 +135,7 @@ static int pd_open_video(pd_job *job, const pd_transcode_options *options) {
         if (!target) return AVERROR(ENOMEM);
         memcpy(target, entry->data, entry->size);
     }
-    if (options->video_metadata) {
-        const AVDictionaryEntry *tag = NULL;
-        while ((tag = av->av_dict_get(options->video_metadata, "", tag, AV_DICT_IGNORE_SUFFIX))) av->av_dict_set(&out->metadata, tag->key, tag->value, 0);
-    }
+    pd_copy_tags(av, options->video_metadata, &out->metadata);
 
     lane->graph = av->avfilter_graph_alloc();
     if (!lane->graph) return AVERROR(ENOMEM);
@@ -177,10 +180,7 @@ static int pd_open_audio(pd_job *job, const pd_transcode_options *options) {
     if (result < 0) return result;
     out->time_base = encoder->time_base;
     lane->output_index = out->index;
-    if (options->audio_metadata) {
-        const AVDictionaryEntry *tag = NULL;
-        while ((tag = av->av_dict_get(options->audio_metadata, "", tag, AV_DICT_IGNORE_SUFFIX))) av->av_dict_set(&out->metadata, tag->key, tag->value, 0);
-    }
+    pd_copy_tags(av, options->audio_metadata, &out->metadata);
 
     lane->graph = av->avfilter_graph_alloc();
     if (!lane->graph) return AVERROR(ENOMEM);
@@ -281,11 +281,7 @@ static int pd_run(pd_job *job, const char *output_path, const pd_transcode_optio
     job->output->flags |= AVFMT_FLAG_BITEXACT;
     if ((result = pd_open_video(job, options)) < 0) return result;
     if (job->has_audio && (result = pd_open_audio(job, options)) < 0) return result;
-    if (options->container_metadata) {
-        const AVDictionaryEntry *tag = NULL;
-        while ((tag = av->av_dict_get(options->container_metadata, "", tag, AV_DICT_IGNORE_SUFFIX)))
-            av->av_dict_set(&job->output->metadata, tag->key, tag->value, 0);
-    }
+    pd_copy_tags(av, options->container_metadata, &job->output->metadata);
     AVDictionary *io = NULL;
     av->av_dict_set(&io, "protocol_whitelist", "file", 0);
     result = av->avio_open2(&job->output->pb, output_path, AVIO_FLAG_WRITE, NULL, &io);

@@ -21,6 +21,16 @@ struct AlbumMediaTests {
         return (still, try TestLivePhotos.motion("\(name)-\(identifier.prefix(4)).mov", identifier: identifier))
     }
 
+    /// A store in `scratch` (`store/`) with an album "Trip" holding one Live Photo.
+    static func storeWithLivePhoto(_ scratch: Scratch) async throws -> (store: AlbumStore, folder: String, item: AlbumItem, still: String, motion: String) {
+        let (still, motion) = try pair(scratch)
+        let folder = "\(scratch.path)/store"
+        let store = try AlbumStore(directory: folder)
+        try await store.createAlbum(named: "Trip")
+        let item = try await store.importLivePhoto(still: still, motion: motion, into: "Trip").item
+        return (store, folder, item, still, motion)
+    }
+
     static func bytes(_ path: String) throws -> [UInt8] { try fileBytes(URL(fileURLWithPath: path)) }
 
     /// SQL that takes a schema 4 index back to schema 3 (no columns for what moves), as PhotoDeck wrote it before videos.
@@ -134,10 +144,7 @@ struct AlbumMediaTests {
     func sharedMotion() async throws {
         let scratch = Scratch()
         defer { scratch.cleanUp() }
-        let (still, motion) = try Self.pair(scratch)
-        let store = try AlbumStore(directory: "\(scratch.path)/store")
-        try await store.createAlbum(named: "Trip")
-        let live = try await store.importLivePhoto(still: still, motion: motion, into: "Trip").item
+        let (store, _, live, _, motion) = try await Self.storeWithLivePhoto(scratch)
         let video = try await store.importFile(at: motion, into: "Trip").item
         #expect(video.media.kind == .video)
         #expect(Self.files(under: "\(scratch.path)/store/originals").count == 2)
@@ -157,10 +164,7 @@ struct AlbumMediaTests {
     func exportMotion() async throws {
         let scratch = Scratch()
         defer { scratch.cleanUp() }
-        let (still, motion) = try Self.pair(scratch)
-        let store = try AlbumStore(directory: "\(scratch.path)/store")
-        try await store.createAlbum(named: "Trip")
-        let live = try await store.importLivePhoto(still: still, motion: motion, into: "Trip").item
+        let (store, _, live, _, motion) = try await Self.storeWithLivePhoto(scratch)
         let report = try #require(try await store.exportMotion(of: live.asset, to: "\(scratch.path)/out.MOV"))
         #expect(report.removedTags.contains("com.apple.quicktime.content.identifier"), "\(report.removedTags)")
         let probe = try ChildProcess.run("ffprobe", ["-v", "error", "-show_entries", "format_tags", "-of", "default=nw=1", "\(scratch.path)/out.MOV"])
@@ -284,11 +288,7 @@ struct AlbumMediaTests {
     func lostIndexAndJournal() async throws {
         let scratch = Scratch()
         defer { scratch.cleanUp() }
-        let (still, motion) = try Self.pair(scratch)
-        let folder = "\(scratch.path)/store"
-        let store = try AlbumStore(directory: folder)
-        try await store.createAlbum(named: "Trip")
-        _ = try await store.importLivePhoto(still: still, motion: motion, into: "Trip")
+        let (store, folder, _, _, _) = try await Self.storeWithLivePhoto(scratch)
         _ = try await store.importFile(at: try TestVideos.h264(), into: "Trip")
         await store.close()
         for name in ["index.sqlite", "index.sqlite-wal", "index.sqlite-shm", "albums.journal"]
@@ -305,13 +305,9 @@ struct AlbumMediaTests {
     func hostileMotionRow() async throws {
         let scratch = Scratch()
         defer { scratch.cleanUp() }
-        let (still, motion) = try Self.pair(scratch)
-        let folder = "\(scratch.path)/store"
         let bait = "\(scratch.path)/bait.mov"
         try Data("keep me".utf8).write(to: URL(fileURLWithPath: bait))
-        let store = try AlbumStore(directory: folder)
-        try await store.createAlbum(named: "Trip")
-        let item = try await store.importLivePhoto(still: still, motion: motion, into: "Trip").item
+        let (store, folder, item, _, _) = try await Self.storeWithLivePhoto(scratch)
         await store.close()
         let database = try SQLiteDatabase(path: "\(folder)/index.sqlite")
         try database.prepare("UPDATE assets SET motion_file = ?, duration_ms = ? WHERE id = ?")

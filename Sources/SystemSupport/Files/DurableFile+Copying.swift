@@ -36,12 +36,9 @@ extension DurableFile {
     /// ```
     package static func stageCopy(of source: ReadOnlyFile, in folder: String, mode: UInt32 = 0o644) throws(SystemError) -> StagedCopy {
         let temporary = "\(folder)/\(temporaryName(for: stagedName))"
-        let descriptor = retryingOnInterrupt { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(mode)) }
-        guard descriptor >= 0 else { throw .current("creating", path: temporary) }
         let hasher = Digest.Hasher(.sha256)
         var copied = 0
-        do throws(SystemError) {
-            guard fchmod(descriptor, mode_t(mode)) == 0 else { throw .current("setting the permissions of", path: temporary) }
+        try writeTemporary(temporary, mode: mode, durably: true) { descriptor throws(SystemError) in
             var buffer = [UInt8](repeating: 0, count: min(max(source.size, 1), copyChunkBytes))
             while copied < source.size {
                 let count = try source.read(into: &buffer, at: copied)
@@ -54,16 +51,6 @@ extension DurableFile {
             guard copied == source.size else {
                 throw SystemError(operation: "reading", path: source.path, code: EIO, reason: "the file shrank while it was copied")
             }
-            guard retryingOnInterrupt({ fsync(descriptor) }) == 0 else { throw .current("flushing", path: temporary) }
-        } catch {
-            close(descriptor)
-            unlink(temporary)
-            throw error
-        }
-        guard close(descriptor) == 0 else {
-            let error = SystemError.current("closing", path: temporary)
-            unlink(temporary)
-            throw error
         }
         return StagedCopy(path: temporary, sha256: hasher.finalizeHex(), size: copied)
     }
@@ -89,9 +76,7 @@ extension DurableFile {
     package static func reserveTemporary(for path: String, mode: UInt32 = 0o644) throws(SystemError) -> String {
         let (folder, name) = split(path)
         let temporary = "\(folder)/\(temporaryName(for: name))"
-        let descriptor = retryingOnInterrupt { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(mode)) }
-        guard descriptor >= 0 else { throw .current("creating", path: temporary) }
-        close(descriptor)
+        try writeTemporary(temporary, mode: mode, durably: false) { _ throws(SystemError) in }
         return temporary
     }
 

@@ -34,12 +34,30 @@ package enum DurableFile {
     package static func write(_ bytes: [UInt8], to path: String, mode: UInt32 = 0o644, durably: Bool = true) throws(SystemError) {
         let (folder, name) = split(path)
         let temporary = "\(folder)/\(temporaryName(for: name))"
+        try writeTemporary(temporary, mode: mode, durably: durably) { descriptor throws(SystemError) in
+            try writeAll(bytes, to: descriptor, path: temporary)
+        }
+        guard rename(temporary, path) == 0 else {
+            let error = SystemError.current("renaming into place", path: path)
+            unlink(temporary)
+            throw error
+        }
+        if durably { try syncFolder(folder) }
+    }
+
+    /// Creates the new file `temporary` (`O_EXCL`, never through a link,
+    /// its mode exactly `mode` whatever the umask), lets `fill` write it,
+    /// flushes it when `durably` and closes it; on any failure the file is
+    /// removed. The one way the package makes a file it will rename.
+    package static func writeTemporary(
+        _ temporary: String, mode: UInt32, durably: Bool, _ fill: (Int32) throws(SystemError) -> Void
+    ) throws(SystemError) {
         let descriptor = retryingOnInterrupt { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(mode)) }
         guard descriptor >= 0 else { throw .current("creating", path: temporary) }
         do throws(SystemError) {
             // The umask may have narrowed the mode; a secret's must be exact.
             guard fchmod(descriptor, mode_t(mode)) == 0 else { throw .current("setting the permissions of", path: temporary) }
-            try writeAll(bytes, to: descriptor, path: temporary)
+            try fill(descriptor)
             guard !durably || retryingOnInterrupt({ fsync(descriptor) }) == 0 else { throw .current("flushing", path: temporary) }
         } catch {
             close(descriptor)
@@ -51,12 +69,6 @@ package enum DurableFile {
             unlink(temporary)
             throw error
         }
-        guard rename(temporary, path) == 0 else {
-            let error = SystemError.current("renaming into place", path: path)
-            unlink(temporary)
-            throw error
-        }
-        if durably { try syncFolder(folder) }
     }
 
     /// Appends `bytes` to the file at `path` (created with `mode` if
