@@ -43,6 +43,24 @@ static void pd_copy_tags(const pd_ffmpeg *av, const AVDictionary *from, AVDictio
     while (from && (tag = av->av_dict_get(from, "", tag, AV_DICT_IGNORE_SUFFIX))) av->av_dict_set(to, tag->key, tag->value, 0);
 }
 
+/// Opens the lane's encoder and makes its output stream (parameters, time
+/// base, the caller's filtered tags); the stream in `*stream`.
+static int pd_open_encoder(pd_job *job, pd_lane *lane, const AVCodec *codec, const AVDictionary *tags, AVStream **stream) {
+    const pd_ffmpeg *av = job->av;
+    if (job->output->oformat->flags & AVFMT_GLOBALHEADER) lane->encoder->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+    int result = av->avcodec_open2(lane->encoder, codec, NULL);
+    if (result < 0) return result;
+    AVStream *out = av->avformat_new_stream(job->output, NULL);
+    if (!out) return AVERROR(ENOMEM);
+    result = av->avcodec_parameters_from_context(out->codecpar, lane->encoder);
+    if (result < 0) return result;
+    out->time_base = lane->encoder->time_base;
+    lane->output_index = out->index;
+    pd_copy_tags(av, tags, &out->metadata);
+    *stream = out;
+    return 0;
+}
+
 static void pd_lane_free(const pd_ffmpeg *av, pd_lane *lane) {
     if (lane->decoder) av->avcodec_free_context(&lane->decoder);
     if (lane->encoder) av->avcodec_free_context(&lane->encoder);
@@ -115,18 +133,10 @@ static int pd_open_video(pd_job *job, const pd_transcode_options *options) {
     encoder->colorspace = lane->decoder->colorspace;
     encoder->color_primaries = lane->decoder->color_primaries;
     encoder->color_trc = lane->decoder->color_trc;
-    if (job->output->oformat->flags & AVFMT_GLOBALHEADER) encoder->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
     av->av_opt_set(encoder->priv_data, "preset", options->preset ? options->preset : "veryfast", 0);
-    result = av->avcodec_open2(encoder, codec, NULL);
-    if (result < 0) return result;
-
-    AVStream *out = av->avformat_new_stream(job->output, NULL);
-    if (!out) return AVERROR(ENOMEM);
-    result = av->avcodec_parameters_from_context(out->codecpar, encoder);
-    if (result < 0) return result;
-    out->time_base = encoder->time_base;
+    AVStream *out = NULL;
+    if ((result = pd_open_encoder(job, lane, codec, options->video_metadata, &out)) < 0) return result;
     out->avg_frame_rate = rate;
-    lane->output_index = out->index;
     // The display matrix and the HDR description stay with the pictures as stored.
     for (int index = 0; index < in->nb_side_data; index++) {
         AVPacketSideData *entry = &in->side_data[index];
@@ -135,7 +145,6 @@ static int pd_open_video(pd_job *job, const pd_transcode_options *options) {
         if (!target) return AVERROR(ENOMEM);
         memcpy(target, entry->data, entry->size);
     }
-    pd_copy_tags(av, options->video_metadata, &out->metadata);
 
     lane->graph = av->avfilter_graph_alloc();
     if (!lane->graph) return AVERROR(ENOMEM);
@@ -171,16 +180,8 @@ static int pd_open_audio(pd_job *job, const pd_transcode_options *options) {
     encoder->sample_fmt = AV_SAMPLE_FMT_FLTP;
     encoder->bit_rate = options->audio_bit_rate;
     encoder->time_base = (AVRational){1, rate};
-    if (job->output->oformat->flags & AVFMT_GLOBALHEADER) encoder->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
-    result = av->avcodec_open2(encoder, codec, NULL);
-    if (result < 0) return result;
-    AVStream *out = av->avformat_new_stream(job->output, NULL);
-    if (!out) return AVERROR(ENOMEM);
-    result = av->avcodec_parameters_from_context(out->codecpar, encoder);
-    if (result < 0) return result;
-    out->time_base = encoder->time_base;
-    lane->output_index = out->index;
-    pd_copy_tags(av, options->audio_metadata, &out->metadata);
+    AVStream *out = NULL;
+    if ((result = pd_open_encoder(job, lane, codec, options->audio_metadata, &out)) < 0) return result;
 
     lane->graph = av->avfilter_graph_alloc();
     if (!lane->graph) return AVERROR(ENOMEM);
