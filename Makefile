@@ -11,7 +11,7 @@ BENCH_PACKAGES := $(TEST_PACKAGES) libjxl-tools ffmpeg libheif-examples libvips-
 
 DEMO_OUT ?= $(CURDIR)/.build/demo
 
-.PHONY: check-map check-portable demo test test-loaded test-asan test-tsan check-docs docs docs-preview check-consumer lint bench-decode bench-metadata bench-fit bench-heif bench-browser bench-viewer bench-thumbnails bench-workers bench-loading bench-terminal bench-hostile bench-placeholders bench-downloads bench-jxl bench-avif bench-smartcrop bench-video deps-build deps-test deps-bench
+.PHONY: check-map check-portable demo test test-loaded test-asan test-tsan check-docs docs docs-preview check-consumer lint bench-decode bench-metadata bench-fit bench-heif bench-browser bench-viewer bench-thumbnails bench-workers bench-loading bench-terminal bench-hostile bench-placeholders bench-downloads bench-jxl bench-avif bench-smartcrop bench-video bench-transcode deps-build deps-test deps-bench
 
 define install_missing
 	@missing=""; \
@@ -206,6 +206,11 @@ bench-metadata: deps-bench
 ## bench-downloads: progressive previews at 1 Mbit/s and a download cut at 50%, beside curl.
 bench-downloads: deps-bench
 	/usr/bin/python3 scripts/bench-downloads.py
+
+## bench-transcode: a video prepared for a WeChat chat beside the ffmpeg
+## command line with the same settings.
+bench-transcode: deps-bench
+	/usr/bin/python3 scripts/bench-transcode.py
 
 ## bench-video: poster frames of 100 videos beside ffmpegthumbnailer.
 bench-video: deps-bench

@@ -3,6 +3,9 @@
 // and how many encodes the byte-cap search made. Build with -c release.
 //
 //   share-bench FILE [--runs N]
+//   share-bench --video FILE     one preparation of a video for a WeChat chat
+//                                (H.264/AAC MP4 up to 100 MB): one JSON line
+//                                with the seconds, size, bit rate and bytes
 
 import Dispatch
 import Foundation
@@ -10,6 +13,24 @@ import ImageCodecs
 import ShareKit
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "--video", arguments.count == 2 {
+    let chat = ShareConstraints(
+        text: nil, images: nil, links: .unsupported,
+        videos: .init(maxBytes: 100 * 1024 * 1024, videoCodecs: ["h264"], audioCodecs: ["aac"], acceptsText: false))
+    let start = DispatchTime.now().uptimeNanoseconds
+    do {
+        let prepared = try ContentAdapter().prepare(ShareContent(video: ShareVideo(path: arguments[1])), for: chat)
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        guard let video = prepared.video else { exit(1) }
+        print(
+            "{\"seconds\": \(seconds), \"width\": \(video.size.width), \"height\": \(video.size.height), "
+                + "\"bitRate\": \(video.targetBitRate ?? 0), \"bytes\": \(video.byteCount), \"transcoded\": \(video.isTranscoded)}")
+        exit(0)
+    } catch {
+        try? FileHandle.standardError.write(contentsOf: Data("error: \(error)\n".utf8))
+        exit(1)
+    }
+}
 guard let path = arguments.first, let data = FileManager.default.contents(atPath: path) else {
     try? FileHandle.standardError.write(contentsOf: Data("error: usage: share-bench FILE [--runs N]\n".utf8))
     exit(1)

@@ -51,7 +51,7 @@ extension ContentAdapter {
             do {
                 let report = try VideoRemuxer.remux(
                     fileAt: video.path, range: video.range, to: output, keeping: policy, progress: progress, isCancelled: isCancelled)
-                if report.outputBytes <= rule.maxBytes { return .success(prepared(output, report, info: info, transcoded: false)) }
+                if report.outputBytes <= rule.maxBytes { return .success(prepared(output, report, info: info, bitRate: nil)) }
                 unlink(output)
             } catch .cancelled {
                 return .failure(.cancelled)
@@ -77,7 +77,7 @@ extension ContentAdapter {
             do {
                 let report = try VideoTranscoder.transcode(
                     fileAt: video.path, range: video.range, to: output, settings: settings, keeping: policy, progress: progress, isCancelled: isCancelled)
-                if report.outputBytes <= rule.maxBytes { return .success(prepared(output, report, info: info, transcoded: true)) }
+                if report.outputBytes <= rule.maxBytes { return .success(prepared(output, report, info: info, bitRate: bitRate)) }
                 unlink(output)
             } catch .cancelled {
                 return .failure(.cancelled)
@@ -90,13 +90,14 @@ extension ContentAdapter {
     }
 
     /// The prepared video for the file a remux or transcode wrote.
-    private func prepared(_ path: String, _ report: VideoRemuxReport, info: VideoInfo, transcoded: Bool) -> PreparedContent.Video {
+    /// `bitRate` is the transcode's aim; `nil` for a remux.
+    private func prepared(_ path: String, _ report: VideoRemuxReport, info: VideoInfo, bitRate: Int?) -> PreparedContent.Video {
         let written = (try? VideoInfo(probingFileAt: path))
         return PreparedContent.Video(
             file: PreparedFile(path: path, owned: true), byteCount: report.outputBytes, duration: written?.duration ?? info.duration,
-            size: written?.video.displaySize ?? info.video.displaySize, codecs: report.keptStreams.map(\.codec), isTranscoded: transcoded,
+            size: written?.video.displaySize ?? info.video.displaySize, codecs: report.keptStreams.map(\.codec), isTranscoded: bitRate != nil,
             removedMetadata: Set(report.removedKinds.filter { $0.value > 0 }.keys), removedTags: report.removedTags,
-            removedStreams: report.removedStreams.map { "\($0.type) \($0.codec)" })
+            removedStreams: report.removedStreams.map { "\($0.type) \($0.codec)" }, targetBitRate: bitRate)
     }
 
     /// The video's first frame, upright, for a thumbnail.

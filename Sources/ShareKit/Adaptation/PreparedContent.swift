@@ -42,6 +42,8 @@ public struct PreparedContent: Hashable, Sendable {
         public let codecs: [String]
         /// Whether it was encoded again (`false`: remuxed, the same pictures and sound).
         public let isTranscoded: Bool
+        /// The video bit rate a transcode aimed at, in bits a second; `nil` for a remux.
+        public let targetBitRate: Int?
         /// The metadata kinds taken out.
         public let removedMetadata: Set<MetadataKind>
         /// The tags taken out, by name (at most 100).
@@ -59,7 +61,8 @@ public struct PreparedContent: Hashable, Sendable {
         func with(thumbnail: Image?) -> Video {
             Video(
                 file: file, byteCount: byteCount, duration: duration, size: size, codecs: codecs, isTranscoded: isTranscoded,
-                removedMetadata: removedMetadata, removedTags: removedTags, removedStreams: removedStreams, thumbnail: thumbnail)
+                removedMetadata: removedMetadata, removedTags: removedTags, removedStreams: removedStreams, thumbnail: thumbnail,
+                targetBitRate: targetBitRate)
         }
 
         /// The file's bytes, for a provider that uploads it in one body;
@@ -79,8 +82,10 @@ public struct PreparedContent: Hashable, Sendable {
         /// Creates a prepared video (a provider's tests make their own).
         public init(
             file: PreparedFile, byteCount: Int, duration: Duration?, size: PixelSize, codecs: [String], isTranscoded: Bool,
-            removedMetadata: Set<MetadataKind> = [], removedTags: [String] = [], removedStreams: [String] = [], thumbnail: Image? = nil
+            removedMetadata: Set<MetadataKind> = [], removedTags: [String] = [], removedStreams: [String] = [], thumbnail: Image? = nil,
+            targetBitRate: Int? = nil
         ) {
+            self.targetBitRate = targetBitRate
             self.thumbnail = thumbnail
             self.file = file
             self.byteCount = byteCount

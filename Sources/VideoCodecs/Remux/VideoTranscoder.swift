@@ -24,11 +24,12 @@ public enum VideoTranscoder {
         public var audioBitRate: Int
         /// x264's speed preset (`ultrafast` ... `veryslow`).
         public var preset: String
-        /// The encoder's threads.
+        /// The encoder's and decoder's threads; 0 (the default) lets them
+        /// choose for the machine, as the `ffmpeg` command line does.
         public var threads: Int
 
         /// Creates settings.
-        public init(maxDimension: Int? = nil, videoBitRate: Int, audioBitRate: Int = 128_000, preset: String = "veryfast", threads: Int = 2) {
+        public init(maxDimension: Int? = nil, videoBitRate: Int, audioBitRate: Int = 128_000, preset: String = "veryfast", threads: Int = 0) {
             self.maxDimension = maxDimension
             self.videoBitRate = videoBitRate
             self.audioBitRate = audioBitRate
@@ -87,7 +88,7 @@ public enum VideoTranscoder {
     ) throws(VideoError) -> VideoRemuxReport {
         guard presets.contains(settings.preset) else { throw .invalidArgument("x264 has no preset \"\(settings.preset)\"") }
         guard (10_000...500_000_000).contains(settings.videoBitRate), (0...1_000_000).contains(settings.audioBitRate),
-            (1...64).contains(settings.threads), settings.maxDimension.map({ (16...16_384).contains($0) }) ?? true
+            (0...64).contains(settings.threads), settings.maxDimension.map({ (16...16_384).contains($0) }) ?? true
         else { throw .invalidArgument("bit rates, threads or size out of range: \(settings)") }
         let input = try VideoInput(path: path, range: range, limits: limits)
         let info = try input.info()
