@@ -52,7 +52,7 @@ extension ContentAdapter {
                 let report = try VideoRemuxer.remux(
                     fileAt: video.path, range: video.range, to: output, keeping: policy, progress: progress, isCancelled: isCancelled)
                 if report.outputBytes <= rule.maxBytes { return .success(prepared(output, report, info: info, bitRate: nil)) }
-                unlink(output)
+                try? FileSystem.remove(output)
             } catch .cancelled {
                 return .failure(.cancelled)
             } catch .cannotRemux {
@@ -78,7 +78,7 @@ extension ContentAdapter {
                 let report = try VideoTranscoder.transcode(
                     fileAt: video.path, range: video.range, to: output, settings: settings, keeping: policy, progress: progress, isCancelled: isCancelled)
                 if report.outputBytes <= rule.maxBytes { return .success(prepared(output, report, info: info, bitRate: bitRate)) }
-                unlink(output)
+                try? FileSystem.remove(output)
             } catch .cancelled {
                 return .failure(.cancelled)
             } catch {

@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 public import ImageCodecs
 
 /// Fits content to a destination's ``ShareConstraints`` before any provider
@@ -37,7 +38,7 @@ public struct ContentAdapter: Sendable {
 
     /// `photodeck-share-<uid>` in the temporary folder: the user's own.
     public static var defaultWorkFolder: String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("photodeck-share-\(getuid())").path
+        FileManager.default.temporaryDirectory.appendingPathComponent("photodeck-share-\(FileSystem.userID)").path
     }
 
     /// The content, prepared; or ``ShareError/invalidContent(_:)`` listing

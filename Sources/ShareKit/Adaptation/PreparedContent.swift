@@ -164,7 +164,7 @@ public final class PreparedFile: Hashable, Sendable {
         self.isOwned = owned
     }
 
-    deinit { if isOwned { unlink(path) } }
+    deinit { if isOwned { try? FileSystem.remove(path) } }
 
     public static func == (lhs: PreparedFile, rhs: PreparedFile) -> Bool { lhs.path == rhs.path }
     public func hash(into hasher: inout Hasher) { hasher.combine(path) }

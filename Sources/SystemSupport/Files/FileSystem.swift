@@ -78,6 +78,9 @@ package enum FileSystem {
     }
 
     /// Whether anything exists at `path` (a dangling link counts).
+    /// The real user id of the process (for folders of the user's own in shared places such as the temporary folder).
+    package static var userID: UInt32 { UInt32(getuid()) }
+
     package static func exists(_ path: String) -> Bool { kind(of: path, followingSymlinks: false) != nil }
 
     /// Whether this process may list the folder at `path` and open what is
