@@ -1,6 +1,6 @@
 import Foundation
-import SystemSupport
 public import ImageCodecs
+import SystemSupport
 
 /// Fits content to a destination's ``ShareConstraints`` before any provider
 /// sees it: images re-encoded to an accepted format and quality-searched
