@@ -1,6 +1,7 @@
 import ExampleSupport
 import Foundation
 import PhotoAlbum
+import SystemSupport
 
 /// What `photo-album import` did with each file, for the per-file lines,
 /// the summary line and `--json`.
@@ -26,7 +27,7 @@ struct ImportReport {
         /// ` video 0:12`, ` livePhoto`: what moves, after the id.
         private var kind: String {
             guard let media, media.kind != .photo else { return "" }
-            return " \(media.kind.rawValue)" + (media.duration.map { " \(ImportReport.clock($0))" } ?? "")
+            return " \(media.kind.rawValue)" + (media.duration.map { " \($0.clock)" } ?? "")
         }
 
         /// The line printed as the file is done.
@@ -51,12 +52,6 @@ struct ImportReport {
         let imported = count(.added)
         return "imported \(imported) photo\(imported == 1 ? "" : "s") into \(album.oneLine) "
             + "(\(count(.alreadyInAlbum)) already there, \(count(.notAnImage)) not images, \(count(.unreadable)) unreadable)"
-    }
-
-    /// `M:SS`, as the viewer's status line shows a length.
-    static func clock(_ duration: Duration) -> String {
-        let seconds = max(0, duration.components.seconds)
-        return "\(seconds / 60):\(String(format: "%02d", Int(seconds % 60)))"
     }
 
     /// One JSON document: the counts and every file's outcome.

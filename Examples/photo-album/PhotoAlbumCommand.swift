@@ -5,6 +5,7 @@ import ExampleSupport
 import Foundation
 import ImageCodecs
 import PhotoAlbum
+import SystemSupport
 
 @main
 struct PhotoAlbumCommand {
@@ -33,7 +34,7 @@ struct PhotoAlbumCommand {
                         "id": item.asset.rawValue, "album": entry.name, "position": "\(item.position)", "format": item.format.identifier,
                         "width": "\(item.orientedSize.width)", "height": "\(item.orientedSize.height)", "bytes": "\(item.byteCount)",
                         "name": item.originalName, "taken": item.captureDate?.description ?? "", "media": item.media.kind.rawValue,
-                        "duration": item.media.duration.map { ImportReport.clock($0) } ?? "",
+                        "duration": item.media.duration.map(\.clock) ?? "",
                     ])
                 }
             }

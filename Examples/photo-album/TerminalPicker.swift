@@ -20,7 +20,7 @@ final class TerminalPicker: PickerInteraction {
             let mark = state.selection.firstIndex(of: candidate.id).map { "[\($0 + 1)]" } ?? "[ ]"
             let crop = state.crops[candidate.id].map { " crop \($0)" } ?? ""
             let kind = candidate.media.kind == .photo ? "" : "  \(candidate.media.kind.rawValue)"
-            let length = candidate.media.duration.map { " \(ImportReport.clock($0))" } ?? ""
+            let length = candidate.media.duration.map { " \($0.clock)" } ?? ""
             Console.line("\(mark) \(index + 1). \(candidate.id.oneLine)  \(candidate.info.orientedSize)\(kind)\(length)\(crop)")
         }
         let limit = state.selectionLimit == 0 ? "any number" : "up to \(state.selectionLimit)"

@@ -7,6 +7,7 @@ import Foundation
 import ImageCodecs
 import ServiceKit
 import ShareKit
+import SystemSupport
 import WeChatAppShare
 import WeChatShare
 import WeiboShare
@@ -140,7 +141,7 @@ struct PhotoShareCommand {
     static func describe(_ video: PreparedContent.Video) -> JSONValue {
         [
             "bytes": .number(Double(video.byteCount)), "width": .number(Double(video.size.width)), "height": .number(Double(video.size.height)),
-            "seconds": .number(video.duration.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 } ?? 0),
+            "seconds": .number(video.duration?.inSeconds ?? 0),
             "codecs": .array(video.codecs.map { .string($0) }), "transcoded": .bool(video.isTranscoded),
             "removedMetadata": .array(video.removedMetadata.sorted().map { .string($0.description) }),
             "removedTags": .array(video.removedTags.map { .string($0) }), "removedTracks": .array(video.removedStreams.map { .string($0) }),
@@ -149,7 +150,7 @@ struct PhotoShareCommand {
 
     /// `video: 320x240 h264/aac 2.0 s, 101 KB, remuxed; removed location (location, ...)`.
     static func line(for video: PreparedContent.Video) -> String {
-        let seconds = video.duration.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 } ?? 0
+        let seconds = video.duration?.inSeconds ?? 0
         var line = "video: \(video.size) \(video.codecs.joined(separator: "/")) \(String(format: "%.1f", seconds)) s, \(video.byteCount) bytes, "
         line += video.isTranscoded ? "transcoded" : "remuxed"
         if !video.removedMetadata.isEmpty {

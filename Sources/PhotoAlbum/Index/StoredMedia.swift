@@ -1,5 +1,6 @@
 import ImageCodecs
 import SQLiteSupport
+import SystemSupport
 
 /// What moves in a stored asset, as an index row keeps it (the album
 /// store's `assets`, the folder library's `files`), and the rules its
@@ -62,7 +63,7 @@ struct StoredMedia: Hashable {
     /// `duration` in whole units of 1/`perSecond` s, rounded; a time the
     /// probes made (under a day for a video, ten minutes for a still's time).
     static func whole(_ duration: Duration, perSecond: Int) -> Int {
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        let seconds = duration.inSeconds
         return Int((min(max(seconds, 0), 1e9) * Double(perSecond)).rounded())
     }
 }

@@ -87,22 +87,13 @@ public struct ViewerFrame: Sendable {
         switch photo.motion {
         case _? where playback != nil && !isGrid:
             if let playback { detail += "  \(playback.isPlaying ? "playing" : "paused") \(playback.clockText)" }
-        case .video(let duration)?: detail += "  video" + (duration.map { " " + Self.clock($0) } ?? "")
+        case .video(let duration)?: detail += "  video" + (duration.map { " " + $0.clock } ?? "")
         case .livePhoto?: detail += "  live"
         case .motionPhoto?: detail += "  motion"
         case nil: break
         }
         let base = "\(index + 1)/\(count)  \(TerminalText.safeLine(name))  \(detail)"
         return message.map { "\(base)  \(TerminalText.safeLine($0))" } ?? base
-    }
-
-    /// `duration` as a clock: `M:SS` (`H:MM:SS` from an hour), rounded to the second.
-    static func clock(_ duration: Duration) -> String {
-        // Clamped before any arithmetic: a duration is whatever the caller (or a file) said.
-        let whole = Int(min(max(duration.components.seconds, 0), 359_998))
-        let total = whole + (duration.components.attoseconds >= 500_000_000_000_000_000 ? 1 : 0)
-        let (hours, minutes, seconds) = (total / 3_600, total / 60 % 60, total % 60)
-        return hours > 0 ? String(format: "%d:%02d:%02d", hours, minutes, seconds) : String(format: "%d:%02d", minutes, seconds)
     }
 
     private var isGrid: Bool {
@@ -158,6 +149,6 @@ public struct ViewerPlayback: Hashable, Sendable {
 
     /// `M:SS/M:SS` (`M:SS` alone when the length is not known).
     public var clockText: String {
-        ViewerFrame.clock(position) + (duration.map { "/" + ViewerFrame.clock($0) } ?? "")
+        position.clock + (duration.map { "/" + $0.clock } ?? "")
     }
 }

@@ -34,7 +34,7 @@ extension ContentAdapter {
         } catch {
             return .failure(.unreadable(error.description))
         }
-        let seconds = info.duration.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 } ?? 0
+        let seconds = info.duration?.inSeconds ?? 0
         if let maxDuration = rule.maxDuration, let duration = info.duration, duration > maxDuration {
             return .failure(.tooLong(seconds: Int(seconds.rounded(.up)), maxSeconds: Int(maxDuration.components.seconds)))
         }

@@ -123,6 +123,12 @@ public struct ContentAdapter: Sendable {
             }
         }
 
+        // The video's first frame, decoded once for whichever pictures want it:
+        // the one sent with the video, and the share's thumbnail when there is no other picture.
+        let wantsPoster =
+            constraints.videos?.thumbnail != nil || (constraints.thumbnail != nil && content.link?.thumbnail == nil && content.images.isEmpty)
+        let poster = wantsPoster && violations.isEmpty ? content.video.flatMap(posterImage) : nil
+
         // The video: remuxed under the policy, or transcoded to the rules.
         var video: PreparedContent.Video?
         if let rule = constraints.videos, let source = content.video, violations.isEmpty {
@@ -132,7 +138,7 @@ public struct ContentAdapter: Sendable {
                 let how = prepared.isTranscoded ? "transcoded" : "remuxed"
                 if let picture = rule.thumbnail {
                     // The picture sent with the video: its first frame, as a picture message's thumbnail is made.
-                    switch posterImage(of: source).map({
+                    switch poster.map({
                         fit(
                             $0, formats: [picture.format], maxBytes: picture.maxBytes, box: picture.maxSize, policy: .strict, forceEncode: true,
                             encodes: &encodes)
@@ -157,8 +163,7 @@ public struct ContentAdapter: Sendable {
 
         // The thumbnail, from the link's picture, the first image, or the video's first frame.
         var thumbnail: PreparedContent.Image?
-        let poster = constraints.thumbnail != nil && content.link?.thumbnail == nil && content.images.isEmpty ? content.video.flatMap(posterImage) : nil
-        if let rule = constraints.thumbnail, let source = content.link?.thumbnail ?? content.images.first ?? poster {
+        if let rule = constraints.thumbnail, let source = content.link?.thumbnail ?? content.images.first ?? (content.images.isEmpty ? poster : nil) {
             let policy = content.metadata.narrowed(by: rule.metadata)
             switch fit(
                 source, formats: [rule.format], maxBytes: rule.maxBytes, box: rule.maxSize, crop: content.link == nil ? nil : rule.crop,

@@ -58,12 +58,12 @@ final class RemuxWriter {
             copy.pointee.avg_frame_rate = stream.pointee.avg_frame_rate
             copy.pointee.disposition = stream.pointee.disposition
             try copySideData(from: stream, to: copy)
-            copyTags(stream.pointee.metadata, into: &copy.pointee.metadata, keeping: policy, report: &report)
+            Self.copyTags(stream.pointee.metadata, into: &copy.pointee.metadata, keeping: policy, report: &report, av: av)
             map.append(Int32(copy.pointee.index))
             report.keptStreams.append(described)
         }
         guard report.keptStreams.contains(where: { $0.type == "video" }) else { throw .noVideoStream }
-        copyTags(source.pointee.metadata, into: &output.pointee.metadata, keeping: policy, report: &report)
+        Self.copyTags(source.pointee.metadata, into: &output.pointee.metadata, keeping: policy, report: &report, av: av)
 
         var options: OpaquePointer?
         defer { av.av_dict_free(&options) }
@@ -147,10 +147,6 @@ final class RemuxWriter {
             guard let target = av.av_stream_new_side_data(copy, entry.type, entry.size) else { throw .writeFailed(path: path, reason: "out of memory") }
             target.update(from: data, count: entry.size)
         }
-    }
-
-    private func copyTags(_ dictionary: OpaquePointer?, into target: inout OpaquePointer?, keeping policy: MetadataPolicy, report: inout VideoRemuxReport) {
-        Self.copyTags(dictionary, into: &target, keeping: policy, report: &report, av: av)
     }
 
     /// Copies the tags of `dictionary` that `policy` keeps (and those
