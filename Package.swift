@@ -454,7 +454,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PhotoViewerTests",
-            dependencies: ["PhotoViewer", "PhotoBrowser", "ImageCodecs", "TestSupport", "CSixel", "SystemSupport"],
+            dependencies: ["PhotoViewer", "PhotoBrowser", "ImageCodecs", "VideoCodecs", "TestSupport", "CSixel", "SystemSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -108,6 +108,7 @@ package enum ViewerLauncher {
         if let graphics { line += " graphics \(graphics)" }
         if let playback = frame.playback {
             line += " \(playback.isPlaying ? "playing" : "paused") \(playback.clockText) dropped \(playback.droppedFrames)"
+            if let offset = playback.soundOffset { line += " av \(Int(offset.inMilliseconds.rounded()))ms" }
         }
         if case .page(let page) = frame.content {
             let f = page.frame

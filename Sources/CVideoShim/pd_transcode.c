@@ -6,6 +6,7 @@
 
 #include "pd_video.h"
 #include "pd_ffmpeg.h"
+#include "pd_filters.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -87,22 +88,6 @@ static int pd_open_decoder(pd_job *job, pd_lane *lane, int threads) {
     return lane->decoded && lane->filtered ? 0 : AVERROR(ENOMEM);
 }
 
-/// Makes `name` with `arguments` in the lane's graph and links `*previous` to it.
-static int pd_chain(const pd_ffmpeg *av, pd_lane *lane, const char *name, const char *label, const char *arguments,
-                    AVFilterContext **previous) {
-    AVFilterContext *filter = NULL;
-    const AVFilter *kind = av->avfilter_get_by_name(name);
-    if (!kind) return AVERROR_FILTER_NOT_FOUND;
-    int result = av->avfilter_graph_create_filter(&filter, kind, label, arguments, NULL, lane->graph);
-    if (result < 0) return result;
-    if (*previous) {
-        result = av->avfilter_link(*previous, 0, filter, 0);
-        if (result < 0) return result;
-    }
-    *previous = filter;
-    return 0;
-}
-
 static int pd_open_video(pd_job *job, const pd_transcode_options *options) {
     const pd_ffmpeg *av = job->av;
     pd_lane *lane = &job->video;
@@ -153,12 +138,12 @@ static int pd_open_video(pd_job *job, const pd_transcode_options *options) {
     snprintf(arguments, sizeof arguments, "video_size=%dx%d:pix_fmt=%d:time_base=%d/%d:pixel_aspect=%d/%d", lane->decoder->width,
              lane->decoder->height, lane->decoder->pix_fmt, in->time_base.num, in->time_base.den, aspect.num, aspect.den);
     AVFilterContext *previous = NULL;
-    if ((result = pd_chain(av, lane, "buffer", "in", arguments, &previous)) < 0) return result;
+    if ((result = pd_filter_chain(av, lane->graph, "buffer", "in", arguments, &previous)) < 0) return result;
     lane->source = previous;
     snprintf(arguments, sizeof arguments, "w=%d:h=%d:flags=bicubic", options->width, options->height);
-    if ((result = pd_chain(av, lane, "scale", "scale", arguments, &previous)) < 0) return result;
-    if ((result = pd_chain(av, lane, "format", "format", "pix_fmts=yuv420p", &previous)) < 0) return result;
-    if ((result = pd_chain(av, lane, "buffersink", "out", NULL, &previous)) < 0) return result;
+    if ((result = pd_filter_chain(av, lane->graph, "scale", "scale", arguments, &previous)) < 0) return result;
+    if ((result = pd_filter_chain(av, lane->graph, "format", "format", "pix_fmts=yuv420p", &previous)) < 0) return result;
+    if ((result = pd_filter_chain(av, lane->graph, "buffersink", "out", NULL, &previous)) < 0) return result;
     lane->sink = previous;
     return av->avfilter_graph_config(lane->graph, NULL);
 }
@@ -185,29 +170,18 @@ static int pd_open_audio(pd_job *job, const pd_transcode_options *options) {
 
     lane->graph = av->avfilter_graph_alloc();
     if (!lane->graph) return AVERROR(ENOMEM);
-    char layout[128] = "";
-    if (lane->decoder->ch_layout.nb_channels <= 0) {
-        AVChannelLayout fallback;
-        av->av_channel_layout_default(&fallback, 1);
-        av->av_channel_layout_describe(&fallback, layout, sizeof layout);
-        av->av_channel_layout_uninit(&fallback);
-    } else if (av->av_channel_layout_describe(&lane->decoder->ch_layout, layout, sizeof layout) < 0) {
-        return AVERROR(EINVAL);
-    }
-    const char *format = av->av_get_sample_fmt_name(lane->decoder->sample_fmt);
-    if (!format || lane->decoder->sample_rate <= 0) return AVERROR_INVALIDDATA;
     char arguments[512];
-    snprintf(arguments, sizeof arguments, "time_base=%d/%d:sample_rate=%d:sample_fmt=%s:channel_layout=%s", in->time_base.num,
-             in->time_base.den, lane->decoder->sample_rate, format, layout);
+    if ((result = pd_audio_source_arguments(av, lane->decoder->sample_rate, lane->decoder->sample_fmt, &lane->decoder->ch_layout, in->time_base,
+                                             arguments, sizeof arguments)) < 0) return result;
     AVFilterContext *previous = NULL;
-    if ((result = pd_chain(av, lane, "abuffer", "in", arguments, &previous)) < 0) return result;
+    if ((result = pd_filter_chain(av, lane->graph, "abuffer", "in", arguments, &previous)) < 0) return result;
     lane->source = previous;
     char target[128] = "";
     av->av_channel_layout_describe(&encoder->ch_layout, target, sizeof target);
     snprintf(arguments, sizeof arguments, "sample_fmts=fltp:sample_rates=%d:channel_layouts=%s", rate, target);
-    if ((result = pd_chain(av, lane, "aresample", "resample", NULL, &previous)) < 0) return result;
-    if ((result = pd_chain(av, lane, "aformat", "format", arguments, &previous)) < 0) return result;
-    if ((result = pd_chain(av, lane, "abuffersink", "out", NULL, &previous)) < 0) return result;
+    if ((result = pd_filter_chain(av, lane->graph, "aresample", "resample", NULL, &previous)) < 0) return result;
+    if ((result = pd_filter_chain(av, lane->graph, "aformat", "format", arguments, &previous)) < 0) return result;
+    if ((result = pd_filter_chain(av, lane->graph, "abuffersink", "out", NULL, &previous)) < 0) return result;
     lane->sink = previous;
     result = av->avfilter_graph_config(lane->graph, NULL);
     if (result < 0) return result;

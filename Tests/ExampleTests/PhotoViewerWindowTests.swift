@@ -142,6 +142,68 @@ struct PhotoViewerWindowTests {
         #expect(try await viewer.waitForExit() == 0, "\(viewer.messages)")
     }
 
+    @Test(
+        "a video's sound through SDL's audio (the disk driver as a null sink): the tone is played, the pictures keep within a frame of it, m mutes, Shift+Right seeks"
+    )
+    func sound() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("window-sound-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let source = try TestVideos.pattern(
+            "window-sound.mp4", size: PixelSize(width: 640, height: 480), seconds: 12,
+            codec: ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "30", "-preset", "ultrafast"])
+        try FileManager.default.copyItem(atPath: source, toPath: "\(folder)/clip.mp4")
+        let sink = "\(folder)/sound.raw"
+        let server = try await ViewerHarness.XServer()
+        defer { server.stop() }
+        let x = ["DISPLAY": server.display]
+        let viewer = try ViewerHarness.Viewer(
+            ["--display", "window", "--window", "640x480", "--stats", folder],
+            environment: x.merging(["SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILE": sink]) { _, new in new }, checksLeaks: false)
+        defer { viewer.stop() }
+        _ = try await viewer.waitForFrame(after: 0, "of the video's page") { $0.hasPrefix("frame 1/1 clip.mp4") }
+        let window = try await ViewerHarness.tool("xdotool", ["search", "--sync", "--class", "photo-browser"], environment: x)
+            .output.split(separator: "\n").first.map(String.init)
+        let id = try #require(window)
+        var seen = viewer.frames.count
+        _ = try await ViewerHarness.tool("xdotool", ["key", "--window", id, "k"], environment: x)
+        try await viewer.waitForFrame(after: seen, "two seconds in") { $0.contains(" playing 0:02/") }
+        // Every frame made while the sound played: how far its picture was from the sound heard.
+        let offsets = viewer.frames.compactMap { line -> Int? in
+            guard let range = line.range(of: " av ") else { return nil }
+            return Int(line[range.upperBound...].prefix { $0 == "-" || $0.isNumber })
+        }
+        #expect(offsets.count >= 30, "\(offsets.count) frames with sound")
+        let sorted = offsets.map(abs).sorted()
+        let median = sorted.isEmpty ? Int.max : sorted[sorted.count / 2]
+        #expect(median <= 40, "the median picture is \(median) ms from the sound (\(offsets))")
+
+        seen = viewer.frames.count
+        _ = try await ViewerHarness.tool("xdotool", ["key", "--window", id, "m"], environment: x)
+        let mutedLine = try await viewer.waitForFrame(after: seen, "muted") { $0.contains(" muted") }
+        seen = viewer.frames.count
+        _ = try await ViewerHarness.tool("xdotool", ["key", "--window", id, "shift+Right"], environment: x)
+        try await viewer.waitForFrame(after: seen, "five seconds on") { $0.contains(" playing 0:07/") || $0.contains(" playing 0:08/") }
+        _ = try await ViewerHarness.tool("xdotool", ["key", "--window", id, "q"], environment: x)
+        #expect(try await viewer.waitForExit() == 0, "\(viewer.messages)")
+        #expect(viewer.standardOutput.contains("sound disk 48000 Hz, 2 channels"), "\(viewer.standardOutput)")
+
+        // What SDL's device took: silence while nothing played, then the 440 Hz tone until the mute.
+        let bytes = try fileBytes(URL(fileURLWithPath: sink), limit: 64 << 20)
+        let left = bytes.withUnsafeBytes { raw in Array(raw.bindMemory(to: Int16.self)) }.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
+        let loud = left.indices.filter { abs(Int(left[$0])) > 1_000 }
+        let first = try #require(loud.first)
+        let last = try #require(loud.last)
+        var crossings = 0
+        for index in (first + 1)..<min(first + 48_000, left.count) where left[index - 1] < 0 && left[index] >= 0 { crossings += 1 }
+        #expect(abs(crossings - 440) <= 3, "a 440 Hz tone: \(crossings) cycles in its first second")
+        // The tone lasted as long as the video played before the mute (the status's M:SS rounds: within a second).
+        let heard = Double(last - first) / 48_000
+        let clock = try #require(mutedLine.range(of: " playing 0:"))
+        let seconds = Double(mutedLine[clock.upperBound...].prefix(2)) ?? -10
+        #expect(abs(heard - seconds) <= 1.0, "the tone lasted \(heard) s; muted at 0:\(seconds)")
+    }
+
     @Test("an animated GIF plays in the window: each frame a texture of its own (the screen changes by itself)")
     func animation() async throws {
         let gif = ExampleProcess.packageRoot.appending(path: "Examples/Samples/whirl.gif").path

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoBrowser
 import PhotoViewer
 import Testing
 
@@ -14,6 +15,22 @@ struct TerminalInputTests {
                 .character("0"), .character("q"), .character("é"), .backspace, .interrupt, .enter,
             ])
         #expect(!decoder.hasPending)
+    }
+
+    @Test("Shift with the arrows (xterm's modifier 2) is its own key; other modifiers are the plain arrow")
+    func shiftedArrows() {
+        var decoder = TerminalKeyDecoder()
+        #expect(decoder.feed(Array("\u{1B}[1;2D\u{1B}[1;2C\u{1B}[1;5D\u{1B}[1;3C".utf8)) == [.shiftLeft, .shiftRight, .left, .right])
+        let keymap = ViewerKeymap.standard
+        #expect(keymap.playbackCommand(for: .shiftLeft, motion: .video(duration: nil)) == .seek(by: .seconds(-5)))
+        #expect(keymap.playbackCommand(for: .shiftRight, motion: .video(duration: nil)) == .seek(by: .seconds(5)))
+        #expect(keymap.playbackCommand(for: .character("m"), motion: .livePhoto(motionPath: "/m.mov")) == .toggleMute)
+        // On a still, Shift+arrows turn pages as the arrows do.
+        #expect(keymap.command(for: .shiftLeft, pointer: .zero) == .previous && keymap.command(for: .shiftRight, pointer: .zero) == .next)
+        let (bound, problems) = ViewerKeymap.parse("shift-right = seek-forward\nM = mute\n", base: .standard)
+        #expect(problems.isEmpty)
+        #expect(bound.command(for: .shiftRight, pointer: .zero) == .seek(by: .seconds(5)))
+        #expect(bound.command(for: .character("M"), pointer: .zero) == .toggleMute)
     }
 
     @Test("a sequence split across reads waits for its end; a lone Escape is a key only at the pause")

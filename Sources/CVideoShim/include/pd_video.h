@@ -2,7 +2,9 @@
 #define PHOTODECK_PD_VIDEO_H
 
 #include <stdint.h>
+#include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
+#include <libavutil/frame.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -74,6 +76,27 @@ typedef int (*pd_transcode_progress)(void *context, double fraction);
 /// Returns 0, or an AVERROR (AVERROR_ENCODER_NOT_FOUND without libx264).
 int pd_transcode(pd_video_source *source, const char *output_path, const pd_transcode_options *options,
                  pd_transcode_progress progress, void *context);
+
+/// Turns a decoder's sound frames into interleaved signed 16-bit samples
+/// at a rate and channel count (resampled and remixed as needed).
+typedef struct pd_audio_converter pd_audio_converter;
+
+/// Makes a converter for frames shaped as `frame` (its rate, sample format
+/// and channel layout; stamped in `time_base`) to `rate` Hz (1000...768000)
+/// with `channels` (1...8). 0 or an AVERROR.
+int pd_audio_converter_open(const AVFrame *frame, AVRational time_base, int rate, int channels,
+                            pd_audio_converter **converter);
+
+/// Hands the converter a decoded frame (taken: `frame` is left empty), or
+/// NULL at the end of the sound.
+int pd_audio_converter_push(pd_audio_converter *converter, AVFrame *frame);
+
+/// Takes a converted frame into `frame`; AVERROR(EAGAIN) when it needs
+/// more, AVERROR_EOF after the end.
+int pd_audio_converter_pull(pd_audio_converter *converter, AVFrame *frame);
+
+/// Frees the converter and sets `*converter` to NULL; safe on NULL.
+void pd_audio_converter_free(pd_audio_converter **converter);
 
 /// The message for an AVERROR, into `buffer` of `size` bytes.
 void pd_video_error_text(int error, char *buffer, size_t size);

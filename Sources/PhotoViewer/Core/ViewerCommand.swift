@@ -57,6 +57,13 @@ public enum ViewerCommand: Hashable, Sendable {
     /// Pauses the shown video and shows its next frame (`.`) or the one
     /// before (`,`).
     case stepFrame(forward: Bool)
+    /// Moves the shown video's position by `offset` (negative: back),
+    /// within its length; a playing video plays on from there, a paused one
+    /// shows the frame there (Shift+Left/Right on a video's page: 5 s).
+    case seek(by: Duration)
+    /// Mutes or unmutes videos' sound, for this video and the next ones
+    /// (`m` on a page that moves). Only the window plays sound.
+    case toggleMute
     /// Toggles full screen (`f`; windows only).
     case toggleFullScreen
     /// Closes the viewer (`q`, Escape).

@@ -102,8 +102,8 @@ extension ViewerController {
         guard var layout = grid else { return nil }
         let step: Int
         switch key {
-        case .right, .character("l"), .character("n"): step = 1
-        case .left, .backspace, .character("h"), .character("p"): step = -1
+        case .right, .shiftRight, .character("l"), .character("n"): step = 1
+        case .left, .shiftLeft, .backspace, .character("h"), .character("p"): step = -1
         case .down, .character("j"): step = layout.columns
         case .up, .character("k"): step = -layout.columns
         case .pageDown, .space: step = layout.columns * layout.rows
@@ -153,7 +153,8 @@ extension ViewerController {
             _ = try? await session.handle(.resize(size, safeAreaInsets: nil))
             await relayoutGrid()
             return .redraw
-        case .zoom, .fit, .pan, .swipe, .pinch, .orient, .togglePlayback, .playMotion, .stepFrame: return .unchanged
+        case .zoom, .fit, .pan, .swipe, .pinch, .orient, .togglePlayback, .playMotion, .stepFrame, .seek: return .unchanged
+        case .toggleMute: return nil
         case .quit, .toggleFullScreen, .toggleChrome, .toggleInfo, .toggleSlideshow, .cycleOrder: return nil
         }
     }

@@ -36,7 +36,29 @@ extension ViewerController {
         guard let playing = video else { return }
         playing.task?.cancel()
         video = nil
+        silence()
         releaseFrameWaiters()
+    }
+
+    /// Forgets the queued sound and stops the device (a pause, a stop).
+    private func silence() {
+        guard let sound else { return }
+        sound.queue.clear()
+        sound.setRunning(false)
+    }
+
+    /// Sends videos' sound to `output` from the next play on (`nil`: silent).
+    func attachSound(_ output: (any ViewerSoundOutput)?) {
+        silence()
+        sound = output
+        output?.queue.isMuted = soundMuted
+    }
+
+    /// Mutes or unmutes videos' sound (``ViewerCommand/toggleMute``).
+    func toggleMute() -> Response {
+        soundMuted.toggle()
+        sound?.queue.isMuted = soundMuted
+        return .redraw
     }
 
     /// The longest a playing video goes without a new frame on screen while
@@ -59,13 +81,17 @@ extension ViewerController {
         guard let task = video?.task else { return }
         task.cancel()
         video?.task = nil
+        silence()
         releaseFrameWaiters()
     }
 
     /// The playback state a frame of `photo` shows.
     func playback(of photo: BrowserPhoto) -> ViewerPlayback? {
         guard let video, video.photoID == photo.id else { return nil }
-        return ViewerPlayback(position: video.position, duration: video.duration, isPlaying: video.task != nil, droppedFrames: video.dropped)
+        let heard = video.task == nil ? nil : sound?.queue.position(at: .now)
+        return ViewerPlayback(
+            position: video.position, duration: video.duration, isPlaying: video.task != nil, droppedFrames: video.dropped,
+            isMuted: soundMuted && sound != nil, soundOffset: heard.map { video.position - $0 })
     }
 
     /// `page` showing its video's latest frame, once one was decoded.
@@ -118,12 +144,7 @@ extension ViewerController {
 
     /// Pauses and shows the frame after (or before) the shown one.
     func stepFrame(forward: Bool) async -> Response {
-        let photo = await session.currentPhoto
-        guard case .video(let duration) = photo.motion, case .file(let path) = photo.source else { return .unchanged }
-        var playing = video.flatMap { $0.photoID == photo.id ? $0 : nil } ?? PlayingVideo(photoID: photo.id, path: path, range: nil, returnsToStill: false)
-        playing.duration = duration
-        playing.task?.cancel()
-        playing.task = nil
+        guard var (playing, _) = await shownVideo() else { return .unchanged }
         let shown = playing.frame == nil ? nil : playing.position
         // Forward: the first frame after the shown one. Back: the first at or after a frame and a half
         // before it, which is the frame before it (times are rounded to the millisecond, so exactly one
@@ -138,11 +159,53 @@ extension ViewerController {
             video = playing
             return .unchanged
         }
+        await showStill(of: &playing, at: time, pastEndIfNotAfter: forward ? shown : nil)
+        return .redraw
+    }
+
+    /// Moves the shown video by `offset` within its length: a playing video
+    /// plays on from there, a paused one shows the frame there.
+    func seek(by offset: Duration) async -> Response {
+        guard var (playing, wasPlaying) = await shownVideo() else { return .unchanged }
+        let from = playing.frame == nil || playing.ended ? (offset < .zero ? playing.duration ?? .zero : .zero) : playing.position
+        // Frame times are rounded to the millisecond: a millisecond early lands on the frame at the
+        // target, not the one after it.
+        var target = max(.zero, from + offset - .milliseconds(1))
+        if let duration = playing.duration { target = min(target, duration) }
+        if wasPlaying {
+            start(&playing, from: target, skippingShown: false)
+            video = playing
+            return .redraw
+        }
+        await showStill(of: &playing, at: target, pastEndIfNotAfter: nil)
+        return .redraw
+    }
+
+    /// The shown page's video (a new one, not started, when another page's
+    /// or none was playing), its loop stopped, and whether it was playing;
+    /// `nil` when the page is no video.
+    private func shownVideo() async -> (PlayingVideo, wasPlaying: Bool)? {
+        let photo = await session.currentPhoto
+        guard case .video(let duration) = photo.motion, case .file(let path) = photo.source else { return nil }
+        var playing = video.flatMap { $0.photoID == photo.id ? $0 : nil } ?? PlayingVideo(photoID: photo.id, path: path, range: nil, returnsToStill: false)
+        playing.duration = playing.duration ?? duration
+        let wasPlaying = playing.task != nil
+        if wasPlaying {
+            playing.task?.cancel()
+            playing.task = nil
+            silence()
+        }
+        return (playing, wasPlaying)
+    }
+
+    /// Shows `playing`'s frame at `time`, paused; with `shown`, a frame
+    /// not after it means the end was passed (the last frame stays).
+    private func showStill(of playing: inout PlayingVideo, at time: Duration, pastEndIfNotAfter shown: Duration?) async {
+        let id = playing.photoID
         do {
-            let frame = try await VideoPosterFrame.make(ofFileAt: path, range: playing.range, at: time, fitting: videoTarget)
-            guard video?.photoID == photo.id || video == nil else { return .unchanged }
-            if let shown, forward, frame.time <= shown {
-                // Past the end: the last frame stays.
+            let frame = try await VideoPosterFrame.make(ofFileAt: playing.path, range: playing.range, at: time, fitting: videoTarget)
+            guard video?.photoID == id || video == nil else { return }
+            if let shown, frame.time <= shown {
                 playing.ended = true
             } else {
                 motionFrames += 1
@@ -155,7 +218,6 @@ extension ViewerController {
             message = "\(error)"
         }
         video = playing
-        return .redraw
     }
 
     /// Starts the loop of `playing` from `time`; `skippingShown` leaves out
@@ -170,40 +232,100 @@ extension ViewerController {
     }
 
     /// The loop: each frame decoded on VideoCodecs' threads when the one
-    /// before it is on screen, shown at its time on the clock started by the
-    /// first; a frame already late by more than a frame's time is dropped
-    /// (counted in ``ViewerPlayback/droppedFrames``), so a slow screen (a
-    /// terminal) shows fewer frames rather than falling behind. Dropping
-    /// never blanks the video: a late frame is shown anyway when none was for
+    /// before it is on screen, shown when the clock reaches its time: the
+    /// sound's clock while the window plays the sound (``SoundQueue``),
+    /// else the wall clock from the first frame. A frame already late by
+    /// more than a frame's time is dropped (counted in
+    /// ``ViewerPlayback/droppedFrames``), so a slow screen (a terminal)
+    /// shows fewer frames rather than falling behind. Dropping never blanks
+    /// the video: a late frame is shown anyway when none was for
     /// ``longestFreeze`` (a decoder slower than the video still shows it
     /// moving), and the last frame is shown at the end.
     private func play(
         id: String, path: String, range: Range<Int>?, from start: Duration, after shown: Duration?, target: PixelSize, returnsToStill: Bool
     ) async {
-        if let info = try? await VideoInfo.probe(fileAt: path, range: range), var playing = video, playing.photoID == id {
+        let info = try? await VideoInfo.probe(fileAt: path, range: range)
+        if let info, var playing = video, playing.photoID == id {
             playing.duration = playing.duration ?? info.duration
             if let rate = info.video.frameRate, rate >= 1, rate <= 1_000 { playing.frameInterval = .milliseconds(Int((1_000 / rate).rounded())) }
             video = playing
         }
+        guard !Task.isCancelled, video?.photoID == id else { return }
+        let output = info?.audio == nil ? nil : sound
+        let generation = output.map { output in
+            let generation = output.queue.clear()
+            output.setRunning(true)
+            return generation
+        }
+        await withTaskGroup(of: Void.self) { group in
+            if let output, let generation {
+                group.addTask { await Self.feedSound(path: path, range: range, from: start, into: output.queue, generation: generation) }
+            }
+            await showFrames(id: id, path: path, range: range, from: start, after: shown, target: target, returnsToStill: returnsToStill, sound: output?.queue)
+            group.cancelAll()
+        }
+        if let output, let generation, output.queue.end(generation) { output.setRunning(false) }
+        guard !Task.isCancelled, video?.photoID == id else { return }
+        if returnsToStill {
+            video = nil
+        } else {
+            video?.task = nil
+            video?.ended = true
+        }
+        requestRedraw()
+    }
+
+    /// How far ahead of what is heard the sound is decoded.
+    static let soundAhead: Duration = .milliseconds(250)
+
+    /// Decodes the video's sound from `start` into `queue`, ``soundAhead``
+    /// of what is heard, until the end, an error (the video plays on
+    /// silently) or cancellation.
+    private nonisolated static func feedSound(path: String, range: Range<Int>?, from start: Duration, into queue: SoundQueue, generation: Int) async {
+        do {
+            for try await chunk in VideoAudio(fileAt: path, range: range, from: start, format: queue.format) {
+                guard !Task.isCancelled, queue.enqueue(chunk, generation: generation) else { return }
+                let ahead = queue.queued - soundAhead
+                if ahead > .zero { try await Task.sleep(for: ahead) }
+            }
+        } catch {
+            // A sound that cannot be decoded leaves the pictures playing.
+        }
+    }
+
+    /// Shows the frames at their times on the sound's clock or the wall clock.
+    private func showFrames(
+        id: String, path: String, range: Range<Int>?, from start: Duration, after shown: Duration?, target: PixelSize, returnsToStill: Bool,
+        sound: SoundQueue?
+    ) async {
         let interval = video?.frameInterval ?? .milliseconds(33)
         let clock = ContinuousClock()
-        var origin: (instant: ContinuousClock.Instant, time: Duration)?
+        // The video's time at an instant: from the sound while it plays, else carried on from the last reading.
+        var anchor: (instant: ContinuousClock.Instant, time: Duration)?
+        func time(at now: ContinuousClock.Instant) -> Duration? {
+            if let heard = sound?.position(at: now) {
+                anchor = (now, heard)
+                return heard
+            }
+            return anchor.map { $0.time + (now - $0.instant) }
+        }
         var lastShown = clock.now
         var lastDropped: VideoFrame?
         do {
             for try await frame in VideoFrames(fileAt: path, range: range, from: start, fitting: target) {
                 guard !Task.isCancelled, video?.photoID == id else { return }
                 if let shown, frame.time <= shown { continue }
-                let began = origin ?? (clock.now, frame.time)
-                origin = began
-                let due = began.instant + (frame.time - began.time)
-                if clock.now > due + interval, clock.now - lastShown < Self.longestFreeze {
+                let now = clock.now
+                let current = time(at: now) ?? frame.time
+                if anchor == nil { anchor = (now, frame.time) }
+                let wait = frame.time - current
+                if wait < .zero - interval, now - lastShown < Self.longestFreeze {
                     video?.dropped += 1
                     lastDropped = frame
                     continue
                 }
                 lastDropped = nil
-                try await Task.sleep(until: due, clock: clock)
+                if wait > .zero { try await Task.sleep(until: now + wait, clock: clock) }
                 guard !Task.isCancelled, video?.photoID == id else { return }
                 await show(frame)
                 lastShown = clock.now
@@ -218,13 +340,5 @@ extension ViewerController {
             if case .cancelled? = error as? VideoError { return }
             message = "cannot play: \(error)"
         }
-        guard !Task.isCancelled, video?.photoID == id else { return }
-        if returnsToStill {
-            video = nil
-        } else {
-            video?.task = nil
-            video?.ended = true
-        }
-        requestRedraw()
     }
 }

@@ -87,6 +87,10 @@ public actor ViewerController {
     var motionFrames = 0
     /// The size video frames are fitted to (the page's rendition).
     var videoTarget = PixelSize(width: 1, height: 1)
+    /// Where videos' sound goes (the window's device); `nil`: videos play silently.
+    var sound: (any ViewerSoundOutput)?
+    /// Whether videos play muted (`m`); kept from one video to the next.
+    var soundMuted = false
     /// The thumbnail grid when it is shown (`nil`: the photo is).
     var grid: GridLayout?
     /// Makes the grid's thumbnails of files.
@@ -203,6 +207,8 @@ public actor ViewerController {
             case .togglePlayback: return await togglePlayback()
             case .playMotion: return await playMotion()
             case .stepFrame(let forward): return await stepFrame(forward: forward)
+            case .seek(let offset): return await seek(by: offset)
+            case .toggleMute: return toggleMute()
             case .toggleSlideshow:
                 toggleSlideshow()
                 return .redraw

@@ -138,17 +138,28 @@ public struct ViewerPlayback: Hashable, Sendable {
     public var isPlaying: Bool
     /// Frames left out so far because they were due before they could be shown.
     public var droppedFrames: Int
+    /// Whether the sound is muted (only where sound plays: the window).
+    public var isMuted: Bool
+    /// While the sound plays: how far the shown frame's time is ahead of
+    /// the sound heard as the frame was made (negative: behind), the
+    /// pictures' offset from the sound. `nil` without sound.
+    public var soundOffset: Duration?
 
     /// Creates a playback state.
-    public init(position: Duration, duration: Duration?, isPlaying: Bool, droppedFrames: Int = 0) {
+    public init(
+        position: Duration, duration: Duration?, isPlaying: Bool, droppedFrames: Int = 0, isMuted: Bool = false, soundOffset: Duration? = nil
+    ) {
         self.position = position
         self.duration = duration
         self.isPlaying = isPlaying
         self.droppedFrames = droppedFrames
+        self.isMuted = isMuted
+        self.soundOffset = soundOffset
     }
 
-    /// `M:SS/M:SS` (`M:SS` alone when the length is not known).
+    /// `M:SS/M:SS` (`M:SS` alone when the length is not known), then
+    /// `muted` when it is.
     public var clockText: String {
-        position.clock + (duration.map { "/" + $0.clock } ?? "")
+        position.clock + (duration.map { "/" + $0.clock } ?? "") + (isMuted ? " muted" : "")
     }
 }

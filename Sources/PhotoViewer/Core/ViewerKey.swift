@@ -8,6 +8,10 @@ public enum ViewerKey: Hashable, Sendable {
     case left
     /// The right arrow.
     case right
+    /// Shift and the left arrow (a video's page: back five seconds).
+    case shiftLeft
+    /// Shift and the right arrow (a video's page: on five seconds).
+    case shiftRight
     /// The up arrow.
     case up
     /// The down arrow.
@@ -46,7 +50,7 @@ public struct ViewerKeymap: Sendable {
     public var bindings: [ViewerKey: KeyAction?] = [:]
 
     /// Arrows, Space/BackSpace, Home/End, `+`/`-`, `0`, `f`, `i`, `s` (slideshow), `o` (order), `g` and Enter (grid), `r`/`R` (turn), `h`/`v` (flip), `q`/Escape;
-    /// on pages that move, Space/`k` (play), `,`/`.` (frames) and `l` (a Live Photo's motion): ``playbackCommand(for:motion:)``.
+    /// on pages that move, Space/`k` (play), Shift+Left/Right (seek), `,`/`.` (frames), `m` (mute) and `l` (a Live Photo's motion): ``playbackCommand(for:motion:)``.
     public static let standard = ViewerKeymap(zoomStep: 1.25)
 
     /// Creates a keymap with a zoom step per key press.
@@ -61,15 +65,20 @@ public struct ViewerKeymap: Sendable {
     }
 
     /// The command for `key` on a page that moves (`motion`): on a video's
-    /// page Space and `k` play or pause, `,` and `.` step a frame; on a Live
-    /// Photo's or Motion Photo's, `l` plays its motion. `nil` when the key
-    /// means what it means on any page (or is bound to something else).
+    /// page Space and `k` play or pause, Shift+Left and Shift+Right seek
+    /// five seconds back and on, `,` and `.` step a frame; on a Live
+    /// Photo's or Motion Photo's, `l` plays its motion; on all of them `m`
+    /// mutes and unmutes. `nil` when the key means what it means on any
+    /// page (or is bound to something else).
     public func playbackCommand(for key: ViewerKey, motion: BrowserMotion) -> ViewerCommand? {
         guard bindings[key] == nil else { return nil }
         switch (key, motion) {
         case (.space, .video), (.character("k"), .video): return .togglePlayback
         case (.character("."), .video): return .stepFrame(forward: true)
         case (.character(","), .video): return .stepFrame(forward: false)
+        case (.shiftLeft, .video): return .seek(by: .seconds(-5))
+        case (.shiftRight, .video): return .seek(by: .seconds(5))
+        case (.character("m"), _): return .toggleMute
         case (.character("l"), .livePhoto), (.character("l"), .motionPhoto): return .playMotion
         default: return nil
         }
@@ -77,8 +86,8 @@ public struct ViewerKeymap: Sendable {
 
     private func standardCommand(for key: ViewerKey, pointer: CGPoint) -> ViewerCommand? {
         switch key {
-        case .right, .space, .pageDown, .down: .next
-        case .left, .backspace, .pageUp, .up: .previous
+        case .right, .shiftRight, .space, .pageDown, .down: .next
+        case .left, .shiftLeft, .backspace, .pageUp, .up: .previous
         case .home: .first
         case .end: .last
         case .escape, .interrupt: .quit

@@ -45,6 +45,12 @@ public enum KeyAction: String, CaseIterable, Hashable, Sendable {
     case frameForward = "frame-forward"
     /// The video's previous frame (paused).
     case frameBack = "frame-back"
+    /// Five seconds on in the video.
+    case seekForward = "seek-forward"
+    /// Five seconds back in the video.
+    case seekBack = "seek-back"
+    /// Mute or unmute videos' sound.
+    case mute
     /// Close the viewer.
     case quit
 
@@ -72,6 +78,9 @@ public enum KeyAction: String, CaseIterable, Hashable, Sendable {
         case .playMotion: .playMotion
         case .frameForward: .stepFrame(forward: true)
         case .frameBack: .stepFrame(forward: false)
+        case .seekForward: .seek(by: .seconds(5))
+        case .seekBack: .seek(by: .seconds(-5))
+        case .mute: .toggleMute
         case .quit: .quit
         }
     }
@@ -153,12 +162,14 @@ extension ViewerKeymap {
     /// CR); `#` starts a comment. A problem quotes at most 80 characters of
     /// its line, terminal-safe. KEY is
     /// one printable character (`r`, `+`, `#` written as `"#"`) or a name:
-    /// `left`, `right`, `up`, `down`, `home`, `end`, `page-up`,
-    /// `page-down`, `space`, `backspace`, `enter`, `escape`. ACTION is one of
-    /// ``KeyAction`` (`next`, `previous`, `first`, `last`, `zoom-in`,
-    /// `zoom-out`, `fit`, `overlay`, `full-screen`, `slideshow`, `sort`,
-    /// `grid`, `rotate-right`, `rotate-left`, `flip-horizontal`,
-    /// `flip-vertical`, `quit`) or `none` (the key does nothing).
+    /// `left`, `right`, `shift-left`, `shift-right`, `up`, `down`, `home`,
+    /// `end`, `page-up`, `page-down`, `space`, `backspace`, `enter`,
+    /// `escape`. ACTION is one of ``KeyAction`` (`next`, `previous`,
+    /// `first`, `last`, `zoom-in`, `zoom-out`, `fit`, `overlay`,
+    /// `full-screen`, `slideshow`, `sort`, `grid`, `rotate-right`,
+    /// `rotate-left`, `flip-horizontal`, `flip-vertical`, `play`,
+    /// `play-motion`, `frame-forward`, `frame-back`, `seek-forward`,
+    /// `seek-back`, `mute`, `quit`) or `none` (the key does nothing).
     ///
     /// ```swift
     /// let (keymap, problems) = ViewerKeymap.parse("j = next\nk = previous\nq = none\n")
@@ -203,8 +214,8 @@ extension ViewerKeymap {
 
     private static func key(named name: String) -> ViewerKey? {
         let named: [String: ViewerKey] = [
-            "left": .left, "right": .right, "up": .up, "down": .down, "home": .home, "end": .end, "page-up": .pageUp,
-            "page-down": .pageDown, "space": .space, "backspace": .backspace, "enter": .enter, "escape": .escape,
+            "left": .left, "right": .right, "shift-left": .shiftLeft, "shift-right": .shiftRight, "up": .up, "down": .down, "home": .home,
+            "end": .end, "page-up": .pageUp, "page-down": .pageDown, "space": .space, "backspace": .backspace, "enter": .enter, "escape": .escape,
         ]
         if let key = named[name.lowercased()] { return key }
         var text = name

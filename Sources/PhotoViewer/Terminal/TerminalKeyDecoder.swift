@@ -71,6 +71,9 @@ public struct TerminalKeyDecoder: Sendable {
             switch (pending[end], parameters) {
             case (UInt8(ascii: "A"), _): key = .up
             case (UInt8(ascii: "B"), _): key = .down
+            // Shift (modifier 2, xterm's `CSI 1 ; 2 D`) on the arrows a video's page seeks with.
+            case (UInt8(ascii: "C"), "1;2"): key = .shiftRight
+            case (UInt8(ascii: "D"), "1;2"): key = .shiftLeft
             case (UInt8(ascii: "C"), _): key = .right
             case (UInt8(ascii: "D"), _): key = .left
             case (UInt8(ascii: "H"), _): key = .home

@@ -4,8 +4,8 @@ import CSDL2
 enum WindowKeys {
     static func key(for symbol: SDL_Keycode, shift: Bool) -> ViewerKey? {
         switch Int(symbol) {
-        case Int(SDLK_LEFT.rawValue): return .left
-        case Int(SDLK_RIGHT.rawValue): return .right
+        case Int(SDLK_LEFT.rawValue): return shift ? .shiftLeft : .left
+        case Int(SDLK_RIGHT.rawValue): return shift ? .shiftRight : .right
         case Int(SDLK_UP.rawValue): return .up
         case Int(SDLK_DOWN.rawValue): return .down
         case Int(SDLK_HOME.rawValue): return .home
@@ -20,6 +20,8 @@ enum WindowKeys {
         case Int(SDLK_EQUALS.rawValue): return .character(shift ? "+" : "=")
         case Int(SDLK_MINUS.rawValue), Int(SDLK_KP_MINUS.rawValue): return .character("-")
         case Int(SDLK_0.rawValue), Int(SDLK_KP_0.rawValue): return .character("0")
+        case Int(SDLK_COMMA.rawValue): return .character(",")
+        case Int(SDLK_PERIOD.rawValue): return .character(".")
         case 0x61...0x7A:
             // a ... z
             return Unicode.Scalar(UInt32(symbol)).map { .character(Character($0)) }

@@ -11,6 +11,11 @@ import SystemSupport
 /// `0` fits, `f` toggles full screen, a click or `i` shows the status
 /// overlay, `q` or Escape quits. A resize keeps the visible centre.
 ///
+/// Videos play with their sound, through SDL's audio on the default output
+/// (`SDL_AUDIODRIVER` picks another driver), and their frames are timed by
+/// what is heard (``ViewerPlayback/soundOffset`` says how closely); `m`
+/// mutes. Without an output device they play silently, on the wall clock.
+///
 /// Opening the window changes one piece of process state: a process still
 /// in the "C" locale gets `LC_CTYPE` "C.UTF-8" (Xlib converts window titles
 /// through the C library's locale, and "C" mangles the title's em dash).
@@ -103,6 +108,8 @@ private final class WindowLoop {
     var drawPending = false
     /// The earliest of those inputs (nil: none, or only redraws nobody asked for).
     var pendingInput: ContinuousClock.Instant?
+    /// The sound device, once open.
+    var sound: WindowSound?
 
     init(controller: ViewerController, options: WindowViewer.Options, started: ContinuousClock.Instant) throws(WindowError) {
         self.controller = controller
@@ -130,6 +137,8 @@ private final class WindowLoop {
             return .quit
         }
         draw(after: nil)
+        openSound()
+        defer { closeSound() }
         var event = SDL_Event()
         while true {
             let wait = pendingClick.map { max(1, Int(($0.deadline - .now).inMilliseconds)) } ?? 500
@@ -151,6 +160,33 @@ private final class WindowLoop {
             }
             drawIfPending()
         }
+    }
+
+    /// Opens the sound device for videos, after the first frame (it takes
+    /// a few milliseconds with PulseAudio); without one, videos play silently.
+    func openSound() {
+        let controller = controller
+        switch WindowSound.open() {
+        case .success(let opened):
+            sound = opened
+            let output = "window, \(renderer.rendererDescription), \(opened.description)"
+            BlockingBridge.wait {
+                await controller.attachSound(opened)
+                await controller.recordOutput(output)
+            }
+        case .failure(let reason):
+            let output = "window, \(renderer.rendererDescription), no sound (\(reason))"
+            BlockingBridge.wait { await controller.recordOutput(output) }
+        }
+    }
+
+    /// Detaches and closes the sound device (the controller may outlive the window).
+    func closeSound() {
+        guard let sound else { return }
+        let controller = controller
+        BlockingBridge.wait { await controller.attachSound(nil) }
+        sound.close()
+        self.sound = nil
     }
 
     /// Asks for a frame once the queued events are handled.

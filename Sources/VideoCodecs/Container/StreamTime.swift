@@ -12,10 +12,20 @@ enum StreamTime {
     /// `ticks` of `base` as a duration (to the millisecond), or `nil` when
     /// it is negative, not a time, or longer than 10⁹ seconds.
     static func duration(ticks: Int64, base: AVRational) -> Duration? {
+        seconds(ticks: ticks, base: base).map { .milliseconds(Int64(($0 * 1_000).rounded())) }
+    }
+
+    /// `ticks` of `base` to the microsecond (a sound sample's time: a
+    /// millisecond is 48 samples), or `nil` as for ``duration(ticks:base:)``.
+    static func preciseDuration(ticks: Int64, base: AVRational) -> Duration? {
+        seconds(ticks: ticks, base: base).map { .microseconds(Int64(($0 * 1_000_000).rounded())) }
+    }
+
+    private static func seconds(ticks: Int64, base: AVRational) -> Double? {
         guard ticks >= 0, ticks != PD_AV_NOPTS_VALUE, ticks < maxTicks, base.num > 0, base.den > 0 else { return nil }
         let seconds = Double(ticks) * Double(base.num) / Double(base.den)
         guard seconds.isFinite, seconds < 1e9 else { return nil }
-        return .milliseconds(Int64((seconds * 1_000).rounded()))
+        return seconds
     }
 
     /// `time` in ticks of `base` (rounded down), or `nil` when it does not

@@ -13,6 +13,13 @@ extension VideoInput {
         return index
     }
 
+    /// The sound stream that goes with the video (FFmpeg's best), if any.
+    func audioStreamIndex() -> Int32? {
+        let video = (try? videoStreamIndex()) ?? -1
+        let index = av.av_find_best_stream(format, AVMEDIA_TYPE_AUDIO, -1, video, nil, 0)
+        return index >= 0 && stream(index) != nil ? index : nil
+    }
+
     func stream(_ index: Int32) -> UnsafeMutablePointer<AVStream>? {
         guard index >= 0, UInt32(index) < format.pointee.nb_streams, let streams = format.pointee.streams else { return nil }
         return streams[Int(index)]
@@ -29,8 +36,7 @@ extension VideoInput {
         if let duration, duration > .seconds(limits.maxDurationSeconds) {
             throw .limitExceeded(what: "duration in seconds", value: Int(duration.components.seconds), limit: limits.maxDurationSeconds)
         }
-        let audioIndex = av.av_find_best_stream(format, AVMEDIA_TYPE_AUDIO, -1, index, nil, 0)
-        let audio = self.stream(audioIndex).flatMap { stream -> AudioStreamInfo? in
+        let audio = audioStreamIndex().flatMap { self.stream($0) }.flatMap { stream -> AudioStreamInfo? in
             guard let parameters = stream.pointee.codecpar?.pointee else { return nil }
             let rate = Int(parameters.sample_rate)
             let channels = Int(parameters.ch_layout.nb_channels)

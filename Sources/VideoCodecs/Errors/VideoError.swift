@@ -18,6 +18,8 @@ public enum VideoError: Error, Hashable, Sendable, CustomStringConvertible {
     case unsupportedContainer(message: String)
     /// The container holds no video stream (audio only, or none at all).
     case noVideoStream
+    /// The file holds no sound stream (``VideoAudioReader``).
+    case noAudioStream
     /// The video is coded in something this build cannot decode.
     case unsupportedCodec(String)
     /// The data is damaged; `message` is FFmpeg's own text.
@@ -43,6 +45,7 @@ public enum VideoError: Error, Hashable, Sendable, CustomStringConvertible {
         case .fileAccess(let path, let reason): "cannot read \(path): \(reason)"
         case .unsupportedContainer(let message): "the data is not a video PhotoDeck reads (\(message))"
         case .noVideoStream: "the file holds no video stream"
+        case .noAudioStream: "the file holds no sound stream"
         case .unsupportedCodec(let codec): "the video is coded in \(codec), which this build does not decode"
         case .corrupt(let message): "the video is damaged: \(message)"
         case .limitExceeded(let what, let value, let limit): "the video's \(what) is \(value), over the limit of \(limit) (see VideoLimits)"

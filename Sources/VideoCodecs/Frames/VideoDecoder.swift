@@ -6,14 +6,19 @@ import CVideoShim
 final class VideoDecoder {
     /// The codecs PhotoDeck lets FFmpeg decode: what cameras, phones and
     /// the web write. Everything else is refused before a decoder opens.
-    static let codecs = "h264,hevc,vp8,vp9,av1,libdav1d,mpeg4,mjpeg,prores,mpeg2video"
+    static let videoCodecs = "h264,hevc,vp8,vp9,av1,libdav1d,mpeg4,mjpeg,prores,mpeg2video"
+    /// The sound decoders, by the same rule (FFmpeg's decoder names).
+    static let audioCodecs =
+        "aac,aac_fixed,mp3float,mp3,opus,libopus,vorbis,flac,alac,ac3,eac3,amrnb,amrwb,"
+        + "pcm_s16le,pcm_s16be,pcm_s24le,pcm_s24be,pcm_s32le,pcm_f32le,pcm_u8,pcm_mulaw,pcm_alaw,adpcm_ima_qt"
 
     let av: pd_ffmpeg
     let context: UnsafeMutablePointer<AVCodecContext>
     let streamIndex: Int32
     let timeBase: AVRational
 
-    init(_ input: VideoInput, stream index: Int32, threads: Int, forOneFrame: Bool = false) throws(VideoError) {
+    /// A decoder for stream `index`, limited to `codecs` (``videoCodecs`` or ``audioCodecs``).
+    init(_ input: VideoInput, stream index: Int32, threads: Int, forOneFrame: Bool = false, codecs: String = videoCodecs) throws(VideoError) {
         let av = input.av
         guard let stream = input.stream(index), let parameters = stream.pointee.codecpar else { throw .noVideoStream }
         guard let codec = av.avcodec_find_decoder(parameters.pointee.codec_id) else {
@@ -29,7 +34,7 @@ final class VideoDecoder {
             context.pointee.pkt_timebase = stream.pointee.time_base
             var options: OpaquePointer? = nil
             // Without the whitelist no decoder opens: a failed set (out of memory) is a failed open.
-            result = av.av_dict_set(&options, "codec_whitelist", Self.codecs, 0)
+            result = av.av_dict_set(&options, "codec_whitelist", codecs, 0)
             if result >= 0 { result = av.avcodec_open2(context, codec, &options) }
             av.av_dict_free(&options)
         }

@@ -35,14 +35,14 @@ public final class VideoFrameReader {
     /// The size frames come out at: the display size fitted into the box.
     public let size: PixelSize
 
-    private let input: VideoInput
+    private let loop: StreamDecodeLoop
     private let decoder: VideoDecoder
     private let limits: VideoLimits
     private let av: pd_ffmpeg
     private let toneMap: HDRToneMap?
     private var scaler: FrameScaler?
-    /// The frame being decoded into.
-    private let work: PacketAndFrame
+    /// The frame the loop decodes into.
+    private var work: PacketAndFrame { loop.work }
     /// The frame `nextFrame` gives next, found by a seek.
     private let held: PacketAndFrame
     private var isHeld = false
@@ -50,15 +50,6 @@ public final class VideoFrameReader {
     private let before: PacketAndFrame
     /// The stream's first tick (times are counted from it).
     private let start: Int64
-    /// Whether nothing has been read since the container was opened.
-    private var atStart = true
-    /// The decoder was told the stream ended (flushed with no packet).
-    private var draining = false
-    /// Every frame has been given.
-    private var finished = false
-    /// Packets sent and damaged frames skipped in this step (a seek, or one
-    /// frame), bounded by ``limits``.
-    private var sent = 0, damaged = 0
 
     /// Opens the video at `path` (or `range` of it: a Motion Photo's MP4)
     /// for frames fitted into `box` (never enlarged; the display size when
@@ -83,12 +74,11 @@ public final class VideoFrameReader {
         guard abs(start) < StreamTime.maxTicks else { throw .corrupt(message: "the video stream starts at \(start), not a time") }
         self.info = info
         size = box.map { info.video.displaySize.fitting(in: $0) } ?? info.video.displaySize
-        self.input = input
         self.decoder = decoder
         self.limits = limits
         av = input.av
         toneMap = input.toneMap(for: decoder.streamIndex)
-        work = try PacketAndFrame(input.av)
+        loop = try StreamDecodeLoop(input, decoder: decoder, limits: limits)
         held = try PacketAndFrame(input.av)
         before = try PacketAndFrame(input.av)
         self.start = start
@@ -102,13 +92,13 @@ public final class VideoFrameReader {
     }
 
     func nextFrame(cancellation: VideoCancellation) throws(VideoError) -> VideoFrame? {
-        beginStep()
+        loop.beginStep()
         if isHeld {
             isHeld = false
             defer { av.av_frame_unref(held.frame) }
             return try picture(of: held.frame)
         }
-        guard try decodeNext(cancellation: cancellation) else { return nil }
+        guard try loop.next(cancellation: cancellation) else { return nil }
         defer { av.av_frame_unref(work.frame) }
         return try picture(of: work.frame)
     }
@@ -126,35 +116,23 @@ public final class VideoFrameReader {
             throw .invalidArgument("the time \(time) is out of range for this video")
         }
         let target = start + ticks
-        beginStep()
+        loop.beginStep()
         if target > start {
-            // A failed seek decodes from where the reader is: slower, never wrong.
             reposition(to: target)
             if try decodeUntil(target, cancellation: cancellation) { return }
             // Nothing decodes from that keyframe (a cut file ends before it): from the start, to the last frame there is.
         }
-        if !atStart { reposition(to: start) }
-        beginStep()
+        if !loop.atStart { reposition(to: start) }
+        loop.beginStep()
         guard try decodeUntil(target, cancellation: cancellation) else { throw .corrupt(message: "no frame could be decoded") }
     }
 
-    /// Starts one step's bounds: its bytes, packets and damaged frames.
-    private func beginStep() {
-        input.allowReading(limits.maxFrameReadBytes)
-        sent = 0
-        damaged = 0
-    }
-
-    /// Seeks the demuxer to the keyframe at or before `target` and forgets
-    /// what the decoder and the reader hold.
+    /// Seeks to the keyframe at or before `target` and forgets what the
+    /// decoder and the reader hold.
     private func reposition(to target: Int64) {
-        _ = av.av_seek_frame(input.format, decoder.streamIndex, target, AVSEEK_FLAG_BACKWARD)
-        decoder.flush()
+        loop.reposition(to: target, isStart: target <= start)
         av.av_frame_unref(held.frame)
         isHeld = false
-        draining = false
-        finished = false
-        atStart = target <= start
     }
 
     /// Decodes up to the first frame shown at or after `target` and holds
@@ -164,7 +142,7 @@ public final class VideoFrameReader {
         av.av_frame_unref(before.frame)
         var hasBefore = false
         var decoded = 0
-        while try decodeNext(cancellation: cancellation) {
+        while try loop.next(cancellation: cancellation) {
             decoded += 1
             let stamp = work.frame.pointee.best_effort_timestamp
             if stamp == PD_AV_NOPTS_VALUE || stamp >= target {
@@ -183,50 +161,6 @@ public final class VideoFrameReader {
         av.av_frame_move_ref(held.frame, before.frame)
         isHeld = true
         return true
-    }
-
-    /// Decodes the next frame into `work.frame`; `false` at the end.
-    private func decodeNext(cancellation: VideoCancellation) throws(VideoError) -> Bool {
-        guard !finished else { return false }
-        let packetLimit = min(max(limits.maxFramesDecoded, 0), Int.max / 8) * 4 + 64
-        while true {
-            let received = av.avcodec_receive_frame(decoder.context, work.frame)
-            if received >= 0 {
-                atStart = false
-                return true
-            }
-            // Drained (EOF), or nothing more will come after the flush.
-            if received == PD_AVERROR_EOF || (received == PD_AVERROR_EAGAIN && draining) {
-                finished = true
-                return false
-            }
-            if received == PD_AVERROR_INVALIDDATA {
-                // A frame too damaged to decode is skipped, as players do; bounded like packets.
-                damaged += 1
-                guard damaged <= packetLimit else { throw .limitExceeded(what: "damaged frames in a row", value: damaged, limit: packetLimit) }
-                continue
-            }
-            guard received == PD_AVERROR_EAGAIN else { throw .corrupt(message: VideoInput.text(received)) }
-            try cancellation.check()
-            let read = av.av_read_frame(input.format, work.packet)
-            if read < 0 {
-                if read != PD_AVERROR_EOF, input.isOverBudget {
-                    throw .limitExceeded(what: "bytes read for one frame", value: input.bytesRead, limit: limits.maxFrameReadBytes)
-                }
-                // The end, or a cut file ending early: what the decoder holds is the rest, as players show it.
-                draining = true
-                _ = av.avcodec_send_packet(decoder.context, nil)
-                continue
-            }
-            defer { av.av_packet_unref(work.packet) }
-            guard work.packet.pointee.stream_index == decoder.streamIndex else { continue }
-            // Packets that never make a frame (empty ones, parameter sets alone) are bounded too.
-            sent += 1
-            guard sent <= packetLimit else { throw .limitExceeded(what: "packets read to reach one frame", value: sent, limit: packetLimit) }
-            let result = av.avcodec_send_packet(decoder.context, work.packet)
-            // A damaged packet is skipped, as players do; the frames around it still decode.
-            if result < 0, result != PD_AVERROR_EAGAIN, result != PD_AVERROR_INVALIDDATA { throw .corrupt(message: VideoInput.text(result)) }
-        }
     }
 
     /// `frame` converted, with its time; the converter is rebuilt when the

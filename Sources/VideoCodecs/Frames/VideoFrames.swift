@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A video's frames in the order they are shown, for async code: each
 /// frame is decoded on PhotoDeck's video worker threads when it is asked
 /// for, by a ``VideoFrameReader`` the sequence opens on the first request.
@@ -37,69 +35,29 @@ public struct VideoFrames: AsyncSequence, Sendable {
     }
 
     public func makeAsyncIterator() -> Iterator {
-        Iterator(VideoFrames.Source(path: path, range: range, start: start, box: box, limits: limits))
+        let (path, range, start, box, limits) = (path, range, start, box, limits)
+        return Iterator(
+            LazyReader(
+                open: { cancellation throws(VideoError) in
+                    let reader = try VideoFrameReader(fileAt: path, range: range, fitting: box, limits: limits, forOneFrame: false)
+                    try reader.seek(to: start, cancellation: cancellation)
+                    return reader
+                },
+                step: { reader, cancellation throws(VideoError) in try reader.nextFrame(cancellation: cancellation) }))
     }
 
     /// Gives the frames one by one; each call decodes one.
     public struct Iterator: AsyncIteratorProtocol {
-        private let source: Source
+        private let source: LazyReader<VideoFrameReader, VideoFrame>
 
-        init(_ source: Source) { self.source = source }
+        init(_ source: LazyReader<VideoFrameReader, VideoFrame>) { self.source = source }
 
         public mutating func next() async throws(VideoError) -> VideoFrame? {
-            try await Self.decode(source)
+            try await source.next()
         }
 
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(VideoError) -> VideoFrame? {
-            try await Self.decode(source)
-        }
-
-        private static func decode(_ source: Source) async throws(VideoError) -> VideoFrame? {
-            try await VideoWorkers.run { cancellation throws(VideoError) -> VideoFrame? in try source.next(cancellation) }
-        }
-    }
-
-    /// The reader, opened on the first request, behind a lock: the
-    /// iterator's calls come one at a time, each on whichever worker runs it.
-    final class Source: Sendable {
-        private struct State {
-            var reader: VideoFrameReader?
-            var failed = false
-        }
-
-        private let path: String
-        private let range: Range<Int>?
-        private let start: Duration
-        private let box: PixelSize?
-        private let limits: VideoLimits
-        private let state = Mutex(State())
-
-        init(path: String, range: Range<Int>?, start: Duration, box: PixelSize?, limits: VideoLimits) {
-            self.path = path
-            self.range = range
-            self.start = start
-            self.box = box
-            self.limits = limits
-        }
-
-        /// The next frame (on a worker thread); after an error, `nil`.
-        func next(_ cancellation: VideoCancellation) throws(VideoError) -> VideoFrame? {
-            try state.withLock { state throws(VideoError) -> VideoFrame? in
-                guard !state.failed else { return nil }
-                do throws(VideoError) {
-                    if state.reader == nil {
-                        let reader = try VideoFrameReader(fileAt: path, range: range, fitting: box, limits: limits, forOneFrame: false)
-                        try reader.seek(to: start, cancellation: cancellation)
-                        state.reader = reader
-                    }
-                    return try state.reader?.nextFrame(cancellation: cancellation)
-                } catch {
-                    // A sequence ends after its error; cancellation too leaves the reader mid-step.
-                    state.failed = true
-                    state.reader = nil
-                    throw error
-                }
-            }
+            try await source.next()
         }
     }
 }

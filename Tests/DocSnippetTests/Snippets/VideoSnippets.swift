@@ -100,4 +100,29 @@ enum VideoSnippets {
         let report = try await VideoTranscoder.transcode(fileAt: "clip.mov", to: "/tmp/share.mp4", settings: settings) { print($0) }
         _ = report
     }
+
+    static func audioFormat() {
+        let format = AudioFormat(sampleRate: 48_000, channels: 2)
+        _ = format
+    }
+
+    static func audioReader(output: SnippetSoundOutput) throws {
+        let reader = try VideoAudioReader(fileAt: "/videos/beach.mp4", format: .stereo48k)
+        try reader.seek(to: .seconds(3))
+        while let chunk = try reader.nextChunk() {
+            output.enqueue(chunk.samples)
+        }
+    }
+
+    static func audioSequence(output: SnippetSoundOutput) async throws {
+        for try await chunk in VideoAudio(fileAt: "/videos/beach.mp4", from: .seconds(3), format: .stereo48k) {
+            output.enqueue(chunk)
+        }
+    }
+}
+
+/// A stand-in for the samples' sound output.
+struct SnippetSoundOutput {
+    func enqueue(_ samples: [Int16]) {}
+    func enqueue(_ chunk: AudioChunk) {}
 }
