@@ -7,11 +7,11 @@ export PATH := $(PATH):/opt/swift/usr/bin
 # Libraries the package links, and the reference tools the tests compare with.
 BUILD_PACKAGES := pkgconf libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libjxl-dev libheif-dev libde265-dev liblcms2-dev libgif-dev zlib1g-dev libsqlite3-dev libssl-dev libcurl4-openssl-dev libsdl2-dev libsdl2-ttf-dev libchafa-dev libsixel-dev libavformat-dev libavcodec-dev libavfilter-dev libswscale-dev libswresample-dev libavutil-dev fonts-dejavu-core
 TEST_PACKAGES := $(BUILD_PACKAGES) ffmpeg stress-ng strace libjpeg-turbo-progs libimage-exiftool-perl webp libheif-examples liblcms2-utils colord-data time python3 fiu-utils util-linux iproute2 xvfb xauth xdotool x11-apps tmux procps xterm kitty mlterm tumbler gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-libav dbus python3-gi libglib2.0-bin
-BENCH_PACKAGES := $(TEST_PACKAGES) libjxl-tools ffmpeg libheif-examples libvips-tools imagemagick python3-pil hyperfine libimage-exiftool-perl time curl libsixel-bin chafa ffmpegthumbnailer
+BENCH_PACKAGES := $(TEST_PACKAGES) libjxl-tools ffmpeg libheif-examples libvips-tools imagemagick python3-pil hyperfine libimage-exiftool-perl time curl libsixel-bin chafa ffmpegthumbnailer timg
 
 DEMO_OUT ?= $(CURDIR)/.build/demo
 
-.PHONY: check-map check-portable demo test test-loaded test-asan test-tsan check-docs docs docs-preview check-consumer lint bench-decode bench-metadata bench-fit bench-heif bench-browser bench-viewer bench-thumbnails bench-workers bench-loading bench-terminal bench-hostile bench-placeholders bench-downloads bench-jxl bench-avif bench-smartcrop bench-video bench-transcode deps-build deps-test deps-bench
+.PHONY: check-map check-portable demo test test-loaded test-asan test-tsan check-docs docs docs-preview check-consumer lint bench-decode bench-metadata bench-fit bench-heif bench-browser bench-viewer bench-thumbnails bench-workers bench-loading bench-terminal bench-hostile bench-placeholders bench-downloads bench-jxl bench-avif bench-smartcrop bench-video bench-transcode bench-playback deps-build deps-test deps-bench
 
 define install_missing
 	@missing=""; \
@@ -215,6 +215,11 @@ bench-transcode: deps-bench
 ## bench-video: poster frames of 100 videos beside ffmpegthumbnailer.
 bench-video: deps-bench
 	/usr/bin/python3 scripts/bench-video.py
+
+## bench-playback: a video's first frame in the window beside ffplay, dropped frames over 60 s, frames per second in kitty beside timg.
+bench-playback: deps-bench
+	swift build -c release --product photo-browser
+	/usr/bin/python3 scripts/bench-playback.py
 
 ## bench-avif: AVIF encoding beside vips heifsave, at equal SSIM.
 bench-avif: deps-bench

@@ -52,11 +52,18 @@ struct PhotoBrowserCommand {
             }
         }
         guard arguments.opensViewer(inputIsTerminal: Console.inputIsTerminal, outputIsTerminal: Console.outputIsTerminal) else {
+            // A script sees the pages a person would: Live Photos as one page each, from the first step.
+            if let photos = collection as? FolderPhotos { try await photos.pairLivePhotos() }
             return try await ScriptedBrowser.run(arguments, collection: collection)
         }
         let controller = try await ViewerController(
             collection: collection, viewportSize: arguments.viewer.window, cacheBytes: arguments.cacheMB << 20, prefetchRadius: arguments.viewer.prefetchRadius)
         await controller.setSlideshowInterval(arguments.slideshowDelay)
+        // A Live Photo's still and video become one page once their identifiers are read (in the background).
+        if let photos = collection as? FolderPhotos {
+            await controller.pairLivePhotos(in: photos)
+            if arguments.viewer.once { await controller.waitForSort() }
+        }
         if arguments.order != .name {
             // The first screen comes in name order; the photo on it stays when the new order is in place.
             await controller.sort(by: arguments.order)

@@ -1,5 +1,6 @@
 import Foundation
 import ImageCodecs
+import TestSupport
 import Testing
 
 @Suite("photo-browser")
@@ -51,5 +52,21 @@ struct PhotoBrowserCommandTests {
         defer { try? FileManager.default.removeItem(atPath: empty) }
         let none = try await ExampleProcess.run("photo-browser", [empty])
         #expect(none.status == 1 && none.standardError.contains("no photos"))
+    }
+
+    @Test("a folder with a Live Photo (a still and a MOV with one identifier): one page, the still's, from the first step")
+    func livePhoto() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("browser-live-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let identifier = "4F1B2C3D-0000-4A5B-8C9D-0000000000B1"
+        try Data(try TestLivePhotos.still(identifier: identifier)).write(to: URL(fileURLWithPath: "\(folder)/IMG_0001.JPG"))
+        try FileManager.default.copyItem(atPath: try TestLivePhotos.motion("browser-live.mov", identifier: identifier), toPath: "\(folder)/IMG_0001.MOV")
+        try FileManager.default.copyItem(atPath: "\(Self.samples)/waterfall.jpg", toPath: "\(folder)/IMG_0002.jpg")
+        let result = try await ExampleProcess.run("photo-browser", ["--viewport", "320x240", folder, "--", "next"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("open -> page 1/2 IMG_0001.JPG") == true, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("next: turnedPage(to: 1) -> page 2/2 IMG_0002.jpg") }, "\(lines)")
     }
 }

@@ -203,4 +203,54 @@ struct FolderVideoPageTests {
         #expect(throws: ImageCodecError.self) { try BrowserPhoto(fileAt: "\(folder.path)/d.mp4") }
         #expect(try await photos.photo(at: 0).motion == nil)
     }
+
+    @Test("Live Photos: a still and a video with the same identifier in one folder are one page; others, and explicit files, stay pages of their own")
+    func livePhotos() async throws {
+        let folder = try PhotoFolder()
+        defer { folder.cleanUp() }
+        let first = "4F1B2C3D-0000-4A5B-8C9D-000000000001"
+        let second = "4F1B2C3D-0000-4A5B-8C9D-000000000002"
+        try folder.file("IMG_0001.JPG", try TestLivePhotos.still(identifier: first))
+        let motion = try TestLivePhotos.motion("pair-1.mov", identifier: first)
+        try folder.file("IMG_0001.MOV", try fileBytes(URL(fileURLWithPath: motion)))
+        // A still whose video carries another identifier, and a lone video with the first identifier elsewhere.
+        try folder.file("IMG_0002.JPG", try TestLivePhotos.still(identifier: second))
+        try folder.file(
+            "IMG_0002.MOV", try fileBytes(URL(fileURLWithPath: try TestLivePhotos.motion("pair-3.mov", identifier: "4F1B2C3D-0000-4A5B-8C9D-000000000003"))))
+        try folder.file("other/IMG_0009.MOV", try fileBytes(URL(fileURLWithPath: motion)))
+        try folder.photo("IMG_0003.jpg")
+        let photos = try FolderPhotos(paths: [folder.path])
+        #expect(await photos.count == 6)
+        #expect(try await photos.pairLivePhotos() == 1)
+        #expect(try await folder.names(photos) == ["IMG_0001.JPG", "IMG_0002.JPG", "IMG_0002.MOV", "IMG_0003.jpg", "other/IMG_0009.MOV"])
+        let live = try await photos.photo(at: 0)
+        #expect(live.motion == .livePhoto(motionPath: "\(folder.path)/IMG_0001.MOV"))
+        #expect(try await photos.photo(at: 1).motion == nil)
+        #expect(await photos.index(ofPhotoWithID: "\(folder.path)/IMG_0001.MOV") == nil)
+        // Pairing again finds nothing new; a sort keeps the video out of the pages.
+        #expect(try await photos.pairLivePhotos() == 0)
+        try await photos.reorder(by: .captureDate)
+        #expect(await photos.count == 5)
+        try await photos.reorder(by: .name)
+        #expect(try await folder.names(photos).first == "IMG_0001.JPG")
+    }
+
+    @Test("Live Photo pairing in the viewer's session: the shown photo stays on screen, renumbered, and the count drops")
+    func livePhotosInSession() async throws {
+        let folder = try PhotoFolder()
+        defer { folder.cleanUp() }
+        let identifier = "4F1B2C3D-0000-4A5B-8C9D-00000000000A"
+        try folder.file("A.JPG", try TestLivePhotos.still(identifier: identifier))
+        try folder.file("A.MOV", try fileBytes(URL(fileURLWithPath: try TestLivePhotos.motion("pair-a.mov", identifier: identifier))))
+        try folder.photo("B.jpg")
+        let photos = try FolderPhotos(paths: [folder.path])
+        let session = try await PhotoBrowserSession(
+            collection: photos, settings: BrowserPager.Settings(viewportSize: CGSize(width: 160, height: 120), screenScale: 1))
+        try await session.showPage(2)
+        #expect(await session.currentPhoto.id.hasSuffix("/B.jpg"))
+        try await photos.pairLivePhotos()
+        #expect(await session.collectionReordered() == 1)
+        #expect(await session.currentPhoto.id.hasSuffix("/B.jpg"))
+        #expect(await session.collectionCount == 2)
+    }
 }

@@ -168,6 +168,36 @@ extension VideoPlaybackTests {
     }
 }
 
+extension VideoPlaybackTests {
+    @Test("the viewer pairs a folder's Live Photos in the background: the shown photo stays, renumbered; the still's page plays its motion with l")
+    func pairsLivePhotos() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("viewer-live-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let identifier = "4F1B2C3D-0000-4A5B-8C9D-0000000000C1"
+        try Data(try TestLivePhotos.still(identifier: identifier)).write(to: URL(fileURLWithPath: "\(folder)/IMG_0001.HEIC.jpg"))
+        try Data(try TestLivePhotos.still(identifier: identifier)).write(to: URL(fileURLWithPath: "\(folder)/IMG_0001.JPG"))
+        try FileManager.default.copyItem(atPath: try TestLivePhotos.motion("viewer-pair.mov", identifier: identifier), toPath: "\(folder)/IMG_0001.MOV")
+        try Data(try noiseJPEG(width: 40, height: 30, seed: 5)).write(to: URL(fileURLWithPath: "\(folder)/IMG_0002.jpg"))
+        let photos = try FolderPhotos(paths: [folder])
+        let controller = try await ViewerController(collection: photos, viewportSize: Self.viewport)
+        _ = await controller.perform(.last)
+        #expect(await controller.frame().count == 4)
+        await controller.pairLivePhotos(in: photos)
+        await controller.waitForSort()
+        let after = await controller.frame()
+        #expect(after.count == 3 && after.index == 2 && after.name == "IMG_0002.jpg", "\(after.statusLine)")
+        _ = await controller.perform(.first)
+        let first = await controller.frame()
+        // Two stills carry the identifier: the one named as the video pairs, though the other comes first; it stays a still.
+        #expect(first.name == "IMG_0001.HEIC.jpg" && !first.statusLine.contains("live"))
+        _ = await controller.perform(.next)
+        #expect(await controller.frame().statusLine.contains("live"))
+        #expect(await controller.press(.character("l"), pointer: .zero) == .redraw)
+        await controller.stopVideo()
+    }
+}
+
 private struct Failure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }

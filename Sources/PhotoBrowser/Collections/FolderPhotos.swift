@@ -6,6 +6,11 @@ import SystemSupport
 /// is first asked for (``photo(at:)``), so the first screen of a
 /// 10,000-photo folder waits for one probe, not 10,000.
 ///
+/// A Live Photo (a still and its video, in one folder, with the same
+/// ``ImageCore/LivePhotoIdentifier``) is one page once
+/// ``pairLivePhotos()`` has read the identifiers: the still's page plays
+/// the video as its motion, and the video is no page of its own.
+///
 /// Folders are listed recursively; hidden entries (a leading `.`) and
 /// folders reached through symbolic links are skipped, and a file in a
 /// folder is listed when its name ends in one of the `fileExtensions`
@@ -40,6 +45,10 @@ public actor FolderPhotos: ReorderablePhotoCollection {
     public private(set) var probedCount = 0
     /// Bumped by every reorder, so an older one that finishes later does not win.
     private var generation = 0
+    /// Stills that are Live Photos: their identity → their video's.
+    private var motions: [Int32: Int32] = [:]
+    /// Videos shown as their still's motion, left out of the pages.
+    private var insideStills: Set<Int32> = []
 
     /// The name extensions listed from folders when none are given: every
     /// registered decoder's (`jpg`, `jpeg`, `png`, `webp`, `gif`, `heic`, …)
@@ -73,8 +82,9 @@ public actor FolderPhotos: ReorderablePhotoCollection {
         sequence = (0..<Int32(listed.count)).map { $0 }
     }
 
-    /// How many photos are listed.
-    public var count: Int { paths.count }
+    /// How many pages there are: the photos listed, less the videos
+    /// paired into their Live Photo's still.
+    public var count: Int { sequence.count }
 
     /// The photo on page `index`, its header read now if it was not before
     /// (on ``ImageCodecs/ImageWorkers``, never the cooperative pool). A file
@@ -91,7 +101,7 @@ public actor FolderPhotos: ReorderablePhotoCollection {
                 probedCount += 1
             }
         }
-        return Self.photo(path: path, probe: probes[identity])
+        return Self.photo(path: path, probe: probes[identity], motionPath: motions[Int32(identity)].map { paths[Int($0)] })
     }
 
     /// Where the photo with `id` (its path) is in the current order.
@@ -141,8 +151,63 @@ public actor FolderPhotos: ReorderablePhotoCollection {
             }
         }
         guard mine == generation else { return }
-        sequence = newSequence
+        sequence = newSequence.filter { !insideStills.contains($0) }
         self.order = order
+    }
+
+    /// The still and video extensions a Live Photo's halves have.
+    private static let liveStillExtensions: Set<String> = ["heic", "heif", "jpg", "jpeg"]
+    private static let liveVideoExtensions: Set<String> = ["mov", "qt", "mp4"]
+
+    /// Makes each Live Photo one page: reads the identifiers of the stills
+    /// (HEIC, HEIF, JPEG) and videos (MOV, MP4) in folders that hold both,
+    /// on ``ImageCodecs/ImageWorkers`` in batches, and pairs them by
+    /// PhotoAlbum's rule (same folder, same identifier; among several
+    /// videos the one with the still's name). Each paired still's page
+    /// then plays its video as ``BrowserMotion/livePhoto(motionPath:)``,
+    /// and the video's page goes (call
+    /// ``PhotoBrowserSession/collectionReordered()`` after: the pages are
+    /// renumbered). A file whose identifier cannot be read stays a page of
+    /// its own. Returns how many pairs were made.
+    @discardableResult
+    public func pairLivePhotos() async throws -> Int {
+        let paths = paths
+        var stills: [Int: [Int]] = [:]
+        var videos: [Int: [Int]] = [:]
+        var folders: [Substring: Int] = [:]
+        for (identity, path) in paths.enumerated() where !insideStills.contains(Int32(identity)) && motions[Int32(identity)] == nil {
+            let folder = path.lastIndex(of: "/").map { path[..<$0] } ?? ""
+            let number = folders[folder] ?? folders.count
+            folders[folder] = number
+            let kind = Self.fileExtension(path)
+            if Self.liveStillExtensions.contains(kind) { stills[number, default: []].append(identity) }
+            if Self.liveVideoExtensions.contains(kind) { videos[number, default: []].append(identity) }
+        }
+        let stillCandidates = stills.filter { videos[$0.key] != nil }.values.flatMap { $0 }.sorted()
+        let videoCandidates = videos.filter { stills[$0.key] != nil }.values.flatMap { $0 }.sorted()
+        guard !stillCandidates.isEmpty else { return 0 }
+        let candidates = stillCandidates.map { ($0, false) } + videoCandidates.map { ($0, true) }
+        let identifiers = try await Self.inBatches(candidates.count) { range in
+            range.map { index -> LivePhotoIdentifier? in
+                let (identity, isVideo) = candidates[index]
+                return isVideo
+                    ? BrowserPhoto.probeVideo(paths[identity])?.contentIdentifier
+                    : (try? ExifMetadata(readingFileAt: paths[identity]))?.livePhotoIdentifier
+            }
+        }
+        let stillFiles = stillCandidates.indices.map { LivePhotoPairing.File(path: paths[stillCandidates[$0]], live: identifiers[$0]) }
+        let videoFiles = videoCandidates.indices.map {
+            LivePhotoPairing.File(path: paths[videoCandidates[$0]], live: identifiers[stillCandidates.count + $0])
+        }
+        let pairs = LivePhotoPairing.pairs(stills: stillFiles, videos: videoFiles)
+        for (still, video) in pairs {
+            let motion = Int32(videoCandidates[video])
+            guard !insideStills.contains(motion) else { continue }
+            motions[Int32(stillCandidates[still])] = motion
+            insideStills.insert(motion)
+        }
+        sequence.removeAll { insideStills.contains($0) }
+        return pairs.count
     }
 
     // MARK: - Listing and probing
@@ -195,10 +260,12 @@ public actor FolderPhotos: ReorderablePhotoCollection {
         return .video(video.video.displaySize, video.creationDate, video.duration)
     }
 
-    private static func photo(path: String, probe: Probe) -> BrowserPhoto {
+    private static func photo(path: String, probe: Probe, motionPath: String?) -> BrowserPhoto {
         switch probe {
         case .read(let size, _, let range):
-            BrowserPhoto(id: path, source: .file(path), displaySize: size, motion: range.map { .motionPhoto(range: $0) })
+            BrowserPhoto(
+                id: path, source: .file(path), displaySize: size,
+                motion: motionPath.map { .livePhoto(motionPath: $0) } ?? range.map { .motionPhoto(range: $0) })
         case .video(let size, _, let duration): BrowserPhoto(id: path, source: .file(path), displaySize: size, motion: .video(duration: duration))
         case .unread, .unreadable: BrowserPhoto(id: path, source: .file(path), displaySize: PixelSize(width: 1, height: 1))
         }

@@ -144,7 +144,7 @@ extension ViewerController {
 
     /// Pauses and shows the frame after (or before) the shown one.
     func stepFrame(forward: Bool) async -> Response {
-        guard var (playing, _) = await shownVideo() else { return .unchanged }
+        guard var playing = await shownVideo()?.video else { return .unchanged }
         let shown = playing.frame == nil ? nil : playing.position
         // Forward: the first frame after the shown one. Back: the first at or after a frame and a half
         // before it, which is the frame before it (times are rounded to the millisecond, so exactly one
@@ -166,7 +166,9 @@ extension ViewerController {
     /// Moves the shown video by `offset` within its length: a playing video
     /// plays on from there, a paused one shows the frame there.
     func seek(by offset: Duration) async -> Response {
-        guard var (playing, wasPlaying) = await shownVideo() else { return .unchanged }
+        guard let shown = await shownVideo() else { return .unchanged }
+        var playing = shown.video
+        let wasPlaying = shown.wasPlaying
         let from = playing.frame == nil || playing.ended ? (offset < .zero ? playing.duration ?? .zero : .zero) : playing.position
         // Frame times are rounded to the millisecond: a millisecond early lands on the frame at the
         // target, not the one after it.
@@ -184,7 +186,7 @@ extension ViewerController {
     /// The shown page's video (a new one, not started, when another page's
     /// or none was playing), its loop stopped, and whether it was playing;
     /// `nil` when the page is no video.
-    private func shownVideo() async -> (PlayingVideo, wasPlaying: Bool)? {
+    private func shownVideo() async -> (video: PlayingVideo, wasPlaying: Bool)? {
         let photo = await session.currentPhoto
         guard case .video(let duration) = photo.motion, case .file(let path) = photo.source else { return nil }
         var playing = video.flatMap { $0.photoID == photo.id ? $0 : nil } ?? PlayingVideo(photoID: photo.id, path: path, range: nil, returnsToStill: false)

@@ -118,9 +118,36 @@ extension ViewerController {
         }
     }
 
-    /// Waits until the running sort is in place (for tools and tests).
+    /// Waits until the running sort and Live Photo pairing are in place
+    /// (for tools and tests).
     public func waitForSort() async {
+        await pairing?.value
         await reordering?.value
+    }
+
+    /// Makes each Live Photo in `photos` one page, in the background
+    /// (``PhotoBrowser/FolderPhotos/pairLivePhotos()``): the shown photo
+    /// stays on screen, renumbered, and a redraw is requested. A folder
+    /// without Live Photos changes nothing.
+    ///
+    /// ```swift
+    /// let photos = try FolderPhotos(paths: ["/photos"])
+    /// let controller = try await ViewerController(collection: photos, viewportSize: CGSize(width: 1280, height: 800))
+    /// await controller.pairLivePhotos(in: photos)
+    /// ```
+    public func pairLivePhotos(in photos: FolderPhotos) {
+        pairing?.cancel()
+        pairing = Task { [weak self] in
+            let selected = await self?.gridSelectionID()
+            guard let pairs = try? await photos.pairLivePhotos(), pairs > 0, !Task.isCancelled else { return }
+            await self?.finishPairing(selected: selected, in: photos)
+        }
+    }
+
+    private func finishPairing(selected: String?, in photos: FolderPhotos) async {
+        await followReorder(selected: selected, in: photos)
+        pairing = nil
+        requestRedraw()
     }
 
     /// The id of the grid's selected photo, when the grid is shown.
@@ -130,13 +157,21 @@ extension ViewerController {
     }
 
     private func finishSort(with text: String, selected: String?, in reorderable: any ReorderablePhotoCollection) async {
+        await followReorder(selected: selected, in: reorderable)
+        message = text
+        reordering = nil
+        requestRedraw()
+    }
+
+    /// The shown photo, and the grid's selection, follow their photos to where they are now.
+    private func followReorder(selected: String?, in reorderable: any ReorderablePhotoCollection) async {
         await session.collectionReordered()
+        guard grid != nil else { return }
+        // The grid may hold fewer pages now (Live Photos paired).
+        await relayoutGrid()
         if var layout = grid, let selected, let index = await reorderable.index(ofPhotoWithID: selected) {
             layout.select(index)
             grid = layout
         }
-        message = text
-        reordering = nil
-        requestRedraw()
     }
 }

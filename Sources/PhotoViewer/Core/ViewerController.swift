@@ -69,6 +69,8 @@ public actor ViewerController {
     public internal(set) var slideshowInterval: Duration = .seconds(4)
     /// The running re-sort.
     var reordering: Task<Void, Never>?
+    /// The Live Photo pairing running in the background (``pairLivePhotos(in:)``).
+    var pairing: Task<Void, Never>?
     /// How many frames have been made (``frame()`` calls).
     var framesMade = 0
     /// Who waits for the next frame (the slideshow's clock starts at a shown page).

@@ -8,6 +8,12 @@ import PhotoBrowser
 import PhotoViewer
 
 enum PhotoViewerSnippets {
+    static func pairLivePhotos() async throws {
+        let photos = try FolderPhotos(paths: ["/photos"])
+        let controller = try await ViewerController(collection: photos, viewportSize: CGSize(width: 1280, height: 800))
+        await controller.pairLivePhotos(in: photos)
+    }
+
     /// The README's app action: what removing a photo from an app's album would do.
     static func remove(_ photo: BrowserPhoto) async -> String { "removed \(photo.id)" }
 
