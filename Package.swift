@@ -469,7 +469,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ShareKitTests",
-            dependencies: ["ShareKit", "ServiceKit", "ShareKitTesting", "ServiceKitTesting", "ImageCodecs", "TestSupport", "SQLiteSupport"],
+            dependencies: ["ShareKit", "ServiceKit", "ShareKitTesting", "ServiceKitTesting", "ImageCodecs", "TestSupport", "SQLiteSupport", "SystemSupport"],
             swiftSettings: swiftSettings
         ),
         // The README's and doc comments' code samples, compiled (and checked to be there).

@@ -2,7 +2,9 @@ import Foundation
 import ImageCodecs
 import ServiceKitTesting
 import ShareKit
+import ShareKitTesting
 import Synchronization
+import SystemSupport
 import TestSupport
 import Testing
 
@@ -88,19 +90,77 @@ struct VideoAdaptationTests {
         #expect(thumbnail.size == PixelSize(width: 120, height: 90) && thumbnail.bytes.count <= 32 << 10)
     }
 
-    @Test("the outbox refuses a video (it does not copy videos yet) and queues nothing")
-    func outboxRefusesVideo() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-\(UUID().uuidString).sqlite").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
+    /// The names in the outbox's video folder.
+    static func kept(_ outbox: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: outbox + ".videos")) ?? []).sorted()
+    }
+
+    @Test(
+        "the outbox keeps its own copy of a video (one for two shares of it): sent after the original is gone and the outbox reopened; then the copy goes, a file it did not name stays"
+    )
+    func outboxKeepsVideo() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-video-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = "\(folder)/outbox.sqlite"
+        let original = "\(folder)/clip.mp4"
+        try FileManager.default.copyItem(atPath: try TestVideos.h264(), toPath: original)
+        let digest = Digest.sha256Hex(try fileBytes(URL(fileURLWithPath: original)))
+        let provider = MockShareProvider(id: "chat", constraintsByDestination: [.session: Self.rules(.init(maxBytes: 10 << 20))])
         let center = ShareCenter()
-        let outbox = try Outbox(path: path, center: center, network: FakeNetworkMonitor(.wifi))
-        let target = ShareTarget(provider: "chat", destination: .timeline, displayName: "Chat")
-        await #expect {
-            try await outbox.enqueue(ShareContent(video: ShareVideo(path: try TestVideos.h264())), to: target)
-        } throws: { error in
-            if case ShareError.unavailable(let reason) = error { return reason.contains("video") }
-            return false
+        await center.register(provider)
+        let target = ShareTarget(provider: "chat", destination: .session, displayName: "Chat")
+        // The test clock is a month ahead: every file is past the outbox's grace period.
+        let clock = TestClock()
+        do {
+            let outbox = try Outbox(path: path, center: center, network: FakeNetworkMonitor(.wifi), clock: clock)
+            try await outbox.enqueue(ShareContent(text: "one", video: ShareVideo(path: original)), to: target)
+            try await outbox.enqueue(ShareContent(text: "two", video: ShareVideo(path: original)), to: target)
         }
-        #expect(try await outbox.entries().isEmpty)
+        #expect(Self.kept(path) == ["\(digest).video"])
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: "\(path).videos/\(digest).video")[.posixPermissions] as? Int)
+        #expect(mode == 0o600)
+        try FileManager.default.removeItem(atPath: original)
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: "\(path).videos/notes.txt"))
+
+        let reopened = try Outbox(path: path, center: center, network: FakeNetworkMonitor(.wifi), clock: clock)
+        let entries = await reopened.process()
+        #expect(entries.map(\.state) == [.posted, .posted], "\(entries)")
+        let sent = try #require(provider.recordedShares.first?.content.video)
+        #expect(try Self.streams(sent.path).contains("codec_name=h264"))
+        #expect(Self.kept(path) == ["notes.txt"], "the copy is gone once both are posted; the stranger stays")
+    }
+
+    @Test("the outbox's copy is checked before it is sent: a changed byte or a link in its place fails the entry, and nothing is sent")
+    func outboxChecksItsCopy() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-tamper-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = "\(folder)/outbox.sqlite"
+        let provider = MockShareProvider(id: "chat", constraintsByDestination: [.session: Self.rules(.init(maxBytes: 10 << 20))])
+        let center = ShareCenter()
+        await center.register(provider)
+        let target = ShareTarget(provider: "chat", destination: .session, displayName: "Chat")
+        let outbox = try Outbox(path: path, center: center, network: FakeNetworkMonitor(.wifi), clock: TestClock(start: Date()))
+        try await outbox.enqueue(ShareContent(video: ShareVideo(path: try TestVideos.h264())), to: target)
+        let name = try #require(Self.kept(path).first)
+        let copy = "\(path).videos/\(name)"
+        var bytes = try fileBytes(URL(fileURLWithPath: copy))
+        bytes[bytes.count / 2] ^= 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: copy))
+        let first = await outbox.process()
+        #expect(first.first?.state == .failed && first.first?.lastError?.contains("missing or damaged") == true, "\(first)")
+
+        try await outbox.enqueue(ShareContent(video: ShareVideo(path: try TestVideos.h264())), to: target)
+        try FileManager.default.removeItem(atPath: copy)
+        try FileManager.default.createSymbolicLink(atPath: copy, withDestinationPath: try TestVideos.h264())
+        let second = await outbox.process()
+        #expect(second.last?.state == .failed, "\(second)")
+        #expect(provider.recordedShares.isEmpty)
+        // A fresh copy nobody needs waits out the grace period (another process may be about to name it).
+        try await outbox.enqueue(ShareContent(video: ShareVideo(path: try TestVideos.codecSample("hevc.mp4"))), to: target)
+        let fresh = try #require(try await outbox.entries().last)
+        try await outbox.remove(fresh.id)
+        #expect(Self.kept(path).count == 2, "\(Self.kept(path))")
     }
 }

@@ -18,6 +18,12 @@ import SystemSupport
 /// upload step that failed) are retried on a later ``process()``; a rate
 /// limit's wait is honoured without spending an attempt.
 ///
+/// A share's video is copied into the outbox's own folder beside its
+/// database (`PATH.videos`, named by the video's SHA-256), so the share
+/// survives the original being moved or deleted; a copy is removed once
+/// no queued, sending or unknown-outcome entry needs it (and never a file
+/// the outbox did not name).
+///
 /// The outbox owns its shares: one stopped by a missing or expired
 /// credential stays queued here and is not also held by the
 /// ``ShareCenter``, so signing in again and calling ``process()`` sends it
@@ -72,6 +78,8 @@ public actor Outbox {
     }
 
     private let database: SQLiteDatabase
+    /// Where queued videos are kept: `PATH.videos`.
+    private let videoFolder: String
     private let center: ShareCenter
     private let network: any NetworkMonitor
     private let policy: UploadPolicy
@@ -102,6 +110,7 @@ public actor Outbox {
         } catch {
             throw .storage(UnderlyingError(error, context: "the outbox at \(path) cannot be opened"))
         }
+        videoFolder = path + ".videos"
         self.center = center
         self.network = network
         self.policy = policy
@@ -109,22 +118,20 @@ public actor Outbox {
         self.clock = clock
     }
 
-    /// Queues a share; it is sent by the next ``process()``.
+    /// Queues a share; it is sent by the next ``process()``. A video is
+    /// copied into the outbox first (a chunk at a time, flushed), so this
+    /// takes as long as copying it.
     ///
-    /// - Throws: ``ShareError/unavailable(reason:)`` for content with a
-    ///   video: the outbox keeps what it sends in its own database, and a
-    ///   video is not copied there yet (a path kept instead would be a claim
-    ///   any file could answer). Share a video through ``ShareCenter``
-    ///   directly.
+    /// - Throws: ``ShareError/storage(_:)`` when the share or its video
+    ///   cannot be stored (the video unreadable, the disk full).
     @discardableResult
     public func enqueue(_ content: ShareContent, to target: ShareTarget, account: String? = nil) throws(ShareError) -> UUID {
-        guard content.video == nil else {
-            throw .unavailable(reason: "the outbox does not queue videos yet; share the video directly")
-        }
         let id = UUID()
         do {
-            let stored = try JSONEncoder().encode(try StoredContent(content))
-            let bytes = content.images.reduce(0) { total, image in
+            var stored = try StoredContent(content)
+            if let video = content.video { stored.video = try keep(video) }
+            let encoded = try JSONEncoder().encode(stored)
+            let bytes = content.images.reduce(stored.video?.byteCount ?? 0) { total, image in
                 if case .encoded(let data) = image { return total + data.count }
                 return total + 4 * (image.bitmapPixelCount ?? 0)
             }
@@ -135,12 +142,73 @@ public actor Outbox {
                 """
             ).bind(
                 .text(id.uuidString), .text(target.provider.rawValue), .text(target.destination.rawValue), .text(target.displayName),
-                .optional(account), .blob([UInt8](stored)), .int(bytes), .text(State.queued.rawValue), .real(clock.now.timeIntervalSince1970)
+                .optional(account), .blob([UInt8](encoded)), .int(bytes), .text(State.queued.rawValue), .real(clock.now.timeIntervalSince1970)
             ).run()
         } catch {
             throw .storage(UnderlyingError(error, context: "the share cannot be queued"))
         }
         return id
+    }
+
+    /// Copies `video` (its range) into ``videoFolder`` under its digest.
+    private func keep(_ video: ShareVideo) throws -> StoredContent.Video {
+        try FileSystem.makeFolders(videoFolder, mode: 0o700)
+        let source = try ReadOnlyFile(path: video.path)
+        let staged = try DurableFile.stageCopy(of: source, range: video.range, in: videoFolder, mode: 0o600)
+        // The same video queued twice is one file: the rename over it is atomic, the bytes the same.
+        try DurableFile.place(staged, at: videoPath(staged.sha256))
+        return StoredContent.Video(sha256: staged.sha256, byteCount: staged.size)
+    }
+
+    private func videoPath(_ sha256: String) -> String { "\(videoFolder)/\(sha256).video" }
+
+    /// The outbox's copy of a stored video, checked: a digest it could have
+    /// written, a regular file of the size stored, the bytes that digest.
+    private func keptVideo(_ video: StoredContent.Video) -> ShareVideo? {
+        guard video.isWellFormed else { return nil }
+        let path = videoPath(video.sha256)
+        guard let status = try? FileSystem.status(of: path, followingSymlinks: false), status.kind == .regular, status.size == video.byteCount,
+            (try? Digest.sha256Hex(ofFileAt: path, limit: video.byteCount, followingSymlinks: false)) == video.sha256
+        else { return nil }
+        return ShareVideo(path: path)
+    }
+
+    /// How old a file in the video folder must be before a sweep takes it
+    /// as garbage: another process may be between copying a video and
+    /// writing the entry that names it.
+    static let videoGrace: Duration = .seconds(3_600)
+
+    /// Removes the outbox's videos no queued, sending or unknown-outcome
+    /// entry names, and copies a crash left half made; only names the
+    /// outbox makes (`<64 hex>.video`, `.staged.<hex>.tmp`), only files
+    /// older than ``videoGrace``.
+    private func sweepVideos() {
+        guard FileSystem.kind(of: videoFolder, followingSymlinks: false) == .folder,
+            let items = try? FolderListing.items(in: videoFolder)
+        else { return }
+        var needed = Set<String>()
+        do {
+            let rows = try database.prepare("SELECT content FROM entries WHERE state IN (?, ?, ?)")
+                .bind(.text(State.queued.rawValue), .text(State.sending.rawValue), .text(State.outcomeUnknown.rawValue))
+            while try rows.step() {
+                if let video = (try? JSONDecoder().decode(StoredContent.self, from: Data(rows.blob(0))))?.video { needed.insert(video.sha256) }
+            }
+        } catch {
+            // Not knowing what is needed, nothing is garbage.
+            return
+        }
+        let oldest = Int64(clock.now.timeIntervalSince1970 * 1e9) - Int64(Self.videoGrace.inSeconds * 1e9)
+        for item in items {
+            let name = item.name
+            let isVideo = name.hasSuffix(".video") && StoredContent.Video(sha256: String(name.dropLast(6)), byteCount: 0).isWellFormed
+            let isStaged = name.hasPrefix(".\(DurableFile.stagedName).") && name.hasSuffix(".tmp")
+            guard isVideo || isStaged, !(isVideo && needed.contains(String(name.dropLast(6)))) else { continue }
+            let path = "\(videoFolder)/\(name)"
+            guard let status = try? FileSystem.status(of: path, followingSymlinks: false), status.kind == .regular,
+                status.modifiedNanoseconds < oldest
+            else { continue }
+            try? FileSystem.remove(path)
+        }
     }
 
     /// Every entry, oldest first.
@@ -173,6 +241,7 @@ public actor Outbox {
         } catch {
             throw .storage(UnderlyingError(error, context: "the outbox cannot be updated"))
         }
+        sweepVideos()
     }
 
     /// Sends queued shares each time the network path becomes one the
@@ -223,12 +292,20 @@ public actor Outbox {
                 update(entry.id, state: .failed, error: "the stored content is unreadable")
                 continue
             }
+            var video: ShareVideo?
+            if let kept = stored.video {
+                guard let found = keptVideo(kept) else {
+                    update(entry.id, state: .failed, error: "the outbox's copy of the video is missing or damaged")
+                    continue
+                }
+                video = found
+            }
             // Claimed (and committed) before the request goes out: only the
             // caller whose update changed the row sends it, and a crash from
             // here on can only make it "outcome unknown", never a double post.
             guard claim(entry.id, attempts: entry.attempts + 1, at: now) else { continue }
             do throws(ShareError) {
-                switch try await center.shareFromOutbox(stored.content, to: entry.target, account: entry.account) {
+                switch try await center.shareFromOutbox(stored.content(video: video), to: entry.target, account: entry.account) {
                 case .posted(let receipt): update(entry.id, state: .posted, error: nil, postID: receipt.postID)
                 case .outcomeUnknown(let reason): update(entry.id, state: .outcomeUnknown, error: reason)
                 }
@@ -249,6 +326,7 @@ public actor Outbox {
                 }
             }
         }
+        sweepVideos()
         return (try? entries()) ?? []
     }
 

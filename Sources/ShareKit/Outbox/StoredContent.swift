@@ -2,8 +2,21 @@ import Foundation
 import ImageCore
 
 /// ``ShareContent`` as stored in the outbox: JSON with images as base64
-/// (bitmaps stored as lossless PNG).
+/// (bitmaps stored as lossless PNG); a video is a file in the outbox's own
+/// folder, named by its SHA-256, and the JSON holds its digest and size.
 struct StoredContent: Codable {
+    /// A video the outbox copied: its SHA-256 (lowercase hex, the file's name) and its size.
+    struct Video: Codable, Hashable {
+        var sha256: String
+        var byteCount: Int
+
+        /// Whether the digest is one the outbox could have written: 64
+        /// lowercase hex digits (anything else would name another file).
+        var isWellFormed: Bool {
+            sha256.utf8.count == 64 && sha256.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) } && byteCount >= 0
+        }
+    }
+
     struct Link: Codable {
         var url: String
         var title: String?
@@ -17,7 +30,10 @@ struct StoredContent: Codable {
     /// The share's metadata policy; entries queued before it was stored have
     /// none and get the default (which never keeps more than they would have sent).
     var metadata: MetadataPolicy?
+    /// The share's video, copied into the outbox (entries without one have none).
+    var video: Video?
 
+    /// The content without its video (``video`` is set by the outbox once copied).
     init(_ content: ShareContent) throws {
         text = content.text
         metadata = content.metadata
@@ -34,7 +50,8 @@ struct StoredContent: Codable {
         }
     }
 
-    var content: ShareContent {
+    /// The content to send; `video` is the outbox's copy of ``video``.
+    func content(video: ShareVideo?) -> ShareContent {
         ShareContent(
             text: text, images: images.map { .encoded([UInt8]($0)) },
             link: link.flatMap { link in
@@ -42,7 +59,8 @@ struct StoredContent: Codable {
                     ShareLink(url: $0, title: link.title, summary: link.summary, thumbnail: link.thumbnail.map { .encoded([UInt8]($0)) })
                 }
             },
-            metadata: metadata ?? .default
+            metadata: metadata ?? .default,
+            video: video
         )
     }
 }

@@ -26,29 +26,37 @@ extension DurableFile {
     /// files are `.staged.<16 hex>.tmp`.
     package static let stagedName = "staged"
 
-    /// Copies `source` (every byte it had when it was opened) into a new
-    /// temporary file in `folder`, a chunk at a time, hashing as it goes,
-    /// and flushes it. On any failure the temporary file is removed.
+    /// Copies `source` (every byte it had when it was opened, or the bytes
+    /// in `range` of it) into a new temporary file in `folder`, a chunk at
+    /// a time, hashing as it goes, and flushes it. On any failure the
+    /// temporary file is removed.
     ///
     /// ```swift
     /// let staged = try DurableFile.stageCopy(of: try ReadOnlyFile(path: movie), in: staging)
     /// try DurableFile.place(staged, at: "\(originals)/\(staged.sha256.prefix(2))/\(staged.sha256).mov")
     /// ```
-    package static func stageCopy(of source: ReadOnlyFile, in folder: String, mode: UInt32 = 0o644) throws(SystemError) -> StagedCopy {
+    package static func stageCopy(
+        of source: ReadOnlyFile, range: Range<Int>? = nil, in folder: String, mode: UInt32 = 0o644
+    ) throws(SystemError) -> StagedCopy {
+        let range = range ?? 0..<source.size
+        guard range.lowerBound >= 0, range.upperBound <= source.size else {
+            throw SystemError(operation: "reading", path: source.path, code: EINVAL, reason: "the range \(range) is not inside its \(source.size) bytes")
+        }
         let temporary = "\(folder)/\(temporaryName(for: stagedName))"
         let hasher = Digest.Hasher(.sha256)
         var copied = 0
         try writeTemporary(temporary, mode: mode, durably: true) { descriptor throws(SystemError) in
-            var buffer = [UInt8](repeating: 0, count: min(max(source.size, 1), copyChunkBytes))
-            while copied < source.size {
-                let count = try source.read(into: &buffer, at: copied)
+            var buffer = [UInt8](repeating: 0, count: min(max(range.count, 1), copyChunkBytes))
+            while copied < range.count {
+                let count = try source.read(into: &buffer, at: range.lowerBound + copied)
                 if count == 0 { break }
-                let chunk = count == buffer.count ? buffer : Array(buffer[..<count])
+                let kept = min(count, range.count - copied)
+                let chunk = kept == buffer.count ? buffer : Array(buffer[..<kept])
                 hasher.update(chunk)
                 try writeAll(chunk, to: descriptor, path: temporary)
-                copied += count
+                copied += kept
             }
-            guard copied == source.size else {
+            guard copied == range.count else {
                 throw SystemError(operation: "reading", path: source.path, code: EIO, reason: "the file shrank while it was copied")
             }
         }
