@@ -186,7 +186,7 @@ def ffplay_drops(clip, env):
 
 def kitty(display, program, log):
     command = ["kitty", "-o", "linux_display_server=x11", "-o", "remember_window_size=no", "-o", "initial_window_width=1000", "-o", "initial_window_height=740",
-               "sh", "-c", program + f" 2>>{log}"]
+               "sh", "-c", "{ " + program + f"; }} 2>>{log}"]
     return subprocess.Popen(command, env=dict(os.environ, DISPLAY=display), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
