@@ -252,5 +252,14 @@ struct FolderVideoPageTests {
         #expect(await session.collectionReordered() == 1)
         #expect(await session.currentPhoto.id.hasSuffix("/B.jpg"))
         #expect(await session.collectionCount == 2)
+
+        // Shown while it is paired, the still's page takes its motion (same page, same zoom).
+        let fresh = try FolderPhotos(paths: [folder.path])
+        let stillFirst = try await PhotoBrowserSession(
+            collection: fresh, settings: BrowserPager.Settings(viewportSize: CGSize(width: 160, height: 120), screenScale: 1))
+        #expect(await stillFirst.currentPhoto.motion == nil)
+        try await fresh.pairLivePhotos()
+        #expect(await stillFirst.collectionReordered() == 0)
+        #expect(await stillFirst.currentPhoto.motion == .livePhoto(motionPath: "\(folder.path)/A.MOV"))
     }
 }

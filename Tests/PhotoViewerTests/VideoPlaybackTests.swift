@@ -195,6 +195,22 @@ extension VideoPlaybackTests {
         #expect(await controller.frame().statusLine.contains("live"))
         #expect(await controller.press(.character("l"), pointer: .zero) == .redraw)
         await controller.stopVideo()
+
+        // The still on screen while it is paired: its page plays its motion from then on.
+        let alone = FileManager.default.temporaryDirectory.appendingPathComponent("viewer-live-alone-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: alone, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: alone) }
+        try FileManager.default.copyItem(atPath: "\(folder)/IMG_0001.JPG", toPath: "\(alone)/IMG_0001.JPG")
+        try FileManager.default.copyItem(atPath: "\(folder)/IMG_0001.MOV", toPath: "\(alone)/IMG_0001.MOV")
+        let pair = try FolderPhotos(paths: [alone])
+        let shown = try await ViewerController(collection: pair, viewportSize: Self.viewport)
+        #expect(await !shown.frame().statusLine.contains("live"))
+        await shown.pairLivePhotos(in: pair)
+        await shown.waitForSort()
+        let paired = await shown.frame()
+        #expect(paired.count == 1 && paired.statusLine.contains("live"), "\(paired.statusLine)")
+        #expect(await shown.perform(.playMotion) == .redraw)
+        await shown.stopVideo()
     }
 }
 

@@ -317,8 +317,10 @@ public actor PhotoBrowserSession {
     /// Follows the shown photo after its collection was put in another
     /// order (``ReorderablePhotoCollection/reorder(by:)``): the same photo
     /// stays on screen at the same zoom, now numbered where it moved to,
-    /// and prefetching moves to its new neighbours. Returns its new index.
-    /// A collection that cannot say where the photo went keeps the index.
+    /// and prefetching moves to its new neighbours; the shown photo's record
+    /// is read again (a still paired with its video since shows its motion).
+    /// Returns its new index. A collection that cannot say where the photo
+    /// went keeps the index.
     @discardableResult
     public func collectionReordered() async -> Int {
         let count = await collection.count
@@ -327,6 +329,11 @@ public actor PhotoBrowserSession {
             let index = await reorderable.index(ofPhotoWithID: current.id)
         {
             pager.renumberShownPage(index)
+        }
+        // The shown photo's record may have changed with its collection (a still paired with its
+        // video since): the page takes the new one, at the same size and zoom.
+        if let fresh = try? await collection.photo(at: pager.index), fresh.id == current.id, fresh.motion != current.motion {
+            current = viewed(fresh)
         }
         // Prefetches are filed by index, and the indices now name other
         // photos: stop them all but the shown photo's own (a page may be joining it).

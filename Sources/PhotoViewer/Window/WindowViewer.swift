@@ -9,7 +9,9 @@ import SystemSupport
 /// page) or, zoomed in, a pan; the wheel and `+`/`-` zoom at the pointer;
 /// a double click toggles fit and zoom there; a pinch where SDL reports one;
 /// `0` fits, `f` toggles full screen, a click or `i` shows the status
-/// overlay, `q` or Escape quits. A resize keeps the visible centre.
+/// overlay, `q` or Escape quits. A resize keeps the visible centre. A long
+/// press (the button held half a second without moving) plays a Live
+/// Photo's or Motion Photo's motion, as `l` does.
 ///
 /// Videos play with their sound, through SDL's audio on the default output
 /// (`SDL_AUDIODRIVER` picks another driver), and their frames are timed by
@@ -103,6 +105,12 @@ private final class WindowLoop {
     let started: ContinuousClock.Instant
     var drag: (tracker: DragTracker, pans: Bool)?
     var pendingClick: (deadline: ContinuousClock.Instant, point: CGPoint)?
+    /// When a press still held becomes a long press.
+    var longPressDeadline: ContinuousClock.Instant?
+    /// The held press was a long press: its release is no click.
+    var longPressed = false
+    /// How long a press is held, without moving, to be a long press.
+    static let longPress: Duration = .milliseconds(500)
     var viewport = CGSize(width: 1, height: 1)
     /// A frame is owed to the inputs handled since the last one.
     var drawPending = false
@@ -141,12 +149,10 @@ private final class WindowLoop {
         defer { closeSound() }
         var event = SDL_Event()
         while true {
-            let wait = pendingClick.map { max(1, Int(($0.deadline - .now).inMilliseconds)) } ?? 500
+            let deadline = [pendingClick?.deadline, longPressDeadline].compactMap { $0 }.min()
+            let wait = deadline.map { max(1, Int(($0 - .now).inMilliseconds)) } ?? 500
             guard SDL_WaitEventTimeout(&event, Int32(wait)) != 0 else {
-                if let click = pendingClick, ContinuousClock.now >= click.deadline {
-                    pendingClick = nil
-                    perform(.click(at: click.point), at: .now)
-                }
+                fireDeadlines()
                 drawIfPending()
                 continue
             }
@@ -158,7 +164,25 @@ private final class WindowLoop {
             while SDL_PollEvent(&event) != 0 {
                 if let exit = handle(event) { return exit }
             }
+            // Events that keep coming (a playing video's redraws) must not hold a deadline off.
+            fireDeadlines()
             drawIfPending()
+        }
+    }
+
+    /// A single click's overlay once no second click came, and a long press once held long enough.
+    func fireDeadlines() {
+        let now = ContinuousClock.now
+        if let click = pendingClick, now >= click.deadline {
+            pendingClick = nil
+            perform(.click(at: click.point), at: now)
+        }
+        if let held = longPressDeadline, now >= held {
+            longPressDeadline = nil
+            if drag?.tracker.isClick == true {
+                longPressed = true
+                perform(.playMotion, at: now)
+            }
         }
     }
 
@@ -223,6 +247,8 @@ private final class WindowLoop {
                 let controller = controller
                 let zoomed = BlockingBridge.wait { await controller.isZoomedIn }
                 drag = (DragTracker(at: point, seconds: seconds), zoomed)
+                longPressDeadline = now + Self.longPress
+                longPressed = false
             }
         case SDL_MOUSEMOTION:
             guard var current = drag else { return nil }
@@ -232,7 +258,11 @@ private final class WindowLoop {
         case SDL_MOUSEBUTTONUP where event.button.button == UInt8(SDL_BUTTON_LEFT):
             guard let finished = drag else { return nil }
             drag = nil
-            if finished.tracker.isClick {
+            longPressDeadline = nil
+            if longPressed {
+                // The long press played the motion; its release is nothing more.
+                longPressed = false
+            } else if finished.tracker.isClick {
                 // A single click shows the overlay unless a second click makes it a double click.
                 if event.button.clicks < 2 {
                     pendingClick = (now + .milliseconds(300), CGPoint(x: Int(event.button.x), y: Int(event.button.y)))
