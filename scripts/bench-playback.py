@@ -158,21 +158,28 @@ def playing_lines(trace):
     return [line for line in read(trace).splitlines() if line.startswith("frame ") and (" playing " in line or " paused " in line)]
 
 
+def play_to_end(window_class, trace, env, end):
+    """Presses k in the viewer's window once its first frame is traced, waits for `end` (the paused
+    clock at the clip's end) and quits: the playing and paused frame lines, and the frames shown and dropped."""
+    wait_for(lambda: "frame 1/1" in read(trace), "the first frame", 60)
+    window = window_of(window_class, env)
+    subprocess.run(["xdotool", "key", "--window", window, "k"], env=env, check=True)
+    wait_for(lambda: any(f" paused {end}/{end}" in line for line in playing_lines(trace)), "the end of the clip", 120)
+    subprocess.run(["xdotool", "key", "--window", window, "q"], env=env, stderr=subprocess.DEVNULL)
+    lines = playing_lines(trace)
+    shown = sum(1 for line in lines if " playing " in line)
+    dropped = max(int(m.group(1)) for m in (re.search(r" dropped (\d+)", line) for line in lines) if m)
+    return lines, shown, dropped
+
+
 def browser_drops(clip, env):
     """photo-browser plays `clip` to its end in the window: dropped frames, frames shown, the largest |av| and its median."""
     trace = os.path.join(WORK, "drops.trace")
     with open(trace, "w") as err:
         process = subprocess.Popen([BROWSER, "--display", "window", "--window", "1920x1080", os.path.dirname(clip)], env=dict(env, PHOTODECK_VIEWER_TRACE="1"),
                                    stdout=subprocess.DEVNULL, stderr=err)
-    wait_for(lambda: "frame 1/1" in read(trace), "the first frame", 60)
-    window = window_of("photo-browser", env)
-    subprocess.run(["xdotool", "key", "--window", window, "k"], env=env, check=True)
-    wait_for(lambda: any(" paused 1:00/1:00" in line for line in playing_lines(trace)), "the end of the clip", 120)
-    subprocess.run(["xdotool", "key", "--window", window, "q"], env=env, stderr=subprocess.DEVNULL)
+    lines, shown, dropped = play_to_end("photo-browser", trace, env, "1:00")
     process.wait(timeout=30)
-    lines = playing_lines(trace)
-    dropped = max(int(m.group(1)) for m in (re.search(r" dropped (\d+)", line) for line in lines) if m)
-    shown = sum(1 for line in lines if " playing " in line)
     offsets = [abs(int(m.group(1))) for m in (re.search(r" av (-?\d+)ms", line) for line in lines) if m]
     return dropped, shown, max(offsets), statistics.median(offsets)
 
@@ -193,17 +200,9 @@ def kitty(display, program, log):
 def browser_terminal_fps(clip, display):
     trace = os.path.join(WORK, "kitty.trace")
     open(trace, "w").close()
-    env = dict(os.environ, DISPLAY=display)
     process = kitty(display, f"PHOTODECK_VIEWER_TRACE=1 {BROWSER} --display kitty {os.path.dirname(clip)}", trace)
-    wait_for(lambda: "frame 1/1" in read(trace), "the first frame in kitty", 60)
-    window = window_of("kitty", env)
-    subprocess.run(["xdotool", "key", "--window", window, "k"], env=env, check=True)
-    wait_for(lambda: any(" paused 0:10/0:10" in line for line in playing_lines(trace)), "the end of the clip in kitty", 120)
-    subprocess.run(["xdotool", "key", "--window", window, "q"], env=env, stderr=subprocess.DEVNULL)
+    _, shown, dropped = play_to_end("kitty", trace, dict(os.environ, DISPLAY=display), "0:10")
     process.wait(timeout=30)
-    lines = playing_lines(trace)
-    shown = sum(1 for line in lines if " playing " in line)
-    dropped = max(int(m.group(1)) for m in (re.search(r" dropped (\d+)", line) for line in lines) if m)
     return shown / 10.0, dropped
 
 

@@ -180,10 +180,20 @@ struct PhotoViewerWindowTests {
 
         seen = viewer.frames.count
         _ = try await ViewerHarness.tool("xdotool", ["key", "--window", id, "m"], environment: x)
-        let mutedLine = try await viewer.waitForFrame(after: seen, "muted") { $0.contains(" muted") }
+        _ = try await viewer.waitForFrame(after: seen, "muted") { $0.contains(" muted") }
+        // What the device had written when the mute was on screen (the disk driver writes each buffer as it takes it).
+        let writtenAtMute = (try FileManager.default.attributesOfItem(atPath: sink)[.size] as? Int) ?? 0
+        // The status's clock (whole seconds) of a traced frame.
+        func clock(_ line: String) -> Int? {
+            guard let range = line.range(of: " playing 0:") else { return nil }
+            return Int(line[range.upperBound...].prefix(2))
+        }
         seen = viewer.frames.count
+        let before = try #require(viewer.frames.last.flatMap(clock))
         _ = try await ViewerHarness.tool("xdotool", ["key", "--window", id, "shift+Right"], environment: x)
-        try await viewer.waitForFrame(after: seen, "five seconds on") { $0.contains(" playing 0:07/") || $0.contains(" playing 0:08/") }
+        try await viewer.waitForFrame(after: seen, "five seconds on from 0:\(before)") { line in
+            clock(line).map { $0 >= before + 4 } ?? line.contains(" paused 0:12/")
+        }
         _ = try await ViewerHarness.tool("xdotool", ["key", "--window", id, "q"], environment: x)
         #expect(try await viewer.waitForExit() == 0, "\(viewer.messages)")
         #expect(viewer.standardOutput.contains("sound disk 48000 Hz, 2 channels"), "\(viewer.standardOutput)")
@@ -197,11 +207,41 @@ struct PhotoViewerWindowTests {
         var crossings = 0
         for index in (first + 1)..<min(first + 48_000, left.count) where left[index - 1] < 0 && left[index] >= 0 { crossings += 1 }
         #expect(abs(crossings - 440) <= 3, "a 440 Hz tone: \(crossings) cycles in its first second")
-        // The tone lasted as long as the video played before the mute (the status's M:SS rounds: within a second).
-        let heard = Double(last - first) / 48_000
-        let clock = try #require(mutedLine.range(of: " playing 0:"))
-        let seconds = Double(mutedLine[clock.upperBound...].prefix(2)) ?? -10
-        #expect(abs(heard - seconds) <= 1.0, "the tone lasted \(heard) s; muted at 0:\(seconds)")
+        // Muted: past the buffer being taken when the mute came (1,024 frames), only silence, though the video played on.
+        let mutedFrom = writtenAtMute / 4 + 1_024
+        #expect(last < mutedFrom, "the tone went on to frame \(last) of \(left.count); muted from \(mutedFrom)")
+        #expect(left.count > mutedFrom, "the device took sound after the mute")
+    }
+
+    @Test("a folder's Live Photo in the window: paired into one page in the background; a long press plays its motion, then the still returns")
+    func livePhotoLongPress() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("window-live-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let identifier = "4F1B2C3D-0000-4A5B-8C9D-0000000000D1"
+        try Data(try TestLivePhotos.still(identifier: identifier)).write(to: URL(fileURLWithPath: "\(folder)/IMG_0001.JPG"))
+        try FileManager.default.copyItem(atPath: try TestLivePhotos.motion("window-live.mov", identifier: identifier), toPath: "\(folder)/IMG_0001.MOV")
+        let server = try await ViewerHarness.XServer()
+        defer { server.stop() }
+        let x = ["DISPLAY": server.display]
+        let viewer = try ViewerHarness.Viewer(["--display", "window", "--window", "640x480", folder], environment: x, checksLeaks: false)
+        defer { viewer.stop() }
+        _ = try await viewer.waitForFrame(after: 0, "the Live Photo as one page") { $0.hasPrefix("frame 1/1 IMG_0001.JPG") }
+        let window = try await ViewerHarness.tool("xdotool", ["search", "--sync", "--onlyvisible", "--class", "photo-browser"], environment: x)
+            .output.split(separator: "\n").first.map(String.init)
+        let id = try #require(window)
+        // The pointer over the window first (--sync: until the server moved it), then the press.
+        _ = try await ViewerHarness.tool("xdotool", ["mousemove", "--sync", "--window", id, "320", "240"], environment: x)
+        var seen = viewer.frames.count
+        _ = try await ViewerHarness.tool("xdotool", ["mousedown", "1"], environment: x)
+        try await viewer.waitForFrame(after: seen, "the motion playing") { $0.contains(" playing 0:") }
+        _ = try await ViewerHarness.tool("xdotool", ["mouseup", "1"], environment: x)
+        seen = viewer.frames.count
+        try await viewer.waitForFrame(after: seen, "the still again") { $0.hasPrefix("frame 1/1 IMG_0001.JPG") && !$0.contains(" playing ") }
+        // The release of a long press is no click: the status overlay stays hidden.
+        #expect(viewer.frames.last?.contains("chrome false") == true, "\(viewer.frames.suffix(3))")
+        _ = try await ViewerHarness.tool("xdotool", ["key", "--window", id, "q"], environment: x)
+        #expect(try await viewer.waitForExit() == 0, "\(viewer.messages)")
     }
 
     @Test("an animated GIF plays in the window: each frame a texture of its own (the screen changes by itself)")

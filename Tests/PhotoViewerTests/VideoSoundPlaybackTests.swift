@@ -8,9 +8,10 @@ import VideoCodecs
 @testable import PhotoViewer
 
 /// A sound device the test drives: it takes the queued sound when the
-/// test says, so the sound's clock is where the test put it.
+/// test says, so the sound's clock is where the test put it (and stays
+/// there between takes, however slow the machine: no stall bound).
 final class TestSoundDevice: ViewerSoundOutput {
-    let queue = SoundQueue(format: .stereo48k, latency: .zero)
+    let queue = SoundQueue(format: .stereo48k, latency: .zero, stall: .seconds(3_600))
     private let runs = Mutex<[Bool]>([])
 
     func setRunning(_ running: Bool) { runs.withLock { $0.append(running) } }

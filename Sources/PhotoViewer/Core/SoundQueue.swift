@@ -42,9 +42,10 @@ final class SoundQueue: Sendable {
     let latency: Duration
     private let state = Mutex(State())
 
-    init(format: AudioFormat, latency: Duration) {
+    init(format: AudioFormat, latency: Duration, stall: Duration = SoundQueue.defaultStall) {
         self.format = format
         self.latency = latency
+        self.stall = stall
     }
 
     /// Queues `chunk` after what is queued, if `generation` is still the
@@ -93,15 +94,17 @@ final class SoundQueue: Sendable {
     var underruns: Int { state.withLock { $0.underruns } }
 
     /// How long the device may go without taking sound before the clock
-    /// is given up (a stalled or suspended output: the pictures then go on
-    /// by the wall clock rather than freeze with it).
-    static let stall: Duration = .milliseconds(250)
+    /// is given up, by default (a stalled or suspended output: the pictures
+    /// then go on by the wall clock rather than freeze with it).
+    static let defaultStall: Duration = .milliseconds(250)
+    /// This queue's stall bound (``defaultStall`` unless a test's device sets its own).
+    let stall: Duration
 
     /// The time of what is heard at `now`, or `nil` when nothing queued is
     /// playing (before the first pull, after a clear, once the sound ran
     /// out, while the device has stalled for ``stall``).
     func position(at now: ContinuousClock.Instant) -> Duration? {
-        guard let pull = state.withLock({ $0.lastPull }), now - pull.at <= max(Self.stall, pull.length * 2) else { return nil }
+        guard let pull = state.withLock({ $0.lastPull }), now - pull.at <= max(stall, pull.length * 2) else { return nil }
         let since = max(.zero, min(now - pull.at, pull.length))
         return max(.zero, pull.time + since - latency)
     }

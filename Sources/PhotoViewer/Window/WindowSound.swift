@@ -24,7 +24,10 @@ final class WindowSound: ViewerSoundOutput {
 
     /// Opens the default output device, or says why there is none.
     static func open() -> Result<WindowSound, Unavailable> {
-        if SDL_WasInit(UInt32(SDL_INIT_AUDIO)) == 0, SDL_InitSubSystem(UInt32(SDL_INIT_AUDIO)) != 0 {
+        // The audio subsystem is this object's: initialised here (counted by SDL) and quit when the device
+        // closes, or at once when none opens; left running, its device-detection thread would still be
+        // at work while the process exits.
+        guard SDL_InitSubSystem(UInt32(SDL_INIT_AUDIO)) == 0 else {
             return .failure(Unavailable(description: String(cString: SDL_GetError())))
         }
         // Two buffers are with the device before a sample is heard (ffplay's estimate).
@@ -47,7 +50,11 @@ final class WindowSound: ViewerSoundOutput {
         desired.userdata = Unmanaged.passUnretained(queue).toOpaque()
         var obtained = SDL_AudioSpec()
         let device = SDL_OpenAudioDevice(nil, 0, &desired, &obtained, 0)
-        guard device != 0 else { return .failure(Unavailable(description: String(cString: SDL_GetError()))) }
+        guard device != 0 else {
+            let reason = String(cString: SDL_GetError())
+            SDL_QuitSubSystem(UInt32(SDL_INIT_AUDIO))
+            return .failure(Unavailable(description: reason))
+        }
         let driver = SDL_GetCurrentAudioDriver().map { String(cString: $0) } ?? "unknown"
         return .success(WindowSound(queue: queue, device: device, description: "sound \(driver) \(Self.format)"))
     }
@@ -62,8 +69,10 @@ final class WindowSound: ViewerSoundOutput {
         SDL_PauseAudioDevice(device, running ? 0 : 1)
     }
 
-    /// Closes the device (waits for a callback under way); call once, on the window's thread.
+    /// Closes the device (waits for a callback under way) and quits the
+    /// audio subsystem it opened; call once, on the window's thread.
     func close() {
         SDL_CloseAudioDevice(device)
+        SDL_QuitSubSystem(UInt32(SDL_INIT_AUDIO))
     }
 }
