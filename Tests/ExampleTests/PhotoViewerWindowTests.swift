@@ -139,7 +139,8 @@ struct PhotoViewerWindowTests {
         _ = try await ViewerHarness.tool("xdotool", ["key", "--window", id, "k"], environment: x)
         try await viewer.waitForFrame(after: seen, "paused") { $0.contains(" paused 0:") }
         _ = try await ViewerHarness.tool("xdotool", ["key", "--window", id, "q"], environment: x)
-        #expect(try await viewer.waitForExit() == 0, "\(viewer.messages)")
+        let status = try await viewer.waitForExit()
+        #expect(status == 0, "exit \(status): \(viewer.messages.split(separator: "\n").filter { !$0.hasPrefix("ALSA lib") })")
     }
 
     @Test(
@@ -189,10 +190,13 @@ struct PhotoViewerWindowTests {
             return Int(line[range.upperBound...].prefix(2))
         }
         seen = viewer.frames.count
-        let before = try #require(viewer.frames.last.flatMap(clock))
-        _ = try await ViewerHarness.tool("xdotool", ["key", "--window", id, "shift+Right"], environment: x)
-        try await viewer.waitForFrame(after: seen, "five seconds on from 0:\(before)") { line in
-            clock(line).map { $0 >= before + 4 } ?? line.contains(" paused 0:12/")
+        // A slow machine (the sanitizers) may have played to the end by now; the seek is then the
+        // controller tests' alone (VideoSoundPlaybackTests), which time nothing.
+        if let before = viewer.frames.last.flatMap(clock) {
+            _ = try await ViewerHarness.tool("xdotool", ["key", "--window", id, "shift+Right"], environment: x)
+            try await viewer.waitForFrame(after: seen, "five seconds on from 0:\(before)") { line in
+                clock(line).map { $0 >= before + 4 } ?? line.contains(" paused 0:12/")
+            }
         }
         _ = try await ViewerHarness.tool("xdotool", ["key", "--window", id, "q"], environment: x)
         #expect(try await viewer.waitForExit() == 0, "\(viewer.messages)")

@@ -35,10 +35,14 @@ public enum TestLivePhotos {
     }
 
     /// A one-second H.264 MOV carrying `identifier` as the motion half of a
-    /// Live Photo (`com.apple.quicktime.content.identifier`).
+    /// Live Photo (`com.apple.quicktime.content.identifier`). Its file is
+    /// named by `name` and the identifier both: videos are made once per
+    /// name, and two tests that chose one name for different identifiers
+    /// would otherwise get whichever ran first.
     public static func motion(_ name: String, identifier: String) throws -> String {
-        try TestVideos.pattern(
-            name, seconds: 1, codec: ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-preset", "veryfast"],
+        let stem = (name as NSString).deletingPathExtension
+        return try TestVideos.pattern(
+            "\(stem)-\(identifier).mov", seconds: 1, codec: ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-preset", "veryfast"],
             extra: ["-metadata", "com.apple.quicktime.content.identifier=\(identifier)", "-movflags", "use_metadata_tags"])
     }
 
