@@ -60,8 +60,7 @@ struct PhotoBrowserCommandTests {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let identifier = "4F1B2C3D-0000-4A5B-8C9D-0000000000B1"
-        try Data(try TestLivePhotos.still(identifier: identifier)).write(to: URL(fileURLWithPath: "\(folder)/IMG_0001.JPG"))
-        try FileManager.default.copyItem(atPath: try TestLivePhotos.motion("browser-live.mov", identifier: identifier), toPath: "\(folder)/IMG_0001.MOV")
+        try TestLivePhotos.writePair(in: folder, stem: "IMG_0001", identifier: identifier)
         try FileManager.default.copyItem(atPath: "\(Self.samples)/waterfall.jpg", toPath: "\(folder)/IMG_0002.jpg")
         let result = try await ExampleProcess.run("photo-browser", ["--viewport", "320x240", folder, "--", "next"])
         #expect(result.status == 0, "\(result.standardError)")

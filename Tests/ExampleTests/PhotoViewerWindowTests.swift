@@ -223,8 +223,7 @@ struct PhotoViewerWindowTests {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let identifier = "4F1B2C3D-0000-4A5B-8C9D-0000000000D1"
-        try Data(try TestLivePhotos.still(identifier: identifier)).write(to: URL(fileURLWithPath: "\(folder)/IMG_0001.JPG"))
-        try FileManager.default.copyItem(atPath: try TestLivePhotos.motion("window-live.mov", identifier: identifier), toPath: "\(folder)/IMG_0001.MOV")
+        try TestLivePhotos.writePair(in: folder, stem: "IMG_0001", identifier: identifier)
         let server = try await ViewerHarness.XServer()
         defer { server.stop() }
         let x = ["DISPLAY": server.display]

@@ -240,8 +240,7 @@ struct FolderVideoPageTests {
         let folder = try PhotoFolder()
         defer { folder.cleanUp() }
         let identifier = "4F1B2C3D-0000-4A5B-8C9D-00000000000A"
-        try folder.file("A.JPG", try TestLivePhotos.still(identifier: identifier))
-        try folder.file("A.MOV", try fileBytes(URL(fileURLWithPath: try TestLivePhotos.motion("pair-a.mov", identifier: identifier))))
+        try TestLivePhotos.writePair(in: folder.path, stem: "A", identifier: identifier)
         try folder.photo("B.jpg")
         let photos = try FolderPhotos(paths: [folder.path])
         let session = try await PhotoBrowserSession(

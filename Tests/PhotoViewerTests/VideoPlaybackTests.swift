@@ -176,8 +176,7 @@ extension VideoPlaybackTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let identifier = "4F1B2C3D-0000-4A5B-8C9D-0000000000C1"
         try Data(try TestLivePhotos.still(identifier: identifier)).write(to: URL(fileURLWithPath: "\(folder)/IMG_0001.HEIC.jpg"))
-        try Data(try TestLivePhotos.still(identifier: identifier)).write(to: URL(fileURLWithPath: "\(folder)/IMG_0001.JPG"))
-        try FileManager.default.copyItem(atPath: try TestLivePhotos.motion("viewer-pair.mov", identifier: identifier), toPath: "\(folder)/IMG_0001.MOV")
+        try TestLivePhotos.writePair(in: folder, stem: "IMG_0001", identifier: identifier)
         try Data(try noiseJPEG(width: 40, height: 30, seed: 5)).write(to: URL(fileURLWithPath: "\(folder)/IMG_0002.jpg"))
         let photos = try FolderPhotos(paths: [folder])
         let controller = try await ViewerController(collection: photos, viewportSize: Self.viewport)

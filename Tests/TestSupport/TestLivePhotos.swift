@@ -46,6 +46,17 @@ public enum TestLivePhotos {
             extra: ["-metadata", "com.apple.quicktime.content.identifier=\(identifier)", "-movflags", "use_metadata_tags"])
     }
 
+    /// Writes a Live Photo pair into `folder` as an iPhone names it:
+    /// `STEM.JPG` (a still carrying `identifier`) and `STEM.MOV` (its
+    /// motion). Returns the still's path.
+    @discardableResult
+    public static func writePair(in folder: String, stem: String, identifier: String) throws -> String {
+        let still = "\(folder)/\(stem).JPG"
+        try Data(try self.still(identifier: identifier)).write(to: URL(fileURLWithPath: still))
+        try FileManager.default.copyItem(atPath: try motion("pair", identifier: identifier), toPath: "\(folder)/\(stem).MOV")
+        return still
+    }
+
     /// How a Motion Photo's XMP names its video.
     public enum Layout {
         /// Motion Photo 1.0: `GCamera:MotionPhoto` and a `Container:Directory`;
