@@ -153,6 +153,8 @@ let package = Package(
         .target(name: "CVideoShim", dependencies: ["CFFmpeg"], linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
         // The sixel writer: its palette, nearest colours and bands.
         .target(name: "CSixelWriter"),
+        // Xlib's error handler (one filter for SDL's stale wakeups); Debian: libx11-dev.
+        .target(name: "CX11Shim", linkerSettings: [.linkedLibrary("X11", .when(platforms: [.linux])), .linkedLibrary("pthread")]),
         .target(
             name: "CPNGShim",
             dependencies: ["CPNG"]
@@ -212,7 +214,7 @@ let package = Package(
         // The browser engine on a screen: an SDL2 window and terminal graphics.
         .target(
             name: "PhotoViewer",
-            dependencies: ["Execution", "PhotoBrowser", "ImageCodecs", "VideoCodecs", "SystemSupport", "CSDL2", "CChafa", "CSixelWriter", "CZlib"],
+            dependencies: ["Execution", "PhotoBrowser", "ImageCodecs", "VideoCodecs", "SystemSupport", "CSDL2", "CX11Shim", "CChafa", "CSixelWriter", "CZlib"],
             swiftSettings: swiftSettings
         ),
 
@@ -421,6 +423,10 @@ let package = Package(
         // The disk executor's claim, measured in a process of its own.
         .executableTarget(
             name: "pool-stall-probe", dependencies: ["PhotoAlbum", "SQLiteSupport"], path: "Tests/PoolStallProbe", swiftSettings: swiftSettings),
+        // Provokes the X errors the viewer's Xlib filter ignores and passes on, on a real X server.
+        .executableTarget(
+            name: "x11-error-probe", dependencies: ["CX11Shim"], path: "Tests/X11ErrorProbe",
+            linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("SDL2")]),
         // A fake Weibo on loopback for the client's and the example's tests.
         .target(name: "FakeWeibo", dependencies: ["ServiceKit", "ServiceKitTesting", "ImageCodecs"], path: "Tests/FakeWeibo", swiftSettings: swiftSettings),
         // Helpers every test target shares: fixtures, seeded data, fakes, waiting on events.
@@ -514,7 +520,7 @@ let package = Package(
             dependencies: [
                 "photo-fit", "photo-album", "photo-share", "photo-browser", "weibo-client", "photodeck-fuzz", "netwatch", "store-tool", "FakeWeibo",
                 "ImageCodecs", "PhotoBrowser", "PhotoViewer", "ShareKit", "ServiceKit", "ShareKitTesting", "ServiceKitTesting", "TestSupport",
-                "SystemSupport", "SQLiteSupport", "ExampleSupport", "pool-stall-probe", "ExampleViewing", "ImageLoading", "VideoCodecs", "CFFmpeg",
+                "SystemSupport", "SQLiteSupport", "ExampleSupport", "pool-stall-probe", "x11-error-probe", "ExampleViewing", "ImageLoading", "VideoCodecs", "CFFmpeg",
             ],
             swiftSettings: swiftSettings
         ),

@@ -319,6 +319,24 @@ struct PhotoViewerWindowTests {
         #expect(auto.standardOutput.contains("1/1  photo-1.jpg  320x240"))
     }
 
+    @Test(
+        "X errors at quit: a wakeup sent to a window already destroyed ends a plain Xlib client; under the viewer's filter and SDL's handler it is ignored, and any other error still ends the process"
+    )
+    func staleWakeups() async throws {
+        let server = try await ViewerHarness.XServer()
+        defer { server.stop() }
+        let x = ["DISPLAY": server.display]
+        let plain = try await ExampleProcess.run("x11-error-probe", ["unfiltered"], environment: x)
+        #expect(plain.status == 1, "\(plain.standardError)")
+        #expect(plain.standardError.contains("BadWindow") && plain.standardError.contains("X_SendEvent"), "\(plain.standardError)")
+        #expect(!plain.standardOutput.contains("ignored"))
+
+        let filtered = try await ExampleProcess.run("x11-error-probe", ["filtered"], environment: x)
+        #expect(filtered.standardOutput == "ignored 1\n", "\(filtered.standardOutput) \(filtered.standardError)")
+        #expect(filtered.status == 1, "another error is not swallowed")
+        #expect(filtered.standardError.contains("X_MapWindow") && !filtered.standardError.contains("X_SendEvent"), "\(filtered.standardError)")
+    }
+
     private func screenshot(_ id: String, _ environment: [String: String]) async throws -> Bitmap {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("shot-\(UUID().uuidString).xwd").path
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -1,4 +1,5 @@
 import CSDL2
+import CX11Shim
 import Foundation
 import ImageCodecs
 
@@ -31,6 +32,10 @@ final class WindowRenderer {
                 guard let display = environment["DISPLAY"], !display.isEmpty else { throw .noDisplay("neither DISPLAY nor WAYLAND_DISPLAY is set") }
                 SDL_SetHint(SDL_HINT_VIDEODRIVER, "x11")
             }
+            // Before SDL's own handler goes over it: a wakeup posted from
+            // another thread that races the window's destruction at quit
+            // must not end the process (see pd_x11.h).
+            _ = pd_x11_tolerate_stale_wakeups()
         #endif
         guard SDL_InitSubSystem(UInt32(SDL_INIT_VIDEO)) == 0 else { throw .noDisplay(Self.lastError) }
         // SDL falls back to drivers that show nothing; a viewer has no use for them.
