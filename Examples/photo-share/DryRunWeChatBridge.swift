@@ -35,6 +35,40 @@ struct DryRunWeChatBridge: WeChatBridge {
             summary["videoBytes"] = .number(Double(bytes))
             summary["thumbBytes"] = .number(Double(thumbnail?.count ?? 0))
             lines.append("  video file: \(DryRunTransport.bytes(bytes)), thumbnail: \(DryRunTransport.bytes(thumbnail?.count ?? 0))")
+        case .miniProgram(let program):
+            summary["userName"] = .string(program.userName)
+            summary["path"] = program.path.map(JSONValue.string) ?? .null
+            summary["webpageUrl"] = .string(program.webpageURL.absoluteString)
+            summary["miniProgramType"] = .number(Double(program.build.rawValue))
+            summary["withShareTicket"] = .bool(program.withShareTicket)
+            summary["hdImageBytes"] = .number(Double(program.hdImage?.count ?? 0))
+            lines.append("  mini program: \(program.userName) \(program.path ?? "(home page)"), fallback \(program.webpageURL.absoluteString)")
+            Self.describe(program.card, into: &summary, lines: &lines)
+        case .music(let music):
+            summary["musicUrl"] = music.url.map { .string($0.absoluteString) } ?? .null
+            summary["musicDataUrl"] = music.dataURL.map { .string($0.absoluteString) } ?? .null
+            lines.append("  music: \((music.url ?? music.lowBandURL)?.absoluteString ?? "")")
+            Self.describe(music.card, into: &summary, lines: &lines)
+        case .musicVideo(let song):
+            summary["musicUrl"] = .string(song.musicURL.absoluteString)
+            summary["musicDataUrl"] = .string(song.musicDataURL.absoluteString)
+            summary["singerName"] = .string(song.singerName)
+            summary["durationMilliseconds"] = song.durationMilliseconds.map { .number(Double($0)) } ?? .null
+            lines.append("  music video: \(song.singerName), \(song.musicURL.absoluteString)")
+            Self.describe(song.card, into: &summary, lines: &lines)
+        case .video(let video):
+            summary["videoUrl"] = video.url.map { .string($0.absoluteString) } ?? .null
+            lines.append("  video page: \((video.url ?? video.lowBandURL)?.absoluteString ?? "")")
+            Self.describe(video.card, into: &summary, lines: &lines)
+        case .file(let file):
+            summary["fileBytes"] = .number(Double(file.data.count))
+            summary["fileExtension"] = .string(file.fileExtension)
+            lines.append("  file: \(DryRunTransport.bytes(file.data.count)) .\(file.fileExtension)")
+            Self.describe(file.card, into: &summary, lines: &lines)
+        case .emoticon(let sticker):
+            summary["emoticonBytes"] = .number(Double(sticker.data.count))
+            lines.append("  sticker: \(DryRunTransport.bytes(sticker.data.count))")
+            Self.describe(sticker.card, into: &summary, lines: &lines)
         }
         recorder.recordHandOff(.object(summary), lines: lines)
         relay.deliver(WeChatResponse(errCode: 0, transaction: request.transaction))
@@ -42,4 +76,12 @@ struct DryRunWeChatBridge: WeChatBridge {
     }
 
     func responses() -> AsyncStream<WeChatResponse> { relay.stream() }
+
+    /// A media message's title, description and thumbnail size.
+    private static func describe(_ card: WeChatCard, into summary: inout [String: JSONValue], lines: inout [String]) {
+        summary["title"] = card.title.map(JSONValue.string) ?? .null
+        summary["description"] = card.description.map(JSONValue.string) ?? .null
+        summary["thumbBytes"] = .number(Double(card.thumbnail?.count ?? 0))
+        lines.append("  title \"\(card.title ?? "")\", thumbnail: \(DryRunTransport.bytes(card.thumbnail?.count ?? 0))")
+    }
 }

@@ -126,16 +126,42 @@ public struct WeChatAppProvider: ShareProvider {
     }
 
     public func share(_ content: PreparedContent, to destination: ShareDestination, credential: Credential?) async throws(ShareError) -> ShareOutcome {
+        let scene = try readyScene(for: destination)
+        return try await handOff(WeChatSendRequest(content: content, scene: scene))
+    }
+
+    /// Sends a message the app built itself (a mini program card, music, a
+    /// file, a sticker, or any kind ``share(_:to:credential:)`` makes from
+    /// content) to `destination`'s scene, with the same checks, hand-off
+    /// and outcomes. A kind the scene does not take is refused before
+    /// WeChat opens, naming the kind and the scene.
+    ///
+    /// ```swift
+    /// let card = WeChatMiniProgram(userName: "gh_d43f693ca31f", path: "pages/photo?id=42",
+    ///                              webpageURL: URL(string: "https://example.com/photo/42")!)
+    /// let outcome = try await wechat.send(.miniProgram(card), to: .session)
+    /// ```
+    public func send(_ message: WeChatSendRequest.Message, to destination: ShareDestination) async throws(ShareError) -> ShareOutcome {
+        let scene = try readyScene(for: destination)
+        return try await handOff(WeChatSendRequest(message, scene: scene))
+    }
+
+    /// The scene of `destination`, once the bridge says WeChat can take a hand-off.
+    private func readyScene(for destination: ShareDestination) throws(ShareError) -> WeChatScene {
         guard let scene = WeChatScene(destination) else {
             throw .unknownTarget(ShareTarget(provider: id, destination: destination, displayName: displayName))
         }
+        return scene
+    }
+
+    /// Hands `request` to WeChat and waits for its answer.
+    private func handOff(_ request: WeChatSendRequest) async throws(ShareError) -> ShareOutcome {
         guard let bridge else { throw .unavailable(reason: Self.noBridge) }
         switch await bridge.status() {
         case .available: break
         case .notInstalled: throw .unavailable(reason: "WeChat is not installed on this device")
         case .notRegistered(let reason): throw .unavailable(reason: "the app is not registered with WeChat: \(reason)")
         }
-        let request = try WeChatSendRequest(content: content, scene: scene)
         // Listening and recorded before the hand-off: an answer cannot come before its hand-off is known.
         handOffs.listen(to: bridge)
         handOffs.handedOff(request.transaction)

@@ -60,6 +60,23 @@ public struct WeChatSendRequest: Hashable, Sendable {
         public static let urlBytes = 10 * 1024
         /// `WXVideoFileObject`'s file: 100 MB (its `FILE_SIZE_LIMIT`).
         public static let videoFileBytes = 100 * 1024 * 1024
+        /// `WXMiniProgramObject.hdImageData`: 128 KB (`WXApiObject.h`; fluwx
+        /// compresses to 120 KB to stay clear of it).
+        public static let miniProgramImageBytes = 128 * 1024
+        /// `WXFileObject.fileData`: 10 MB.
+        public static let fileBytes = 10 * 1024 * 1024
+        /// `WXFileObject.fileExtension`: 64 bytes.
+        public static let fileExtensionBytes = 64
+        /// `WXEmoticonObject.emoticonData`: 10 MB.
+        public static let emoticonBytes = 10 * 1024 * 1024
+        /// `WXMusicVideoObject`'s names (singer, genre, identification): 1 KB.
+        public static let musicVideoNameBytes = 1024
+        /// `WXMusicVideoObject.songLyric`: 32 KB.
+        public static let lyricBytes = 32 * 1024
+        /// `WXMusicVideoObject`'s HD album picture: 10 MB.
+        public static let albumImageBytes = 10 * 1024 * 1024
+        /// `WXMediaMessage.messageExt`: 2 KB.
+        public static let messageExtBytes = 2 * 1024
     }
 
     /// The message.
@@ -77,6 +94,18 @@ public struct WeChatSendRequest: Hashable, Sendable {
         /// readable by WeChat (a `FileProvider` URI on Android) before it
         /// hands the request off; the file is removed when the share ends.
         case videoFile(path: String, thumbnail: [UInt8]?)
+        /// A mini program card, to a chat only.
+        case miniProgram(WeChatMiniProgram)
+        /// A music card.
+        case music(WeChatMusic)
+        /// A music video card for WeChat's player.
+        case musicVideo(WeChatMusicVideo)
+        /// A video by its web page.
+        case video(WeChatVideoLink)
+        /// A file.
+        case file(WeChatFile)
+        /// An animated sticker.
+        case emoticon(WeChatEmoticon)
     }
 
     /// The scene.
@@ -154,13 +183,74 @@ public struct WeChatSendRequest: Hashable, Sendable {
         self.transaction = transaction
     }
 
-    /// What kind of message it is: `text`, `image`, `webpage` or `videoFile`.
-    public var kind: String {
-        switch message {
-        case .text: "text"
-        case .image: "image"
-        case .webpage: "webpage"
-        case .videoFile: "videoFile"
+    /// A request for a message the app built itself: any kind, checked
+    /// against the scene (``WeChatMessageKind/acceptingScenes``) and every
+    /// field's limit to the byte before anything is handed over. Throws
+    /// ``ShareKit/ShareError/invalidContent(_:)`` naming each broken rule
+    /// (``ShareKit/ConstraintViolation/kindNotAccepted(kind:destination:reason:)``,
+    /// ``ShareKit/ConstraintViolation/fieldTooLarge(field:bytes:maxBytes:)``, …).
+    ///
+    /// ```swift
+    /// let request = try WeChatSendRequest(.miniProgram(card), scene: .session)
+    /// ```
+    public init(_ message: Message, scene: WeChatScene, transaction: String = UUID().uuidString) throws(ShareError) {
+        let kind = message.kind
+        var violations: [ConstraintViolation] = []
+        if !scene.accepts(kind) { violations.append(.kindNotAccepted(kind: kind.displayName, destination: scene.destination, reason: kind.refusal)) }
+        violations += message.violations
+        guard violations.isEmpty else { throw .invalidContent(violations) }
+        self.scene = scene
+        self.message = message
+        self.transaction = transaction
+    }
+
+    /// What kind of message it is: `text`, `image`, `webpage`, `videoFile`,
+    /// `miniProgram`, `music`, `musicVideo`, `video`, `file` or `emoticon`.
+    public var kind: String { message.kind.rawValue }
+}
+
+extension WeChatSendRequest.Message {
+    /// The message's kind.
+    public var kind: WeChatMessageKind {
+        switch self {
+        case .text: .text
+        case .image: .image
+        case .webpage: .webpage
+        case .videoFile: .videoFile
+        case .miniProgram: .miniProgram
+        case .music: .music
+        case .musicVideo: .musicVideo
+        case .video: .video
+        case .file: .file
+        case .emoticon: .emoticon
+        }
+    }
+
+    /// Every limit of the SDK the message breaks.
+    var violations: [ConstraintViolation] {
+        typealias Limits = WeChatSendRequest.Limits
+        switch self {
+        case .text(let text):
+            return WeChatFieldLimit("SendMessageToWXReq.text", maxBytes: Limits.textBytes, isRequired: true).violations(bytes: text.utf8.count)
+        case .image(let data, let thumbnail):
+            return WeChatFieldLimit("WXImageObject.imageData", maxBytes: Limits.imageBytes, isRequired: true).violations(bytes: data.count)
+                + WeChatCard(thumbnail: thumbnail).checkedFields().flatMap { $0.0.violations(bytes: $0.1) }
+        case .webpage(let url, let title, let description, let thumbnail):
+            let address = URL(string: url)
+            return WeChatFieldLimit("WXWebpageObject.webpageUrl", maxBytes: Limits.urlBytes, isRequired: true).violations(bytes: url.utf8.count)
+                + (address == nil && !url.isEmpty
+                    ? [.fieldInvalid(field: "WXWebpageObject.webpageUrl", reason: "not a URL")]
+                    : WeChatFieldCheck.webURL(address, field: "WXWebpageObject.webpageUrl"))
+                + WeChatCard(title: title, description: description, thumbnail: thumbnail).checkedFields().flatMap { $0.0.violations(bytes: $0.1) }
+        case .videoFile(let path, let thumbnail):
+            return WeChatFieldLimit("WXVideoFileObject.filePath", maxBytes: nil, isRequired: true).violations(bytes: path.utf8.count)
+                + WeChatCard(thumbnail: thumbnail).checkedFields().flatMap { $0.0.violations(bytes: $0.1) }
+        case .miniProgram(let object): return object.violations
+        case .music(let object): return object.violations
+        case .musicVideo(let object): return object.violations
+        case .video(let object): return object.violations
+        case .file(let object): return object.violations
+        case .emoticon(let object): return object.violations
         }
     }
 }

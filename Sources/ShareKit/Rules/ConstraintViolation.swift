@@ -48,6 +48,16 @@ public enum ConstraintViolation: Hashable, Sendable, CustomStringConvertible {
     case videoTooLong(seconds: Int, maxSeconds: Int)
     /// The video cannot be made smaller than `maxBytes` at any quality PhotoDeck accepts.
     case videoTooLarge(maxBytes: Int)
+    /// A kind of message the destination does not take (a mini program in
+    /// WeChat's Moments); `reason` says where it can go.
+    case kindNotAccepted(kind: String, destination: ShareDestination, reason: String)
+    /// A field the message needs is missing or empty; `field` is the
+    /// vendor SDK's name for it (`WXMiniProgramObject.userName`).
+    case fieldRequired(field: String)
+    /// A field is larger than the vendor SDK takes, in bytes (UTF-8 for text).
+    case fieldTooLarge(field: String, bytes: Int, maxBytes: Int)
+    /// A field's value is not one the vendor SDK takes (`reason` says why).
+    case fieldInvalid(field: String, reason: String)
 
     public var description: String {
         switch self {
@@ -72,6 +82,10 @@ public enum ConstraintViolation: Hashable, Sendable, CustomStringConvertible {
         case .unreadableVideo(let reason): "the video cannot be read: \(reason)"
         case .videoTooLong(let seconds, let maxSeconds): "the video is \(seconds) s long; at most \(maxSeconds) s can be shared here"
         case .videoTooLarge(let maxBytes): "the video cannot be made smaller than \(maxBytes) bytes"
+        case .kindNotAccepted(let kind, let destination, let reason): "a \(kind) message cannot be shared to \(destination): \(reason)"
+        case .fieldRequired(let field): "\(field) is required and was not given"
+        case .fieldTooLarge(let field, let bytes, let maxBytes): "\(field) is \(bytes) bytes; at most \(maxBytes) fit"
+        case .fieldInvalid(let field, let reason): "\(field) is not valid: \(reason)"
         }
     }
 }
