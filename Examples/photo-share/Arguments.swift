@@ -9,6 +9,8 @@ struct Arguments {
                photo-share share --to PROVIDER/DESTINATION [--text TEXT] [--link URL [--title T] [--summary S]] [--video FILE]
                                  [--keep-location] [--keep-metadata] [--dry-run [--json]] [--verbose]
                                  [--api-base URL] [--credentials FILE] [IMAGE...]
+               photo-share share --to wechat/SCENE (--mini-program GH_ID[:PATH] | --music URL | --music-video URL
+                                 | --video-url URL | --file PATH | --sticker GIF) [options below] [--dry-run [--json]]
 
         targets: weibo/timeline, wechat/session, wechat/timeline, wechat/favorite (the WeChat app: needs an
         app's WeChat bridge, so only --dry-run works here), wechat-oa/message, wechat-oa/article,
@@ -37,7 +39,8 @@ struct Arguments {
         the network; every provider is registered, with placeholders for keys the environment does not
         set. --json prints one JSON document instead. Exit status: 0 posted (or dry run), 1 failed,
         3 outcome unknown (do not share again blindly).
-        """
+
+        """ + WeChatMessageOptions.usage
 
     enum Command {
         case targets
@@ -54,6 +57,8 @@ struct Arguments {
     var verbose = false
     var apiBase: URL?
     var credentialsFile: String?
+    /// A WeChat app message kind (`--mini-program`, `--music`...), if one was asked for.
+    var wechat = WeChatMessageOptions()
     /// What metadata the images may carry.
     var metadata = MetadataPolicyChoice()
 
@@ -95,6 +100,7 @@ struct Arguments {
             case "--keep-location": metadata.keepsLocation = true
             case "--keep-metadata": metadata.keepsEverything = true
             case "--help", "-h": throw CLIError(Self.usage, isUsage: true)
+            case _ where try wechat.take(argument, value: { () throws(CLIError) in try value(argument) }): break
             default:
                 if argument.hasPrefix("-") { throw CLIError("unknown option \(argument)\n\(Self.usage)") }
                 images.append(argument)
@@ -102,6 +108,9 @@ struct Arguments {
         }
         if let linkURL { link = ShareLink(url: linkURL, title: title, summary: summary) }
         if json && !dryRun { throw CLIError("--json goes with --dry-run") }
+        if wechat.kind != nil && (!images.isEmpty || video != nil || text != nil) {
+            throw CLIError("a WeChat message kind (--mini-program, --music, --file...) goes alone: no --text, --video or images")
+        }
         switch verb {
         case "targets": command = .targets
         case "share":

@@ -42,7 +42,9 @@ struct DryRunWeChatBridge: WeChatBridge {
             summary["miniProgramType"] = .number(Double(program.build.rawValue))
             summary["withShareTicket"] = .bool(program.withShareTicket)
             summary["hdImageBytes"] = .number(Double(program.hdImage?.count ?? 0))
-            lines.append("  mini program: \(program.userName) \(program.path ?? "(home page)"), fallback \(program.webpageURL.absoluteString)")
+            lines.append(
+                "  mini program: \(program.userName) \(program.path ?? "(home page)"), fallback \(program.webpageURL.absoluteString), "
+                    + "HD image: \(DryRunTransport.bytes(program.hdImage?.count ?? 0))")
             Self.describe(program.card, into: &summary, lines: &lines)
         case .music(let music):
             summary["musicUrl"] = music.url.map { .string($0.absoluteString) } ?? .null

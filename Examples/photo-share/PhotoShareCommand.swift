@@ -76,6 +76,20 @@ struct PhotoShareCommand {
                 Console.line("\(target)\t\(TargetDescriptions.text(for: target))\(note)")
             }
             return 0
+        case .share(let provider, let destination) where arguments.wechat.kind != nil:
+            // A WeChat app message kind: straight to the WeChat provider, which checks it and hands it over.
+            guard provider == WeChatAppProvider.id, let wechat = registered.compactMap({ $0 as? WeChatAppProvider }).first else {
+                throw CLIError(
+                    "--mini-program, --music, --music-video, --video-url, --file and --sticker go to wechat/session, wechat/timeline or wechat/favorite")
+            }
+            guard let message = try await arguments.wechat.message(link: arguments.link) else { return 1 }
+            let outcome = try await wechat.send(message, to: destination)
+            if arguments.dryRun {
+                let target = ShareTarget(provider: provider, destination: destination, displayName: wechat.displayName)
+                if arguments.json { Console.json(Data(recorder.document(target: target).encoded())) } else { Console.line("dry run: nothing was sent") }
+                return 0
+            }
+            return Self.report(outcome)
         case .share(let provider, let destination):
             guard let target = await center.target(provider: provider, destination: destination) else {
                 throw CLIError("no configured provider offers \(provider)/\(destination); `photo-share targets` lists them")
@@ -118,14 +132,19 @@ struct PhotoShareCommand {
                 }
                 return 0
             }
-            switch outcome {
-            case .posted(let receipt):
-                Console.line("posted\(receipt.postID.map { " \($0)" } ?? "")\(receipt.url.map { " \($0)" } ?? "")")
-                return 0
-            case .outcomeUnknown(let reason):
-                Console.line("outcome unknown: \(reason)")
-                return 3
-            }
+            return Self.report(outcome)
+        }
+    }
+
+    /// Prints the outcome; the exit status: 0 posted, 3 outcome unknown.
+    static func report(_ outcome: ShareOutcome) -> Int32 {
+        switch outcome {
+        case .posted(let receipt):
+            Console.line("posted\(receipt.postID.map { " \($0)" } ?? "")\(receipt.url.map { " \($0)" } ?? "")")
+            return 0
+        case .outcomeUnknown(let reason):
+            Console.line("outcome unknown: \(reason)")
+            return 3
         }
     }
 

@@ -1,0 +1,164 @@
+import ExampleSupport
+import Foundation
+import ImageCodecs
+import ImageCore
+import ShareKit
+import WeChatAppShare
+
+/// The WeChat app's own message kinds on the command line: `--mini-program`,
+/// `--music`, `--music-video`, `--video-url`, `--file`, `--sticker`, with
+/// the card's `--title`, `--summary` and `--thumbnail`.
+struct WeChatMessageOptions {
+    static let usage = """
+        WeChat app messages (to wechat/session, wechat/timeline, wechat/favorite; each kind's scenes and
+        limits are checked before the hand-off, and a refusal names the kind and the scene):
+          --mini-program GH_ID[:PATH]   a mini program card; --link URL is the page older WeChat opens
+                                        (required); --build release|test|preview, --share-ticket,
+                                        --hd-image FILE (the card's picture, re-encoded under 128 KB)
+          --music URL [--music-data URL]                a music card (the song's page, its stream)
+          --music-video URL --music-data URL --singer NAME [--lyrics FILE] [--duration SECONDS]
+                                        a music video for WeChat's player
+          --video-url URL               a video by its web page
+          --file PATH                   a file (10 MB at most; its extension from the name)
+          --sticker GIF                 an animated sticker (its thumbnail is made from the first frame)
+          --title T, --summary S        the card's title and description
+          --thumbnail IMAGE             the card's thumbnail (made under 32 KB)
+        """
+
+    /// Which kind, with its own values.
+    enum Kind {
+        case miniProgram(userName: String, path: String?)
+        case music(URL)
+        case musicVideo(URL)
+        case videoURL(URL)
+        case file(String)
+        case sticker(String)
+    }
+
+    var kind: Kind?
+    var build = WeChatMiniProgram.Build.release
+    var shareTicket = false
+    var hdImage: String?
+    var musicData: URL?
+    var singer: String?
+    var lyrics: String?
+    var duration: Duration?
+    var thumbnail: String?
+
+    /// Takes `argument` (and its value) if it is one of these options; `false` otherwise.
+    mutating func take(_ argument: String, value: () throws(CLIError) -> String) throws(CLIError) -> Bool {
+        func setKind(_ new: Kind) throws(CLIError) {
+            guard kind == nil else { throw CLIError("one WeChat message kind at a time (\(argument) came after another)") }
+            kind = new
+        }
+        switch argument {
+        case "--mini-program":
+            let raw = try value()
+            let parts = raw.split(separator: ":", maxSplits: 1).map(String.init)
+            guard let userName = parts.first, !userName.isEmpty else { throw CLIError("--mini-program takes GH_ID[:PATH], got '\(raw.oneLine)'") }
+            try setKind(.miniProgram(userName: userName, path: parts.count == 2 ? parts[1] : nil))
+        case "--build":
+            let raw = try value()
+            guard let chosen = ["release": WeChatMiniProgram.Build.release, "test": .test, "preview": .preview][raw] else {
+                throw CLIError("--build takes release, test or preview, got '\(raw.oneLine)'")
+            }
+            build = chosen
+        case "--share-ticket": shareTicket = true
+        case "--hd-image": hdImage = try value()
+        case "--music": try setKind(.music(try Self.webURL(value(), flag: argument)))
+        case "--music-video": try setKind(.musicVideo(try Self.webURL(value(), flag: argument)))
+        case "--music-data": musicData = try Self.webURL(value(), flag: argument)
+        case "--singer": singer = try value()
+        case "--lyrics": lyrics = try value()
+        case "--duration":
+            let raw = try value()
+            guard let seconds = Double(raw), seconds.isFinite, seconds >= 0, seconds <= 2_000_000 else {
+                throw CLIError("--duration takes seconds (0 to 2000000), got '\(raw.oneLine)'")
+            }
+            duration = .milliseconds(Int64((seconds * 1000).rounded()))
+        case "--video-url": try setKind(.videoURL(try Self.webURL(value(), flag: argument)))
+        case "--file": try setKind(.file(try value()))
+        case "--sticker": try setKind(.sticker(try value()))
+        case "--thumbnail": thumbnail = try value()
+        default: return false
+        }
+        return true
+    }
+
+    static func webURL(_ raw: String, flag: String) throws(CLIError) -> URL {
+        guard let url = URL(string: raw), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+            throw CLIError("\(flag) needs an http(s) URL, got '\(raw.oneLine)'")
+        }
+        return url
+    }
+
+    /// The message, its files read (each with a bound a little over its
+    /// limit, so a file too large is reported by the check, not read whole)
+    /// and its pictures made to fit.
+    func message(link: ShareLink?) async throws -> WeChatSendRequest.Message? {
+        guard let kind else { return nil }
+        typealias Limits = WeChatSendRequest.Limits
+        var card = WeChatCard(title: link?.title, description: link?.summary)
+        if let thumbnail { card.thumbnail = try await Self.fitted(readInputFile(thumbnail, limit: 64 << 20), as: .thumbnail) }
+        switch kind {
+        case .miniProgram(let userName, let path):
+            guard let link else { throw CLIError("--mini-program needs --link URL: the page WeChat opens where mini programs do not") }
+            var image: [UInt8]?
+            if let hdImage { image = try await Self.fitted(readInputFile(hdImage, limit: 64 << 20), as: .miniProgramImage) }
+            return .miniProgram(
+                WeChatMiniProgram(
+                    userName: userName, path: path, webpageURL: link.url, build: build, withShareTicket: shareTicket, hdImage: image, card: card))
+        case .music(let url):
+            return .music(WeChatMusic(url: url, dataURL: musicData, card: card))
+        case .musicVideo(let url):
+            guard let musicData else { throw CLIError("--music-video needs --music-data URL (the stream WeChat's player plays)") }
+            let lyric = try lyrics.map { path throws(CLIError) in
+                String(decoding: try readInputFile(path, limit: Limits.lyricBytes + 1), as: UTF8.self)
+            }
+            return .musicVideo(
+                WeChatMusicVideo(musicURL: url, musicDataURL: musicData, singerName: singer ?? "", duration: duration, lyric: lyric, card: card))
+        case .videoURL(let url):
+            return .video(WeChatVideoLink(url: url, card: card))
+        case .file(let path):
+            let data = try readInputFile(path, limit: Limits.fileBytes + 1)
+            let name = URL(fileURLWithPath: path).lastPathComponent
+            if card.title == nil { card.title = name }
+            return .file(WeChatFile(data: data, fileExtension: URL(fileURLWithPath: path).pathExtension, card: card))
+        case .sticker(let path):
+            let data = try readInputFile(path, limit: Limits.emoticonBytes + 1)
+            if card.thumbnail == nil { card.thumbnail = try await Self.fitted(data, as: .thumbnail) }
+            return .emoticon(WeChatEmoticon(data: data, card: card))
+        }
+    }
+
+    /// What a picture is made into.
+    enum Fitting {
+        /// A card's thumbnail: a JPEG under 32 KB, 240x240 at most.
+        case thumbnail
+        /// A mini program's HD picture: a JPEG under 128 KB.
+        case miniProgramImage
+    }
+
+    /// `bytes` (any image ImageCodecs reads) made to fit, by the adapter shares use.
+    static func fitted(_ bytes: [UInt8], as fitting: Fitting) async throws -> [UInt8] {
+        let rules: ShareConstraints
+        switch fitting {
+        case .thumbnail:
+            rules = ShareConstraints(
+                text: nil, images: .init(maxCount: 1, maxBytes: WeChatSendRequest.Limits.imageBytes),
+                thumbnail: WeChatSendRequest.constraints.thumbnail)
+        case .miniProgramImage:
+            rules = ShareConstraints(
+                text: nil, images: .init(maxCount: 1, maxBytes: WeChatSendRequest.Limits.miniProgramImageBytes, formats: [.jpeg], maxDimension: 1_000))
+        }
+        let prepared = try await ImageWorkers.shared.run { try ContentAdapter().prepare(ShareContent(images: [.encoded(bytes)]), for: rules) }
+        switch fitting {
+        case .thumbnail:
+            guard let thumbnail = prepared.thumbnail?.bytes else { throw CLIError("no thumbnail could be made from the picture") }
+            return thumbnail
+        case .miniProgramImage:
+            guard let image = prepared.images.first?.bytes else { throw CLIError("the mini program's picture could not be made") }
+            return image
+        }
+    }
+}
