@@ -2,7 +2,9 @@
 
 import Foundation
 import ShareKit
+import Testing
 import WeChatAppShare
+import WeChatAppShareTesting
 
 enum WeChatMessageSnippets {
     static func kinds() {
@@ -66,5 +68,15 @@ enum WeChatMessageSnippets {
     static func sticker(gifBytes: [UInt8], firstFrameJPEG: [UInt8]) {
         let sticker = WeChatEmoticon(data: gifBytes, card: WeChatCard(thumbnail: firstFrameJPEG))
         _ = sticker
+    }
+}
+
+enum WeChatMessageTestingSnippets {
+    static func fake() async throws {
+        let bridge = FakeWeChatBridge(answer: .errCode(0))
+        let wechat = WeChatAppProvider(bridge: bridge)
+        let program = WeChatMiniProgram(userName: "gh_d43f693ca31f", webpageURL: URL(string: "https://example.com/")!)
+        _ = try await wechat.send(.miniProgram(program), to: .session)
+        #expect(bridge.requests.first?.message.kind == .miniProgram)
     }
 }
