@@ -273,7 +273,7 @@ let package = Package(
         ),
         .target(
             name: "WeChatShare",
-            dependencies: ["ShareKit", "ServiceKit", "ImageCore", "SystemSupport"],
+            dependencies: ["ShareKit", "ServiceKit", "ImageCore", "SystemSupport", "Execution"],
             swiftSettings: swiftSettings
         ),
         // Sharing through the WeChat app on the device (a bridge the host
@@ -300,7 +300,7 @@ let package = Package(
         ),
         .target(
             name: "WeChatAppShareTesting",
-            dependencies: ["WeChatAppShare", "ShareKit", "SystemSupport"],
+            dependencies: ["WeChatAppShare", "ShareKit", "ServiceKit", "ServiceKitTesting", "SystemSupport"],
             swiftSettings: swiftSettings
         ),
 

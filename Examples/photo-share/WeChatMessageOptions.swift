@@ -1,7 +1,6 @@
 import ExampleSupport
 import Foundation
 import ImageCodecs
-import ImageCore
 import ShareKit
 import WeChatAppShare
 

@@ -61,7 +61,7 @@ public import ShareKit
 /// `onResp(_:)`, pass a `SendMessageToWXResp`'s `errCode` and `errStr`
 /// (and no transaction: iOS's `BaseResp` has none, and guessing one is how
 /// a late answer settles the wrong share; the provider ties it) to
-/// ``WeChatResponseRelay/deliver(_:)``. ``WeChatBridge/handOff(_:)`` builds
+/// ``WeChatRelay/deliver(_:)``. ``WeChatBridge/handOff(_:)`` builds
 /// the `SendMessageToWXReq` (`scene`; `bText` and `text`, or a
 /// `WXMediaMessage` with `WXImageObject.imageData` or
 /// `WXWebpageObject.webpageUrl`, `title`, `description`, `thumbData`) and

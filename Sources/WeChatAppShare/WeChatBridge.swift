@@ -25,7 +25,7 @@ public enum WeChatHandOff: Hashable, Sendable {
 /// it hands a built request to the vendor's SDK and relays WeChat's answer.
 ///
 /// The host keeps a ``WeChatResponseRelay`` and calls
-/// ``WeChatResponseRelay/deliver(_:)`` from the SDK's `onResp`; everything
+/// ``WeChatRelay/deliver(_:)`` from the SDK's `onResp`; everything
 /// else (building the request, its limits, the outcome) is the provider's.
 /// See ``WeChatAppProvider`` for the wiring on iOS and Android.
 public protocol WeChatBridge: Sendable {
@@ -37,27 +37,46 @@ public protocol WeChatBridge: Sendable {
     /// WeChat's answers from now on; the provider subscribes before each
     /// hand-off, so no answer is missed.
     func responses() -> AsyncStream<WeChatResponse>
+    /// Hands a sign-in request to WeChat: build `SendAuthReq` (its `scope`
+    /// and `state`) and send it. A bridge that does not sign in keeps the
+    /// default, which refuses.
+    func requestAuthorization(_ request: WeChatAuthRequest) async -> WeChatHandOff
+    /// WeChat's sign-in answers (`SendAuthResp`) from now on. The default
+    /// is a stream that has ended.
+    func authorizationResponses() -> AsyncStream<WeChatAuthResponse>
+}
+
+extension WeChatBridge {
+    /// Refuses: this bridge does not sign in with WeChat.
+    public func requestAuthorization(_ request: WeChatAuthRequest) async -> WeChatHandOff {
+        .refused("this app's WeChat bridge does not implement sign-in (SendAuthReq)")
+    }
+
+    /// A stream that has ended: no sign-in answers.
+    public func authorizationResponses() -> AsyncStream<WeChatAuthResponse> {
+        AsyncStream { $0.finish() }
+    }
 }
 
 /// Fans WeChat's answers out to whoever is waiting: what a
-/// ``WeChatBridge`` returns from ``WeChatBridge/responses()``, fed from the
-/// SDK's `onResp`.
+/// ``WeChatBridge`` returns from ``WeChatBridge/responses()`` (and
+/// ``WeChatBridge/authorizationResponses()``), fed from the SDK's `onResp`.
 ///
 /// ```swift
 /// let relay = WeChatResponseRelay()
 /// let answers = relay.stream()                                   // the provider's subscription
 /// relay.deliver(WeChatResponse(errCode: -2, transaction: "t1"))  // from onResp
 /// ```
-public final class WeChatResponseRelay: Sendable {
-    private let listeners = Lock<[UUID: AsyncStream<WeChatResponse>.Continuation]>([:])
+public final class WeChatRelay<Answer: Sendable>: Sendable {
+    private let listeners = Lock<[UUID: AsyncStream<Answer>.Continuation]>([:])
 
     /// Creates a relay.
     public init() {}
 
-    /// A stream of every response delivered from now on; it ends when its
+    /// A stream of every answer delivered from now on; it ends when its
     /// reader stops reading.
-    public func stream() -> AsyncStream<WeChatResponse> {
-        let (stream, continuation) = AsyncStream<WeChatResponse>.makeStream()
+    public func stream() -> AsyncStream<Answer> {
+        let (stream, continuation) = AsyncStream<Answer>.makeStream()
         let id = UUID()
         listeners.withLock { $0[id] = continuation }
         continuation.onTermination = { [weak self] _ in _ = self?.listeners.withLock { $0.removeValue(forKey: id) } }
@@ -65,7 +84,13 @@ public final class WeChatResponseRelay: Sendable {
     }
 
     /// Passes WeChat's answer to every stream.
-    public func deliver(_ response: WeChatResponse) {
-        for listener in listeners.withLock({ Array($0.values) }) { listener.yield(response) }
+    public func deliver(_ answer: Answer) {
+        for listener in listeners.withLock({ Array($0.values) }) { listener.yield(answer) }
     }
 }
+
+/// The relay of share answers (`SendMessageToWXResp`).
+public typealias WeChatResponseRelay = WeChatRelay<WeChatResponse>
+
+/// The relay of sign-in answers (`SendAuthResp`).
+public typealias WeChatAuthResponseRelay = WeChatRelay<WeChatAuthResponse>

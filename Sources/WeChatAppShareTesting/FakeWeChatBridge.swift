@@ -29,14 +29,32 @@ public final class FakeWeChatBridge: WeChatBridge {
         case iOS
     }
 
+    /// How WeChat answers a sign-in request (`SendAuthReq`).
+    public enum SignInAnswer: Hashable, Sendable {
+        /// The user agrees: errCode 0 with `code` and the request's state.
+        case approve(code: String)
+        /// The user cancels (errCode -2).
+        case cancel
+        /// The user refuses (errCode -4).
+        case deny
+        /// An answer with another state than the request's (what a forged answer looks like).
+        case wrongState(code: String)
+        /// No answer.
+        case never
+    }
+
     private struct State {
         var status: WeChatAppStatus
         var handOff: WeChatHandOff
         var answer: Answer
+        var signInAnswer: SignInAnswer = .approve(code: "fake-code-1")
         var requests: [WeChatSendRequest] = []
+        var authorizationRequests: [WeChatAuthRequest] = []
+        var authorizationAnswers: [WeChatAuthResponse] = []
     }
     private let state: Lock<State>
     private let relay = WeChatResponseRelay()
+    private let authRelay = WeChatAuthResponseRelay()
     /// Whose answers these are.
     public let platform: Platform
 
@@ -77,4 +95,39 @@ public final class FakeWeChatBridge: WeChatBridge {
     }
 
     public func responses() -> AsyncStream<WeChatResponse> { relay.stream() }
+
+    /// Every sign-in request handed over so far.
+    public var authorizationRequests: [WeChatAuthRequest] { state.withLock { $0.authorizationRequests } }
+
+    /// Every sign-in answer sent so far, to replay one with ``deliverAuthorization(_:)``.
+    public var authorizationAnswers: [WeChatAuthResponse] { state.withLock { $0.authorizationAnswers } }
+
+    /// Changes how the next sign-in requests are answered.
+    public func setSignInAnswer(_ answer: SignInAnswer) { state.withLock { $0.signInAnswer = answer } }
+
+    /// Sends a sign-in answer now, as WeChat would (a late one, a replayed one).
+    public func deliverAuthorization(_ response: WeChatAuthResponse) {
+        state.withLock { $0.authorizationAnswers.append(response) }
+        authRelay.deliver(response)
+    }
+
+    public func requestAuthorization(_ request: WeChatAuthRequest) async -> WeChatHandOff {
+        let (handOff, answer) = state.withLock { state in
+            state.authorizationRequests.append(request)
+            return (state.handOff, state.signInAnswer)
+        }
+        guard handOff == .accepted else { return handOff }
+        let response: WeChatAuthResponse? =
+            switch answer {
+            case .approve(let code): WeChatAuthResponse(errCode: 0, code: code, state: request.state, language: "zh_CN", country: "CN")
+            case .cancel: WeChatAuthResponse(errCode: -2, state: request.state)
+            case .deny: WeChatAuthResponse(errCode: -4, state: request.state)
+            case .wrongState(let code): WeChatAuthResponse(errCode: 0, code: code, state: "0123456789abcdef0123456789abcdef")
+            case .never: nil
+            }
+        if let response { deliverAuthorization(response) }
+        return handOff
+    }
+
+    public func authorizationResponses() -> AsyncStream<WeChatAuthResponse> { authRelay.stream() }
 }

@@ -27,4 +27,36 @@ package enum OwnerOnlyFile {
     package static func whileLocked<T>(_ path: String, _ body: () throws -> T) throws -> T {
         try FileLock.withExclusiveLock(at: "\(path).lock", body)
     }
+
+    /// The JSON value in the file at `path` (dates in seconds since 1970),
+    /// or `nil` when there is no file or it is empty.
+    package static func readJSON<Value: Decodable>(_ type: Value.Type, at path: String) throws -> Value? {
+        guard let data = try read(path), !data.isEmpty else { return nil }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return try decoder.decode(Value.self, from: data)
+    }
+
+    /// Applies `body` to the value the file holds now (`empty` when there
+    /// is none), under the file's lock, and writes the result back: what an
+    /// index shared by several processes needs. A failure of `body` writes
+    /// nothing and comes back as the result's failure; reading or writing
+    /// the file throws.
+    package static func updateJSON<Value: Codable, Failure: Error>(
+        at path: String, empty: Value, _ body: (inout Value) throws(Failure) -> Void
+    ) throws -> Result<Value, Failure> {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        encoder.dateEncodingStrategy = .secondsSince1970
+        return try whileLocked(path) {
+            var newest = try readJSON(Value.self, at: path) ?? empty
+            do throws(Failure) {
+                try body(&newest)
+            } catch {
+                return .failure(error)
+            }
+            try write(try encoder.encode(newest), to: path)
+            return .success(newest)
+        }
+    }
 }

@@ -1,4 +1,5 @@
 public import Foundation
+public import ServiceKit
 
 /// A signed-in Weibo account as the app remembers it. The token itself is
 /// in the ``WeiboAccountStore``'s `CredentialStore`, never here.
@@ -22,4 +23,15 @@ public struct WeiboAccount: Hashable, Sendable, Codable, Identifiable {
         self.expiresAt = expiresAt
         self.needsSignIn = needsSignIn
     }
+}
+
+extension WeiboAccount: SignedInAccount {
+    /// `"weibo"`.
+    public var provider: ProviderID { WeiboAuthorizer.provider }
+    /// The uid.
+    public var accountID: String { uid }
+    /// The screen name.
+    public var displayName: String { screenName }
+    /// When the token expires.
+    public var signInExpiresAt: Date? { expiresAt }
 }

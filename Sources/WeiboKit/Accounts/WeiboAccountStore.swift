@@ -48,10 +48,7 @@ public actor WeiboAccountStore {
     /// The index in the file at `path`; empty when there is none.
     private static func load(_ path: String) throws(WeiboError) -> Index {
         do {
-            guard let bytes = try OwnerOnlyFile.read(path), !bytes.isEmpty else { return Index() }
-            let decoder = JSONDecoder()
-            decoder.dateDecodingStrategy = .secondsSince1970
-            return try decoder.decode(Index.self, from: bytes)
+            return try OwnerOnlyFile.readJSON(Index.self, at: path) ?? Index()
         } catch {
             throw .storage(UnderlyingError(error, context: "reading \(path)"))
         }
@@ -62,22 +59,9 @@ public actor WeiboAccountStore {
     /// written back.
     private func change(_ body: (inout Index) throws(WeiboError) -> Void) throws(WeiboError) {
         guard let indexPath else { return try body(&index) }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        encoder.dateEncodingStrategy = .secondsSince1970
         let result: Result<Index, WeiboError>
         do {
-            result = try OwnerOnlyFile.whileLocked(indexPath) {
-                var newest: Index
-                do throws(WeiboError) {
-                    newest = try Self.load(indexPath)
-                    try body(&newest)
-                } catch {
-                    return .failure(error)
-                }
-                try OwnerOnlyFile.write(try encoder.encode(newest), to: indexPath)
-                return .success(newest)
-            }
+            result = try OwnerOnlyFile.updateJSON(at: indexPath, empty: Index(), body)
         } catch {
             throw .storage(UnderlyingError(error, context: "writing \(indexPath)"))
         }

@@ -1,0 +1,141 @@
+import Execution
+import Foundation
+public import ServiceKit
+
+/// The users signed in with WeChat: tokens in a ``ServiceKit/CredentialStore``
+/// (provider `"wechat-user"`, account = openid), names and the sign-in's
+/// expiry in an index file beside it (mode 0600, replaced atomically, every
+/// change made under its lock), as ``WeiboKit``'s account store keeps Weibo's.
+///
+/// ``credential(for:refreshingWith:)`` hands out a working access token:
+/// refreshed when it expired (the refresh token kept), and the account
+/// marked as needing sign-in when WeChat refuses the refresh token or its
+/// 30 days are over.
+///
+/// ```swift
+/// let store = try WeChatAccountStore(
+///     credentials: FileCredentialStore(path: dir + "/credentials.json"), indexPath: dir + "/wechat-accounts.json")
+/// try await store.add(token, nickname: profile.nickname)
+/// let credential = try await store.credential(for: token.openID, refreshingWith: authorizer)
+/// ```
+public actor WeChatAccountStore {
+    /// Where the store's file and `fsync` calls run: a serial queue of its
+    /// own, never Swift's cooperative pool.
+    private let executor = DiskExecutor(label: "photodeck.wechat-accounts")
+
+    /// The store's jobs run on its own serial queue.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    private let credentials: any CredentialStore
+    private let indexPath: String?
+    private var index: [WeChatAccount]
+    private let clock: any ServiceClock
+
+    /// Opens the store. A missing index is empty; an unreadable one is an error.
+    public init(credentials: any CredentialStore, indexPath: String? = nil, clock: any ServiceClock = SystemClock()) throws(WeChatSignInError) {
+        self.credentials = credentials
+        self.indexPath = indexPath
+        self.clock = clock
+        index = []
+        if let indexPath {
+            do {
+                index = try OwnerOnlyFile.readJSON([WeChatAccount].self, at: indexPath) ?? []
+            } catch {
+                throw .storage(UnderlyingError(error, context: "reading \(indexPath)"))
+            }
+        }
+    }
+
+    private func change(_ body: (inout [WeChatAccount]) throws(WeChatSignInError) -> Void) throws(WeChatSignInError) {
+        guard let indexPath else { return try body(&index) }
+        let result: Result<[WeChatAccount], WeChatSignInError>
+        do {
+            result = try OwnerOnlyFile.updateJSON(at: indexPath, empty: [], body)
+        } catch {
+            throw .storage(UnderlyingError(error, context: "writing \(indexPath)"))
+        }
+        index = try result.get()
+    }
+
+    /// Every account, in the order they signed in; one whose 30 days are
+    /// over is reported as needing sign-in.
+    public func accounts() -> [WeChatAccount] {
+        index.map { account in
+            var account = account
+            if let expiry = account.refreshExpiresAt, expiry <= clock.now { account.needsSignIn = true }
+            return account
+        }
+    }
+
+    /// Adds or replaces the user of `token` (a fresh sign-in clears the
+    /// "needs sign-in" mark).
+    public func add(_ token: WeChatUserToken, nickname: String? = nil) async throws(WeChatSignInError) {
+        do {
+            try await credentials.save(token.credential)
+        } catch {
+            throw .storage(UnderlyingError(error, context: "saving the token"))
+        }
+        let account = WeChatAccount(
+            openID: token.openID, unionID: token.unionID, nickname: nickname ?? token.openID, refreshExpiresAt: token.refreshExpiresAt)
+        try change { accounts in
+            if let position = accounts.firstIndex(where: { $0.openID == account.openID }) {
+                accounts[position] = account
+            } else {
+                accounts.append(account)
+            }
+        }
+    }
+
+    /// Forgets `openID` and its tokens.
+    public func remove(_ openID: String) async throws(WeChatSignInError) {
+        do {
+            try await credentials.removeCredential(for: WeChatUserAuthorizer.provider, account: openID)
+        } catch {
+            throw .storage(UnderlyingError(error, context: "removing the token"))
+        }
+        try change { $0.removeAll { $0.openID == openID } }
+    }
+
+    /// A working access token for `openID`: the stored one while it lasts,
+    /// else refreshed through `authorizer` and saved. Throws
+    /// ``WeChatSignInError/notSignedIn`` for an unknown user and
+    /// ``WeChatSignInError/needsSignIn(openID:)`` once the refresh token is
+    /// refused or over its 30 days (the account is marked so).
+    public func credential(for openID: String, refreshingWith authorizer: WeChatUserAuthorizer) async throws(WeChatSignInError) -> Credential {
+        guard let account = accounts().first(where: { $0.openID == openID }) else { throw .notSignedIn }
+        guard !account.needsSignIn else { throw .needsSignIn(openID: openID) }
+        let stored: Credential?
+        do {
+            stored = try await credentials.credential(for: WeChatUserAuthorizer.provider, account: openID)
+        } catch {
+            throw .storage(UnderlyingError(error, context: "reading the token"))
+        }
+        guard let stored else {
+            try markNeedsSignIn(openID)
+            throw .needsSignIn(openID: openID)
+        }
+        guard stored.isExpired(at: clock.now) else { return stored }
+        let renewed: WeChatUserToken
+        do throws(WeChatSignInError) {
+            renewed = try await authorizer.refresh(stored, refreshExpiresAt: account.refreshExpiresAt)
+        } catch  where error.needsSignIn {
+            try markNeedsSignIn(openID)
+            throw .needsSignIn(openID: openID)
+        }
+        do {
+            try await credentials.save(renewed.credential)
+        } catch {
+            throw .storage(UnderlyingError(error, context: "saving the token"))
+        }
+        return renewed.credential
+    }
+
+    /// Marks `openID` as needing sign-in.
+    public func markNeedsSignIn(_ openID: String) throws(WeChatSignInError) {
+        guard index.contains(where: { $0.openID == openID && !$0.needsSignIn }) else { return }
+        try change { accounts in
+            guard let position = accounts.firstIndex(where: { $0.openID == openID }) else { return }
+            accounts[position].needsSignIn = true
+        }
+    }
+}
