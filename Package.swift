@@ -31,6 +31,8 @@ let package = Package(
         .library(name: "WeChatShare", targets: ["WeChatShare"]),
         .library(name: "WeChatAppShare", targets: ["WeChatAppShare"]),
         .library(name: "WeChatAppShareTesting", targets: ["WeChatAppShareTesting"]),
+        .library(name: "QQShare", targets: ["QQShare"]),
+        .library(name: "QQShareTesting", targets: ["QQShareTesting"]),
         .executable(name: "photo-fit", targets: ["photo-fit"]),
         .executable(name: "photo-album", targets: ["photo-album"]),
         .executable(name: "photo-share", targets: ["photo-share"]),
@@ -283,6 +285,13 @@ let package = Package(
             dependencies: ["ShareKit", "ImageCore", "SystemSupport"],
             swiftSettings: swiftSettings
         ),
+        // Sharing through the QQ app on the device (a bridge the host
+        // implements with Tencent's SDK): QQ chats, Qzone, Favorites, the dataline.
+        .target(
+            name: "QQShare",
+            dependencies: ["ShareKit", "ImageCore"],
+            swiftSettings: swiftSettings
+        ),
         // Test doubles, shipped as products so apps can unit-test their own
         // code: the service layer's (a loopback HTTP server, a stub
         // transport, an in-memory log, a clock, a network monitor), the share
@@ -301,6 +310,11 @@ let package = Package(
         .target(
             name: "WeChatAppShareTesting",
             dependencies: ["WeChatAppShare", "ShareKit", "ServiceKit", "ServiceKitTesting", "SystemSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "QQShareTesting",
+            dependencies: ["QQShare", "ShareKit", "SystemSupport"],
             swiftSettings: swiftSettings
         ),
 
@@ -327,7 +341,9 @@ let package = Package(
 
         .executableTarget(
             name: "photo-share",
-            dependencies: ["ShareKit", "ServiceKit", "WeiboShare", "WeChatShare", "WeChatAppShare", "ImageCodecs", "ExampleSupport", "SystemSupport"],
+            dependencies: [
+                "ShareKit", "ServiceKit", "WeiboShare", "WeChatShare", "WeChatAppShare", "QQShare", "ImageCodecs", "ExampleSupport", "SystemSupport",
+            ],
             path: "Examples/photo-share",
             swiftSettings: swiftSettings
         ),
@@ -486,6 +502,7 @@ let package = Package(
                 "ImageCodecs", "PhotoAlbum", "PhotoBrowser", "PhotoViewer", "ShareKit", "ServiceKit", "ShareKitTesting", "ServiceKitTesting", "WeiboKit",
                 "WeiboShare",
                 "WeChatShare", "WeChatAppShare", "WeChatAppShareTesting", "SystemSupport", "TestSupport", "ImageLoading", "VideoCodecs", "ImageCore",
+                "QQShare", "QQShareTesting",
             ],
             swiftSettings: swiftSettings
         ),
@@ -498,7 +515,7 @@ let package = Package(
             name: "ProviderTests",
             dependencies: [
                 "WeiboKit", "WeiboShare", "WeChatShare", "WeChatAppShare", "WeChatAppShareTesting", "ShareKit", "ServiceKit", "ShareKitTesting",
-                "ServiceKitTesting",
+                "ServiceKitTesting", "QQShare", "QQShareTesting", "ImageCore",
                 "ImageCodecs", "TestSupport",
             ],
             swiftSettings: swiftSettings

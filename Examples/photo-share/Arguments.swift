@@ -9,12 +9,14 @@ struct Arguments {
                photo-share share --to PROVIDER/DESTINATION [--text TEXT] [--link URL [--title T] [--summary S]] [--video FILE]
                                  [--keep-location] [--keep-metadata] [--dry-run [--json]] [--verbose]
                                  [--api-base URL] [--credentials FILE] [IMAGE...]
-               photo-share share --to wechat/SCENE (--mini-program GH_ID[:PATH] | --music URL | --music-video URL
-                                 | --video-url URL | --file PATH | --sticker GIF) [options below] [--dry-run [--json]]
+               photo-share share --to wechat/SCENE|qq/DESTINATION (--mini-program ID[:PATH] | --music URL
+                                 | --music-video URL | --video-url URL | --file PATH | --sticker GIF) [options below]
+                                 [--dry-run [--json]]
 
         targets: weibo/timeline, wechat/session, wechat/timeline, wechat/favorite (the WeChat app: needs an
-        app's WeChat bridge, so only --dry-run works here), wechat-oa/message, wechat-oa/article,
-        wechat-oa/broadcast, wecom/session; `photo-share targets` says where each goes
+        app's WeChat bridge, so only --dry-run works here), qq/session, qq/timeline, qq/favorites, qq/dataline
+        (the QQ app, likewise), wechat-oa/message, wechat-oa/article, wechat-oa/broadcast, wecom/session;
+        `photo-share targets` says where each goes
 
         Secrets come from the environment, never from the command line:
           PHOTODECK_WEIBO_TOKEN      a Weibo access token (else from --credentials FILE, a ShareKit
@@ -40,7 +42,7 @@ struct Arguments {
         set. --json prints one JSON document instead. Exit status: 0 posted (or dry run), 1 failed,
         3 outcome unknown (do not share again blindly).
 
-        """ + WeChatMessageOptions.usage
+        """ + AppMessageOptions.usage
 
     enum Command {
         case targets
@@ -57,8 +59,8 @@ struct Arguments {
     var verbose = false
     var apiBase: URL?
     var credentialsFile: String?
-    /// A WeChat app message kind (`--mini-program`, `--music`...), if one was asked for.
-    var wechat = WeChatMessageOptions()
+    /// An app message kind for WeChat or QQ (`--mini-program`, `--music`...), if one was asked for.
+    var appMessage = AppMessageOptions()
     /// What metadata the images may carry.
     var metadata = MetadataPolicyChoice()
 
@@ -100,7 +102,7 @@ struct Arguments {
             case "--keep-location": metadata.keepsLocation = true
             case "--keep-metadata": metadata.keepsEverything = true
             case "--help", "-h": throw CLIError(Self.usage, isUsage: true)
-            case _ where try wechat.take(argument, value: { () throws(CLIError) in try value(argument) }): break
+            case _ where try appMessage.take(argument, value: { () throws(CLIError) in try value(argument) }): break
             default:
                 if argument.hasPrefix("-") { throw CLIError("unknown option \(argument)\n\(Self.usage)") }
                 images.append(argument)
@@ -108,8 +110,8 @@ struct Arguments {
         }
         if let linkURL { link = ShareLink(url: linkURL, title: title, summary: summary) }
         if json && !dryRun { throw CLIError("--json goes with --dry-run") }
-        if wechat.kind != nil && (!images.isEmpty || video != nil || text != nil) {
-            throw CLIError("a WeChat message kind (--mini-program, --music, --file...) goes alone: no --text, --video or images")
+        if appMessage.kind != nil && (!images.isEmpty || video != nil || text != nil) {
+            throw CLIError("an app message kind (--mini-program, --music, --file...) goes alone: no --text, --video or images")
         }
         switch verb {
         case "targets": command = .targets

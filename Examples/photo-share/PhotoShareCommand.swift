@@ -5,6 +5,7 @@
 import ExampleSupport
 import Foundation
 import ImageCodecs
+import QQShare
 import ServiceKit
 import ShareKit
 import SystemSupport
@@ -39,7 +40,9 @@ struct PhotoShareCommand {
         }
         let center = ShareCenter(credentials: credentials)
         let bridge: (any WeChatBridge)? = arguments.dryRun ? DryRunWeChatBridge(recorder: recorder) : nil
-        let registered = providers(environment: environment, apiBase: arguments.apiBase, client: client, bridge: bridge, dryRun: arguments.dryRun)
+        let qqBridge: (any QQBridge)? = arguments.dryRun ? DryRunQQBridge(recorder: recorder) : nil
+        let registered = providers(
+            environment: environment, apiBase: arguments.apiBase, client: client, bridges: (bridge, qqBridge), dryRun: arguments.dryRun)
         for provider in registered {
             await center.register(provider)
         }
@@ -76,16 +79,23 @@ struct PhotoShareCommand {
                 Console.line("\(target)\t\(TargetDescriptions.text(for: target))\(note)")
             }
             return 0
-        case .share(let provider, let destination) where arguments.wechat.kind != nil:
-            // A WeChat app message kind: straight to the WeChat provider, which checks it and hands it over.
-            guard provider == WeChatAppProvider.id, let wechat = registered.compactMap({ $0 as? WeChatAppProvider }).first else {
-                throw CLIError(
-                    "--mini-program, --music, --music-video, --video-url, --file and --sticker go to wechat/session, wechat/timeline or wechat/favorite")
+        case .share(let provider, let destination) where arguments.appMessage.kind != nil:
+            // An app message kind: straight to the WeChat or QQ provider, which checks it and hands it over.
+            let outcome: ShareOutcome
+            let displayName: String
+            if provider == WeChatAppProvider.id, let wechat = registered.compactMap({ $0 as? WeChatAppProvider }).first,
+                let message = try await arguments.appMessage.message(link: arguments.link)
+            {
+                (outcome, displayName) = (try await wechat.send(message, to: destination), wechat.displayName)
+            } else if provider == QQProvider.id, let qq = registered.compactMap({ $0 as? QQProvider }).first,
+                let message = try await arguments.appMessage.qqMessage(link: arguments.link)
+            {
+                (outcome, displayName) = (try await qq.send(message, to: destination), qq.displayName)
+            } else {
+                throw CLIError("--mini-program, --music, --music-video, --video-url, --file and --sticker go to wechat/... or qq/... targets")
             }
-            guard let message = try await arguments.wechat.message(link: arguments.link) else { return 1 }
-            let outcome = try await wechat.send(message, to: destination)
             if arguments.dryRun {
-                let target = ShareTarget(provider: provider, destination: destination, displayName: wechat.displayName)
+                let target = ShareTarget(provider: provider, destination: destination, displayName: displayName)
                 if arguments.json { Console.json(Data(recorder.document(target: target).encoded())) } else { Console.line("dry run: nothing was sent") }
                 return 0
             }
@@ -189,7 +199,7 @@ struct PhotoShareCommand {
 
     /// Every provider this environment configures (all of them in a dry run).
     static func providers(
-        environment: [String: String], apiBase: URL?, client: ServiceClient, bridge: (any WeChatBridge)?, dryRun: Bool
+        environment: [String: String], apiBase: URL?, client: ServiceClient, bridges: (wechat: (any WeChatBridge)?, qq: (any QQBridge)?), dryRun: Bool
     ) -> [any ShareProvider] {
         var providers: [any ShareProvider] = []
         let weibo = WeiboEnvironment(environment)
@@ -202,7 +212,9 @@ struct PhotoShareCommand {
                     client: client))
         }
         // The WeChat app: reachable only through a host app's bridge (a dry run prints the hand-off).
-        providers.append(WeChatAppProvider(bridge: bridge))
+        providers.append(WeChatAppProvider(bridge: bridges.wechat))
+        // The QQ app, likewise.
+        providers.append(QQProvider(bridge: bridges.qq))
         let appID = environment["PHOTODECK_WECHAT_APP_ID"] ?? (dryRun ? "dry-run" : nil)
         if let appID {
             let recipient = environment["PHOTODECK_WECHAT_TO"] ?? (dryRun ? "dry-run-follower" : nil)

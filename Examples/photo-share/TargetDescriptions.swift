@@ -27,6 +27,16 @@ enum TargetDescriptions {
             name: "wechat/favorites", description: "handed to the WeChat app to save in the user's Favorites (needs the app's WeChat bridge)",
             setup: "needs an app's WeChat bridge"),
         Entry(
+            name: "qq/session", description: "handed to the QQ app, where the user picks a chat (needs the app's QQ bridge)",
+            setup: "needs an app's QQ bridge"),
+        Entry(name: "qq/timeline", description: "handed to the QQ app for the user's Qzone (needs the app's QQ bridge)", setup: "needs an app's QQ bridge"),
+        Entry(
+            name: "qq/favorites", description: "handed to the QQ app to save in QQ's Favorites (needs the app's QQ bridge)",
+            setup: "needs an app's QQ bridge"),
+        Entry(
+            name: "qq/dataline", description: "handed to the QQ app for My Computer, the user's own devices (needs the app's QQ bridge)",
+            setup: "needs an app's QQ bridge"),
+        Entry(
             name: "wechat-oa/message", description: "a message from the Official Account to one follower, only within 48 h of their last message to it",
             setup: "set PHOTODECK_WECHAT_APP_ID, PHOTODECK_WECHAT_TOKEN and PHOTODECK_WECHAT_TO"),
         Entry(

@@ -61,7 +61,7 @@ public import ShareKit
 /// `onResp(_:)`, pass a `SendMessageToWXResp`'s `errCode` and `errStr`
 /// (and no transaction: iOS's `BaseResp` has none, and guessing one is how
 /// a late answer settles the wrong share; the provider ties it) to
-/// ``WeChatRelay/deliver(_:)``. ``WeChatBridge/handOff(_:)`` builds
+/// ``ShareKit/AnswerRelay/deliver(_:)``. ``WeChatBridge/handOff(_:)`` builds
 /// the `SendMessageToWXReq` (`scene`; `bText` and `text`, or a
 /// `WXMediaMessage` with `WXImageObject.imageData` or
 /// `WXWebpageObject.webpageUrl`, `title`, `description`, `thumbData`) and
@@ -89,7 +89,7 @@ public struct WeChatAppProvider: ShareProvider {
     /// outcome is "unknown" (the user may never come back to the app).
     public let responseTimeout: Duration
     private let clock: any ServiceClock
-    private let handOffs: HandOffLedger
+    private let handOffs: HandOffLedger<WeChatResponse>
 
     public var id: ProviderID { Self.id }
     public var displayName: String { "WeChat" }
@@ -106,7 +106,7 @@ public struct WeChatAppProvider: ShareProvider {
         self.bridge = bridge
         self.responseTimeout = responseTimeout
         self.clock = clock
-        handOffs = HandOffLedger(log: log)
+        handOffs = HandOffLedger(appName: "wechat", log: log)
     }
 
     /// Why there is no bridge, in words.
@@ -163,7 +163,7 @@ public struct WeChatAppProvider: ShareProvider {
         case .notRegistered(let reason): throw .unavailable(reason: "the app is not registered with WeChat: \(reason)")
         }
         // Listening and recorded before the hand-off: an answer cannot come before its hand-off is known.
-        handOffs.listen(to: bridge)
+        handOffs.listen(to: bridge.responses)
         handOffs.handedOff(request.transaction)
         if case .refused(let reason) = await bridge.handOff(request) {
             handOffs.forget(request.transaction)

@@ -1,4 +1,5 @@
 import Foundation
+public import ShareKit
 import SystemSupport
 
 /// Whether the WeChat app can take a hand-off on this device.
@@ -25,7 +26,7 @@ public enum WeChatHandOff: Hashable, Sendable {
 /// it hands a built request to the vendor's SDK and relays WeChat's answer.
 ///
 /// The host keeps a ``WeChatResponseRelay`` and calls
-/// ``WeChatRelay/deliver(_:)`` from the SDK's `onResp`; everything
+/// ``ShareKit/AnswerRelay/deliver(_:)`` from the SDK's `onResp`; everything
 /// else (building the request, its limits, the outcome) is the provider's.
 /// See ``WeChatAppProvider`` for the wiring on iOS and Android.
 public protocol WeChatBridge: Sendable {
@@ -58,39 +59,14 @@ extension WeChatBridge {
     }
 }
 
-/// Fans WeChat's answers out to whoever is waiting: what a
-/// ``WeChatBridge`` returns from ``WeChatBridge/responses()`` (and
-/// ``WeChatBridge/authorizationResponses()``), fed from the SDK's `onResp`.
+/// The relay of share answers (`SendMessageToWXResp`).
 ///
 /// ```swift
 /// let relay = WeChatResponseRelay()
 /// let answers = relay.stream()                                   // the provider's subscription
 /// relay.deliver(WeChatResponse(errCode: -2, transaction: "t1"))  // from onResp
 /// ```
-public final class WeChatRelay<Answer: Sendable>: Sendable {
-    private let listeners = Lock<[UUID: AsyncStream<Answer>.Continuation]>([:])
-
-    /// Creates a relay.
-    public init() {}
-
-    /// A stream of every answer delivered from now on; it ends when its
-    /// reader stops reading.
-    public func stream() -> AsyncStream<Answer> {
-        let (stream, continuation) = AsyncStream<Answer>.makeStream()
-        let id = UUID()
-        listeners.withLock { $0[id] = continuation }
-        continuation.onTermination = { [weak self] _ in _ = self?.listeners.withLock { $0.removeValue(forKey: id) } }
-        return stream
-    }
-
-    /// Passes WeChat's answer to every stream.
-    public func deliver(_ answer: Answer) {
-        for listener in listeners.withLock({ Array($0.values) }) { listener.yield(answer) }
-    }
-}
-
-/// The relay of share answers (`SendMessageToWXResp`).
-public typealias WeChatResponseRelay = WeChatRelay<WeChatResponse>
+public typealias WeChatResponseRelay = AnswerRelay<WeChatResponse>
 
 /// The relay of sign-in answers (`SendAuthResp`).
-public typealias WeChatAuthResponseRelay = WeChatRelay<WeChatAuthResponse>
+public typealias WeChatAuthResponseRelay = AnswerRelay<WeChatAuthResponse>

@@ -39,3 +39,8 @@ public struct WeChatResponse: Hashable, Sendable {
         }
     }
 }
+
+extension WeChatResponse: HandOffAnswer {
+    /// "errCode N".
+    package var logSummary: String { "errCode \(errCode)" }
+}

@@ -188,7 +188,7 @@ public struct WeChatSendRequest: Hashable, Sendable {
     /// field's limit to the byte before anything is handed over. Throws
     /// ``ShareKit/ShareError/invalidContent(_:)`` naming each broken rule
     /// (``ShareKit/ConstraintViolation/kindNotAccepted(kind:destination:reason:)``,
-    /// ``ShareKit/ConstraintViolation/fieldTooLarge(field:bytes:maxBytes:)``, …).
+    /// ``ShareKit/ConstraintViolation/fieldTooLarge(field:size:limit:unit:)``, …).
     ///
     /// ```swift
     /// let request = try WeChatSendRequest(.miniProgram(card), scene: .session)
@@ -231,20 +231,20 @@ extension WeChatSendRequest.Message {
         typealias Limits = WeChatSendRequest.Limits
         switch self {
         case .text(let text):
-            return WeChatFieldLimit("SendMessageToWXReq.text", maxBytes: Limits.textBytes, isRequired: true).violations(bytes: text.utf8.count)
+            return FieldLimit("SendMessageToWXReq.text", limit: Limits.textBytes, isRequired: true).violations(size: text.utf8.count)
         case .image(let data, let thumbnail):
-            return WeChatFieldLimit("WXImageObject.imageData", maxBytes: Limits.imageBytes, isRequired: true).violations(bytes: data.count)
-                + WeChatCard(thumbnail: thumbnail).checkedFields().flatMap { $0.0.violations(bytes: $0.1) }
+            return FieldLimit("WXImageObject.imageData", limit: Limits.imageBytes, isRequired: true).violations(size: data.count)
+                + WeChatCard(thumbnail: thumbnail).checkedFields().flatMap { $0.0.violations(size: $0.1) }
         case .webpage(let url, let title, let description, let thumbnail):
             let address = URL(string: url)
-            return WeChatFieldLimit("WXWebpageObject.webpageUrl", maxBytes: Limits.urlBytes, isRequired: true).violations(bytes: url.utf8.count)
+            return FieldLimit("WXWebpageObject.webpageUrl", limit: Limits.urlBytes, isRequired: true).violations(size: url.utf8.count)
                 + (address == nil && !url.isEmpty
                     ? [.fieldInvalid(field: "WXWebpageObject.webpageUrl", reason: "not a URL")]
                     : WeChatFieldCheck.webURL(address, field: "WXWebpageObject.webpageUrl"))
-                + WeChatCard(title: title, description: description, thumbnail: thumbnail).checkedFields().flatMap { $0.0.violations(bytes: $0.1) }
+                + WeChatCard(title: title, description: description, thumbnail: thumbnail).checkedFields().flatMap { $0.0.violations(size: $0.1) }
         case .videoFile(let path, let thumbnail):
-            return WeChatFieldLimit("WXVideoFileObject.filePath", maxBytes: nil, isRequired: true).violations(bytes: path.utf8.count)
-                + WeChatCard(thumbnail: thumbnail).checkedFields().flatMap { $0.0.violations(bytes: $0.1) }
+            return FieldLimit("WXVideoFileObject.filePath", limit: nil, isRequired: true).violations(size: path.utf8.count)
+                + WeChatCard(thumbnail: thumbnail).checkedFields().flatMap { $0.0.violations(size: $0.1) }
         case .miniProgram(let object): return object.violations
         case .music(let object): return object.violations
         case .musicVideo(let object): return object.violations

@@ -59,9 +59,10 @@ struct PhotoShareCommandTests {
         let result = try await run(["targets", "--text", "hi", Self.sample], extra: ["PHOTODECK_WEIBO_APP_KEY": "k", "PHOTODECK_WECHAT_APP_ID": "wx1"])
         #expect(result.status == 0)
         let lines = result.standardOutput.split(separator: "\n").map { $0.split(separator: "\t") }
-        #expect(lines.map { $0[0] } == ["weibo/timeline", "wechat-oa/article", "wecom/session"], "\(result.standardOutput)")
+        // Text with a picture: a Weibo status, a Qzone mood (QQ's app, without a bridge here), an article, a robot message.
+        #expect(lines.map { $0[0] } == ["weibo/timeline", "qq/timeline", "wechat-oa/article", "wecom/session"], "\(result.standardOutput)")
         #expect(lines.allSatisfy { $0.count == 2 && $0[1].count > 20 }, "each target has a one-line description")
-        #expect(lines[1][1].contains("not pushed to followers"))
+        #expect(lines[2][1].contains("not pushed to followers"))
         // A picture alone also goes to the WeChat app, which needs a bridge this tool does not have.
         let picture = try await run(["targets", Self.sample])
         let app = picture.standardOutput.split(separator: "\n").filter { $0.hasPrefix("wechat/") }
@@ -72,11 +73,11 @@ struct PhotoShareCommandTests {
         let rows = all.standardOutput.split(separator: "\n").map { $0.split(separator: "\t") }
         #expect(
             rows.map { $0[0] } == [
-                "weibo/timeline", "wechat/session", "wechat/timeline", "wechat/favorites", "wechat-oa/message", "wechat-oa/article",
-                "wechat-oa/broadcast", "wecom/session",
+                "weibo/timeline", "wechat/session", "wechat/timeline", "wechat/favorites", "qq/session", "qq/timeline", "qq/favorites", "qq/dataline",
+                "wechat-oa/message", "wechat-oa/article", "wechat-oa/broadcast", "wecom/session",
             ], "\(all.standardOutput)")
         #expect(rows[0][1].hasSuffix("[not set up: set PHOTODECK_WEIBO_APP_KEY and PHOTODECK_WEIBO_TOKEN]"))
-        #expect(rows[7].count == 2 && !rows[7][1].contains("["), "WeCom is set up: \(rows[7])")
+        #expect(rows[11].count == 2 && !rows[11][1].contains("["), "WeCom is set up: \(rows[11])")
     }
 
     @Test(

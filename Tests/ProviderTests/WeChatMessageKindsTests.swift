@@ -146,7 +146,7 @@ struct WeChatMessageKindsTests {
             let atLimit = Self.violations(field.make(field.limit))
             #expect(atLimit.isEmpty, "\(field.name) at \(field.limit) bytes: \(atLimit)")
             let over = Self.violations(field.make(field.limit + 1))
-            #expect(over == [.fieldTooLarge(field: field.name, bytes: field.limit + 1, maxBytes: field.limit)], "\(field.name): \(over)")
+            #expect(over == [.fieldTooLarge(field: field.name, size: field.limit + 1, limit: field.limit, unit: .bytes)], "\(field.name): \(over)")
         }
         // The table names each field's cap as the checks use it.
         let caps =
@@ -154,7 +154,7 @@ struct WeChatMessageKindsTests {
                 + WeChatEmoticon.limits + WeChatCard.limits())
         for field in Self.fields
         where !field.name.hasPrefix("SendMessageToWXReq") && !field.name.hasPrefix("WXImageObject") && !field.name.hasPrefix("WXWebpageObject") {
-            #expect(caps.contains { $0.field == field.name && $0.maxBytes == field.limit }, "\(field.name) is in a limits table")
+            #expect(caps.contains { $0.field == field.name && $0.limit == field.limit }, "\(field.name) is in a limits table")
         }
     }
 

@@ -54,8 +54,8 @@ public enum ConstraintViolation: Hashable, Sendable, CustomStringConvertible {
     /// A field the message needs is missing or empty; `field` is the
     /// vendor SDK's name for it (`WXMiniProgramObject.userName`).
     case fieldRequired(field: String)
-    /// A field is larger than the vendor SDK takes, in bytes (UTF-8 for text).
-    case fieldTooLarge(field: String, bytes: Int, maxBytes: Int)
+    /// A field is larger than the vendor SDK takes, counted in `unit`.
+    case fieldTooLarge(field: String, size: Int, limit: Int, unit: FieldLimit.Unit)
     /// A field's value is not one the vendor SDK takes (`reason` says why).
     case fieldInvalid(field: String, reason: String)
 
@@ -84,7 +84,8 @@ public enum ConstraintViolation: Hashable, Sendable, CustomStringConvertible {
         case .videoTooLarge(let maxBytes): "the video cannot be made smaller than \(maxBytes) bytes"
         case .kindNotAccepted(let kind, let destination, let reason): "a \(kind) message cannot be shared to \(destination): \(reason)"
         case .fieldRequired(let field): "\(field) is required and was not given"
-        case .fieldTooLarge(let field, let bytes, let maxBytes): "\(field) is \(bytes) bytes; at most \(maxBytes) fit"
+        case .fieldTooLarge(let field, let size, let limit, let unit):
+            "\(field) is \(size) \(unit == .bytes ? "bytes" : "characters"); at most \(limit) fit"
         case .fieldInvalid(let field, let reason): "\(field) is not valid: \(reason)"
         }
     }

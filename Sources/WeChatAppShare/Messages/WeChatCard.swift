@@ -1,3 +1,5 @@
+public import ShareKit
+
 /// What every WeChat media message shows around its object
 /// (`WXMediaMessage`): a title, a description and a thumbnail.
 ///
@@ -21,16 +23,16 @@ public struct WeChatCard: Hashable, Sendable {
 
     /// The limits of `WXMediaMessage` (WeChat's "Share and Favorites"
     /// guides; `WXApiObject.h`). The thumbnail is required for a sticker only.
-    public static func limits(thumbnailRequired: Bool = false) -> [WeChatFieldLimit] {
+    public static func limits(thumbnailRequired: Bool = false) -> [FieldLimit] {
         [
-            WeChatFieldLimit("WXMediaMessage.title", maxBytes: WeChatSendRequest.Limits.titleBytes),
-            WeChatFieldLimit("WXMediaMessage.description", maxBytes: WeChatSendRequest.Limits.descriptionBytes),
-            WeChatFieldLimit("WXMediaMessage.thumbData", maxBytes: WeChatSendRequest.Limits.thumbnailBytes, isRequired: thumbnailRequired),
+            FieldLimit("WXMediaMessage.title", limit: WeChatSendRequest.Limits.titleBytes),
+            FieldLimit("WXMediaMessage.description", limit: WeChatSendRequest.Limits.descriptionBytes),
+            FieldLimit("WXMediaMessage.thumbData", limit: WeChatSendRequest.Limits.thumbnailBytes, isRequired: thumbnailRequired),
         ]
     }
 
     /// The card's fields with their sizes.
-    func checkedFields(thumbnailRequired: Bool = false) -> [(WeChatFieldLimit, Int?)] {
+    func checkedFields(thumbnailRequired: Bool = false) -> [(FieldLimit, Int?)] {
         zip(Self.limits(thumbnailRequired: thumbnailRequired), [WeChatFieldCheck.bytes(title), WeChatFieldCheck.bytes(description), thumbnail?.count])
             .map { ($0, $1) }
     }

@@ -1,4 +1,4 @@
-import ShareKit
+public import ShareKit
 
 /// A file for a chat or Favorites (`WXFileObject`): its bytes, at most
 /// 10 MB, and its extension (`pdf`, at most 64 bytes), which WeChat uses to
@@ -25,13 +25,13 @@ public struct WeChatFile: Hashable, Sendable {
 
     /// `fileData` 10 MB and `fileExtension` 64 bytes (`WXApiObject.h`), both required.
     public static let limits = [
-        WeChatFieldLimit("WXFileObject.fileData", maxBytes: WeChatSendRequest.Limits.fileBytes, isRequired: true),
-        WeChatFieldLimit("WXFileObject.fileExtension", maxBytes: WeChatSendRequest.Limits.fileExtensionBytes, isRequired: true),
+        FieldLimit("WXFileObject.fileData", limit: WeChatSendRequest.Limits.fileBytes, isRequired: true),
+        FieldLimit("WXFileObject.fileExtension", limit: WeChatSendRequest.Limits.fileExtensionBytes, isRequired: true),
     ]
 }
 
 extension WeChatFile: WeChatCheckedObject {
-    var checkedFields: [(WeChatFieldLimit, Int?)] {
+    var checkedFields: [(FieldLimit, Int?)] {
         zip(Self.limits, [data.count, fileExtension.utf8.count]).map { ($0, $1) } + card.checkedFields()
     }
 
@@ -62,11 +62,11 @@ public struct WeChatEmoticon: Hashable, Sendable {
     }
 
     /// `emoticonData` 10 MB, required (`WXApiObject.h`).
-    public static let limits = [WeChatFieldLimit("WXEmoticonObject.emoticonData", maxBytes: WeChatSendRequest.Limits.emoticonBytes, isRequired: true)]
+    public static let limits = [FieldLimit("WXEmoticonObject.emoticonData", limit: WeChatSendRequest.Limits.emoticonBytes, isRequired: true)]
 }
 
 extension WeChatEmoticon: WeChatCheckedObject {
-    var checkedFields: [(WeChatFieldLimit, Int?)] {
+    var checkedFields: [(FieldLimit, Int?)] {
         [(Self.limits[0], data.count)] + card.checkedFields(thumbnailRequired: true)
     }
 

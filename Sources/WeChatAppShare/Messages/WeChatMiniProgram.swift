@@ -1,5 +1,5 @@
 public import Foundation
-import ShareKit
+public import ShareKit
 
 /// A mini program card (`WXMiniProgramObject`): opens the program
 /// `userName` at `path`; WeChat versions too old for mini programs (and
@@ -62,15 +62,15 @@ public struct WeChatMiniProgram: Hashable, Sendable {
     /// the Android SDK's `checkArgs`): the fallback URL 10 KB and required,
     /// the user name required, the HD image 128 KB.
     public static let limits = [
-        WeChatFieldLimit("WXMiniProgramObject.webpageUrl", maxBytes: WeChatSendRequest.Limits.urlBytes, isRequired: true),
-        WeChatFieldLimit("WXMiniProgramObject.userName", maxBytes: nil, isRequired: true),
-        WeChatFieldLimit("WXMiniProgramObject.path", maxBytes: nil),
-        WeChatFieldLimit("WXMiniProgramObject.hdImageData", maxBytes: WeChatSendRequest.Limits.miniProgramImageBytes),
+        FieldLimit("WXMiniProgramObject.webpageUrl", limit: WeChatSendRequest.Limits.urlBytes, isRequired: true),
+        FieldLimit("WXMiniProgramObject.userName", limit: nil, isRequired: true),
+        FieldLimit("WXMiniProgramObject.path", limit: nil),
+        FieldLimit("WXMiniProgramObject.hdImageData", limit: WeChatSendRequest.Limits.miniProgramImageBytes),
     ]
 }
 
 extension WeChatMiniProgram: WeChatCheckedObject {
-    var checkedFields: [(WeChatFieldLimit, Int?)] {
+    var checkedFields: [(FieldLimit, Int?)] {
         zip(Self.limits, [WeChatFieldCheck.bytes(webpageURL), WeChatFieldCheck.bytes(userName), WeChatFieldCheck.bytes(path), hdImage?.count])
             .map { ($0, $1) } + card.checkedFields()
     }

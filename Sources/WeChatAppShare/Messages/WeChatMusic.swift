@@ -1,5 +1,5 @@
 public import Foundation
-import ShareKit
+public import ShareKit
 
 /// A music card (`WXMusicObject`): the song's web page and, for WeChat's
 /// player, its audio stream. One of the two page URLs is required.
@@ -33,12 +33,12 @@ public struct WeChatMusic: Hashable, Sendable {
     /// Each URL at most 10 KB (`WXApiObject.h`); `musicUrl` or
     /// `musicLowBandUrl` must be given.
     public static let limits = ["musicUrl", "musicLowBandUrl", "musicDataUrl", "musicLowBandDataUrl"].map {
-        WeChatFieldLimit("WXMusicObject.\($0)", maxBytes: WeChatSendRequest.Limits.urlBytes)
+        FieldLimit("WXMusicObject.\($0)", limit: WeChatSendRequest.Limits.urlBytes)
     }
 }
 
 extension WeChatMusic: WeChatCheckedObject {
-    var checkedFields: [(WeChatFieldLimit, Int?)] {
+    var checkedFields: [(FieldLimit, Int?)] {
         zip(Self.limits, [url, lowBandURL, dataURL, lowBandDataURL].map(WeChatFieldCheck.bytes)).map { ($0, $1) } + card.checkedFields()
     }
 
@@ -75,12 +75,12 @@ public struct WeChatVideoLink: Hashable, Sendable {
 
     /// Each URL at most 10 KB (`WXApiObject.h`); one of them must be given.
     public static let limits = ["videoUrl", "videoLowBandUrl"].map {
-        WeChatFieldLimit("WXVideoObject.\($0)", maxBytes: WeChatSendRequest.Limits.urlBytes)
+        FieldLimit("WXVideoObject.\($0)", limit: WeChatSendRequest.Limits.urlBytes)
     }
 }
 
 extension WeChatVideoLink: WeChatCheckedObject {
-    var checkedFields: [(WeChatFieldLimit, Int?)] {
+    var checkedFields: [(FieldLimit, Int?)] {
         zip(Self.limits, [url, lowBandURL].map(WeChatFieldCheck.bytes)).map { ($0, $1) } + card.checkedFields()
     }
 

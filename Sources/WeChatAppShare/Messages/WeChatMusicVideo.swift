@@ -1,5 +1,5 @@
 public import Foundation
-import ShareKit
+public import ShareKit
 
 /// A music video card played in WeChat's own player (`WXMusicVideoObject`,
 /// OpenSDK 1.9 and later): the song's page and stream, its singer and the
@@ -66,16 +66,16 @@ public struct WeChatMusicVideo: Hashable, Sendable {
 
     /// The object's limits, in the order of its fields.
     public static let limits = [
-        WeChatFieldLimit("WXMusicVideoObject.musicUrl", maxBytes: WeChatSendRequest.Limits.urlBytes, isRequired: true),
-        WeChatFieldLimit("WXMusicVideoObject.musicDataUrl", maxBytes: WeChatSendRequest.Limits.urlBytes, isRequired: true),
-        WeChatFieldLimit("WXMusicVideoObject.singerName", maxBytes: WeChatSendRequest.Limits.musicVideoNameBytes, isRequired: true),
-        WeChatFieldLimit("WXMusicVideoObject.songLyric", maxBytes: WeChatSendRequest.Limits.lyricBytes),
-        WeChatFieldLimit("WXMusicVideoObject.hdAlbumThumbData", maxBytes: WeChatSendRequest.Limits.albumImageBytes),
-        WeChatFieldLimit("WXMusicVideoObject.albumName", maxBytes: nil),
-        WeChatFieldLimit("WXMusicVideoObject.musicGenre", maxBytes: WeChatSendRequest.Limits.musicVideoNameBytes),
-        WeChatFieldLimit("WXMusicVideoObject.identification", maxBytes: WeChatSendRequest.Limits.musicVideoNameBytes),
-        WeChatFieldLimit("WXMusicVideoObject.musicOperationUrl", maxBytes: WeChatSendRequest.Limits.urlBytes),
-        WeChatFieldLimit("WXMediaMessage.messageExt", maxBytes: WeChatSendRequest.Limits.messageExtBytes),
+        FieldLimit("WXMusicVideoObject.musicUrl", limit: WeChatSendRequest.Limits.urlBytes, isRequired: true),
+        FieldLimit("WXMusicVideoObject.musicDataUrl", limit: WeChatSendRequest.Limits.urlBytes, isRequired: true),
+        FieldLimit("WXMusicVideoObject.singerName", limit: WeChatSendRequest.Limits.musicVideoNameBytes, isRequired: true),
+        FieldLimit("WXMusicVideoObject.songLyric", limit: WeChatSendRequest.Limits.lyricBytes),
+        FieldLimit("WXMusicVideoObject.hdAlbumThumbData", limit: WeChatSendRequest.Limits.albumImageBytes),
+        FieldLimit("WXMusicVideoObject.albumName", limit: nil),
+        FieldLimit("WXMusicVideoObject.musicGenre", limit: WeChatSendRequest.Limits.musicVideoNameBytes),
+        FieldLimit("WXMusicVideoObject.identification", limit: WeChatSendRequest.Limits.musicVideoNameBytes),
+        FieldLimit("WXMusicVideoObject.musicOperationUrl", limit: WeChatSendRequest.Limits.urlBytes),
+        FieldLimit("WXMediaMessage.messageExt", limit: WeChatSendRequest.Limits.messageExtBytes),
     ]
 
     /// `duration` in the SDK's unit (whole milliseconds), or `nil` when
@@ -92,7 +92,7 @@ public struct WeChatMusicVideo: Hashable, Sendable {
 }
 
 extension WeChatMusicVideo: WeChatCheckedObject {
-    var checkedFields: [(WeChatFieldLimit, Int?)] {
+    var checkedFields: [(FieldLimit, Int?)] {
         let sizes: [Int?] = [
             WeChatFieldCheck.bytes(musicURL), WeChatFieldCheck.bytes(musicDataURL), WeChatFieldCheck.bytes(singerName), WeChatFieldCheck.bytes(lyric),
             hdAlbumThumbnail?.count, WeChatFieldCheck.bytes(albumName), WeChatFieldCheck.bytes(genre), WeChatFieldCheck.bytes(identification),

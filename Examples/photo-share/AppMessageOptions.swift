@@ -1,25 +1,28 @@
 import ExampleSupport
 import Foundation
 import ImageCodecs
+import QQShare
 import ShareKit
 import WeChatAppShare
 
-/// The WeChat app's own message kinds on the command line: `--mini-program`,
-/// `--music`, `--music-video`, `--video-url`, `--file`, `--sticker`, with
-/// the card's `--title`, `--summary` and `--thumbnail`.
-struct WeChatMessageOptions {
+/// The message kinds an app hands to WeChat or QQ, on the command line:
+/// `--mini-program`, `--music`, `--music-video`, `--video-url`, `--file`,
+/// `--sticker`, with the card's `--title`, `--summary` and `--thumbnail`.
+struct AppMessageOptions {
     static let usage = """
-        WeChat app messages (to wechat/session, wechat/timeline, wechat/favorite; each kind's scenes and
-        limits are checked before the hand-off, and a refusal names the kind and the scene):
-          --mini-program GH_ID[:PATH]   a mini program card; --link URL is the page older WeChat opens
-                                        (required); --build release|test|preview, --share-ticket,
-                                        --hd-image FILE (the card's picture, re-encoded under 128 KB)
-          --music URL [--music-data URL]                a music card (the song's page, its stream)
+        App messages, to wechat/session, wechat/timeline, wechat/favorite and to qq/session, qq/timeline (Qzone),
+        qq/favorites, qq/dataline (each kind's destinations and limits are checked before the hand-off, and a
+        refusal names the kind and the destination):
+          --mini-program ID[:PATH]      a mini program card (WeChat: its gh_ id; QQ: its AppId and a PATH);
+                                        --link URL is the page older clients open (required);
+                                        --build release|test|preview, --share-ticket (WeChat),
+                                        --hd-image FILE (WeChat's card picture, re-encoded under 128 KB)
+          --music URL [--music-data URL]                a music (QQ: audio) card: the song's page, its stream
           --music-video URL --music-data URL --singer NAME [--lyrics FILE] [--duration SECONDS]
-                                        a music video for WeChat's player
+                                        a music video for WeChat's player (WeChat only)
           --video-url URL               a video by its web page
-          --file PATH                   a file (10 MB at most; its extension from the name)
-          --sticker GIF                 an animated sticker (its thumbnail is made from the first frame)
+          --file PATH                   a file (WeChat: 10 MB, QQ: 5 MB to qq/dataline)
+          --sticker GIF                 an animated sticker, its thumbnail from the first frame (WeChat only)
           --title T, --summary S        the card's title and description
           --thumbnail IMAGE             the card's thumbnail (made under 32 KB)
         """
@@ -127,6 +130,29 @@ struct WeChatMessageOptions {
             let data = try readInputFile(path, limit: Limits.emoticonBytes + 1)
             if card.thumbnail == nil { card.thumbnail = try await Self.fitted(data, as: .thumbnail) }
             return .emoticon(WeChatEmoticon(data: data, card: card))
+        }
+    }
+
+    /// The same options as a QQ message (`nil` without a kind).
+    func qqMessage(link: ShareLink?) async throws -> QQSendRequest.Message? {
+        guard let kind else { return nil }
+        var card = QQCard(title: link?.title, summary: link?.summary)
+        if let thumbnail { card.previewImage = try await Self.fitted(readInputFile(thumbnail, limit: 64 << 20), as: .thumbnail) }
+        switch kind {
+        case .miniProgram(let appID, let path):
+            guard let link else { throw CLIError("--mini-program needs --link URL: the page QQ opens where mini programs do not") }
+            guard let path else { throw CLIError("a QQ mini program needs its page: --mini-program APPID:PATH") }
+            let builds: [WeChatMiniProgram.Build: QQSendRequest.MiniProgramBuild] = [.release: .online, .test: .test, .preview: .preview]
+            return .miniProgram(appID: appID, path: path, webpageURL: link.url, build: builds[build] ?? .online, card: card)
+        case .music(let url):
+            return .audio(url: url, streamURL: musicData, card: card)
+        case .videoURL(let url):
+            return .videoLink(url: url, streamURL: nil, card: card)
+        case .file(let path):
+            let data = try readInputFile(path, limit: QQSendRequest.Limits.dataBytes + 1)
+            return .file(data: data, fileName: URL(fileURLWithPath: path).lastPathComponent, card: card)
+        case .musicVideo: throw CLIError("--music-video is WeChat's (its music player); QQ takes --music")
+        case .sticker: throw CLIError("--sticker is WeChat's; QQ's SDK takes no stickers from other apps")
         }
     }
 

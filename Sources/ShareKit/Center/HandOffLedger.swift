@@ -1,11 +1,21 @@
-import ShareKit
+package import ServiceKit
 import SystemSupport
 
-/// The hand-offs WeChat has not answered yet, oldest first, and the one
-/// subscription to WeChat's answers that ties each answer to its hand-off.
+/// An app's answer to a hand-off (WeChat's `BaseResp`, QQ's `QQBaseResp`):
+/// the transaction it names, if any, and a few words for the log.
+package protocol HandOffAnswer: Sendable {
+    /// The hand-off's transaction, when the answer names it (Android's SDKs do).
+    var transaction: String? { get }
+    /// What the answer said, for the log ("errCode -2").
+    var logSummary: String { get }
+}
+
+/// The hand-offs an app (WeChat, QQ) has not answered yet, oldest first,
+/// and the one subscription to its answers that ties each answer to its
+/// hand-off. Shared by the providers that hand content to another app.
 ///
-/// WeChat answers a hand-off at most once, when the user comes back to the
-/// app, and on iOS the answer (`BaseResp`) carries no transaction. An
+/// The app answers a hand-off at most once, when the user comes back, and
+/// on iOS the answer carries no transaction. An
 /// answer for an earlier hand-off that already timed out can therefore
 /// arrive while a later one waits. Every answer is judged once, in order:
 /// - an answer naming a transaction settles that hand-off, or is a stray
@@ -15,13 +25,13 @@ import SystemSupport
 ///   it cannot be told whose it is, so every waiting share ends "outcome
 ///   unknown" (never a cancellation or failure that may be another
 ///   share's), and all of them are forgotten.
-final class HandOffLedger: Sendable {
-    /// How a wait for WeChat's answer ended.
-    enum Wait: Sendable {
-        /// WeChat's answer to this hand-off.
-        case answered(WeChatResponse)
+package final class HandOffLedger<Answer: HandOffAnswer>: Sendable {
+    /// How a wait for the app's answer ended.
+    package enum Wait: Sendable {
+        /// The app's answer to this hand-off.
+        case answered(Answer)
         /// An answer that may be this hand-off's or an earlier one's.
-        case ambiguous(WeChatResponse)
+        case ambiguous(Answer)
         /// No answer in time.
         case none
     }
@@ -48,8 +58,11 @@ final class HandOffLedger: Sendable {
 
     private let state = Lock(State())
     private let log: any ServiceLogHandler
+    private let appName: String
 
-    init(log: any ServiceLogHandler) {
+    /// A ledger for the app `appName` ("wechat", "qq": the log's prefix).
+    package init(appName: String, log: any ServiceLogHandler) {
+        self.appName = appName
         self.log = log
     }
 
@@ -57,12 +70,12 @@ final class HandOffLedger: Sendable {
         state.withLock { $0.listener?.cancel() }
     }
 
-    /// Subscribes to `bridge`'s answers once, for every later hand-off
+    /// Subscribes to the app's answers once, for every later hand-off
     /// (before the first hand-off, so no answer is missed).
-    func listen(to bridge: any WeChatBridge) {
+    package func listen(to subscribe: () -> AsyncStream<Answer>) {
         state.withLock { state in
             guard state.listener == nil else { return }
-            let answers = bridge.responses()
+            let answers = subscribe()
             state.listener = Task { [weak self] in
                 for await answer in answers {
                     guard let self else { return }
@@ -72,18 +85,18 @@ final class HandOffLedger: Sendable {
         }
     }
 
-    /// Records a hand-off WeChat took.
-    func handedOff(_ transaction: String) {
+    /// Records a hand-off the app took.
+    package func handedOff(_ transaction: String) {
         state.withLock { $0.entries.append(Entry(transaction: transaction, status: .waiting(nil))) }
     }
 
-    /// Forgets a hand-off WeChat did not take.
-    func forget(_ transaction: String) {
+    /// Forgets a hand-off the app did not take.
+    package func forget(_ transaction: String) {
         state.withLock { $0.entries.removeAll { $0.transaction == transaction } }
     }
 
-    /// WeChat's answer to `transaction`, or `.none` after `timeout`.
-    func wait(for transaction: String, timeout: Duration, clock: any ServiceClock) async -> Wait {
+    /// The app's answer to `transaction`, or `.none` after `timeout`.
+    package func wait(for transaction: String, timeout: Duration, clock: any ServiceClock) async -> Wait {
         await withTaskGroup(of: Wait.self) { group in
             group.addTask { await self.result(for: transaction) }
             group.addTask {
@@ -136,7 +149,7 @@ final class HandOffLedger: Sendable {
     }
 
     /// Judges one answer (see the type's rule) and wakes whom it concerns.
-    private func deliver(_ answer: WeChatResponse) {
+    private func deliver(_ answer: Answer) {
         var wake: [(CheckedContinuation<Wait, Never>, Wait)] = []
         let stray: Bool = state.withLock { state in
             func settle(_ index: Int, _ wait: Wait) -> Bool {
@@ -165,7 +178,7 @@ final class HandOffLedger: Sendable {
             return !anyWaiting
         }
         if stray {
-            log.log(ServiceLogRecord(.warning, "wechat: dropped an answer (errCode \(answer.errCode)) that belongs to a hand-off no longer waiting"))
+            log.log(ServiceLogRecord(.warning, "\(appName): dropped an answer (\(answer.logSummary)) that belongs to a hand-off no longer waiting"))
         }
         for (waiter, wait) in wake { waiter.resume(returning: wait) }
     }

@@ -1,0 +1,92 @@
+import ShareKit
+
+/// The kinds of message the QQ app takes from another app, and which
+/// destination takes which: data, checked before the hand-off.
+///
+/// ```swift
+/// let places = QQMessageKind.file.acceptingDestinations   // [.dataline]
+/// ```
+public enum QQMessageKind: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    /// Text (`QQApiTextObject`; in Qzone a mood, `QQApiImageArrayForQZoneObject` without pictures).
+    case text
+    /// One picture (`QQApiImageObject`; in Qzone `QQApiImageArrayForQZoneObject`).
+    case image
+    /// Several pictures (`QQApiImageObject.imageDataArray` for Favorites,
+    /// `QQApiImageArrayForQZoneObject` for Qzone).
+    case images
+    /// A link card (`QQApiNewsObject`).
+    case news
+    /// An audio card (`QQApiAudioObject`).
+    case audio
+    /// A video by its web page (`QQApiVideoObject`; QQ's header recommends a news card instead).
+    case videoLink
+    /// A video file for Qzone (`QQApiVideoForQZoneObject`).
+    case videoFile
+    /// A file (`QQApiFileObject`), to the dataline only.
+    case file
+    /// A QQ mini program card (`QQApiMiniProgramObject`, QQ 8.0.8 and later).
+    case miniProgram
+
+    public var description: String { rawValue }
+
+    /// The kind in words.
+    public var displayName: String {
+        switch self {
+        case .text: "text"
+        case .image: "picture"
+        case .images: "several pictures"
+        case .news: "link"
+        case .audio: "audio"
+        case .videoLink: "video link"
+        case .videoFile: "video file"
+        case .file: "file"
+        case .miniProgram: "mini program"
+        }
+    }
+
+    /// The destinations that take the kind. From `QQApiInterfaceObject.h`:
+    /// several pictures go to Favorites only ("多图暂只支持分享到手机QQ收藏")
+    /// or to Qzone through its own object; a file to the dataline only
+    /// ("暂只支持分享到手机QQ数据线"); a video file to Qzone only
+    /// (`QQApiVideoForQZoneObject`); a single text or picture object is
+    /// refused by Qzone (`EQQAPIQZONENOTSUPPORTTEXT`, `…IMAGE`), so those
+    /// go there as a Qzone mood. Mini programs go to a chat.
+    public var acceptingDestinations: [QQDestination] {
+        switch self {
+        case .text, .image: [.friend, .qzone, .favorites, .dataline]
+        case .news: [.friend, .qzone, .favorites, .dataline]
+        case .audio, .videoLink: [.friend, .qzone, .favorites]
+        case .images: [.qzone, .favorites]
+        case .videoFile: [.qzone]
+        case .file: [.dataline]
+        case .miniProgram: [.friend]
+        }
+    }
+
+    /// The SDK object that carries the kind to `destination`.
+    public func sdkObject(for destination: QQDestination) -> String {
+        switch self {
+        case .text: destination == .qzone ? "QQApiImageArrayForQZoneObject" : "QQApiTextObject"
+        case .image: destination == .qzone ? "QQApiImageArrayForQZoneObject" : "QQApiImageObject"
+        case .images: destination == .qzone ? "QQApiImageArrayForQZoneObject" : "QQApiImageObject.imageDataArray"
+        case .news: "QQApiNewsObject"
+        case .audio: "QQApiAudioObject"
+        case .videoLink: "QQApiVideoObject"
+        case .videoFile: "QQApiVideoForQZoneObject"
+        case .file: "QQApiFileObject"
+        case .miniProgram: "QQApiMiniProgramObject"
+        }
+    }
+
+    /// Why a destination that does not take the kind refuses it.
+    var refusal: String {
+        let places = acceptingDestinations.map(\.displayName)
+        let list = places.count == 1 ? places[0] : places.dropLast().joined(separator: ", ") + " or " + places[places.count - 1]
+        return "QQ takes a \(displayName) message only in \(list)"
+    }
+}
+
+extension QQDestination {
+    /// Whether the destination takes `kind`.
+    public func accepts(_ kind: QQMessageKind) -> Bool { kind.acceptingDestinations.contains(self) }
+}

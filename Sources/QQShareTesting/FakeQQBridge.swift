@@ -1,0 +1,80 @@
+public import QQShare
+import ShareKit
+import SystemSupport
+
+/// A ``QQShare/QQBridge`` for tests: it records every request handed to it,
+/// returns the send code the test chose, and answers as QQ would (or never),
+/// so an app can test its QQ and Qzone shares without a phone.
+///
+/// ```swift
+/// let bridge = FakeQQBridge(answer: .result("-4"))    // the user gives up
+/// let qq = QQProvider(bridge: bridge)
+/// // ... the app shares ...
+/// #expect(bridge.requests.first?.destination == .qzone)
+/// ```
+public final class FakeQQBridge: QQBridge {
+    /// How QQ answers a hand-off it took.
+    public enum Answer: Hashable, Sendable {
+        /// With this `result` (and description), at once.
+        case result(String, String? = nil)
+        /// Not at all (the user stayed in QQ).
+        case never
+    }
+
+    /// Whose answers these are.
+    public enum Platform: Hashable, Sendable {
+        /// Android's listener is per call: answers name the transaction.
+        case android
+        /// iOS answers carry none.
+        case iOS
+    }
+
+    private struct State {
+        var status: QQAppStatus
+        var sendResult: QQSendResult
+        var answer: Answer
+        var requests: [QQSendRequest] = []
+    }
+
+    private let state: Lock<State>
+    private let relay = AnswerRelay<QQResponse>()
+    /// Whose answers these are.
+    public let platform: Platform
+
+    /// A bridge reporting `status`, whose send calls return `sendResult`, and
+    /// which answers taken hand-offs with `answer`, as `platform`'s SDK does.
+    public init(status: QQAppStatus = .available, sendResult: QQSendResult = .sent, answer: Answer = .result("0"), platform: Platform = .android) {
+        state = Lock(State(status: status, sendResult: sendResult, answer: answer))
+        self.platform = platform
+    }
+
+    /// Every request handed over so far (refused ones too).
+    public var requests: [QQSendRequest] { state.withLock { $0.requests } }
+
+    /// Changes how the next hand-offs are answered.
+    public func setAnswer(_ answer: Answer) { state.withLock { $0.answer = answer } }
+
+    /// Changes what the send call returns.
+    public func setSendResult(_ result: QQSendResult) { state.withLock { $0.sendResult = result } }
+
+    /// Changes what ``status()`` reports.
+    public func setStatus(_ status: QQAppStatus) { state.withLock { $0.status = status } }
+
+    /// Answers as QQ would, now (a late answer, a stray).
+    public func deliver(_ response: QQResponse) { relay.deliver(response) }
+
+    public func status() async -> QQAppStatus { state.withLock { $0.status } }
+
+    public func handOff(_ request: QQSendRequest) async -> QQSendResult {
+        let (result, answer) = state.withLock { state in
+            state.requests.append(request)
+            return (state.sendResult, state.answer)
+        }
+        if result.isSent, case .result(let code, let description) = answer {
+            relay.deliver(QQResponse(result: code, errorDescription: description, transaction: platform == .android ? request.transaction : nil))
+        }
+        return result
+    }
+
+    public func responses() -> AsyncStream<QQResponse> { relay.stream() }
+}
