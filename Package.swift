@@ -289,7 +289,7 @@ let package = Package(
         // implements with Tencent's SDK): QQ chats, Qzone, Favorites, the dataline.
         .target(
             name: "QQShare",
-            dependencies: ["ShareKit", "ImageCore"],
+            dependencies: ["ShareKit", "ServiceKit", "ImageCore"],
             swiftSettings: swiftSettings
         ),
         // Test doubles, shipped as products so apps can unit-test their own
@@ -314,7 +314,7 @@ let package = Package(
         ),
         .target(
             name: "QQShareTesting",
-            dependencies: ["QQShare", "ShareKit", "SystemSupport"],
+            dependencies: ["QQShare", "ShareKit", "ServiceKit", "ServiceKitTesting", "SystemSupport"],
             swiftSettings: swiftSettings
         ),
 

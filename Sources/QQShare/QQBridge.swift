@@ -127,4 +127,8 @@ public protocol QQBridge: Sendable {
     func handOff(_ request: QQSendRequest) async -> QQSendResult
     /// QQ's answers from now on.
     func responses() -> AsyncStream<QQResponse>
+    /// Signs the user in with QQ (`TencentOAuth.authorize(permissions)`,
+    /// Android's `Tencent.login`) and returns how it ended. A bridge that
+    /// does not sign in keeps the default, which refuses.
+    func requestAuthorization(permissions: [String]) async -> QQAuthAnswer
 }

@@ -80,9 +80,8 @@ public enum QQMessageKind: String, Hashable, Sendable, CaseIterable, CustomStrin
 
     /// Why a destination that does not take the kind refuses it.
     var refusal: String {
-        let places = acceptingDestinations.map(\.displayName)
-        let list = places.count == 1 ? places[0] : places.dropLast().joined(separator: ", ") + " or " + places[places.count - 1]
-        return "QQ takes a \(displayName) message only in \(list)"
+        let places = acceptingDestinations.map(\.displayName).spokenAlternatives
+        return "QQ takes a \(displayName) message only in \(places)"
     }
 }
 

@@ -139,23 +139,16 @@ public struct QQProvider: ShareProvider {
         case .notInstalled: throw .unavailable(reason: "QQ is not installed on this device")
         case .notRegistered(let reason): throw .unavailable(reason: "the app is not registered with QQ: \(reason)")
         }
-        handOffs.listen(to: bridge.responses)
-        handOffs.handedOff(request.transaction)
-        let result = await bridge.handOff(request)
-        guard result.isSent else {
-            handOffs.forget(request.transaction)
-            switch result.code {
-            case 3, 4, 5, 9, 10, 13, 10000, 10001: throw .rejected(reason: "QQ did not take the hand-off: \(result)")
-            default: throw .unavailable(reason: "QQ did not take the hand-off: \(result)")
+        return try await handOffs.handOff(
+            transaction: request.transaction, to: "QQ", provider: id, subscribe: bridge.responses, timeout: responseTimeout, clock: clock
+        ) { () throws(ShareError) in
+            let result = await bridge.handOff(request)
+            guard result.isSent else {
+                switch result.code {
+                case 3, 4, 5, 9, 10, 13, 10000, 10001: throw .rejected(reason: "QQ did not take the hand-off: \(result)")
+                default: throw .unavailable(reason: "QQ did not take the hand-off: \(result)")
+                }
             }
-        }
-        switch await handOffs.wait(for: request.transaction, timeout: responseTimeout, clock: clock) {
-        case .answered(let response): return try response.outcome(provider: id)
-        case .ambiguous(let response):
-            return .outcomeUnknown(
-                reason: "QQ answered (result \(response.logSummary)), but an earlier hand-off was still unanswered, so the answer cannot be tied to this share")
-        case .none:
-            return .outcomeUnknown(reason: "handed to QQ, which did not answer within \(responseTimeout) (the user may have stayed in QQ)")
         }
     }
 }

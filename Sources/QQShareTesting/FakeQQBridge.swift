@@ -33,7 +33,9 @@ public final class FakeQQBridge: QQBridge {
         var status: QQAppStatus
         var sendResult: QQSendResult
         var answer: Answer
+        var signIn: QQAuthAnswer = .cancelled
         var requests: [QQSendRequest] = []
+        var signInRequests: [[String]] = []
     }
 
     private let state: Lock<State>
@@ -77,4 +79,17 @@ public final class FakeQQBridge: QQBridge {
     }
 
     public func responses() -> AsyncStream<QQResponse> { relay.stream() }
+
+    /// Changes how the next sign-ins end (by default: cancelled).
+    public func setSignInAnswer(_ answer: QQAuthAnswer) { state.withLock { $0.signIn = answer } }
+
+    /// The permissions of every sign-in asked for so far.
+    public var signInRequests: [[String]] { state.withLock { $0.signInRequests } }
+
+    public func requestAuthorization(permissions: [String]) async -> QQAuthAnswer {
+        state.withLock { state in
+            state.signInRequests.append(permissions)
+            return state.signIn
+        }
+    }
 }

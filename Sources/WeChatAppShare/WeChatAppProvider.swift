@@ -162,21 +162,10 @@ public struct WeChatAppProvider: ShareProvider {
         case .notInstalled: throw .unavailable(reason: "WeChat is not installed on this device")
         case .notRegistered(let reason): throw .unavailable(reason: "the app is not registered with WeChat: \(reason)")
         }
-        // Listening and recorded before the hand-off: an answer cannot come before its hand-off is known.
-        handOffs.listen(to: bridge.responses)
-        handOffs.handedOff(request.transaction)
-        if case .refused(let reason) = await bridge.handOff(request) {
-            handOffs.forget(request.transaction)
-            throw .unavailable(reason: "WeChat did not take the hand-off: \(reason)")
-        }
-        switch await handOffs.wait(for: request.transaction, timeout: responseTimeout, clock: clock) {
-        case .answered(let response): return try response.outcome(provider: id)
-        case .ambiguous(let response):
-            return .outcomeUnknown(
-                reason:
-                    "WeChat answered (errCode \(response.errCode)), but an earlier hand-off was still unanswered, so the answer cannot be tied to this share")
-        case .none:
-            return .outcomeUnknown(reason: "handed to WeChat, which did not answer within \(responseTimeout) (the user may not have come back)")
+        return try await handOffs.handOff(
+            transaction: request.transaction, to: "WeChat", provider: id, subscribe: bridge.responses, timeout: responseTimeout, clock: clock
+        ) { () throws(ShareError) in
+            if case .refused(let reason) = await bridge.handOff(request) { throw .unavailable(reason: "WeChat did not take the hand-off: \(reason)") }
         }
     }
 

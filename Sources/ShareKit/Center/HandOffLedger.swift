@@ -8,6 +8,8 @@ package protocol HandOffAnswer: Sendable {
     var transaction: String? { get }
     /// What the answer said, for the log ("errCode -2").
     var logSummary: String { get }
+    /// What the answer means for the share.
+    func outcome(provider: ProviderID) throws(ShareError) -> ShareOutcome
 }
 
 /// The hand-offs an app (WeChat, QQ) has not answered yet, oldest first,
@@ -68,6 +70,34 @@ package final class HandOffLedger<Answer: HandOffAnswer>: Sendable {
 
     deinit {
         state.withLock { $0.listener?.cancel() }
+    }
+
+    /// Hands content over and waits for the app's answer: subscribes (once)
+    /// with `subscribe`, records the hand-off, runs `send` (which throws
+    /// when the app did not take it: the hand-off is forgotten), and turns
+    /// the answer, an answer that cannot be tied to it, or silence after
+    /// `timeout`, into the outcome. `app` names the app in the reasons ("WeChat").
+    package func handOff(
+        transaction: String, to app: String, provider: ProviderID, subscribe: () -> AsyncStream<Answer>, timeout: Duration,
+        clock: any ServiceClock, send: () async throws(ShareError) -> Void
+    ) async throws(ShareError) -> ShareOutcome {
+        // Listening and recorded before the hand-off: an answer cannot come before its hand-off is known.
+        listen(to: subscribe)
+        handedOff(transaction)
+        do {
+            try await send()
+        } catch {
+            forget(transaction)
+            throw error
+        }
+        switch await wait(for: transaction, timeout: timeout, clock: clock) {
+        case .answered(let answer): return try answer.outcome(provider: provider)
+        case .ambiguous(let answer):
+            return .outcomeUnknown(
+                reason: "\(app) answered (\(answer.logSummary)), but an earlier hand-off was still unanswered, so the answer cannot be tied to this share")
+        case .none:
+            return .outcomeUnknown(reason: "handed to \(app), which did not answer within \(timeout) (the user may not have come back)")
+        }
     }
 
     /// Subscribes to the app's answers once, for every later hand-off

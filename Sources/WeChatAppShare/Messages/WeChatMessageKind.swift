@@ -88,9 +88,8 @@ public enum WeChatMessageKind: String, Hashable, Sendable, CaseIterable, CustomS
 
     /// Why a scene that does not take the kind refuses it, in words.
     var refusal: String {
-        let places = acceptingScenes.map(\.displayName)
-        let list = places.count == 1 ? places[0] : places.dropLast().joined(separator: ", ") + " or " + places[places.count - 1]
-        return "WeChat takes a \(displayName) message (\(sdkObject)) only in \(list)"
+        let places = acceptingScenes.map(\.displayName).spokenAlternatives
+        return "WeChat takes a \(displayName) message (\(sdkObject)) only in \(places)"
     }
 }
 

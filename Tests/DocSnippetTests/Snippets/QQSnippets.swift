@@ -4,6 +4,8 @@
 import Foundation
 import QQShare
 import QQShareTesting
+import ServiceKit
+import ServiceKitTesting
 import ShareKit
 import Testing
 import WeChatAppShare
@@ -64,5 +66,29 @@ enum QQSnippets {
         let answers = relay.stream()  // the provider's subscription
         relay.deliver(WeChatResponse(errCode: -2, transaction: "t1"))  // from onResp
         _ = answers
+    }
+}
+
+enum QQSignInSnippets {
+    protocol AppServer { func signIn(withQQToken token: String, openID: String) async throws }
+
+    static func app(myQQBridge: any QQBridge, myServer: any AppServer) async throws {
+        let signIn = QQSignIn(bridge: myQQBridge, clock: SystemClock())
+        let claim = try await signIn.authorize()
+        try await myServer.signIn(withQQToken: claim.accessToken, openID: claim.openID)
+    }
+
+    static func server(tokenFromTheApp: String, openIDFromTheApp: String) async throws {
+        let verifier = QQUserVerifier(appID: "1105384223")
+        let user = try await verifier.verify(accessToken: tokenFromTheApp, openID: openIDFromTheApp)
+        _ = user
+    }
+
+    static func fake() throws {
+        let qq = try FakeQQConnectServer(clock: TestClock())
+        defer { qq.stop() }
+        let token = qq.issueToken(appID: "1105384223", openID: "B08D412EEC4000FFC37CAABBDC1234CC")
+        // verify `token` with QQUserVerifier(appID: "1105384223", apiBase: qq.baseURL, ...)
+        _ = token
     }
 }
