@@ -17,6 +17,8 @@ struct DryRunQQBridge: QQBridge {
         var summary: [String: JSONValue] = [
             "destination": .string(request.destination.description), "kind": .string(request.message.kind.rawValue),
             "object": .string(request.sdkObject), "cflag": .number(Double(request.controlFlags)),
+            // The SDK's caps the request was checked against.
+            "limitsChecked": .array(QQSendRequest.limits(of: request.message.kind, to: request.destination).map { .string($0.description) }),
         ]
         var lines = ["would hand to QQ: \(request.message.kind) message for \(request.destination) as \(request.sdkObject), cflag \(request.controlFlags)"]
         func describe(_ card: QQCard) {

@@ -14,7 +14,11 @@ struct DryRunWeChatBridge: WeChatBridge {
     func status() async -> WeChatAppStatus { .available }
 
     func handOff(_ request: WeChatSendRequest) async -> WeChatHandOff {
-        var summary: [String: JSONValue] = ["scene": .string(request.scene.description), "kind": .string(request.kind)]
+        var summary: [String: JSONValue] = [
+            "scene": .string(request.scene.description), "kind": .string(request.kind),
+            // The SDK's caps the request was checked against.
+            "limitsChecked": .array(request.message.kind.limits.map { .string($0.description) }),
+        ]
         var lines = ["would hand to WeChat: \(request.kind) message for the \(request.scene) scene"]
         switch request.message {
         case .text(let text):

@@ -66,13 +66,15 @@ public struct QQProvider: ShareProvider {
     }
 
     /// The rules content from a share center meets for `destination`:
-    /// counted in UTF-16 characters as the SDK counts them; one picture of
+    /// counted in UTF-16 characters as the SDK counts them (1,536, or 128
+    /// for a Qzone mood); one picture of
     /// 5 MB (up to nine in Qzone and Favorites); a link as a card with a
     /// preview under 1 MB; in Qzone a video up to 50 MB.
     public static func constraints(for destination: QQDestination) -> ShareConstraints {
         let many = destination == .qzone || destination == .favorites
         var rules = ShareConstraints(
-            text: .init(maxLength: QQSendRequest.Limits.textCharacters, counting: .utf16),
+            // Qzone takes text as a mood, whose text the SDK caps as a title.
+            text: .init(maxLength: destination == .qzone ? QQSendRequest.Limits.titleCharacters : QQSendRequest.Limits.textCharacters, counting: .utf16),
             images: .init(maxCount: many ? QQSendRequest.Limits.maxImages : 1, maxBytes: QQSendRequest.Limits.dataBytes, acceptsText: destination == .qzone),
             thumbnail: .init(maxBytes: QQSendRequest.Limits.previewImageBytes, maxSize: PixelSize(width: 512, height: 512)),
             links: .object(maxTitleLength: QQSendRequest.Limits.titleCharacters, maxSummaryLength: QQSendRequest.Limits.descriptionCharacters),

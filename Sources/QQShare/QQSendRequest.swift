@@ -101,7 +101,7 @@ public struct QQSendRequest: Hashable, Sendable {
         if !destination.accepts(kind) {
             violations.append(.kindNotAccepted(kind: kind.displayName, destination: destination.destination, reason: kind.refusal))
         }
-        violations += Self.violations(of: message)
+        violations += Self.violations(of: message, to: destination)
         guard violations.isEmpty else { throw .invalidContent(violations) }
         self.destination = destination
         self.message = message
@@ -114,12 +114,39 @@ public struct QQSendRequest: Hashable, Sendable {
     /// The `cflag` the SDK's object carries.
     public var controlFlags: UInt64 { destination.controlFlags }
 
-    private static let url = FieldLimit("QQApiURLObject.url", limit: Limits.urlCharacters, unit: .characters, isRequired: true)
-    private static let streamURL = FieldLimit("QQApiAudioObject.flashURL", limit: Limits.urlCharacters, unit: .characters)
-    private static let data = FieldLimit("QQApiExtendObject.data", limit: Limits.dataBytes, isRequired: true)
+    /// `QQApiTextObject.text`: 1,536 characters, required.
+    static let text = FieldLimit("QQApiTextObject.text", limit: Limits.textCharacters, unit: .characters, isRequired: true)
+    /// A Qzone mood's text: `QQApiImageArrayForQZoneObject`'s `title`, which
+    /// the header caps as every `QQApiObject.title`: 128 characters.
+    static let moodText = FieldLimit("QQApiImageArrayForQZoneObject.title", limit: Limits.titleCharacters, unit: .characters)
+    static let url = FieldLimit("QQApiURLObject.url", limit: Limits.urlCharacters, unit: .characters, isRequired: true)
+    static let streamURL = FieldLimit("QQApiAudioObject.flashURL", limit: Limits.urlCharacters, unit: .characters)
+    static let data = FieldLimit("QQApiExtendObject.data", limit: Limits.dataBytes, isRequired: true)
+    static let moodPicture = FieldLimit("QQApiImageArrayForQZoneObject.imageDataArray[]", limit: Limits.dataBytes, isRequired: true)
+    static let videoData = FieldLimit("QQApiVideoForQZoneObject.videoData", limit: Limits.qzoneVideoBytes, isRequired: true)
+    /// A file's name: 255 bytes, the longest name the systems QQ runs on keep (the SDK states none).
+    static let fileName = FieldLimit("QQApiFileObject.fileName", limit: 255, isRequired: true)
+    static let miniAppID = FieldLimit("QQApiMiniProgramObject.miniAppID", limit: nil, isRequired: true)
+    static let miniPath = FieldLimit("QQApiMiniProgramObject.miniPath", limit: nil, isRequired: true)
+    static let miniWebpageURL = FieldLimit("QQApiMiniProgramObject.webpageUrl", limit: Limits.urlCharacters, unit: .characters, isRequired: true)
 
-    /// Every limit `message` breaks.
-    static func violations(of message: Message) -> [ConstraintViolation] {
+    /// The fields `kind` fills going to `destination`, with the SDK's cap
+    /// on each: what ``init(_:to:transaction:)`` checks, as data.
+    public static func limits(of kind: QQMessageKind, to destination: QQDestination) -> [FieldLimit] {
+        switch kind {
+        case .text: destination == .qzone ? [moodText] : [text]
+        case .image: destination == .qzone ? [moodPicture, moodText] : [data] + QQCard.limits
+        case .images: [moodPicture, moodText]
+        case .news: [url] + QQCard.limits
+        case .audio, .videoLink: [url, streamURL] + QQCard.limits
+        case .videoFile: [videoData, moodText]
+        case .file: [data, fileName] + QQCard.limits
+        case .miniProgram: [miniAppID, miniPath, miniWebpageURL] + QQCard.limits
+        }
+    }
+
+    /// Every limit `message` breaks going to `destination`.
+    static func violations(of message: Message, to destination: QQDestination) -> [ConstraintViolation] {
         func link(_ address: URL, _ limit: FieldLimit) -> [ConstraintViolation] {
             limit.violations(text: address.absoluteString) + FieldLimit.webURLViolations(address, field: limit.field, app: "QQ")
         }
@@ -127,34 +154,30 @@ public struct QQSendRequest: Hashable, Sendable {
             address.map { streamURL.violations(text: $0.absoluteString) + FieldLimit.webURLViolations($0, field: streamURL.field, app: "QQ") } ?? []
         }
         switch message {
-        case .text(let text):
-            return FieldLimit("QQApiTextObject.text", limit: Limits.textCharacters, unit: .characters, isRequired: true).violations(text: text)
+        case .text(let words):
+            return destination == .qzone
+                ? moodText.violations(text: words) + (words.isEmpty ? [.fieldRequired(field: moodText.field)] : []) : text.violations(text: words)
         case .image(let bytes, let card):
-            return data.violations(size: bytes.count) + card.violations
-        case .images(let pictures, let text):
+            return destination == .qzone ? moodPicture.violations(size: bytes.count) : data.violations(size: bytes.count) + card.violations
+        case .images(let pictures, let words):
             var found: [ConstraintViolation] = []
-            if pictures.isEmpty { found.append(.fieldRequired(field: "imageDataArray")) }
+            if pictures.isEmpty { found.append(.fieldRequired(field: "QQApiImageArrayForQZoneObject.imageDataArray")) }
             if pictures.count > Limits.maxImages { found.append(.tooManyImages(count: pictures.count, maxCount: Limits.maxImages)) }
             for (index, picture) in pictures.enumerated() where picture.count > Limits.dataBytes {
                 found.append(.imageTooLarge(index: index, maxBytes: Limits.dataBytes))
             }
-            return found + FieldLimit("QQApiObject.title", limit: Limits.textCharacters, unit: .characters).violations(text: text)
+            return found + moodText.violations(text: words)
         case .news(let address, let card):
             return link(address, url) + card.violations
         case .audio(let address, let streamAddress, let card), .videoLink(let address, let streamAddress, let card):
             return link(address, url) + stream(streamAddress) + card.violations
-        case .videoFile(let path, let byteCount, let text):
-            return FieldLimit("QQApiVideoForQZoneObject.videoData", limit: Limits.qzoneVideoBytes, isRequired: true).violations(size: byteCount)
-                + (path.isEmpty ? [.fieldRequired(field: "QQApiVideoForQZoneObject.videoData")] : [])
-                + FieldLimit("QQApiObject.title", limit: Limits.textCharacters, unit: .characters).violations(text: text)
-        case .file(let bytes, let fileName, let card):
-            return data.violations(size: bytes.count) + FieldLimit("QQApiFileObject.fileName", limit: 255, isRequired: true).violations(text: fileName)
-                + (fileName.contains("/") ? [.fieldInvalid(field: "QQApiFileObject.fileName", reason: "a name, not a path")] : []) + card.violations
+        case .videoFile(let path, let byteCount, let words):
+            return videoData.violations(size: path.isEmpty ? nil : byteCount) + moodText.violations(text: words)
+        case .file(let bytes, let name, let card):
+            return data.violations(size: bytes.count) + fileName.violations(text: name)
+                + (name.contains("/") ? [.fieldInvalid(field: fileName.field, reason: "a name, not a path")] : []) + card.violations
         case .miniProgram(let appID, let path, let webpageURL, _, let card):
-            return FieldLimit("QQApiMiniProgramObject.miniAppID", limit: nil, isRequired: true).violations(text: appID)
-                + FieldLimit("QQApiMiniProgramObject.miniPath", limit: nil, isRequired: true).violations(text: path)
-                + link(webpageURL, FieldLimit("QQApiMiniProgramObject.webpageUrl", limit: Limits.urlCharacters, unit: .characters, isRequired: true))
-                + card.violations
+            return miniAppID.violations(text: appID) + miniPath.violations(text: path) + link(webpageURL, miniWebpageURL) + card.violations
         }
     }
 }

@@ -228,22 +228,21 @@ extension WeChatSendRequest.Message {
 
     /// Every limit of the SDK the message breaks.
     var violations: [ConstraintViolation] {
-        typealias Limits = WeChatSendRequest.Limits
         switch self {
         case .text(let text):
-            return FieldLimit("SendMessageToWXReq.text", limit: Limits.textBytes, isRequired: true).violations(size: text.utf8.count)
+            return WeChatMessageKind.text.limits[0].violations(size: text.utf8.count)
         case .image(let data, let thumbnail):
-            return FieldLimit("WXImageObject.imageData", limit: Limits.imageBytes, isRequired: true).violations(size: data.count)
+            return WeChatMessageKind.image.limits[0].violations(size: data.count)
                 + WeChatCard(thumbnail: thumbnail).checkedFields().flatMap { $0.0.violations(size: $0.1) }
         case .webpage(let url, let title, let description, let thumbnail):
             let address = URL(string: url)
-            return FieldLimit("WXWebpageObject.webpageUrl", limit: Limits.urlBytes, isRequired: true).violations(size: url.utf8.count)
+            return WeChatMessageKind.webpage.limits[0].violations(size: url.utf8.count)
                 + (address == nil && !url.isEmpty
                     ? [.fieldInvalid(field: "WXWebpageObject.webpageUrl", reason: "not a URL")]
                     : WeChatFieldCheck.webURL(address, field: "WXWebpageObject.webpageUrl"))
                 + WeChatCard(title: title, description: description, thumbnail: thumbnail).checkedFields().flatMap { $0.0.violations(size: $0.1) }
         case .videoFile(let path, let thumbnail):
-            return FieldLimit("WXVideoFileObject.filePath", limit: nil, isRequired: true).violations(size: path.utf8.count)
+            return WeChatMessageKind.videoFile.limits[0].violations(size: path.utf8.count)
                 + WeChatCard(thumbnail: thumbnail).checkedFields().flatMap { $0.0.violations(size: $0.1) }
         case .miniProgram(let object): return object.violations
         case .music(let object): return object.violations

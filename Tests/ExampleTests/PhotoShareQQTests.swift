@@ -16,6 +16,7 @@ struct PhotoShareQQTests {
     func kinds() async throws {
         let mood = try await handOff(["share", "--to", "qq/timeline", "--text", "你好"])
         #expect(mood["object"] == "QQApiImageArrayForQZoneObject" && mood["cflag"] == 1 && mood["textCharacters"] == 2)
+        #expect(mood["limitsChecked"] == ["QQApiImageArrayForQZoneObject.title: at most 128 characters"])
         let entry = try await handOff(["share", "--to", "qq/favorites", Self.sample, Self.sample])
         #expect(entry["object"] == "QQApiImageObject.imageDataArray" && entry["cflag"] == 8 && entry["imageBytes"]?.arrayValue?.count == 2)
         let card = try await handOff(["share", "--to", "qq/session", "--link", "https://example.com/p", "--title", "日落"])

@@ -34,6 +34,10 @@ struct PhotoShareWeChatKindsTests {
         #expect(card["kind"] == "miniProgram" && card["scene"] == "session")
         #expect(card["userName"] == "gh_d43f693ca31f" && card["path"] == "pages/photo?id=42" && card["webpageUrl"] == "https://example.com/p/42")
         #expect(card["miniProgramType"] == 2 && card["withShareTicket"] == .bool(true) && card["title"] == "日落")
+        let checked = try #require(card["limitsChecked"]?.arrayValue).compactMap(\.stringValue)
+        #expect(
+            checked.contains("WXMiniProgramObject.hdImageData: at most 131072 bytes") && checked.contains("WXMediaMessage.title: at most 512 bytes"),
+            "\(checked)")
         let hd = try #require(card["hdImageBytes"]?.intValue)
         let thumbnail = try #require(card["thumbBytes"]?.intValue)
         #expect(hd > 1_000 && hd <= 128 * 1024, "\(hd)")

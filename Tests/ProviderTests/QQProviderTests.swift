@@ -77,6 +77,17 @@ struct QQProviderTests {
         #expect(Self.violations(.text(String(repeating: "字", count: 1_536))).isEmpty)
         #expect(Self.violations(.text(String(repeating: "字", count: 1_537))) == [over("QQApiTextObject.text", 1_536, .characters)])
         #expect(Self.violations(.text("")) == [.fieldRequired(field: "QQApiTextObject.text")])
+        // To Qzone, text is a mood, whose text the header caps as a title.
+        #expect(Self.violations(.text(String(repeating: "字", count: 128)), to: .qzone).isEmpty)
+        #expect(
+            Self.violations(.text(String(repeating: "字", count: 129)), to: .qzone) == [over("QQApiImageArrayForQZoneObject.title", 128, .characters)])
+        #expect(QQProvider.constraints(for: .qzone).text?.maxLength == 128 && QQProvider.constraints(for: .friend).text?.maxLength == 1_536)
+        // The tables the checks use are public data.
+        #expect(QQSendRequest.limits(of: .text, to: .friend).map(\.field) == ["QQApiTextObject.text"])
+        #expect(
+            QQSendRequest.limits(of: .news, to: .qzone).map(\.field) == [
+                "QQApiURLObject.url", "QQApiObject.title", "QQApiObject.description", "QQApiURLObject.previewImageData",
+            ])
         let url = { (count: Int) in URL(string: "https://example.com/" + String(repeating: "a", count: count - 20))! }
         #expect(Self.violations(.news(url: url(512), card: QQCard())).isEmpty)
         #expect(Self.violations(.news(url: url(513), card: QQCard())) == [over("QQApiURLObject.url", 512, .characters)])
@@ -93,6 +104,10 @@ struct QQProviderTests {
         #expect(video(Limits.qzoneVideoBytes).isEmpty)
         #expect(video(Limits.qzoneVideoBytes + 1) == [over("QQApiVideoForQZoneObject.videoData", Limits.qzoneVideoBytes, .bytes)])
         let pictures = { (count: Int) in Self.violations(.images(Array(repeating: [1], count: count), text: "心情"), to: .qzone) }
+        #expect(
+            Self.violations(.images([[1]], text: String(repeating: "字", count: 129)), to: .qzone) == [
+                over("QQApiImageArrayForQZoneObject.title", 128, .characters)
+            ])
         #expect(pictures(9).isEmpty)
         #expect(pictures(10) == [.tooManyImages(count: 10, maxCount: 9)])
         #expect(

@@ -148,6 +148,11 @@ struct WeChatMessageKindsTests {
             let over = Self.violations(field.make(field.limit + 1))
             #expect(over == [.fieldTooLarge(field: field.name, size: field.limit + 1, limit: field.limit, unit: .bytes)], "\(field.name): \(over)")
         }
+        // Each kind's table is the one its checks use.
+        for field in Self.fields {
+            let kind = field.make(field.limit).kind
+            #expect(kind.limits.contains { $0.field == field.name && $0.limit == field.limit }, "\(field.name) in \(kind).limits")
+        }
         // The table names each field's cap as the checks use it.
         let caps =
             (WeChatMiniProgram.limits + WeChatMusic.limits + WeChatVideoLink.limits + WeChatMusicVideo.limits + WeChatFile.limits

@@ -1,4 +1,4 @@
-import ShareKit
+public import ShareKit
 
 /// The kinds of message the WeChat app takes from another app: one per
 /// OpenSDK media object (`WXMediaMessage.mediaObject`), and plain text.
@@ -49,6 +49,24 @@ public enum WeChatMessageKind: String, Hashable, Sendable, CaseIterable, CustomS
         case .video: "WXVideoObject"
         case .file: "WXFileObject"
         case .emoticon: "WXEmoticonObject"
+        }
+    }
+
+    /// The fields the kind fills, with the SDK's cap on each: what
+    /// ``WeChatSendRequest/init(_:scene:transaction:)`` checks, as data.
+    public var limits: [FieldLimit] {
+        typealias Limits = WeChatSendRequest.Limits
+        switch self {
+        case .text: return [FieldLimit("SendMessageToWXReq.text", limit: Limits.textBytes, isRequired: true)]
+        case .image: return [FieldLimit("WXImageObject.imageData", limit: Limits.imageBytes, isRequired: true)] + WeChatCard.limits()
+        case .webpage: return [FieldLimit("WXWebpageObject.webpageUrl", limit: Limits.urlBytes, isRequired: true)] + WeChatCard.limits()
+        case .videoFile: return [FieldLimit("WXVideoFileObject.filePath", limit: nil, isRequired: true)] + WeChatCard.limits()
+        case .miniProgram: return WeChatMiniProgram.limits + WeChatCard.limits()
+        case .music: return WeChatMusic.limits + WeChatCard.limits()
+        case .musicVideo: return WeChatMusicVideo.limits + WeChatCard.limits()
+        case .video: return WeChatVideoLink.limits + WeChatCard.limits()
+        case .file: return WeChatFile.limits + WeChatCard.limits()
+        case .emoticon: return WeChatEmoticon.limits + WeChatCard.limits(thumbnailRequired: true)
         }
     }
 
