@@ -16,9 +16,81 @@ final class ProgressFanout: Sendable {
     private let listeners = Lock<[UInt64: @Sendable (Int64, Int64) -> Void]>([:])
     private let previewListeners = Lock<[UInt64: @Sendable (PreviewBytes) -> Void]>([:])
 
-    init(headerFound: @escaping @Sendable (ImageInfo) -> Void = { _ in }) {
-        header = HeaderWatch(found: headerFound)
+    /// Who waits for the header alone. They are resumed on the fetch's
+    /// thread the moment the header is read, never behind a hop through
+    /// Swift's shared pool (which CPU-bound work elsewhere in the process
+    /// can hold for minutes, while the download sits idle until it times out).
+    private struct HeaderWaiting {
+        var waiters: [UInt64: CheckedContinuation<ImageInfo?, any Error>] = [:]
+        /// How many were told the header before the fetch ended.
+        var told = 0
+        /// The fetch ended: a late waiter is turned away (and asks again).
+        var closed = false
     }
+
+    private let headerWaiting: Lock<HeaderWaiting>
+    private let earlyHeaders: Lock<Int>
+
+    /// A fanout whose header answers are counted in `earlyHeaders`.
+    init(earlyHeaders: Lock<Int> = Lock(0)) {
+        let waiting = Lock(HeaderWaiting())
+        headerWaiting = waiting
+        self.earlyHeaders = earlyHeaders
+        header = HeaderWatch { info in
+            let told = waiting.withLock { state in
+                defer { state.waiters.removeAll() }
+                state.told += state.waiters.count
+                return Array(state.waiters.values)
+            }
+            earlyHeaders.withLock { $0 += told.count }
+            for continuation in told { continuation.resume(returning: info) }
+        }
+    }
+
+    /// Files `continuation` for the header: resumed at once when the header
+    /// is read already, with `nil` when the fetch has ended (ask again),
+    /// else from the fetch's thread when it is read.
+    func waitForHeader(_ id: UInt64, _ continuation: CheckedContinuation<ImageInfo?, any Error>) {
+        enum Now {
+            case told(ImageInfo)
+            case ended
+            case later
+        }
+        let now = headerWaiting.withLock { state -> Now in
+            if state.closed { return .ended }
+            // Read before the lock was taken: the found callback, which comes after, finds no one to tell.
+            if let info = header.info {
+                state.told += 1
+                return .told(info)
+            }
+            state.waiters[id] = continuation
+            return .later
+        }
+        switch now {
+        case .told(let info):
+            earlyHeaders.withLock { $0 += 1 }
+            continuation.resume(returning: info)
+        case .ended: continuation.resume(returning: nil)
+        case .later: break
+        }
+    }
+
+    /// Takes back the header waiter `id`, if it is still waiting.
+    func takeHeaderWaiter(_ id: UInt64) -> CheckedContinuation<ImageInfo?, any Error>? {
+        headerWaiting.withLock { $0.waiters.removeValue(forKey: id) }
+    }
+
+    /// The fetch ended: the header waiters left, who are answered from the whole body.
+    func closeHeaderWaiting() -> [CheckedContinuation<ImageInfo?, any Error>] {
+        headerWaiting.withLock { state in
+            state.closed = true
+            defer { state.waiters.removeAll() }
+            return Array(state.waiters.values)
+        }
+    }
+
+    /// Whether someone waits for the header, or was told it: the fetch then goes on.
+    var isHeaderWanted: Bool { headerWaiting.withLock { !$0.waiters.isEmpty || $0.told > 0 } }
 
     /// The bytes of the latest preview, for a listener who joins later.
     private let latestPreview = Lock<PreviewBytes?>(nil)
@@ -81,12 +153,9 @@ actor DownloadFlights {
         let progress: ProgressFanout
         let priority: SharedPriority
         var waiters: [UInt64: CheckedContinuation<LoadedBytes?, any Error>] = [:]
-        /// Who waits for the header alone.
-        var headerWaiters: [UInt64: CheckedContinuation<ImageInfo?, any Error>] = [:]
-        /// Whether someone was told the header: the fetch then goes on when everyone has left.
-        var isKept = false
 
-        var isWanted: Bool { !waiters.isEmpty || !headerWaiters.isEmpty || isKept }
+        /// Whether anyone waits, or was told the header (the fetch then goes on when everyone has left).
+        var isWanted: Bool { !waiters.isEmpty || progress.isHeaderWanted }
     }
 
     private let fetch: Fetch
@@ -94,8 +163,10 @@ actor DownloadFlights {
     private var nextID: UInt64 = 0
     /// Requests that joined a fetch already under way.
     private(set) var joins = 0
-    /// Header requests answered before their download ended.
-    private(set) var earlyHeaders = 0
+    /// Header requests answered before their download ended (counted on
+    /// the fetches' threads as they are told).
+    private let earlyHeaderCount = Lock(0)
+    var earlyHeaders: Int { earlyHeaderCount.withLock { $0 } }
 
     init(fetch: @escaping Fetch) {
         self.fetch = fetch
@@ -130,14 +201,8 @@ actor DownloadFlights {
             let waiter = nextID
             // A header asked for first is a page laid out before its pixels: they may be drawn as they arrive.
             let flight = join(url, priority: priority) { $0.expectPreviews() }
-            if let info = flight.progress.header.info {
-                // Read already (by the fetch's thread, before headerFound comes round): told now.
-                earlyHeaders += 1
-                if flights[url]?.id == flight.id { flights[url]?.isKept = true }
-                return info
-            }
-            // A header read since is told by headerFound, which comes after the waiter is filed.
-            let info = try await wait(waiter, in: url, flight: flight.id) { flights[url]?.headerWaiters[waiter] = $0 }
+            // Told at once when read already, else from the fetch's thread as it is read, or from the whole body.
+            let info = try await wait(waiter, in: url, flight: flight.id) { flight.progress.waitForHeader(waiter, $0) }
             if let info { return info }
         }
     }
@@ -179,9 +244,7 @@ actor DownloadFlights {
         }
         nextID += 1
         let id = nextID
-        let fanout = ProgressFanout { [weak self] info in
-            Task { await self?.headerFound(url, flight: id, info) }
-        }
+        let fanout = ProgressFanout(earlyHeaders: earlyHeaderCount)
         register(fanout)
         let (fetch, shared) = (self.fetch, SharedPriority(priority))
         let task = Task(priority: priority.taskPriority) { [weak self] in
@@ -201,21 +264,12 @@ actor DownloadFlights {
     /// Whether a fetch of `url` is under way.
     func isLoading(_ url: URL) -> Bool { flights[url] != nil }
 
-    private func headerFound(_ url: URL, flight: UInt64, _ info: ImageInfo) {
-        guard var running = flights[url], running.id == flight else { return }
-        earlyHeaders += running.headerWaiters.count
-        for continuation in running.headerWaiters.values { continuation.resume(returning: info) }
-        running.isKept = running.isKept || !running.headerWaiters.isEmpty
-        running.headerWaiters.removeAll()
-        flights[url] = running
-    }
-
     private func withdraw(_ waiter: UInt64, from url: URL, flight: UInt64) {
         guard var running = flights[url], running.id == flight else { return }
         if let continuation = running.waiters.removeValue(forKey: waiter) {
             running.progress.remove(waiter)
             continuation.resume(throwing: ImageLoadingError.cancelled)
-        } else if let continuation = running.headerWaiters.removeValue(forKey: waiter) {
+        } else if let continuation = running.progress.takeHeaderWaiter(waiter) {
             continuation.resume(throwing: ImageLoadingError.cancelled)
         } else {
             return
@@ -232,12 +286,13 @@ actor DownloadFlights {
         guard let running = flights[url], running.id == id else { return }
         flights[url] = nil
         for continuation in running.waiters.values { continuation.resume(with: result.map { $0 }.mapError { $0 as any Error }) }
-        guard !running.headerWaiters.isEmpty else { return }
+        let headerWaiters = running.progress.closeHeaderWaiting()
+        guard !headerWaiters.isEmpty else { return }
         // Read from the whole body: the fetch has checked that it is an image, so the probe is a walk of its header.
         let header = result.flatMap { loaded -> Result<ImageInfo, ImageLoadingError> in
             Result { () throws(ImageCodecError) -> ImageInfo in try ImageInfo(probing: loaded.bytes) }
                 .mapError { ImageLoadingError.decode($0, url: ImageLoadingError.shown(url)) }
         }
-        for continuation in running.headerWaiters.values { continuation.resume(with: header.map { $0 }.mapError { $0 as any Error }) }
+        for continuation in headerWaiters { continuation.resume(with: header.map { $0 }.mapError { $0 as any Error }) }
     }
 }
