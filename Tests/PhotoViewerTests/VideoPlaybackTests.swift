@@ -65,12 +65,15 @@ struct VideoPlaybackTests {
         let at = try #require(paused.playback?.position)
         // Three frames on, then back one by one: each step is exactly one frame, whatever the rounding of their times.
         var steps = [at]
+        var lines: [String] = []
         for _ in 0..<3 {
             #expect(await controller.press(.character("."), pointer: .zero) == .redraw)
-            steps.append(try #require(await controller.frame().playback?.position))
+            let stepped = await controller.frame()
+            steps.append(try #require(stepped.playback?.position))
+            lines.append(stepped.statusLine)
         }
         for (before, after) in zip(steps, steps.dropFirst()) {
-            #expect(abs(Self.seconds(after - before) - 1.0 / 30) < 0.002, "\(steps)")
+            #expect(abs(Self.seconds(after - before) - 1.0 / 30) < 0.002, "\(steps) \(lines)")
         }
         for expected in steps.reversed().dropFirst() {
             #expect(await controller.press(.character(","), pointer: .zero) == .redraw)
