@@ -69,7 +69,7 @@ public struct QQSignIn: Sendable {
         case .cancelled: throw .cancelled
         case .failed(let reason): throw .unavailable(String(reason.prefix(300)))
         case .authorized(let token, let openID, let expiresIn):
-            guard !token.isEmpty, token.utf8.count <= 1_024, QQUserVerifier.isPlausibleOpenID(openID) else { throw .incompleteAnswer }
+            guard !token.isEmpty, token.utf8.count <= 1_024, openID.isPlausibleAccountID else { throw .incompleteAnswer }
             let expiry = expiresIn.flatMap { (1...400 * 24 * 3_600).contains($0) ? clock.now.addingTimeInterval(TimeInterval($0)) : nil }
             return QQAuthorization(accessToken: token, openID: openID, expiresAt: expiry)
         }

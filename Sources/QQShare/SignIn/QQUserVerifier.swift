@@ -64,12 +64,12 @@ public final class QQUserVerifier: Sendable {
             default: throw .rejected(code: code, message: String((me["error_description"]?.stringValue ?? "").prefix(200)))
             }
         }
-        guard let client = me["client_id"]?.stringValue, let owner = me["openid"]?.stringValue, Self.isPlausibleOpenID(owner) else {
+        guard let client = me["client_id"]?.stringValue, let owner = me["openid"]?.stringValue, owner.isPlausibleAccountID else {
             throw .malformedAnswer("oauth2.0/me has no client_id or openid")
         }
         guard client == appID else { throw .tokenForAnotherApp(String(client.prefix(64))) }
         guard owner == openID else { throw .openIDMismatch }
-        let union = me["unionid"]?.stringValue.flatMap { Self.isPlausibleOpenID($0) ? $0 : nil }
+        let union = me["unionid"]?.stringValue?.plausibleAccountID
         let info = try Self.object(
             try await read(
                 apiBase.appending(path: "user/get_user_info").appendingQuery([
@@ -111,11 +111,5 @@ public final class QQUserVerifier: Sendable {
         }
         guard case .object = json else { throw .malformedAnswer("\(step): not a JSON object") }
         return json
-    }
-
-    /// An openid as QQ makes them: 1 to 128 letters, digits, `-` and `_`.
-    static func isPlausibleOpenID(_ id: String) -> Bool {
-        !id.isEmpty && id.utf8.count <= 128
-            && id.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }
     }
 }

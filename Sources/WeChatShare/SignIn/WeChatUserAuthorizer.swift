@@ -100,11 +100,11 @@ public final class WeChatUserAuthorizer: Sendable {
             ("access_token", credential.accessToken), ("openid", credential.account), ("lang", language),
         ])
         let json = try Self.checked(try await read(url, secrets: [credential.accessToken]), step: "sns/userinfo")
-        guard let openID = json["openid"]?.stringValue, Self.isPlausibleID(openID) else { throw .malformedAnswer("sns/userinfo has no openid") }
+        guard let openID = json["openid"]?.stringValue, openID.isPlausibleAccountID else { throw .malformedAnswer("sns/userinfo has no openid") }
         guard openID == credential.account else { throw .malformedAnswer("sns/userinfo answered for another user") }
         let avatar = json["headimgurl"]?.stringValue.flatMap { URL(string: $0) }.flatMap { $0.scheme == "https" && $0.host != nil ? $0 : nil }
         let nickname = String((json["nickname"]?.stringValue ?? "").prefix(256))
-        return WeChatUserProfile(openID: openID, unionID: json["unionid"]?.stringValue.flatMap(Self.plausibleID), nickname: nickname, avatarURL: avatar)
+        return WeChatUserProfile(openID: openID, unionID: json["unionid"]?.stringValue?.plausibleAccountID, nickname: nickname, avatarURL: avatar)
     }
 
     /// Whether WeChat still accepts `credential`'s access token (`sns/auth`).
@@ -134,7 +134,7 @@ public final class WeChatUserAuthorizer: Sendable {
         guard let access = json["access_token"]?.stringValue, !access.isEmpty, access.utf8.count <= 1_024,
             let refresh = json["refresh_token"]?.stringValue, !refresh.isEmpty, refresh.utf8.count <= 1_024
         else { throw .malformedAnswer("\(step) has no access_token or refresh_token") }
-        guard let openID = json["openid"]?.stringValue, Self.isPlausibleID(openID) else { throw .malformedAnswer("\(step) has no openid") }
+        guard let openID = json["openid"]?.stringValue, openID.isPlausibleAccountID else { throw .malformedAnswer("\(step) has no openid") }
         guard let seconds = json["expires_in"]?.intValue, (1...30 * 24 * 3600).contains(seconds) else {
             throw .malformedAnswer("\(step): expires_in is missing or out of range")
         }
@@ -142,7 +142,7 @@ public final class WeChatUserAuthorizer: Sendable {
         let credential = Credential(
             provider: Self.provider, account: openID, accessToken: access, refreshToken: refresh, expiresAt: now.addingTimeInterval(TimeInterval(seconds)))
         return WeChatUserToken(
-            openID: openID, unionID: json["unionid"]?.stringValue.flatMap(Self.plausibleID), scopes: scopes, credential: credential,
+            openID: openID, unionID: json["unionid"]?.stringValue?.plausibleAccountID, scopes: scopes, credential: credential,
             refreshExpiresAt: refreshExpiresAt)
     }
 
@@ -165,14 +165,6 @@ public final class WeChatUserAuthorizer: Sendable {
         }
         return json
     }
-
-    /// An openid or unionid as WeChat makes them: 1 to 128 letters, digits, `-` and `_`.
-    static func isPlausibleID(_ id: String) -> Bool {
-        !id.isEmpty && id.utf8.count <= 128
-            && id.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }
-    }
-
-    static func plausibleID(_ id: String) -> String? { isPlausibleID(id) ? id : nil }
 
     static func redact(_ text: String, _ secrets: [String]) -> String { UnderlyingError(message: text).redacting(secrets).description }
 }
