@@ -1,6 +1,7 @@
 import ExampleSupport
 import ExampleViewing
 import Foundation
+import WeiboKit
 
 /// The parsed command line of weibo-client.
 struct Arguments {
@@ -11,13 +12,32 @@ struct Arguments {
           accounts [--json]              every signed-in account; the current one marked *
           use UID                        make UID the current account
           logout [UID]                   revoke the token, then forget the account (default: current)
-          timeline [--count N] [--older | --fill ID] [--offline] [--pictures] [--json]
+          timeline [--count N] [--top | --older | --fill ID] [--offline] [--pictures] [--json]
                                          the home timeline: the newest page merged into the local cache,
-                                         a "⋯" row where posts may be missing; --fill ID loads the posts
-                                         missing below post ID; --older loads below the oldest cached post;
-                                         --offline reads the cache only; --pictures draws each post's
-                                         pictures as thumbnails under it (kitty, iTerm2, sixel or colour
-                                         blocks, as the terminal allows)
+                                         shown from where you stopped reading, under a "N newer posts"
+                                         line (--top: from the newest); a "⋯" row where posts may be
+                                         missing; --fill ID loads the posts missing below post ID;
+                                         --older loads below the oldest cached post; --offline reads the
+                                         cache only; --pictures draws each post's pictures as thumbnails
+                                         under it (kitty, iTerm2, sixel or colour blocks). The first post
+                                         shown is saved as where you stopped
+          read ID [--offset N] [--mentions | --favourites]
+                                         save post ID (scrolled N past its top) as where you stopped
+                                         reading the timeline (or the mentions, the favourites)
+          mentions [--count N] [--older | --fill ID] [--offline] [--json]
+                                         posts that mention you, cached like the timeline
+          comments --to-me | --by-me | --mentions [--count N] [--older | --fill ID] [--offline] [--json]
+                                         comments on your posts, yours, or mentioning you, cached likewise
+          favourites [--count N] [--older] [--offline] [--json]
+                                         the posts you keep, newest kept first
+          fav ID | unfav ID              keep a post among your favourites, or drop it
+          unread [--json]                what is new: posts, mentions, comments, fans (rm.api.weibo.com)
+          mute [WORD [--whole-word] | --user UID | --reposts [UID]] [--json]
+                                         hide posts and comments with WORD (whole word: not inside a
+                                         longer word; Chinese matches anywhere), by a person, or reposts
+                                         (everyone's, or one person's), in every list, leaving a
+                                         "filtered: …" line; no arguments: list what is muted
+          unmute WORD | --user UID | --reposts [UID]
           show ID [--count N] [--pictures | --no-pictures] [--json]
                                          a post's page: the post, its newest comments and reposts; then its
                                          pictures, large, in the viewer (a window, else the terminal) when
@@ -45,7 +65,8 @@ struct Arguments {
         safe-domain link `post` appends. --store (default $XDG_DATA_HOME/photodeck/weibo, else
         ~/.local/share/photodeck/weibo) holds the accounts and tokens (mode 0600), the cache and
         the log of requests Weibo's limits are counted against. --api-base points the API and the
-        OAuth endpoints at another host. --rip (else PHOTODECK_WEIBO_RIP) is the end user's IP
+        OAuth endpoints at another host; --remind-base the reminder host (unread), which is
+        rm.api.weibo.com, or the --api-base host when only that is given. --rip (else PHOTODECK_WEIBO_RIP) is the end user's IP
         address Weibo asks writes to report (default: the address this device sends from).
         With no route to Weibo, timelines answer from the cache at once, saying how old it is.
         Exit status: 0 done, 1 failed, 3 outcome unknown (post, comment, repost, follow: it may
@@ -61,6 +82,14 @@ struct Arguments {
     enum TimelinePage: Equatable {
         case newest, older
         case fill(String)
+    }
+
+    /// What `mute` and `unmute` name.
+    enum MuteTarget: Equatable {
+        case word(String, wholeWord: Bool)
+        case user(String)
+        /// Reposts: everyone's (`nil`) or one person's.
+        case reposts(String?)
     }
 
     enum Command: Equatable {
@@ -79,6 +108,12 @@ struct Arguments {
         case follow(String)
         case unfollow(String)
         case search(String)
+        case list(WeiboTimelineID, TimelinePage, offline: Bool)
+        case read(String, offset: Double, WeiboTimelineID)
+        case favourite(String, keep: Bool)
+        case unread
+        case mute(MuteTarget?)
+        case unmute(MuteTarget)
     }
 
     var command: Command
@@ -92,6 +127,10 @@ struct Arguments {
     var pictures: Bool?
     /// The viewer's flags (show).
     var viewer = ViewerOptions()
+    /// The reminder host (unread counts).
+    var remindBase: URL?
+    /// --top: the timeline from its newest post rather than where reading stopped.
+    var fromTop = false
 
     init(_ arguments: [String], environment: [String: String]) throws(CLIError) {
         var iterator = ArgumentReader(arguments)
@@ -101,6 +140,12 @@ struct Arguments {
         var offline = false
         var part: PersonPart?
         var store: String?
+        var box: WeiboCommentBox?
+        var listFlag: WeiboTimelineID?
+        var wholeWord = false
+        var muteUser: String?
+        var muteReposts = false
+        var offset = 0.0
         while let argument = iterator.next() {
             switch argument {
             case "-h", "--help": throw CLIError(Self.usage, isUsage: true)
@@ -110,6 +155,25 @@ struct Arguments {
                     throw CLIError("--api-base needs an http(s) URL")
                 }
                 apiBase = url
+            case "--remind-base":
+                let value = try iterator.value(for: argument)
+                guard let url = URL(string: value), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+                    throw CLIError("--remind-base needs an http(s) URL")
+                }
+                remindBase = url
+            case "--to-me", "--by-me":
+                guard box == nil else { throw CLIError("give one of --to-me, --by-me and --mentions") }
+                box = argument == "--to-me" ? .toMe : .byMe
+            case "--mentions":
+                guard box == nil, listFlag == nil else { throw CLIError("give one of --to-me, --by-me and --mentions") }
+                box = .mentions
+                listFlag = .mentions
+            case "--favourites": listFlag = .favourites
+            case "--whole-word": wholeWord = true
+            case "--user": muteUser = try iterator.value(for: argument)
+            case "--reposts": muteReposts = true
+            case "--top": fromTop = true
+            case "--offset": offset = Double(try iterator.number(for: argument, in: 0...1_000_000))
             case "--store": store = try iterator.value(for: argument)
             case "--rip": endUserIP = try iterator.value(for: argument)
             case "--code": code = try iterator.value(for: argument)
@@ -143,7 +207,7 @@ struct Arguments {
         case "logout" where rest.count <= 1: command = .logout(rest.first)
         case "timeline" where rest.isEmpty: command = .timeline(page, offline: offline)
         case "show": command = .show(try one("a post ID"))
-        case "comments": command = .comments(try one("a post ID"))
+        case "comments" where box == nil && !rest.isEmpty: command = .comments(try one("a post ID"))
         case "reposts": command = .reposts(try one("a post ID"))
         case "post" where (1...2).contains(rest.count): command = .post(rest[0], image: rest.count == 2 ? rest[1] : nil)
         case "comment" where rest.count == 2: command = .comment(rest[0], rest[1])
@@ -154,14 +218,48 @@ struct Arguments {
         case "follow": command = .follow(try one("a UID or @name"))
         case "unfollow": command = .unfollow(try one("a UID or @name"))
         case "search": command = .search(try one("a query"))
-        case "login", "accounts", "logout", "timeline", "post", "comment", "repost":
+        case "comments" where rest.isEmpty:
+            guard let box else { throw CLIError("comments needs a post ID, or --to-me, --by-me or --mentions") }
+            command = .list(.comments(box), page, offline: offline)
+        case "comments": throw CLIError("comments takes a post ID or one of --to-me, --by-me and --mentions, not both")
+        case "mentions" where rest.isEmpty: command = .list(.mentions, page, offline: offline)
+        case "favourites" where rest.isEmpty:
+            if case .fill = page { throw CLIError("favourites has no --fill: --older loads the pages below again until they meet") }
+            command = .list(.favourites, page, offline: offline)
+        case "fav": command = .favourite(try one("a post ID"), keep: true)
+        case "unfav": command = .favourite(try one("a post ID"), keep: false)
+        case "unread" where rest.isEmpty: command = .unread
+        case "read": command = .read(try one("a post ID"), offset: offset, listFlag ?? .home)
+        case "mute", "unmute":
+            let target: MuteTarget?
+            switch (rest.count, muteUser, muteReposts) {
+            case (0, nil, false): target = nil
+            case (1, nil, false): target = .word(rest[0], wholeWord: wholeWord)
+            case (0, let user?, false): target = .user(user)
+            case (0, nil, true): target = .reposts(nil)
+            case (1, nil, true): target = .reposts(rest[0])
+            default: throw CLIError("\(verb) takes one of WORD, --user UID and --reposts [UID]")
+            }
+            if verb == "mute" {
+                command = .mute(target)
+            } else {
+                guard let target else { throw CLIError("unmute needs WORD, --user UID or --reposts [UID]") }
+                command = .unmute(target)
+            }
+        case "login", "accounts", "logout", "timeline", "post", "comment", "repost", "mentions", "favourites", "unread":
             throw CLIError("wrong arguments for \(verb.oneLine); see weibo-client --help")
         default: throw CLIError("unknown command \(verb.oneLine); see weibo-client --help")
         }
         if pictures != nil, !["timeline", "show", "user"].contains(verb) { throw CLIError("--pictures goes with timeline, user --posts or show") }
         if pictures == true, json { throw CLIError("--pictures draws on the terminal; it does not go with --json") }
         if part != nil, verb != "user" { throw CLIError("--posts, --topics, --follows and --fans go with user") }
-        if page != .newest, !["timeline", "user"].contains(verb) { throw CLIError("--older and --fill go with timeline or user --posts") }
+        let lists = ["timeline", "user", "mentions", "comments", "favourites"]
+        if page != .newest, !lists.contains(verb) { throw CLIError("--older and --fill go with timeline, mentions, comments, favourites or user --posts") }
+        if box != nil, !["comments", "read"].contains(verb) { throw CLIError("--to-me, --by-me and --mentions go with comments") }
+        if wholeWord || muteUser != nil || muteReposts, !["mute", "unmute"].contains(verb) {
+            throw CLIError("--whole-word, --user and --reposts go with mute and unmute")
+        }
+        if fromTop, verb != "timeline" { throw CLIError("--top goes with timeline") }
         if let store {
             self.store = store
         } else if let data = environment["XDG_DATA_HOME"], !data.isEmpty {

@@ -33,16 +33,35 @@ enum Output {
         [
             "id": comment.id, "text": comment.text, "createdAt": iso8601(comment.createdAt),
             "user": ["id": comment.user.id, "screenName": comment.user.screenName],
+            "postID": comment.postID.map { $0 as Any } ?? NSNull(),
         ]
     }
 
-    /// A timeline row: a post, or `{"gap": {"newerThan", "olderThan"}}`.
+    /// A timeline row: a post, `{"gap": {"newerThan", "olderThan"}}`, or
+    /// `{"filtered": {"id", "reason"}}`.
     static func item(_ item: WeiboTimelineItem) -> [String: Any] {
         switch item {
         case .post(let post): Self.post(post)
-        case .gap(let gap): ["gap": ["newerThan": gap.newerThan, "olderThan": gap.olderThan]]
+        case .gap(let gap): Self.gap(gap)
+        case .filtered(let marker): Self.filtered(marker)
         }
     }
+
+    /// A row of comments: a comment, a gap or a filtered comment's marker.
+    static func item(_ item: WeiboCommentItem) -> [String: Any] {
+        switch item {
+        case .comment(let comment): Self.comment(comment)
+        case .gap(let gap): Self.gap(gap)
+        case .filtered(let marker): Self.filtered(marker)
+        }
+    }
+
+    static func gap(_ gap: WeiboTimelineGap) -> [String: Any] { ["gap": ["newerThan": gap.newerThan, "olderThan": gap.olderThan]] }
+
+    static func filtered(_ marker: WeiboFilteredItem) -> [String: Any] { ["filtered": ["id": marker.id, "reason": marker.match.description]] }
+
+    /// A filtered row as one line.
+    static func describe(_ marker: WeiboFilteredItem) -> String { "  ⊘ \(marker.id.oneLine)  \(marker.match.description.oneLine)" }
 
     static func topic(_ topic: WeiboTopic) -> [String: Any] {
         ["id": topic.id.map { $0 as Any } ?? NSNull(), "name": topic.name, "postCount": topic.postCount]
@@ -68,9 +87,11 @@ enum Output {
         return lines.joined(separator: "\n")
     }
 
-    /// A comment as one line.
-    static func describe(_ comment: WeiboComment) -> String {
-        "\(comment.id.oneLine)  @\(comment.user.screenName.oneLine): \(comment.text.oneLine)"
+    /// A comment as one line; `withPost` adds the post it is on, as a second line.
+    static func describe(_ comment: WeiboComment, withPost: Bool = false) -> String {
+        let line = "\(comment.id.oneLine)  @\(comment.user.screenName.oneLine): \(comment.text.oneLine)"
+        guard withPost, let post = comment.post else { return line }
+        return line + "\n    on \(post.id.oneLine) @\(post.user?.screenName.oneLine ?? "(deleted)"): \(String(post.text.prefix(60)).oneLine)"
     }
 
     /// "3 min", "2 h", "5 d".

@@ -174,6 +174,7 @@ extension Session {
                 }
                 next += 1
             case .gap(let gap): Console.line("  ⋯ more posts here: weibo-client \(Self.fillCommand(id, gap))")
+            case .filtered(let marker): Console.line(Output.describe(marker))
             }
         }
     }

@@ -40,8 +40,10 @@ struct Session {
         ledger = FileRateLimitLedger(path: arguments.store + "/requests.json")
         // --rip, else PHOTODECK_WEIBO_RIP, is the rip of every write (post, comment, repost, follow).
         let endUserIP = arguments.endUserIP ?? WeiboEnvironment(ProcessInfo.processInfo.environment).endUserIP
+        // The reminder host: --remind-base, else the --api-base host (one host serves both), else Weibo's.
         let api = WeiboAPI(
-            base: arguments.apiBase ?? WeiboAPI.defaultBase, http: http, endUserAddress: endUserIP.map { .fixed($0) } ?? .thisDevice)
+            base: arguments.apiBase ?? WeiboAPI.defaultBase, remindBase: arguments.remindBase ?? arguments.apiBase ?? WeiboAPI.defaultRemindBase,
+            http: http, endUserAddress: endUserIP.map { .fixed($0) } ?? .thisDevice)
         client = WeiboClient(api: api, accounts: accounts, networkMonitor: monitor, rateLimitLedger: ledger)
     }
 
@@ -68,6 +70,14 @@ struct Session {
             return report(try await client.unfollow(WeiboUserReference(parsing: who))) {
                 "no longer following \($0.screenName.oneLine) (\($0.id.oneLine))"
             }
+        case .list(let id, let page, let offline): return try await list(id, page: page, offline: offline)
+        case .read(let postID, let offset, let id): return try await markRead(postID, offset: offset, in: id)
+        case .favourite(let postID, let keep):
+            let outcome = keep ? try await client.favourite(postID) : try await client.unfavourite(postID)
+            return report(outcome) { "\(keep ? "kept" : "dropped") \($0.post.id.oneLine)\(keep ? " among your favourites" : " from your favourites")" }
+        case .unread: return try await unread()
+        case .mute(let target): return try await mute(target)
+        case .unmute(let target): return try await unmute(target)
         case .search(let query):
             let found = try await client.searchUsers(query)
             if arguments.json {

@@ -112,7 +112,7 @@ struct WeiboClientCommandTests {
 
         // Offline: the cache, and a line on standard error.
         run.fake.stop()
-        result = try await run(["timeline", "--count", "3"])
+        result = try await run(["timeline", "--count", "3", "--top"])
         #expect(result.status == 0)
         #expect(result.standardError.contains("offline") && result.standardError.contains("cached posts from"))
         #expect(result.standardOutput.contains("原文"))

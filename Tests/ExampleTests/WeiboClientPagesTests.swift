@@ -88,11 +88,11 @@ struct WeiboClientPagesTests {
             run.fake.addPosts(1, by: "1750000004", text: "hidden \(round)")
             missed += run.fake.addPosts(1, text: "missed \(round)")
         }
-        var result = try await run(["timeline", "--count", "5", "--json"])
+        var result = try await run(["timeline", "--count", "5", "--top", "--json"])
         let rows = try #require(try Self.json(result.standardOutput) as? [[String: Any]])
         let gap = try #require(rows.compactMap { $0["gap"] as? [String: String] }.first, "a short page must leave a gap")
         #expect(gap["olderThan"] == before.last)
-        result = try await run(["timeline", "--count", "5"])
+        result = try await run(["timeline", "--count", "5", "--top"])
         let fill = try #require(gap["newerThan"])
         #expect(result.standardOutput.contains("⋯ more posts here: weibo-client timeline --fill \(fill)"))
         var filled: [String] = []

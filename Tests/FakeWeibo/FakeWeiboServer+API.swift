@@ -11,6 +11,7 @@ extension FakeWeiboServer {
         }
         switch (method, path) {
         case ("GET", "/2/statuses/home_timeline.json"):
+            markRead("home", ids: state.posts.keys, fields: fields, uid: uid, state: &state)
             return timelinePage(state.posts.values.map { $0 }, fields, state: state)
         case ("GET", "/2/statuses/user_timeline.json"):
             guard let user = lookUp(fields, state: state) ?? (fields["uid"] == nil && fields["screen_name"] == nil ? state.users[uid] : nil) else {
@@ -38,6 +39,7 @@ extension FakeWeiboServer {
                     }))
         case ("GET", "/2/friendships/friends.json"), ("GET", "/2/friendships/followers.json"):
             guard let user = lookUp(fields, state: state) else { return error(20003, "User does not exists!", path: path) }
+            if path.hasSuffix("followers.json"), user.uid == uid { state.newFans[uid] = 0 }
             if user.uid != uid { return error(21335, "Request uid's value must be the current user", path: path, status: 403) }
             let people = (path.hasSuffix("friends.json") ? user.following : user.followers).sorted()
             // At most 5 a page; the cursor is an offset; users who did not
@@ -137,6 +139,7 @@ extension FakeWeiboServer {
                         ["uid": .number(Double($0.uid) ?? 0), "screen_name": .string($0.screenName), "followers_count": .number(Double($0.followers.count))]
                     }))
         default:
+            if let reply = forMe(method, path, fields, uid: uid, state: &state) { return reply }
             return error(10021, "HTTP method is not suported for this request!", path: path, status: 405)
         }
     }
@@ -152,7 +155,7 @@ extension FakeWeiboServer {
     /// posts of users who did not authorise the app are dropped, so the
     /// page is short while more exist. `next_cursor` is the oldest id the
     /// cut reached (0 when it reached nothing).
-    private static func timelinePage(
+    static func timelinePage(
         _ posts: [Post], _ fields: [String: String], key: String = "statuses", maxCount: Int = 100, state: State
     ) -> Reply {
         var posts = posts.sorted { $0.id > $1.id }

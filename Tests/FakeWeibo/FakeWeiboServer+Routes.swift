@@ -41,6 +41,7 @@ extension FakeWeiboServer {
         }
         if let malformed { return .respond(status: 200, headers: ["Content-Type": "application/json"], body: malformed) }
         if limited { return error(10023, "User requests out of rate limit!", path: path, status: 403) }
+        if let code = state.mutex.withLock({ $0.rateLimitCodes.removeValue(forKey: path) }) { return rateLimitError(code, path: path) }
         if let failure { return error(failure.code, failure.message, path: path) }
         let reply: Reply = state.mutex.withLock { state in
             switch (request.method, path) {
@@ -56,15 +57,57 @@ extension FakeWeiboServer {
             default: break
             }
             // Everything under /2/ needs a live token.
-            let token = request.headers["authorization"].flatMap { $0.hasPrefix("OAuth2 ") ? String($0.dropFirst(7)) : nil } ?? fields["access_token"]
-            guard let token, let known = state.tokens[token], !known.revoked else {
-                return error(21332, "invalid_access_token", path: path, status: 401)
+            switch tokenOwner(request, fields: fields, path: path, state: state) {
+            case .failure(let box): return box.reply
+            case .success(let uid): return api(request.method, path, fields, uid: uid, state: &state)
             }
-            if known.expired { return error(21327, "expired_token", path: path, status: 401) }
-            return api(request.method, path, fields, uid: known.uid, state: &state)
         }
         if lose { return .dropConnection }
         return reply
+    }
+
+    /// Weibo's rate-limit refusal: HTTP 403 with the error JSON and no `Retry-After`.
+    static func rateLimitError(_ code: Int, path: String) -> Reply {
+        let endpoint = path.dropFirst(3).replacingOccurrences(of: ".json", with: "")
+        let message = code == 10024 ? "User requests for (\(endpoint)) out of rate limit!" : "User requests out of rate limit!"
+        return error(code, message, path: path, status: 403)
+    }
+
+    /// The user a request's token belongs to, or the error Weibo answers.
+    static func tokenOwner(_ request: LoopbackHTTPServer.Request, fields: [String: String], path: String, state: State) -> Result<String, ReplyBox> {
+        let token = request.headers["authorization"].flatMap { $0.hasPrefix("OAuth2 ") ? String($0.dropFirst(7)) : nil } ?? fields["access_token"]
+        guard let token, let known = state.tokens[token], !known.revoked else {
+            return .failure(ReplyBox(error(21332, "invalid_access_token", path: path, status: 401)))
+        }
+        if known.expired { return .failure(ReplyBox(error(21327, "expired_token", path: path, status: 401))) }
+        return .success(known.uid)
+    }
+
+    /// A reply as an error value.
+    struct ReplyBox: Error {
+        let reply: Reply
+        init(_ reply: Reply) { self.reply = reply }
+    }
+
+    /// The reminder host: `remind/unread_count` only, with the API's token.
+    static func answerRemind(_ request: LoopbackHTTPServer.Request, state: StateBox) -> Reply {
+        let path = request.path
+        let fields = fields(of: request)
+        if state.mutex.withLock({ $0.offline }) { return .dropConnection }
+        if let code = state.mutex.withLock({ $0.rateLimitCodes.removeValue(forKey: path) }) { return rateLimitError(code, path: path) }
+        return state.mutex.withLock { state in
+            guard request.method == "GET", path == "/2/remind/unread_count.json" else {
+                return error(10021, "HTTP method is not suported for this request!", path: path, status: 405)
+            }
+            let uid: String
+            switch tokenOwner(request, fields: fields, path: path, state: state) {
+            case .failure(let box): return box.reply
+            case .success(let owner): uid = owner
+            }
+            guard let asked = fields["uid"] else { return error(10016, "miss required parameter (uid)", path: path) }
+            guard asked == uid else { return error(21335, "Request uid's value must be the current user", path: path, status: 403) }
+            return json(unreadCounts(of: uid, state: state))
+        }
     }
 
     private static func authorize(_ fields: [String: String], state: inout State) -> Reply {

@@ -76,6 +76,14 @@ public final class FakeWeiboServer: Sendable {
         var rateLimited: Set<String> = []
         var failures: [String: (code: Int, message: String)] = [:]
         var offline = false
+        /// Each user's favourites: post id and when it was kept, newest last.
+        var favourites: [String: [(postID: Int64, at: Date)]] = [:]
+        /// Per user, per list (`mentions`, `to_me`, `mention_cmt`, `home`), the newest id read: counts reset when a list is read.
+        var readMarks: [String: [String: Int64]] = [:]
+        /// Per user, fans gained since the fans list was last read.
+        var newFans: [String: Int] = [:]
+        /// Codes the next request to a path is refused with, for rate-limit quirks (10023, 10024).
+        var rateLimitCodes: [String: Int] = [:]
         var clockNow = Date(timeIntervalSince1970: 1_780_000_000)
         /// `http://127.0.0.1:PORT`, the picture host's origin.
         var pictureOrigin = ""
@@ -91,6 +99,10 @@ public final class FakeWeiboServer: Sendable {
     public let http: LoopbackHTTPServer
     /// The picture host (Weibo's `wx1.sinaimg.cn`), on a port of its own.
     let pictureHost: FakePictureHost
+    /// The reminder host (Weibo's `rm.api.weibo.com`), on a port of its
+    /// own: it answers `remind/unread_count` and nothing else, and the API
+    /// host does not answer that.
+    public let remindHTTP: LoopbackHTTPServer
 
     /// Starts the fake with four users: `1750000001` ("小明"),
     /// `1750000002` ("Alice"), `1750000003` ("新浪新闻"), who authorised
@@ -100,6 +112,7 @@ public final class FakeWeiboServer: Sendable {
         let state = self.state
         http = try LoopbackHTTPServer { request in FakeWeiboServer.answer(request, state: state) }
         pictureHost = try FakePictureHost()
+        remindHTTP = try LoopbackHTTPServer { request in FakeWeiboServer.answerRemind(request, state: state) }
         let origin = "http://127.0.0.1:\(pictureHost.http.port)"
         state.mutex.withLock { $0.pictureOrigin = origin }
         addUser(uid: "1750000001", screenName: "小明")
@@ -108,7 +121,13 @@ public final class FakeWeiboServer: Sendable {
         addUser(uid: "1750000004", screenName: "路人", authorizedApp: false)
     }
 
-    deinit { http.stop() }
+    deinit {
+        http.stop()
+        remindHTTP.stop()
+    }
+
+    /// Where the reminder host answers (``WeiboKit/WeiboAPI/remindBase``).
+    public var remindBase: URL { URL(string: "http://127.0.0.1:\(remindHTTP.port)")! }
 
     /// Where the fake answers (the API and OAuth base).
     public var base: URL { URL(string: "http://127.0.0.1:\(http.port)")! }
@@ -148,7 +167,7 @@ public final class FakeWeiboServer: Sendable {
     public func addFollow(_ follower: String, follows followed: String) {
         state.mutex.withLock { state in
             state.users[follower]?.following.insert(followed)
-            state.users[followed]?.followers.insert(follower)
+            if state.users[followed]?.followers.insert(follower).inserted == true { state.newFans[followed, default: 0] += 1 }
         }
     }
 
@@ -218,6 +237,43 @@ public final class FakeWeiboServer: Sendable {
     /// The next request to `path` is refused with 10023 ("user requests
     /// out of rate limit"), without `Retry-After`, as Weibo answers it.
     public func rateLimitNext(_ path: String) { _ = state.mutex.withLock { $0.rateLimited.insert(path) } }
+
+    /// The next request to `path` (on either host) is refused with
+    /// `code`: 10023 ("User requests out of rate limit!") or 10024 ("User
+    /// requests for (API) out of rate limit!"), HTTP 403, without `Retry-After`.
+    public func rateLimitNext(_ path: String, code: Int) { state.mutex.withLock { $0.rateLimitCodes[path] = code } }
+
+    /// Keeps `postID` among `uid`'s favourites (as arranged), kept now on the fake's clock.
+    public func addFavourite(_ postID: String, for uid: String) {
+        state.mutex.withLock { state in
+            guard let id = Int64(postID) else { return }
+            state.clockNow += 60
+            state.favourites[uid, default: []].append((id, state.clockNow))
+        }
+    }
+
+    /// Drops `postID` from `uid`'s favourites (as if on another device).
+    public func removeFavourite(_ postID: String, for uid: String) {
+        state.mutex.withLock { state in state.favourites[uid]?.removeAll { String($0.postID) == postID } }
+    }
+
+    /// `uid`'s favourites, newest kept first.
+    public func favourites(of uid: String) -> [String] {
+        state.mutex.withLock { $0.favourites[uid, default: []].reversed().map { String($0.postID) } }
+    }
+
+    /// Adds a comment by `uid` on `postID`; returns its id.
+    @discardableResult
+    public func addComment(on postID: String, by uid: String, text: String) -> String? {
+        state.mutex.withLock { state in
+            guard let id = Int64(postID), state.posts[id] != nil else { return nil }
+            state.nextID += 10
+            state.clockNow += 60
+            state.comments.append(Comment(id: state.nextID, postID: id, uid: uid, text: text, createdAt: state.clockNow))
+            state.posts[id]?.commentsCount += 1
+            return String(state.nextID)
+        }
+    }
 
     /// Makes every token of `uid` expired (Weibo then answers 21327).
     public func expireTokens(of uid: String) {

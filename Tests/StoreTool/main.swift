@@ -6,6 +6,9 @@
 //   store-tool accounts DIR PREFIX COUNT        signs in COUNT accounts
 //   store-tool outbox FILE LOG                  processes the outbox once; each post appends "pid text" to LOG
 //   store-tool sqlite FILE                      opens and migrates a database, prints its version
+//   store-tool positions FILE SEED              saves random reading positions of account "a" without end,
+//                                               printing "saving ID OFFSET" before each and "saved ID OFFSET" after
+//   store-tool position FILE                    prints the saved position ("ID OFFSET exact|moved|none")
 //   store-tool hold FILE...                     takes each database's write lock, prints "held",
 //                                               and keeps the locks until standard input ends
 
@@ -99,6 +102,37 @@ do {
         ]
         try database.migrate(migrations)
         print(try database.userVersion)
+    case "positions" where arguments.count == 3:
+        let cache = try WeiboTimelineCache(path: arguments[1])
+        let ids = (0..<50).map { String(1_000 + 10 * $0) }
+        if try await cache.newestID(account: "a") == nil {
+            let posts = ids.reversed().map { WeiboPost(id: $0, text: "post \($0)", createdAt: Date(timeIntervalSince1970: 0), user: nil) }
+            try await cache.merge(WeiboTimelinePage(posts: posts), fetchedWith: .latest, account: "a")
+        }
+        // splitmix64, seeded: the same scrolling for the same seed.
+        var state = UInt64(arguments[2]) ?? 0
+        func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+        for _ in 0..<1_000_000 {
+            let position = WeiboReadingPosition(postID: ids[Int(next() % UInt64(ids.count))], offset: Double(next() % 500))
+            say("saving \(position.postID) \(Int(position.offset))")
+            try await cache.saveReadingPosition(position, account: "a")
+            say("saved \(position.postID) \(Int(position.offset))")
+        }
+    case "position" where arguments.count == 2:
+        let cache = try WeiboTimelineCache(path: arguments[1])
+        guard let saved = try await cache.readingPosition(account: "a") else {
+            print("none")
+            break
+        }
+        let restored = try await cache.timeline(account: "a").restoring(saved)
+        print("\(saved.postID) \(Int(saved.offset)) \(restored?.isExact == true ? "exact" : "moved")")
     case "hold" where arguments.count >= 2:
         let databases = try arguments.dropFirst().map { path in
             let database = try SQLiteDatabase(path: path)
@@ -109,7 +143,7 @@ do {
         while readLine() != nil {}
         for database in databases { try database.execute("COMMIT") }
     default:
-        FileHandle.standardError.write(Data("usage: store-tool credentials|accounts|outbox|enqueue|sqlite|hold ...\n".utf8))
+        FileHandle.standardError.write(Data("usage: store-tool credentials|accounts|outbox|enqueue|sqlite|positions|position|hold ...\n".utf8))
         exit(2)
     }
 } catch {

@@ -27,7 +27,7 @@ struct WeiboRig {
             transport: CurlTransport(), retryPolicy: RetryPolicy(maxAttempts: retries, initialDelay: .milliseconds(10)), clock: clock,
             requestTimeout: .seconds(10))
         accounts = try WeiboAccountStore(credentials: credentials, clock: clock)
-        api = WeiboAPI(base: fake.base, http: http)
+        api = WeiboAPI(base: fake.base, remindBase: fake.remindBase, http: http)
         client = WeiboClient(api: api, accounts: accounts, networkMonitor: monitor, rateLimits: rateLimits, rateLimitLedger: ledger)
         authorizer = WeiboAuthorizer(
             appKey: FakeWeiboServer.appKey, appSecret: FakeWeiboServer.appSecret, redirectURI: URL(string: FakeWeiboServer.redirectURI)!,

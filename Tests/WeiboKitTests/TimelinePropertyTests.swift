@@ -78,17 +78,21 @@ struct TimelinePropertyTests {
     }
 
     /// A session whose pages come from `server`, for account "a".
-    static func session(_ server: ModelServer, cache: WeiboTimelineCache, pageSize: Int) throws -> WeiboTimelineSession {
+    static func session(_ server: ModelServer, cache: WeiboTimelineCache, pageSize: Int, timeline: WeiboTimelineID = .home) throws
+        -> WeiboTimelineSession
+    {
         let client = WeiboClient(
             api: WeiboAPI(base: URL(string: "http://127.0.0.1:9")!, http: ServiceClient(transport: CurlTransport())),
             accounts: try WeiboAccountStore(credentials: InMemoryCredentialStore()))
         return WeiboTimelineSession(
-            client: client, cache: cache, account: "a", timeline: .home, pageSize: pageSize, signedIn: { "a" },
+            client: client, cache: cache, account: "a", timeline: timeline, pageSize: pageSize, signedIn: { "a" },
             source: { query, count, _ in server.page(query, count: count) })
     }
 
-    @Test("random refreshes, loads and fills, with short pages and any cursor convention: nothing is lost without a gap, and filling converges")
-    func neverLosesAPost() async throws {
+    @Test(
+        "random refreshes, loads and fills, with short pages and any cursor convention: nothing is lost without a gap, and filling converges",
+        arguments: [WeiboTimelineID.home, .mentions, .comments(.toMe)])
+    func neverLosesAPost(_ timeline: WeiboTimelineID) async throws {
         var failures: [String] = []
         for seed in 0..<UInt64(Self.runs) {
             var random = SeededGenerator(seed: seed)
@@ -98,13 +102,13 @@ struct TimelinePropertyTests {
             let server = ModelServer(initial)
             let cache = try WeiboTimelineCache(path: ":memory:", maxPostsPerAccount: 100_000)
             func check(_ what: @autoclosure () -> String) async throws -> Bool {
-                let problems = Self.violations(try await cache.outline(account: "a"), model: server.model.withLock { $0 })
+                let problems = Self.violations(try await cache.outline(timeline, account: "a"), model: server.model.withLock { $0 })
                 if !problems.isEmpty { failures.append("seed \(seed), \(what()): \(problems.prefix(3))") }
                 return problems.isEmpty
             }
             var healthy = true
             for step in 0..<Int.random(in: 5...30, using: &random) where healthy {
-                let session = try Self.session(server, cache: cache, pageSize: Int.random(in: 2...20, using: &random))
+                let session = try Self.reader(server, cache: cache, pageSize: Int.random(in: 2...20, using: &random), timeline: timeline)
                 let action = Int.random(in: 0..<10, using: &random)
                 switch action {
                 case 0..<3:
@@ -112,12 +116,12 @@ struct TimelinePropertyTests {
                     _ = try await session.refresh()
                 case 3:
                     // The old way of refreshing: only what is newer than the newest cached post.
-                    let query: WeiboTimelineQuery = try await cache.newestID(account: "a").map { .newer(than: $0) } ?? .latest
-                    try await cache.merge(server.page(query, count: session.pageSize), fetchedWith: query, account: "a")
+                    let query: WeiboTimelineQuery = try await cache.newestID(timeline, account: "a").map { .newer(than: $0) } ?? .latest
+                    try await session.merge(server.page(query, count: session.pageSize), fetchedWith: query)
                 case 4..<6:
                     _ = try await session.loadOlder()
                 default:
-                    guard let gap = try await cache.outline(account: "a").compactMap(\.gap).randomElement(using: &random) else { continue }
+                    guard let gap = try await cache.outline(timeline, account: "a").compactMap(\.gap).randomElement(using: &random) else { continue }
                     _ = try await session.fill(gap)
                 }
                 healthy = try await check("step \(step) (action \(action), page size \(session.pageSize))")
@@ -129,23 +133,32 @@ struct TimelinePropertyTests {
             // how far an empty page looked. Nothing is lost then either.)
             let cursorStyle = server.model.withLock { $0.cursorStyle }
             guard cursorStyle != .missing else { continue }
-            let session = try Self.session(server, cache: cache, pageSize: 7)
+            let session = try Self.reader(server, cache: cache, pageSize: 7, timeline: timeline)
             let visible = server.model.withLock { $0.visibleIDs.reversed() as [Int64] }
-            var snapshot = try await session.refresh()
-            for _ in 0..<2_000 where snapshot.timeline.posts.map(\.sortKey) != visible || !snapshot.timeline.gaps.isEmpty {
-                if let gap = snapshot.timeline.gaps.first {
-                    snapshot = try await session.fill(gap)
+            var shape = try await session.refresh()
+            for _ in 0..<2_000 where shape.ids != visible || !shape.gaps.isEmpty {
+                if let gap = shape.gaps.first {
+                    shape = try await session.fill(gap)
                 } else {
-                    snapshot = try await session.loadOlder()
+                    shape = try await session.loadOlder()
                 }
                 guard try await check("filling") else { break }
             }
-            if snapshot.timeline.posts.map(\.sortKey) != visible || !snapshot.timeline.gaps.isEmpty {
-                failures.append("seed \(seed): filling did not converge (\(snapshot.timeline.posts.count) cached of \(visible.count) visible, \(cursorStyle))")
+            if shape.ids != visible || !shape.gaps.isEmpty {
+                failures.append("seed \(seed): filling did not converge (\(shape.ids.count) cached of \(visible.count) visible, \(cursorStyle))")
             }
             if failures.count >= 5 { break }
         }
         #expect(failures.isEmpty, "\(failures)")
+    }
+
+    /// Reads `timeline` from the model: through a ``WeiboTimelineSession``
+    /// for posts, through a ``WeiboCommentsSession``'s rule (the page
+    /// merged as comments) for comments.
+    static func reader(_ server: ModelServer, cache: WeiboTimelineCache, pageSize: Int, timeline: WeiboTimelineID) throws -> ModelReader {
+        ModelReader(
+            server: server, cache: cache, pageSize: pageSize, timeline: timeline,
+            session: try session(server, cache: cache, pageSize: pageSize, timeline: timeline))
     }
 
     @Test("the range a page proves: from its anchor to just above its cursor, never below since_id, nothing for an empty unanchored page")
@@ -168,5 +181,80 @@ struct TimelinePropertyTests {
         coverage.add(21...29)
         #expect(coverage.ranges == [10...40] && coverage.isComplete(between: 41, and: 9))
         #expect(coverage.resumePoint(below: 35) == 10 && coverage.resumePoint(below: 9) == 9)
+    }
+}
+
+/// What a list looks like after a read: ids newest first, and its gaps.
+struct ListShape {
+    var ids: [Int64]
+    var gaps: [WeiboTimelineGap]
+}
+
+/// Drives one list of the cache from the model: a post timeline through
+/// its session, comments by merging the model's pages as comment pages
+/// (the rule ``WeiboCommentsSession`` applies).
+struct ModelReader {
+    let server: ModelServer
+    let cache: WeiboTimelineCache
+    let pageSize: Int
+    let timeline: WeiboTimelineID
+    let session: WeiboTimelineSession
+
+    func merge(_ page: WeiboTimelinePage, fetchedWith query: WeiboTimelineQuery) async throws {
+        if case .comments(let box) = timeline {
+            let comments = page.posts.map {
+                WeiboComment(id: $0.id, text: "", createdAt: $0.createdAt, user: WeiboUser(id: "1", screenName: "someone"))
+            }
+            let asComments = WeiboCommentPage(comments: comments, totalCount: 0, hasMore: page.nextCursor != nil, nextCursor: page.nextCursor)
+            try await cache.merge(asComments, fetchedWith: query, box: box, account: "a")
+        } else {
+            try await cache.merge(page, fetchedWith: query, timeline: timeline, account: "a")
+        }
+    }
+
+    /// Reads one page; the page, for following an empty one.
+    @discardableResult
+    private func read(_ query: WeiboTimelineQuery) async throws -> WeiboTimelinePage {
+        let page = server.page(query, count: pageSize)
+        try await merge(page, fetchedWith: query)
+        return page
+    }
+
+    func shape() async throws -> ListShape {
+        let outline = try await cache.outline(timeline, account: "a")
+        return ListShape(ids: outline.map(\.id), gaps: outline.compactMap(\.gap))
+    }
+
+    func refresh() async throws -> ListShape {
+        guard case .comments = timeline else {
+            _ = try await session.refresh()
+            return try await shape()
+        }
+        // As WeiboCommentsSession.refresh: empty pages are followed down by their cursor.
+        var page = try await read(.latest)
+        var followed = 0
+        while page.posts.isEmpty, let next = page.nextQuery, followed < WeiboTimelineSession.maxEmptyPagesFollowed {
+            followed += 1
+            page = try await read(next)
+        }
+        return try await shape()
+    }
+
+    func loadOlder() async throws -> ListShape {
+        guard case .comments = timeline else {
+            _ = try await session.loadOlder()
+            return try await shape()
+        }
+        try await read(try await cache.olderQuery(timeline, account: "a"))
+        return try await shape()
+    }
+
+    func fill(_ gap: WeiboTimelineGap) async throws -> ListShape {
+        guard case .comments = timeline else {
+            _ = try await session.fill(gap)
+            return try await shape()
+        }
+        try await read(gap.fillQuery)
+        return try await shape()
     }
 }

@@ -12,6 +12,12 @@ public enum WeiboTimelineQuery: Hashable, Sendable {
     case older(than: String)
     /// Page `n` (1-based) counting from the newest.
     case page(Int)
+
+    /// Whether it reads below a post (and so refreshes nothing).
+    var isOlder: Bool {
+        if case .older = self { return true }
+        return false
+    }
 }
 
 extension WeiboAPI {
@@ -73,21 +79,30 @@ extension WeiboAPI {
         return items
     }
 
-    private func timeline(
+    /// Reads one page of a timeline endpoint, keeping only what the query asked for.
+    func timeline(
         _ endpoint: String, query: WeiboTimelineQuery, count: Int, extra: [(String, String)], key: String = "statuses", maxCount: Int = maxPageSize,
         token: String, uid: String?
     ) async throws(WeiboError) -> WeiboTimelinePage {
         let items = extra + (try Self.pageItems(query, count: count, maxCount: maxCount))
         let response = try await read(request("GET", "2/\(endpoint).json", query: items, token: token), endpoint: endpoint, uid: uid)
         var page = try decode(response, endpoint: endpoint) { (body) throws(WeiboDecodingError) in try WeiboDecoder.timeline(from: body, key: key) }
-        // Weibo's answer is a claim: keep only what the query asked for.
+        page.posts = Self.keeping(page.posts, askedFor: query, key: \.sortKey, id: \.id)
+        return page
+    }
+
+    /// What of a page the query asked for, newest first, each once: Weibo's
+    /// answer is a claim, and an id outside the asked range is dropped.
+    static func keeping<Element>(_ elements: [Element], askedFor query: WeiboTimelineQuery, key: (Element) -> Int64, id: (Element) -> String)
+        -> [Element]
+    {
+        var kept = elements
         switch query {
-        case .older(let id): page.posts.removeAll { $0.sortKey >= Int64(id) ?? .max }
-        case .newer(let id): page.posts.removeAll { $0.sortKey <= Int64(id) ?? 0 }
+        case .older(let id): kept.removeAll { key($0) >= Int64(id) ?? .max }
+        case .newer(let id): kept.removeAll { key($0) <= Int64(id) ?? 0 }
         default: break
         }
         var seen = Set<String>()
-        page.posts = page.posts.filter { seen.insert($0.id).inserted }.sorted { $0.sortKey > $1.sortKey }
-        return page
+        return kept.filter { seen.insert(id($0)).inserted }.sorted { key($0) > key($1) }
     }
 }

@@ -19,16 +19,25 @@ public struct WeiboAPI: Sendable {
     /// The longest comment or repost text, in Weibo characters.
     public static let maxTextLength = 140
 
+    /// Where Weibo's reminder API lives (`remind/unread_count`): `https://rm.api.weibo.com`.
+    public static let defaultRemindBase = URL(string: "https://rm.api.weibo.com")!
+
     /// Where the API lives (tests point this at a loopback server).
     public let base: URL
+    /// Where the reminder API lives: a host of its own, which takes the same token.
+    public let remindBase: URL
     /// Sends the requests, with the retry rule and the log.
     public let http: ServiceClient
     /// The end user's address every write reports (`rip`) unless the call gives one.
     public let endUserAddress: WeiboEndUserAddress
 
     /// Creates the API over `http`.
-    public init(base: URL = WeiboAPI.defaultBase, http: ServiceClient, endUserAddress: WeiboEndUserAddress = .thisDevice) {
+    public init(
+        base: URL = WeiboAPI.defaultBase, remindBase: URL = WeiboAPI.defaultRemindBase, http: ServiceClient,
+        endUserAddress: WeiboEndUserAddress = .thisDevice
+    ) {
         self.base = base
+        self.remindBase = remindBase
         self.http = http
         self.endUserAddress = endUserAddress
     }
@@ -37,8 +46,10 @@ public struct WeiboAPI: Sendable {
 
     /// A request to `path` with the token in the `Authorization: OAuth2`
     /// header, so it is in no URL and no log line.
-    func request(_ method: String, _ path: String, query: [(String, String)] = [], form: URLEncodedForm? = nil, token: String?) -> HTTPRequest {
-        let url = base.appending(path: path).appendingQuery(query)
+    func request(
+        _ method: String, _ path: String, on host: URL? = nil, query: [(String, String)] = [], form: URLEncodedForm? = nil, token: String?
+    ) -> HTTPRequest {
+        let url = (host ?? base).appending(path: path).appendingQuery(query)
         var headers: [String: String] = [:]
         if let token { headers["Authorization"] = "OAuth2 \(token)" }
         if form != nil { headers["Content-Type"] = URLEncodedForm.contentType }

@@ -60,7 +60,7 @@ public struct WeiboClient: Sendable {
 
     /// Runs `call` with the account's token, after the rate limits for
     /// `action` had room (and recorded it); a dead-token answer marks the account.
-    private func authorized<Value>(_ uid: String?, _ action: WeiboRateLimits.Action, _ call: (Credential) async throws(WeiboError) -> Value)
+    func authorized<Value>(_ uid: String?, _ action: WeiboRateLimits.Action, _ call: (Credential) async throws(WeiboError) -> Value)
         async throws(WeiboError) -> Value
     {
         let credential = try await accounts.credential(for: uid)

@@ -6,12 +6,21 @@ public enum WeiboTimelineID: Hashable, Sendable {
     case home
     /// One person's own posts (`user_timeline`), by uid.
     case user(String)
+    /// Posts that mention the account (`statuses/mentions`).
+    case mentions
+    /// The comments to, by or mentioning the account (`comments/to_me`, …).
+    case comments(WeiboCommentBox)
+    /// The account's favourites (`favorites`), in the order they were kept.
+    case favourites
 
     /// How the cache stores it.
     var key: String {
         switch self {
         case .home: "home"
         case .user(let uid): "user:\(uid)"
+        case .mentions: "mentions"
+        case .comments(let box): "comments:\(box.rawValue)"
+        case .favourites: "favourites"
         }
     }
 }
@@ -37,13 +46,17 @@ public struct WeiboTimelineGap: Hashable, Sendable {
     public var fillQuery: WeiboTimelineQuery { .older(than: fillFrom) }
 }
 
-/// One row of a cached timeline: a post, or a gap where posts may be missing.
+/// One row of a cached timeline: a post, a gap where posts may be
+/// missing, or the one-line marker of a post a filter hides.
 public enum WeiboTimelineItem: Hashable, Sendable {
     /// A post.
     case post(WeiboPost)
     /// Posts between two cached posts may be missing
     /// (``WeiboTimelineSession/fill(_:)`` loads them).
     case gap(WeiboTimelineGap)
+    /// A post the account's filters hide: a marker in its place, never a
+    /// silent hole (``WeiboFilters``).
+    case filtered(WeiboFilteredItem)
 
     /// The post, when this is one.
     public var post: WeiboPost? {
@@ -71,8 +84,18 @@ public struct CachedWeiboTimeline: Hashable, Sendable {
         self.refreshedAt = refreshedAt
     }
 
-    /// The posts without the gaps.
+    /// The posts without the gaps (and without the posts filters hide).
     public var posts: [WeiboPost] { items.compactMap(\.post) }
+
+    /// The timeline with the posts `filters` hide replaced by markers.
+    public func filtered(by filters: WeiboFilters) -> CachedWeiboTimeline {
+        var filtered = self
+        filtered.items = items.map { item in
+            guard case .post(let post) = item, let match = filters.match(post) else { return item }
+            return .filtered(WeiboFilteredItem(id: post.id, match: match))
+        }
+        return filtered
+    }
 
     /// The gaps, newest first.
     public var gaps: [WeiboTimelineGap] { items.compactMap(\.gap) }

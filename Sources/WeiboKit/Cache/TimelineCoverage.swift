@@ -27,18 +27,24 @@ struct TimelineCoverage: Hashable, Sendable {
 
     /// The range `page`, fetched with `query`, proves complete; `nil` when it proves none.
     static func range(of page: WeiboTimelinePage, fetchedWith query: WeiboTimelineQuery) -> ClosedRange<Int64>? {
-        let oldest = page.posts.map(\.sortKey).min()
+        range(of: page.posts.map(\.sortKey), nextCursor: page.nextCursor, fetchedWith: query)
+    }
+
+    /// The range a page of elements with `keys` (posts or comments, by
+    /// id) and Weibo's `nextCursor` proves complete.
+    static func range(of keys: [Int64], nextCursor: String?, fetchedWith query: WeiboTimelineQuery) -> ClosedRange<Int64>? {
+        let oldest = keys.min()
         let top: Int64
         switch query {
         case .older(let id):
             guard let anchor = Int64(id), anchor > 0 else { return nil }
             top = anchor - 1
         case .latest, .newer, .page:
-            guard let newest = page.posts.map(\.sortKey).max() else { return nil }
+            guard let newest = keys.max() else { return nil }
             top = newest
         }
         var bottom: Int64
-        if let cursor = page.nextCursor.flatMap({ Int64($0) }), cursor >= 0, cursor < top, cursor <= (oldest ?? cursor) {
+        if let cursor = nextCursor.flatMap({ Int64($0) }), cursor >= 0, cursor < top, cursor <= (oldest ?? cursor) {
             bottom = cursor + 1
         } else if let oldest {
             bottom = oldest

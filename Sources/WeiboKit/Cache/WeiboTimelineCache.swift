@@ -45,8 +45,8 @@ public actor WeiboTimelineCache {
 
     /// How many posts a timeline keeps (the newest).
     public let maxPostsPerAccount: Int
-    private let database: SQLiteDatabase
-    private let clock: any ServiceClock
+    let database: SQLiteDatabase
+    let clock: any ServiceClock
 
     private static let schema = [
         """
@@ -80,6 +80,13 @@ public actor WeiboTimelineCache {
         DROP TABLE refreshes;
         ALTER TABLE refreshes2 RENAME TO refreshes;
         """,
+        // Version 3: where the reader stopped, per account and timeline.
+        """
+        CREATE TABLE positions (
+            account TEXT NOT NULL, timeline TEXT NOT NULL, post_id INTEGER NOT NULL, offset REAL NOT NULL, saved_at REAL NOT NULL,
+            PRIMARY KEY (account, timeline)
+        ) WITHOUT ROWID;
+        """,
     ]
 
     /// Opens (creating) the cache at `path`; `:memory:` keeps it in memory.
@@ -108,10 +115,61 @@ public actor WeiboTimelineCache {
     public func merge(_ page: WeiboTimelinePage, fetchedWith query: WeiboTimelineQuery, timeline: WeiboTimelineID = .home, account: String)
         throws(WeiboError)
     {
+        let rows = try encoded(page.posts) { $0.sortKey }
+        let proven = TimelineCoverage.range(of: page.posts.map(\.sortKey), nextCursor: page.nextCursor, fetchedWith: query)
+        try merge(rows, proving: proven, refreshing: !query.isOlder, timeline: timeline, account: account)
+    }
+
+    /// Merges a page of the comments in `box`, by the same rule as posts.
+    public func merge(_ page: WeiboCommentPage, fetchedWith query: WeiboTimelineQuery, box: WeiboCommentBox, account: String) throws(WeiboError) {
+        let rows = try encoded(page.comments) { $0.sortKey }
+        let proven = TimelineCoverage.range(of: page.comments.map(\.sortKey), nextCursor: page.nextCursor, fetchedWith: query)
+        try merge(rows, proving: proven, refreshing: !query.isOlder, timeline: .comments(box), account: account)
+    }
+
+    /// Merges page `number` of the favourites. Weibo pages favourites by
+    /// number, so a page proves only the span from its newest to its
+    /// oldest favourite (by when each was kept); a cached favourite in
+    /// that span that the page no longer holds was dropped (on another
+    /// device, say) and is removed, and so is one newer than page 1's
+    /// newest (everything when page 1 is empty and Weibo says there are
+    /// none). Page 1 marks the list refreshed.
+    public func merge(_ page: WeiboFavouritePage, number: Int, account: String) throws(WeiboError) {
+        let rows = try encoded(page.favourites) { $0.sortKey }
+        let keys = rows.map(\.key)
+        let proven = keys.min().flatMap { low in keys.max().map { low...$0 } }
+        var dropped: ClosedRange<Int64>?
+        if number == 1 {
+            // Keys are 0..<2^62 (WeiboFavourite.sortKey).
+            if let newest = keys.max() {
+                dropped = newest < .max ? (newest + 1)...Int64.max : nil
+            } else if page.totalCount == 0 {
+                dropped = Int64.min...Int64.max
+            }
+        }
+        try merge(
+            rows, proving: proven, refreshing: number == 1, removing: [proven, dropped].compactMap { $0 }, timeline: .favourites, account: account)
+    }
+
+    /// `elements` as rows: each one's key and JSON.
+    private func encoded<Element: Encodable>(_ elements: [Element], key: (Element) -> Int64) throws(WeiboError) -> [(key: Int64, body: [UInt8])] {
+        try storage {
+            let encoder = JSONEncoder()
+            encoder.dateEncodingStrategy = .secondsSince1970
+            return try elements.map { (key($0), Array(try encoder.encode($0))) }
+        }
+    }
+
+    /// Stores `rows` and adds the range they prove, in one transaction;
+    /// cached rows in the `removing` ranges are dropped first (the page
+    /// holds what is there now).
+    private func merge(
+        _ rows: [(key: Int64, body: [UInt8])], proving proven: ClosedRange<Int64>?, refreshing: Bool, removing: [ClosedRange<Int64>] = [],
+        timeline: WeiboTimelineID, account: String
+    ) throws(WeiboError) {
         try storage {
             try database.transaction {
-                if case .older = query {
-                } else {
+                if refreshing {
                     try database.prepare(
                         """
                         INSERT INTO refreshes (account, timeline, refreshed_at) VALUES (?, ?, ?)
@@ -119,18 +177,20 @@ public actor WeiboTimelineCache {
                         """
                     ).bind(.text(account), .text(timeline.key), .real(clock.now.timeIntervalSince1970)).run()
                 }
+                for range in removing {
+                    try database.prepare("DELETE FROM posts WHERE account = ? AND timeline = ? AND id BETWEEN ? AND ?")
+                        .bind(.text(account), .text(timeline.key), .integer(range.lowerBound), .integer(range.upperBound)).run()
+                }
                 let insert = try database.prepare(
                     """
                     INSERT INTO posts (account, timeline, id, body) VALUES (?, ?, ?, ?)
                     ON CONFLICT(account, timeline, id) DO UPDATE SET body = excluded.body
                     """)
-                let encoder = JSONEncoder()
-                encoder.dateEncodingStrategy = .secondsSince1970
-                for post in page.posts {
-                    try insert.bind(.text(account), .text(timeline.key), .integer(post.sortKey), .blob(Array(try encoder.encode(post)))).run()
+                for row in rows {
+                    try insert.bind(.text(account), .text(timeline.key), .integer(row.key), .blob(row.body)).run()
                 }
                 var coverage = try loadCoverage(account: account, timeline: timeline)
-                if let range = TimelineCoverage.range(of: page, fetchedWith: query) { coverage.add(range) }
+                if let proven { coverage.add(proven) }
                 try trim(account: account, timeline: timeline, coverage: &coverage)
                 try saveCoverage(coverage, account: account, timeline: timeline)
             }
@@ -138,29 +198,87 @@ public actor WeiboTimelineCache {
     }
 
     /// The cached `timeline` of `account`, newest first, with its gaps, at
-    /// most `limit` posts.
+    /// most `limit` posts. For ``WeiboTimelineID/favourites`` the posts
+    /// come in the order they were kept.
     public func timeline(_ timeline: WeiboTimelineID = .home, account: String, limit: Int = .max) throws(WeiboError) -> CachedWeiboTimeline {
+        let rows: [Row<WeiboPost>]
+        let refreshedAt: Date?
+        if timeline == .favourites {
+            let favourites = try self.rows(WeiboFavourite.self, timeline: timeline, account: account, limit: limit, id: \.id)
+            rows = favourites.rows.map { $0.map(\.post) }
+            refreshedAt = favourites.refreshedAt
+        } else {
+            (rows, refreshedAt) = try self.rows(WeiboPost.self, timeline: timeline, account: account, limit: limit, id: \.id)
+        }
+        return CachedWeiboTimeline(
+            items: rows.map { row in
+                switch row {
+                case .element(let post): .post(post.keepingWebURLs)
+                case .gap(let gap): .gap(gap)
+                }
+            }, refreshedAt: refreshedAt)
+    }
+
+    /// The cached comments in `box`, newest first, with their gaps, at most `limit`.
+    public func comments(_ box: WeiboCommentBox, account: String, limit: Int = .max) throws(WeiboError) -> CachedWeiboComments {
+        let (rows, refreshedAt) = try self.rows(WeiboComment.self, timeline: .comments(box), account: account, limit: limit, id: \.id)
+        return CachedWeiboComments(
+            items: rows.map { row in
+                switch row {
+                case .element(let comment): .comment(comment)
+                case .gap(let gap): .gap(gap)
+                }
+            }, refreshedAt: refreshedAt)
+    }
+
+    /// A decoded row of a cached list.
+    enum Row<Element> {
+        case element(Element)
+        case gap(WeiboTimelineGap)
+
+        func map<Other>(_ transform: (Element) -> Other) -> Row<Other> {
+            switch self {
+            case .element(let element): .element(transform(element))
+            case .gap(let gap): .gap(gap)
+            }
+        }
+    }
+
+    /// The rows of `timeline`, newest first, with a gap between two
+    /// neighbours no proven range spans; a gap names the elements' ids
+    /// (`id`) and resumes from the keys.
+    private func rows<Element: Decodable>(
+        _ type: Element.Type, timeline: WeiboTimelineID, account: String, limit: Int, id: (Element) -> String
+    ) throws(WeiboError) -> (rows: [Row<Element>], refreshedAt: Date?) {
         try storage {
             let decoder = JSONDecoder()
             decoder.dateDecodingStrategy = .secondsSince1970
             let coverage = try loadCoverage(account: account, timeline: timeline)
             let statement = try database.prepare("SELECT id, body FROM posts WHERE account = ? AND timeline = ? ORDER BY id DESC LIMIT ?")
                 .bind(.text(account), .text(timeline.key), .integer(Int64(min(limit, Int(Int64.max)))))
-            var items: [WeiboTimelineItem] = []
-            var above: Int64?
+            var rows: [Row<Element>] = []
+            var above: (key: Int64, id: String)?
             while try statement.step() {
-                let id = statement.int64(0)
-                if let above, !coverage.isComplete(between: above, and: id) {
-                    items.append(.gap(WeiboTimelineGap(newerThan: String(above), olderThan: String(id), fillFrom: String(coverage.resumePoint(below: above)))))
+                let key = statement.int64(0)
+                let element = try decoder.decode(Element.self, from: Data(statement.blob(1)))
+                if let above, !coverage.isComplete(between: above.key, and: key) {
+                    rows.append(.gap(WeiboTimelineGap(newerThan: above.id, olderThan: id(element), fillFrom: String(coverage.resumePoint(below: above.key)))))
                 }
-                items.append(.post(try decoder.decode(WeiboPost.self, from: Data(statement.blob(1))).keepingWebURLs))
-                above = id
+                rows.append(.element(element))
+                above = (key, id(element))
             }
             let refreshed = try database.prepare("SELECT refreshed_at FROM refreshes WHERE account = ? AND timeline = ?")
                 .bind(.text(account), .text(timeline.key))
             let refreshedAt = try refreshed.step() ? Date(timeIntervalSince1970: refreshed.double(0)) : nil
-            return CachedWeiboTimeline(items: items, refreshedAt: refreshedAt)
+            return (rows, refreshedAt)
         }
+    }
+
+    /// How many favourites are cached from the newest down to the first gap:
+    /// the favourites page that holds the next one is the one after them.
+    func favouritesAboveFirstGap(account: String) throws(WeiboError) -> Int {
+        let outline = try outline(.favourites, account: account)
+        return outline.firstIndex { $0.gap != nil }.map { $0 + 1 } ?? outline.count
     }
 
     /// The ids of the cached posts, newest first, each with the gap below
@@ -203,7 +321,7 @@ public actor WeiboTimelineCache {
     /// Forgets everything cached for `account` (on sign-out).
     public func removeAll(account: String) throws(WeiboError) {
         try storage {
-            for table in ["posts", "refreshes", "coverage"] {
+            for table in ["posts", "refreshes", "coverage", "positions"] {
                 try database.prepare("DELETE FROM \(table) WHERE account = ?").bind(.text(account)).run()
             }
         }
@@ -249,7 +367,7 @@ public actor WeiboTimelineCache {
     }
 
     /// Runs `body`, turning SQLite and coding failures into ``WeiboError/storage(_:)``.
-    private func storage<Value>(_ body: () throws -> Value) throws(WeiboError) -> Value {
+    func storage<Value>(_ body: () throws -> Value) throws(WeiboError) -> Value {
         do {
             return try body()
         } catch let error as WeiboError {

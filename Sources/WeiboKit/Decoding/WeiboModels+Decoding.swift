@@ -69,8 +69,22 @@ extension WeiboComment {
             createdAt: try object["created_at"].date(),
             user: try WeiboUser(object["user"]),
             postID: status.isMissing ? nil : try status.identifier(in: try status.object()),
-            replyToID: reply.isMissing ? nil : try reply.identifier(in: try reply.object())
+            replyToID: reply.isMissing ? nil : try reply.identifier(in: try reply.object()),
+            // The post is context: one that cannot be read does not cost the comment.
+            post: status.isMissing ? nil : try? WeiboPost(status)
         )
+    }
+}
+
+extension WeiboFavourite {
+    /// Reads a favourite object: `{"status": {...}, "tags": [{"id", "tag"}], "favorited_time": "…"}`.
+    init(_ field: WeiboField) throws(WeiboDecodingError) {
+        let object = try field.object()
+        var tags: [String] = []
+        for tag in try object["tags"].optionalArray() {
+            if let name = try? tag.object()["tag"].string(), !name.isEmpty { tags.append(name) }
+        }
+        self.init(post: try WeiboPost(object["status"]), favouritedAt: try object["favorited_time"].date(), tags: tags)
     }
 }
 
@@ -131,9 +145,40 @@ public enum WeiboDecoder {
                 skipped.append(error)
             }
         }
+        let cursor = (try? object["next_cursor"].digits()).flatMap { $0 == "0" ? nil : $0 }
         return WeiboCommentPage(
-            comments: comments, totalCount: try object["total_number"].int(default: comments.count),
-            hasMore: ((try? object["next_cursor"].digits()) ?? "0") != "0", skipped: skipped)
+            comments: comments, totalCount: try object["total_number"].int(default: comments.count), hasMore: cursor != nil, skipped: skipped,
+            nextCursor: cursor)
+    }
+
+    /// A page of `favorites` (`{"favorites": [{"status", "tags",
+    /// "favorited_time"}], "total_number"}`); a favourite that cannot be
+    /// read is skipped and reported.
+    public static func favourites(from body: [UInt8]) throws(WeiboDecodingError) -> WeiboFavouritePage {
+        let object = try json(body).object()
+        var page = WeiboFavouritePage(favourites: [], totalCount: 0)
+        for field in try object["favorites"].array() {
+            do {
+                page.favourites.append(try WeiboFavourite(field))
+            } catch {
+                page.skipped.append(error)
+            }
+        }
+        page.totalCount = max(0, try object["total_number"].int(default: page.favourites.count))
+        return page
+    }
+
+    /// One favourite (`favorites/create`, `favorites/destroy`).
+    public static func favourite(from body: [UInt8]) throws(WeiboDecodingError) -> WeiboFavourite { try WeiboFavourite(json(body)) }
+
+    /// The counts of `remind/unread_count`.
+    public static func unreadCounts(from body: [UInt8]) throws(WeiboDecodingError) -> WeiboUnreadCounts {
+        let object = try json(body).object()
+        // Counts are claims: a negative one reads as none.
+        func count(_ key: String) throws(WeiboDecodingError) -> Int { max(0, try object[key].int(default: 0)) }
+        return WeiboUnreadCounts(
+            newPosts: try count("status"), newFans: try count("follower"), comments: try count("cmt"), mentionPosts: try count("mention_status"),
+            mentionComments: try count("mention_cmt"), directMessages: try count("dm"))
     }
 
     /// A page of `friendships/friends` or `friendships/followers`

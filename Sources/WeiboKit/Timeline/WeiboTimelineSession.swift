@@ -36,9 +36,11 @@ public actor WeiboTimelineSession {
     /// then drops them): past that, the timeline stays as it was.
     public static let maxEmptyPagesFollowed = 3
 
-    /// Creates a session. Pages hold at least 2 posts: with one, a page of
-    /// a post hidden from the app would prove nothing and paging could not
-    /// move on.
+    /// Creates a session for the home timeline, a person's posts, the
+    /// posts that mention the account or its favourites (comments have
+    /// ``WeiboCommentsSession``). Pages hold at least 2 posts: with one, a
+    /// page of a post hidden from the app would prove nothing and paging
+    /// could not move on.
     public init(client: WeiboClient, cache: WeiboTimelineCache, account: String? = nil, timeline: WeiboTimelineID = .home, pageSize: Int = 50) {
         let size = min(max(pageSize, 2), WeiboAPI.maxPageSize)
         self.init(
@@ -51,6 +53,9 @@ public actor WeiboTimelineSession {
                 switch timeline {
                 case .home: try await client.homeTimeline(query, count: count, account: uid)
                 case .user(let person): try await client.userTimeline(of: .id(person), query, count: count, account: uid)
+                case .mentions: try await client.mentions(query, count: count, account: uid)
+                case .comments: throw .invalidArgument("comments are read with a WeiboCommentsSession")
+                case .favourites: throw .invalidArgument("favourites are paged by number")
                 }
             })
     }
@@ -85,6 +90,7 @@ public actor WeiboTimelineSession {
     /// reached, answers the cache with the failure; other errors are thrown.
     public func refresh() async throws(WeiboError) -> WeiboTimelineSnapshot {
         let uid = try await uid()
+        if timeline == .favourites { return try await fetchFavourites(page: 1, uid: uid) }
         var snapshot = try await fetch(.latest, uid: uid)
         var followed = 0
         while snapshot.failure == nil, snapshot.page?.posts.isEmpty == true, let next = snapshot.page?.nextQuery, followed < Self.maxEmptyPagesFollowed {
@@ -99,6 +105,7 @@ public actor WeiboTimelineSession {
     /// nothing more): extends the timeline downwards.
     public func loadOlder(than id: String? = nil) async throws(WeiboError) -> WeiboTimelineSnapshot {
         let uid = try await uid()
+        if timeline == .favourites { return try await loadOlderFavourites(uid: uid) }
         let query: WeiboTimelineQuery
         if let id {
             query = .older(than: id)
@@ -111,7 +118,56 @@ public actor WeiboTimelineSession {
     /// Loads the next page of `gap`, from its top: a gap that needs more
     /// than one page stays, smaller, until it is filled.
     public func fill(_ gap: WeiboTimelineGap) async throws(WeiboError) -> WeiboTimelineSnapshot {
-        try await fetch(gap.fillQuery, uid: try await uid())
+        let uid = try await uid()
+        // Favourites have no id paging: the pages below the top run are loaded again until they meet it.
+        if timeline == .favourites { return try await loadOlderFavourites(uid: uid) }
+        return try await fetch(gap.fillQuery, uid: uid)
+    }
+
+    /// Loads the favourites page that should hold both the oldest
+    /// favourite of the unbroken run from the top and the one after it, so
+    /// the two pages overlap; when favourites dropped above moved it to an
+    /// earlier page (the page holds nothing as new as it), the page
+    /// before, up to ``maxEmptyPagesFollowed`` times.
+    private func loadOlderFavourites(uid: String) async throws(WeiboError) -> WeiboTimelineSnapshot {
+        let run = try await cache.favouritesAboveFirstGap(account: uid)
+        guard run > 0 else { return try await fetchFavourites(page: 1, uid: uid) }
+        let oldestKey = try await cache.outline(.favourites, account: uid)[run - 1].id
+        let count = Self.overlappingCount(run: run, preferred: min(pageSize, WeiboAPI.maxFavouritesPageSize))
+        var number = (run - 1) / count + 1
+        var snapshot: WeiboTimelineSnapshot
+        var tries = 0
+        repeat {
+            snapshot = try await fetchFavourites(page: number, count: count, uid: uid)
+            tries += 1
+            let reached = snapshot.favouriteKeys.contains { $0 >= oldestKey }
+            guard snapshot.failure == nil, !reached, number > 1, tries <= Self.maxEmptyPagesFollowed else { break }
+            number -= 1
+        } while true
+        return snapshot
+    }
+
+    /// A page size near `preferred` for which the favourite at index
+    /// `run - 1` and the one after it fall on one page.
+    static func overlappingCount(run: Int, preferred: Int) -> Int {
+        let preferred = min(max(preferred, 2), WeiboAPI.maxFavouritesPageSize)
+        for count in stride(from: preferred, through: 2, by: -1) where run % count != 0 { return count }
+        for count in (preferred + 1)...WeiboAPI.maxFavouritesPageSize where run % count != 0 { return count }
+        // A run every size from 2 to 50 divides (over 10^21 favourites): no page overlaps; a gap row says so.
+        return preferred
+    }
+
+    private func fetchFavourites(page number: Int, count: Int? = nil, uid: String) async throws(WeiboError) -> WeiboTimelineSnapshot {
+        do {
+            let page = try await client.favourites(page: number, count: count ?? min(pageSize, WeiboAPI.maxFavouritesPageSize), account: uid)
+            try await cache.merge(page, number: number, account: uid)
+            var snapshot = WeiboTimelineSnapshot(timeline: try await cache.timeline(.favourites, account: uid), failure: nil, skipped: page.skipped)
+            snapshot.page = WeiboTimelinePage(posts: page.favourites.map(\.post), skipped: page.skipped, totalCount: page.totalCount)
+            snapshot.favouriteKeys = page.favourites.map(\.sortKey)
+            return snapshot
+        } catch  where error.isNetworkFailure {
+            return WeiboTimelineSnapshot(timeline: try await cache.timeline(.favourites, account: uid), failure: error)
+        }
     }
 
     private func fetch(_ query: WeiboTimelineQuery, uid: String) async throws(WeiboError) -> WeiboTimelineSnapshot {
@@ -171,6 +227,8 @@ public struct WeiboTimelineSnapshot: Hashable, Sendable {
     public var skipped: [WeiboDecodingError]
     /// The page just fetched (`nil` from the cache alone).
     public var page: WeiboTimelinePage?
+    /// The cache keys of the favourites just fetched.
+    var favouriteKeys: [Int64] = []
 
     /// Creates a snapshot.
     public init(timeline: CachedWeiboTimeline, failure: WeiboError?, skipped: [WeiboDecodingError] = []) {

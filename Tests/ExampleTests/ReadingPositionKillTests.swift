@@ -1,0 +1,78 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The reading position against a real SIGKILL: a `store-tool` scrolls
+/// (saving a random position of a cached timeline, again and again) and
+/// is killed at a random moment; the next process restores what was last
+/// saved, on the same post.
+@Suite("Weibo reading position survives SIGKILL", .serialized)
+struct ReadingPositionKillTests {
+    @Test("100 random runs of scroll, kill, relaunch: the position restored is the last saved one (or the one being saved), on its post")
+    func survivesKill() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("positions-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let database = folder + "/timeline.sqlite"
+        var generator = SeededGenerator(seed: 20_261_205)
+        var failures: [String] = []
+        for run in 0..<100 {
+            let saves = Int.random(in: 1...12, using: &generator)
+            let (saved, saving, reason) = try await offPool { () throws -> (String?, String?, Process.TerminationReason) in
+                let process = Process()
+                process.executableURL = ExampleProcess.executable("store-tool")
+                process.arguments = ["positions", database, String(run)]
+                process.environment = ExampleProcess.sanitizerEnvironment
+                let output = Pipe()
+                process.standardOutput = output
+                process.standardError = FileHandle.nullDevice
+                try process.run()
+                var seen = 0
+                var pending = ""
+                var lastSaved: String?
+                var inFlight: String?
+                while seen < saves {
+                    let chunk = output.fileHandleForReading.availableData
+                    if chunk.isEmpty { break }
+                    pending += String(decoding: chunk, as: UTF8.self)
+                    while seen < saves, let newline = pending.firstIndex(of: "\n") {
+                        let line = String(pending[..<newline])
+                        pending = String(pending[pending.index(after: newline)...])
+                        if line.hasPrefix("saving ") { inFlight = String(line.dropFirst(7)) }
+                        if line.hasPrefix("saved ") {
+                            lastSaved = String(line.dropFirst(6))
+                            inFlight = nil
+                            seen += 1
+                        }
+                    }
+                }
+                // The kill lands in the middle of a later save (or between two).
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+                // What the process said it was saving after the last "saved" line it printed.
+                pending += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                for line in pending.split(separator: "\n") {
+                    if line.hasPrefix("saving ") { inFlight = String(line.dropFirst(7)) }
+                    if line.hasPrefix("saved ") {
+                        lastSaved = String(line.dropFirst(6))
+                        inFlight = nil
+                    }
+                }
+                return (lastSaved, inFlight, process.terminationReason)
+            }
+            guard reason == .uncaughtSignal, let saved else {
+                failures.append("run \(run): the process ended on its own (\(reason)) or saved nothing")
+                continue
+            }
+            let restored = try await ExampleProcess.run("store-tool", ["position", database])
+            let line = restored.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+            let allowed = [saved, saving].compactMap { $0.map { "\($0) exact" } }
+            if !allowed.contains(line) { failures.append("run \(run): restored \(line), expected one of \(allowed)") }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(5))")
+    }
+}

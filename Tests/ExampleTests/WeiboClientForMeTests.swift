@@ -1,0 +1,116 @@
+import FakeWeibo
+import Foundation
+import Testing
+
+/// weibo-client's mentions, comment lists, favourites, unread counts,
+/// filters and reading position, against the fake.
+@Suite("weibo-client: what is addressed to me")
+struct WeiboClientForMeTests {
+    typealias Run = WeiboClientCommandTests.Run
+
+    static func json(_ text: String) throws -> [[String: Any]] {
+        try #require(try WeiboClientCommandTests.json(text) as? [[String: Any]])
+    }
+
+    @Test("mentions, comments --to-me/--by-me/--mentions, favourites, fav and unfav, unread; --json for each")
+    func lists() async throws {
+        let run = try Run()
+        #expect(try await run(["login", "--code", run.fake.issueCode(for: "1750000001")]).status == 0)
+        let mentions = run.fake.addPosts(3, by: "1750000002", text: "嗨 @小明")
+        let mine = run.fake.addPosts(1, by: "1750000001", text: "我的微博")[0]
+        let toMe = try #require(run.fake.addComment(on: mine, by: "1750000002", text: "好看\u{1B}[31m"))
+        let mentioning = try #require(run.fake.addComment(on: mentions[0], by: "1750000003", text: "@小明 你看"))
+        var result = try await run(["unread", "--json", "--remind-base", run.fake.remindBase.absoluteString])
+        #expect(result.status == 0, "\(result.standardError)")
+        let counts = try #require(try WeiboClientCommandTests.json(result.standardOutput) as? [String: Int])
+        #expect(counts["mentionPosts"] == 3 && counts["comments"] == 1 && counts["mentionComments"] == 1)
+        result = try await run(["mentions", "--json"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try Self.json(result.standardOutput).map { $0["id"] as? String } == mentions.reversed())
+        result = try await run(["comments", "--to-me"])
+        #expect(result.status == 0 && result.standardOutput.contains("\(toMe)  @Alice: 好看"))
+        #expect(!result.standardOutput.contains("\u{1B}"), "a comment's escape sequence is not printed")
+        #expect(result.standardOutput.contains("on \(mine) @小明: 我的微博"))
+        result = try await run(["comments", "--mentions", "--json"])
+        #expect(try Self.json(result.standardOutput).map { $0["id"] as? String } == [mentioning])
+        result = try await run(["comments", "--by-me", "--json"])
+        #expect(try Self.json(result.standardOutput).isEmpty)
+        // Read: the counts reset.
+        result = try await run(["unread", "--remind-base", run.fake.remindBase.absoluteString])
+        #expect(result.standardOutput.contains("mentions 0 · comments 0"))
+        // Favourites.
+        #expect(try await run(["fav", mentions[1]]).standardOutput.contains("kept \(mentions[1])"))
+        #expect(try await run(["fav", mine]).status == 0)
+        result = try await run(["fav", mine])
+        #expect(result.status == 1 && result.standardError.contains("20704"))
+        result = try await run(["favourites", "--json"])
+        #expect(try Self.json(result.standardOutput).map { $0["id"] as? String } == [mine, mentions[1]])
+        #expect(try await run(["unfav", mine]).standardOutput.contains("dropped \(mine)"))
+        result = try await run(["favourites", "--json"])
+        #expect(try Self.json(result.standardOutput).map { $0["id"] as? String } == [mentions[1]])
+        // Offline, from the cache.
+        run.fake.stop()
+        result = try await run(["mentions", "--offline", "--json"])
+        #expect(result.status == 0 && result.standardError.contains("showing 3 cached posts"))
+        #expect(try await run(["comments", "--to-me", "--offline"]).standardOutput.contains(toMe))
+        // Arguments that do not go together.
+        #expect(try await run(["comments", "1", "--to-me"]).status != 0)
+        #expect(try await run(["mentions", "--whole-word"]).status != 0)
+        #expect(try await run(["favourites", "--fill", "1"]).status != 0)
+    }
+
+    @Test("mute and unmute: words (Chinese and whole words), people, reposts; filtered posts leave a line, in every list")
+    func filters() async throws {
+        let run = try Run()
+        #expect(try await run(["login", "--code", run.fake.issueCode(for: "1750000001")]).status == 0)
+        let spoiler = run.fake.addPosts(1, by: "1750000002", text: "今天剧透了结局")[0]
+        let cat = run.fake.addPosts(1, by: "1750000002", text: "concatenate strings")[0]
+        let plain = run.fake.addPosts(1, by: "1750000003", text: "新闻")[0]
+        let repost = try #require(run.fake.addRepost(of: plain, by: "1750000002"))
+        let mention = run.fake.addPosts(1, by: "1750000003", text: "@小明 剧透预警")[0]
+        #expect(try await run(["mute", "剧透"]).standardOutput.contains("word 剧透"))
+        #expect(try await run(["mute", "cat", "--whole-word"]).standardOutput.contains("word cat (whole word)"))
+        #expect(try await run(["mute", "--reposts", "1750000002"]).standardOutput.contains("reposts by 1750000002"))
+        var result = try await run(["timeline", "--json"])
+        let rows = try Self.json(result.standardOutput)
+        let filtered = rows.compactMap { $0["filtered"] as? [String: String] }
+        #expect(Set(filtered.map { $0["id"] ?? "" }) == [spoiler, repost, mention], "the mention is in the home timeline too")
+        #expect(filtered.first { $0["id"] == spoiler }?["reason"] == "filtered: word “剧透”")
+        #expect(rows.compactMap { $0["id"] as? String }.contains(cat), "whole word: not inside concatenate")
+        result = try await run(["timeline", "--top"])
+        #expect(result.standardOutput.contains("⊘ \(spoiler)  filtered: word “剧透”"))
+        #expect(!result.standardOutput.contains("今天剧透了结局"))
+        result = try await run(["mentions", "--json"])
+        #expect(try Self.json(result.standardOutput).compactMap { $0["filtered"] as? [String: String] }.map { $0["id"] } == [mention])
+        #expect(try await run(["mute", "--user", "@新浪新闻"]).standardOutput.contains("user 1750000003"))
+        result = try await run(["mute", "--json"])
+        let listed = try #require(try WeiboClientCommandTests.json(result.standardOutput) as? [String: Any])
+        #expect((listed["users"] as? [String]) == ["1750000003"] && (listed["reposters"] as? [String]) == ["1750000002"])
+        #expect(try await run(["unmute", "剧透"]).status == 0)
+        #expect(try await run(["unmute", "--user", "1750000003"]).status == 0)
+        #expect(try await run(["unmute", "--reposts", "1750000002"]).status == 0)
+        result = try await run(["timeline", "--top", "--json"])
+        #expect(try Self.json(result.standardOutput).allSatisfy { $0["filtered"] == nil })
+        #expect(try await run(["unmute"]).status != 0)
+    }
+
+    @Test("the timeline starts where reading stopped, under an \"N newer posts\" line; --top from the newest; read saves a position")
+    func readingPosition() async throws {
+        let run = try Run()
+        #expect(try await run(["login", "--code", run.fake.issueCode(for: "1750000001")]).status == 0)
+        let first = run.fake.addPosts(5)
+        var result = try await run(["timeline", "--count", "3", "--json"])
+        #expect(try Self.json(result.standardOutput).map { $0["id"] as? String } == first.suffix(3).reversed())
+        let newer = run.fake.addPosts(4)
+        result = try await run(["timeline", "--count", "5"])
+        #expect(result.standardOutput.hasPrefix("4 newer posts above (weibo-client timeline --top)"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains(first[4]) && !result.standardOutput.contains(newer[3]))
+        result = try await run(["timeline", "--count", "3", "--top", "--json"])
+        #expect(try Self.json(result.standardOutput).map { $0["id"] as? String } == newer.suffix(3).reversed())
+        #expect(try await run(["read", first[3], "--offset", "12"]).standardOutput.contains("from post \(first[3])"))
+        result = try await run(["timeline", "--count", "2", "--json"])
+        #expect(result.standardError.contains("5 newer posts above"), "\(result.standardError)")
+        #expect(try Self.json(result.standardOutput).map { $0["id"] as? String } == [first[3], first[2]])
+        #expect(try await run(["read", "12ab"]).status != 0)
+    }
+}
