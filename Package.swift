@@ -33,6 +33,7 @@ let package = Package(
         .library(name: "WeChatAppShareTesting", targets: ["WeChatAppShareTesting"]),
         .library(name: "QQShare", targets: ["QQShare"]),
         .library(name: "QQShareTesting", targets: ["QQShareTesting"]),
+        .library(name: "DesktopNotifications", targets: ["DesktopNotifications"]),
         .executable(name: "photo-fit", targets: ["photo-fit"]),
         .executable(name: "photo-album", targets: ["photo-album"]),
         .executable(name: "photo-share", targets: ["photo-share"]),
@@ -119,6 +120,12 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // libdbus for desktop notifications (org.freedesktop.Notifications on the session bus).
+        .systemLibrary(
+            name: "CDBus",
+            pkgConfig: "dbus-1",
+            providers: [.apt(["libdbus-1-dev"])]
+        ),
         .systemLibrary(
             name: "CSQLite",
             pkgConfig: "sqlite3",
@@ -156,6 +163,7 @@ let package = Package(
         // The sixel writer: its palette, nearest colours and bands.
         .target(name: "CSixelWriter"),
         // Xlib's error handler (one filter for SDL's stale wakeups); Debian: libx11-dev.
+        .target(name: "CDBusShim", dependencies: ["CDBus"]),
         .target(name: "CX11Shim", linkerSettings: [.linkedLibrary("X11", .when(platforms: [.linux])), .linkedLibrary("pthread")]),
         .target(
             name: "CPNGShim",
@@ -240,6 +248,12 @@ let package = Package(
         // the service client with its at-most-once publish rule, credentials
         // and their stores, rate limits, the clock, network monitoring,
         // JSON, forms, multipart, redacting logs.
+        // Desktop notifications over D-Bus (org.freedesktop.Notifications).
+        .target(
+            name: "DesktopNotifications",
+            dependencies: ["Execution", "SystemSupport", .target(name: "CDBusShim", condition: .when(platforms: [.linux]))],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "ServiceKit",
             dependencies: ["SystemSupport", "Execution", "CCurl", .target(name: "CNetlink", condition: .when(platforms: [.linux]))],
@@ -359,7 +373,7 @@ let package = Package(
             name: "weibo-client",
             dependencies: [
                 "WeiboKit", "WeiboShare", "ShareKit", "ServiceKit", "ImageCodecs", "ImageLoading", "PhotoBrowser", "PhotoViewer", "ExampleSupport",
-                "ExampleViewing",
+                "ExampleViewing", "DesktopNotifications", "Execution",
             ],
             path: "Examples/weibo-client",
             swiftSettings: swiftSettings
@@ -502,7 +516,7 @@ let package = Package(
                 "ImageCodecs", "PhotoAlbum", "PhotoBrowser", "PhotoViewer", "ShareKit", "ServiceKit", "ShareKitTesting", "ServiceKitTesting", "WeiboKit",
                 "WeiboShare",
                 "WeChatShare", "WeChatAppShare", "WeChatAppShareTesting", "SystemSupport", "TestSupport", "ImageLoading", "VideoCodecs", "ImageCore",
-                "QQShare", "QQShareTesting",
+                "QQShare", "QQShareTesting", "DesktopNotifications",
             ],
             swiftSettings: swiftSettings
         ),
@@ -516,7 +530,7 @@ let package = Package(
             dependencies: [
                 "WeiboKit", "WeiboShare", "WeChatShare", "WeChatAppShare", "WeChatAppShareTesting", "ShareKit", "ServiceKit", "ShareKitTesting",
                 "ServiceKitTesting", "QQShare", "QQShareTesting", "ImageCore",
-                "ImageCodecs", "TestSupport",
+                "ImageCodecs", "TestSupport", "FakeWeibo",
             ],
             swiftSettings: swiftSettings
         ),
@@ -537,7 +551,8 @@ let package = Package(
             dependencies: [
                 "photo-fit", "photo-album", "photo-share", "photo-browser", "weibo-client", "photodeck-fuzz", "netwatch", "store-tool", "FakeWeibo",
                 "ImageCodecs", "PhotoBrowser", "PhotoViewer", "ShareKit", "ServiceKit", "ShareKitTesting", "ServiceKitTesting", "TestSupport",
-                "SystemSupport", "SQLiteSupport", "ExampleSupport", "pool-stall-probe", "x11-error-probe", "ExampleViewing", "ImageLoading", "VideoCodecs", "CFFmpeg",
+                "SystemSupport", "SQLiteSupport", "ExampleSupport", "pool-stall-probe", "x11-error-probe", "ExampleViewing", "ImageLoading", "VideoCodecs",
+                "CFFmpeg", "DesktopNotifications",
             ],
             swiftSettings: swiftSettings
         ),

@@ -38,6 +38,22 @@ struct Arguments {
                                          (everyone's, or one person's), in every list, leaving a
                                          "filtered: …" line; no arguments: list what is muted
           unmute WORD | --user UID | --reposts [UID]
+          drafts [--json]                your drafts: text, target, pictures, state, scheduled time and,
+                                         for one waiting in the outbox, why it waits
+          drafts new TEXT [--picture FILE]... [--comment-on ID | --repost-of ID]
+                                         a draft (saved at once); prints its ID
+          drafts edit ID TEXT            replace its text (a scheduled draft is taken back first)
+          drafts send ID                 send it now through the outbox (at most once; exit 3 when the
+                                         outcome is unknown; a full rate window makes it wait, saying why)
+          drafts schedule ID TIME        send it at TIME (ISO 8601, or +30s, +10m, +2h) from whichever
+                                         process runs watch
+          drafts unschedule ID | drafts delete ID
+          watch [--interval SECONDS] [--no-notify] [--once] [--json]
+                                         polls the unread counts (default every 3600 s: Weibo allows 100
+                                         requests a day) and prints each new mention and comment once,
+                                         never again after a restart; sends a desktop notification for
+                                         each (D-Bus, org.freedesktop.Notifications) unless --no-notify;
+                                         sends scheduled drafts at their time; --json: one object a line
           show ID [--count N] [--pictures | --no-pictures] [--json]
                                          a post's page: the post, its newest comments and reposts; then its
                                          pictures, large, in the viewer (a window, else the terminal) when
@@ -114,6 +130,53 @@ struct Arguments {
         case unread
         case mute(MuteTarget?)
         case unmute(MuteTarget)
+        case drafts(DraftCommand)
+        case watch(interval: Int, notify: Bool, once: Bool)
+    }
+
+    /// A `drafts` subcommand.
+    enum DraftCommand: Equatable {
+        case list
+        case new(String, pictures: [String], target: WeiboDraft.Target)
+        case edit(String, String)
+        case send(String)
+        case schedule(String, Date)
+        case unschedule(String)
+        case delete(String)
+    }
+
+    /// The `drafts` subcommand in `words` (after `drafts`).
+    static func draftCommand(_ words: [String], pictures: [String], target: WeiboDraft.Target) throws(CLIError) -> DraftCommand {
+        guard let verb = words.first else { return .list }
+        let rest = Array(words.dropFirst())
+        if verb != "new", !pictures.isEmpty || target != .post { throw CLIError("--picture, --comment-on and --repost-of go with drafts new") }
+        switch (verb, rest.count) {
+        case ("new", 1): return .new(rest[0], pictures: pictures, target: target)
+        case ("edit", 2): return .edit(rest[0], rest[1])
+        case ("send", 1): return .send(rest[0])
+        case ("schedule", 2): return .schedule(rest[0], try time(rest[1]))
+        case ("unschedule", 1): return .unschedule(rest[0])
+        case ("delete", 1): return .delete(rest[0])
+        default: throw CLIError("drafts takes new TEXT, edit ID TEXT, send ID, schedule ID TIME, unschedule ID or delete ID")
+        }
+    }
+
+    /// A time: ISO 8601 (`2026-12-05T20:00:00Z`, `2026-12-05T20:00:00+08:00`) or `+N` seconds, `+Nm`, `+Nh` from now.
+    static func time(_ text: String, now: Date = Date()) throws(CLIError) -> Date {
+        if text.hasPrefix("+") {
+            let body = text.dropFirst()
+            let unit: Double = body.hasSuffix("h") ? 3_600 : body.hasSuffix("m") ? 60 : 1
+            let digits = body.last.map { $0.isLetter } == true ? body.dropLast() : body
+            guard let amount = Int(digits), (0...31_536_000).contains(amount), !(body.last?.isLetter == true && !"smh".contains(body.last!)) else {
+                throw CLIError("a relative time is +N, +Ns, +Nm or +Nh, up to a year")
+            }
+            return now.addingTimeInterval(Double(amount) * unit)
+        }
+        let fractional = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+        guard let date = (try? Date(text, strategy: .iso8601)) ?? (try? fractional.parse(text)) else {
+            throw CLIError("\(text.oneLine) is not a time like 2026-12-05T20:00:00+08:00 or +10m")
+        }
+        return date
     }
 
     var command: Command
@@ -146,6 +209,10 @@ struct Arguments {
         var muteUser: String?
         var muteReposts = false
         var offset = 0.0
+        var pictureFiles: [String] = []
+        var draftTarget = WeiboDraft.Target.post
+        var interval = 3_600
+        var notify = true
         while let argument = iterator.next() {
             switch argument {
             case "-h", "--help": throw CLIError(Self.usage, isUsage: true)
@@ -173,6 +240,16 @@ struct Arguments {
             case "--user": muteUser = try iterator.value(for: argument)
             case "--reposts": muteReposts = true
             case "--top": fromTop = true
+            case "--picture": pictureFiles.append(try iterator.value(for: argument))
+            case "--comment-on", "--repost-of":
+                let id = try iterator.value(for: argument)
+                guard !id.isEmpty, id.utf8.count <= 20, id.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
+                    throw CLIError("\(argument) needs a post ID (digits)")
+                }
+                guard draftTarget == .post else { throw CLIError("give one of --comment-on and --repost-of") }
+                draftTarget = argument == "--comment-on" ? .comment(on: id) : .repost(of: id)
+            case "--interval": interval = try iterator.number(for: argument, in: 1...86_400)
+            case "--no-notify": notify = false
             case "--offset": offset = Double(try iterator.number(for: argument, in: 0...1_000_000))
             case "--store": store = try iterator.value(for: argument)
             case "--rip": endUserIP = try iterator.value(for: argument)
@@ -230,6 +307,8 @@ struct Arguments {
         case "unfav": command = .favourite(try one("a post ID"), keep: false)
         case "unread" where rest.isEmpty: command = .unread
         case "read": command = .read(try one("a post ID"), offset: offset, listFlag ?? .home)
+        case "drafts": command = .drafts(try Self.draftCommand(rest, pictures: pictureFiles, target: draftTarget))
+        case "watch" where rest.isEmpty: command = .watch(interval: interval, notify: notify, once: viewer.once)
         case "mute", "unmute":
             let target: MuteTarget?
             switch (rest.count, muteUser, muteReposts) {
@@ -260,6 +339,7 @@ struct Arguments {
             throw CLIError("--whole-word, --user and --reposts go with mute and unmute")
         }
         if fromTop, verb != "timeline" { throw CLIError("--top goes with timeline") }
+        if !pictureFiles.isEmpty || draftTarget != .post, verb != "drafts" { throw CLIError("--picture, --comment-on and --repost-of go with drafts new") }
         if let store {
             self.store = store
         } else if let data = environment["XDG_DATA_HOME"], !data.isEmpty {

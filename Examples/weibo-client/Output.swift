@@ -1,5 +1,6 @@
 import ExampleSupport
 import Foundation
+import ShareKit
 import WeiboKit
 
 /// The JSON shapes weibo-client prints.
@@ -92,6 +93,25 @@ enum Output {
         let line = "\(comment.id.oneLine)  @\(comment.user.screenName.oneLine): \(comment.text.oneLine)"
         guard withPost, let post = comment.post else { return line }
         return line + "\n    on \(post.id.oneLine) @\(post.user?.screenName.oneLine ?? "(deleted)"): \(String(post.text.prefix(60)).oneLine)"
+    }
+
+    /// A draft, with its outbox entry when it is queued.
+    static func draft(_ draft: WeiboDraft, entry: Outbox.Entry?) -> [String: Any] {
+        [
+            "id": draft.id.uuidString.lowercased(), "text": draft.text, "target": describe(draft.target), "state": draft.state.rawValue,
+            "pictures": draft.pictures.count, "scheduledAt": draft.scheduledAt.map { iso8601($0) as Any } ?? NSNull(),
+            "lastError": (entry?.lastError ?? draft.lastError).map { $0 as Any } ?? NSNull(),
+            "notBefore": entry?.notBefore.map { iso8601($0) as Any } ?? NSNull(),
+        ]
+    }
+
+    /// "post", "comment on ID", "repost of ID".
+    static func describe(_ target: WeiboDraft.Target) -> String {
+        switch target {
+        case .post: "post"
+        case .comment(let id): "comment on \(id)"
+        case .repost(let id): "repost of \(id)"
+        }
     }
 
     /// "3 min", "2 h", "5 d".

@@ -50,11 +50,9 @@ extension Session {
         return 0
     }
 
-    /// Posts through ShareKit's Weibo provider, whose center counts posts
-    /// against Weibo's hourly limit in the store's request log.
-    func post(_ text: String, image: String?) async throws -> Int32 {
-        guard let account = await accounts.current() else { throw WeiboError.notSignedIn }
-        _ = try await accounts.credential(for: account.uid)  // needs sign-in: refuse before preparing anything
+    /// A share center with the Weibo provider, counting posts against
+    /// Weibo's hourly limit in the store's request log.
+    func shareCenter() async -> ShareCenter {
         let weibo = WeiboEnvironment(environment)
         let provider = WeiboProvider(
             configuration: .init(
@@ -63,6 +61,15 @@ extension Session {
             client: http)
         let center = ShareCenter(credentials: credentials, rateLimitLedger: ledger)
         await center.register(provider)
+        return center
+    }
+
+    /// Posts through ShareKit's Weibo provider, whose center counts posts
+    /// against Weibo's hourly limit in the store's request log.
+    func post(_ text: String, image: String?) async throws -> Int32 {
+        guard let account = await accounts.current() else { throw WeiboError.notSignedIn }
+        _ = try await accounts.credential(for: account.uid)  // needs sign-in: refuse before preparing anything
+        let center = await shareCenter()
         var images: [ShareImage] = []
         if let image {
             images.append(.encoded(try readInputFile(image)))

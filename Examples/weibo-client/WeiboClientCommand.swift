@@ -78,6 +78,8 @@ struct Session {
         case .unread: return try await unread()
         case .mute(let target): return try await mute(target)
         case .unmute(let target): return try await unmute(target)
+        case .drafts(let command): return try await drafts(command)
+        case .watch(let interval, let notify, let once): return try await watch(interval: interval, notify: notify, once: once)
         case .search(let query):
             let found = try await client.searchUsers(query)
             if arguments.json {

@@ -4,7 +4,10 @@ public import ShareKit
 import WeiboKit
 
 /// Weibo: posts a status with at most one picture to the signed-in user's
-/// timeline through the documented `2/statuses/share.json` API.
+/// timeline through the documented `2/statuses/share.json` API, comments
+/// on a post (``ShareKit/ShareDestination/comment``, `2/comments/create.json`)
+/// and reposts one (``ShareKit/ShareDestination/repost``,
+/// `2/statuses/repost.json`); the post is ``ShareKit/ShareContent/inReplyTo``.
 ///
 /// Weibo requires every status shared through that API to carry a link to
 /// one of the app's registered safe domains: the provider appends
@@ -79,7 +82,7 @@ public struct WeiboProvider: ShareProvider {
 
     public var id: ProviderID { Self.id }
     public var displayName: String { "Weibo" }
-    public var destinations: [ShareDestination] { [.timeline] }
+    public var destinations: [ShareDestination] { [.timeline, .comment, .repost] }
 
     /// Creates the provider. `client` carries the transport, retries for
     /// idempotent steps and the log; `networkMonitor`, when given, decides
@@ -94,7 +97,15 @@ public struct WeiboProvider: ShareProvider {
     }
 
     public func constraints(for destination: ShareDestination) -> ShareConstraints? {
-        guard destination == .timeline else { return nil }
+        switch destination {
+        case .comment, .repost:
+            // Text only (a link in it counts as Weibo counts links); a comment needs text, a repost may have none.
+            return ShareConstraints(
+                text: .init(maxLength: Self.maxTextLength, counting: .weibo, isRequired: destination == .comment, overflow: .refuse), images: nil,
+                links: .inText, replies: .required)
+        case .timeline: break
+        default: return nil
+        }
         // Room for " " + the safe-domain link, which the provider appends.
         let reserved = TextCounting.weibo.length(of: " " + configuration.safeDomainLink.absoluteString)
         return ShareConstraints(
@@ -108,7 +119,11 @@ public struct WeiboProvider: ShareProvider {
         await .assess(isConfigured: !configuration.appKey.isEmpty, credential: credential, clock: client.clock, network: networkMonitor)
     }
 
-    public func rateLimits(for destination: ShareDestination) -> [RateLimit] { [Self.postsPerHour] }
+    /// Posts and reposts count against the hourly post limit; comments
+    /// against WeiboKit's comment limits (none stated by the current page).
+    public func rateLimits(for destination: ShareDestination) -> [RateLimit] {
+        destination == .comment ? WeiboRateLimits.documented.comments : [Self.postsPerHour]
+    }
 
     public func plannedUploadBytes(for content: PreparedContent, to destination: ShareDestination) -> Int64 {
         // One request: its body, exactly as it will be sent.
@@ -121,15 +136,42 @@ public struct WeiboProvider: ShareProvider {
     private var endUserIP: String? { Self.endUserIP ?? configuration.endUserIP }
 
     public func share(_ content: PreparedContent, to destination: ShareDestination, credential: Credential?) async throws(ShareError) -> ShareOutcome {
-        guard destination == .timeline else { throw .unknownTarget(ShareTarget(provider: id, destination: destination, displayName: "Weibo")) }
+        guard destinations.contains(destination) else { throw .unknownTarget(ShareTarget(provider: id, destination: destination, displayName: "Weibo")) }
         guard let credential else { throw .notAuthorized(id) }
         try validate(content, for: destination)
+        if destination != .timeline { return try await answer(content, on: destination, credential: credential) }
         let text = status(for: content.text)
         let picture = content.images.first.map { WeiboPicture(bytes: $0.bytes, mediaType: $0.format.mediaType) }
         client.log.log(ServiceLogRecord(.info, "weibo: posting a status\(content.images.isEmpty ? "" : " with a picture")"))
         do throws(WeiboError) {
             let written = try await api.share(status: text, picture: picture, endUserIP: endUserIP, token: credential.accessToken, uid: credential.account)
             return WeiboResponse.outcome(written).redacting([credential.accessToken])
+        } catch {
+            throw WeiboResponse.shareError(error).redacting([credential.accessToken])
+        }
+    }
+
+    /// A comment on, or a repost of, ``ShareKit/PreparedContent/inReplyTo``; sent once.
+    private func answer(_ content: PreparedContent, on destination: ShareDestination, credential: Credential) async throws(ShareError) -> ShareOutcome {
+        guard let postID = content.inReplyTo else { throw .invalidContent([.fieldRequired(field: "inReplyTo")]) }
+        let text = content.text ?? ""
+        client.log.log(ServiceLogRecord(.info, "weibo: \(destination == .comment ? "commenting on" : "reposting") a post"))
+        do throws(WeiboError) {
+            let outcome: ShareOutcome
+            if destination == .comment {
+                switch try await api.comment(on: postID, text: text, endUserIP: endUserIP, token: credential.accessToken, uid: credential.account) {
+                case .done(let comment): outcome = .posted(ShareReceipt(postID: comment.id, url: nil))
+                case .outcomeUnknown(let reason): outcome = .outcomeUnknown(reason: reason)
+                }
+            } else {
+                switch try await api.repost(
+                    postID, text: text.isEmpty ? nil : text, endUserIP: endUserIP, token: credential.accessToken, uid: credential.account)
+                {
+                case .done(let post): outcome = .posted(ShareReceipt(postID: post.id, url: nil))
+                case .outcomeUnknown(let reason): outcome = .outcomeUnknown(reason: reason)
+                }
+            }
+            return outcome.redacting([credential.accessToken])
         } catch {
             throw WeiboResponse.shareError(error).redacting([credential.accessToken])
         }

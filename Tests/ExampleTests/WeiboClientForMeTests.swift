@@ -1,6 +1,11 @@
 import FakeWeibo
 import Foundation
+import TestSupport
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// weibo-client's mentions, comment lists, favourites, unread counts,
 /// filters and reading position, against the fake.
@@ -112,5 +117,73 @@ struct WeiboClientForMeTests {
         #expect(result.standardError.contains("5 newer posts above"), "\(result.standardError)")
         #expect(try Self.json(result.standardOutput).map { $0["id"] as? String } == [first[3], first[2]])
         #expect(try await run(["read", "12ab"]).status != 0)
+    }
+}
+
+/// `weibo-client watch` as a long-running process, killed and started again.
+@Suite("weibo-client watch, killed and restarted", .serialized)
+struct WeiboClientWatchTests {
+    /// A running `watch`, its output collected as it comes.
+    final class Watcher: Sendable {
+        let process: Process
+        let output = WeiboClientCommandTests.OutputLog()
+
+        init(_ run: WeiboClientCommandTests.Run) throws {
+            process = Process()
+            process.executableURL = ExampleProcess.executable("weibo-client")
+            process.arguments = [
+                "--api-base", run.fake.base.absoluteString, "--remind-base", run.fake.remindBase.absoluteString, "--store", run.store, "watch",
+                "--interval", "1", "--no-notify", "--json",
+            ]
+            process.environment = ExampleProcess.sanitizerEnvironment.merging(WeiboClientCommandTests.environment) { $1 }
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = FileHandle.nullDevice
+            let output = self.output
+            pipe.fileHandleForReading.readabilityHandler = { handle in
+                let data = handle.availableData
+                if !data.isEmpty { output.append(String(decoding: data, as: UTF8.self)) }
+            }
+            try process.run()
+        }
+
+        /// Kills it (SIGKILL: no chance to tidy up).
+        func kill() {
+            Glibc.kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+
+        /// The ids of the posts and comments it printed.
+        var printedIDs: [String] {
+            output.all.split(separator: "\n").compactMap { line in
+                guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+                return ((object["post"] ?? object["comment"]) as? [String: Any])?["id"] as? String
+            }
+        }
+    }
+
+    @Test("each new mention and comment is printed once as it comes, and never again after a SIGKILL and a restart")
+    func printsOnce() async throws {
+        let run = try WeiboClientCommandTests.Run()
+        #expect(try await run(["login", "--code", run.fake.issueCode(for: "1750000001")]).status == 0)
+        let mine = run.fake.addPosts(1, by: "1750000001", text: "我的")[0]
+        _ = run.fake.addPosts(1, by: "1750000002", text: "旧的 @小明")
+        var watcher = try Watcher(run)
+        defer { watcher.kill() }
+        let polls = { run.fake.remindHTTP.requests.count }
+        try await waitUntil("the first poll", timeout: .seconds(60)) { polls() >= 1 }
+        #expect(watcher.printedIDs.isEmpty, "what was there before the first watch is not news")
+        let first = run.fake.addPosts(1, by: "1750000002", text: "新的 @小明")[0]
+        let comment = try #require(run.fake.addComment(on: mine, by: "1750000003", text: "评论"))
+        try await waitUntil("the new mention and comment", timeout: .seconds(60)) { Set(watcher.printedIDs).isSuperset(of: [first, comment]) }
+        #expect(watcher.printedIDs.sorted() == [comment, first].sorted())
+        watcher.kill()
+        watcher = try Watcher(run)
+        let before = polls()
+        try await waitUntil("two polls after the restart", timeout: .seconds(60)) { polls() >= before + 2 }
+        #expect(watcher.printedIDs.isEmpty, "nothing printed twice after the restart: \(watcher.printedIDs)")
+        let second = run.fake.addPosts(1, by: "1750000003", text: "再来 @小明")[0]
+        try await waitUntil("the next mention", timeout: .seconds(60)) { watcher.printedIDs.contains(second) }
+        #expect(watcher.printedIDs == [second])
     }
 }

@@ -109,6 +109,7 @@ extension FakeWeiboServer {
             if state.posts.values.contains(where: { $0.uid == uid && $0.text == text }) { return error(20019, "Repeat content!", path: path) }
             state.nextID += 1
             var post = Post(id: state.nextID, uid: uid, text: text, createdAt: state.clockNow, rip: fields["rip"])
+            post.receivedAt = Date()
             // The uploaded picture is kept by id; the picture host makes its sizes (of a stand-in 1200x900 picture).
             if fields["pic"] != nil { post.pictures = ["upload\(state.nextID)"] }
             state.posts[state.nextID] = post

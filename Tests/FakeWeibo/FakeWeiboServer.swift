@@ -31,6 +31,8 @@ public final class FakeWeiboServer: Sendable {
         public var pictures: [String] = []
         /// The end user's IP the write that made it reported (`rip`), for posts made through the API.
         public var rip: String?
+        /// When the fake received the request that made it (the real clock), for posts made through the API.
+        public var receivedAt: Date?
     }
 
     /// A comment as the fake keeps it.

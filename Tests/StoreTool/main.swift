@@ -9,6 +9,9 @@
 //   store-tool positions FILE SEED              saves random reading positions of account "a" without end,
 //                                               printing "saving ID OFFSET" before each and "saved ID OFFSET" after
 //   store-tool position FILE                    prints the saved position ("ID OFFSET exact|moved|none")
+//   store-tool typing FILE                      types into account "a"'s draft without end, a character at a
+//                                               time, printing "saving N" before each save and "saved N" after
+//   store-tool draft FILE                       prints the length of account "a"'s draft text ("none" without one)
 //   store-tool hold FILE...                     takes each database's write lock, prints "held",
 //                                               and keeps the locks until standard input ends
 
@@ -133,6 +136,28 @@ do {
         }
         let restored = try await cache.timeline(account: "a").restoring(saved)
         print("\(saved.postID) \(Int(saved.offset)) \(restored?.isExact == true ? "exact" : "moved")")
+    case "typing" where arguments.count == 2:
+        let drafts = try WeiboDraftStore(path: arguments[1])
+        var existing = try await drafts.drafts(account: "a").first
+        if existing == nil { existing = try await drafts.create(account: "a") }
+        guard let draft = existing else { break }
+        var text = draft.text
+        func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+        for _ in 0..<1_000_000 {
+            text += text.count % 2 == 0 ? "晚" : "x"
+            say("saving \(text.count)")
+            try await drafts.setText(text, of: draft.id)
+            say("saved \(text.count)")
+        }
+    case "draft" where arguments.count == 2:
+        let drafts = try WeiboDraftStore(path: arguments[1])
+        guard let draft = try await drafts.drafts(account: "a").first else {
+            print("none")
+            break
+        }
+        // The text is every character typed so far, in order: check it is not torn.
+        let expected = String((0..<draft.text.count).map { $0 % 2 == 0 ? "晚" : "x" })
+        print(draft.text == expected ? "\(draft.text.count)" : "torn \(draft.text.count)")
     case "hold" where arguments.count >= 2:
         let databases = try arguments.dropFirst().map { path in
             let database = try SQLiteDatabase(path: path)
@@ -143,7 +168,7 @@ do {
         while readLine() != nil {}
         for database in databases { try database.execute("COMMIT") }
     default:
-        FileHandle.standardError.write(Data("usage: store-tool credentials|accounts|outbox|enqueue|sqlite|positions|position|hold ...\n".utf8))
+        FileHandle.standardError.write(Data("usage: store-tool credentials|accounts|outbox|enqueue|sqlite|positions|position|typing|draft|hold ...\n".utf8))
         exit(2)
     }
 } catch {

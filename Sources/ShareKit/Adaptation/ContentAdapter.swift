@@ -181,6 +181,7 @@ public struct ContentAdapter: Sendable {
 
         guard violations.isEmpty else { throw .invalidContent(violations) }
         return PreparedContent(
-            text: finalText, images: images, link: link, thumbnail: thumbnail, adjustments: adjustments, encodeCount: encodes, video: video)
+            text: finalText, images: images, link: link, thumbnail: thumbnail, adjustments: adjustments, encodeCount: encodes, video: video,
+            inReplyTo: content.inReplyTo)
     }
 }

@@ -111,6 +111,8 @@ public struct PreparedContent: Hashable, Sendable {
     public let thumbnail: Image?
     /// The video, fitted to the destination's rules.
     public let video: Video?
+    /// The post the share answers (``ShareContent/inReplyTo``), as given.
+    public let inReplyTo: String?
     /// What adaptation changed, in plain words, for logs and UIs.
     public let adjustments: [String]
     /// How many encodes adaptation made (the byte-cap search's cost).
@@ -122,13 +124,18 @@ public struct PreparedContent: Hashable, Sendable {
     }
 
     /// Creates prepared content.
-    public init(text: String?, images: [Image], link: ShareLink?, thumbnail: Image?, adjustments: [String] = [], video: Video? = nil) {
-        self.init(text: text, images: images, link: link, thumbnail: thumbnail, adjustments: adjustments, encodeCount: 0, video: video)
+    public init(
+        text: String?, images: [Image], link: ShareLink?, thumbnail: Image?, adjustments: [String] = [], video: Video? = nil, inReplyTo: String? = nil
+    ) {
+        self.init(
+            text: text, images: images, link: link, thumbnail: thumbnail, adjustments: adjustments, encodeCount: 0, video: video, inReplyTo: inReplyTo)
     }
 
     package init(
-        text: String?, images: [Image], link: ShareLink?, thumbnail: Image?, adjustments: [String], encodeCount: Int, video: Video? = nil
+        text: String?, images: [Image], link: ShareLink?, thumbnail: Image?, adjustments: [String], encodeCount: Int, video: Video? = nil,
+        inReplyTo: String? = nil
     ) {
+        self.inReplyTo = inReplyTo
         self.text = text
         self.images = images
         self.link = link
@@ -145,7 +152,7 @@ extension ShareContent {
     public init(_ prepared: PreparedContent) {
         self.init(
             text: prepared.text, images: prepared.images.map { .encoded($0.bytes) }, link: prepared.link, textOverflow: .refuse,
-            video: prepared.video.map { ShareVideo(path: $0.path) })
+            video: prepared.video.map { ShareVideo(path: $0.path) }, inReplyTo: prepared.inReplyTo)
     }
 }
 

@@ -125,12 +125,23 @@ public struct ShareConstraints: Hashable, Sendable {
     public var linkCounting: TextCounting
     /// The longest link URL accepted, in UTF-8 bytes, if the provider has a limit.
     public var maxLinkBytes: Int?
+    /// Whether the destination answers a post (``ShareContent/inReplyTo``).
+    public var replies: Replies
+
+    /// Whether a destination answers a post.
+    public enum Replies: Hashable, Sendable {
+        /// It does not: content with ``ShareContent/inReplyTo`` is refused.
+        case notTaken
+        /// It needs the post (a comment, a repost): content without one is refused.
+        case required
+    }
 
     /// Creates constraints.
     public init(
         text: Text?, images: Images?, thumbnail: Thumbnail? = nil, links: Links = .inText, allowsMixedContent: Bool = true,
-        linkCounting: TextCounting = .characters, maxLinkBytes: Int? = nil, videos: Videos? = nil
+        linkCounting: TextCounting = .characters, maxLinkBytes: Int? = nil, videos: Videos? = nil, replies: Replies = .notTaken
     ) {
+        self.replies = replies
         self.text = text
         self.images = images
         self.videos = videos

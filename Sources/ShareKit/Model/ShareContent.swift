@@ -60,12 +60,24 @@ public struct ShareContent: Hashable, Sendable {
     /// The most metadata the images may carry: the app's (and the user's)
     /// choice. Providers may narrow it; only the app widens it.
     public var metadata: MetadataPolicy
+    /// The provider's id of the post this share answers: the post a
+    /// comment is on, the post a repost repeats. Only destinations whose
+    /// constraints take one (``ShareConstraints/replies``) accept it, and
+    /// those that need one refuse content without it.
+    ///
+    /// ```swift
+    /// var reply = ShareContent(text: "说得好")
+    /// reply.inReplyTo = post.id
+    /// let outcome = try await center.share(reply, to: ShareTarget(provider: "weibo", destination: .comment, displayName: "Weibo"))
+    /// ```
+    public var inReplyTo: String?
 
     /// Creates content.
     public init(
         text: String? = nil, images: [ShareImage] = [], link: ShareLink? = nil, textOverflow: TextOverflow? = nil, metadata: MetadataPolicy = .default,
-        video: ShareVideo? = nil
+        video: ShareVideo? = nil, inReplyTo: String? = nil
     ) {
+        self.inReplyTo = inReplyTo
         self.text = text
         self.images = images
         self.link = link
@@ -74,6 +86,7 @@ public struct ShareContent: Hashable, Sendable {
         self.metadata = metadata
     }
 
-    /// Whether there is nothing to share.
-    public var isEmpty: Bool { (text ?? "").isEmpty && images.isEmpty && link == nil && video == nil }
+    /// Whether there is nothing to share (a repost of a post, with nothing
+    /// but ``inReplyTo``, is something).
+    public var isEmpty: Bool { (text ?? "").isEmpty && images.isEmpty && link == nil && video == nil && inReplyTo == nil }
 }

@@ -19,6 +19,10 @@ public struct ShareDestination: Hashable, Sendable, Comparable, CustomStringConv
     public static let timeline = ShareDestination("timeline")
     /// The user's saved items.
     public static let favorites = ShareDestination("favorites")
+    /// A comment on a post (``ShareContent/inReplyTo`` names the post).
+    public static let comment = ShareDestination("comment")
+    /// A repost of a post, with an optional text (``ShareContent/inReplyTo`` names the post).
+    public static let repost = ShareDestination("repost")
 
     public static func < (lhs: ShareDestination, rhs: ShareDestination) -> Bool { lhs.rawValue < rhs.rawValue }
 

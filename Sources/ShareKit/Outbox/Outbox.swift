@@ -24,6 +24,13 @@ import SystemSupport
 /// no queued, sending or unknown-outcome entry needs it (and never a file
 /// the outbox did not name).
 ///
+/// Several processes may open one outbox: each holds a lock file of its
+/// own beside the database while it is open (`PATH.live`), so an outbox
+/// opening later turns into "outcome unknown" only the shares whose sender
+/// is gone, never one another process is sending right now. A share can
+/// wait for a time (``enqueue(_:to:account:id:notBefore:)``, a scheduled
+/// post), and ``sendWhenDue(checkingEvery:)`` sends it then.
+///
 /// The outbox owns its shares: one stopped by a missing or expired
 /// credential stays queued here and is not also held by the
 /// ``ShareCenter``, so signing in again and calling ``process()`` sends it
@@ -75,6 +82,9 @@ public actor Outbox {
         public let lastError: String?
         /// The provider's post id once posted.
         public let postID: String?
+        /// Not sent before this time: a scheduled share's time, or the
+        /// end of a rate limit's wait (`nil`: as soon as possible).
+        public let notBefore: Date?
     }
 
     private let database: SQLiteDatabase
@@ -85,6 +95,12 @@ public actor Outbox {
     private let policy: UploadPolicy
     private let maxAttempts: Int
     private let clock: any ServiceClock
+    /// This outbox's name among the processes sharing the file: the
+    /// `claimed_by` of what it sends.
+    private let instance = UUID().uuidString
+    /// Held for the outbox's life: while it is held, another process knows
+    /// this one is alive and its `sending` entries are in flight, not lost.
+    private let liveLock: FileLock?
 
     /// Opens (or creates) the outbox at `path`. Entries left `sending` by a
     /// previous process become ``State/outcomeUnknown``.
@@ -103,10 +119,16 @@ public actor Outbox {
                 """,
                 // When a rate limit said to wait: not sent before this time.
                 "ALTER TABLE entries ADD COLUMN not_before REAL;",
+                // Which open outbox is sending an entry (its live lock's name).
+                "ALTER TABLE entries ADD COLUMN claimed_by TEXT;",
             ])
-            try database.prepare("UPDATE entries SET state = ?, last_error = ? WHERE state = ?")
-                .bind(.text(State.outcomeUnknown.rawValue), .text("the app stopped while this share was being sent"), .text(State.sending.rawValue)).run()
             self.database = database
+            let liveFolder = path + ".live"
+            try FileSystem.makeFolders(liveFolder, mode: 0o700)
+            let lock = try FileLock(path: "\(liveFolder)/\(instance).lock")
+            guard try lock.tryLock() else { throw SystemError(operation: "locking", path: lock.path, reason: "a fresh lock file is held") }
+            liveLock = lock
+            try Self.settleAbandoned(database, liveFolder: liveFolder, own: instance)
         } catch {
             throw .storage(UnderlyingError(error, context: "the outbox at \(path) cannot be opened"))
         }
@@ -118,6 +140,44 @@ public actor Outbox {
         self.clock = clock
     }
 
+    /// Entries left `sending` by an outbox that is gone (its process
+    /// died: its live lock is free, or it never had one) become
+    /// ``State/outcomeUnknown``; entries another live process is sending
+    /// are left to it. Lock files of dead outboxes that no entry names are
+    /// removed (only names an outbox makes: a UUID and `.lock`).
+    private static func settleAbandoned(_ database: SQLiteDatabase, liveFolder: String, own: String) throws {
+        func isAlive(_ claimant: String) -> Bool {
+            guard claimant != own, UUID(uuidString: claimant)?.uuidString == claimant else { return claimant == own }
+            let path = "\(liveFolder)/\(claimant).lock"
+            guard FileSystem.kind(of: path, followingSymlinks: false) == .regular, let lock = try? FileLock(path: path) else { return false }
+            // Free: its holder is gone (a lock dies with its process).
+            return (try? lock.tryLock()) == false
+        }
+        let rows = try database.prepare("SELECT id, claimed_by FROM entries WHERE state = ?").bind(.text(State.sending.rawValue))
+        var abandoned: [String] = []
+        var inFlight = Set<String>()
+        while try rows.step() {
+            let claimant = rows.optionalText(1)
+            if let claimant, isAlive(claimant) { inFlight.insert(claimant) } else { abandoned.append(rows.text(0)) }
+        }
+        for id in abandoned {
+            try database.prepare("UPDATE entries SET state = ?, last_error = ? WHERE id = ? AND state = ?")
+                .bind(.text(State.outcomeUnknown.rawValue), .text("the app stopped while this share was being sent"), .text(id), .text(State.sending.rawValue))
+                .run()
+        }
+        // Only files a minute old: an outbox opening now creates its file a moment before it locks it.
+        let settled = Int64((Date().timeIntervalSince1970 - 60) * 1e9)
+        for item in (try? FolderListing.items(in: liveFolder)) ?? [] where item.name.hasSuffix(".lock") {
+            let name = String(item.name.dropLast(5))
+            let path = "\(liveFolder)/\(item.name)"
+            guard name != own, UUID(uuidString: name)?.uuidString == name, !inFlight.contains(name),
+                let status = try? FileSystem.status(of: path, followingSymlinks: false), status.kind == .regular, status.modifiedNanoseconds < settled,
+                !isAlive(name)
+            else { continue }
+            try? FileSystem.remove(path)
+        }
+    }
+
     /// Queues a share; it is sent by the next ``process()``. A video is
     /// copied into the outbox first (a chunk at a time, flushed), so this
     /// takes as long as copying it.
@@ -126,7 +186,23 @@ public actor Outbox {
     ///   cannot be stored (the video unreadable, the disk full).
     @discardableResult
     public func enqueue(_ content: ShareContent, to target: ShareTarget, account: String? = nil) throws(ShareError) -> UUID {
-        let id = UUID()
+        try enqueue(content, to: target, account: account, id: UUID(), notBefore: nil)
+    }
+
+    /// Queues a share under an id the caller chose (and saved first), not
+    /// sent before `notBefore` (a scheduled post). Queuing the same id again
+    /// does nothing, so a caller that crashed between saving the id and
+    /// hearing back can queue again without queuing twice.
+    ///
+    /// ```swift
+    /// let id = UUID()
+    /// try await saveBeforeQueuing(id)        // the caller's own record of the share first
+    /// try await outbox.enqueue(content, to: weibo, id: id, notBefore: scheduledAt)
+    /// ```
+    @discardableResult
+    public func enqueue(_ content: ShareContent, to target: ShareTarget, account: String? = nil, id: UUID, notBefore: Date?) throws(ShareError)
+        -> UUID
+    {
         do {
             var stored = try StoredContent(content)
             if let video = content.video { stored.video = try keep(video) }
@@ -137,12 +213,13 @@ public actor Outbox {
             }
             try database.prepare(
                 """
-                INSERT INTO entries (id, provider, destination, display_name, account, content, byte_count, state, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO entries (id, provider, destination, display_name, account, content, byte_count, state, created_at, not_before)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING
                 """
             ).bind(
                 .text(id.uuidString), .text(target.provider.rawValue), .text(target.destination.rawValue), .text(target.displayName),
-                .optional(account), .blob([UInt8](encoded)), .int(bytes), .text(State.queued.rawValue), .real(clock.now.timeIntervalSince1970)
+                .optional(account), .blob([UInt8](encoded)), .int(bytes), .text(State.queued.rawValue), .real(clock.now.timeIntervalSince1970),
+                notBefore.map { .real($0.timeIntervalSince1970) } ?? .null
             ).run()
         } catch {
             throw .storage(UnderlyingError(error, context: "the share cannot be queued"))
@@ -216,7 +293,8 @@ public actor Outbox {
         do {
             let rows = try database.prepare(
                 """
-                SELECT id, provider, destination, display_name, account, state, attempts, last_error, post_id FROM entries ORDER BY created_at, rowid
+                SELECT id, provider, destination, display_name, account, state, attempts, last_error, post_id, not_before FROM entries
+                ORDER BY created_at, rowid
                 """)
             var entries: [Entry] = []
             while try rows.step() {
@@ -225,7 +303,8 @@ public actor Outbox {
                         id: UUID(uuidString: rows.text(0)) ?? UUID(),
                         target: ShareTarget(provider: ProviderID(rows.text(1)), destination: ShareDestination(rows.text(2)), displayName: rows.text(3)),
                         account: rows.optionalText(4), state: State(rawValue: rows.text(5)) ?? .failed, attempts: rows.int(6),
-                        lastError: rows.optionalText(7), postID: rows.optionalText(8)
+                        lastError: rows.optionalText(7), postID: rows.optionalText(8),
+                        notBefore: rows.isNull(9) ? nil : Date(timeIntervalSince1970: rows.double(9))
                     ))
             }
             return entries
@@ -242,6 +321,55 @@ public actor Outbox {
             throw .storage(UnderlyingError(error, context: "the outbox cannot be updated"))
         }
         sweepVideos()
+    }
+
+    /// Takes a share back if it is still only queued (not being sent, not
+    /// sent): `true` when it was removed, `false` when it is being sent,
+    /// was sent, or is not here. What edits a scheduled share calls first.
+    public func withdraw(_ id: UUID) throws(ShareError) -> Bool {
+        do {
+            try database.prepare("DELETE FROM entries WHERE id = ? AND state = ?").bind(.text(id.uuidString), .text(State.queued.rawValue)).run()
+            let removed = database.changedRowCount == 1
+            if removed { sweepVideos() }
+            return removed
+        } catch {
+            throw .storage(UnderlyingError(error, context: "the outbox cannot be updated"))
+        }
+    }
+
+    /// When the next queued share is due (`nil`: none is queued; a past
+    /// time: one is due now).
+    public func nextDue() throws(ShareError) -> Date? {
+        do {
+            let row = try database.prepare("SELECT MIN(COALESCE(not_before, 0)) FROM entries WHERE state = ?").bind(.text(State.queued.rawValue))
+            guard try row.step(), !row.isNull(0) else { return nil }
+            return Date(timeIntervalSince1970: row.double(0))
+        } catch {
+            throw .storage(UnderlyingError(error, context: "the outbox cannot be read"))
+        }
+    }
+
+    /// Sends each queued share when it is due (a scheduled share at its
+    /// time, a rate-limited one when its wait ends), until the calling task
+    /// is cancelled. It sleeps until the next due share, but at most
+    /// `checkingEvery`, since another process may queue an earlier one: a
+    /// share queued elsewhere goes out at most that long after its time.
+    /// Several processes may run this on one file: each share is sent once.
+    public func sendWhenDue(checkingEvery: Duration = .seconds(1)) async {
+        let check = max(checkingEvery, .milliseconds(10))
+        while !Task.isCancelled {
+            _ = await process()
+            var wait = check
+            if let due = try? nextDue() {
+                let until = due.timeIntervalSince(clock.now)
+                if until > 0 { wait = min(wait, .milliseconds(Int64(min(until, 86_400) * 1_000) + 1)) } else { wait = min(wait, .milliseconds(50)) }
+            }
+            do {
+                try await clock.sleep(for: wait)
+            } catch {
+                return
+            }
+        }
     }
 
     /// Sends queued shares each time the network path becomes one the
@@ -340,10 +468,10 @@ public actor Outbox {
         do {
             try database.prepare(
                 """
-                UPDATE entries SET state = ?, last_error = NULL, attempts = ?
+                UPDATE entries SET state = ?, last_error = NULL, attempts = ?, claimed_by = ?
                 WHERE id = ? AND state = ? AND (not_before IS NULL OR not_before <= ?)
                 """
-            ).bind(.text(State.sending.rawValue), .int(attempts), .text(id), .text(State.queued.rawValue), .real(now)).run()
+            ).bind(.text(State.sending.rawValue), .int(attempts), .text(instance), .text(id), .text(State.queued.rawValue), .real(now)).run()
             return database.changedRowCount == 1
         } catch {
             return false

@@ -32,10 +32,13 @@ struct StoredContent: Codable {
     var metadata: MetadataPolicy?
     /// The share's video, copied into the outbox (entries without one have none).
     var video: Video?
+    /// The post the share answers (entries queued before it was stored have none).
+    var inReplyTo: String?
 
     /// The content without its video (``video`` is set by the outbox once copied).
     init(_ content: ShareContent) throws {
         text = content.text
+        inReplyTo = content.inReplyTo
         metadata = content.metadata
         images = try content.images.map(Self.bytes)
         link = try content.link.map { link in
@@ -60,7 +63,8 @@ struct StoredContent: Codable {
                 }
             },
             metadata: metadata ?? .default,
-            video: video
+            video: video,
+            inReplyTo: inReplyTo
         )
     }
 }

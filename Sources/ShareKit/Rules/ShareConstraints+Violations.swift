@@ -13,6 +13,13 @@ extension ShareConstraints {
     public func violations(of content: ShareContent) -> [ConstraintViolation] {
         var found: [ConstraintViolation] = []
         if content.isEmpty { found.append(.emptyContent) }
+        switch (replies, content.inReplyTo) {
+        case (.notTaken, .some): found.append(.fieldInvalid(field: "inReplyTo", reason: "this destination answers no post"))
+        case (.required, nil): found.append(.fieldRequired(field: "inReplyTo"))
+        case (.required, let id?) where id.isEmpty || id.utf8.count > 64:
+            found.append(.fieldInvalid(field: "inReplyTo", reason: "a post id is 1 to 64 characters"))
+        default: break
+        }
         if !allowsMixedContent, content.link != nil, !content.images.isEmpty { found.append(.linkWithImages) }
 
         var linkInText: String?

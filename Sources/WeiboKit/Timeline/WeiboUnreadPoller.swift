@@ -27,10 +27,10 @@ public struct WeiboUnreadPoller: Sendable {
     /// Waits between polls (tests pass one that records instead).
     public let clock: any ServiceClock
 
-    /// Creates a poller; the interval is at least 10 seconds.
+    /// Creates a poller; the interval is at least 1 second.
     public init(client: WeiboClient, interval: Duration = .seconds(3_600), maxBackoff: Duration = .seconds(86_400), clock: any ServiceClock = SystemClock()) {
         self.client = client
-        self.interval = max(interval, .seconds(10))
+        self.interval = max(interval, .seconds(1))
         self.maxBackoff = max(maxBackoff, self.interval)
         self.clock = clock
     }
