@@ -86,50 +86,9 @@ struct ReadingPositionKillTests {
         var failures: [String] = []
         for run in 0..<100 {
             let saves = Int.random(in: 1...12, using: &generator)
-            let (saved, saving, reason) = try await offPool { () throws -> (String?, String?, Process.TerminationReason) in
-                let process = Process()
-                process.executableURL = ExampleProcess.executable("store-tool")
-                process.arguments = ["positions", database, String(run)]
-                process.environment = ExampleProcess.sanitizerEnvironment
-                let output = Pipe()
-                process.standardOutput = output
-                process.standardError = FileHandle.nullDevice
-                try process.run()
-                var seen = 0
-                var pending = ""
-                var lastSaved: String?
-                var inFlight: String?
-                while seen < saves {
-                    let chunk = output.fileHandleForReading.availableData
-                    if chunk.isEmpty { break }
-                    pending += String(decoding: chunk, as: UTF8.self)
-                    while seen < saves, let newline = pending.firstIndex(of: "\n") {
-                        let line = String(pending[..<newline])
-                        pending = String(pending[pending.index(after: newline)...])
-                        if line.hasPrefix("saving ") { inFlight = String(line.dropFirst(7)) }
-                        if line.hasPrefix("saved ") {
-                            lastSaved = String(line.dropFirst(6))
-                            inFlight = nil
-                            seen += 1
-                        }
-                    }
-                }
-                // The kill lands in the middle of a later save (or between two).
-                kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
-                // What the process said it was saving after the last "saved" line it printed.
-                pending += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                for line in pending.split(separator: "\n") {
-                    if line.hasPrefix("saving ") { inFlight = String(line.dropFirst(7)) }
-                    if line.hasPrefix("saved ") {
-                        lastSaved = String(line.dropFirst(6))
-                        inFlight = nil
-                    }
-                }
-                return (lastSaved, inFlight, process.terminationReason)
-            }
-            guard reason == .uncaughtSignal, let saved else {
-                failures.append("run \(run): the process ended on its own (\(reason)) or saved nothing")
+            let (saved, saving, killed) = try await Self.killed(after: saves, ["positions", database, String(run)])
+            guard killed, let saved else {
+                failures.append("run \(run): the process ended on its own or saved nothing")
                 continue
             }
             let restored = try await ExampleProcess.run("store-tool", ["position", database])

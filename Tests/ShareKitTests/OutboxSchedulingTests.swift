@@ -9,14 +9,19 @@ import Testing
 
 @Suite("Outbox: ids the caller chose, scheduled shares, taking back, live senders")
 struct OutboxSchedulingTests {
-    @Test("queuing the same id twice queues once; a share waits for its time, then goes out once")
-    func scheduled() async throws {
+    /// A fresh outbox on a test clock, sending to a mock provider.
+    static func outbox() async throws -> (Outbox, MockShareProvider, ShareTarget, TestClock, String) {
         let path = OutboxTests.path()
-        defer { try? FileManager.default.removeItem(atPath: path) }
         let provider = MockShareProvider(id: "chat")
         let (center, target) = await OutboxTests.center(provider)
         let clock = TestClock()
-        let outbox = try Outbox(path: path, center: center, network: FakeNetworkMonitor(.wifi), clock: clock)
+        return (try Outbox(path: path, center: center, network: FakeNetworkMonitor(.wifi), clock: clock), provider, target, clock, path)
+    }
+
+    @Test("queuing the same id twice queues once; a share waits for its time, then goes out once")
+    func scheduled() async throws {
+        let (outbox, provider, target, clock, path) = try await Self.outbox()
+        defer { try? FileManager.default.removeItem(atPath: path) }
         let id = UUID()
         let at = clock.now.addingTimeInterval(600)
         try await outbox.enqueue(ShareContent(text: "tonight"), to: target, id: id, notBefore: at)
@@ -74,12 +79,8 @@ struct OutboxSchedulingTests {
 
     @Test("sendWhenDue sends a scheduled share at its time and sleeps no longer than it must")
     func sendWhenDue() async throws {
-        let path = OutboxTests.path()
+        let (outbox, provider, target, clock, path) = try await Self.outbox()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let provider = MockShareProvider(id: "chat")
-        let (center, target) = await OutboxTests.center(provider)
-        let clock = TestClock()
-        let outbox = try Outbox(path: path, center: center, network: FakeNetworkMonitor(.wifi), clock: clock)
         try await outbox.enqueue(ShareContent(text: "at nine"), to: target, id: UUID(), notBefore: clock.now.addingTimeInterval(2.5))
         let running = Task { await outbox.sendWhenDue(checkingEvery: .seconds(1)) }
         await provider.waitForShares(count: 1)

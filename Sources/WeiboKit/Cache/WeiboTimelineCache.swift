@@ -93,19 +93,7 @@ public actor WeiboTimelineCache {
     public init(path: String, maxPostsPerAccount: Int = 2_000, clock: any ServiceClock = SystemClock()) throws(WeiboError) {
         self.maxPostsPerAccount = max(maxPostsPerAccount, 1)
         self.clock = clock
-        do {
-            database = try SQLiteDatabase(path: path)
-            let found = try database.migrate(Self.schema)
-            if found > Self.schema.count {
-                throw WeiboError.storage(UnderlyingError(message: "\(path) was written by a newer version (schema \(found))"))
-            }
-        } catch let error as SQLiteError {
-            throw .storage(UnderlyingError(error, context: "opening the timeline cache"))
-        } catch let error as WeiboError {
-            throw error
-        } catch {
-            throw .storage(UnderlyingError(error))
-        }
+        database = try SQLiteDatabase.weiboStore(at: path, schema: Self.schema, what: "the timeline cache")
     }
 
     /// Merges a page fetched with `query` into `timeline`: its posts are

@@ -54,17 +54,7 @@ public actor WeiboDraftStore {
     public init(path: String, clock: any ServiceClock = SystemClock()) throws(WeiboError) {
         self.clock = clock
         pictureFolder = path + ".pictures"
-        do {
-            database = try SQLiteDatabase(path: path)
-            let found = try database.migrate(Self.schema)
-            if found > Self.schema.count {
-                throw WeiboError.storage(UnderlyingError(message: "\(path) was written by a newer version (schema \(found))"))
-            }
-        } catch let error as WeiboError {
-            throw error
-        } catch {
-            throw .storage(UnderlyingError(error, context: "opening the drafts"))
-        }
+        database = try SQLiteDatabase.weiboStore(at: path, schema: Self.schema, what: "the drafts")
     }
 
     /// Opens the store away from Swift's cooperative pool (opening may
@@ -229,26 +219,21 @@ public actor WeiboDraftStore {
     /// was taken back): `reason` says why, and the next send queues it anew.
     @discardableResult
     public func returnToEditing(_ id: UUID, reason: String?) throws(WeiboError) -> WeiboDraft {
-        try storage {
-            try database.transaction {
-                var draft = try self.draftRow(id)
-                draft.state = .editing
-                draft.outboxID = nil
-                draft.lastError = reason
-                draft.updatedAt = clock.now
-                try save(draft)
-                return draft
-            }
-        }
+        try settle(id, as: .editing, reason: reason)
     }
 
     /// The send's answer was lost: the draft stays, marked, with the reason.
     @discardableResult
     public func markOutcomeUnknown(_ id: UUID, reason: String) throws(WeiboError) -> WeiboDraft {
+        try settle(id, as: .outcomeUnknown, reason: reason)
+    }
+
+    /// Ends a send: the draft leaves the outbox's hands in `state`, with `reason`.
+    private func settle(_ id: UUID, as state: WeiboDraft.State, reason: String?) throws(WeiboError) -> WeiboDraft {
         try storage {
             try database.transaction {
                 var draft = try self.draftRow(id)
-                draft.state = .outcomeUnknown
+                draft.state = state
                 draft.outboxID = nil
                 draft.lastError = reason
                 draft.updatedAt = clock.now
