@@ -99,7 +99,7 @@ test-asan: deps-test
 ## pthread mutex TSan intercepts (it cannot see Synchronization.Mutex's
 ## futex on Linux). exitcode=0 keeps the tools the tests run from exiting
 ## 66 on a report; the summary fails the target instead.
-TSAN_SUITES ?= WorkerTests|LoopbackHTTPServerTests|PhotoBrowserSessionTests|RenditionCacheTests|FolderPhotosTests|ViewerUpdatesTests|ViewerGridTests|ViewerAnimationTests|ThumbnailCacheTests|LoaderTests|DiskCacheTests
+TSAN_SUITES ?= OutboxSchedulingTests|ForMeCacheTests|FiltersTests|WorkerTests|LoopbackHTTPServerTests|PhotoBrowserSessionTests|RenditionCacheTests|FolderPhotosTests|ViewerUpdatesTests|ViewerGridTests|ViewerAnimationTests|ThumbnailCacheTests|LoaderTests|DiskCacheTests
 test-tsan: deps-test
 	swift build --build-tests --sanitize=thread --build-path .build/tsan -Xswiftc -DPHOTODECK_TSAN
 	rm -f .build/tsan/report.*

@@ -95,6 +95,30 @@ struct WeiboDraftTests {
         #expect(rig.fake.posts.count == 1, "the fake did post it: the answer was lost after")
     }
 
+    @Test("a draft Weibo's API cannot take (two pictures, a comment too long) returns to editing with the reason, and nothing is sent")
+    func refused() async throws {
+        let rig = try await Rig()
+        defer { rig.remove() }
+        let draft = try await rig.drafts.create(account: Self.me, text: "两张图")
+        for seed in 1...2 { try await rig.drafts.addPicture(try noiseJPEG(width: 32, height: 32, seed: UInt64(seed)), to: draft.id) }
+        let result = try await rig.sender.send(draft.id)
+        guard case .returned(let reason) = result else {
+            Issue.record("not returned: \(result)")
+            return
+        }
+        #expect(reason.contains("image") || reason.contains("picture"), "\(reason)")
+        let back = try await rig.drafts.draft(draft.id)
+        #expect(back.state == .editing && back.lastError == reason && back.outboxID == nil)
+        let target = rig.fake.addPosts(1, by: "1750000003")[0]
+        let long = try await rig.drafts.create(account: Self.me, text: String(repeating: "长", count: 141), target: .comment(on: target))
+        guard case .returned = try await rig.sender.send(long.id) else {
+            Issue.record("a 141-character comment was not refused")
+            return
+        }
+        #expect(rig.fake.requests(to: "/2/statuses/share.json").isEmpty && rig.fake.requests(to: "/2/comments/create.json").isEmpty)
+        #expect(try await rig.outbox.entries().isEmpty)
+    }
+
     @Test("a full rate window: the draft waits in the outbox and says why, then goes out when the window has room")
     func rateWindow() async throws {
         let rig = try await Rig()
