@@ -73,7 +73,7 @@ extension Session {
         return matches[0]
     }
 
-    private func report(_ result: WeiboDraftSender.Result) -> Int32 {
+    private func report(_ result: WeiboDraftSender.SendState) -> Int32 {
         switch result {
         case .posted(let id):
             Console.line("posted \(id?.oneLine ?? "(id not yet known)")")

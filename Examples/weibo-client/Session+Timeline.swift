@@ -39,10 +39,7 @@ extension Session {
         reportSkipped(snapshot.skipped, what: "posts")
         let filters = try await filters()
         snapshot.timeline = snapshot.timeline.filtered(by: filters)
-        shown = shown.map { item in
-            guard case .post(let post) = item, let match = filters.match(post) else { return item }
-            return .filtered(WeiboFilteredItem(id: post.id, match: match))
-        }
+        shown = shown.map { $0.filtered(by: filters) }
         var newerLine: String?
         if page == .newest, id.keepsReadingPosition, let uid = await accounts.current()?.uid {
             let cache = try await cache()

@@ -28,15 +28,14 @@ extension Session {
         guard let account = await accounts.current() else { throw WeiboError.notSignedIn }
         let uid = account.uid
         let cache = try await cache()
-        let notifier = notify && environment["DBUS_SESSION_BUS_ADDRESS"] != nil ? DesktopNotifier() : nil
-        var notifies = false
-        if let notifier { notifies = await notifier.isAvailable() }
-        if notify, !notifies { Console.error("no desktop notification server: printing only") }
+        var notifier = notify && environment["DBUS_SESSION_BUS_ADDRESS"] != nil ? DesktopNotifier() : nil
+        if let found = notifier, await !found.isAvailable() { notifier = nil }
+        if notify, notifier == nil { Console.error("no desktop notification server: printing only") }
         let sender = try await draftSender()
         let sending = Task { await sender.run(checkingEvery: .milliseconds(250)) }
         defer { sending.cancel() }
         if !arguments.json { Console.line("watching as \(account.screenName.oneLine) (\(uid.oneLine))") }
-        try await printArrivals(account: uid, cache: cache, notifier: notifies ? notifier : nil)
+        try await printArrivals(account: uid, cache: cache, notifier: notifier)
         if once {
             try await sender.reconcile()
             return 0
@@ -45,7 +44,7 @@ extension Session {
         for await event in poller.events(account: uid) {
             switch event {
             case .counts(let counts):
-                if counts.hasNewForMe { try await printArrivals(account: uid, cache: cache, notifier: notifies ? notifier : nil) }
+                if counts.hasNewForMe { try await printArrivals(account: uid, cache: cache, notifier: notifier) }
             case .waiting(let error, let retryIn):
                 Console.error("\(error); polling again in \(Int(retryIn.components.seconds)) s")
             case .stopped(let error):

@@ -41,7 +41,7 @@ public struct DesktopNotifier: Sendable {
     @discardableResult
     public func post(_ notification: DesktopNotification) async throws(DesktopNotificationError) -> UInt32 {
         #if canImport(CDBusShim)
-            let timeout = Int32(clamping: replyTimeout.components.seconds * 1_000 + replyTimeout.components.attoseconds / 1_000_000_000_000_000)
+            let timeout = Int32(min(replyTimeout / .milliseconds(1), Double(Int32.max)))
             let result = await BlockingWork.run { () -> Result<UInt32, DesktopNotificationError> in
                 var message = [CChar](repeating: 0, count: 512)
                 var id: UInt32 = 0

@@ -1,4 +1,5 @@
 public import Foundation
+public import ServiceKit
 public import ShareKit
 public import WeiboKit
 
@@ -25,15 +26,18 @@ public struct WeiboDraftSender: Sendable {
     public let drafts: WeiboDraftStore
     /// The outbox that sends them (its center has a ``WeiboProvider``).
     public let outbox: Outbox
+    /// Paces ``run(checkingEvery:)`` (tests pass one that records instead).
+    public let clock: any ServiceClock
 
     /// Creates a sender.
-    public init(drafts: WeiboDraftStore, outbox: Outbox) {
+    public init(drafts: WeiboDraftStore, outbox: Outbox, clock: any ServiceClock = SystemClock()) {
         self.drafts = drafts
         self.outbox = outbox
+        self.clock = clock
     }
 
     /// Where a draft stands after ``send(_:)``.
-    public enum Result: Hashable, Sendable {
+    public enum SendState: Hashable, Sendable {
         /// Posted (the draft is gone); Weibo's id of the post, comment or repost.
         case posted(String?)
         /// Waiting in the outbox: until its scheduled time, a rate window,
@@ -58,10 +62,10 @@ public struct WeiboDraftSender: Sendable {
     }
 
     /// Hands the draft to the outbox (at its scheduled time, if it has
-    /// one) and, when it is due now, sends it; returns where it stands.
-    public func send(_ id: UUID) async throws -> Result {
+    /// one) and has the outbox send what is due; returns where the draft stands.
+    public func send(_ id: UUID) async throws -> SendState {
         try await queue(id)
-        if let due = try await outbox.nextDue(), due <= Date() { await outbox.process() }
+        await outbox.process()
         return try await reconcile(id)
     }
 
@@ -107,7 +111,7 @@ public struct WeiboDraftSender: Sendable {
         while !Task.isCancelled {
             try? await reconcile()
             do {
-                try await Task.sleep(for: checkingEvery)
+                try await clock.sleep(for: checkingEvery)
             } catch {
                 return
             }
@@ -122,7 +126,7 @@ public struct WeiboDraftSender: Sendable {
         try await outbox.enqueue(content, to: target, account: draft.account, id: outboxID, notBefore: draft.scheduledAt)
     }
 
-    private func reconcile(_ id: UUID) async throws -> Result {
+    private func reconcile(_ id: UUID) async throws -> SendState {
         let draft = try await drafts.draft(id)
         switch draft.state {
         case .editing: return .returned(draft.lastError ?? "taken back")

@@ -42,7 +42,8 @@ struct DesktopNotificationTests {
             output: try FileHandle(forWritingTo: URL(fileURLWithPath: addressFile)))
         var address = ""
         try await waitUntil("the session bus to print its address", timeout: .seconds(30)) {
-            address = (try? String(contentsOfFile: addressFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            let text = (try? fileBytes(URL(fileURLWithPath: addressFile), limit: 4_096)).map { String(decoding: $0, as: UTF8.self) }
+            address = text?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
             return !address.isEmpty
         }
         return (bus, address)
@@ -65,7 +66,7 @@ struct DesktopNotificationTests {
             ["dbus-monitor", "--address", address, "type='method_call',interface='org.freedesktop.Notifications',member='Notify'"],
             output: try FileHandle(forWritingTo: URL(fileURLWithPath: monitorFile)))
         defer { monitor.stop() }
-        func monitored() -> String { (try? String(contentsOfFile: monitorFile, encoding: .utf8)) ?? "" }
+        func monitored() -> String { String(decoding: (try? fileBytes(URL(fileURLWithPath: monitorFile), limit: 1 << 20)) ?? [], as: UTF8.self) }
         // dbus-monitor prints its own connection's NameAcquired once it listens.
         try await waitUntil("dbus-monitor to listen", timeout: .seconds(30)) { monitored().contains("NameAcquired") || monitored().contains("NameLost") }
         try await waitUntil("dunst to own org.freedesktop.Notifications", timeout: .seconds(30)) {
@@ -80,7 +81,7 @@ struct DesktopNotificationTests {
                 gdbus.standardOutput = output
                 gdbus.standardError = FileHandle.nullDevice
                 try gdbus.run()
-                let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                let text = String(decoding: try bytes(readingToEndOf: output.fileHandleForReading, limit: 4_096), as: UTF8.self)
                 gdbus.waitUntilExit()
                 return text.contains("true")
             }

@@ -51,6 +51,39 @@ enum ExampleProcess {
         try await offPool { try runBlocking(name, arguments, environment: environment, input: input, watchdog: watchdog) }
     }
 
+    /// Runs `name`, hands each line of its standard output to `line` until
+    /// `line` answers `true` (or the output ends), then kills the child
+    /// with SIGKILL wherever it is; what it had written by then (at most
+    /// 1 MB) goes to `line` too, whose answers no longer matter. Returns how
+    /// the child ended. Blocks the calling thread: call it from `offPool`.
+    static func runKilled(_ name: String, _ arguments: [String], afterLine line: (Substring) -> Bool) throws -> Process.TerminationReason {
+        let process = Process()
+        process.executableURL = executable(name)
+        process.arguments = arguments
+        process.environment = sanitizerEnvironment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var pending = ""
+        var stop = false
+        while !stop {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            pending += String(decoding: chunk, as: UTF8.self)
+            // A read may bring several lines: hand them over only up to the one that stops.
+            while !stop, let newline = pending.firstIndex(of: "\n") {
+                stop = line(pending[..<newline])
+                pending = String(pending[pending.index(after: newline)...])
+            }
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        pending += String(decoding: try bytes(readingToEndOf: output.fileHandleForReading, limit: 1 << 20), as: UTF8.self)
+        for rest in pending.split(separator: "\n") { _ = line(rest) }
+        return process.terminationReason
+    }
+
     /// Runs `name` to completion, blocking the calling thread: only for
     /// code that already runs on a thread of its own. With `watchdog`, a
     /// child still running after that long is killed (SIGKILL) and the

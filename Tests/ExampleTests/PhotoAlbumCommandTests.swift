@@ -224,29 +224,13 @@ struct PhotoAlbumCommandTests {
             let newPhotos = Int.random(in: 1...4, using: &generator)
             let arguments = ["--store", store, "import", photos]
             let (seen, reason) = try await offPool { () throws -> (Int, Process.TerminationReason) in
-                let process = Process()
-                process.executableURL = ExampleProcess.executable("photo-album")
-                process.arguments = arguments
-                process.environment = ExampleProcess.sanitizerEnvironment
-                let output = Pipe()
-                process.standardOutput = output
-                process.standardError = FileHandle.nullDevice
-                try process.run()
                 var seen = 0
-                var pending = ""
-                // A read may bring several lines: count only up to the k-th.
-                while seen < newPhotos {
-                    let chunk = output.fileHandleForReading.availableData
-                    if chunk.isEmpty { break }  // the import ended first: reported below
-                    pending += String(decoding: chunk, as: UTF8.self)
-                    while seen < newPhotos, let newline = pending.firstIndex(of: "\n") {
-                        if pending[..<newline].hasPrefix("added ") { seen += 1 }
-                        pending = String(pending[pending.index(after: newline)...])
-                    }
+                let reason = try ExampleProcess.runKilled("photo-album", arguments) { line in
+                    guard seen < newPhotos else { return true }
+                    if line.hasPrefix("added ") { seen += 1 }
+                    return seen == newPhotos
                 }
-                kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
-                return (seen, process.terminationReason)
+                return (seen, reason)
             }
             #expect(seen == newPhotos, "round \(round): the import ended after \(seen) new photos")
             #expect(reason == .uncaughtSignal, "round \(round): the import was not interrupted")

@@ -17,41 +17,20 @@ struct ReadingPositionKillTests {
     /// the last X saved and the X it was saving when killed (if any).
     static func killed(after saves: Int, _ arguments: [String]) async throws -> (saved: String?, saving: String?, killed: Bool) {
         try await offPool { () throws -> (String?, String?, Bool) in
-            let process = Process()
-            process.executableURL = ExampleProcess.executable("store-tool")
-            process.arguments = arguments
-            process.environment = ExampleProcess.sanitizerEnvironment
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
             var seen = 0
-            var pending = ""
             var lastSaved: String?
             var inFlight: String?
-            func read(_ line: Substring) {
+            // The kill lands in the middle of a later save (or between two).
+            let reason = try ExampleProcess.runKilled("store-tool", arguments) { line in
                 if line.hasPrefix("saving ") { inFlight = String(line.dropFirst(7)) }
                 if line.hasPrefix("saved ") {
                     lastSaved = String(line.dropFirst(6))
                     inFlight = nil
                     seen += 1
                 }
+                return seen >= saves
             }
-            while seen < saves {
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                pending += String(decoding: chunk, as: UTF8.self)
-                while seen < saves, let newline = pending.firstIndex(of: "\n") {
-                    read(pending[..<newline])
-                    pending = String(pending[pending.index(after: newline)...])
-                }
-            }
-            // The kill lands in the middle of a later save (or between two).
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            pending += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            for line in pending.split(separator: "\n") { read(line) }
-            return (lastSaved, inFlight, process.terminationReason == .uncaughtSignal)
+            return (lastSaved, inFlight, reason == .uncaughtSignal)
         }
     }
 

@@ -15,6 +15,17 @@ public func fileBytes(_ url: URL, limit: Int = 256 << 20) throws -> [UInt8] {
     let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     defer { close(descriptor) }
+    return try bytes(readingToEndOf: descriptor, limit: limit)
+}
+
+/// What `handle` (a pipe's reading end, say) gives until its end, at most
+/// `limit` bytes (more throws `EFBIG`).
+public func bytes(readingToEndOf handle: FileHandle, limit: Int) throws -> [UInt8] {
+    try bytes(readingToEndOf: handle.fileDescriptor, limit: limit)
+}
+
+/// What `descriptor` gives until its end, at most `limit` bytes.
+func bytes(readingToEndOf descriptor: Int32, limit: Int) throws -> [UInt8] {
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {

@@ -92,6 +92,10 @@ struct ForMeCacheTests {
         let gone = try #require(timeline.restoring(WeiboReadingPosition(postID: "350", offset: 9)))
         #expect(!gone.isExact && timeline.items[gone.index].post?.id == "300" && gone.offset == 0 && gone.newerPostCount == 3)
         #expect(timeline.restoring(WeiboReadingPosition(postID: "50")) == nil)
+        // Favourites are in the order they were kept, not by id: a gone post has no "next older" there.
+        let kept = CachedWeiboTimeline(items: [.post(posts[1]), .post(posts[4]), .post(posts[0])], refreshedAt: nil)
+        #expect(kept.restoring(WeiboReadingPosition(postID: "300")) == nil)
+        #expect(kept.restoring(WeiboReadingPosition(postID: "500"))?.newerPostCount == 1)
         #expect(try await cache.readingPosition(.mentions, account: "a")?.postID == "200")
         await #expect(throws: WeiboError.self) { try await cache.saveReadingPosition(WeiboReadingPosition(postID: "12ab"), account: "a") }
         #expect(WeiboReadingPosition(postID: "1", offset: -.infinity).offset == 0)

@@ -22,6 +22,12 @@ public enum WeiboCommentItem: Hashable, Sendable {
         if case .gap(let gap) = self { return gap }
         return nil
     }
+
+    /// The row as `filters` show it: a comment they hide becomes its marker.
+    public func filtered(by filters: WeiboFilters) -> WeiboCommentItem {
+        guard case .comment(let comment) = self, let match = filters.match(comment) else { return self }
+        return .filtered(WeiboFilteredItem(id: comment.id, match: match))
+    }
 }
 
 /// A cached list of comments (``WeiboCommentBox``) and when it was last refreshed.
@@ -46,10 +52,7 @@ public struct CachedWeiboComments: Hashable, Sendable {
     /// The list with the comments `filters` hide replaced by markers.
     public func filtered(by filters: WeiboFilters) -> CachedWeiboComments {
         var filtered = self
-        filtered.items = items.map { item in
-            guard case .comment(let comment) = item, let match = filters.match(comment) else { return item }
-            return .filtered(WeiboFilteredItem(id: comment.id, match: match))
-        }
+        filtered.items = items.map { $0.filtered(by: filters) }
         return filtered
     }
 }

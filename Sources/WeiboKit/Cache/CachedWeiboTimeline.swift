@@ -69,6 +69,13 @@ public enum WeiboTimelineItem: Hashable, Sendable {
         if case .gap(let gap) = self { return gap }
         return nil
     }
+
+    /// The row as `filters` show it: a post they hide becomes its marker;
+    /// anything else is unchanged.
+    public func filtered(by filters: WeiboFilters) -> WeiboTimelineItem {
+        guard case .post(let post) = self, let match = filters.match(post) else { return self }
+        return .filtered(WeiboFilteredItem(id: post.id, match: match))
+    }
 }
 
 /// A cached timeline and when it was last refreshed.
@@ -90,10 +97,7 @@ public struct CachedWeiboTimeline: Hashable, Sendable {
     /// The timeline with the posts `filters` hide replaced by markers.
     public func filtered(by filters: WeiboFilters) -> CachedWeiboTimeline {
         var filtered = self
-        filtered.items = items.map { item in
-            guard case .post(let post) = item, let match = filters.match(post) else { return item }
-            return .filtered(WeiboFilteredItem(id: post.id, match: match))
-        }
+        filtered.items = items.map { $0.filtered(by: filters) }
         return filtered
     }
 

@@ -33,24 +33,24 @@ public struct WeiboRestoredPosition: Hashable, Sendable {
 extension CachedWeiboTimeline {
     /// Where `position` is in this timeline: its post, or when that is gone
     /// the newest row older than it (a post, or a filtered post's marker);
-    /// `nil` when every row is newer.
+    /// `nil` when every row is newer, or when the post is gone from a list
+    /// not ordered by id (favourites, in the order they were kept).
     public func restoring(_ position: WeiboReadingPosition) -> WeiboRestoredPosition? {
         let target = Int64(position.postID) ?? 0
-        var newer = 0
-        for (index, item) in items.enumerated() {
-            let id: Int64
+        // The rows that stand for a post, with their ids; gaps have none.
+        let rows: [(index: Int, id: Int64, isPost: Bool)] = items.enumerated().compactMap { index, item in
             switch item {
-            case .post(let post): id = post.sortKey
-            case .filtered(let marker): id = Int64(marker.id) ?? 0
-            case .gap: continue
+            case .post(let post): (index, post.sortKey, true)
+            case .filtered(let marker): (index, Int64(marker.id) ?? 0, false)
+            case .gap: nil
             }
-            if id == target {
-                return WeiboRestoredPosition(index: index, offset: position.offset, isExact: true, newerPostCount: newer)
-            }
-            if id < target { return WeiboRestoredPosition(index: index, offset: 0, isExact: false, newerPostCount: newer) }
-            if case .post = item { newer += 1 }
         }
-        return nil
+        func newerPosts(before index: Int) -> Int { rows.prefix { $0.index < index }.filter(\.isPost).count }
+        if let exact = rows.first(where: { $0.id == target }) {
+            return WeiboRestoredPosition(index: exact.index, offset: position.offset, isExact: true, newerPostCount: newerPosts(before: exact.index))
+        }
+        guard zip(rows, rows.dropFirst()).allSatisfy({ $0.id > $1.id }), let older = rows.first(where: { $0.id < target }) else { return nil }
+        return WeiboRestoredPosition(index: older.index, offset: 0, isExact: false, newerPostCount: newerPosts(before: older.index))
     }
 }
 

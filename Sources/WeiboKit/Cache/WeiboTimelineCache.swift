@@ -122,7 +122,7 @@ public actor WeiboTimelineCache {
     /// device, say) and is removed, and so is one newer than page 1's
     /// newest (everything when page 1 is empty and Weibo says there are
     /// none). Page 1 marks the list refreshed.
-    public func merge(_ page: WeiboFavouritePage, number: Int, account: String) throws(WeiboError) {
+    public func merge(_ page: WeiboFavouritePage, pageNumber number: Int, account: String) throws(WeiboError) {
         let rows = try encoded(page.favourites) { $0.sortKey }
         let keys = rows.map(\.key)
         let proven = keys.min().flatMap { low in keys.max().map { low...$0 } }
@@ -262,11 +262,13 @@ public actor WeiboTimelineCache {
         }
     }
 
-    /// How many favourites are cached from the newest down to the first gap:
-    /// the favourites page that holds the next one is the one after them.
-    func favouritesAboveFirstGap(account: String) throws(WeiboError) -> Int {
+    /// The unbroken run of cached favourites from the newest down to the
+    /// first gap: how many, and the cache key of its oldest (`nil` when none
+    /// is cached). The favourites page that holds the next one follows them.
+    func favouritesRun(account: String) throws(WeiboError) -> (count: Int, oldestKey: Int64?) {
         let outline = try outline(.favourites, account: account)
-        return outline.firstIndex { $0.gap != nil }.map { $0 + 1 } ?? outline.count
+        let count = outline.firstIndex { $0.gap != nil }.map { $0 + 1 } ?? outline.count
+        return (count, count > 0 ? outline[count - 1].id : nil)
     }
 
     /// The ids of the cached posts, newest first, each with the gap below

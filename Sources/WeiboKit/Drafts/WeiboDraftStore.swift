@@ -67,32 +67,17 @@ public actor WeiboDraftStore {
 
     /// The drafts of `account`, the most recently changed first.
     public func drafts(account: String) throws(WeiboError) -> [WeiboDraft] {
-        try storage {
-            let rows = try database.prepare("SELECT \(Self.columns) FROM drafts WHERE account = ? ORDER BY updated_at DESC, rowid DESC")
-                .bind(.text(account))
-            var found: [WeiboDraft] = []
-            while try rows.step() { if let draft = Self.draft(rows) { found.append(draft) } }
-            return found
-        }
+        try storage { try select("WHERE account = ? ORDER BY updated_at DESC, rowid DESC", .text(account)) }
     }
 
     /// The draft with `id`.
     public func draft(_ id: UUID) throws(WeiboError) -> WeiboDraft {
-        try storage {
-            let rows = try database.prepare("SELECT \(Self.columns) FROM drafts WHERE id = ?").bind(.text(id.uuidString))
-            guard try rows.step(), let draft = Self.draft(rows) else { throw WeiboError.notFound(code: 0, message: "no draft \(id.uuidString)") }
-            return draft
-        }
+        try storage { try draftRow(id) }
     }
 
     /// Every draft handed to the outbox, of every account (what a sender reconciles).
     public func queuedDrafts() throws(WeiboError) -> [WeiboDraft] {
-        try storage {
-            let rows = try database.prepare("SELECT \(Self.columns) FROM drafts WHERE state = ?").bind(.text(WeiboDraft.State.queued.rawValue))
-            var found: [WeiboDraft] = []
-            while try rows.step() { if let draft = Self.draft(rows) { found.append(draft) } }
-            return found
-        }
+        try storage { try select("WHERE state = ?", .text(WeiboDraft.State.queued.rawValue)) }
     }
 
     /// The bytes of a draft's picture, checked against the digest it is
@@ -291,9 +276,18 @@ public actor WeiboDraftStore {
         if let id = target.postID { try WeiboAPI.checkID(id, "the post id") }
     }
 
+    /// The drafts `clause` selects (rows no store could have written left out).
+    private func select(_ clause: String, _ value: SQLiteValue) throws -> [WeiboDraft] {
+        let rows = try database.prepare("SELECT \(Self.columns) FROM drafts \(clause)").bind(value)
+        var found: [WeiboDraft] = []
+        while try rows.step() { if let draft = Self.draft(rows) { found.append(draft) } }
+        return found
+    }
+
     private func draftRow(_ id: UUID) throws -> WeiboDraft {
-        let rows = try database.prepare("SELECT \(Self.columns) FROM drafts WHERE id = ?").bind(.text(id.uuidString))
-        guard try rows.step(), let draft = Self.draft(rows) else { throw WeiboError.notFound(code: 0, message: "no draft \(id.uuidString)") }
+        guard let draft = try select("WHERE id = ?", .text(id.uuidString)).first else {
+            throw WeiboError.invalidArgument("there is no draft \(id.uuidString): it was sent or deleted")
+        }
         return draft
     }
 

@@ -90,7 +90,7 @@ public actor WeiboTimelineSession {
     /// reached, answers the cache with the failure; other errors are thrown.
     public func refresh() async throws(WeiboError) -> WeiboTimelineSnapshot {
         let uid = try await uid()
-        if timeline == .favourites { return try await fetchFavourites(page: 1, uid: uid) }
+        if timeline == .favourites { return try await fetchFavourites(page: 1, uid: uid).snapshot }
         var snapshot = try await fetch(.latest, uid: uid)
         var followed = 0
         while snapshot.failure == nil, snapshot.page?.posts.isEmpty == true, let next = snapshot.page?.nextQuery, followed < Self.maxEmptyPagesFollowed {
@@ -130,21 +130,18 @@ public actor WeiboTimelineSession {
     /// earlier page (the page holds nothing as new as it), the page
     /// before, up to ``maxEmptyPagesFollowed`` times.
     private func loadOlderFavourites(uid: String) async throws(WeiboError) -> WeiboTimelineSnapshot {
-        let run = try await cache.favouritesAboveFirstGap(account: uid)
-        guard run > 0 else { return try await fetchFavourites(page: 1, uid: uid) }
-        let oldestKey = try await cache.outline(.favourites, account: uid)[run - 1].id
+        let (run, oldestKey) = try await cache.favouritesRun(account: uid)
+        guard let oldestKey, run > 0 else { return try await fetchFavourites(page: 1, uid: uid).snapshot }
         let count = Self.overlappingCount(run: run, preferred: min(pageSize, WeiboAPI.maxFavouritesPageSize))
         var number = (run - 1) / count + 1
-        var snapshot: WeiboTimelineSnapshot
         var tries = 0
-        repeat {
-            snapshot = try await fetchFavourites(page: number, count: count, uid: uid)
+        while true {
+            let (snapshot, keys) = try await fetchFavourites(page: number, count: count, uid: uid)
             tries += 1
-            let reached = snapshot.favouriteKeys.contains { $0 >= oldestKey }
-            guard snapshot.failure == nil, !reached, number > 1, tries <= Self.maxEmptyPagesFollowed else { break }
+            let reached = keys.contains { $0 >= oldestKey }
+            guard snapshot.failure == nil, !reached, number > 1, tries <= Self.maxEmptyPagesFollowed else { return snapshot }
             number -= 1
-        } while true
-        return snapshot
+        }
     }
 
     /// A page size near `preferred` for which the favourite at index
@@ -157,16 +154,17 @@ public actor WeiboTimelineSession {
         return preferred
     }
 
-    private func fetchFavourites(page number: Int, count: Int? = nil, uid: String) async throws(WeiboError) -> WeiboTimelineSnapshot {
+    /// Fetches and merges favourites page `number`; the snapshot, and the cache keys of the favourites the page held.
+    private func fetchFavourites(page number: Int, count: Int? = nil, uid: String) async throws(WeiboError) -> (snapshot: WeiboTimelineSnapshot, keys: [Int64])
+    {
         do {
             let page = try await client.favourites(page: number, count: count ?? min(pageSize, WeiboAPI.maxFavouritesPageSize), account: uid)
-            try await cache.merge(page, number: number, account: uid)
+            try await cache.merge(page, pageNumber: number, account: uid)
             var snapshot = WeiboTimelineSnapshot(timeline: try await cache.timeline(.favourites, account: uid), failure: nil, skipped: page.skipped)
             snapshot.page = WeiboTimelinePage(posts: page.favourites.map(\.post), skipped: page.skipped, totalCount: page.totalCount)
-            snapshot.favouriteKeys = page.favourites.map(\.sortKey)
-            return snapshot
+            return (snapshot, page.favourites.map(\.sortKey))
         } catch  where error.isNetworkFailure {
-            return WeiboTimelineSnapshot(timeline: try await cache.timeline(.favourites, account: uid), failure: error)
+            return (WeiboTimelineSnapshot(timeline: try await cache.timeline(.favourites, account: uid), failure: error), [])
         }
     }
 
@@ -227,8 +225,6 @@ public struct WeiboTimelineSnapshot: Hashable, Sendable {
     public var skipped: [WeiboDecodingError]
     /// The page just fetched (`nil` from the cache alone).
     public var page: WeiboTimelinePage?
-    /// The cache keys of the favourites just fetched.
-    var favouriteKeys: [Int64] = []
 
     /// Creates a snapshot.
     public init(timeline: CachedWeiboTimeline, failure: WeiboError?, skipped: [WeiboDecodingError] = []) {
