@@ -48,12 +48,8 @@ struct WeiboClientDraftsTests {
         let id = try Self.draftID(try await run(["drafts", "new", "定时的微博"]))
         // Two watchers, as two terminals would run them.
         var watchers: [Process] = []
-        defer {
-            for watcher in watchers {
-                kill(watcher.processIdentifier, SIGKILL)
-                watcher.waitUntilExit()
-            }
-        }
+        // SIGKILL at the end, not waited for here: waiting blocks a thread, and Foundation reaps the child.
+        defer { for watcher in watchers { kill(watcher.processIdentifier, SIGKILL) } }
         for _ in 0..<2 {
             let watcher = Process()
             watcher.executableURL = ExampleProcess.executable("weibo-client")

@@ -142,15 +142,27 @@ struct WeiboClientWatchTests {
             let output = self.output
             pipe.fileHandleForReading.readabilityHandler = { handle in
                 let data = handle.availableData
-                if !data.isEmpty { output.append(String(decoding: data, as: UTF8.self)) }
+                // At the end of the output the handler would be called again and again with nothing,
+                // spinning a dispatch thread (one the cooperative pool shares): stop it there.
+                guard !data.isEmpty else {
+                    handle.readabilityHandler = nil
+                    return
+                }
+                output.append(String(decoding: data, as: UTF8.self))
             }
             try process.run()
         }
 
-        /// Kills it (SIGKILL: no chance to tidy up).
-        func kill() {
-            Glibc.kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+        /// Kills it (SIGKILL: no chance to tidy up), without waiting: for a `defer`.
+        func kill() { Glibc.kill(process.processIdentifier, SIGKILL) }
+
+        /// Kills it and waits until it is gone, on a thread of its own.
+        func stop() async throws {
+            let process = self.process
+            try await offPool {
+                Glibc.kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+            }
         }
 
         /// The ids of the posts and comments it printed.
@@ -177,7 +189,7 @@ struct WeiboClientWatchTests {
         let comment = try #require(run.fake.addComment(on: mine, by: "1750000003", text: "评论"))
         try await waitUntil("the new mention and comment", timeout: .seconds(60)) { Set(watcher.printedIDs).isSuperset(of: [first, comment]) }
         #expect(watcher.printedIDs.sorted() == [comment, first].sorted())
-        watcher.kill()
+        try await watcher.stop()
         watcher = try Watcher(run)
         let before = polls()
         try await waitUntil("two polls after the restart", timeout: .seconds(60)) { polls() >= before + 2 }

@@ -70,11 +70,13 @@ struct PrefetchDeterminismTests {
             return try Bitmap(width: 4, height: 4, pixelFormat: .rgba8, pixels: [UInt8](repeating: 1, count: 64))
         }
         #expect(task != nil)
-        let waiter = Task { try await cache.rendition(for: key) { throw CancellationError() } }
+        // A child task, so that it runs on the suite's own threads: an unstructured Task
+        // waits on the shared pool, where CPU-bound suites beside it can hold it back for minutes.
+        async let waiter = cache.rendition(for: key) { throw CancellationError() }
         try await waitUntil("the page joins the prefetch") { await cache.statistics.joins == 1 }
         await cache.cancelPrefetch(key)
         gate.open()
-        #expect(try await waiter.value.size == PixelSize(width: 4, height: 4))
+        #expect(try await waiter.size == PixelSize(width: 4, height: 4))
         let other = RenditionCache.Key(photoID: "unwanted", size: PixelSize(width: 4, height: 4))
         let stopped = await cache.prefetch(other) {
             try await Task.sleep(for: .seconds(600))

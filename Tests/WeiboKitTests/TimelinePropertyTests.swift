@@ -57,7 +57,7 @@ final class ModelServer: Sendable {
     func page(_ query: WeiboTimelineQuery, count: Int) -> WeiboTimelinePage { model.withLock { $0.page(query, count: count) } }
 }
 
-@Suite("Weibo timeline cache against a model of Weibo")
+@Suite("Weibo timeline cache against a model of Weibo", .dedicatedThreads)
 struct TimelinePropertyTests {
     /// Runs (more with PHOTODECK_PROPERTY_RUNS, for a longer search).
     static let runs = ProcessInfo.processInfo.environment["PHOTODECK_PROPERTY_RUNS"].flatMap(Int.init) ?? 150
