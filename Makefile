@@ -11,7 +11,7 @@ BENCH_PACKAGES := $(TEST_PACKAGES) libjxl-tools ffmpeg libheif-examples libvips-
 
 DEMO_OUT ?= $(CURDIR)/.build/demo
 
-.PHONY: check-map check-portable demo test test-loaded test-asan test-tsan check-docs docs docs-preview check-consumer lint bench-decode bench-metadata bench-fit bench-heif bench-browser bench-viewer bench-thumbnails bench-workers bench-loading bench-terminal bench-hostile bench-placeholders bench-downloads bench-jxl bench-avif bench-smartcrop bench-video bench-transcode bench-playback deps-build deps-test deps-bench
+.PHONY: check-map check-portable demo test test-loaded test-release test-asan test-tsan check-docs docs docs-preview check-consumer lint bench-decode bench-metadata bench-fit bench-heif bench-browser bench-viewer bench-thumbnails bench-workers bench-loading bench-terminal bench-hostile bench-placeholders bench-downloads bench-jxl bench-avif bench-smartcrop bench-video bench-transcode bench-playback deps-build deps-test deps-bench
 
 define install_missing
 	@missing=""; \
@@ -76,6 +76,21 @@ test-loaded: deps-test
 		[ $$status -eq 0 ] || { echo "loaded run $$run failed"; exit $$status; }; \
 	done
 
+## test-release: the whole suite built with -c release, because the optimiser
+## exposes what the debug build hides (Documentation/CompilerBugs). The
+## libraries and tests are built with -enable-testing (what @testable
+## imports need) in .build/release-tests; the executables the tests run
+## (the five examples and the test tools) are those `swift build -c release`
+## makes, as users build them, named to the tests by PHOTODECK_PRODUCTS.
+## Warnings are errors here, as in the sanitizer builds: zero in release
+## and in debug.
+WARNINGS_AS_ERRORS := -Xswiftc -warnings-as-errors
+test-release: deps-test
+	swift build -c release
+	swift build -c release --build-tests -Xswiftc -enable-testing $(WARNINGS_AS_ERRORS) --build-path .build/release-tests
+	PHOTODECK_PRODUCTS="$$(swift build -c release --show-bin-path)" \
+		"$$(swift build -c release --build-path .build/release-tests --show-bin-path)/PhotoDeckPackageTests.xctest" --testing-library swift-testing
+
 ## test-asan: the whole test suite under AddressSanitizer (C shims included).
 ## At most ASAN_WIDTH tests run at once (Swift Testing's
 ## --experimental-maximum-parallelization-width, which `swift test` does not
@@ -84,7 +99,7 @@ test-loaded: deps-test
 ## thread pool and tests that wait for an event gave up.
 ASAN_WIDTH ?= 6
 test-asan: deps-test
-	swift build --build-tests --sanitize=address --build-path .build/asan
+	swift build --build-tests --sanitize=address $(WARNINGS_AS_ERRORS) --build-path .build/asan
 	PHOTODECK_SANITIZER=address LSAN_OPTIONS=suppressions=$(CURDIR)/.ci/lsan.supp \
 		"$$(swift build --show-bin-path --sanitize=address --build-path .build/asan)/PhotoDeckPackageTests.xctest" \
 		--testing-library swift-testing --experimental-maximum-parallelization-width $(ASAN_WIDTH)
@@ -101,7 +116,7 @@ test-asan: deps-test
 ## 66 on a report; the summary fails the target instead.
 TSAN_SUITES ?= OutboxSchedulingTests|ForMeCacheTests|FiltersTests|WorkerTests|LoopbackHTTPServerTests|PhotoBrowserSessionTests|RenditionCacheTests|FolderPhotosTests|ViewerUpdatesTests|ViewerGridTests|ViewerAnimationTests|ThumbnailCacheTests|LoaderTests|DiskCacheTests
 test-tsan: deps-test
-	swift build --build-tests --sanitize=thread --build-path .build/tsan -Xswiftc -DPHOTODECK_TSAN
+	swift build --build-tests --sanitize=thread $(WARNINGS_AS_ERRORS) --build-path .build/tsan -Xswiftc -DPHOTODECK_TSAN
 	rm -f .build/tsan/report.*
 	PHOTODECK_SANITIZER=thread TSAN_OPTIONS="log_path=$(CURDIR)/.build/tsan/report exitcode=0" \
 		"$$(swift build --show-bin-path --sanitize=thread --build-path .build/tsan)/PhotoDeckPackageTests.xctest" \
@@ -111,11 +126,14 @@ test-tsan: deps-test
 ## check-map: fails when the module map in README.md or Documentation/PhotoDeck.md
 ## is not what the manifest and the imports say, when a target declares a
 ## dependency none of its files imports (scripts/module-map.py --write fixes the map),
-## or when a module other than SystemSupport calls the C library's system interface.
+## or when a module other than SystemSupport calls the C library's system interface,
+## or when a source holds a shape a toolchain is known to miscompile (Documentation/CompilerBugs).
 check-map: deps-build
 	python3 scripts/module-map.py --check
 	python3 scripts/check-platform.py --self-test
 	python3 scripts/check-platform.py
+	python3 scripts/check-miscompiles.py --self-test
+	python3 scripts/check-miscompiles.py
 
 ## check-portable: builds the libraries as they are built where Linux's own
 ## interfaces (V4L2, rtnetlink, inotify) do not exist, so the fallbacks

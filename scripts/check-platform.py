@@ -24,6 +24,8 @@ import pathlib
 import re
 import sys
 
+from swift_source import code_of
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 CALLS = set("""
 open openat close read write pread pwrite fsync fdatasync fstat stat lstat fchmod unlink unlinkat rename renameat
@@ -41,75 +43,6 @@ QUALIFIED = re.compile(r"\b(Glibc|Darwin|Musl)\s*\.\s*(\w+)")
 IMPORT = re.compile(r"^\s*(@preconcurrency\s+)?import\s+(Glibc|Darwin|Musl)\b", re.M)
 FUNC = re.compile(r"\bfunc\s+(\w+)")
 IDENT = re.compile(r"[A-Za-z_]\w*")
-
-
-def code_of(text):
-    """`text` with comments and string contents blanked (lengths and line
-    breaks kept, so offsets still name lines); interpolations kept."""
-    out = []
-    i, n = 0, len(text)
-    # A stack of contexts: "code" (with the depth of parentheses of an
-    # interpolation it closes at), or a string with its delimiter.
-    stack = [("code", None)]
-    while i < n:
-        kind, data = stack[-1]
-        c = text[i]
-        if kind == "code":
-            if text.startswith("//", i):
-                end = text.find("\n", i)
-                end = n if end < 0 else end
-                out.append(" " * (end - i))
-                i = end
-            elif text.startswith("/*", i):
-                depth, j = 1, i + 2
-                while j < n and depth:
-                    if text.startswith("/*", j):
-                        depth, j = depth + 1, j + 2
-                    elif text.startswith("*/", j):
-                        depth, j = depth - 1, j + 2
-                    else:
-                        j += 1
-                out.append("".join(ch if ch == "\n" else " " for ch in text[i:j]))
-                i = j
-            elif c == '"' or (c == "#" and re.match(r'#+"', text[i:])):
-                hashes = len(re.match(r'#*', text[i:]).group(0))
-                j = i + hashes
-                delimiter = '"""' if text.startswith('"""', j) else '"'
-                out.append(" " * (hashes + len(delimiter)))
-                i = j + len(delimiter)
-                stack.append(("string", (delimiter, hashes)))
-            else:
-                if data is not None:
-                    if c == "(":
-                        stack[-1] = ("code", data + 1)
-                    elif c == ")":
-                        if data == 0:
-                            stack.pop()
-                            out.append(" ")
-                            i += 1
-                            continue
-                        stack[-1] = ("code", data - 1)
-                out.append(c)
-                i += 1
-        else:
-            delimiter, hashes = data
-            escape = "\\" + "#" * hashes
-            closing = delimiter + "#" * hashes
-            if text.startswith(escape + "(", i):
-                out.append(" " * (len(escape) + 1))
-                i += len(escape) + 1
-                stack.append(("code", 0))
-            elif text.startswith(escape, i) and i + len(escape) < n:
-                out.append(" " * (len(escape) + 1) if text[i + len(escape)] != "\n" else " " * len(escape) + "\n")
-                i += len(escape) + 1
-            elif text.startswith(closing, i):
-                out.append(" " * len(closing))
-                i += len(closing)
-                stack.pop()
-            else:
-                out.append("\n" if c == "\n" else " ")
-                i += 1
-    return "".join(out)
 
 
 def calls_in(text, own=frozenset()):

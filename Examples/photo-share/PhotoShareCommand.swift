@@ -86,11 +86,13 @@ struct PhotoShareCommand {
             if provider == WeChatAppProvider.id, let wechat = registered.compactMap({ $0 as? WeChatAppProvider }).first,
                 let message = try await arguments.appMessage.message(link: arguments.link)
             {
-                (outcome, displayName) = (try await wechat.send(message, to: destination), wechat.displayName)
+                outcome = try await wechat.send(message, to: destination)
+                displayName = wechat.displayName
             } else if provider == QQProvider.id, let qq = registered.compactMap({ $0 as? QQProvider }).first,
                 let message = try await arguments.appMessage.qqMessage(link: arguments.link)
             {
-                (outcome, displayName) = (try await qq.send(message, to: destination), qq.displayName)
+                outcome = try await qq.send(message, to: destination)
+                displayName = qq.displayName
             } else {
                 throw CLIError("--mini-program, --music, --music-video, --video-url, --file and --sticker go to wechat/... or qq/... targets")
             }

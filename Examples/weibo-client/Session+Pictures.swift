@@ -68,11 +68,15 @@ struct TimelinePictures {
                     return await withTaskGroup(of: (Int, Result<Bitmap, ImageLoadingError>).self) { group in
                         for (index, request) in requests.enumerated() {
                             group.addTask {
+                                // The result is made first, the tuple after: Swift 6.3.1 miscompiles a tuple
+                                // literal holding `try await` in release builds (Documentation/CompilerBugs).
+                                let result: Result<Bitmap, ImageLoadingError>
                                 do throws(ImageLoadingError) {
-                                    return (index, .success(try await loader.image(for: request).bitmap))
+                                    result = .success(try await loader.image(for: request).bitmap)
                                 } catch {
-                                    return (index, .failure(error))
+                                    result = .failure(error)
                                 }
+                                return (index, result)
                             }
                         }
                         var results = [Result<Bitmap, ImageLoadingError>?](repeating: nil, count: requests.count)

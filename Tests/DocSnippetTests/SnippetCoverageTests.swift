@@ -5,7 +5,8 @@ import Testing
 /// Every Swift code sample in the README, the DocC pages and doc comments must also be
 /// in a file that is compiled: the snippet files beside this one (built
 /// with this test target), the consumer test of ShareKitTests, or the
-/// consumer package (`Tests/Consumer`, built by `make check-consumer`). A sample that no longer compiles then fails
+/// consumer package (`Tests/Consumer`, built by `make check-consumer`), or a
+/// toolchain bug's reduction (`Tests/ToolchainTests`). A sample that no longer compiles then fails
 /// the build, and a sample edited without its compiled copy fails here.
 @Suite("Code samples are compiled")
 struct SnippetCoverageTests {
@@ -94,7 +95,7 @@ struct SnippetCoverageTests {
     /// The compiled copies, normalized, one string per file.
     static let compiled: [String] = {
         var files: [URL] = [root.appendingPathComponent("Tests/ShareKitTests/ConsumerExampleTests.swift")]
-        for folder in ["Tests/DocSnippetTests/Snippets", "Tests/Consumer"] {
+        for folder in ["Tests/DocSnippetTests/Snippets", "Tests/Consumer", "Tests/ToolchainTests"] {
             let url = root.appendingPathComponent(folder)
             guard let found = FileManager.default.enumerator(atPath: url.path) else { continue }
             for case let relative as String in found where relative.hasSuffix(".swift") { files.append(url.appendingPathComponent(relative)) }

@@ -98,10 +98,9 @@ struct RemotePhotoTests {
         // Newest first: each post's text, then its row of pictures.
         let order = ["竖图 1", "\u{1B}_G", "两张 1", "\u{1B}_G", "没有图 1", "三张 1", "\u{1B}_G"].map { output.range(of: $0, options: [], range: nil) }
         #expect(order.allSatisfy { $0 != nil })
-        let positions = [
-            output.range(of: "竖图 1")!.lowerBound, output.range(of: "两张 1")!.lowerBound, output.range(of: "没有图 1")!.lowerBound,
-            output.range(of: "三张 1")!.lowerBound,
-        ]
+        // Each post's line, or the test stops here (not the whole run, as a force-unwrap would).
+        var positions: [String.Index] = []
+        for line in ["竖图 1", "两张 1", "没有图 1", "三张 1"] { positions.append(try #require(output.range(of: line), "\(line) printed").lowerBound) }
         #expect(positions == positions.sorted(), "newest first")
         let images = try TerminalPayloads.kittyImages(in: Array(output.utf8))
         #expect(images.count == 3, "a row per post with pictures")

@@ -42,7 +42,8 @@ struct ViewerInEmulatorTests {
             return lines.contains { $0.hasPrefix("frame ") || $0.hasPrefix("EXITED") }
         }
         guard let frame = lines.first(where: { $0.hasPrefix("frame ") }) else { throw HarnessFailure(description: "photo-browser ended: \(lines)") }
-        return (try await TimelineInEmulatorTests.settledShot(server.display), String(frame))
+        let shot = try await TimelineInEmulatorTests.settledShot(server.display)
+        return (shot, String(frame))
     }
 
     @Test(

@@ -58,7 +58,8 @@ struct PickerSessionTests {
     ) {
         let picker = ScriptedPicker(actions)
         let session = PickerSession(configuration: configuration, sources: sources ?? [MemorySource(photos: photos)])
-        return (try await session.run(with: picker), picker)
+        let result = try await session.run(with: picker)
+        return (result, picker)
     }
 
     static func ids(_ result: PickerResult) -> [String]? {

@@ -1,6 +1,6 @@
 import Execution
 import Foundation
-public import ServiceKit
+import ServiceKit
 
 /// Each account's ``WeiboFilters``, in one JSON file only the user can read
 /// (mode 0600), changed under the file's lock so that two processes

@@ -162,9 +162,11 @@ public actor WeiboTimelineSession {
             try await cache.merge(page, pageNumber: number, account: uid)
             var snapshot = WeiboTimelineSnapshot(timeline: try await cache.timeline(.favourites, account: uid), failure: nil, skipped: page.skipped)
             snapshot.page = WeiboTimelinePage(posts: page.favourites.map(\.post), skipped: page.skipped, totalCount: page.totalCount)
+            snapshot.page?.droppedFields = page.droppedFields
             return (snapshot, page.favourites.map(\.sortKey))
         } catch  where error.isNetworkFailure {
-            return (WeiboTimelineSnapshot(timeline: try await cache.timeline(.favourites, account: uid), failure: error), [])
+            let cached = try await cache.timeline(.favourites, account: uid)
+            return (WeiboTimelineSnapshot(timeline: cached, failure: error), [])
         }
     }
 
