@@ -11,7 +11,7 @@ BENCH_PACKAGES := $(TEST_PACKAGES) libjxl-tools ffmpeg libheif-examples libvips-
 
 DEMO_OUT ?= $(CURDIR)/.build/demo
 
-.PHONY: check-map check-portable demo test test-loaded test-release test-asan test-tsan check-docs docs docs-preview check-consumer lint bench-decode bench-metadata bench-fit bench-heif bench-browser bench-viewer bench-thumbnails bench-workers bench-loading bench-terminal bench-hostile bench-placeholders bench-downloads bench-jxl bench-avif bench-smartcrop bench-video bench-transcode bench-playback deps-build deps-test deps-bench
+.PHONY: check-map check-portable demo test test-loaded test-release test-asan test-tsan check-docs docs docs-preview check-consumer lint bench-decode bench-metadata bench-fit bench-heif bench-browser bench-viewer bench-thumbnails bench-workers bench-loading bench-terminal bench-hostile bench-placeholders bench-downloads bench-jxl bench-avif bench-smartcrop bench-video bench-transcode bench-playback bench-filters deps-build deps-test deps-bench
 
 define install_missing
 	@missing=""; \
@@ -229,6 +229,10 @@ bench-downloads: deps-bench
 ## command line with the same settings.
 bench-transcode: deps-bench
 	/usr/bin/python3 scripts/bench-transcode.py
+
+## bench-filters: 100,000 muted words on 100 posts beside the rule before and grep -F -i -f.
+bench-filters: deps-bench
+	/usr/bin/python3 scripts/bench-filters.py
 
 ## bench-video: poster frames of 100 videos beside ffmpegthumbnailer.
 bench-video: deps-bench

@@ -423,6 +423,13 @@ let package = Package(
         ),
 
         .executableTarget(
+            name: "filter-bench",
+            dependencies: ["WeiboKit"],
+            path: "Benchmarks/filter-bench",
+            swiftSettings: swiftSettings
+        ),
+
+        .executableTarget(
             name: "workers-bench",
             dependencies: ["ImageCodecs", "ExampleSupport", "SystemSupport"],
             path: "Benchmarks/workers-bench",

@@ -10,7 +10,14 @@ extension Session {
     /// The current account's filters (none when no account is signed in).
     func filters() async throws -> WeiboFilters {
         guard let uid = await accounts.current()?.uid else { return WeiboFilters() }
-        return try await filterStore.filters(account: uid)
+        let filters = try await filterStore.filters(account: uid)
+        if filters.ignoredWordCount > 0 {
+            Console.error(
+                "note: \(filters.ignoredWordCount) muted words in \(filterStore.path.oneLine) are ignored (empty, longer than "
+                    + "\(WeiboMutedWord.maxLength) characters, or past \(WeiboFilters.maxMutedWords) words or \(WeiboFilters.maxMutedCharacters) characters in all)"
+            )
+        }
+        return filters
     }
 
     /// A list addressed to the account: mentions and favourites as
@@ -88,6 +95,12 @@ extension Session {
         guard let uid = await accounts.current()?.uid else { throw WeiboError.notSignedIn }
         let filters: WeiboFilters
         if let target {
+            if case .word(let word, let wholeWord) = target {
+                var alone = WeiboFilters()
+                guard alone.mute(word: word, wholeWord: wholeWord) else {
+                    throw CLIError("a muted word has 1 to \(WeiboMutedWord.maxLength) characters (besides spaces at its ends)")
+                }
+            }
             let person = try await personID(in: target)
             filters = try await filterStore.update(account: uid) { filters in
                 switch target {
@@ -95,6 +108,10 @@ extension Session {
                 case .user: if let person { filters.mutedUsers.insert(person) }
                 case .reposts: if let person { filters.mutedReposters.insert(person) } else { filters.mutesAllReposts = true }
                 }
+            }
+            if case .word(let word, _) = target, !filters.mutedWords.contains(where: { $0.text == word }) {
+                throw CLIError(
+                    "the muted words are full (\(WeiboFilters.maxMutedWords) words, \(WeiboFilters.maxMutedCharacters) characters in all): unmute some first")
             }
         } else {
             filters = try await filterStore.filters(account: uid)

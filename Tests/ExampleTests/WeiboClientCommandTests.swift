@@ -23,12 +23,12 @@ struct WeiboClientCommandTests {
 
         deinit { try? FileManager.default.removeItem(atPath: store) }
 
-        func callAsFunction(_ arguments: [String], store: String? = nil, input: String = "", environment: [String: String] = [:]) async throws
-            -> ExampleProcess.Result
-        {
+        func callAsFunction(
+            _ arguments: [String], store: String? = nil, input: String = "", environment: [String: String] = [:], watchdog: Duration? = nil
+        ) async throws -> ExampleProcess.Result {
             let result = try await ExampleProcess.run(
                 "weibo-client", ["--api-base", fake.base.absoluteString, "--store", store ?? self.store] + arguments,
-                environment: WeiboClientCommandTests.environment.merging(environment) { _, own in own }, input: input)
+                environment: WeiboClientCommandTests.environment.merging(environment) { _, own in own }, input: input, watchdog: watchdog)
             output.append(result.standardOutput + result.standardError)
             return result
         }

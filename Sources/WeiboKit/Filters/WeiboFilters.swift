@@ -1,3 +1,6 @@
+import Foundation
+import Synchronization
+
 /// What an account does not want to see: muted words, muted people, and
 /// reposts muted (all, or those of some people). Weibo has no filter API,
 /// so filters apply on the device, to every list the app shows: timelines,
@@ -16,14 +19,31 @@
 /// let shown = try await cache.timeline(account: uid).filtered(by: filters)
 /// ```
 public struct WeiboFilters: Hashable, Sendable, Codable {
-    /// Words whose posts and comments are hidden.
-    public var mutedWords: [WeiboMutedWord]
+    /// The most muted words matched: words past it are ignored (counted in
+    /// ``ignoredWordCount`` when read from a file; refused by ``mute(word:wholeWord:)``).
+    public static let maxMutedWords = 100_000
+    /// The most characters (Unicode scalars, folded) all muted words may
+    /// hold together; a word past it is ignored as one past ``maxMutedWords`` is.
+    public static let maxMutedCharacters = 1_000_000
+
+    /// Words whose posts and comments are hidden. Each is matched as typed,
+    /// folded once; a list is compiled once into one matcher, so a post
+    /// costs one pass over its text however many words there are.
+    public var mutedWords: [WeiboMutedWord] {
+        didSet { compiled = CompiledWords() }
+    }
     /// People (uids) whose posts and comments are hidden, and reposts of their posts.
     public var mutedUsers: Set<String>
     /// People (uids) whose reposts are hidden (their own posts still show).
     public var mutedReposters: Set<String>
     /// Whether every repost is hidden.
     public var mutesAllReposts: Bool
+    /// How many muted words read from a file were left out: empty, longer
+    /// than ``WeiboMutedWord/maxLength``, or past ``maxMutedWords`` or
+    /// ``maxMutedCharacters``. Not saved; not part of equality.
+    public private(set) var ignoredWordCount = 0
+    /// The matcher of ``mutedWords``, made on the first match and dropped when the words change.
+    private var compiled = CompiledWords()
 
     /// Creates filters.
     public init(mutedWords: [WeiboMutedWord] = [], mutedUsers: Set<String> = [], mutedReposters: Set<String> = [], mutesAllReposts: Bool = false) {
@@ -33,15 +53,76 @@ public struct WeiboFilters: Hashable, Sendable, Codable {
         self.mutesAllReposts = mutesAllReposts
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case mutedWords, mutedUsers, mutedReposters, mutesAllReposts
+    }
+
+    /// Reads filters, keeping the muted words within the caps (the rest
+    /// counted in ``ignoredWordCount``): a planted list of millions of
+    /// words, or one word of megabytes, costs its reading once, never every post.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let read = try container.decodeIfPresent([WeiboMutedWord].self, forKey: .mutedWords) ?? []
+        let (kept, _, ignored) = Self.withinCaps(read)
+        mutedWords = kept
+        ignoredWordCount = ignored
+        mutedUsers = try container.decodeIfPresent(Set<String>.self, forKey: .mutedUsers) ?? []
+        mutedReposters = try container.decodeIfPresent(Set<String>.self, forKey: .mutedReposters) ?? []
+        mutesAllReposts = try container.decodeIfPresent(Bool.self, forKey: .mutesAllReposts) ?? false
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(mutedWords, forKey: .mutedWords)
+        try container.encode(mutedUsers, forKey: .mutedUsers)
+        try container.encode(mutedReposters, forKey: .mutedReposters)
+        try container.encode(mutesAllReposts, forKey: .mutesAllReposts)
+    }
+
+    public static func == (left: WeiboFilters, right: WeiboFilters) -> Bool {
+        left.mutedWords == right.mutedWords && left.mutedUsers == right.mutedUsers && left.mutedReposters == right.mutedReposters
+            && left.mutesAllReposts == right.mutesAllReposts
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(mutedWords)
+        hasher.combine(mutedUsers)
+        hasher.combine(mutedReposters)
+        hasher.combine(mutesAllReposts)
+    }
+
+    /// The words of `list` that can be matched, in order, within the caps,
+    /// with their indices in `list`; and how many were left out.
+    static func withinCaps(_ list: [WeiboMutedWord]) -> (kept: [WeiboMutedWord], indices: [Int], ignored: Int) {
+        var kept: [WeiboMutedWord] = []
+        var indices: [Int] = []
+        var characters = 0
+        for (index, word) in list.enumerated() where word.isMatchable && kept.count < maxMutedWords {
+            let scalars = word.folded.unicodeScalars.count
+            guard characters + scalars <= maxMutedCharacters else { continue }
+            characters += scalars
+            kept.append(word)
+            indices.append(index)
+        }
+        return (kept, indices, list.count - kept.count)
+    }
+
     /// Whether nothing is muted.
     public var isEmpty: Bool { mutedWords.isEmpty && mutedUsers.isEmpty && mutedReposters.isEmpty && !mutesAllReposts }
 
-    /// Mutes `word` (replacing the same word muted before); an empty word is ignored.
-    public mutating func mute(word: String, wholeWord: Bool = false) {
+    /// Mutes `word` (replacing the same word muted before). Returns `false`,
+    /// muting nothing, for an empty word, one longer than
+    /// ``WeiboMutedWord/maxLength`` characters, or when the list is full
+    /// (``maxMutedWords``, ``maxMutedCharacters``).
+    @discardableResult
+    public mutating func mute(word: String, wholeWord: Bool = false) -> Bool {
         let muted = WeiboMutedWord(word, wholeWord: wholeWord)
-        guard !muted.folded.isEmpty else { return }
-        mutedWords.removeAll { $0.folded == muted.folded }
-        mutedWords.append(muted)
+        guard muted.isMatchable else { return false }
+        var words = mutedWords.filter { $0.folded != muted.folded }
+        words.append(muted)
+        guard Self.withinCaps(words).ignored == 0 else { return false }
+        mutedWords = words
+        return true
     }
 
     /// Unmutes `word`; `false` when it was not muted.
@@ -72,11 +153,43 @@ public struct WeiboFilters: Hashable, Sendable, Codable {
         return wordMatch(in: [comment.text])
     }
 
+    /// The first muted word (in the list's order) in any of `texts`.
     private func wordMatch(in texts: [String]) -> WeiboFilterMatch? {
         guard !mutedWords.isEmpty else { return nil }
-        let folded = texts.filter { !$0.isEmpty }.map(WeiboMutedWord.fold)
-        for word in mutedWords where folded.contains(where: word.occurs(in:)) { return .word(word.text) }
-        return nil
+        let (matcher, indices) = compiled.matcher(for: mutedWords)
+        var best: Int?
+        for text in texts where !text.isEmpty {
+            if let found = matcher.firstMatch(in: WeiboMutedWord.fold(text)), best.map({ found < $0 }) ?? true { best = found }
+        }
+        return best.map { .word(mutedWords[indices[$0]].text) }
+    }
+
+    /// The matcher and the cost of one search (automaton steps), for tests.
+    func wordSearch(in text: String) -> (word: String?, steps: Int) {
+        let (matcher, indices) = compiled.matcher(for: mutedWords)
+        let found = matcher.search(WeiboMutedWord.fold(text))
+        return (found.word.map { mutedWords[indices[$0]].text }, found.steps)
+    }
+}
+
+/// The matcher of one list of muted words, made once and shared by the
+/// copies of a ``WeiboFilters`` value (a new list gets a new box).
+private final class CompiledWords: Sendable {
+    /// The matcher, and for each of its words the index in the list.
+    private let built = Mutex<(matcher: MutedWordMatcher, indices: [Int])?>(nil)
+
+    /// The matcher of `words` (the words within the caps, in order), made on first use.
+    func matcher(for words: [WeiboMutedWord]) -> (matcher: MutedWordMatcher, indices: [Int]) {
+        if let built = built.withLock({ $0 }) { return built }
+        // Made outside the lock: two threads may both make it (the same
+        // result), but none waits for another's work.
+        let (kept, indices, _) = WeiboFilters.withinCaps(words)
+        let made = (MutedWordMatcher(kept), indices)
+        return built.withLock { stored in
+            if let stored { return stored }
+            stored = made
+            return made
+        }
     }
 }
 
