@@ -13,14 +13,19 @@ package final class SQLiteDatabase {
 
     /// Opens (creating if needed) the database at `path` in WAL mode with
     /// full synchronous commits: a committed transaction survives a crash
-    /// or power loss.
+    /// or power loss. A database file that is a symbolic link is refused
+    /// (`SQLITE_CANTOPEN_SYMLINK`), never followed out of its store.
     package init(path: String) throws(SQLiteError) {
         self.path = path
         var connection: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
         let status = sqlite3_open_v2(path, &connection, flags, nil)
         guard status == SQLITE_OK, let connection else {
-            let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            var message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            // SQLITE_CANTOPEN_SYMLINK, which Swift does not import: (SQLITE_CANTOPEN | (6 << 8)).
+            if let connection, sqlite3_extended_errcode(connection) == SQLITE_CANTOPEN | (6 << 8) {
+                message = "it is a symbolic link, which a store's database never is; it is not followed (move it aside)"
+            }
             sqlite3_close(connection)
             throw SQLiteError(code: status, message: message, context: "opening \(path)")
         }

@@ -123,8 +123,9 @@ public actor Outbox {
                 "ALTER TABLE entries ADD COLUMN claimed_by TEXT;",
             ])
             self.database = database
+            // The store's folders are its own: one replaced by a link is refused, never followed.
             let liveFolder = path + ".live"
-            try FileSystem.makeFolders(liveFolder, mode: 0o700)
+            try OwnedFolder.prepare(liveFolder)
             let lock = try FileLock(path: "\(liveFolder)/\(instance).lock")
             guard try lock.tryLock() else { throw SystemError(operation: "locking", path: lock.path, reason: "a fresh lock file is held") }
             liveLock = lock
@@ -229,7 +230,7 @@ public actor Outbox {
 
     /// Copies `video` (its range) into ``videoFolder`` under its digest.
     private func keep(_ video: ShareVideo) throws -> StoredContent.Video {
-        try FileSystem.makeFolders(videoFolder, mode: 0o700)
+        try OwnedFolder.prepare(videoFolder)
         let source = try ReadOnlyFile(path: video.path)
         let staged = try DurableFile.stageCopy(of: source, range: video.range, in: videoFolder, mode: 0o600)
         // The same video queued twice is one file: the rename over it is atomic, the bytes the same.
@@ -242,7 +243,7 @@ public actor Outbox {
     /// The outbox's copy of a stored video, checked: a digest it could have
     /// written, a regular file of the size stored, the bytes that digest.
     private func keptVideo(_ video: StoredContent.Video) -> ShareVideo? {
-        guard video.isWellFormed else { return nil }
+        guard video.isWellFormed, (try? OwnedFolder.check(videoFolder)) != nil else { return nil }
         let path = videoPath(video.sha256)
         guard let status = try? FileSystem.status(of: path, followingSymlinks: false), status.kind == .regular, status.size == video.byteCount,
             (try? Digest.sha256Hex(ofFileAt: path, limit: video.byteCount, followingSymlinks: false)) == video.sha256

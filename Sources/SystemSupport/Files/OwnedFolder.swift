@@ -12,7 +12,8 @@
 ///   checks the one there: it must be a real folder of this user's, never a
 ///   symbolic link (it is opened with `O_DIRECTORY | O_NOFOLLOW`, so a link
 ///   planted there is refused, not followed), and a mode wider than 0700 is
-///   narrowed to 0700.
+///   narrowed to 0700. ``check(_:)`` is the same check for a reader, which
+///   makes nothing.
 /// - ``path(of:)`` turns a stored name into a path only when the owner's
 ///   rule says the store makes names of that shape, and the name is one
 ///   plain component (no `/`, not `.` or `..`, no NUL): a row naming
@@ -73,6 +74,14 @@ package struct OwnedFolder: Sendable {
     /// so, and a mode wider than 0700 is narrowed.
     package static func prepare(_ path: String) throws(SystemError) {
         try FileSystem.makeFolders(path, mode: 0o700)
+        try check(path)
+    }
+
+    /// Checks the folder at `path` as ``prepare(_:)`` does, without making
+    /// it: what a reader calls before it opens a file in a store's folder,
+    /// so that a folder replaced by a link is never read through. Throws
+    /// when nothing is there too.
+    package static func check(_ path: String) throws(SystemError) {
         let descriptor = retryingOnInterrupt { open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
         guard descriptor >= 0 else {
             if errno == ELOOP || errno == ENOTDIR {

@@ -85,6 +85,7 @@ public actor WeiboDraftStore {
     public func bytes(of picture: WeiboDraftPicture) throws(WeiboError) -> [UInt8] {
         guard picture.isWellFormed else { throw .storage(UnderlyingError(message: "a draft names a picture the store cannot have written")) }
         return try storage {
+            try OwnedFolder.check(pictureFolder)
             let bytes = try RegularFile.contents(of: picturePath(picture.sha256), limit: picture.byteCount, followingSymlinks: false)
             guard bytes.count == picture.byteCount, Digest.sha256Hex(bytes) == picture.sha256 else {
                 throw WeiboError.storage(UnderlyingError(message: "a draft's picture changed on disk"))
@@ -143,7 +144,8 @@ public actor WeiboDraftStore {
         return try edit(id) { (draft) throws(WeiboError) in
             guard draft.pictures.count < Self.maxPictures else { throw .invalidArgument("a draft holds at most \(Self.maxPictures) pictures") }
             do {
-                try FileSystem.makeFolders(pictureFolder, mode: 0o700)
+                // The store's folder is its own: one replaced by a link is refused, never written through.
+                try OwnedFolder.prepare(pictureFolder)
                 try DurableFile.write(bytes, to: picturePath(picture.sha256), mode: 0o600)
             } catch {
                 throw .storage(UnderlyingError(error, context: "keeping a draft's picture"))
