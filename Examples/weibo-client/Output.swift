@@ -7,9 +7,15 @@ import WeiboKit
 enum Output {
     static func iso8601(_ date: Date) -> String { date.formatted(.iso8601) }
 
+    /// A date for a line: ISO 8601, or "(no date)" when Weibo's answer gave none that reads.
+    static func iso8601(_ date: Date?) -> String { date.map(iso8601) ?? "(no date)" }
+
+    /// A date for JSON: ISO 8601, or `null`.
+    static func json(_ date: Date?) -> Any { date.map(iso8601) ?? NSNull() }
+
     static func post(_ post: WeiboPost) -> [String: Any] {
         [
-            "id": post.id, "text": post.text, "createdAt": iso8601(post.createdAt),
+            "id": post.id, "text": post.text, "createdAt": json(post.createdAt),
             "user": post.user.map { ["id": $0.id, "screenName": $0.screenName] as [String: Any] } ?? NSNull(),
             "repostsCount": post.repostsCount, "commentsCount": post.commentsCount, "pictures": post.pictures.map(\.absoluteString),
             "repost": post.repost.map { Self.post($0) as Any } ?? NSNull(),
@@ -32,7 +38,7 @@ enum Output {
 
     static func comment(_ comment: WeiboComment) -> [String: Any] {
         [
-            "id": comment.id, "text": comment.text, "createdAt": iso8601(comment.createdAt),
+            "id": comment.id, "text": comment.text, "createdAt": json(comment.createdAt),
             "user": ["id": comment.user.id, "screenName": comment.user.screenName],
             "postID": comment.postID.map { $0 as Any } ?? NSNull(),
         ]

@@ -46,7 +46,7 @@ extension Session {
                 snapshot = try await session.fill(gap)
             }
         }
-        reportSkipped(snapshot.page?.skipped ?? [], what: "comments")
+        reportSkipped(snapshot.page?.skipped ?? [], dropped: snapshot.page?.droppedFields ?? [], what: "comments")
         if snapshot.isOffline || !reachable {
             let age = snapshot.comments.refreshedAt.map { "from \(Output.age(Date().timeIntervalSince($0))) ago" } ?? "never refreshed"
             Console.error("offline\(snapshot.failure.map { ": \($0)" } ?? ""); showing \(snapshot.comments.comments.count) cached comments \(age)")

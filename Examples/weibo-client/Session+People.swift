@@ -30,7 +30,7 @@ extension Session {
         case .follows, .fans:
             let users =
                 part == .follows ? try await client.follows(of: who, cursor: arguments.cursor) : try await client.fans(of: who, cursor: arguments.cursor)
-            reportSkipped(users.skipped, what: "people")
+            reportSkipped(users.skipped, dropped: users.droppedFields, what: "people")
             if arguments.json {
                 try Output.printJSON(["users": users.users.map(Output.user), "nextCursor": users.nextCursor, "totalCount": users.totalCount])
             } else {

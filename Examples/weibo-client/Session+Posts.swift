@@ -10,7 +10,8 @@ extension Session {
     /// A post's page: the post, its newest comments and reposts.
     func show(_ id: String) async throws -> Int32 {
         let page = try await client.postPage(id, count: arguments.count)
-        reportSkipped(page.comments.skipped + page.reposts.skipped, what: "comments or reposts")
+        reportSkipped(
+            page.comments.skipped + page.reposts.skipped, dropped: page.comments.droppedFields + page.reposts.droppedFields, what: "comments or reposts")
         if arguments.json {
             try Output.printJSON([
                 "post": Output.post(page.post), "comments": page.comments.comments.map(Output.comment), "commentsCount": page.comments.totalCount,
@@ -28,7 +29,7 @@ extension Session {
 
     func comments(_ id: String) async throws -> Int32 {
         let page = try await client.comments(on: id, count: arguments.count)
-        reportSkipped(page.skipped, what: "comments")
+        reportSkipped(page.skipped, dropped: page.droppedFields, what: "comments")
         if arguments.json {
             try Output.printJSON(page.comments.map(Output.comment))
         } else {
@@ -40,7 +41,7 @@ extension Session {
 
     func reposts(_ id: String) async throws -> Int32 {
         let page = try await client.reposts(of: id, count: arguments.count)
-        reportSkipped(page.skipped, what: "reposts")
+        reportSkipped(page.skipped, dropped: page.droppedFields, what: "reposts")
         if arguments.json {
             try Output.printJSON(page.posts.map { Output.post($0) })
         } else {

@@ -36,7 +36,7 @@ extension Session {
                 shown = Self.items(of: snapshot.timeline, from: gap)
             }
         }
-        reportSkipped(snapshot.skipped, what: "posts")
+        reportSkipped(snapshot.skipped, dropped: snapshot.droppedFields, what: "posts")
         let filters = try await filters()
         snapshot.timeline = snapshot.timeline.filtered(by: filters)
         shown = shown.map { $0.filtered(by: filters) }

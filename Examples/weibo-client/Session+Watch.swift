@@ -80,13 +80,20 @@ extension Session {
         let path = arguments.store + "/watch.json"
         let newest = found.mapValues { $0.map(\.id).max() ?? 0 }
         // File work (a lock, a read, a flushed write) runs on the execution floor's threads.
-        let before = try await BlockingWork.run { () throws -> [String: Int64] in
+        // Marks that cannot be read (garbage, another shape) are moved aside and watching starts fresh:
+        // what was already there is counted, not printed, as on a first run.
+        let (before, movedAside) = try await BlockingWork.run { () throws -> ([String: Int64], (path: String, reason: String)?) in
             var before: [String: Int64] = [:]
-            _ = try OwnerOnlyFile.updateJSON(at: path, empty: WatchMarks()) { (marks: inout WatchMarks) throws(Never) in
+            let update = try OwnerOnlyFile.updateJSONMovingAsideUnreadable(at: path, empty: WatchMarks()) { (marks: inout WatchMarks) throws(Never) in
                 before = marks.accounts[uid] ?? [:]
                 for (key, id) in newest { marks.accounts[uid, default: [:]][key] = max(before[key] ?? 0, id) }
             }
-            return before
+            return (before, update.movedAside)
+        }
+        if let movedAside {
+            Console.error(
+                "warning: the watch marks at \(path.oneLine) could not be read (\(movedAside.reason.oneLine)); "
+                    + "moved aside to \(movedAside.path.oneLine), watching starts fresh")
         }
         for key in ["mentions", "to_me", "mention_cmt"] {
             guard let mark = before[key] else {

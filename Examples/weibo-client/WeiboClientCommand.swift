@@ -109,9 +109,17 @@ struct Session {
         }
     }
 
-    /// Says which items of an answer could not be read, on standard error.
-    func reportSkipped(_ skipped: [WeiboDecodingError], what: String) {
-        guard let first = skipped.first else { return }
-        Console.error("\(skipped.count) \(what) could not be read and were skipped (first: \(first))")
+    /// Says which items of an answer could not be read, and which of their
+    /// optional fields were left out (once for the page), on standard error.
+    func reportSkipped(_ skipped: [WeiboDecodingError], dropped: [WeiboDecodingError] = [], what: String) {
+        if let first = skipped.first {
+            Console.error("\(skipped.count) \(what) could not be read and were skipped (first: \(first.description.oneLine))")
+        }
+        if let first = dropped.first {
+            let count = dropped.count < 100 ? "\(dropped.count)" : "100 or more"
+            Console.error(
+                "note: \(count) fields of these \(what) could not be read and were left out; the \(what) are shown without them (first: \(first.description.oneLine))"
+            )
+        }
     }
 }

@@ -199,6 +199,49 @@ struct WeiboClientWatchTests {
         }
     }
 
+    @Test("watch marks that cannot be read are moved aside with a warning; watching starts fresh, and the next run reads the new marks")
+    func damagedWatchMarks() async throws {
+        let run = try WeiboClientCommandTests.Run()
+        #expect(try await run(["login", "--code", run.fake.issueCode(for: "1750000001")]).status == 0)
+        _ = run.fake.addPosts(1, by: "1750000002", text: "旧的 @小明")
+        let marks = run.store + "/watch.json"
+        try Data("{\"accounts\": [garbage \u{1B}[31m".utf8).write(to: URL(fileURLWithPath: marks))
+        let environment = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus"]
+        var result = try await run(["watch", "--once", "--no-notify"], environment: environment)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.contains("warning: the watch marks at") && result.standardError.contains("moved aside to"))
+        #expect(!result.standardError.contains("\u{1B}"), "the damaged file's text is written out, never sent to the terminal")
+        let aside = try FileManager.default.contentsOfDirectory(atPath: run.store).filter { $0.hasPrefix("watch.json.unreadable-") }
+        #expect(aside.count == 1, "the damaged marks are kept for a person to look at")
+        #expect(result.standardOutput.contains("(1 mentions already there)"), "a fresh start: what was there is counted, not printed")
+        result = try await run(["watch", "--once", "--no-notify"], environment: environment)
+        #expect(result.status == 0 && !result.standardError.contains("warning"), "the marks written on the first run read: \(result.standardError)")
+    }
+
+    @Test("a timeline post whose thumbnail is not http(s) is shown without it, the page saying once which field was left out")
+    func postWithBadPicture() async throws {
+        let run = try WeiboClientCommandTests.Run()
+        #expect(try await run(["login", "--code", run.fake.issueCode(for: "1750000001")]).status == 0)
+        let post =
+            #"{"idstr":"%@","text":"%T","created_at":"Tue May 31 17:46:55 +0800 2011","user":{"idstr":"1750000002","screen_name":"Alice"},"pic_urls":[{"thumbnail_pic":"%P"}]}"#
+        func status(_ id: String, _ text: String, _ picture: String) -> String {
+            post.replacingOccurrences(of: "%@", with: id).replacingOccurrences(of: "%T", with: text).replacingOccurrences(of: "%P", with: picture)
+        }
+        let body =
+            "{\"statuses\":[\(status("30", "好的", "https://wx1.sinaimg.cn/thumbnail/a.jpg")),\(status("20", "本地文件", "file:///etc/passwd")),\(status("10", "数据", "data:image/png;base64,AAAA"))],\"next_cursor\":0}"
+        run.fake.answerNext("/2/statuses/home_timeline.json", with: body)
+        let result = try await run(["timeline", "--json"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let rows = try WeiboClientForMeTests.json(result.standardOutput)
+        #expect(rows.compactMap { $0["id"] as? String } == ["30", "20", "10"], "no post is lost")
+        #expect(!result.standardError.contains("could not be read and were skipped"))
+        #expect(result.standardError.components(separatedBy: "note: 2 fields of these posts").count == 2, "said once: \(result.standardError)")
+        #expect(!result.standardOutput.contains("file:") && !result.standardOutput.contains("data:"))
+        // The cache kept all three: offline, they are still there.
+        let offline = try await run(["timeline", "--offline", "--json"])
+        #expect(try WeiboClientForMeTests.json(offline.standardOutput).compactMap { $0["id"] as? String } == ["30", "20", "10"])
+    }
+
     @Test("each new mention and comment is printed once as it comes, and never again after a SIGKILL and a restart")
     func printsOnce() async throws {
         let run = try WeiboClientCommandTests.Run()

@@ -93,18 +93,30 @@ struct TimelineTests {
         #expect(JSONValue.integer(9_007_199_254_740_993).encoded() == Array("9007199254740993".utf8))
     }
 
-    @Test("one malformed status is skipped and reported; the rest of the page arrives")
+    @Test("only a post whose id or author cannot be read is skipped; a bad optional field (a count, a date, a repost) is left out and reported once")
     func skipsBadPosts() async throws {
         let rig = try WeiboRig()
         try await rig.signIn("1750000001")
         let good = #"{"idstr":"%@","text":"ok","created_at":"Tue May 31 17:46:55 +0800 2011","user":{"idstr":"2","screen_name":"y"}}"#
-        let bad = #"{"idstr":"5","text":"a","created_at":"Tue May 31 17:46:55 +0800 2011","user":{"idstr":"2","followers_count":"many"}}"#
-        let body = #"{"statuses":[\#(good.replacingOccurrences(of: "%@", with: "9")),\#(bad),\#(good.replacingOccurrences(of: "%@", with: "3"))]}"#
+        // Bad optional fields: the author's count, the post's own count and date, the repost (no id).
+        let fields =
+            #"{"idstr":"5","text":"a","created_at":"yesterday","reposts_count":"lots","user":{"idstr":"2","followers_count":"many"},"retweeted_status":{"text":"no id"}}"#
+        // Bad identity: no id; no author.
+        let noID = #"{"text":"b","created_at":"Tue May 31 17:46:55 +0800 2011","user":{"idstr":"2"}}"#
+        let noAuthor = #"{"idstr":"4","text":"c","created_at":"Tue May 31 17:46:55 +0800 2011"}"#
+        let body =
+            #"{"statuses":[\#(good.replacingOccurrences(of: "%@", with: "9")),\#(fields),\#(noID),\#(noAuthor),\#(good.replacingOccurrences(of: "%@", with: "3"))]}"#
         rig.fake.answerNext("/2/statuses/home_timeline.json", with: body)
         let page = try await rig.client.homeTimeline()
-        #expect(page.posts.map(\.id) == ["9", "3"])
-        #expect(page.skipped.map(\.path) == ["statuses[1].user.followers_count"])
-        #expect("\(page.skipped[0])".contains("expected a number, found a string \"many\""))
+        #expect(page.posts.map(\.id) == ["9", "5", "3"])
+        #expect(page.skipped.map(\.path) == ["statuses[2].id", "statuses[3].user"])
+        #expect(
+            page.droppedFields.map(\.path) == [
+                "statuses[1].user.followers_count", "statuses[1].retweeted_status.id", "statuses[1].created_at", "statuses[1].reposts_count",
+            ])
+        #expect(page.droppedFields.first.map { "\($0)".contains("expected a number, found a string \"many\"") } == true)
+        let kept = try #require(page.posts.first { $0.id == "5" })
+        #expect(kept.text == "a" && kept.createdAt == nil && kept.repostsCount == 0 && kept.repost == nil && kept.user?.followersCount == 0)
     }
 
     @Test("an answer that is not a page at all is a typed error naming the field")
@@ -126,15 +138,18 @@ struct TimelineTests {
                 #expect(error.path == path, "\(error)")
             }
         }
-        // Field errors inside a post are reported by the post's path.
-        let cases: [(String, String)] = [
-            (#"{"statuses":[{"idstr":"x1","text":"a","created_at":"Tue May 31 17:46:55 +0800 2011"}]}"#, "statuses[0].idstr"),
+        // Field errors inside a post are reported by the post's path: a bad id skips the post, a bad
+        // date or text is left out of a post that stays.
+        let skippedCase = #"{"statuses":[{"idstr":"x1","text":"a","created_at":"Tue May 31 17:46:55 +0800 2011"}]}"#
+        let skipping = try WeiboDecoder.timeline(from: Array(skippedCase.utf8))
+        #expect(skipping.posts.isEmpty && skipping.skipped.map(\.path) == ["statuses[0].idstr"])
+        let droppedCases: [(String, String)] = [
             (#"{"statuses":[{"idstr":"1","text":"a","created_at":"yesterday","user":{"idstr":"2"}}]}"#, "statuses[0].created_at"),
             (#"{"statuses":[{"idstr":"1","text":7,"created_at":"Tue May 31 17:46:55 +0800 2011","user":{"idstr":"2"}}]}"#, "statuses[0].text"),
         ]
-        for (body, path) in cases {
+        for (body, path) in droppedCases {
             let page = try WeiboDecoder.timeline(from: Array(body.utf8))
-            #expect(page.posts.isEmpty && page.skipped.map(\.path) == [path])
+            #expect(page.posts.map(\.id) == ["1"] && page.skipped.isEmpty && page.droppedFields.map(\.path) == [path])
         }
     }
 }

@@ -45,18 +45,45 @@ package enum OwnerOnlyFile {
     package static func updateJSON<Value: Codable, Failure: Error>(
         at path: String, empty: Value, _ body: (inout Value) throws(Failure) -> Void
     ) throws -> Result<Value, Failure> {
+        try update(at: path, empty: empty, movingAsideUnreadable: false, body).result
+    }
+
+    /// ``updateJSON(at:empty:_:)`` for a file whose loss costs little (marks
+    /// of what was already shown, say): contents that cannot be read (not
+    /// JSON, another shape, over the size bound, not a regular file) are
+    /// renamed to `path.unreadable-<seconds since 1970>`, kept for a person to look
+    /// at, and the update starts from `empty`. Returns where they went.
+    package static func updateJSONMovingAsideUnreadable<Value: Codable, Failure: Error>(
+        at path: String, empty: Value, _ body: (inout Value) throws(Failure) -> Void
+    ) throws -> (result: Result<Value, Failure>, movedAside: (path: String, reason: String)?) {
+        try update(at: path, empty: empty, movingAsideUnreadable: true, body)
+    }
+
+    private static func update<Value: Codable, Failure: Error>(
+        at path: String, empty: Value, movingAsideUnreadable: Bool, _ body: (inout Value) throws(Failure) -> Void
+    ) throws -> (result: Result<Value, Failure>, movedAside: (path: String, reason: String)?) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         encoder.dateEncodingStrategy = .secondsSince1970
         return try whileLocked(path) {
-            var newest = try readJSON(Value.self, at: path) ?? empty
+            var movedAside: (path: String, reason: String)?
+            var newest: Value
+            do {
+                newest = try readJSON(Value.self, at: path) ?? empty
+            } catch {
+                guard movingAsideUnreadable else { throw error }
+                let aside = "\(path).unreadable-\(Int(Date().timeIntervalSince1970))"
+                try FileSystem.move(path, to: aside)
+                movedAside = (aside, TextLines.excerpt("\(error)"))
+                newest = empty
+            }
             do throws(Failure) {
                 try body(&newest)
             } catch {
-                return .failure(error)
+                return (.failure(error), movedAside)
             }
             try write(try encoder.encode(newest), to: path)
-            return .success(newest)
+            return (.success(newest), movedAside)
         }
     }
 }

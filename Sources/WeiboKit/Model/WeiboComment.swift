@@ -6,8 +6,9 @@ public struct WeiboComment: Hashable, Sendable, Codable, Identifiable {
     public var id: String
     /// The text.
     public var text: String
-    /// When it was written.
-    public var createdAt: Date
+    /// When it was written; `nil` when Weibo's answer gave no date that
+    /// reads (the rest of it is kept), and for a deleted post's stub.
+    public var createdAt: Date?
     /// Who wrote it.
     public var user: WeiboUser
     /// The id of the post it is on, when the answer says.
@@ -21,7 +22,7 @@ public struct WeiboComment: Hashable, Sendable, Codable, Identifiable {
 
     /// Creates a comment.
     public init(
-        id: String, text: String, createdAt: Date, user: WeiboUser, postID: String? = nil, replyToID: String? = nil, post: WeiboPost? = nil
+        id: String, text: String, createdAt: Date?, user: WeiboUser, postID: String? = nil, replyToID: String? = nil, post: WeiboPost? = nil
     ) {
         self.id = id
         self.text = text
@@ -47,6 +48,9 @@ public struct WeiboCommentPage: Hashable, Sendable {
     /// The comments that could not be read (one bad comment does not cost
     /// the page), and why.
     public var skipped: [WeiboDecodingError]
+    /// The optional fields left out of the comments kept (text, date, the
+    /// post they are on; the first 100), each naming its path.
+    public var droppedFields: [WeiboDecodingError] = []
     /// Where Weibo's paging stopped (`next_cursor`): the oldest id it
     /// looked at; `nil` when Weibo did not say (or said 0). The comment
     /// cache uses it as ``WeiboTimelinePage/nextCursor`` is used for posts.

@@ -44,8 +44,11 @@ public struct WeiboFavouritePage: Hashable, Sendable {
     public var favourites: [WeiboFavourite]
     /// How many favourites there are in all (`total_number`).
     public var totalCount: Int
-    /// The favourites that could not be read, and why.
+    /// The favourites that could not be read (the post's id or author, the
+    /// time it was kept), and why.
     public var skipped: [WeiboDecodingError]
+    /// The optional fields left out of the favourites kept (the first 100), each naming its path.
+    public var droppedFields: [WeiboDecodingError] = []
 
     /// Creates a page.
     public init(favourites: [WeiboFavourite], totalCount: Int, skipped: [WeiboDecodingError] = []) {

@@ -14,8 +14,9 @@ public struct WeiboPost: Hashable, Sendable, Codable, Identifiable {
     public var id: String
     /// The text as Weibo shows it.
     public var text: String
-    /// When it was posted.
-    public var createdAt: Date
+    /// When it was posted; `nil` when Weibo's answer gave no date that
+    /// reads (the rest of it is kept), and for a deleted post's stub.
+    public var createdAt: Date?
     /// Who posted it; `nil` for a deleted post that a repost still points to.
     public var user: WeiboUser?
     /// Times it was reposted.
@@ -41,7 +42,7 @@ public struct WeiboPost: Hashable, Sendable, Codable, Identifiable {
 
     /// Creates a post.
     public init(
-        id: String, text: String, createdAt: Date, user: WeiboUser?, repostsCount: Int = 0, commentsCount: Int = 0, attitudesCount: Int = 0,
+        id: String, text: String, createdAt: Date?, user: WeiboUser?, repostsCount: Int = 0, commentsCount: Int = 0, attitudesCount: Int = 0,
         pictures: [URL] = [], repost: WeiboPost? = nil, isDeleted: Bool = false
     ) {
         self.id = id

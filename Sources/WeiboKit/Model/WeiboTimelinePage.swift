@@ -18,8 +18,13 @@ public struct WeiboTimelinePage: Hashable, Sendable {
     /// The posts that could be read, newest first.
     public var posts: [WeiboPost]
     /// The posts that could not be read (one bad post does not cost the
-    /// page): what was wrong with each, naming the field.
+    /// page): what was wrong with each, naming the field. Only a post whose
+    /// id or author cannot be read is skipped.
     public var skipped: [WeiboDecodingError]
+    /// The optional fields left out of the posts kept (a picture URL that is
+    /// not http(s), a count, a date, a repost), the first
+    /// 100 of them, each naming its path: the post stays, without the field.
+    public var droppedFields: [WeiboDecodingError] = []
     /// Where Weibo's paging stopped (`next_cursor`): the oldest id it
     /// looked at, kept or dropped; `nil` when Weibo did not say (or said 0).
     public var nextCursor: String?
@@ -57,8 +62,10 @@ public struct WeiboTimelinePage: Hashable, Sendable {
 public struct WeiboUserPage: Hashable, Sendable {
     /// The users that could be read.
     public var users: [WeiboUser]
-    /// The users that could not be read, and why.
+    /// The users that could not be read (their id), and why.
     public var skipped: [WeiboDecodingError]
+    /// The optional fields left out of the users kept (the first 100), each naming its path.
+    public var droppedFields: [WeiboDecodingError] = []
     /// The cursor of the next page (`next_cursor`); 0 at the end.
     public var nextCursor: Int
     /// How many there are in all (`total_number`), as Weibo counts them

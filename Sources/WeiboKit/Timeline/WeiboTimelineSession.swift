@@ -237,4 +237,8 @@ public struct WeiboTimelineSnapshot: Hashable, Sendable {
 
     /// Whether it came from the cache because the network failed.
     public var isOffline: Bool { failure?.isNetworkFailure == true }
+
+    /// The optional fields left out of the posts of the page just fetched
+    /// (``WeiboTimelinePage/droppedFields``): the posts are kept without them.
+    public var droppedFields: [WeiboDecodingError] { page?.droppedFields ?? [] }
 }
