@@ -356,7 +356,8 @@ let package = Package(
         .executableTarget(
             name: "photo-share",
             dependencies: [
-                "ShareKit", "ServiceKit", "WeiboShare", "WeChatShare", "WeChatAppShare", "QQShare", "ImageCodecs", "ExampleSupport", "SystemSupport",
+                "ShareKit", "ServiceKit", "WeiboShare", "WeChatShare", "WeChatAppShare", "QQShare", "ImageCodecs", "VideoCodecs", "ExampleSupport",
+                "SystemSupport",
             ],
             path: "Examples/photo-share",
             swiftSettings: swiftSettings

@@ -47,11 +47,23 @@ struct PhotoShareCommand {
             await center.register(provider)
         }
 
+        // Files are what their bytes say, not where they were put: a video among the photos is shared as
+        // a video (as --video does); anything else is named, with what to use for it.
         var images: [ShareImage] = []
+        var video = arguments.video
         for path in arguments.images {
-            images.append(.encoded(try readInputFile(path)))
+            switch try await InputKind.of(fileAt: path) {
+            case .image:
+                images.append(.encoded(try readInputFile(path)))
+            case .video:
+                guard video == nil else { throw CLIError("\(path.oneLine) is a video too: a share carries one video") }
+                if !arguments.json { Console.error("note: \(path.oneLine) is a video: it is shared as one (as --video does)") }
+                video = path
+            case .other(let what, let advice):
+                throw CLIError("\(path.oneLine) is \(what), not a photo or a video: \(advice)")
+            }
         }
-        var content = ShareContent(text: arguments.text, images: images, link: arguments.link, video: arguments.video.map { ShareVideo(path: $0) })
+        var content = ShareContent(text: arguments.text, images: images, link: arguments.link, video: video.map { ShareVideo(path: $0) })
         if arguments.metadata.keepsEverything { content.metadata = .keepAll }
         if arguments.metadata.keepsLocation { content.metadata.keepsLocation = true }
 

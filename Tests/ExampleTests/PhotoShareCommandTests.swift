@@ -228,4 +228,40 @@ struct PhotoShareCommandTests {
         let tags = try ExifTool.tags(of: file.data, fileExtension: "mp4")
         #expect(!tags.keys.contains { $0.lowercased().contains("gps") || $0.lowercased().contains("location") }, "\(tags)")
     }
+    @Test("a video where photos go is shared as a video; a PDF, sound, text or an empty file is named, with what to use instead")
+    func sniffedInputs() async throws {
+        let video = try TestVideos.h264()
+        // As a user types it: the video where the photos go, and under a photo's name.
+        let disguised = FileManager.default.temporaryDirectory.appendingPathComponent("sniff-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: disguised, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: disguised) }
+        try FileManager.default.copyItem(atPath: video, toPath: disguised + "/IMG_0001.jpg")
+        for path in [video, disguised + "/IMG_0001.jpg"] {
+            let result = try await run(["share", "--to", "wecom/session", "--dry-run", path])
+            #expect(result.status == 0, "\(result.standardError)")
+            #expect(result.standardError.contains("is a video: it is shared as one"))
+            #expect(result.standardOutput.contains("video: 320x240 h264/aac 2.0 s,"), "as --video shares it: \(result.standardOutput)")
+        }
+        let twice = try await run(["share", "--to", "wecom/session", "--dry-run", "--video", video, video])
+        #expect(twice.status != 0 && twice.standardError.contains("a share carries one video"))
+
+        let tone = try TestVideos.make("sniff-tone.m4a", ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t", "1", "-c:a", "aac"])
+        let files: [(name: String, bytes: [UInt8], says: String, advice: String)] = [
+            ("doc.pdf", Array("%PDF-1.7\n%âãÏÓ\n".utf8), "a PDF document", "--file PATH"),
+            ("notes.jpg", Array("Dinner at 8, photos to follow.\n".utf8), "text", "--text TEXT"),
+            ("song.mp3", Array("ID3".utf8) + [4, 0, 0, 0, 0, 0, 0], "sound (an audio file)", "--music URL"),
+            ("empty.png", [], "empty", "give a photo or a video"),
+            ("scan.tif", Array("II*\u{0}".utf8) + [8, 0, 0, 0], "a TIFF picture", "convert it to JPEG or PNG first"),
+        ]
+        for file in files {
+            let path = disguised + "/" + file.name
+            try Data(file.bytes).write(to: URL(fileURLWithPath: path))
+            let result = try await run(["share", "--to", "wecom/session", "--dry-run", path])
+            #expect(result.status != 0)
+            #expect(result.standardError.contains("is \(file.says)") && result.standardError.contains(file.advice), "\(file.name): \(result.standardError)")
+            #expect(!result.standardError.contains("registered decoder"), "not the decoder's message about leading bytes")
+        }
+        let sound = try await run(["share", "--to", "wecom/session", "--dry-run", tone])
+        #expect(sound.status != 0 && sound.standardError.contains("sound without pictures"), "\(sound.standardError)")
+    }
 }
