@@ -68,13 +68,19 @@ struct PhotoAlbumCommand {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             for prefix in ids {
                 let item = try await Self.item(matching: prefix, in: store)
-                let name = (item.originalName as NSString).lastPathComponent
-                let path = "\(folder)/\(name.isEmpty || name.hasPrefix(".") ? item.asset.shortForm : name)"
+                var name = (item.originalName as NSString).lastPathComponent
+                if name.isEmpty || name.hasPrefix(".") { name = item.asset.shortForm }
+                // A video's name says the container it is written in (a camcorder's 00001.MTS leaves as 00001.mp4).
+                if case .video = item.media, rotation == nil {
+                    name = (name as NSString).deletingPathExtension + "." + (try await store.motionFileExtension(of: item.asset, keeping: policy))
+                }
+                let path = "\(folder)/\(name)"
                 try await store.export(item.asset, to: path, keeping: policy, rotatedBy: rotation, edges: trims ? .trim : .perfect)
                 Console.line("exported \(item.asset.shortForm) to \(path.oneLine)")
                 // A Live Photo's video goes beside its still, under the still's name, as a phone exports it.
                 if case .livePhoto = item.media {
-                    let motion = (path as NSString).deletingPathExtension + ".MOV"
+                    let motion =
+                        (path as NSString).deletingPathExtension + "." + (try await store.motionFileExtension(of: item.asset, keeping: policy)).uppercased()
                     let report = try await store.exportMotion(of: item.asset, to: motion, keeping: policy)
                     let removed = report.map { $0.removedTags.isEmpty ? "" : " (removed: \($0.removedTags.joined(separator: ", ")))" } ?? ""
                     Console.line("exported its video to \(motion.oneLine)\(removed.oneLine)")

@@ -74,7 +74,9 @@ struct PhotoAlbumCommandTests {
         let exported = try await Self.album(["--store", store, "export", "--to", "\(work)/out"] + ids)
         #expect(exported.status == 0, "\(exported.standardError)")
         #expect(
-            exported.standardOutput.contains("exported its video to \(work)/out/IMG_0001.MOV (removed: com.apple.quicktime.content.identifier)"),
+            exported.standardOutput.contains(
+                "exported its video to \(work)/out/IMG_0001.MOV (removed: com.apple.quicktime.content.identifier, SEI user data (vendor data in the video stream))"
+            ),
             "\(exported.standardOutput)")
         #expect(Set(try FileManager.default.contentsOfDirectory(atPath: "\(work)/out")) == ["IMG_0001.JPG", "IMG_0001.MOV", "clip.mp4"])
         let check = try await Self.album(["--store", store, "check"])
@@ -101,6 +103,28 @@ struct PhotoAlbumCommandTests {
         let check = try await Self.album(["--store", store, "check"])
         #expect(check.status == 0)
         #expect(check.standardOutput.contains("consistent: 6 photos"), "\(check.standardOutput)")
+    }
+
+    @Test("a camcorder's 00001.MTS leaves as 00001.mp4 (the container written), without the position its H.264 stream carried")
+    func camcorderExport() async throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("album-mts-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: "\(work)/card", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        try FileManager.default.copyItem(atPath: try CamcorderVideos.make("album-00001.MTS"), toPath: "\(work)/card/00001.MTS")
+        let store = "\(work)/store"
+        let imported = try await Self.album(["--store", store, "import", "--album", "Card", "\(work)/card"])
+        #expect(imported.status == 0 && imported.standardOutput.contains("video"), "\(imported.standardOutput)\(imported.standardError)")
+        let json = try await Self.album(["--store", store, "list", "--json"])
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: String]])
+        let id = try #require(rows.first?["id"]).prefix(12)
+        let exported = try await Self.album(["--store", store, "export", "--to", "\(work)/out", String(id)])
+        #expect(exported.status == 0, "\(exported.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: "\(work)/out") == ["00001.mp4"])
+        let out = "\(work)/out/00001.mp4"
+        #expect(!CamcorderVideos.holdsMDPM(try fileBytes(URL(fileURLWithPath: out))))
+        #expect(try ExifTool.tags(ofFileAt: out, extractingEmbedded: true).keys.allSatisfy { !$0.contains("GPS") })
+        let probe = try ChildProcess.run("ffprobe", ["-v", "error", "-show_entries", "format=format_name", "-of", "csv=p=0", out])
+        #expect(probe.output.contains("mp4"), "an MP4 by its bytes too: \(probe.output)")
     }
 
     @Test("export writes copies without location or identity, rotated losslessly on request; the stored originals never change")

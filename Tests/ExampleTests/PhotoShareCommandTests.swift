@@ -207,7 +207,10 @@ struct PhotoShareCommandTests {
         #expect(dry.status == 0, "\(dry.standardError)")
         #expect(dry.standardOutput.contains("video: 320x240 h264/aac 2.0 s,"), "\(dry.standardOutput)")
         #expect(
-            dry.standardOutput.contains("remuxed; removed location (com.apple.quicktime.location.ISO6709, location-eng, location)"), "\(dry.standardOutput)")
+            dry.standardOutput.contains(
+                "remuxed; removed location, other (com.apple.quicktime.location.ISO6709, location-eng, location, SEI user data (vendor data in the video stream))"
+            ),
+            "\(dry.standardOutput)")
         let json = try await run(["share", "--to", "wecom/session", "--dry-run", "--json", "--video", video])
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
         let described = try #require(document["video"] as? [String: Any])
@@ -263,5 +266,26 @@ struct PhotoShareCommandTests {
         }
         let sound = try await run(["share", "--to", "wecom/session", "--dry-run", tone])
         #expect(sound.status != 0 && sound.standardError.contains("sound without pictures"), "\(sound.standardError)")
+    }
+    @Test("a camcorder clip to WeCom: what is uploaded carries no position, in its tags or in its H.264 stream (exiftool -ee)")
+    func camcorderVideo() async throws {
+        let clip = try CamcorderVideos.make("share-00001.MTS")
+        #expect(try ExifTool.tags(ofFileAt: clip, extractingEmbedded: true).keys.contains { $0.contains("GPSLatitude") }, "the clip carries one")
+        let dry = try await run(["share", "--to", "wecom/session", "--dry-run", "--video", clip])
+        #expect(dry.status == 0 && dry.standardOutput.contains("MDPM"), "the dry run says it goes: \(dry.standardOutput)")
+        let server = try LoopbackHTTPServer { request in
+            let answer: JSONValue =
+                request.target.hasPrefix("/cgi-bin/webhook/upload_media") ? ["errcode": 0, "errmsg": "ok", "media_id": "m1"] : ["errcode": 0, "errmsg": "ok"]
+            return .respond(status: 200, body: answer.encoded())
+        }
+        defer { server.stop() }
+        let posted = try await run(["share", "--to", "wecom/session", "--api-base", server.url(path: "").absoluteString, "--video", clip])
+        #expect(posted.status == 0, "\(posted.standardError)")
+        let upload = try #require(server.requests.first)
+        let parts = MultipartForm.parts(of: upload.body, contentType: upload.headers["content-type"] ?? "") ?? []
+        let file = try #require(parts.first { $0.name == "media" })
+        #expect(!CamcorderVideos.holdsMDPM(file.data))
+        let tags = try ExifTool.tags(of: file.data, fileExtension: "mp4", extractingEmbedded: true)
+        #expect(!tags.keys.contains { $0.lowercased().contains("gps") || $0.lowercased().contains("location") }, "\(tags)")
     }
 }

@@ -21,13 +21,31 @@ struct VideoAdaptationTests {
         ShareConstraints(text: .init(maxLength: 100), images: nil, videos: videos)
     }
 
+    @Test("a camcorder clip: remuxed without the MDPM in its stream; one whose SEI cannot be read is encoded again, without it too")
+    func camcorderStream() throws {
+        let rules = Self.rules(.init(maxBytes: 10 << 20, videoCodecs: ["h264"], audioCodecs: ["aac"]))
+        let clip = try CamcorderVideos.make("adapt-00001.MTS")
+        let remuxed = try #require(try ContentAdapter().prepare(ShareContent(video: ShareVideo(path: clip)), for: rules).video)
+        defer { try? FileManager.default.removeItem(atPath: remuxed.file.path) }
+        #expect(!remuxed.isTranscoded && remuxed.removedMetadata.contains(.location), "\(remuxed)")
+        #expect(!CamcorderVideos.holdsMDPM(try fileBytes(URL(fileURLWithPath: remuxed.file.path))))
+
+        let unreadable = CamcorderVideos.seiUnit(.h264, payload: CamcorderVideos.mdpmUUID + Array("MDPM".utf8), payloadSize: 200)
+        let hostile = try CamcorderVideos.make("adapt-hostile.MTS", unit: unreadable)
+        let encoded = try #require(try ContentAdapter().prepare(ShareContent(video: ShareVideo(path: hostile)), for: rules).video)
+        defer { try? FileManager.default.removeItem(atPath: encoded.file.path) }
+        #expect(encoded.isTranscoded, "the remux refused it; the pictures were encoded again")
+        #expect(!CamcorderVideos.holdsMDPM(try fileBytes(URL(fileURLWithPath: encoded.file.path))))
+    }
+
     @Test("taken as it is: remuxed, the same codecs, the location gone")
     func remuxed() throws {
         let source = try TestVideos.make("adapt-located.mp4", ["-i", try TestVideos.h264(), "-c", "copy", "-metadata", "location=+48.8584+002.2945/"])
         let prepared = try ContentAdapter().prepare(ShareContent(video: ShareVideo(path: source)), for: Self.rules(.init(maxBytes: 10 << 20)))
         let video = try #require(prepared.video)
         #expect(!video.isTranscoded && video.codecs == ["h264", "aac"])
-        #expect(video.removedMetadata == [.location], "\(video.removedMetadata)")
+        // The place, and x264's settings (vendor data in the H.264 stream, which the default policy does not keep).
+        #expect(video.removedMetadata == [.location, .other], "\(video.removedMetadata)")
         #expect(prepared.adjustments.contains { $0.hasPrefix("remuxed the video") })
         let tags = try ChildProcess.run("ffprobe", ["-v", "error", "-show_entries", "format_tags", "-of", "default=nw=1", video.path]).output
         #expect(!tags.contains("location"))

@@ -22,11 +22,18 @@ public enum ExifTool {
     /// Every tag exiftool finds in `bytes`, as `GROUP1:Name` (`GPS:GPSLatitude`,
     /// `ExifIFD:SerialNumber`, `XMP-dc:Creator`) to its value as text; exiftool's
     /// own, file-system and composite entries left out.
-    public static func tags(of bytes: [UInt8], fileExtension: String) throws -> [String: String] {
+    public static func tags(of bytes: [UInt8], fileExtension: String, extractingEmbedded: Bool = false) throws -> [String: String] {
         let file = FileManager.default.temporaryDirectory.appending(path: "exiftool-\(UUID()).\(fileExtension)")
         try Data(bytes).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let output = try run(["-j", "-a", "-G1", "-n", file.path])
+        return try tags(ofFileAt: file.path, extractingEmbedded: extractingEmbedded)
+    }
+
+    /// ``tags(of:fileExtension:extractingEmbedded:)`` of the file at `path`;
+    /// with `extractingEmbedded`, exiftool's `-ee` also reads what a video
+    /// stream carries (an AVCHD camcorder's MDPM: `GPSLatitude` in group `H264`).
+    public static func tags(ofFileAt path: String, extractingEmbedded: Bool = false) throws -> [String: String] {
+        let output = try run(["-j", "-a", "-G1", "-n"] + (extractingEmbedded ? ["-ee"] : []) + [path])
         guard let records = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]], let record = records.first else {
             throw Failure(description: "exiftool printed no JSON: \(output.prefix(200))")
         }

@@ -105,4 +105,20 @@ public enum TestVideos {
         guard pixels.count == size.pixelCount * 3 else { throw Failure(description: "ffmpeg's frame is \(pixels.count) bytes, not \(size) in RGB") }
         return try Bitmap(width: size.width, height: size.height, pixelFormat: .rgb8, pixels: pixels)
     }
+    /// Each stream's MD5 over its packets (ffmpeg's `streamhash`), the video's
+    /// with its SEI units taken out (`filter_units`: H.264 type 6, HEVC 39
+    /// and 40): equal for two files when their coded pictures and sound are
+    /// the same bytes, whatever vendor data rides in the video stream's SEI.
+    public static func packetHashesWithoutSEI(_ path: String) throws -> [String] {
+        let codec = try ChildProcess.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=codec_name", "-of", "csv=p=0", path])
+        let types = codec.output.contains("hevc") ? "39|40" : "6"
+        let result = try ChildProcess.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-i", path, "-map", "0:v", "-map", "0:a?", "-c", "copy", "-bsf:v", "filter_units=remove_types=\(types)", "-f", "streamhash",
+                "-hash", "md5", "-",
+            ])
+        guard result.status == 0 else { throw Failure(description: "ffmpeg could not hash \(path): \(result.output)") }
+        return result.output.split(separator: "\n").map { String($0.split(separator: ",").last ?? "") }
+    }
 }

@@ -41,7 +41,7 @@ extern "C" {
     X(av_get_sample_fmt_name) X(av_rescale_q)
 
 #define PD_FFMPEG_AVCODEC(X) \
-    X(av_packet_alloc) X(av_packet_free) X(av_packet_unref) \
+    X(av_packet_alloc) X(av_packet_free) X(av_packet_unref) X(av_packet_make_writable) X(av_shrink_packet) \
     X(avcodec_find_decoder) X(avcodec_get_name) X(avcodec_alloc_context3) X(avcodec_free_context) \
     X(avcodec_parameters_to_context) X(avcodec_open2) X(avcodec_send_packet) X(avcodec_receive_frame) \
     X(avcodec_flush_buffers) X(avcodec_parameters_copy) X(av_packet_rescale_ts) \

@@ -67,16 +67,7 @@ extension AlbumStore {
     ///   copy it.
     @discardableResult
     public func exportMotion(of asset: AssetID, to path: String, keeping policy: MetadataPolicy = .default) throws(AlbumError) -> VideoRemuxReport? {
-        var range: Range<Int>?
-        let source: String
-        switch try assetMedia(of: asset) {
-        case .video: source = try originalPath(of: asset)
-        case .livePhoto(let motion, _, _): source = motion
-        case .motionPhoto(let videoRange, _):
-            source = try originalPath(of: asset)
-            range = videoRange
-        case .photo: throw .noSuchAsset(asset)
-        }
+        let (source, range) = try motionSource(of: asset)
         if policy.keepsAll, range == nil {
             do {
                 let staged = try DurableFile.stageCopy(of: try ReadOnlyFile(path: source, followingSymlinks: false), in: DurableFile.split(path).folder)
@@ -86,11 +77,42 @@ extension AlbumStore {
             }
             return nil
         }
-        let container: VideoRemuxer.Container = source.hasSuffix(".mov") ? .quickTime : .mp4
+        let container = Self.motionContainer(of: source)
         do {
             return try VideoRemuxer.remux(fileAt: source, range: range, to: path, container: container, keeping: policy)
         } catch {
             throw .notPlayable(path: source, reason: error.description)
         }
+    }
+
+    /// The file extension of what ``exportMotion(of:to:keeping:)`` writes
+    /// for `asset` (without the dot): the container of a remux, `mov` for a
+    /// QuickTime original (a Live Photo's motion), `mp4` for anything else
+    /// (a camcorder's `.MTS`, an AVI); under
+    /// ``ImageCore/MetadataPolicy/keepAll`` a byte-for-byte copy keeps the
+    /// original's. Name the file with it, so that its name says what it is.
+    ///
+    /// ```swift
+    /// let name = "00001." + (try await store.motionFileExtension(of: clip))   // "00001.mp4", not "00001.MTS"
+    /// ```
+    public func motionFileExtension(of asset: AssetID, keeping policy: MetadataPolicy = .default) throws(AlbumError) -> String {
+        let (source, range) = try motionSource(of: asset)
+        if policy.keepsAll, range == nil, let dot = source.lastIndex(of: ".") { return String(source[source.index(after: dot)...]) }
+        return Self.motionContainer(of: source).fileExtension
+    }
+
+    /// The file holding `asset`'s video, and the bytes of it that are the video (a Motion Photo's follow its JPEG).
+    private func motionSource(of asset: AssetID) throws(AlbumError) -> (path: String, range: Range<Int>?) {
+        switch try assetMedia(of: asset) {
+        case .video: (try originalPath(of: asset), nil)
+        case .livePhoto(let motion, _, _): (motion, nil)
+        case .motionPhoto(let videoRange, _): (try originalPath(of: asset), videoRange)
+        case .photo: throw .noSuchAsset(asset)
+        }
+    }
+
+    /// The container a motion export writes: QuickTime stays QuickTime, anything else becomes MP4.
+    private static func motionContainer(of source: String) -> VideoRemuxer.Container {
+        source.lowercased().hasSuffix(".mov") ? .quickTime : .mp4
     }
 }

@@ -11,6 +11,8 @@ final class RemuxWriter {
     private var output: UnsafeMutablePointer<AVFormatContext>?
     /// For each source stream, its index in the output, or -1 when it is left out.
     private var map: [Int32] = []
+    /// For each source stream, what its packets lose of their SEI user data, when anything.
+    private var userData: [StreamUserData?] = []
     private var headerWritten = false
 
     init(av: pd_ffmpeg, path: String, container: VideoRemuxer.Container) {
@@ -34,6 +36,7 @@ final class RemuxWriter {
         for index in 0..<Int32(source.pointee.nb_streams) {
             guard let stream = source.pointee.streams[Int(index)], let parameters = stream.pointee.codecpar else {
                 map.append(-1)
+                userData.append(nil)
                 continue
             }
             let type = parameters.pointee.codec_type
@@ -43,6 +46,7 @@ final class RemuxWriter {
                 stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0
             else {
                 map.append(-1)
+                userData.append(nil)
                 report.removedStreams.append(described)
                 continue
             }
@@ -60,6 +64,7 @@ final class RemuxWriter {
             try copySideData(from: stream, to: copy)
             Self.copyTags(stream.pointee.metadata, into: &copy.pointee.metadata, keeping: policy, report: &report, av: av)
             map.append(Int32(copy.pointee.index))
+            userData.append(StreamUserData(parameters.pointee, keeping: policy))
             report.keptStreams.append(described)
         }
         guard report.keptStreams.contains(where: { $0.type == "video" }) else { throw .noVideoStream }
@@ -107,6 +112,7 @@ final class RemuxWriter {
                 av.av_packet_unref(packet)
                 continue
             }
+            if let filter = userData[index] { try strip(filter, from: packet, stream: index, report: &report) }
             av.av_packet_rescale_ts(packet, from.pointee.time_base, to.pointee.time_base)
             packet.pointee.stream_index = map[index]
             packet.pointee.pos = -1
@@ -125,6 +131,27 @@ final class RemuxWriter {
         guard trailer >= 0 else { throw .writeFailed(path: path, reason: VideoInput.text(trailer)) }
         headerWritten = false
         progress?(1)
+    }
+
+    /// Removes what `filter` names from the packet's SEI, in place.
+    private func strip(_ filter: StreamUserData, from packet: UnsafeMutablePointer<AVPacket>, stream: Int, report: inout VideoRemuxReport)
+        throws(VideoError)
+    {
+        guard packet.pointee.size > 0, packet.pointee.data != nil, av.av_packet_make_writable(packet) >= 0, let data = packet.pointee.data else {
+            return
+        }
+        var removed: Int32 = 0
+        var camcorder: Int32 = 0
+        let size = pd_sei_strip(data, Int(packet.pointee.size), filter.codec, filter.lengthSize, filter.removal, &removed, &camcorder)
+        guard size >= 0 else {
+            // Unreadable, so unchecked: the caller encodes the pictures again instead (ContentAdapter does).
+            throw .cannotRemux("a packet of stream \(stream) cannot be read to remove the data hidden in its video stream (SEI user data)")
+        }
+        guard removed > 0 else { return }
+        if size < Int(packet.pointee.size) { av.av_shrink_packet(packet, Int32(size)) }
+        report.removedStreamUserData += Int(removed)
+        if camcorder > 0 { report.noteRemoved("MDPM (a camcorder's position, time and camera in the video stream)", kind: .location) }
+        if removed > camcorder { report.noteRemoved("SEI user data (vendor data in the video stream)", kind: .other) }
     }
 
     /// Closes the file and frees the muxer. Safe to call twice.
@@ -151,7 +178,9 @@ final class RemuxWriter {
 
     /// Copies the tags of `dictionary` that `policy` keeps (and those
     /// playback needs) into `target`, noting the rest in `report`: the one
-    /// filter of a remux's and a transcode's tags.
+    /// filter of a remux's and a transcode's tags. Under a policy that drops
+    /// location, a kept tag whose value holds a position
+    /// (``ImageCore/GeoLocation/appears(in:)``) goes too.
     static func copyTags(
         _ dictionary: OpaquePointer?, into target: inout OpaquePointer?, keeping policy: MetadataPolicy, report: inout VideoRemuxReport, av: pd_ffmpeg
     ) {
@@ -166,6 +195,11 @@ final class RemuxWriter {
             let lowered = key.lowercased()
             if VideoMetadataTag.containerOwn.contains(lowered) { continue }
             if VideoMetadataTag.structural.contains(lowered) || policy.keeps(VideoMetadataTag.kind(of: key)) {
+                // Kept by its name, yet its value is a claim too: one that may hold a place goes (a value too long to read whole may).
+                if !policy.keepsLocation, VideoInput.string(valuePointer, limit: GeoLocation.maxScannedLength).map(GeoLocation.appears(in:)) ?? true {
+                    report.noteRemoved(key, kind: .location)
+                    continue
+                }
                 _ = av.av_dict_set(&target, keyPointer, valuePointer, 0)
             } else {
                 report.noteRemoved(key)
@@ -180,6 +214,40 @@ final class RemuxWriter {
         case AVMEDIA_TYPE_SUBTITLE: "subtitle"
         case AVMEDIA_TYPE_ATTACHMENT: "attachment"
         default: "data"
+        }
+    }
+}
+
+/// What one H.264 or HEVC stream's packets lose of their SEI user data
+/// (`pd_sei_strip`): every unregistered message when the policy keeps
+/// nothing it does not know, else only AVCHD's MDPM when it keeps no
+/// location; nothing otherwise, and nothing for other codecs.
+struct StreamUserData {
+    let codec: Int32
+    /// 0 for Annex B start codes (MPEG-TS), else the NAL length's size from `avcC`/`hvcC`.
+    let lengthSize: Int32
+    let removal: Int32
+
+    init?(_ parameters: AVCodecParameters, keeping policy: MetadataPolicy) {
+        switch parameters.codec_id {
+        case AV_CODEC_ID_H264: codec = Int32(PD_SEI_H264.rawValue)
+        case AV_CODEC_ID_HEVC: codec = Int32(PD_SEI_HEVC.rawValue)
+        default: return nil
+        }
+        if !policy.keepsEverythingElse {
+            removal = Int32(PD_SEI_REMOVE_ALL_UNREGISTERED.rawValue)
+        } else if !policy.keepsLocation {
+            removal = Int32(PD_SEI_REMOVE_MDPM.rawValue)
+        } else {
+            return nil
+        }
+        // avcC and hvcC start with version 1; their lengthSizeMinusOne is in byte 4 and byte 21.
+        let extra = Int(parameters.extradata_size)
+        let offset = codec == Int32(PD_SEI_H264.rawValue) ? 4 : 21
+        if let bytes = parameters.extradata, extra > offset, bytes[0] == 1 {
+            lengthSize = Int32(bytes[offset] & 3) + 1
+        } else {
+            lengthSize = 0
         }
     }
 }

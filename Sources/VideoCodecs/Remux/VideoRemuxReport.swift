@@ -23,6 +23,11 @@ public struct VideoRemuxReport: Sendable, Hashable {
     public var removedTags: [String] = []
     /// Each removed tag's kind, counted.
     public var removedKinds: [MetadataKind: Int] = [:]
+    /// Vendor-private messages removed from inside the video stream (H.264
+    /// and HEVC SEI `user_data_unregistered`): AVCHD camcorders' MDPM, which
+    /// carries the position, the time and the camera, and any other when the
+    /// policy keeps nothing it does not know. Counted per message.
+    public var removedStreamUserData = 0
     /// Packets copied.
     public var packets = 0
     /// The output's size in bytes.
@@ -31,8 +36,9 @@ public struct VideoRemuxReport: Sendable, Hashable {
     /// Whether a tag of `kind` was removed.
     public func removed(_ kind: MetadataKind) -> Bool { (removedKinds[kind] ?? 0) > 0 }
 
-    mutating func noteRemoved(_ key: String) {
-        let kind = VideoMetadataTag.kind(of: key)
+    mutating func noteRemoved(_ key: String) { noteRemoved(key, kind: VideoMetadataTag.kind(of: key)) }
+
+    mutating func noteRemoved(_ key: String, kind: MetadataKind) {
         removedKinds[kind, default: 0] += 1
         let name = String(key.prefix(64))
         if removedTags.count < 100, !removedTags.contains(name) { removedTags.append(name) }

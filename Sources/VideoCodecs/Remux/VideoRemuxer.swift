@@ -4,11 +4,25 @@ public import ImageCore
 import SystemSupport
 
 /// Copies a video's streams into a new MP4 or QuickTime file without
-/// decoding them (a remux): the pictures and sound are the same bytes,
-/// and the metadata is only what a ``ImageCore/MetadataPolicy`` keeps.
-/// Location (`©xyz`, `com.apple.quicktime.location.ISO6709`), identifying
-/// tags and timed-metadata tracks go by default; the display matrix, HDR
-/// side data and language stay, so the copy plays as the original did.
+/// decoding them (a remux): the coded pictures and the sound are the same
+/// bytes, and the metadata is only what a ``ImageCore/MetadataPolicy``
+/// keeps. Location (`©xyz`, `com.apple.quicktime.location.ISO6709`),
+/// identifying tags and timed-metadata tracks go by default; the display
+/// matrix, HDR side data and language stay, so the copy plays as the
+/// original did.
+///
+/// A place can hide in two more places, which are checked too. Inside an
+/// H.264 or HEVC stream, as SEI `user_data_unregistered` messages: AVCHD
+/// camcorders (Sony, Panasonic) write their position, time and camera
+/// there (MDPM). Under a policy that keeps no location those go, and under
+/// one that keeps nothing it does not know (the default) every such
+/// message goes (an encoder's settings among them); the rest of each SEI
+/// unit, and every picture, is left as it was. A packet whose SEI cannot be
+/// read is ``VideoError/cannotRemux(_:)``: encode it again instead
+/// (``VideoTranscoder`` writes no such messages). And in the values of
+/// tags kept by their names (a track's `handler_name`, the camera's
+/// `make`): one that holds a position (``ImageCore/GeoLocation/appears(in:)``)
+/// goes when the policy keeps no location.
 ///
 /// ```swift
 /// let report = try await VideoRemuxer.remux(fileAt: "IMG_0001.MOV", to: "/tmp/share.mp4")
@@ -24,6 +38,9 @@ public enum VideoRemuxer {
         case mp4
         /// QuickTime (`.mov`): what a Live Photo's motion is.
         case quickTime = "mov"
+
+        /// The file extension a file of this container has, without the dot: `mp4`, `mov`.
+        public var fileExtension: String { rawValue }
     }
 
     /// Remuxes the video at `path` (or `range` of it: a Motion Photo's

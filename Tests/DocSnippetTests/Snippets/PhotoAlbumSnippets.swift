@@ -119,4 +119,9 @@ extension PhotoAlbumSnippets {
         let report = try await store.exportMotion(of: item.asset, to: "/tmp/IMG_0001.MOV")
         print(report?.removedTags ?? [])  // ["com.apple.quicktime.location.ISO6709", ...]
     }
+
+    static func motionName(store: AlbumStore, clip: AssetID) async throws {
+        let name = "00001." + (try await store.motionFileExtension(of: clip))  // "00001.mp4", not "00001.MTS"
+        _ = name
+    }
 }

@@ -125,4 +125,9 @@ enum VideoSnippets {
 struct SnippetSoundOutput {
     func enqueue(_ samples: [Int16]) {}
     func enqueue(_ chunk: AudioChunk) {}
+    static func positionsInValues() {
+        let plain = GeoLocation.appears(in: "Core Media Video")  // false
+        let placed = GeoLocation.appears(in: "VideoHandler +48.8583+002.2944/")  // true
+        _ = (plain, placed)
+    }
 }
