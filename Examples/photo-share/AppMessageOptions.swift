@@ -97,16 +97,18 @@ struct AppMessageOptions {
     /// The message, its files read (each with a bound a little over its
     /// limit, so a file too large is reported by the check, not read whole)
     /// and its pictures made to fit.
-    func message(link: ShareLink?) async throws -> WeChatSendRequest.Message? {
+    func message(link: ShareLink?, platform: AppPlatform) async throws -> WeChatSendRequest.Message? {
         guard let kind else { return nil }
-        typealias Limits = WeChatSendRequest.Limits
+        let rules = WeChatRules.on(platform)
+        // A little over each cap (a character is up to 4 bytes of UTF-8), so one too large is reported by the check, not read whole.
+        func bound(_ limit: FieldLimit?) -> Int { min((limit?.limit ?? 64 << 20) * (limit?.unit == .characters ? 4 : 1), 64 << 20) + 1 }
         var card = WeChatCard(title: link?.title, description: link?.summary)
-        if let thumbnail { card.thumbnail = try await Self.fitted(readInputFile(thumbnail, limit: 64 << 20), as: .thumbnail) }
+        if let thumbnail { card.thumbnail = try await Self.fitted(readInputFile(thumbnail, limit: 64 << 20), as: .thumbnail, on: platform) }
         switch kind {
         case .miniProgram(let userName, let path):
             guard let link else { throw CLIError("--mini-program needs --link URL: the page WeChat opens where mini programs do not") }
             var image: [UInt8]?
-            if let hdImage { image = try await Self.fitted(readInputFile(hdImage, limit: 64 << 20), as: .miniProgramImage) }
+            if let hdImage { image = try await Self.fitted(readInputFile(hdImage, limit: 64 << 20), as: .miniProgramImage, on: platform) }
             return .miniProgram(
                 WeChatMiniProgram(
                     userName: userName, path: path, webpageURL: link.url, build: build, withShareTicket: shareTicket, hdImage: image, card: card))
@@ -115,29 +117,29 @@ struct AppMessageOptions {
         case .musicVideo(let url):
             guard let musicData else { throw CLIError("--music-video needs --music-data URL (the stream WeChat's player plays)") }
             let lyric = try lyrics.map { path throws(CLIError) in
-                String(decoding: try readInputFile(path, limit: Limits.lyricBytes + 1), as: UTF8.self)
+                String(decoding: try readInputFile(path, limit: bound(rules.musicVideo[3])), as: UTF8.self)
             }
             return .musicVideo(
                 WeChatMusicVideo(musicURL: url, musicDataURL: musicData, singerName: singer ?? "", duration: duration, lyric: lyric, card: card))
         case .videoURL(let url):
             return .video(WeChatVideoLink(url: url, card: card))
         case .file(let path):
-            let data = try readInputFile(path, limit: Limits.fileBytes + 1)
+            let data = try readInputFile(path, limit: bound(rules.file.first))
             let name = URL(fileURLWithPath: path).lastPathComponent
             if card.title == nil { card.title = name }
             return .file(WeChatFile(data: data, fileExtension: URL(fileURLWithPath: path).pathExtension, card: card))
         case .sticker(let path):
-            let data = try readInputFile(path, limit: Limits.emoticonBytes + 1)
-            if card.thumbnail == nil { card.thumbnail = try await Self.fitted(data, as: .thumbnail) }
+            let data = try readInputFile(path, limit: bound(rules.emoticon))
+            if card.thumbnail == nil { card.thumbnail = try await Self.fitted(data, as: .thumbnail, on: platform) }
             return .emoticon(WeChatEmoticon(data: data, card: card))
         }
     }
 
     /// The same options as a QQ message (`nil` without a kind).
-    func qqMessage(link: ShareLink?) async throws -> QQSendRequest.Message? {
+    func qqMessage(link: ShareLink?, platform: AppPlatform) async throws -> QQSendRequest.Message? {
         guard let kind else { return nil }
         var card = QQCard(title: link?.title, summary: link?.summary)
-        if let thumbnail { card.previewImage = try await Self.fitted(readInputFile(thumbnail, limit: 64 << 20), as: .thumbnail) }
+        if let thumbnail { card.previewImage = try await Self.fitted(readInputFile(thumbnail, limit: 64 << 20), as: .thumbnail, on: platform) }
         switch kind {
         case .miniProgram(let appID, let path):
             guard let link else { throw CLIError("--mini-program needs --link URL: the page QQ opens where mini programs do not") }
@@ -165,16 +167,18 @@ struct AppMessageOptions {
     }
 
     /// `bytes` (any image ImageCodecs reads) made to fit, by the adapter shares use.
-    static func fitted(_ bytes: [UInt8], as fitting: Fitting) async throws -> [UInt8] {
+    static func fitted(_ bytes: [UInt8], as fitting: Fitting, on platform: AppPlatform) async throws -> [UInt8] {
         let rules: ShareConstraints
+        let wechat = WeChatRules.on(platform)
         switch fitting {
         case .thumbnail:
             rules = ShareConstraints(
-                text: nil, images: .init(maxCount: 1, maxBytes: WeChatSendRequest.Limits.imageBytes),
-                thumbnail: WeChatSendRequest.constraints.thumbnail)
+                text: nil, images: .init(maxCount: 1, maxBytes: wechat.image.limit ?? 10 << 20),
+                thumbnail: WeChatSendRequest.constraints(for: .session, on: platform).thumbnail)
         case .miniProgramImage:
-            rules = ShareConstraints(
-                text: nil, images: .init(maxCount: 1, maxBytes: WeChatSendRequest.Limits.miniProgramImageBytes, formats: [.jpeg], maxDimension: 1_000))
+            // hdImageData on iOS, the message's thumbData on Android: 128 KB on both.
+            let cap = wechat.miniProgram.last?.limit ?? 128 * 1_024
+            rules = ShareConstraints(text: nil, images: .init(maxCount: 1, maxBytes: cap, formats: [.jpeg], maxDimension: 1_000))
         }
         let prepared = try await ImageWorkers.shared.run { try ContentAdapter().prepare(ShareContent(images: [.encoded(bytes)]), for: rules) }
         switch fitting {

@@ -11,7 +11,7 @@ struct Arguments {
                                  [--api-base URL] [--credentials FILE] [IMAGE...]
                photo-share share --to wechat/SCENE|qq/DESTINATION (--mini-program ID[:PATH] | --music URL
                                  | --music-video URL | --video-url URL | --file PATH | --sticker GIF) [options below]
-                                 [--dry-run [--json]]
+                                 [--dry-run [--json] [--platform ios|android]]
 
         targets: weibo/timeline, wechat/session, wechat/timeline, wechat/favorite (the WeChat app: needs an
         app's WeChat bridge, so only --dry-run works here), qq/session, qq/timeline, qq/favorites, qq/dataline
@@ -39,7 +39,9 @@ struct Arguments {
         --dry-run prepares the content and prints every request that would be sent (URLs with secrets
         redacted, bodies summarised), or the request the WeChat app would be handed, without touching
         the network; every provider is registered, with placeholders for keys the environment does not
-        set. --json prints one JSON document instead. Exit status: 0 posted (or dry run), 1 failed,
+        set. --json prints one JSON document instead. --platform ios|android (default ios) checks WeChat and QQ
+        messages against that platform's SDK (Android counts text in UTF-16 units, hands data over 1 MB as a
+        file, needs a mini program's thumbnail; iOS has no video file message). Exit status: 0 posted (or dry run), 1 failed,
         3 outcome unknown (do not share again blindly).
 
         """ + AppMessageOptions.usage
@@ -55,6 +57,8 @@ struct Arguments {
     var images: [String] = []
     var video: String?
     var dryRun = false
+    /// Whose SDK rules the dry run's WeChat and QQ bridges check against (`--platform`).
+    var platform: AppPlatform = .iOS
     var json = false
     var verbose = false
     var apiBase: URL?
@@ -92,6 +96,10 @@ struct Arguments {
             case "--summary": summary = try value(argument)
             case "--video": video = try value(argument)
             case "--dry-run": dryRun = true
+            case "--platform":
+                let raw = try value(argument)
+                guard let chosen = AppPlatform(rawValue: raw.lowercased()) else { throw CLIError("--platform takes ios or android, got '\(raw)'") }
+                platform = chosen
             case "--json": json = true
             case "--verbose", "-v": verbose = true
             case "--api-base":
@@ -110,6 +118,9 @@ struct Arguments {
         }
         if let linkURL { link = ShareLink(url: linkURL, title: title, summary: summary) }
         if json && !dryRun { throw CLIError("--json goes with --dry-run") }
+        if arguments.contains("--platform") && !dryRun {
+            throw CLIError("--platform goes with --dry-run: a real hand-off is the host app's bridge, which says its own platform")
+        }
         if appMessage.kind != nil && (!images.isEmpty || video != nil || text != nil) {
             throw CLIError("an app message kind (--mini-program, --music, --file...) goes alone: no --text, --video or images")
         }

@@ -7,20 +7,28 @@ import ShareKit
 /// handed and answers as QQ does when the user sends it ("0").
 struct DryRunQQBridge: QQBridge {
     let recorder: DryRunRecorder
+    /// The SDK whose rules the requests were checked against (`--platform`).
+    let platform: AppPlatform
     private let relay = AnswerRelay<QQResponse>()
 
-    init(recorder: DryRunRecorder) { self.recorder = recorder }
+    init(recorder: DryRunRecorder, platform: AppPlatform) {
+        self.recorder = recorder
+        self.platform = platform
+    }
 
     func status() async -> QQAppStatus { .available }
 
     func handOff(_ request: QQSendRequest) async -> QQSendResult {
         var summary: [String: JSONValue] = [
             "destination": .string(request.destination.description), "kind": .string(request.message.kind.rawValue),
+            "platform": .string(request.platform.rawValue),
             "object": .string(request.sdkObject), "cflag": .number(Double(request.controlFlags)),
             // The SDK's caps the request was checked against.
             "limitsChecked": .array(QQSendRequest.limits(of: request.message.kind, to: request.destination).map { .string($0.description) }),
         ]
-        var lines = ["would hand to QQ: \(request.message.kind) message for \(request.destination) as \(request.sdkObject), cflag \(request.controlFlags)"]
+        var lines = [
+            "would hand to QQ (\(request.platform)): \(request.message.kind) message for \(request.destination) as \(request.sdkObject), cflag \(request.controlFlags)"
+        ]
         func describe(_ card: QQCard) {
             summary["title"] = card.title.map(JSONValue.string) ?? .null
             summary["description"] = card.summary.map(JSONValue.string) ?? .null

@@ -7,19 +7,27 @@ import WeChatAppShare
 /// would be handed and answers as WeChat does when it took it (errCode 0).
 struct DryRunWeChatBridge: WeChatBridge {
     let recorder: DryRunRecorder
+    /// The SDK whose rules the requests were checked against (`--platform`).
+    let platform: AppPlatform
     private let relay = WeChatResponseRelay()
 
-    init(recorder: DryRunRecorder) { self.recorder = recorder }
+    init(recorder: DryRunRecorder, platform: AppPlatform) {
+        self.recorder = recorder
+        self.platform = platform
+    }
 
     func status() async -> WeChatAppStatus { .available }
 
     func handOff(_ request: WeChatSendRequest) async -> WeChatHandOff {
         var summary: [String: JSONValue] = [
-            "scene": .string(request.scene.description), "kind": .string(request.kind),
-            // The SDK's caps the request was checked against.
-            "limitsChecked": .array(request.message.kind.limits.map { .string($0.description) }),
+            "scene": .string(request.scene.description), "kind": .string(request.kind), "platform": .string(request.platform.rawValue),
+            "dataGoesAsFile": .bool(request.dataGoesAsFile),
+            // The SDK's caps the request was checked against, and where each comes from.
+            "limitsChecked": .array(request.message.kind.limits(on: request.platform).map { .string($0.description) }),
+            "limitSources": .array(request.message.kind.limits(on: request.platform).map { .string("\($0.field): \($0.source)") }),
         ]
-        var lines = ["would hand to WeChat: \(request.kind) message for the \(request.scene) scene"]
+        var lines = ["would hand to WeChat (\(request.platform)): \(request.kind) message for the \(request.scene) scene"]
+        if request.dataGoesAsFile { lines.append("  its data goes as a file (over \(WeChatRules.on(request.platform).inlineDataBytes ?? 0) bytes inline)") }
         switch request.message {
         case .text(let text):
             summary["textBytes"] = .number(Double(text.utf8.count))

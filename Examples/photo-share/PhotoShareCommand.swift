@@ -39,8 +39,8 @@ struct PhotoShareCommand {
             }
         }
         let center = ShareCenter(credentials: credentials)
-        let bridge: (any WeChatBridge)? = arguments.dryRun ? DryRunWeChatBridge(recorder: recorder) : nil
-        let qqBridge: (any QQBridge)? = arguments.dryRun ? DryRunQQBridge(recorder: recorder) : nil
+        let bridge: (any WeChatBridge)? = arguments.dryRun ? DryRunWeChatBridge(recorder: recorder, platform: arguments.platform) : nil
+        let qqBridge: (any QQBridge)? = arguments.dryRun ? DryRunQQBridge(recorder: recorder, platform: arguments.platform) : nil
         let registered = providers(
             environment: environment, apiBase: arguments.apiBase, client: client, bridges: (bridge, qqBridge), dryRun: arguments.dryRun)
         for provider in registered {
@@ -96,12 +96,12 @@ struct PhotoShareCommand {
             let outcome: ShareOutcome
             let displayName: String
             if provider == WeChatAppProvider.id, let wechat = registered.compactMap({ $0 as? WeChatAppProvider }).first,
-                let message = try await arguments.appMessage.message(link: arguments.link)
+                let message = try await arguments.appMessage.message(link: arguments.link, platform: arguments.platform)
             {
                 outcome = try await wechat.send(message, to: destination)
                 displayName = wechat.displayName
             } else if provider == QQProvider.id, let qq = registered.compactMap({ $0 as? QQProvider }).first,
-                let message = try await arguments.appMessage.qqMessage(link: arguments.link)
+                let message = try await arguments.appMessage.qqMessage(link: arguments.link, platform: arguments.platform)
             {
                 outcome = try await qq.send(message, to: destination)
                 displayName = qq.displayName

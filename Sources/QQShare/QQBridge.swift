@@ -97,22 +97,27 @@ extension QQResponse: HandOffAnswer {
 /// builds the SDK's object from a ``QQSendRequest`` and sends it, and relays
 /// QQ's answer.
 ///
-/// **iOS** (TencentOpenAPI 3.5): create `TencentOAuth(appId:andUniversalLink:delegate:)`
-/// at launch and call `TencentOAuth.setIsUserAgreedAuthorization(true)`
-/// once the user agreed to the privacy terms; add `mqqapi`, `mqq`,
-/// `mqqopensdkapiV2` (and the rest of Tencent's list) to
-/// `LSApplicationQueriesSchemes`, the URL scheme `tencent` + app id to the
-/// URL types, and the universal link's domain to Associated Domains. In
+/// **iOS** (TencentOpenAPI 3.5): ``platform`` is `.iOS`. Create
+/// `TencentOAuth(appId:andUniversalLink:andDelegate:)` at launch and call
+/// `TencentOAuth.setIsUserAgreedAuthorization(true)` once the user agreed
+/// to the privacy terms; add `mqqapi`, `mqq`, `mqqopensdkapiV2` (and the
+/// rest of Tencent's list) to `LSApplicationQueriesSchemes`, the URL
+/// scheme `tencent` + app id to the URL types, and the universal link
+/// (its path is `/qq_conn/APPID`, as QQ Connect registers it) to the
+/// domain's `apple-app-site-association` and Associated Domains. In
 /// ``handOff(_:)`` build the request's ``QQSendRequest/sdkObject`` from its
 /// message, set `cflag` to ``QQSendRequest/controlFlags``, and send it
-/// with `QQApiInterface.send(_:)`, or `SendReqToQZone(_:)` for
-/// ``QQDestination/qzone``; return the code it gives. Pass the URL or
+/// with `QQApiInterface.send(_:)`, or `QQApiInterface.sendReq(toQZone:)`
+/// (`+SendReqToQZone:`) for ``QQDestination/qzone``; return the code it gives. Pass the URL or
 /// activity that opens the app to `QQApiInterface.handleOpen(_:delegate:)`
 /// (or `handleOpenUniversallink`), and in the delegate's `onResp(_:)`
 /// deliver a ``QQResponse`` without a transaction.
 ///
-/// **Android** (open_sdk 3.5): `Tencent.createInstance(appId, context,
-/// authorities)`, `Tencent.setIsPermissionGranted(true)`; send with
+/// **Android** (open_sdk 3.5): ``platform`` is `.android` (no plain text
+/// to a chat, Favorites or My Computer). `Tencent.createInstance(appId, context,
+/// authorities)`, `Tencent.setIsPermissionGranted(true)`, and on Android
+/// 11 and later `<queries><package android:name="com.tencent.mobileqq" /></queries>`
+/// in the manifest; send with
 /// `shareToQQ` (`SHARE_TO_QQ_KEY_TYPE` default, image, audio or mini
 /// program; `SHARE_TO_QQ_EXT_INT` `QQShare.SHARE_TO_QQ_FLAG_QZONE_ITEM_HIDE`
 /// … from ``QQSendRequest/controlFlags``), `shareToQzone` or
@@ -121,6 +126,10 @@ extension QQResponse: HandOffAnswer {
 /// ``QQResponse`` naming the request's transaction; forward
 /// `onActivityResult` to `Tencent.onActivityResultData`.
 public protocol QQBridge: Sendable {
+    /// The platform the bridge hands off on: Tencent's Android SDK has no
+    /// plain-text share to a chat, Favorites or My Computer
+    /// (``QQMessageKind/acceptingDestinations(on:)``).
+    var platform: AppPlatform { get }
     /// Whether QQ can take a hand-off now.
     func status() async -> QQAppStatus
     /// Hands `request` to QQ; returns what the SDK's send call returned.

@@ -1,10 +1,10 @@
-import ShareKit
+public import ShareKit
 
 /// The kinds of message the QQ app takes from another app, and which
 /// destination takes which: data, checked before the hand-off.
 ///
 /// ```swift
-/// let places = QQMessageKind.file.acceptingDestinations   // [.dataline]
+/// let places = QQMessageKind.file.acceptingDestinations(on: .iOS)   // [.dataline]
 /// ```
 public enum QQMessageKind: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// Text (`QQApiTextObject`; in Qzone a mood, `QQApiImageArrayForQZoneObject` without pictures).
@@ -50,10 +50,15 @@ public enum QQMessageKind: String, Hashable, Sendable, CaseIterable, CustomStrin
     /// ("暂只支持分享到手机QQ数据线"); a video file to Qzone only
     /// (`QQApiVideoForQZoneObject`); a single text or picture object is
     /// refused by Qzone (`EQQAPIQZONENOTSUPPORTTEXT`, `…IMAGE`), so those
-    /// go there as a Qzone mood. Mini programs go to a chat.
-    public var acceptingDestinations: [QQDestination] {
+    /// go there as a Qzone mood. Mini programs go to a chat. On Android,
+    /// Tencent's SDK shares no plain text to a chat, Favorites or My
+    /// Computer (`shareToQQ` takes a picture, a link, audio, an app or a
+    /// mini program, never text alone): there text goes to Qzone only, as
+    /// a mood (`publishToQzone`).
+    public func acceptingDestinations(on platform: AppPlatform) -> [QQDestination] {
         switch self {
-        case .text, .image: [.friend, .qzone, .favorites, .dataline]
+        case .text: platform == .android ? [.qzone] : [.friend, .qzone, .favorites, .dataline]
+        case .image: [.friend, .qzone, .favorites, .dataline]
         case .news: [.friend, .qzone, .favorites, .dataline]
         case .audio, .videoLink: [.friend, .qzone, .favorites]
         case .images: [.qzone, .favorites]
@@ -78,14 +83,15 @@ public enum QQMessageKind: String, Hashable, Sendable, CaseIterable, CustomStrin
         }
     }
 
-    /// Why a destination that does not take the kind refuses it.
-    var refusal: String {
-        let places = acceptingDestinations.map(\.displayName).spokenAlternatives
-        return "QQ takes a \(displayName) message only in \(places)"
+    /// Why a destination that does not take the kind on `platform` refuses it.
+    func refusal(on platform: AppPlatform) -> String {
+        let places = acceptingDestinations(on: platform).map(\.displayName).spokenAlternatives
+        let android = platform == .android && self == .text ? " (Tencent's Android SDK shares no plain text elsewhere)" : ""
+        return "QQ takes a \(displayName) message only in \(places)\(android)"
     }
 }
 
 extension QQDestination {
-    /// Whether the destination takes `kind`.
-    public func accepts(_ kind: QQMessageKind) -> Bool { kind.acceptingDestinations.contains(self) }
+    /// Whether the destination takes `kind` on `platform`.
+    public func accepts(_ kind: QQMessageKind, on platform: AppPlatform) -> Bool { kind.acceptingDestinations(on: platform).contains(self) }
 }

@@ -43,6 +43,9 @@ public struct QQProvider: ShareProvider {
     private let handOffs: HandOffLedger<QQResponse>
 
     public var id: ProviderID { Self.id }
+    /// The platform whose SDK rules apply: the bridge's (iOS's without a
+    /// bridge, when nothing can be shared anyway).
+    public var platform: AppPlatform { bridge?.platform ?? .iOS }
     public var displayName: String { "QQ" }
     public var destinations: [ShareDestination] { QQDestination.allCases.map(\.destination) }
     public var requiresCredential: Bool { false }
@@ -96,14 +99,14 @@ public struct QQProvider: ShareProvider {
 
     public func share(_ content: PreparedContent, to destination: ShareDestination, credential: Credential?) async throws(ShareError) -> ShareOutcome {
         let target = try qqDestination(destination)
-        return try await handOff(QQSendRequest(try Self.message(for: content, to: target), to: target))
+        return try await handOff(QQSendRequest(try Self.message(for: content, to: target), to: target, platform: platform))
     }
 
     /// Sends a message the app built (audio, a video link, a file, a mini
     /// program, or any other kind) to `destination`, with the same checks,
     /// hand-off and outcomes as ``share(_:to:credential:)``.
     public func send(_ message: QQSendRequest.Message, to destination: ShareDestination) async throws(ShareError) -> ShareOutcome {
-        try await handOff(QQSendRequest(message, to: try qqDestination(destination)))
+        try await handOff(QQSendRequest(message, to: try qqDestination(destination), platform: platform))
     }
 
     public func plannedUploadBytes(for content: PreparedContent, to destination: ShareDestination) -> Int64 { 0 }

@@ -6,7 +6,7 @@ public import ShareKit
 /// when the request is made.
 ///
 /// ```swift
-/// let request = try QQSendRequest(.news(url: URL(string: "https://example.com/p")!, card: QQCard(title: "日落")), to: .qzone)
+/// let request = try QQSendRequest(.news(url: URL(string: "https://example.com/p")!, card: QQCard(title: "日落")), to: .qzone, platform: .iOS)
 /// ```
 public struct QQSendRequest: Hashable, Sendable {
     /// The SDK's limits (`QQApiInterfaceObject.h`). Text is counted in
@@ -85,6 +85,8 @@ public struct QQSendRequest: Hashable, Sendable {
 
     /// Where it goes.
     public let destination: QQDestination
+    /// The platform whose SDK it was checked against (the bridge's).
+    public let platform: AppPlatform
     /// The message.
     public let message: Message
     /// An identifier for the hand-off: Android's `IUiListener` is per
@@ -92,18 +94,19 @@ public struct QQSendRequest: Hashable, Sendable {
     /// carry none.
     public let transaction: String
 
-    /// The request, checked against the destination's kinds and every
-    /// field's limit. Throws ``ShareKit/ShareError/invalidContent(_:)``
+    /// The request, checked against the destination's kinds on `platform`
+    /// and every field's limit. Throws ``ShareKit/ShareError/invalidContent(_:)``
     /// naming each broken rule.
-    public init(_ message: Message, to destination: QQDestination, transaction: String = UUID().uuidString) throws(ShareError) {
+    public init(_ message: Message, to destination: QQDestination, platform: AppPlatform, transaction: String = UUID().uuidString) throws(ShareError) {
         var violations: [ConstraintViolation] = []
         let kind = message.kind
-        if !destination.accepts(kind) {
-            violations.append(.kindNotAccepted(kind: kind.displayName, destination: destination.destination, reason: kind.refusal))
+        if !destination.accepts(kind, on: platform) {
+            violations.append(.kindNotAccepted(kind: kind.displayName, destination: destination.destination, reason: kind.refusal(on: platform)))
         }
         violations += Self.violations(of: message, to: destination)
         guard violations.isEmpty else { throw .invalidContent(violations) }
         self.destination = destination
+        self.platform = platform
         self.message = message
         self.transaction = transaction
     }
@@ -131,7 +134,7 @@ public struct QQSendRequest: Hashable, Sendable {
     static let miniWebpageURL = FieldLimit("QQApiMiniProgramObject.webpageUrl", limit: Limits.urlCharacters, unit: .characters, isRequired: true)
 
     /// The fields `kind` fills going to `destination`, with the SDK's cap
-    /// on each: what ``init(_:to:transaction:)`` checks, as data.
+    /// on each: what ``init(_:to:platform:transaction:)`` checks, as data.
     public static func limits(of kind: QQMessageKind, to destination: QQDestination) -> [FieldLimit] {
         switch kind {
         case .text: destination == .qzone ? [moodText] : [text]

@@ -1,5 +1,5 @@
 public import QQShare
-import ShareKit
+public import ShareKit
 import SystemSupport
 
 /// A ``QQShare/QQBridge`` for tests: it records every request handed to it,
@@ -21,13 +21,10 @@ public final class FakeQQBridge: QQBridge {
         case never
     }
 
-    /// Whose answers these are.
-    public enum Platform: Hashable, Sendable {
-        /// Android's listener is per call: answers name the transaction.
-        case android
-        /// iOS answers carry none.
-        case iOS
-    }
+    /// Which SDK the fake plays: its kinds apply (no plain text to a chat
+    /// on Android), and its answers are that SDK's (Android's listener is
+    /// per call, so answers name the transaction; iOS answers carry none).
+    public typealias Platform = AppPlatform
 
     private struct State {
         var status: QQAppStatus

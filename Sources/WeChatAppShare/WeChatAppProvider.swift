@@ -18,11 +18,15 @@ public import ShareKit
 /// ## What is sent
 /// A link becomes a web page card (URL, title, the summary or the text as
 /// description, a thumbnail), a picture an image message (the picture and
-/// a thumbnail; it carries no text), text alone a text message. The SDK's
-/// limits are constraints, checked to the byte: title 512 bytes,
-/// description 1 KB, thumbnail 32 KB (32,768 bytes pass, 32,769 do not),
-/// picture 10 MB, URL 10 KB, text 10 KB. Adaptation makes the thumbnail (a
-/// JPEG under the cap) and re-encodes a picture that is too large.
+/// a thumbnail; it carries no text), text alone a text message, and on
+/// Android a video a video file in a chat. The SDK's limits on the
+/// bridge's ``WeChatBridge/platform`` (``WeChatRules``) are constraints,
+/// checked to the byte on iOS and to the UTF-16 unit on Android: title
+/// 512, description 1 K, thumbnail 32 KB (32,768 bytes pass, 32,769 do
+/// not), picture 10 MB on iOS and 25 MB on Android (over 1 MB as a file,
+/// ``WeChatSendRequest/dataGoesAsFile``), URL and text 10 K. Adaptation
+/// makes the thumbnail (a JPEG under the cap) and re-encodes a picture
+/// that is too large.
 ///
 /// ## Outcomes
 /// - The hand-off refused, or WeChat not installed:
@@ -45,10 +49,12 @@ public import ShareKit
 ///   ended is dropped, with a line in the log.
 ///
 /// ## Wiring the host app
-/// **iOS** (OpenSDK 1.8.6 or later): register the app at launch with
+/// **iOS** (OpenSDK 1.8.6 or later): the bridge's ``WeChatBridge/platform``
+/// is `.iOS`. Register the app at launch with
 /// `WXApi.registerApp("wx…", universalLink: "https://your.domain/app/")`;
-/// add `weixin` and `weixinULAPI` to `LSApplicationQueriesSchemes` in
-/// Info.plist, and the universal link's domain to Associated Domains. In
+/// add `weixin`, `weixinULAPI` and `weixinURLParamsAPI` (OpenSDK 1.8.7 and
+/// later ask for it) to `LSApplicationQueriesSchemes` in Info.plist, and
+/// the universal link's domain to Associated Domains. In
 /// `scene(_:continue:)` (or the app delegate's
 /// `application(_:continue:restorationHandler:)`) pass the activity to
 /// `WXApi.handleOpenUniversalLink(_:delegate:)`. WeChat falls back to
@@ -69,13 +75,24 @@ public import ShareKit
 /// when the completion says `true`. ``WeChatBridge/status()`` answers from
 /// `WXApi.isWXAppInstalled()`.
 ///
-/// **Android**: `WXAPIFactory.createWXAPI(context, "wx…", true)` and
-/// `registerApp("wx…")`; build a `SendMessageToWX.Req` with
-/// `transaction` = ``WeChatSendRequest/transaction`` and send it with
-/// `IWXAPI.sendReq(req)` (its return value is the hand-off). Declare an
-/// exported `WXEntryActivity` in the `<package>.wxapi` package that
-/// implements `IWXAPIEventHandler`; in `onResp(BaseResp resp)` deliver
-/// `resp.errCode`, `resp.errStr` and `resp.transaction`.
+/// **Android**: the bridge's ``WeChatBridge/platform`` is `.android`.
+/// `WXAPIFactory.createWXAPI(context, "wx…", true)` and `registerApp("wx…")`;
+/// on Android 11 and later declare WeChat in the manifest's `<queries>`
+/// (`<package android:name="com.tencent.mm" />`), or `isWXAppInstalled()`
+/// cannot see it. Build a `SendMessageToWX.Req` with `transaction` =
+/// ``WeChatSendRequest/transaction`` and send it with `IWXAPI.sendReq(req)`
+/// (its return value is the hand-off). When the request's
+/// ``WeChatSendRequest/dataGoesAsFile`` is set (over 1 MB), write the data
+/// to a file under a `FileProvider` path, grant WeChat read access
+/// (`grantUriPermission("com.tencent.mm", uri, FLAG_GRANT_READ_URI_PERMISSION)`)
+/// and set the object's path (`imagePath`, `filePath`, `emojiPath`) to the
+/// content URI instead of its data; a video file always goes this way. A
+/// mini program's picture is the message's `thumbData` (the SDK has no
+/// `hdImageData`). Declare an exported `WXEntryActivity` in the
+/// `<package>.wxapi` package that implements `IWXAPIEventHandler`; in
+/// `onResp(BaseResp resp)` deliver `resp.errCode`, `resp.errStr` and
+/// `resp.transaction` (-6, `ERR_BAN`, means the app's signature is not the
+/// one registered).
 ///
 /// Without a bridge (on Linux, say) the provider reports itself
 /// unavailable and says why.
@@ -112,8 +129,12 @@ public struct WeChatAppProvider: ShareProvider {
     /// Why there is no bridge, in words.
     static let noBridge = "no WeChat bridge: sharing to the WeChat app needs the host app's WeChatBridge (the OpenSDK on iOS or Android)"
 
+    /// The platform whose SDK rules apply: the bridge's (iOS's without a
+    /// bridge, when nothing can be shared anyway).
+    public var platform: AppPlatform { bridge?.platform ?? .iOS }
+
     public func constraints(for destination: ShareDestination) -> ShareConstraints? {
-        WeChatScene(destination).map(WeChatSendRequest.constraints(for:))
+        WeChatScene(destination).map { WeChatSendRequest.constraints(for: $0, on: platform) }
     }
 
     public func availability(credential: Credential?) async -> ProviderAvailability {
@@ -127,7 +148,7 @@ public struct WeChatAppProvider: ShareProvider {
 
     public func share(_ content: PreparedContent, to destination: ShareDestination, credential: Credential?) async throws(ShareError) -> ShareOutcome {
         let scene = try readyScene(for: destination)
-        return try await handOff(WeChatSendRequest(content: content, scene: scene))
+        return try await handOff(WeChatSendRequest(content: content, scene: scene, platform: platform))
     }
 
     /// Sends a message the app built itself (a mini program card, music, a
@@ -143,7 +164,7 @@ public struct WeChatAppProvider: ShareProvider {
     /// ```
     public func send(_ message: WeChatSendRequest.Message, to destination: ShareDestination) async throws(ShareError) -> ShareOutcome {
         let scene = try readyScene(for: destination)
-        return try await handOff(WeChatSendRequest(message, scene: scene))
+        return try await handOff(WeChatSendRequest(message, scene: scene, platform: platform))
     }
 
     /// The scene of `destination`, once the bridge says WeChat can take a hand-off.

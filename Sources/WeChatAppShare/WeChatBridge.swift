@@ -30,6 +30,11 @@ public enum WeChatHandOff: Hashable, Sendable {
 /// else (building the request, its limits, the outcome) is the provider's.
 /// See ``WeChatAppProvider`` for the wiring on iOS and Android.
 public protocol WeChatBridge: Sendable {
+    /// The platform the bridge hands off on: the provider checks every
+    /// message against that SDK's rules (``WeChatRules/on(_:)``), which
+    /// differ (Android counts text in UTF-16 code units, takes 1 MB of data
+    /// inline, needs a mini program's thumbnail; iOS has no video file).
+    var platform: AppPlatform { get }
     /// Whether WeChat can take a hand-off now.
     func status() async -> WeChatAppStatus
     /// Hands `request` to WeChat: build `SendMessageToWXReq` from it (its

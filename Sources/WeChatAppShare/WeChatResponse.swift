@@ -3,8 +3,10 @@ public import ShareKit
 /// What WeChat sends back to the app after a hand-off (`onResp` with a
 /// `SendMessageToWXResp`): its `errCode` and `errStr`.
 public struct WeChatResponse: Hashable, Sendable {
-    /// `WXErrCode`: 0 success, -1 error, -2 cancelled by the user, -3 sending
-    /// failed, -4 authorisation denied, -5 unsupported.
+    /// `WXErrCode` (iOS) or `BaseResp.ErrCode` (Android): 0 success, -1
+    /// error, -2 cancelled by the user, -3 sending failed, -4 authorisation
+    /// denied, -5 unsupported; on Android -6 (`ERR_BAN`), the app's signing
+    /// certificate not the one registered on the WeChat Open Platform.
     public let errCode: Int
     /// WeChat's message, if any.
     public let errStr: String?
@@ -34,6 +36,10 @@ public struct WeChatResponse: Hashable, Sendable {
         case -3: throw .rejected(reason: "WeChat could not send it (errCode -3\(detail))")
         case -4: throw .notAuthorized(provider)
         case -5: throw .unavailable(reason: "this WeChat does not support the message (errCode -5\(detail)); the user may need to update WeChat")
+        case -6:
+            throw .unavailable(
+                reason: "WeChat refused the app (errCode -6, ERR_BAN\(detail)): its signing certificate or package name is not the one "
+                    + "registered on the WeChat Open Platform")
         case -1: throw .rejected(reason: "WeChat reported an error (errCode -1\(detail))")
         default: throw .rejected(reason: "WeChat answered errCode \(errCode)\(detail)")
         }

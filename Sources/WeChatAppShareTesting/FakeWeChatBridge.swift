@@ -1,4 +1,4 @@
-import ShareKit
+public import ShareKit
 import SystemSupport
 public import WeChatAppShare
 
@@ -21,13 +21,10 @@ public final class FakeWeChatBridge: WeChatBridge {
         case never
     }
 
-    /// Which SDK's answers the fake gives.
-    public enum Platform: Hashable, Sendable {
-        /// Android's `BaseResp` names the request's `transaction`.
-        case android
-        /// iOS's `BaseResp` carries no transaction.
-        case iOS
-    }
+    /// Which SDK the fake plays: its rules (``WeChatAppShare/WeChatRules``)
+    /// apply, and its answers are that SDK's (Android's `BaseResp` names
+    /// the request's `transaction`; iOS's carries none).
+    public typealias Platform = AppPlatform
 
     /// How WeChat answers a sign-in request (`SendAuthReq`).
     public enum SignInAnswer: Hashable, Sendable {

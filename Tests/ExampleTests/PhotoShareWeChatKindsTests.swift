@@ -24,6 +24,31 @@ struct PhotoShareWeChatKindsTests {
         return path
     }
 
+    @Test(
+        "--platform: a mini program without a picture passes iOS's rules and not Android's; a video file passes Android's, not iOS's; each cap names its source"
+    )
+    func platforms() async throws {
+        let bare = [
+            "share", "--to", "wechat/session", "--mini-program", "gh_d43f693ca31f:pages/photo?id=42", "--link", "https://example.com/p/42", "--dry-run",
+        ]
+        let onIOS = try handOff(await run(bare + ["--json", "--platform", "ios"]))
+        #expect(onIOS["platform"] == "ios" && onIOS["kind"] == "miniProgram")
+        let sources = try #require(onIOS["limitSources"]?.arrayValue).compactMap(\.stringValue)
+        #expect(sources.contains { $0.hasPrefix("WXMiniProgramObject.webpageUrl: WXApiObject.h") }, "\(sources)")
+        let onAndroid = try await run(bare + ["--platform", "android"])
+        #expect(onAndroid.status != 0 && onAndroid.standardError.contains("WXMediaMessage.thumbData"), "\(onAndroid.standardError)")
+        let pictured = try handOff(await run(bare + ["--json", "--platform", "android", "--hd-image", Self.sample]))
+        #expect(pictured["platform"] == "android")
+
+        let video = try TestVideos.h264()
+        let androidVideo = try handOff(await run(["share", "--to", "wechat/session", "--video", video, "--dry-run", "--json", "--platform", "android"]))
+        #expect(androidVideo["kind"] == "videoFile")
+        let iosVideo = try await run(["share", "--to", "wechat/session", "--video", video, "--dry-run", "--platform", "ios"])
+        #expect(iosVideo.status != 0, "iOS's SDK has no video file: \(iosVideo.standardOutput)")
+        let notDry = try await run(["share", "--to", "wechat/session", "--text", "hi", "--platform", "android"])
+        #expect(notDry.status != 0 && notDry.standardError.contains("--platform goes with --dry-run"))
+    }
+
     @Test("a mini program card: user name, path, fallback page, build, share ticket, an HD picture under 128 KB and a thumbnail under 32 KB")
     func miniProgram() async throws {
         let card = try handOff(

@@ -29,7 +29,7 @@ struct QQProviderTests {
 
     static func violations(_ message: QQSendRequest.Message, to destination: QQDestination = .friend) -> [ConstraintViolation] {
         do {
-            _ = try QQSendRequest(message, to: destination)
+            _ = try QQSendRequest(message, to: destination, platform: .iOS)
             return []
         } catch {
             guard case .invalidContent(let found) = error else { return [.fieldInvalid(field: "test", reason: "\(error)")] }
@@ -127,7 +127,8 @@ struct QQProviderTests {
 
     @Test("content becomes the message its destination takes: text, a Qzone mood, one picture, a Favorites entry of several, a link card")
     func contentMapping() async throws {
-        let bridge = FakeQQBridge()
+        // iOS: its SDK shares plain text to a chat (Android's has no such share).
+        let bridge = FakeQQBridge(platform: .iOS)
         let qq = QQProvider(bridge: bridge)
         let text = PreparedContent(text: "你好", images: [], link: nil, thumbnail: nil)
         _ = try await qq.share(text, to: .session, credential: nil)
@@ -155,6 +156,32 @@ struct QQProviderTests {
         #expect(QQProvider.constraints(for: .friend).images?.maxCount == 1 && QQProvider.constraints(for: .favorites).images?.maxCount == 9)
     }
 
+    @Test("Android: no plain text to a chat, Favorites or My Computer (Tencent's Android SDK has none); text goes to Qzone as a mood")
+    func androidText() async throws {
+        let bridge = FakeQQBridge(platform: .android)
+        let qq = QQProvider(bridge: bridge)
+        for destination in [ShareDestination.session, .favorites, QQDestination.datalineDestination] {
+            do throws(ShareError) {
+                _ = try await qq.send(Self.sample(.text), to: destination)
+                Issue.record("plain text went to \(destination) on Android")
+            } catch {
+                guard case .invalidContent(let found) = error, case .kindNotAccepted(_, _, let reason)? = found.first else {
+                    Issue.record("\(error)")
+                    continue
+                }
+                #expect(reason.contains("Qzone") && reason.contains("Android"), "\(reason)")
+            }
+        }
+        #expect(bridge.requests.isEmpty, "refused before QQ opens")
+        guard case .posted = try await qq.send(Self.sample(.text), to: .timeline) else {
+            Issue.record("a Qzone mood from Android was not posted")
+            return
+        }
+        #expect(bridge.requests.map(\.sdkObject) == ["QQApiImageArrayForQZoneObject"] && bridge.requests.first?.platform == .android)
+        #expect(QQMessageKind.text.acceptingDestinations(on: .android) == [.qzone])
+        #expect(QQMessageKind.text.acceptingDestinations(on: .iOS) == [.friend, .qzone, .favorites, .dataline])
+    }
+
     @Test("answers: '0' posted, '-4' cancelled, others rejected in words; send codes refuse before any answer; silence is outcome unknown")
     func outcomes() async throws {
         let bridge = FakeQQBridge()
@@ -172,21 +199,21 @@ struct QQProviderTests {
         bridge.setAnswer(.result("0"))
         bridge.setSendResult(QQSendResult(code: 1))
         await #expect(throws: ShareError.unavailable(reason: "QQ did not take the hand-off: QQ is not installed (EQQAPIQQNOTINSTALLED)")) {
-            try await qq.send(Self.sample(.text), to: .session)
+            try await qq.send(Self.sample(.news), to: .session)
         }
         bridge.setSendResult(QQSendResult(code: 10002))
         await #expect(throws: ShareError.self) { try await qq.send(Self.sample(.miniProgram), to: .session) }
         bridge.setSendResult(QQSendResult(code: 5))
         await #expect(throws: ShareError.rejected(reason: "QQ did not take the hand-off: QQ refused the message's content (EQQAPIMESSAGECONTENTINVALID)")) {
-            try await qq.send(Self.sample(.text), to: .session)
+            try await qq.send(Self.sample(.news), to: .session)
         }
         bridge.setSendResult(QQSendResult(code: 7))
-        guard case .posted = try await qq.send(Self.sample(.text), to: .session) else {
+        guard case .posted = try await qq.send(Self.sample(.news), to: .session) else {
             Issue.record("an asynchronous send (7) then '0' is not posted")
             return
         }
         bridge.setStatus(.notInstalled)
-        await #expect(throws: ShareError.unavailable(reason: "QQ is not installed on this device")) { try await qq.send(Self.sample(.text), to: .session) }
+        await #expect(throws: ShareError.unavailable(reason: "QQ is not installed on this device")) { try await qq.send(Self.sample(.news), to: .session) }
         await #expect(
             throws: ShareError.unavailable(reason: "no QQ bridge: sharing to the QQ app needs the host app's QQBridge (Tencent's SDK on iOS or Android)")
         ) {

@@ -2,6 +2,7 @@ import Foundation
 import QQShareTesting
 import ServiceKit
 import ServiceKitTesting
+import ShareKit
 import Testing
 
 @testable import QQShare
@@ -28,6 +29,7 @@ struct QQSignInTests {
         await #expect(throws: QQSignInError.incompleteAnswer) { try await QQSignIn(bridge: bridge).authorize() }
 
         struct ShareOnly: QQBridge {
+            let platform = ShareKit.AppPlatform.iOS
             func status() async -> QQAppStatus { .available }
             func handOff(_ request: QQSendRequest) async -> QQSendResult { .sent }
             func responses() -> AsyncStream<QQResponse> { AsyncStream { $0.finish() } }

@@ -9,7 +9,26 @@ import WeChatAppShareTesting
 
 @Suite("WeChat app hand-off: the request, its limits to the byte, and honest outcomes")
 struct WeChatAppTests {
-    typealias Limits = WeChatSendRequest.Limits
+    /// The iOS caps these tests were written against (``WeChatRules/iOS``), and Android's video file.
+    enum Limits {
+        static let rules = WeChatRules.iOS
+        static let textBytes = rules.text.limit!
+        static let titleBytes = rules.title.limit!
+        static let descriptionBytes = rules.description.limit!
+        static let thumbnailBytes = rules.thumbnail.limit!
+        static let imageBytes = rules.image.limit!
+        static let urlBytes = rules.webpageURL.limit!
+        static let miniProgramURLBytes = rules.miniProgram[0].limit!
+        static let videoFileBytes = WeChatRules.android.videoFile!.limit!
+        static let miniProgramImageBytes = rules.miniProgram[3].limit!
+        static let fileBytes = rules.file[0].limit!
+        static let fileExtensionBytes = rules.file[1].limit!
+        static let emoticonBytes = rules.emoticon.limit!
+        static let musicVideoNameBytes = rules.musicVideo[2].limit!
+        static let lyricBytes = rules.musicVideo[3].limit!
+        static let albumImageBytes = rules.musicVideo[4].limit!
+        static let messageExtBytes = rules.messageExt.limit!
+    }
 
     static func image(_ bytes: Int) -> PreparedContent.Image {
         PreparedContent.Image(bytes: [UInt8](repeating: 7, count: bytes), format: .jpeg, size: PixelSize(width: 10, height: 10))
@@ -49,9 +68,9 @@ struct WeChatAppTests {
             }
         }
         if field == "title" { #expect(content(0).link?.title?.utf8.count == Limits.titleBytes) }
-        let fits = try WeChatSendRequest(content: content(0), scene: .session)
+        let fits = try WeChatSendRequest(content: content(0), scene: .session, platform: .iOS)
         #expect(fits.scene == .session)
-        let error = #expect(throws: ShareError.self) { try WeChatSendRequest(content: content(1), scene: .session) }
+        let error = #expect(throws: ShareError.self) { try WeChatSendRequest(content: content(1), scene: .session, platform: .iOS) }
         guard case .invalidContent(let violations)? = error, violations.count == 1 else {
             Issue.record("\(field): expected one violation, got \(String(describing: error))")
             return
@@ -68,19 +87,20 @@ struct WeChatAppTests {
 
     @Test("the kinds: text alone, a picture with its thumbnail, a link as a web page card")
     func kinds() throws {
-        let text = try WeChatSendRequest(content: PreparedContent(text: "hi", images: [], link: nil, thumbnail: nil), scene: .timeline)
+        let text = try WeChatSendRequest(content: PreparedContent(text: "hi", images: [], link: nil, thumbnail: nil), scene: .timeline, platform: .iOS)
         #expect(text.message == .text("hi") && text.kind == "text" && text.scene == .timeline)
         let picture = try WeChatSendRequest(
-            content: PreparedContent(text: nil, images: [Self.image(100)], link: nil, thumbnail: Self.image(10)), scene: .favorite)
+            content: PreparedContent(text: nil, images: [Self.image(100)], link: nil, thumbnail: Self.image(10)), scene: .favorite, platform: .iOS)
         #expect(picture.message == .image(data: [UInt8](repeating: 7, count: 100), thumbnail: [UInt8](repeating: 7, count: 10)))
         let card = try WeChatSendRequest(
-            content: PreparedContent(text: "about it", images: [], link: Self.link(), thumbnail: Self.image(10)), scene: .session)
+            content: PreparedContent(text: "about it", images: [], link: Self.link(), thumbnail: Self.image(10)), scene: .session, platform: .iOS)
         #expect(card.message == .webpage(url: "https://example.com/p", title: "Title", description: "about it", thumbnail: [UInt8](repeating: 7, count: 10)))
         #expect(throws: ShareError.invalidContent([.textWithImages])) {
-            try WeChatSendRequest(content: PreparedContent(text: "caption", images: [Self.image(100)], link: nil, thumbnail: nil), scene: .session)
+            try WeChatSendRequest(
+                content: PreparedContent(text: "caption", images: [Self.image(100)], link: nil, thumbnail: nil), scene: .session, platform: .iOS)
         }
         #expect(throws: ShareError.invalidContent([.emptyContent])) {
-            try WeChatSendRequest(content: PreparedContent(text: nil, images: [], link: nil, thumbnail: nil), scene: .session)
+            try WeChatSendRequest(content: PreparedContent(text: nil, images: [], link: nil, thumbnail: nil), scene: .session, platform: .iOS)
         }
     }
 
@@ -107,10 +127,12 @@ struct WeChatAppTests {
         // Handed over as H.264 (the HEVC was transcoded), and removed once the share ended.
         #expect(path.hasSuffix(".mp4"))
         #expect(!FileManager.default.fileExists(atPath: path))
-        #expect(WeChatSendRequest.constraints(for: .timeline).videos == nil && WeChatSendRequest.constraints(for: .favorite).videos == nil)
-        #expect(WeChatSendRequest.constraints(for: .session).videos?.maxBytes == Limits.videoFileBytes)
+        #expect(
+            WeChatSendRequest.constraints(for: .timeline, on: .android).videos == nil
+                && WeChatSendRequest.constraints(for: .favorite, on: .android).videos == nil)
+        #expect(WeChatSendRequest.constraints(for: .session, on: .android).videos?.maxBytes == Limits.videoFileBytes)
         // A video with text: a chat's video file carries none.
-        let violations = WeChatSendRequest.constraints(for: .session).violations(of: ShareContent(text: "hi", video: ShareVideo(path: hevc)))
+        let violations = WeChatSendRequest.constraints(for: .session, on: .android).violations(of: ShareContent(text: "hi", video: ShareVideo(path: hevc)))
         #expect(violations == [.textWithVideo])
     }
 
@@ -242,6 +264,6 @@ struct WeChatAppTests {
         #expect((prepared.link?.title?.utf8.count ?? 0) <= Limits.titleBytes)
         #expect((prepared.link?.summary?.utf8.count ?? 0) <= Limits.descriptionBytes)
         #expect(prepared.link?.title?.hasPrefix("长长长") == true, "cut between characters, not inside one")
-        _ = try WeChatSendRequest(content: prepared, scene: .session)
+        _ = try WeChatSendRequest(content: prepared, scene: .session, platform: .iOS)
     }
 }

@@ -7,7 +7,26 @@ import WeChatAppShareTesting
 
 @Suite("WeChat's whole message set: each kind's scenes, every field's limit to the byte, the refusals' wording")
 struct WeChatMessageKindsTests {
-    typealias Limits = WeChatSendRequest.Limits
+    /// The iOS caps these tests were written against (``WeChatRules/iOS``), and Android's video file.
+    enum Limits {
+        static let rules = WeChatRules.iOS
+        static let textBytes = rules.text.limit!
+        static let titleBytes = rules.title.limit!
+        static let descriptionBytes = rules.description.limit!
+        static let thumbnailBytes = rules.thumbnail.limit!
+        static let imageBytes = rules.image.limit!
+        static let urlBytes = rules.webpageURL.limit!
+        static let miniProgramURLBytes = rules.miniProgram[0].limit!
+        static let videoFileBytes = WeChatRules.android.videoFile!.limit!
+        static let miniProgramImageBytes = rules.miniProgram[3].limit!
+        static let fileBytes = rules.file[0].limit!
+        static let fileExtensionBytes = rules.file[1].limit!
+        static let emoticonBytes = rules.emoticon.limit!
+        static let musicVideoNameBytes = rules.musicVideo[2].limit!
+        static let lyricBytes = rules.musicVideo[3].limit!
+        static let albumImageBytes = rules.musicVideo[4].limit!
+        static let messageExtBytes = rules.messageExt.limit!
+    }
 
     /// `count` bytes of URL.
     static func url(bytes count: Int) -> URL {
@@ -29,18 +48,20 @@ struct WeChatMessageKindsTests {
         case .image: .image(data: [1, 2, 3], thumbnail: nil)
         case .webpage: .webpage(url: "https://example.com/p", title: "T", description: nil, thumbnail: nil)
         case .videoFile: .videoFile(path: "/tmp/share.mp4", thumbnail: nil)
-        case .miniProgram: .miniProgram(WeChatMiniProgram(userName: "gh_d43f693ca31f", path: "pages/a?id=1", webpageURL: url(bytes: 40)))
+        // A picture (Android requires the mini program's thumbData) and a title (Android requires a music video's).
+        case .miniProgram: .miniProgram(WeChatMiniProgram(userName: "gh_d43f693ca31f", path: "pages/a?id=1", webpageURL: url(bytes: 40), hdImage: [1, 2, 3]))
         case .music: .music(WeChatMusic(url: url(bytes: 40), dataURL: url(bytes: 40)))
-        case .musicVideo: .musicVideo(WeChatMusicVideo(musicURL: url(bytes: 40), musicDataURL: url(bytes: 40), singerName: "Singer"))
+        case .musicVideo:
+            .musicVideo(WeChatMusicVideo(musicURL: url(bytes: 40), musicDataURL: url(bytes: 40), singerName: "Singer", card: WeChatCard(title: "Song")))
         case .video: .video(WeChatVideoLink(url: url(bytes: 40)))
         case .file: .file(WeChatFile(data: [1, 2, 3], fileExtension: "pdf"))
         case .emoticon: .emoticon(WeChatEmoticon(data: gif, card: WeChatCard(thumbnail: [1, 2, 3])))
         }
     }
 
-    static func violations(_ message: WeChatSendRequest.Message, scene: WeChatScene = .session) -> [ConstraintViolation] {
+    static func violations(_ message: WeChatSendRequest.Message, scene: WeChatScene = .session, platform: AppPlatform = .iOS) -> [ConstraintViolation] {
         do {
-            _ = try WeChatSendRequest(message, scene: scene)
+            _ = try WeChatSendRequest(message, scene: scene, platform: platform)
             return []
         } catch {
             guard case .invalidContent(let found) = error else { return [.fieldInvalid(field: "test", reason: "\(error)")] }
@@ -58,9 +79,12 @@ struct WeChatMessageKindsTests {
         for scene in WeChatScene.allCases {
             for kind in WeChatMessageKind.allCases {
                 let accepted = table[scene]!.contains(kind)
-                #expect(scene.accepts(kind) == accepted, "\(kind) in \(scene)")
-                let found = Self.violations(Self.sample(kind), scene: scene)
+                #expect(scene.accepts(kind, on: .android) == accepted, "\(kind) in \(scene)")
+                let found = Self.violations(Self.sample(kind), scene: scene, platform: .android)
                 #expect(found.isEmpty == accepted, "\(kind) in \(scene): \(found)")
+                // iOS: the same, but for the video file, which its SDK does not have.
+                let onIOS = Self.violations(Self.sample(kind), scene: scene, platform: .iOS)
+                #expect(onIOS.isEmpty == (accepted && kind != .videoFile), "\(kind) in \(scene) on iOS: \(onIOS)")
             }
         }
         let refusal = Self.violations(Self.sample(.miniProgram), scene: .timeline)
@@ -82,8 +106,9 @@ struct WeChatMessageKindsTests {
 
     /// Builds a message whose field `name` is `bytes` long.
     static let fields: [(name: String, limit: Int, make: @Sendable (Int) -> WeChatSendRequest.Message)] = [
+        // iOS's header caps a mini program's fallback URL at 1,024 bytes, not the 10 KB of other URLs.
         (
-            "WXMiniProgramObject.webpageUrl", Limits.urlBytes,
+            "WXMiniProgramObject.webpageUrl", Limits.miniProgramURLBytes,
             { .miniProgram(WeChatMiniProgram(userName: "gh_1", webpageURL: url(bytes: $0))) }
         ),
         (
@@ -115,7 +140,7 @@ struct WeChatMessageKindsTests {
         ),
         ("WXMusicVideoObject.musicGenre", Limits.musicVideoNameBytes, { musicVideo { $0.genre = text(bytes: $1) }($0) }),
         ("WXMusicVideoObject.identification", Limits.musicVideoNameBytes, { musicVideo { $0.identification = text(bytes: $1) }($0) }),
-        ("WXMusicVideoObject.musicOperationUrl", Limits.urlBytes, { musicVideo { $0.operationURL = url(bytes: $1) }($0) }),
+        ("WXMusicVideoObject.albumName", Limits.musicVideoNameBytes, { musicVideo { $0.albumName = text(bytes: $1) }($0) }),
         ("WXMediaMessage.messageExt", Limits.messageExtBytes, { musicVideo { $0.messageExt = text(bytes: $1) }($0) }),
         ("WXFileObject.fileData", Limits.fileBytes, { .file(WeChatFile(data: [UInt8](repeating: 1, count: $0), fileExtension: "bin")) }),
         ("WXFileObject.fileExtension", Limits.fileExtensionBytes, { .file(WeChatFile(data: [1], fileExtension: String(repeating: "x", count: $0))) }),
@@ -151,12 +176,13 @@ struct WeChatMessageKindsTests {
         // Each kind's table is the one its checks use.
         for field in Self.fields {
             let kind = field.make(field.limit).kind
-            #expect(kind.limits.contains { $0.field == field.name && $0.limit == field.limit }, "\(field.name) in \(kind).limits")
+            #expect(kind.limits(on: .iOS).contains { $0.field == field.name && $0.limit == field.limit }, "\(field.name) in \(kind).limits")
         }
         // The table names each field's cap as the checks use it.
         let caps =
-            (WeChatMiniProgram.limits + WeChatMusic.limits + WeChatVideoLink.limits + WeChatMusicVideo.limits + WeChatFile.limits
-                + WeChatEmoticon.limits + WeChatCard.limits())
+            (WeChatMiniProgram.limits(on: .iOS) + WeChatMusic.limits(on: .iOS) + WeChatVideoLink.limits(on: .iOS) + WeChatMusicVideo.limits(on: .iOS)
+                + WeChatFile.limits(on: .iOS)
+                + WeChatEmoticon.limits(on: .iOS) + WeChatCard.limits(on: .iOS))
         for field in Self.fields
         where !field.name.hasPrefix("SendMessageToWXReq") && !field.name.hasPrefix("WXImageObject") && !field.name.hasPrefix("WXWebpageObject") {
             #expect(caps.contains { $0.field == field.name && $0.limit == field.limit }, "\(field.name) is in a limits table")
@@ -177,7 +203,12 @@ struct WeChatMessageKindsTests {
             Self.violations(.musicVideo(WeChatMusicVideo(musicURL: Self.url(bytes: 40), musicDataURL: Self.url(bytes: 40), singerName: ""))) == [
                 .fieldRequired(field: "WXMusicVideoObject.singerName")
             ])
-        #expect(Self.violations(.emoticon(WeChatEmoticon(data: Self.gif, card: WeChatCard()))) == [.fieldRequired(field: "WXMediaMessage.thumbData")])
+        // A sticker's thumbnail: Android's checkArgs requires it, iOS's header does not.
+        #expect(
+            Self.violations(.emoticon(WeChatEmoticon(data: Self.gif, card: WeChatCard())), platform: .android) == [
+                .fieldRequired(field: "WXMediaMessage.thumbData")
+            ])
+        #expect(Self.violations(.emoticon(WeChatEmoticon(data: Self.gif, card: WeChatCard()))).isEmpty)
         #expect(
             Self.violations(.emoticon(WeChatEmoticon(data: [0xFF, 0xD8, 0xFF], card: WeChatCard(thumbnail: [1]))))
                 == [.fieldInvalid(field: "WXEmoticonObject.emoticonData", reason: "a sticker is a GIF (it starts with GIF87a or GIF89a)")])
@@ -212,7 +243,7 @@ struct WeChatMessageKindsTests {
 
         // Refused before WeChat opens: nothing more reaches the bridge.
         await #expect(throws: ShareError.self) { try await provider.send(Self.sample(.miniProgram), to: .timeline) }
-        await #expect(throws: ShareError.self) { try await provider.send(.file(WeChatFile(data: [1], fileExtension: "")), to: .session) }
+        await #expect(throws: ShareError.self) { try await provider.send(.file(WeChatFile(data: [], fileExtension: "pdf")), to: .session) }
         #expect(bridge.requests.count == WeChatMessageKind.allCases.count)
 
         bridge.setAnswer(.errCode(-2))

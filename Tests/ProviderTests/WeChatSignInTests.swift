@@ -70,6 +70,7 @@ struct WeChatSignInTests {
         #expect(clock.sleeps == [.seconds(120)])
 
         struct ShareOnly: WeChatBridge {
+            let platform = AppPlatform.iOS
             func status() async -> WeChatAppStatus { .available }
             func handOff(_ request: WeChatSendRequest) async -> WeChatHandOff { .accepted }
             func responses() -> AsyncStream<WeChatResponse> { AsyncStream { $0.finish() } }
@@ -84,7 +85,9 @@ struct WeChatSignInTests {
             appID: Self.appID, appSecret: secret, apiBase: server.baseURL, client: ServiceClient(transport: CurlTransport(), clock: clock))
     }
 
-    @Test("the code is exchanged once: tokens for 7,200 s and 30 days; a second exchange, an expired code and a wrong secret are typed")
+    @Test(
+        "the code is exchanged once, within ten minutes: a 7,200 s token and a refresh token WeChat decides about; a second exchange, a late code and a wrong secret are typed"
+    )
     func exchange() async throws {
         let clock = TestClock()
         let server = try FakeWeChatSignInServer(appID: Self.appID, appSecret: Self.secret, clock: clock)
@@ -96,7 +99,7 @@ struct WeChatSignInTests {
         #expect(token.openID == user.openID && token.unionID == user.unionID && token.scopes == ["snsapi_userinfo"])
         #expect(token.credential.provider == "wechat-user" && token.credential.account == user.openID && token.credential.refreshToken != nil)
         #expect(token.credential.expiresAt == clock.now.addingTimeInterval(7_200))
-        #expect(token.refreshExpiresAt == clock.now.addingTimeInterval(30 * 24 * 3_600))
+        #expect(token.refreshExpiresAt == nil, "no date kept: WeChat's pages say 30 days and 180; its answers decide")
 
         // The same authorizer never sends a code twice; another one hears WeChat's 40163.
         let sent = server.requests.count
@@ -104,8 +107,12 @@ struct WeChatSignInTests {
         #expect(server.requests.count == sent)
         await #expect(throws: WeChatSignInError.codeAlreadyUsed) { try await self.authorizer(server, clock: clock).exchange(code: code) }
 
+        // A code lasts ten minutes (WeChat's sign-in guide), not five.
+        let inTime = server.issueCode(for: user)
+        clock.advance(by: .seconds(599))
+        #expect(try await authorizer.exchange(code: inTime).openID == user.openID)
         let late = server.issueCode(for: user)
-        clock.advance(by: .seconds(301))
+        clock.advance(by: .seconds(601))
         await #expect(throws: WeChatSignInError.invalidCode) { try await authorizer.exchange(code: late) }
         let wrongSecret = server.issueCode(for: user)
         do {
@@ -195,5 +202,25 @@ struct WeChatSignInTests {
         let reopened = try WeChatAccountStore(credentials: credentials, indexPath: folder + "/wechat-accounts.json", clock: clock)
         #expect(await reopened.accounts().first?.needsSignIn == true)
         await #expect(throws: WeChatSignInError.notSignedIn) { try await reopened.credential(for: "nobody", refreshingWith: authorizer) }
+    }
+    @Test("no local expiry: a sign-in 31 days old is refreshed when WeChat still takes it (its 180-day page), and marked only when WeChat says 42002")
+    func refreshDecidedByWeChat() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wechat-180-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let clock = TestClock()
+        let server = try FakeWeChatSignInServer(appID: Self.appID, appSecret: Self.secret, clock: clock, refreshLifetime: 180 * 24 * 3_600)
+        defer { server.stop() }
+        let authorizer = authorizer(server, clock: clock)
+        let store = try WeChatAccountStore(
+            credentials: FileCredentialStore(path: folder + "/credentials.json"), indexPath: folder + "/wechat-accounts.json", clock: clock)
+        try await store.add(try await authorizer.exchange(code: server.issueCode(forOpenID: "user_1")), nickname: "小明")
+        clock.advance(by: .seconds(31 * 24 * 3_600))
+        #expect(await store.accounts().first?.needsSignIn == false, "31 days say nothing by themselves")
+        let refreshed = try await store.credential(for: "user_1", refreshingWith: authorizer)
+        #expect(refreshed.expiresAt == clock.now.addingTimeInterval(7_200))
+        clock.advance(by: .seconds(150 * 24 * 3_600))
+        await #expect(throws: WeChatSignInError.needsSignIn(openID: "user_1")) { try await store.credential(for: "user_1", refreshingWith: authorizer) }
+        #expect(await store.accounts().first?.needsSignIn == true, "WeChat's 42002 marks it")
     }
 }

@@ -2,9 +2,10 @@ public import Foundation
 
 /// One field of a vendor SDK's object (WeChat's OpenSDK, Tencent's QQ
 /// SDK) and what the SDK takes in it: a size cap and whether it must be
-/// given. Providers that hand content to another app state their limits
-/// as these, check every field against them before the hand-off, and
-/// publish the table so a share sheet can show the caps.
+/// given, with where that comes from. Providers that hand content to
+/// another app state their limits as these, check every field against
+/// them before the hand-off, and publish the table so a share sheet can
+/// show the caps.
 ///
 /// ```swift
 /// let title = FieldLimit("QQApiObject.title", limit: 128, unit: .characters)
@@ -28,13 +29,17 @@ public struct FieldLimit: Hashable, Sendable, CustomStringConvertible {
     public let unit: Unit
     /// Whether the SDK refuses the object without it.
     public let isRequired: Bool
+    /// Where the cap and the requirement come from (a header and its
+    /// version, a `checkArgs`, a guide's table); empty when unstated.
+    public let source: String
 
     /// Creates a limit.
-    public init(_ field: String, limit: Int?, unit: Unit = .bytes, isRequired: Bool = false) {
+    public init(_ field: String, limit: Int?, unit: Unit = .bytes, isRequired: Bool = false, source: String = "") {
         self.field = field
         self.limit = limit
         self.unit = unit
         self.isRequired = isRequired
+        self.source = source
     }
 
     public var description: String {

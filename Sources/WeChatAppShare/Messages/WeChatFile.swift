@@ -23,16 +23,16 @@ public struct WeChatFile: Hashable, Sendable {
         self.card = card
     }
 
-    /// `fileData` 10 MB and `fileExtension` 64 bytes (`WXApiObject.h`), both required.
-    public static let limits = [
-        FieldLimit("WXFileObject.fileData", limit: WeChatSendRequest.Limits.fileBytes, isRequired: true),
-        FieldLimit("WXFileObject.fileExtension", limit: WeChatSendRequest.Limits.fileExtensionBytes, isRequired: true),
-    ]
+    /// On iOS `fileData` 10 MB and `fileExtension` 64 bytes (`WXApiObject.h`),
+    /// both required; on Android the file (data or a path) up to the SDK's
+    /// 1,920,991,232 bytes, named by its path (the bridge names it with
+    /// ``fileExtension``). ``WeChatRules/file``, and the card's.
+    public static func limits(on platform: AppPlatform) -> [FieldLimit] { WeChatRules.on(platform).file + WeChatCard.limits(on: platform) }
 }
 
 extension WeChatFile: WeChatCheckedObject {
-    var checkedFields: [(FieldLimit, Int?)] {
-        zip(Self.limits, [data.count, fileExtension.utf8.count]).map { ($0, $1) } + card.checkedFields()
+    func checkedFields(on rules: WeChatRules) -> [(FieldLimit, WeChatFieldValue)] {
+        zip(rules.file, [WeChatFieldValue.data(data.count), .text(fileExtension)]).map { ($0, $1) } + card.checkedFields(on: rules)
     }
 
     var otherViolations: [ConstraintViolation] {
@@ -61,13 +61,17 @@ public struct WeChatEmoticon: Hashable, Sendable {
         self.card = card
     }
 
-    /// `emoticonData` 10 MB, required (`WXApiObject.h`).
-    public static let limits = [FieldLimit("WXEmoticonObject.emoticonData", limit: WeChatSendRequest.Limits.emoticonBytes, isRequired: true)]
+    /// The sticker's data, 10 MB and required on both platforms
+    /// (``WeChatRules/emoticon``), and its card's: Android requires the thumbnail.
+    public static func limits(on platform: AppPlatform) -> [FieldLimit] {
+        let rules = WeChatRules.on(platform)
+        return [rules.emoticon] + WeChatCard.limits(on: platform, thumbnailRequired: rules.emoticonNeedsThumbnail)
+    }
 }
 
 extension WeChatEmoticon: WeChatCheckedObject {
-    var checkedFields: [(FieldLimit, Int?)] {
-        [(Self.limits[0], data.count)] + card.checkedFields(thumbnailRequired: true)
+    func checkedFields(on rules: WeChatRules) -> [(FieldLimit, WeChatFieldValue)] {
+        [(rules.emoticon, .data(data.count))] + card.checkedFields(on: rules, thumbnailRequired: rules.emoticonNeedsThumbnail)
     }
 
     var otherViolations: [ConstraintViolation] {

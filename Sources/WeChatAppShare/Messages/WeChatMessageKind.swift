@@ -3,13 +3,13 @@ public import ShareKit
 /// The kinds of message the WeChat app takes from another app: one per
 /// OpenSDK media object (`WXMediaMessage.mediaObject`), and plain text.
 ///
-/// Which scene takes which kind is data (``acceptingScenes``), checked
-/// before the hand-off: WeChat itself refuses only inside its own screens,
-/// after the app has lost the user.
+/// Which scene takes which kind on which platform is data
+/// (``acceptingScenes(on:)``), checked before the hand-off: WeChat itself
+/// refuses only inside its own screens, after the app has lost the user.
 ///
 /// ```swift
-/// let scenes = WeChatMessageKind.miniProgram.acceptingScenes  // [.session]
-/// let takesFiles = WeChatScene.timeline.accepts(.file)        // false
+/// let scenes = WeChatMessageKind.miniProgram.acceptingScenes(on: .iOS)   // [.session]
+/// let takesFiles = WeChatScene.timeline.accepts(.file, on: .android)     // false
 /// ```
 public enum WeChatMessageKind: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// Plain text (`SendMessageToWXReq.bText`).
@@ -52,21 +52,23 @@ public enum WeChatMessageKind: String, Hashable, Sendable, CaseIterable, CustomS
         }
     }
 
-    /// The fields the kind fills, with the SDK's cap on each: what
-    /// ``WeChatSendRequest/init(_:scene:transaction:)`` checks, as data.
-    public var limits: [FieldLimit] {
-        typealias Limits = WeChatSendRequest.Limits
+    /// The fields the kind fills on `platform`, with the SDK's cap on
+    /// each and where it comes from (``WeChatRules``): what
+    /// ``WeChatSendRequest/init(_:scene:platform:transaction:)`` checks, as data.
+    /// Empty for a kind the platform's SDK does not have (a video file on iOS).
+    public func limits(on platform: AppPlatform) -> [FieldLimit] {
+        let rules = WeChatRules.on(platform)
         switch self {
-        case .text: return [FieldLimit("SendMessageToWXReq.text", limit: Limits.textBytes, isRequired: true)]
-        case .image: return [FieldLimit("WXImageObject.imageData", limit: Limits.imageBytes, isRequired: true)] + WeChatCard.limits()
-        case .webpage: return [FieldLimit("WXWebpageObject.webpageUrl", limit: Limits.urlBytes, isRequired: true)] + WeChatCard.limits()
-        case .videoFile: return [FieldLimit("WXVideoFileObject.filePath", limit: nil, isRequired: true)] + WeChatCard.limits()
-        case .miniProgram: return WeChatMiniProgram.limits + WeChatCard.limits()
-        case .music: return WeChatMusic.limits + WeChatCard.limits()
-        case .musicVideo: return WeChatMusicVideo.limits + WeChatCard.limits()
-        case .video: return WeChatVideoLink.limits + WeChatCard.limits()
-        case .file: return WeChatFile.limits + WeChatCard.limits()
-        case .emoticon: return WeChatEmoticon.limits + WeChatCard.limits(thumbnailRequired: true)
+        case .text: return [rules.text]
+        case .image: return [rules.image] + WeChatCard.limits(on: platform)
+        case .webpage: return [rules.webpageURL] + WeChatCard.limits(on: platform)
+        case .videoFile: return rules.videoFile.map { [$0] + WeChatCard.limits(on: platform) } ?? []
+        case .miniProgram: return WeChatMiniProgram.limits(on: platform)
+        case .music: return WeChatMusic.limits(on: platform)
+        case .musicVideo: return WeChatMusicVideo.limits(on: platform)
+        case .video: return WeChatVideoLink.limits(on: platform)
+        case .file: return WeChatFile.limits(on: platform)
+        case .emoticon: return WeChatEmoticon.limits(on: platform)
         }
     }
 
@@ -86,34 +88,37 @@ public enum WeChatMessageKind: String, Hashable, Sendable, CaseIterable, CustomS
         }
     }
 
-    /// The scenes that take the kind.
+    /// The scenes that take the kind on `platform`.
     ///
     /// Sources: WeChat's "Share and Favorites" guides for iOS and Android
     /// (developers.weixin.qq.com/doc/oplatform/Mobile_App/Share_and_Favorites)
     /// say a mini program goes to a chat only ("暂不支持分享至朋友圈"); a
     /// video file (`WXVideoFileObject`), a file and a sticker are chat
     /// messages that Moments cannot show, and Favorites keeps files but not
-    /// stickers, mini programs or video files. Everything else goes
-    /// everywhere.
-    public var acceptingScenes: [WeChatScene] {
+    /// stickers, mini programs or video files. `WXVideoFileObject` exists in
+    /// the Android SDK only (iOS's `WXApiObject.h` has none), so on iOS a
+    /// video file goes nowhere. Everything else goes everywhere.
+    public func acceptingScenes(on platform: AppPlatform) -> [WeChatScene] {
         switch self {
         case .text, .image, .webpage, .music, .video: [.session, .timeline, .favorite]
         case .musicVideo: [.session, .timeline]
         case .file: [.session, .favorite]
-        case .videoFile, .miniProgram, .emoticon: [.session]
+        case .videoFile: platform == .android ? [.session] : []
+        case .miniProgram, .emoticon: [.session]
         }
     }
 
-    /// Why a scene that does not take the kind refuses it, in words.
-    var refusal: String {
-        let places = acceptingScenes.map(\.displayName).spokenAlternatives
-        return "WeChat takes a \(displayName) message (\(sdkObject)) only in \(places)"
+    /// Why a scene that does not take the kind on `platform` refuses it, in words.
+    func refusal(on platform: AppPlatform) -> String {
+        let places = acceptingScenes(on: platform)
+        guard !places.isEmpty else { return "WeChat's \(platform) SDK has no \(sdkObject): a \(displayName) message cannot be shared from \(platform)" }
+        return "WeChat takes a \(displayName) message (\(sdkObject)) only in \(places.map(\.displayName).spokenAlternatives)"
     }
 }
 
 extension WeChatScene {
-    /// Whether the scene takes `kind` (``WeChatMessageKind/acceptingScenes``).
-    public func accepts(_ kind: WeChatMessageKind) -> Bool { kind.acceptingScenes.contains(self) }
+    /// Whether the scene takes `kind` on `platform` (``WeChatMessageKind/acceptingScenes(on:)``).
+    public func accepts(_ kind: WeChatMessageKind, on platform: AppPlatform) -> Bool { kind.acceptingScenes(on: platform).contains(self) }
 
     /// The scene as WeChat's screens name it: a chat, Moments, Favorites.
     var displayName: String {

@@ -39,7 +39,9 @@ public struct WeChatMiniProgram: Hashable, Sendable {
     /// Whether the share carries a share ticket, so the program can tell
     /// the group it was shared in (`withShareTicket`).
     public var withShareTicket: Bool
-    /// The card's picture in current WeChat (`hdImageData`): at most 128 KB.
+    /// The card's picture in current WeChat: `hdImageData` on iOS, at most
+    /// 128 KB; on Android, whose SDK has no such field, the message's
+    /// `thumbData` (also 128 KB, and required there: this or the card's thumbnail).
     public var hdImage: [UInt8]?
     /// The title, description and (old WeChat's) thumbnail.
     public var card: WeChatCard
@@ -58,21 +60,23 @@ public struct WeChatMiniProgram: Hashable, Sendable {
         self.card = card
     }
 
-    /// The SDK's limits on the object's own fields (`WXApiObject.h`;
-    /// the Android SDK's `checkArgs`): the fallback URL 10 KB and required,
-    /// the user name required, the HD image 128 KB.
-    public static let limits = [
-        FieldLimit("WXMiniProgramObject.webpageUrl", limit: WeChatSendRequest.Limits.urlBytes, isRequired: true),
-        FieldLimit("WXMiniProgramObject.userName", limit: nil, isRequired: true),
-        FieldLimit("WXMiniProgramObject.path", limit: nil),
-        FieldLimit("WXMiniProgramObject.hdImageData", limit: WeChatSendRequest.Limits.miniProgramImageBytes),
-    ]
+    /// The object's limits on `platform` (``WeChatRules/miniProgram``)
+    /// and its card's: on iOS the fallback URL 1 KB, `hdImageData` 128 KB,
+    /// and the old card's 32 KB thumbnail; on Android, whose SDK has no
+    /// `hdImageData`, the message's `thumbData` is the card's picture,
+    /// required and at most 128 KB (``hdImage``, else the card's thumbnail).
+    public static func limits(on platform: AppPlatform) -> [FieldLimit] {
+        let rules = WeChatRules.on(platform)
+        return rules.miniProgram + (platform == .iOS ? WeChatCard.limits(on: platform) : [rules.title, rules.description])
+    }
 }
 
 extension WeChatMiniProgram: WeChatCheckedObject {
-    var checkedFields: [(FieldLimit, Int?)] {
-        zip(Self.limits, [WeChatFieldCheck.bytes(webpageURL), WeChatFieldCheck.bytes(userName), WeChatFieldCheck.bytes(path), hdImage?.count])
-            .map { ($0, $1) } + card.checkedFields()
+    func checkedFields(on rules: WeChatRules) -> [(FieldLimit, WeChatFieldValue)] {
+        let picture = rules.platform == .iOS ? hdImage : hdImage ?? card.thumbnail
+        let own = zip(rules.miniProgram, [WeChatFieldValue.url(webpageURL), .text(userName), .text(path), .data(picture?.count)]).map { ($0, $1) }
+        guard rules.platform == .iOS else { return own + [(rules.title, .text(card.title)), (rules.description, .text(card.description))] }
+        return own + card.checkedFields(on: rules)
     }
 
     var otherViolations: [ConstraintViolation] {

@@ -30,22 +30,20 @@ public struct WeChatMusic: Hashable, Sendable {
         self.card = card
     }
 
-    /// Each URL at most 10 KB (`WXApiObject.h`); `musicUrl` or
-    /// `musicLowBandUrl` must be given.
-    public static let limits = ["musicUrl", "musicLowBandUrl", "musicDataUrl", "musicLowBandDataUrl"].map {
-        FieldLimit("WXMusicObject.\($0)", limit: WeChatSendRequest.Limits.urlBytes)
-    }
+    /// Each URL at most 10 KB on iOS, 10,240 UTF-16 units on Android
+    /// (``WeChatRules/music``); `musicUrl` or `musicLowBandUrl` must be given.
+    public static func limits(on platform: AppPlatform) -> [FieldLimit] { WeChatRules.on(platform).music + WeChatCard.limits(on: platform) }
 }
 
 extension WeChatMusic: WeChatCheckedObject {
-    var checkedFields: [(FieldLimit, Int?)] {
-        zip(Self.limits, [url, lowBandURL, dataURL, lowBandDataURL].map(WeChatFieldCheck.bytes)).map { ($0, $1) } + card.checkedFields()
+    func checkedFields(on rules: WeChatRules) -> [(FieldLimit, WeChatFieldValue)] {
+        zip(rules.music, [url, lowBandURL, dataURL, lowBandDataURL].map(WeChatFieldValue.url)).map { ($0, $1) } + card.checkedFields(on: rules)
     }
 
     var otherViolations: [ConstraintViolation] {
         var found: [ConstraintViolation] = url == nil && lowBandURL == nil ? [.fieldRequired(field: "WXMusicObject.musicUrl or musicLowBandUrl")] : []
-        for (limit, address) in zip(Self.limits, [url, lowBandURL, dataURL, lowBandDataURL]) {
-            found += WeChatFieldCheck.webURL(address, field: limit.field)
+        for (name, address) in zip(["musicUrl", "musicLowBandUrl", "musicDataUrl", "musicLowBandDataUrl"], [url, lowBandURL, dataURL, lowBandDataURL]) {
+            found += WeChatFieldCheck.webURL(address, field: "WXMusicObject.\(name)")
         }
         return found
     }
@@ -74,19 +72,19 @@ public struct WeChatVideoLink: Hashable, Sendable {
     }
 
     /// Each URL at most 10 KB (`WXApiObject.h`); one of them must be given.
-    public static let limits = ["videoUrl", "videoLowBandUrl"].map {
-        FieldLimit("WXVideoObject.\($0)", limit: WeChatSendRequest.Limits.urlBytes)
-    }
+    public static func limits(on platform: AppPlatform) -> [FieldLimit] { WeChatRules.on(platform).videoLink + WeChatCard.limits(on: platform) }
 }
 
 extension WeChatVideoLink: WeChatCheckedObject {
-    var checkedFields: [(FieldLimit, Int?)] {
-        zip(Self.limits, [url, lowBandURL].map(WeChatFieldCheck.bytes)).map { ($0, $1) } + card.checkedFields()
+    func checkedFields(on rules: WeChatRules) -> [(FieldLimit, WeChatFieldValue)] {
+        zip(rules.videoLink, [url, lowBandURL].map(WeChatFieldValue.url)).map { ($0, $1) } + card.checkedFields(on: rules)
     }
 
     var otherViolations: [ConstraintViolation] {
         var found: [ConstraintViolation] = url == nil && lowBandURL == nil ? [.fieldRequired(field: "WXVideoObject.videoUrl or videoLowBandUrl")] : []
-        for (limit, address) in zip(Self.limits, [url, lowBandURL]) { found += WeChatFieldCheck.webURL(address, field: limit.field) }
+        for (name, address) in zip(["videoUrl", "videoLowBandUrl"], [url, lowBandURL]) {
+            found += WeChatFieldCheck.webURL(address, field: "WXVideoObject.\(name)")
+        }
         return found
     }
 }

@@ -5,9 +5,11 @@ public import ShareKit
 /// OpenSDK 1.9 and later): the song's page and stream, its singer and the
 /// details the player shows. To a chat or Moments.
 ///
-/// The limits are the Android SDK's `checkArgs` (musicUrl, musicDataUrl
-/// and singerName required; URLs 10 KB, names 1 KB, lyrics 32 KB, the HD
-/// album picture 10 MB) and the guide's 2 KB for `messageExt`.
+/// The limits differ by platform (``limits(on:)``): both require
+/// `musicUrl`, `musicDataUrl` and `singerName` (URLs 10 KB, names 1 KB,
+/// lyrics 32 KB); the HD album picture is 1 MB inline on iOS
+/// (`WXApiObject.h`) and a file of up to 10 MB on Android, where the
+/// title is required too (OpenSDK 6.8.0's `checkArgs`).
 ///
 /// ```swift
 /// let song = WeChatMusicVideo(
@@ -64,19 +66,14 @@ public struct WeChatMusicVideo: Hashable, Sendable {
         self.card = card
     }
 
-    /// The object's limits, in the order of its fields.
-    public static let limits = [
-        FieldLimit("WXMusicVideoObject.musicUrl", limit: WeChatSendRequest.Limits.urlBytes, isRequired: true),
-        FieldLimit("WXMusicVideoObject.musicDataUrl", limit: WeChatSendRequest.Limits.urlBytes, isRequired: true),
-        FieldLimit("WXMusicVideoObject.singerName", limit: WeChatSendRequest.Limits.musicVideoNameBytes, isRequired: true),
-        FieldLimit("WXMusicVideoObject.songLyric", limit: WeChatSendRequest.Limits.lyricBytes),
-        FieldLimit("WXMusicVideoObject.hdAlbumThumbData", limit: WeChatSendRequest.Limits.albumImageBytes),
-        FieldLimit("WXMusicVideoObject.albumName", limit: nil),
-        FieldLimit("WXMusicVideoObject.musicGenre", limit: WeChatSendRequest.Limits.musicVideoNameBytes),
-        FieldLimit("WXMusicVideoObject.identification", limit: WeChatSendRequest.Limits.musicVideoNameBytes),
-        FieldLimit("WXMusicVideoObject.musicOperationUrl", limit: WeChatSendRequest.Limits.urlBytes),
-        FieldLimit("WXMediaMessage.messageExt", limit: WeChatSendRequest.Limits.messageExtBytes),
-    ]
+    /// The object's limits on `platform`, in the order of its fields
+    /// (``WeChatRules/musicVideo``), and its card's: Android requires the
+    /// title and takes the album picture as a file of up to 10 MB; iOS takes
+    /// it inline, up to 1 MB, and caps `albumName` at 1 KB.
+    public static func limits(on platform: AppPlatform) -> [FieldLimit] {
+        let rules = WeChatRules.on(platform)
+        return rules.musicVideo + WeChatCard.limits(on: platform, titleRequired: rules.musicVideoNeedsTitle)
+    }
 
     /// `duration` in the SDK's unit (whole milliseconds), or `nil` when
     /// there is none or it does not fit a 32-bit integer.
@@ -92,13 +89,12 @@ public struct WeChatMusicVideo: Hashable, Sendable {
 }
 
 extension WeChatMusicVideo: WeChatCheckedObject {
-    var checkedFields: [(FieldLimit, Int?)] {
-        let sizes: [Int?] = [
-            WeChatFieldCheck.bytes(musicURL), WeChatFieldCheck.bytes(musicDataURL), WeChatFieldCheck.bytes(singerName), WeChatFieldCheck.bytes(lyric),
-            hdAlbumThumbnail?.count, WeChatFieldCheck.bytes(albumName), WeChatFieldCheck.bytes(genre), WeChatFieldCheck.bytes(identification),
-            WeChatFieldCheck.bytes(operationURL), WeChatFieldCheck.bytes(messageExt),
+    func checkedFields(on rules: WeChatRules) -> [(FieldLimit, WeChatFieldValue)] {
+        let values: [WeChatFieldValue] = [
+            .url(musicURL), .url(musicDataURL), .text(singerName), .text(lyric), .data(hdAlbumThumbnail?.count), .text(albumName), .text(genre),
+            .text(identification), .url(operationURL), .text(messageExt),
         ]
-        return zip(Self.limits, sizes).map { ($0, $1) } + card.checkedFields()
+        return zip(rules.musicVideo, values).map { ($0, $1) } + card.checkedFields(on: rules, titleRequired: rules.musicVideoNeedsTitle)
     }
 
     var otherViolations: [ConstraintViolation] {

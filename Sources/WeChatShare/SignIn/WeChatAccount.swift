@@ -10,7 +10,10 @@ public struct WeChatAccount: Hashable, Sendable, Codable, Identifiable, SignedIn
     public var unionID: String?
     /// The nickname shown (from `sns/userinfo`; the openid until it is read).
     public var nickname: String
-    /// When the refresh token's 30 days end: the sign-in's real expiry.
+    /// When the sign-in ends, if anyone said: `nil` for sign-ins PhotoDeck
+    /// makes (WeChat's pages give 30 days and 180; its refusal of a refresh
+    /// decides, and sets ``needsSignIn``). Older records may carry 30 days;
+    /// nothing checks it.
     public var refreshExpiresAt: Date?
     /// Whether the user must sign in again (the refresh token expired or was refused).
     public var needsSignIn: Bool
@@ -32,6 +35,6 @@ public struct WeChatAccount: Hashable, Sendable, Codable, Identifiable, SignedIn
     public var accountID: String { openID }
     /// The nickname.
     public var displayName: String { nickname }
-    /// When the refresh token expires.
+    /// When the sign-in ends, when known (``refreshExpiresAt``).
     public var signInExpiresAt: Date? { refreshExpiresAt }
 }

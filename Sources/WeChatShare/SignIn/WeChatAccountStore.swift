@@ -9,8 +9,8 @@ public import ServiceKit
 ///
 /// ``credential(for:refreshingWith:)`` hands out a working access token:
 /// refreshed when it expired (the refresh token kept), and the account
-/// marked as needing sign-in when WeChat refuses the refresh token or its
-/// 30 days are over.
+/// marked as needing sign-in when WeChat refuses the refresh token (42002,
+/// 40030): no date is kept for it, since WeChat's pages disagree on it.
 ///
 /// ```swift
 /// let store = try WeChatAccountStore(
@@ -57,15 +57,10 @@ public actor WeChatAccountStore {
         index = try result.get()
     }
 
-    /// Every account, in the order they signed in; one whose 30 days are
-    /// over is reported as needing sign-in.
-    public func accounts() -> [WeChatAccount] {
-        index.map { account in
-            var account = account
-            if let expiry = account.refreshExpiresAt, expiry <= clock.now { account.needsSignIn = true }
-            return account
-        }
-    }
+    /// Every account, in the order they signed in; one WeChat refused a
+    /// refresh for (42002, 40030) is marked as needing sign-in. No date is
+    /// checked here: WeChat's answers decide when a sign-in is over.
+    public func accounts() -> [WeChatAccount] { index }
 
     /// Adds or replaces the user of `token` (a fresh sign-in clears the
     /// "needs sign-in" mark).
@@ -100,7 +95,7 @@ public actor WeChatAccountStore {
     /// else refreshed through `authorizer` and saved. Throws
     /// ``WeChatSignInError/notSignedIn`` for an unknown user and
     /// ``WeChatSignInError/needsSignIn(openID:)`` once the refresh token is
-    /// refused or over its 30 days (the account is marked so).
+    /// refused (the account is marked so).
     public func credential(for openID: String, refreshingWith authorizer: WeChatUserAuthorizer) async throws(WeChatSignInError) -> Credential {
         guard let account = accounts().first(where: { $0.openID == openID }) else { throw .notSignedIn }
         guard !account.needsSignIn else { throw .needsSignIn(openID: openID) }

@@ -9,11 +9,11 @@ public enum WeChatSignInError: Error, Hashable, Sendable, CustomStringConvertibl
     case invalidCode
     /// 40163: the code was already exchanged; a code works once.
     case codeAlreadyUsed
-    /// 42003: the code expired (five minutes after it was issued).
+    /// 42003: the code expired (ten minutes after it was issued).
     case codeExpired
     /// 40030: the refresh token is not valid (revoked, or another app's).
     case invalidRefreshToken
-    /// 42002: the refresh token's 30 days are over: the user signs in again.
+    /// 42002: WeChat says the refresh token has expired: the user signs in again.
     case refreshTokenExpired
     /// 42001 (or 40014): the access token expired or is not valid; refresh it.
     case accessTokenExpired
@@ -44,7 +44,7 @@ public enum WeChatSignInError: Error, Hashable, Sendable, CustomStringConvertibl
     /// No such user has signed in.
     case notSignedIn
     /// The user must sign in with WeChat again (the refresh token was
-    /// refused or its 30 days are over).
+    /// refused or expired).
     case needsSignIn(openID: String)
     /// The account store could not read or write its files.
     case storage(UnderlyingError)
@@ -63,7 +63,7 @@ public enum WeChatSignInError: Error, Hashable, Sendable, CustomStringConvertibl
         case .codeAlreadyUsed: "the sign-in code was already used (errcode 40163); a code works once"
         case .codeExpired: "the sign-in code expired (errcode 42003); the user signs in again"
         case .invalidRefreshToken: "WeChat refused the refresh token (errcode 40030); the user signs in again"
-        case .refreshTokenExpired: "the WeChat sign-in is over 30 days old (errcode 42002); the user signs in again"
+        case .refreshTokenExpired: "WeChat says the sign-in has expired (errcode 42002); the user signs in again"
         case .accessTokenExpired: "the WeChat access token expired (errcode 42001); refresh it"
         case .invalidAppSecret: "WeChat refused the app's AppSecret; check it"
         case .invalidAppID: "WeChat knows no app with this AppID (errcode 40013)"

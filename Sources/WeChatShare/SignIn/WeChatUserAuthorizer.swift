@@ -12,7 +12,7 @@ import SystemSupport
 /// in the app: WeChat's guide says so, and a secret shipped in an app is
 /// a secret published.
 ///
-/// A code works once and for five minutes. The exchange is never retried
+/// A code works once and for ten minutes (WeChat's sign-in guide). The exchange is never retried
 /// (a retry after a lost answer would spend a spent code), and the
 /// authorizer refuses to send a code it already sent
 /// (``WeChatSignInError/codeAlreadyUsed`` without a request).
@@ -27,9 +27,6 @@ public final class WeChatUserAuthorizer: Sendable {
     public static let provider: ProviderID = "wechat-user"
     /// Where WeChat's `sns` API lives.
     public static let defaultAPIBase = URL(string: "https://api.weixin.qq.com/")!
-    /// How long a refresh token lasts from the sign-in (WeChat: 30 days, not renewable).
-    public static let refreshTokenLifetime: TimeInterval = 30 * 24 * 3600
-
     /// The app's AppID on the WeChat Open Platform.
     public let appID: String
     private let appSecret: String
@@ -76,17 +73,21 @@ public final class WeChatUserAuthorizer: Sendable {
         case .answered(let answer): response = answer
         case .unknown(let reason): throw .outcomeUnknown(Self.redact(reason, [appSecret, code]))
         }
-        let now = client.clock.now
-        return try token(from: response, step: "sns/oauth2/access_token", now: now, refreshExpiresAt: now.addingTimeInterval(Self.refreshTokenLifetime))
+        // No expiry for the refresh token: WeChat's own pages say 30 days (the Development Guide) and 180
+        // (Authorized API call UnionID); its answers (42002, 40030) decide.
+        return try token(from: response, step: "sns/oauth2/access_token", now: client.clock.now, refreshExpiresAt: nil)
     }
 
     /// New tokens for `credential` (its refresh token): a fresh access
     /// token when the old one expired, the same one with a later expiry
-    /// when it had not (WeChat's documented behaviour). `refreshExpiresAt`
-    /// carries the sign-in's 30 days over, which a refresh does not extend.
+    /// when it had not (WeChat's documented behaviour). The refresh is
+    /// always asked: whether the sign-in is over is WeChat's to say
+    /// (``WeChatSignInError/refreshTokenExpired``, 42002;
+    /// ``WeChatSignInError/invalidRefreshToken``, 40030), not a date kept
+    /// here, since WeChat's pages disagree on it (30 days, 180 days).
+    /// `refreshExpiresAt`, if the caller knows one, is carried into the token unchecked.
     public func refresh(_ credential: Credential, refreshExpiresAt: Date? = nil) async throws(WeChatSignInError) -> WeChatUserToken {
         guard let refreshToken = credential.refreshToken, !refreshToken.isEmpty else { throw .invalidRefreshToken }
-        if let refreshExpiresAt, refreshExpiresAt <= client.clock.now { throw .refreshTokenExpired }
         let url = apiBase.appending(path: "sns/oauth2/refresh_token").appendingQuery([
             ("appid", appID), ("grant_type", "refresh_token"), ("refresh_token", refreshToken),
         ])

@@ -3,7 +3,8 @@ public import ServiceKit
 
 /// What WeChat issues for a user who signed in (`sns/oauth2/access_token`
 /// and `sns/oauth2/refresh_token`): an access token for two hours and a
-/// refresh token for 30 days, for one user of one app.
+/// refresh token that lasts until WeChat refuses it (its pages say 30 days
+/// in one place and 180 in another), for one user of one app.
 public struct WeChatUserToken: Hashable, Sendable {
     /// The user's id in this app (`openid`).
     public let openID: String
@@ -15,8 +16,8 @@ public struct WeChatUserToken: Hashable, Sendable {
     /// The credential to save: the access token, the refresh token, and
     /// when the access token expires. Its account is the openid.
     public let credential: Credential
-    /// When the refresh token stops working (30 days after sign-in; a
-    /// refresh does not extend it), when known.
+    /// When the refresh token stops working, when a caller knows: `nil`
+    /// from ``WeChatUserAuthorizer``, which leaves it to WeChat's answers.
     public let refreshExpiresAt: Date?
 
     /// Creates a token.

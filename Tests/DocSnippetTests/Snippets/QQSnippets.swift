@@ -12,7 +12,7 @@ import WeChatAppShare
 
 enum QQSnippets {
     static func kinds() {
-        let places = QQMessageKind.file.acceptingDestinations  // [.dataline]
+        let places = QQMessageKind.file.acceptingDestinations(on: .iOS)  // [.dataline]
         _ = places
     }
 
@@ -28,7 +28,8 @@ enum QQSnippets {
     }
 
     static func request() throws(ShareError) {
-        let request = try QQSendRequest(.news(url: URL(string: "https://example.com/p")!, card: QQCard(title: "日落")), to: .qzone)
+        let request = try QQSendRequest(
+            .news(url: URL(string: "https://example.com/p")!, card: QQCard(title: "日落")), to: .qzone, platform: .iOS)
         _ = request
     }
 

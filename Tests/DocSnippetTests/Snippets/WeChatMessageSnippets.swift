@@ -8,14 +8,19 @@ import WeChatAppShareTesting
 
 enum WeChatMessageSnippets {
     static func kinds() {
-        let scenes = WeChatMessageKind.miniProgram.acceptingScenes  // [.session]
-        let takesFiles = WeChatScene.timeline.accepts(.file)  // false
+        let scenes = WeChatMessageKind.miniProgram.acceptingScenes(on: .iOS)  // [.session]
+        let takesFiles = WeChatScene.timeline.accepts(.file, on: .android)  // false
         _ = (scenes, takesFiles)
     }
 
-    static func limits() {
-        let path = WeChatMiniProgram.limits.first { $0.field == "WXMiniProgramObject.path" }
-        _ = path
+    static func rules() {
+        let android = WeChatRules.on(.android)
+        print(android.inlineDataBytes ?? 0, android.text.unit)  // 1048576 characters
+    }
+
+    static func platform() {
+        let rules = WeChatRules.on(.android)  // imageData 1 MB inline, thumbData required for a mini program…
+        _ = rules
     }
 
     static func card(jpegUnder32KB: [UInt8]) {
@@ -28,7 +33,7 @@ enum WeChatMessageSnippets {
             userName: "gh_d43f693ca31f", path: "pages/photo?id=42",
             webpageURL: URL(string: "https://example.com/photo/42")!,
             hdImage: cardJPEG, card: WeChatCard(title: "Sunset at the pier"))
-        let request = try WeChatSendRequest(.miniProgram(card), scene: .session)
+        let request = try WeChatSendRequest(.miniProgram(card), scene: .session, platform: .iOS)
         _ = request
     }
 
