@@ -74,7 +74,8 @@ struct WeiboClientForMeTests {
         let hit = run.fake.addPosts(1, by: "1750000002", text: "关于 word99999 的消息")[0]
         var words: [[String: Any]] = (0..<100_000).map { ["text": "word\($0)", "wholeWord": $0 % 2 == 0] }
         words.append(["text": String(repeating: "剧", count: 10 << 20 / 3), "wholeWord": false])
-        let file = try JSONSerialization.data(withJSONObject: ["accounts": ["1750000001": ["mutedWords": words]]])
+        let filters: [String: Any] = ["mutedWords": words, "mutedUsers": [String](), "mutedReposters": [String](), "mutesAllReposts": false]
+        let file = try JSONSerialization.data(withJSONObject: ["accounts": ["1750000001": filters]])
         try FileManager.default.createDirectory(atPath: run.store, withIntermediateDirectories: true)
         let path = run.store + "/filters.json"
         try file.write(to: URL(fileURLWithPath: path))
