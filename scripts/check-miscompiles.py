@@ -32,7 +32,7 @@ import pathlib
 import re
 import sys
 
-from swift_source import code_of
+from swift_source import code_of, self_test
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FOLDERS = ("Sources", "Examples", "Tests", "Benchmarks", "Fuzz")
@@ -148,20 +148,9 @@ SAMPLES = [
 ]
 
 
-def self_test():
-    misses = 0
-    for source, wanted in SAMPLES:
-        found = shapes_in(source)
-        if found != wanted:
-            misses += 1
-            print(f"self-test: {source!r}: found lines {found}, wanted {wanted}", file=sys.stderr)
-    print(f"self-test: {len(SAMPLES) - misses} of {len(SAMPLES)} samples read right")
-    return 1 if misses else 0
-
-
 def main(argv):
     if "--self-test" in argv:
-        return self_test()
+        return self_test(SAMPLES, shapes_in)
     found = list(findings())
     for path, line in found:
         print(f"{path}:{line}: a tuple literal holds `try await`: {ADVICE}")

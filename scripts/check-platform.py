@@ -24,7 +24,7 @@ import pathlib
 import re
 import sys
 
-from swift_source import code_of
+from swift_source import code_of, self_test
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 CALLS = set("""
@@ -111,20 +111,9 @@ SAMPLES = [
 ]
 
 
-def self_test():
-    misses = 0
-    for source, wanted in SAMPLES:
-        found = [what for _, what in calls_in(source)]
-        if found != wanted:
-            misses += 1
-            print(f"self-test: {source!r}: found {found}, wanted {wanted}", file=sys.stderr)
-    print(f"self-test: {len(SAMPLES) - misses} of {len(SAMPLES)} samples read right")
-    return 1 if misses else 0
-
-
 def main(argv):
     if "--self-test" in argv:
-        return self_test()
+        return self_test(SAMPLES, lambda source: [what for _, what in calls_in(source)])
     found = list(findings())
     if "--count" in argv:
         print(len({path for path, _, _ in found}))

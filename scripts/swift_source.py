@@ -4,6 +4,7 @@ only code. Offsets and line breaks are kept (a finding still names its
 line), and the code inside an interpolation `\\( ... )` is kept too.
 """
 import re
+import sys
 
 
 def code_of(text):
@@ -73,3 +74,16 @@ def code_of(text):
                 out.append("\n" if c == "\n" else " ")
                 i += 1
     return "".join(out)
+
+
+def self_test(samples, read):
+    """Checks a reader on `samples` ((source, what it must find) pairs):
+    prints each miss and a summary, and returns the exit status."""
+    misses = 0
+    for source, wanted in samples:
+        found = read(source)
+        if found != wanted:
+            misses += 1
+            print(f"self-test: {source!r}: found {found}, wanted {wanted}", file=sys.stderr)
+    print(f"self-test: {len(samples) - misses} of {len(samples)} samples read right")
+    return 1 if misses else 0

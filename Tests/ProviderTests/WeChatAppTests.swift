@@ -9,26 +9,7 @@ import WeChatAppShareTesting
 
 @Suite("WeChat app hand-off: the request, its limits to the byte, and honest outcomes")
 struct WeChatAppTests {
-    /// The iOS caps these tests were written against (``WeChatRules/iOS``), and Android's video file.
-    enum Limits {
-        static let rules = WeChatRules.iOS
-        static let textBytes = rules.text.limit!
-        static let titleBytes = rules.title.limit!
-        static let descriptionBytes = rules.description.limit!
-        static let thumbnailBytes = rules.thumbnail.limit!
-        static let imageBytes = rules.image.limit!
-        static let urlBytes = rules.webpageURL.limit!
-        static let miniProgramURLBytes = rules.miniProgram[0].limit!
-        static let videoFileBytes = WeChatRules.android.videoFile!.limit!
-        static let miniProgramImageBytes = rules.miniProgram[3].limit!
-        static let fileBytes = rules.file[0].limit!
-        static let fileExtensionBytes = rules.file[1].limit!
-        static let emoticonBytes = rules.emoticon.limit!
-        static let musicVideoNameBytes = rules.musicVideo[2].limit!
-        static let lyricBytes = rules.musicVideo[3].limit!
-        static let albumImageBytes = rules.musicVideo[4].limit!
-        static let messageExtBytes = rules.messageExt.limit!
-    }
+    typealias Limits = WeChatTestLimits
 
     static func image(_ bytes: Int) -> PreparedContent.Image {
         PreparedContent.Image(bytes: [UInt8](repeating: 7, count: bytes), format: .jpeg, size: PixelSize(width: 10, height: 10))

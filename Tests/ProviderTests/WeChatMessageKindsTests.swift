@@ -7,26 +7,7 @@ import WeChatAppShareTesting
 
 @Suite("WeChat's whole message set: each kind's scenes, every field's limit to the byte, the refusals' wording")
 struct WeChatMessageKindsTests {
-    /// The iOS caps these tests were written against (``WeChatRules/iOS``), and Android's video file.
-    enum Limits {
-        static let rules = WeChatRules.iOS
-        static let textBytes = rules.text.limit!
-        static let titleBytes = rules.title.limit!
-        static let descriptionBytes = rules.description.limit!
-        static let thumbnailBytes = rules.thumbnail.limit!
-        static let imageBytes = rules.image.limit!
-        static let urlBytes = rules.webpageURL.limit!
-        static let miniProgramURLBytes = rules.miniProgram[0].limit!
-        static let videoFileBytes = WeChatRules.android.videoFile!.limit!
-        static let miniProgramImageBytes = rules.miniProgram[3].limit!
-        static let fileBytes = rules.file[0].limit!
-        static let fileExtensionBytes = rules.file[1].limit!
-        static let emoticonBytes = rules.emoticon.limit!
-        static let musicVideoNameBytes = rules.musicVideo[2].limit!
-        static let lyricBytes = rules.musicVideo[3].limit!
-        static let albumImageBytes = rules.musicVideo[4].limit!
-        static let messageExtBytes = rules.messageExt.limit!
-    }
+    typealias Limits = WeChatTestLimits
 
     /// `count` bytes of URL.
     static func url(bytes count: Int) -> URL {

@@ -10,14 +10,9 @@ import WeChatAppShareTesting
 struct WeChatPlatformRulesTests {
     static let page = URL(string: "https://example.com/p/42")!
 
+    /// The violations of `message` on `platform` (the kinds tests' helper).
     static func violations(_ message: WeChatSendRequest.Message, _ platform: AppPlatform, scene: WeChatScene = .session) -> [ConstraintViolation] {
-        do {
-            _ = try WeChatSendRequest(message, scene: scene, platform: platform)
-            return []
-        } catch {
-            guard case .invalidContent(let found) = error else { return [.fieldInvalid(field: "test", reason: "\(error)")] }
-            return found
-        }
+        WeChatMessageKindsTests.violations(message, scene: scene, platform: platform)
     }
 
     @Test("a mini program: Android needs its picture as thumbData (128 KB), iOS takes it as hdImageData or none; iOS caps the fallback URL at 1 KB")
