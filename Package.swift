@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "PhotoAlbum", targets: ["PhotoAlbum"]),
         .library(name: "ServiceKit", targets: ["ServiceKit"]),
         .library(name: "ShareKit", targets: ["ShareKit"]),
+        .library(name: "ShareMedia", targets: ["ShareMedia"]),
         .library(name: "ServiceKitTesting", targets: ["ServiceKitTesting"]),
         .library(name: "ShareKitTesting", targets: ["ShareKitTesting"]),
         .library(name: "WeiboKit", targets: ["WeiboKit"]),
@@ -259,9 +260,19 @@ let package = Package(
             dependencies: ["SystemSupport", "Execution", "CCurl", .target(name: "CNetlink", condition: .when(platforms: [.linux]))],
             swiftSettings: swiftSettings
         ),
+        // Sharing: providers, rules as data, the outbox. It names images
+        // (ImageCore) and links no codec: libcurl, libcrypto and SQLite.
         .target(
             name: "ShareKit",
-            dependencies: ["ImageCore", "ImageCodecs", "VideoCodecs", "ServiceKit", "SQLiteSupport", "SystemSupport", "Execution"],
+            dependencies: ["ImageCore", "ServiceKit", "SQLiteSupport", "SystemSupport", "Execution"],
+            swiftSettings: swiftSettings
+        ),
+        // The content adapter that reads and writes pictures and videos
+        // (every codec, FFmpeg included), which an app that shares photos
+        // gives its ShareCenter.
+        .target(
+            name: "ShareMedia",
+            dependencies: ["ShareKit", "ImageCore", "ImageCodecs", "VideoCodecs", "SystemSupport"],
             swiftSettings: swiftSettings
         ),
         // Photos from the network: coalesced downloads under per-host
@@ -356,8 +367,8 @@ let package = Package(
         .executableTarget(
             name: "photo-share",
             dependencies: [
-                "ShareKit", "ServiceKit", "WeiboShare", "WeChatShare", "WeChatAppShare", "QQShare", "ImageCodecs", "VideoCodecs", "ExampleSupport",
-                "SystemSupport",
+                "ShareKit", "ShareMedia", "ServiceKit", "WeiboShare", "WeChatShare", "WeChatAppShare", "QQShare", "ImageCodecs", "VideoCodecs",
+                "ExampleSupport", "SystemSupport",
             ],
             path: "Examples/photo-share",
             swiftSettings: swiftSettings
@@ -373,7 +384,8 @@ let package = Package(
         .executableTarget(
             name: "weibo-client",
             dependencies: [
-                "WeiboKit", "WeiboShare", "ShareKit", "ServiceKit", "ImageCodecs", "ImageLoading", "PhotoBrowser", "PhotoViewer", "ExampleSupport",
+                "WeiboKit", "WeiboShare", "ShareKit", "ShareMedia", "ServiceKit", "ImageCodecs", "ImageLoading", "PhotoBrowser", "PhotoViewer",
+                "ExampleSupport",
                 "ExampleViewing", "DesktopNotifications", "Execution",
             ],
             path: "Examples/weibo-client",
@@ -390,7 +402,7 @@ let package = Package(
 
         .executableTarget(
             name: "share-bench",
-            dependencies: ["ShareKit", "ImageCodecs"],
+            dependencies: ["ShareKit", "ShareMedia", "ImageCodecs"],
             path: "Benchmarks/share-bench",
             swiftSettings: swiftSettings
         ),
@@ -515,7 +527,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ShareKitTests",
-            dependencies: ["ShareKit", "ServiceKit", "ShareKitTesting", "ServiceKitTesting", "ImageCodecs", "TestSupport", "SQLiteSupport", "SystemSupport"],
+            dependencies: [
+                "ShareKit", "ShareMedia", "ServiceKit", "ShareKitTesting", "ServiceKitTesting", "ImageCodecs", "TestSupport", "SQLiteSupport",
+                "SystemSupport",
+            ],
             swiftSettings: swiftSettings
         ),
         // The README's and doc comments' code samples, compiled (and checked to be there).
@@ -523,7 +538,8 @@ let package = Package(
             name: "DocSnippetTests",
             dependencies: [
                 "Execution",
-                "ImageCodecs", "PhotoAlbum", "PhotoBrowser", "PhotoViewer", "ShareKit", "ServiceKit", "ShareKitTesting", "ServiceKitTesting", "WeiboKit",
+                "ImageCodecs", "PhotoAlbum", "PhotoBrowser", "PhotoViewer", "ShareKit", "ShareMedia", "ServiceKit", "ShareKitTesting", "ServiceKitTesting",
+                "WeiboKit",
                 "WeiboShare",
                 "WeChatShare", "WeChatAppShare", "WeChatAppShareTesting", "SystemSupport", "TestSupport", "ImageLoading", "VideoCodecs", "ImageCore",
                 "QQShare", "QQShareTesting", "DesktopNotifications",
@@ -540,7 +556,7 @@ let package = Package(
             dependencies: [
                 "WeiboKit", "WeiboShare", "WeChatShare", "WeChatAppShare", "WeChatAppShareTesting", "ShareKit", "ServiceKit", "ShareKitTesting",
                 "ServiceKitTesting", "QQShare", "QQShareTesting", "ImageCore",
-                "ImageCodecs", "TestSupport", "FakeWeibo",
+                "ImageCodecs", "ShareMedia", "TestSupport", "FakeWeibo",
             ],
             swiftSettings: swiftSettings
         ),

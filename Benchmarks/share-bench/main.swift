@@ -11,6 +11,7 @@ import Dispatch
 import Foundation
 import ImageCodecs
 import ShareKit
+import ShareMedia
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "--video", arguments.count == 2 {
@@ -19,7 +20,7 @@ if arguments.first == "--video", arguments.count == 2 {
         videos: .init(maxBytes: 100 * 1024 * 1024, videoCodecs: ["h264"], audioCodecs: ["aac"], acceptsText: false))
     let start = DispatchTime.now().uptimeNanoseconds
     do {
-        let prepared = try ContentAdapter().prepare(ShareContent(video: ShareVideo(path: arguments[1])), for: chat)
+        let prepared = try await MediaContentAdapter().prepare(ShareContent(video: ShareVideo(path: arguments[1])), for: chat)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         guard let video = prepared.video else { exit(1) }
         print(
@@ -46,7 +47,7 @@ var prepared: PreparedContent?
 do {
     for _ in 0..<runs {
         let start = DispatchTime.now().uptimeNanoseconds
-        prepared = try ContentAdapter().prepare(content, for: wechat)
+        prepared = try await MediaContentAdapter().prepare(content, for: wechat)
         times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
     }
 } catch {

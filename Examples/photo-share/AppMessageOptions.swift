@@ -3,6 +3,7 @@ import Foundation
 import ImageCodecs
 import QQShare
 import ShareKit
+import ShareMedia
 import WeChatAppShare
 
 /// The message kinds an app hands to WeChat or QQ, on the command line:
@@ -180,7 +181,7 @@ struct AppMessageOptions {
             let cap = wechat.miniProgram.last?.limit ?? 128 * 1_024
             rules = ShareConstraints(text: nil, images: .init(maxCount: 1, maxBytes: cap, formats: [.jpeg], maxDimension: 1_000))
         }
-        let prepared = try await ImageWorkers.shared.run { try ContentAdapter().prepare(ShareContent(images: [.encoded(bytes)]), for: rules) }
+        let prepared = try await MediaContentAdapter().prepare(ShareContent(images: [.encoded(bytes)]), for: rules)
         switch fitting {
         case .thumbnail:
             guard let thumbnail = prepared.thumbnail?.bytes else { throw CLIError("no thumbnail could be made from the picture") }

@@ -8,6 +8,7 @@ import ImageCodecs
 import QQShare
 import ServiceKit
 import ShareKit
+import ShareMedia
 import SystemSupport
 import WeChatAppShare
 import WeChatShare
@@ -38,7 +39,7 @@ struct PhotoShareCommand {
                 await credentials.save(Credential(provider: provider, account: "dry-run", accessToken: "dry-run-token"))
             }
         }
-        let center = ShareCenter(credentials: credentials)
+        let center = ShareCenter(credentials: credentials, adapter: .media)
         let bridge: (any WeChatBridge)? = arguments.dryRun ? DryRunWeChatBridge(recorder: recorder, platform: arguments.platform) : nil
         let qqBridge: (any QQBridge)? = arguments.dryRun ? DryRunQQBridge(recorder: recorder, platform: arguments.platform) : nil
         let registered = providers(
@@ -177,7 +178,7 @@ struct PhotoShareCommand {
         guard let provider = providers.first(where: { $0.id == target.provider }),
             let constraints = provider.constraints(for: target.destination)
         else { return nil }
-        return try await ImageWorkers.shared.run { try ContentAdapter().prepare(content, for: constraints) }
+        return try await MediaContentAdapter().prepare(content, for: constraints)
     }
 
     /// The video a destination receives, for `--json`.

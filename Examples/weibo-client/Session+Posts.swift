@@ -3,6 +3,7 @@ import Foundation
 import ImageCodecs
 import ServiceKit
 import ShareKit
+import ShareMedia
 import WeiboKit
 import WeiboShare
 
@@ -60,7 +61,7 @@ extension Session {
                 appKey: weibo.appKey ?? "", safeDomainLink: weibo.safeDomainLink, apiBase: client.api.base,
                 endUserIP: arguments.endUserIP ?? weibo.endUserIP),
             client: http)
-        let center = ShareCenter(credentials: credentials, rateLimitLedger: ledger)
+        let center = ShareCenter(credentials: credentials, adapter: .media, rateLimitLedger: ledger)
         await center.register(provider)
         return center
     }

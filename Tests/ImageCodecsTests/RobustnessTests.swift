@@ -201,4 +201,14 @@ struct RobustnessTests {
             }
         }
     }
+
+    @Test("a bitmap's layout from outside (sides near Int.max, rows that overflow) is an error, never a trap")
+    func bitmapLayoutOverflow() {
+        let layouts: [(Int, Int, Int?)] = [(Int.max, 2, nil), (Int.max / 3, 1, nil), (2, Int.max, nil), (1 << 40, 1 << 40, nil), (4, 4, Int.max)]
+        for (width, height, rowBytes) in layouts {
+            #expect(throws: ImageCodecError.self, "\(width)x\(height)") {
+                try Bitmap(width: width, height: height, pixelFormat: .rgb8, bytesPerRow: rowBytes, pixels: [0, 0, 0])
+            }
+        }
+    }
 }

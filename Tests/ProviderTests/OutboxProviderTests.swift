@@ -3,6 +3,7 @@ import ServiceKit
 import ServiceKitTesting
 import ShareKit
 import ShareKitTesting
+import ShareMedia
 import Synchronization
 import TestSupport
 import Testing
@@ -23,7 +24,7 @@ struct OutboxProviderTests {
         let server = try LoopbackHTTPServer { _ in .dropConnection }
         defer { server.stop() }
         let clock = TestClock()
-        let center = ShareCenter(clock: clock)
+        let center = ShareCenter(clock: clock, adapter: .media)
         await center.register(
             WeComWebhookProvider(configuration: .init(webhookKey: "k-123456", apiBase: server.url(path: "")), client: testClient(clock: clock)))
         let (outbox, directory) = try outbox(center)
@@ -47,7 +48,8 @@ struct OutboxProviderTests {
         }
         defer { server.stop() }
         let clock = TestClock()
-        let center = ShareCenter(credentials: InMemoryCredentialStore([credential(WeiboProvider.id, token: "t-123456", clock: clock)]), clock: clock)
+        let center = ShareCenter(
+            credentials: InMemoryCredentialStore([credential(WeiboProvider.id, token: "t-123456", clock: clock)]), clock: clock, adapter: .media)
         await center.register(
             WeiboProvider(
                 configuration: .init(appKey: "k", safeDomainLink: URL(string: "https://photodeck.example")!, apiBase: server.url(path: "")),
@@ -73,7 +75,7 @@ struct OutboxProviderTests {
         }
         defer { server.stop() }
         let clock = TestClock()
-        let center = ShareCenter(clock: clock)
+        let center = ShareCenter(clock: clock, adapter: .media)
         await center.register(
             WeComWebhookProvider(configuration: .init(webhookKey: "k-123456", apiBase: server.url(path: "")), client: testClient(clock: clock)))
         let (outbox, directory) = try outbox(center)

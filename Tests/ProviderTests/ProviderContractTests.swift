@@ -3,6 +3,7 @@ import ServiceKit
 import ServiceKitTesting
 import ShareKit
 import ShareKitTesting
+import ShareMedia
 import Synchronization
 import TestSupport
 import Testing
@@ -107,7 +108,7 @@ struct ProviderContractTests {
         let store = InMemoryCredentialStore([
             credential("wechat-oa", token: Self.token, clock: clock), credential(WeiboProvider.id, token: "WEIBO", account: "1750000001", clock: clock),
         ])
-        let center = ShareCenter(credentials: store, clock: clock)
+        let center = ShareCenter(credentials: store, clock: clock, adapter: .media)
         await center.register(provider)
         let shareTarget = try #require(await center.target(provider: ProviderID(parts[0]), destination: ShareDestination(parts[1])))
         let photo = try noiseJPEG(width: 200, height: 150, seed: 3)

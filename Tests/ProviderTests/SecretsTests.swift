@@ -3,6 +3,7 @@ import ServiceKit
 import ServiceKitTesting
 import ShareKit
 import ShareKitTesting
+import ShareMedia
 import TestSupport
 import Testing
 import WeChatShare
@@ -56,7 +57,7 @@ struct SecretsTests {
             credential(WeiboProvider.id, token: Self.weiboToken, clock: clock),
             credential(WeChatOfficialAccountProvider.id, token: Self.wechatToken, clock: clock),
         ])
-        let center = ShareCenter(credentials: store, clock: clock)
+        let center = ShareCenter(credentials: store, clock: clock, adapter: .media)
         await center.register(
             WeiboProvider(configuration: .init(appKey: "k", safeDomainLink: URL(string: "https://photodeck.example")!, apiBase: base), client: client))
         await center.register(

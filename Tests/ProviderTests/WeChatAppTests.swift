@@ -2,6 +2,7 @@ import Foundation
 import ImageCodecs
 import ShareKit
 import ShareKitTesting
+import ShareMedia
 import TestSupport
 import Testing
 import WeChatAppShare
@@ -143,7 +144,7 @@ struct WeChatAppTests {
     }
 
     static func center(_ bridge: FakeWeChatBridge) async -> (ShareCenter, ShareTarget) {
-        let center = ShareCenter()
+        let center = ShareCenter(adapter: .media)
         await center.register(WeChatAppProvider(bridge: bridge))
         return (center, ShareTarget(provider: WeChatAppProvider.id, destination: .timeline, displayName: "WeChat: timeline"))
     }
@@ -236,11 +237,11 @@ struct WeChatAppTests {
     }
 
     @Test("the constraints refuse a picture with text and keep a link card's fields in bytes")
-    func constraints() throws {
+    func constraints() async throws {
         let rules = try #require(WeChatAppProvider(bridge: nil).constraints(for: .session))
         #expect(rules.violations(of: ShareContent(text: "caption", images: [.encoded([1])])) == [.textWithImages])
         let long = String(repeating: "长", count: 300)  // 900 bytes
-        let prepared = try ContentAdapter().prepare(
+        let prepared = try await MediaContentAdapter().prepare(
             ShareContent(link: ShareLink(url: URL(string: "https://example.com")!, title: long, summary: long + long)), for: rules)
         #expect((prepared.link?.title?.utf8.count ?? 0) <= Limits.titleBytes)
         #expect((prepared.link?.summary?.utf8.count ?? 0) <= Limits.descriptionBytes)

@@ -3,6 +3,7 @@ import ServiceKit
 import ServiceKitTesting
 import ShareKit
 import ShareKitTesting
+import ShareMedia
 import TestSupport
 import Testing
 
@@ -45,7 +46,7 @@ struct WeChatOfficialAccountMoreTests {
         let clock = TestClock()
         let provider = provider(server, clock: clock)
         let hevc = try TestVideos.codecSample("hevc.mp4")
-        let content = try ContentAdapter().prepare(
+        let content = try await MediaContentAdapter().prepare(
             ShareContent(text: "新品视频", video: ShareVideo(path: hevc)), for: try #require(provider.constraints(for: .message)))
         let video = try #require(content.video)
         #expect(video.isTranscoded && video.codecs.first == "h264", "HEVC is not what WeChat takes: transcoded")
@@ -80,7 +81,7 @@ struct WeChatOfficialAccountMoreTests {
         defer { server.stop() }
         let clock = TestClock()
         let provider = provider(server, clock: clock)
-        let content = try ContentAdapter().prepare(
+        let content = try await MediaContentAdapter().prepare(
             ShareContent(video: ShareVideo(path: try TestVideos.h264())), for: try #require(provider.constraints(for: .message)))
         let outcome = try await provider.share(content, to: .message, credential: owner(clock))
         guard case .outcomeUnknown(let reason) = outcome else {
@@ -127,7 +128,7 @@ struct WeChatOfficialAccountMoreTests {
             client: testClient(clock: clock))
         #expect(provider.rateLimits(for: .broadcast) == [kind.broadcastQuota])
         #expect(provider.rateLimits(for: .article).isEmpty, "articles are not broadcasts")
-        let center = ShareCenter(credentials: InMemoryCredentialStore([owner(clock)]), clock: clock)
+        let center = ShareCenter(credentials: InMemoryCredentialStore([owner(clock)]), clock: clock, adapter: .media)
         await center.register(provider)
         let target = try #require(await center.target(provider: "wechat-oa", destination: .broadcast))
         for index in 0..<allowed { _ = try await center.share(ShareContent(text: "news \(index)"), to: target) }
@@ -208,7 +209,7 @@ struct WeChatOfficialAccountMoreTests {
         let server = try LoopbackHTTPServer { _ in ok(["errcode": 45015, "errmsg": "response out of time limit"]) }
         defer { server.stop() }
         let clock = TestClock()
-        let center = ShareCenter(credentials: InMemoryCredentialStore([owner(clock)]), clock: clock)
+        let center = ShareCenter(credentials: InMemoryCredentialStore([owner(clock)]), clock: clock, adapter: .media)
         await center.register(provider(server, clock: clock))
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("oa-\(UUID().uuidString).sqlite").path
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -3,6 +3,7 @@ import ServiceKit
 import ServiceKitTesting
 import ShareKit
 import ShareKitTesting
+import ShareMedia
 import Synchronization
 import TestSupport
 import Testing
@@ -145,7 +146,8 @@ struct WeChatTests {
         let server = try LoopbackHTTPServer { _ in ok(["errcode": 42001, "errmsg": "access_token expired rid: 6004f3da"]) }
         defer { server.stop() }
         let clock = TestClock()
-        let center = ShareCenter(credentials: InMemoryCredentialStore([credential("wechat-oa", token: Self.token, clock: clock)]), clock: clock)
+        let center = ShareCenter(
+            credentials: InMemoryCredentialStore([credential("wechat-oa", token: Self.token, clock: clock)]), clock: clock, adapter: .media)
         await center.register(provider(server, clock: clock))
         let target = ShareTarget(provider: "wechat-oa", destination: .message, displayName: "WeChat Official Account: message")
         await #expect(throws: ShareError.authorizationExpired("wechat-oa")) { try await center.share(ShareContent(text: "hi"), to: target) }

@@ -3,6 +3,7 @@ import ServiceKit
 import ServiceKitTesting
 import ShareKit
 import ShareKitTesting
+import ShareMedia
 import TestSupport
 import Testing
 
@@ -51,7 +52,7 @@ struct WeComTests {
             ["-i", try TestVideos.h264(), "-c", "copy", "-metadata", "location=+35.6895+139.6917/", "-metadata", "com.apple.quicktime.make=Apple"])
         let provider = provider(server)
         let constraints = try #require(provider.constraints(for: .session))
-        let content = try ContentAdapter().prepare(ShareContent(text: "海边", video: ShareVideo(path: source)), for: constraints)
+        let content = try await MediaContentAdapter().prepare(ShareContent(text: "海边", video: ShareVideo(path: source)), for: constraints)
         let video = try #require(content.video)
         #expect(!video.isTranscoded && video.removedMetadata.contains(.location))
         let outcome = try await provider.share(content, to: .session, credential: nil)
@@ -80,8 +81,8 @@ struct WeComTests {
         defer { server.stop() }
         var constraints = try #require(provider(server).constraints(for: .session))
         constraints.videos?.maxBytes = 2_000
-        #expect {
-            try ContentAdapter().prepare(ShareContent(video: ShareVideo(path: try TestVideos.h264())), for: constraints)
+        await #expect {
+            try await MediaContentAdapter().prepare(ShareContent(video: ShareVideo(path: try TestVideos.h264())), for: constraints)
         } throws: { error in
             guard case ShareError.invalidContent(let violations) = error else { return false }
             return violations == [.videoTooLarge(maxBytes: 2_000)]
@@ -89,7 +90,7 @@ struct WeComTests {
         // Answered without a media_id: an error, and nothing posted.
         let empty = try LoopbackHTTPServer { _ in ok(["errcode": 0, "errmsg": "ok"]) }
         defer { empty.stop() }
-        let prepared = try ContentAdapter().prepare(
+        let prepared = try await MediaContentAdapter().prepare(
             ShareContent(video: ShareVideo(path: try TestVideos.h264())), for: try #require(provider(empty).constraints(for: .session)))
         await #expect(throws: ShareError.self) { try await provider(empty).share(prepared, to: .session, credential: nil) }
         #expect(empty.requests.map(\.route) == ["POST /cgi-bin/webhook/upload_media"])

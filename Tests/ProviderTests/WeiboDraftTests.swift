@@ -3,6 +3,7 @@ import Foundation
 import ServiceKit
 import ServiceKitTesting
 import ShareKit
+import ShareMedia
 import TestSupport
 import Testing
 import WeiboKit
@@ -32,7 +33,7 @@ struct WeiboDraftTests {
                 apiBase: fake.base, client: http)
             let credentials = InMemoryCredentialStore()
             await credentials.save(try await authorizer.credential(forCode: fake.issueCode(for: WeiboDraftTests.me)))
-            center = ShareCenter(credentials: credentials)
+            center = ShareCenter(credentials: credentials, adapter: .media)
             await center.register(
                 WeiboProvider(
                     configuration: .init(appKey: FakeWeiboServer.appKey, safeDomainLink: URL(string: "https://photodeck.example/s")!, apiBase: fake.base),

@@ -3,6 +3,7 @@ import ServiceKit
 import ServiceKitTesting
 import ShareKit
 import ShareKitTesting
+import ShareMedia
 import TestSupport
 import Testing
 import WeChatShare
@@ -51,7 +52,7 @@ struct WeiboShareFixTests {
         #expect(server.requests.allSatisfy { $0.headers["content-type"] == URLEncodedForm.contentType }, "no picture, no multipart")
         #expect(server.requests.map { $0.formFields["status"] } == ["one https://photodeck.example/s", "two https://photodeck.example/s"])
         // Through the center, the share's task carries the value to the provider.
-        let center = ShareCenter(credentials: InMemoryCredentialStore([owner]), clock: clock)
+        let center = ShareCenter(credentials: InMemoryCredentialStore([owner]), clock: clock, adapter: .media)
         await center.register(weibo)
         let target = try #require(await center.target(provider: WeiboProvider.id, destination: .timeline))
         _ = try await WeiboProvider.$endUserIP.withValue("192.0.2.44") { try await center.share(ShareContent(text: "three"), to: target) }
@@ -110,7 +111,8 @@ struct WeiboShareFixTests {
         let clock = TestClock()
         let weibo = provider(server, clock: clock)
         #expect(weibo.rateLimits(for: .timeline) == [RateLimit(30, per: .seconds(3_600), scope: .account)])
-        let center = ShareCenter(credentials: InMemoryCredentialStore([credential(WeiboProvider.id, token: Self.token, clock: clock)]), clock: clock)
+        let center = ShareCenter(
+            credentials: InMemoryCredentialStore([credential(WeiboProvider.id, token: Self.token, clock: clock)]), clock: clock, adapter: .media)
         await center.register(weibo)
         let target = try #require(await center.target(provider: WeiboProvider.id, destination: .timeline))
         for index in 0..<30 { _ = try await center.share(ShareContent(text: "post \(index)"), to: target) }

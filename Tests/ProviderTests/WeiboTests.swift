@@ -3,6 +3,7 @@ import ServiceKit
 import ServiceKitTesting
 import ShareKit
 import ShareKitTesting
+import ShareMedia
 import TestSupport
 import Testing
 import WeChatShare
@@ -64,7 +65,7 @@ struct WeiboTests {
         #expect(weibo.constraints(for: .timeline)?.videos == nil)
         let content = ShareContent(video: ShareVideo(path: try TestVideos.h264()))
         #expect(weibo.constraints(for: .timeline)?.violations(of: content) == [.videoNotAccepted])
-        let center = ShareCenter()
+        let center = ShareCenter(adapter: .media)
         await center.register(weibo)
         await center.register(WeComWebhookProvider(configuration: .init(webhookKey: "k", apiBase: server.url(path: ""))))
         #expect(await center.targets(for: content).map(\.provider) == ["wecom"])
@@ -181,7 +182,7 @@ struct WeiboTests {
         defer { server.stop() }
         let clock = TestClock()
         let store = InMemoryCredentialStore([credential(WeiboProvider.id, token: "old-token-456", clock: clock)])
-        let center = ShareCenter(credentials: store, clock: clock)
+        let center = ShareCenter(credentials: store, clock: clock, adapter: .media)
         await center.register(provider(server, clock: clock))
         let content = ShareContent(text: String(repeating: "长", count: 200), images: [.encoded(try noiseJPEG())])
         let target = try #require(await center.targets(for: content).first)

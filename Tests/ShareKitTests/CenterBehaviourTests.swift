@@ -4,6 +4,7 @@ import ServiceKit
 import ServiceKitTesting
 import ShareKit
 import ShareKitTesting
+import ShareMedia
 import Synchronization
 import TestSupport
 import Testing
@@ -40,7 +41,7 @@ struct CenterBehaviourTests {
         let registry = ImageCodecRegistry()
         let encoder = GatedJPEGEncoder()
         registry.register(encoder)
-        let center = ShareCenter(adapter: ContentAdapter(registry: registry))
+        let center = ShareCenter(adapter: MediaContentAdapter(registry: registry))
         let provider = MockShareProvider(id: "chat", destinations: [.session])
         await center.register(provider)
         let photo = Bitmap(zeroedWidth: 6000, height: 4000, pixelFormat: .rgb8)  // 24 MP, encoded when prepared
@@ -60,7 +61,7 @@ struct CenterBehaviourTests {
 
     @Test("progress is one total per share, announced first, that only grows, and ends complete")
     func progress() async throws {
-        let center = ShareCenter()
+        let center = ShareCenter(adapter: .media)
         let provider = MockShareProvider(id: "chat", destinations: [.session])
         await center.register(provider)
         let pictures = [try noiseJPEG(width: 120, height: 90, seed: 1), try noiseJPEG(width: 60, height: 40, seed: 2)]
@@ -81,7 +82,7 @@ struct CenterBehaviourTests {
     @Test("targets say which provider needs sign-in or network, and are found again by provider and destination")
     func availabilityAndIdentity() async throws {
         let store = InMemoryCredentialStore()
-        let center = ShareCenter(credentials: store)
+        let center = ShareCenter(credentials: store, adapter: .media)
         let signedOut = MockShareProvider(id: "feed", destinations: [.timeline], requiresCredential: true)
         let offline = MockShareProvider(id: "chat", destinations: [.session])
         offline.setAvailability(ProviderAvailability(isConfigured: true, isAuthorized: true, isReachable: false))
@@ -108,7 +109,7 @@ struct CenterBehaviourTests {
         let store = InMemoryCredentialStore([
             Credential(provider: "feed", account: "a", accessToken: "t1"), Credential(provider: "feed", account: "b", accessToken: "t2"),
         ])
-        let center = ShareCenter(credentials: store, clock: clock)
+        let center = ShareCenter(credentials: store, clock: clock, adapter: .media)
         let provider = MockShareProvider(id: "feed", destinations: [.timeline], requiresCredential: true)
         provider.declareRateLimits([RateLimit(2, per: .seconds(60), scope: .account)])
         await center.register(provider)
@@ -136,7 +137,7 @@ struct CenterBehaviourTests {
     @Test("the outbox waits out a rate limit without spending an attempt")
     func outboxHonoursRetryAfter() async throws {
         let clock = TestClock()
-        let center = ShareCenter(clock: clock)
+        let center = ShareCenter(clock: clock, adapter: .media)
         let provider = MockShareProvider(id: "chat", destinations: [.session])
         provider.enqueue(.failure(.rateLimited(retryAfter: .seconds(120))))
         await center.register(provider)
@@ -162,10 +163,10 @@ struct CenterBehaviourTests {
         registry.register(PGMDecoder())
         let content = ShareContent(images: [.encoded(pgm)])
         let constraints = ShareConstraints(text: nil, images: .init(maxCount: 1, maxBytes: 100_000, formats: [.jpeg]))
-        let prepared = try ContentAdapter(registry: registry).prepare(content, for: constraints)
+        let prepared = try await MediaContentAdapter(registry: registry).prepare(content, for: constraints)
         #expect(prepared.images.first?.format == .jpeg && prepared.images.first?.size == PixelSize(width: 4, height: 2))
-        #expect(throws: ShareError.self) { try ContentAdapter().prepare(content, for: constraints) }
-        let center = ShareCenter(adapter: ContentAdapter(registry: registry))
+        await #expect(throws: ShareError.self) { try await MediaContentAdapter().prepare(content, for: constraints) }
+        let center = ShareCenter(adapter: MediaContentAdapter(registry: registry))
         let provider = MockShareProvider(id: "chat", destinations: [.session], constraints: constraints)
         await center.register(provider)
         let target = try #require(await center.targets(for: content).first)

@@ -1,6 +1,7 @@
 import Foundation
 import ShareKit
 import ShareKitTesting
+import ShareMedia
 import TestSupport
 import Testing
 
@@ -15,7 +16,7 @@ struct HeldShareTests {
         let store = InMemoryCredentialStore([
             Credential(provider: chat, account: "me", accessToken: "old-token", expiresAt: clock.now.addingTimeInterval(-60))
         ])
-        let center = ShareCenter(credentials: store, clock: clock)
+        let center = ShareCenter(credentials: store, clock: clock, adapter: .media)
         let provider = MockShareProvider(id: chat, destinations: [.session], requiresCredential: true)
         await center.register(provider)
         let target = try #require(await center.target(provider: chat, destination: .session))

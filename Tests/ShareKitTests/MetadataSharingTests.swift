@@ -2,6 +2,7 @@ import Foundation
 import ImageCodecs
 import ShareKit
 import ShareKitTesting
+import ShareMedia
 import TestSupport
 import Testing
 
@@ -29,10 +30,10 @@ struct MetadataSharingTests {
     }
 
     @Test("a GPS-tagged photo under the caps is sent without its location or identity, its pixels untouched")
-    func passThroughStrips() throws {
+    func passThroughStrips() async throws {
         let photo = try Self.phonePhoto()
         #expect(try Self.tags(photo)["GPS:GPSLatitude"] != nil)
-        let prepared = try ContentAdapter().prepare(ShareContent(text: "hi", images: [.encoded(photo)]), for: Tables.microblog)
+        let prepared = try await MediaContentAdapter().prepare(ShareContent(text: "hi", images: [.encoded(photo)]), for: Tables.microblog)
         let sent = prepared.images[0]
         let tags = try Self.tags(sent.bytes)
         #expect(Self.locationOrIdentity(tags).isEmpty, "\(Self.locationOrIdentity(tags))")
@@ -45,26 +46,26 @@ struct MetadataSharingTests {
     }
 
     @Test("the user's Location switch keeps the GPS position; a destination can narrow the policy but not widen it")
-    func policies() throws {
+    func policies() async throws {
         let photo = try Self.phonePhoto()
         var content = ShareContent(images: [.encoded(photo)])
         content.metadata.keepsLocation = true
-        var prepared = try ContentAdapter().prepare(content, for: Tables.chatSession)
+        var prepared = try await MediaContentAdapter().prepare(content, for: Tables.chatSession)
         #expect(try Self.tags(prepared.images[0].bytes)["GPS:GPSLatitude"] != nil, "kept when the user says so")
         #expect(try Self.tags(prepared.images[0].bytes)["ExifIFD:SerialNumber"] == nil, "serial numbers still go")
         // A destination that takes nothing but the picture.
         var strictTable = Tables.chatSession
         strictTable.images?.metadata = .strict
-        prepared = try ContentAdapter().prepare(content, for: strictTable)
+        prepared = try await MediaContentAdapter().prepare(content, for: strictTable)
         let tags = try Self.tags(prepared.images[0].bytes)
         #expect(tags["GPS:GPSLatitude"] == nil && tags["IFD0:Model"] == nil && tags["ExifIFD:DateTimeOriginal"] == nil, "\(tags.keys.sorted())")
         // keepAll everywhere: the bytes as they were.
         content.metadata = .keepAll
-        prepared = try ContentAdapter().prepare(content, for: Tables.chatSession)
+        prepared = try await MediaContentAdapter().prepare(content, for: Tables.chatSession)
         #expect(prepared.images[0].bytes == photo && prepared.images[0].removedMetadata.isEmpty)
         // A thumbnail carries nothing.
         let link = ShareContent(text: "see", link: ShareLink(url: URL(string: "https://example.com")!, thumbnail: .encoded(photo)), metadata: .keepAll)
-        let card = try ContentAdapter().prepare(link, for: Tables.chatSession)
+        let card = try await MediaContentAdapter().prepare(link, for: Tables.chatSession)
         let thumbnailTags = try Self.tags(try #require(card.thumbnail).bytes)
         #expect(Self.locationOrIdentity(thumbnailTags).isEmpty && thumbnailTags["IFD0:Model"] == nil, "\(thumbnailTags.keys.sorted())")
     }
@@ -72,9 +73,9 @@ struct MetadataSharingTests {
     @Test(
         "a portrait photo (EXIF orientation 6) is turned upright losslessly, not re-encoded; one whose edges are not whole blocks is re-encoded, still without GPS"
     )
-    func orientation() throws {
+    func orientation() async throws {
         let portrait = try Self.phonePhoto(orientation: 6)
-        let prepared = try ContentAdapter().prepare(ShareContent(text: "hi", images: [.encoded(portrait)]), for: Tables.microblog)
+        let prepared = try await MediaContentAdapter().prepare(ShareContent(text: "hi", images: [.encoded(portrait)]), for: Tables.microblog)
         let sent = prepared.images[0]
         #expect(sent.size == PixelSize(width: 240, height: 320))
         #expect(try ImageInfo(probing: sent.bytes).orientation == .up)
@@ -85,7 +86,7 @@ struct MetadataSharingTests {
         #expect(peakSignalToNoise(try DecodedImage(decoding: sent.bytes).bitmap, shown) > 45)
         // 4:2:0 blocks are 16 pixels: 330 x 246 cannot be turned whole.
         let ragged = try Self.phonePhoto(width: 330, height: 246, orientation: 6)
-        let reencoded = try ContentAdapter().prepare(ShareContent(text: "hi", images: [.encoded(ragged)]), for: Tables.microblog)
+        let reencoded = try await MediaContentAdapter().prepare(ShareContent(text: "hi", images: [.encoded(ragged)]), for: Tables.microblog)
         #expect(reencoded.adjustments.contains { $0.hasPrefix("re-encoded image 1") })
         let tags = try Self.tags(reencoded.images[0].bytes)
         #expect(Self.locationOrIdentity(tags).isEmpty, "\(Self.locationOrIdentity(tags))")
@@ -98,7 +99,7 @@ struct MetadataSharingTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-\(UUID().uuidString).sqlite").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let provider = MockShareProvider(id: "chat")
-        let center = ShareCenter()
+        let center = ShareCenter(adapter: .media)
         await center.register(provider)
         let target = ShareTarget(provider: provider.id, destination: .timeline, displayName: "Chat")
         let outbox = try Outbox(path: path, center: center, network: FakeNetworkMonitor(.wifi))

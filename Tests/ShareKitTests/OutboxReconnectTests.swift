@@ -1,6 +1,7 @@
 import Foundation
 import ShareKit
 import ShareKitTesting
+import ShareMedia
 import TestSupport
 import Testing
 
@@ -15,7 +16,7 @@ struct OutboxReconnectTests {
     @Test("an outbox sends queued shares when the network comes back, under its upload policy")
     func outboxSendsOnReconnect() async throws {
         let network = FakeNetworkMonitor(.unreachable)
-        let center = ShareCenter()
+        let center = ShareCenter(adapter: .media)
         let provider = MockShareProvider(id: "chat", destinations: [.session])
         await center.register(provider)
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("reconnect-\(UUID().uuidString).sqlite").path

@@ -2,6 +2,7 @@ import Foundation
 import SQLiteSupport
 import ShareKit
 import ShareKitTesting
+import ShareMedia
 import TestSupport
 import Testing
 
@@ -12,7 +13,7 @@ struct OutboxTests {
     }
 
     static func center(_ provider: MockShareProvider) async -> (ShareCenter, ShareTarget) {
-        let center = ShareCenter()
+        let center = ShareCenter(adapter: .media)
         await center.register(provider)
         return (center, ShareTarget(provider: provider.id, destination: .timeline, displayName: "Chat: timeline"))
     }

@@ -1,6 +1,7 @@
 import Foundation
 import ShareKit
 import ShareKitTesting
+import ShareMedia
 import Testing
 
 @Suite("Rate limits in the provider's window")
@@ -10,7 +11,7 @@ struct RateLimitWindowTests {
         limits: [RateLimit], every step: Duration, for duration: Duration, ledger: any RateLimitLedger = InMemoryRateLimitLedger()
     ) async throws -> [Date] {
         let clock = TestClock()
-        let center = ShareCenter(clock: clock, rateLimitLedger: ledger)
+        let center = ShareCenter(clock: clock, adapter: .media, rateLimitLedger: ledger)
         let provider = MockShareProvider(id: "feed", destinations: [.timeline])
         provider.declareRateLimits(limits)
         await center.register(provider)
@@ -72,7 +73,7 @@ struct RateLimitWindowTests {
         var outcomes: [String] = []
         for _ in 0..<5 {
             // A new center each time, as each run of a command-line tool makes one.
-            let center = ShareCenter(clock: clock, rateLimitLedger: FileRateLimitLedger(path: path))
+            let center = ShareCenter(clock: clock, adapter: .media, rateLimitLedger: FileRateLimitLedger(path: path))
             let provider = MockShareProvider(id: "feed", destinations: [.timeline])
             provider.declareRateLimits([limit])
             await center.register(provider)
@@ -97,7 +98,7 @@ struct RateLimitWindowTests {
     @Test("a provider's refusal without a wait becomes its window's wait, and the outbox does not send again before it")
     func unstatedWait() async throws {
         let clock = TestClock()
-        let center = ShareCenter(clock: clock)
+        let center = ShareCenter(clock: clock, adapter: .media)
         let provider = MockShareProvider(id: "feed", destinations: [.timeline])
         provider.declareRateLimits([RateLimit(30, per: .seconds(3_600), scope: .account)])
         provider.enqueue(.failure(.rateLimited(retryAfter: nil)))

@@ -2,6 +2,7 @@ import Foundation
 import ImageCodecs
 import ShareKit
 import ShareKitTesting
+import ShareMedia
 import TestSupport
 import Testing
 
@@ -43,35 +44,35 @@ struct RulesTests {
     func violations(_ constraints: ShareConstraints, _ content: ShareContent, _ expected: [ConstraintViolation]) async throws {
         #expect(constraints.violations(of: content) == expected)
         // The adapter reports the same list, before looking at any image.
-        #expect(throws: ShareError.invalidContent(expected)) { try ContentAdapter().prepare(content, for: constraints) }
+        await #expect(throws: ShareError.invalidContent(expected)) { try await MediaContentAdapter().prepare(content, for: constraints) }
         // And the center offers no target that would refuse it.
-        let center = ShareCenter()
+        let center = ShareCenter(adapter: .media)
         await center.register(MockShareProvider(id: "p", destinations: [.session], constraints: constraints))
         #expect(await center.targets(for: content).isEmpty)
     }
 
     @Test("text is cut by default, refused when the destination or the content says it must stay whole")
-    func overflow() throws {
+    func overflow() async throws {
         let cutting = ShareConstraints(text: .init(maxLength: 5), images: nil)
-        #expect(try ContentAdapter().prepare(ShareContent(text: "abcdefgh"), for: cutting).text == "abcd…")
-        #expect(throws: ShareError.invalidContent([.textTooLong(length: 8, maxLength: 5)])) {
-            try ContentAdapter().prepare(ShareContent(text: "abcdefgh", textOverflow: .refuse), for: cutting)
+        #expect(try await MediaContentAdapter().prepare(ShareContent(text: "abcdefgh"), for: cutting).text == "abcd…")
+        await #expect(throws: ShareError.invalidContent([.textTooLong(length: 8, maxLength: 5)])) {
+            try await MediaContentAdapter().prepare(ShareContent(text: "abcdefgh", textOverflow: .refuse), for: cutting)
         }
         let refusing = ShareConstraints(text: .init(maxLength: 5, overflow: .refuse), images: nil)
-        #expect(throws: ShareError.invalidContent([.textTooLong(length: 8, maxLength: 5)])) {
-            try ContentAdapter().prepare(ShareContent(text: "abcdefgh"), for: refusing)
+        await #expect(throws: ShareError.invalidContent([.textTooLong(length: 8, maxLength: 5)])) {
+            try await MediaContentAdapter().prepare(ShareContent(text: "abcdefgh"), for: refusing)
         }
-        #expect(try ContentAdapter().prepare(ShareContent(text: "abcdefgh", textOverflow: .truncate), for: refusing).text == "abcd…")
+        #expect(try await MediaContentAdapter().prepare(ShareContent(text: "abcdefgh", textOverflow: .truncate), for: refusing).text == "abcd…")
         // Weibo-counted: 6 CJK characters are 6, the limit 5.
         let weibo = ShareConstraints(text: .init(maxLength: 5, counting: .weibo, overflow: .refuse), images: nil)
         #expect(weibo.violations(of: ShareContent(text: "长长长长长长")) == [.textTooLong(length: 6, maxLength: 5)])
     }
 
     @Test("image problems only decoding can find are added to the same list")
-    func imageViolations() throws {
+    func imageViolations() async throws {
         let constraints = ShareConstraints(text: .init(maxLength: 5, overflow: .refuse), images: .init(maxCount: 2, maxBytes: 200, formats: [.jpeg]))
         let content = ShareContent(text: "too long here", images: [.encoded(Array("not an image".utf8)), .encoded(try noiseJPEG(width: 400, height: 400))])
-        let error = #expect(throws: ShareError.self) { try ContentAdapter().prepare(content, for: constraints) }
+        let error = await #expect(throws: ShareError.self) { try await MediaContentAdapter().prepare(content, for: constraints) }
         guard case .invalidContent(let violations)? = error else {
             Issue.record("expected invalid content, got \(String(describing: error))")
             return

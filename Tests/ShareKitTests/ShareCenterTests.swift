@@ -2,6 +2,7 @@ import Foundation
 import ImageCodecs
 import ShareKit
 import ShareKitTesting
+import ShareMedia
 import TestSupport
 import Testing
 
@@ -11,7 +12,7 @@ struct ShareCenterTests {
 
     @Test("registration order is the share-sheet order; tokens unregister; same id replaces")
     func registry() async throws {
-        let center = ShareCenter()
+        let center = ShareCenter(adapter: .media)
         let first = await center.register(MockShareProvider(id: "b-first", destinations: [.timeline, .session]))
         await center.register(MockShareProvider(id: "a-second", destinations: [.favorites]))
         let content = ShareContent(text: "hello")
@@ -33,7 +34,7 @@ struct ShareCenterTests {
     func credentials() async throws {
         let clock = TestClock()
         let store = InMemoryCredentialStore()
-        let center = ShareCenter(credentials: store, clock: clock)
+        let center = ShareCenter(credentials: store, clock: clock, adapter: .media)
         let provider = MockShareProvider(id: Self.chat, requiresCredential: true)
         await center.register(provider)
         let target = try #require(await center.targets(for: ShareContent(text: "hi")).first)
@@ -63,7 +64,7 @@ struct ShareCenterTests {
     @Test("rate limits answer with the exact wait of their window, on the controllable clock")
     func rateLimit() async throws {
         let clock = TestClock()
-        let center = ShareCenter(clock: clock)
+        let center = ShareCenter(clock: clock, adapter: .media)
         await center.register(MockShareProvider(id: Self.chat))
         await center.setRateLimits([RateLimit(2, per: .seconds(4))], for: Self.chat)
         let target = try #require(await center.targets(for: ShareContent(text: "x")).first)
@@ -80,7 +81,7 @@ struct ShareCenterTests {
 
     @Test("events run preparing, uploading, finished; cancelling ends in cancelled")
     func eventsAndCancellation() async throws {
-        let center = ShareCenter()
+        let center = ShareCenter(adapter: .media)
         let provider = MockShareProvider(id: Self.chat)
         await center.register(provider)
         let jpeg = try noiseJPEG(width: 32, height: 32)

@@ -3,6 +3,7 @@ import ImageCodecs
 import ServiceKitTesting
 import ShareKit
 import ShareKitTesting
+import ShareMedia
 import Synchronization
 import SystemSupport
 import TestSupport
@@ -22,26 +23,26 @@ struct VideoAdaptationTests {
     }
 
     @Test("a camcorder clip: remuxed without the MDPM in its stream; one whose SEI cannot be read is encoded again, without it too")
-    func camcorderStream() throws {
+    func camcorderStream() async throws {
         let rules = Self.rules(.init(maxBytes: 10 << 20, videoCodecs: ["h264"], audioCodecs: ["aac"]))
         let clip = try CamcorderVideos.make("adapt-00001.MTS")
-        let remuxed = try #require(try ContentAdapter().prepare(ShareContent(video: ShareVideo(path: clip)), for: rules).video)
+        let remuxed = try #require(try await MediaContentAdapter().prepare(ShareContent(video: ShareVideo(path: clip)), for: rules).video)
         defer { try? FileManager.default.removeItem(atPath: remuxed.file.path) }
         #expect(!remuxed.isTranscoded && remuxed.removedMetadata.contains(.location), "\(remuxed)")
         #expect(!CamcorderVideos.holdsMDPM(try fileBytes(URL(fileURLWithPath: remuxed.file.path))))
 
         let unreadable = CamcorderVideos.seiUnit(.h264, payload: CamcorderVideos.mdpmUUID + Array("MDPM".utf8), payloadSize: 200)
         let hostile = try CamcorderVideos.make("adapt-hostile.MTS", unit: unreadable)
-        let encoded = try #require(try ContentAdapter().prepare(ShareContent(video: ShareVideo(path: hostile)), for: rules).video)
+        let encoded = try #require(try await MediaContentAdapter().prepare(ShareContent(video: ShareVideo(path: hostile)), for: rules).video)
         defer { try? FileManager.default.removeItem(atPath: encoded.file.path) }
         #expect(encoded.isTranscoded, "the remux refused it; the pictures were encoded again")
         #expect(!CamcorderVideos.holdsMDPM(try fileBytes(URL(fileURLWithPath: encoded.file.path))))
     }
 
     @Test("taken as it is: remuxed, the same codecs, the location gone")
-    func remuxed() throws {
+    func remuxed() async throws {
         let source = try TestVideos.make("adapt-located.mp4", ["-i", try TestVideos.h264(), "-c", "copy", "-metadata", "location=+48.8584+002.2945/"])
-        let prepared = try ContentAdapter().prepare(ShareContent(video: ShareVideo(path: source)), for: Self.rules(.init(maxBytes: 10 << 20)))
+        let prepared = try await MediaContentAdapter().prepare(ShareContent(video: ShareVideo(path: source)), for: Self.rules(.init(maxBytes: 10 << 20)))
         let video = try #require(prepared.video)
         #expect(!video.isTranscoded && video.codecs == ["h264", "aac"])
         // The place, and x264's settings (vendor data in the H.264 stream, which the default policy does not keep).
@@ -52,14 +53,13 @@ struct VideoAdaptationTests {
     }
 
     @Test("HEVC where only H.264 is taken, or larger than the destination's side: transcoded to fit, under the byte cap, with progress")
-    func transcoded() throws {
+    func transcoded() async throws {
         let hevc = try TestVideos.codecSample("hevc.mp4")
         let fractions = Mutex<[Double]>([])
         let rule = ShareConstraints.Videos(maxBytes: 60_000, videoCodecs: ["h264"], maxDimension: 160)
-        let path = try { () throws -> String in
-            let prepared = try ContentAdapter().prepare(
-                ShareContent(video: ShareVideo(path: hevc)), for: Self.rules(rule), progress: { value in fractions.withLock { $0.append(value) } },
-                isCancelled: nil)
+        let path = try await { () async throws -> String in
+            let prepared = try await MediaContentAdapter().prepare(
+                ShareContent(video: ShareVideo(path: hevc)), for: Self.rules(rule), progress: { value in fractions.withLock { $0.append(value) } })
             let video = try #require(prepared.video)
             #expect(video.isTranscoded && video.byteCount <= 60_000 && video.size == PixelSize(width: 160, height: 120), "\(video)")
             let streams = try Self.streams(video.path)
@@ -74,11 +74,11 @@ struct VideoAdaptationTests {
     }
 
     @Test("too long, too large, unreadable, not accepted, with text where none goes: each a violation that says so")
-    func refusals() throws {
+    func refusals() async throws {
         let clip = try TestVideos.h264()
-        func violations(_ content: ShareContent, _ constraints: ShareConstraints) -> [ConstraintViolation] {
+        func violations(_ content: ShareContent, _ constraints: ShareConstraints) async -> [ConstraintViolation] {
             do {
-                _ = try ContentAdapter().prepare(content, for: constraints)
+                _ = try await MediaContentAdapter().prepare(content, for: constraints)
                 return []
             } catch {
                 if case .invalidContent(let found) = error { return found }
@@ -86,24 +86,24 @@ struct VideoAdaptationTests {
             }
         }
         #expect(
-            violations(ShareContent(video: ShareVideo(path: clip)), Self.rules(.init(maxBytes: 1 << 20, maxDuration: .seconds(1)))) == [
+            await violations(ShareContent(video: ShareVideo(path: clip)), Self.rules(.init(maxBytes: 1 << 20, maxDuration: .seconds(1)))) == [
                 .videoTooLong(seconds: 2, maxSeconds: 1)
             ])
-        #expect(violations(ShareContent(video: ShareVideo(path: clip)), Self.rules(.init(maxBytes: 1_000))) == [.videoTooLarge(maxBytes: 1_000)])
-        let bad = violations(ShareContent(video: ShareVideo(path: "/nonexistent.mp4")), Self.rules(.init(maxBytes: 1 << 20)))
+        #expect(await violations(ShareContent(video: ShareVideo(path: clip)), Self.rules(.init(maxBytes: 1_000))) == [.videoTooLarge(maxBytes: 1_000)])
+        let bad = await violations(ShareContent(video: ShareVideo(path: "/nonexistent.mp4")), Self.rules(.init(maxBytes: 1 << 20)))
         #expect(bad.count == 1 && { if case .unreadableVideo = bad[0] { true } else { false } }())
-        #expect(violations(ShareContent(video: ShareVideo(path: clip)), ShareConstraints(text: .init(maxLength: 10), images: nil)) == [.videoNotAccepted])
+        #expect(await violations(ShareContent(video: ShareVideo(path: clip)), ShareConstraints(text: .init(maxLength: 10), images: nil)) == [.videoNotAccepted])
         #expect(
-            violations(ShareContent(text: "hi", video: ShareVideo(path: clip)), Self.rules(.init(maxBytes: 1 << 20, acceptsText: false))) == [
+            await violations(ShareContent(text: "hi", video: ShareVideo(path: clip)), Self.rules(.init(maxBytes: 1 << 20, acceptsText: false))) == [
                 .textWithVideo
             ])
     }
 
     @Test("a thumbnail is made from the video's first frame when there is no picture")
-    func thumbnailFromVideo() throws {
+    func thumbnailFromVideo() async throws {
         var constraints = Self.rules(.init(maxBytes: 10 << 20))
         constraints.thumbnail = .init(maxBytes: 32 << 10, maxSize: PixelSize(width: 120, height: 120))
-        let prepared = try ContentAdapter().prepare(ShareContent(video: ShareVideo(path: try TestVideos.h264())), for: constraints)
+        let prepared = try await MediaContentAdapter().prepare(ShareContent(video: ShareVideo(path: try TestVideos.h264())), for: constraints)
         let thumbnail = try #require(prepared.thumbnail)
         #expect(thumbnail.size == PixelSize(width: 120, height: 90) && thumbnail.bytes.count <= 32 << 10)
     }
@@ -125,7 +125,7 @@ struct VideoAdaptationTests {
         try FileManager.default.copyItem(atPath: try TestVideos.h264(), toPath: original)
         let digest = Digest.sha256Hex(try fileBytes(URL(fileURLWithPath: original)))
         let provider = MockShareProvider(id: "chat", constraintsByDestination: [.session: Self.rules(.init(maxBytes: 10 << 20))])
-        let center = ShareCenter()
+        let center = ShareCenter(adapter: .media)
         await center.register(provider)
         let target = ShareTarget(provider: "chat", destination: .session, displayName: "Chat")
         // The test clock is a month ahead: every file is past the outbox's grace period.
@@ -156,7 +156,7 @@ struct VideoAdaptationTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = "\(folder)/outbox.sqlite"
         let provider = MockShareProvider(id: "chat", constraintsByDestination: [.session: Self.rules(.init(maxBytes: 10 << 20))])
-        let center = ShareCenter()
+        let center = ShareCenter(adapter: .media)
         await center.register(provider)
         let target = ShareTarget(provider: "chat", destination: .session, displayName: "Chat")
         let outbox = try Outbox(path: path, center: center, network: FakeNetworkMonitor(.wifi), clock: TestClock(start: Date()))

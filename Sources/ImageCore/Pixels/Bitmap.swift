@@ -44,14 +44,17 @@ public struct Bitmap: Hashable, Sendable, CustomStringConvertible {
     /// - Throws: ``ImageCodecError/invalidArgument(_:)`` when the buffer is too
     ///   small for the geometry or the geometry is empty.
     public init(width: Int, height: Int, pixelFormat: PixelFormat, bytesPerRow: Int? = nil, pixels: [UInt8]) throws(ImageCodecError) {
-        let rowBytes = bytesPerRow ?? width * pixelFormat.bytesPerPixel
         guard width > 0, height > 0 else {
             throw .invalidArgument("a bitmap needs a positive size, got \(width)x\(height)")
         }
-        guard rowBytes >= width * pixelFormat.bytesPerPixel else {
+        // Sizes from outside can be any Int: the products are checked, never trapped on.
+        let (tightRow, rowOverflow) = width.multipliedReportingOverflow(by: pixelFormat.bytesPerPixel)
+        let rowBytes = bytesPerRow ?? tightRow
+        guard !rowOverflow, rowBytes >= tightRow else {
             throw .invalidArgument("bytesPerRow \(rowBytes) is less than \(width) pixels of \(pixelFormat)")
         }
-        guard pixels.count >= rowBytes * height else {
+        let (needed, overflow) = rowBytes.multipliedReportingOverflow(by: height)
+        guard !overflow, pixels.count >= needed else {
             throw .invalidArgument("\(pixels.count) bytes cannot hold \(width)x\(height) \(pixelFormat) with \(rowBytes) bytes per row")
         }
         self.width = width

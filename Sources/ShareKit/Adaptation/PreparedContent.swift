@@ -58,7 +58,7 @@ public struct PreparedContent: Hashable, Sendable {
         public var path: String { file.path }
 
         /// The same video with `thumbnail` as its picture.
-        func with(thumbnail: Image?) -> Video {
+        package func with(thumbnail: Image?) -> Video {
             Video(
                 file: file, byteCount: byteCount, duration: duration, size: size, codecs: codecs, isTranscoded: isTranscoded,
                 removedMetadata: removedMetadata, removedTags: removedTags, removedStreams: removedStreams, thumbnail: thumbnail,

@@ -1,6 +1,4 @@
 import Foundation
-import ImageCodecs
-import Synchronization
 import SystemSupport
 
 extension ShareCenter {
@@ -23,9 +21,8 @@ extension ShareCenter {
     }
 
     /// One share, from checks to outcome. Only the bookkeeping runs on the
-    /// actor: preparing the content (decodes and encodes) runs on
-    /// ImageCodecs' worker threads and the provider's requests run outside
-    /// it, so one large share never stalls ``targets(for:)``, registration
+    /// actor: the adapter prepares the content (decodes and encodes, on its
+    /// own threads) and the provider's requests run outside it, so one large share never stalls ``targets(for:)``, registration
     /// or another share.
     nonisolated func perform(
         _ id: UUID, _ content: ShareContent, to target: ShareTarget, account: String?, holds: Bool,
@@ -33,21 +30,8 @@ extension ShareCenter {
     ) async throws(ShareError) -> ShareOutcome {
         events.yield(.preparing)
         let (provider, constraints, credential) = try await admit(id, content, to: target, account: account, holds: holds)
-        let adapter = self.adapter
-        // A video's remux or transcode reports how far it is, and stops between packets when the share is cancelled.
-        let stop = Atomic<Bool>(false)
-        let preparation = await withTaskCancellationHandler {
-            await ImageWorkers.shared.run { () -> Result<PreparedContent, ShareError> in
-                Result { () throws(ShareError) -> PreparedContent in
-                    try adapter.prepare(
-                        content, for: constraints, progress: { events.yield(.converting(fraction: $0)) },
-                        isCancelled: { stop.load(ordering: .relaxed) })
-                }
-            }
-        } onCancel: {
-            stop.store(true, ordering: .relaxed)
-        }
-        let prepared = try preparation.get()
+        // A video's conversion reports how far it is; cancelling the share stops it between packets.
+        let prepared = try await adapter.prepare(content, for: constraints, progress: { events.yield(.converting(fraction: $0)) })
         if Task.isCancelled { throw .cancelled }
         let destination = target.destination
         let sender = credential?.account ?? account

@@ -24,17 +24,19 @@ public actor ShareCenter {
     private var limitOverrides: [ProviderID: [RateLimit]] = [:]
     let credentials: any CredentialStore
     let clock: any ServiceClock
-    let adapter: ContentAdapter
+    let adapter: any ContentAdapter
     /// The log of what was sent, against which the providers' rate limits are checked.
     public nonisolated let rateLimitLedger: any RateLimitLedger
 
-    /// Creates a center. `adapter` prepares content (give it your own
-    /// `ImageCodecRegistry` to share formats you registered);
-    /// `rateLimitLedger` keeps the log of sends the providers' rate limits
+    /// Creates a center. `adapter` prepares content: the default,
+    /// ``TextContentAdapter``, fits text and links and refuses pictures and
+    /// videos; an app that shares them passes `.media` (`MediaContentAdapter`
+    /// from the `ShareMedia` product). `rateLimitLedger` keeps the log of sends the providers' rate limits
     /// are checked against (a ``ServiceKit/FileRateLimitLedger`` for a
     /// process shorter than the limits' windows, such as a command-line tool).
     public init(
-        credentials: any CredentialStore = InMemoryCredentialStore(), clock: any ServiceClock = SystemClock(), adapter: ContentAdapter = ContentAdapter(),
+        credentials: any CredentialStore = InMemoryCredentialStore(), clock: any ServiceClock = SystemClock(),
+        adapter: some ContentAdapter = TextContentAdapter(),
         rateLimitLedger: any RateLimitLedger = InMemoryRateLimitLedger()
     ) {
         self.credentials = credentials

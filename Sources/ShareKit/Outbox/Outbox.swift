@@ -205,7 +205,7 @@ public actor Outbox {
         -> UUID
     {
         do {
-            var stored = try StoredContent(content)
+            var stored = StoredContent(content)
             if let video = content.video { stored.video = try keep(video) }
             let encoded = try JSONEncoder().encode(stored)
             let bytes = content.images.reduce(stored.video?.byteCount ?? 0) { total, image in

@@ -58,6 +58,10 @@ public enum ConstraintViolation: Hashable, Sendable, CustomStringConvertible {
     case fieldTooLarge(field: String, size: Int, limit: Int, unit: FieldLimit.Unit)
     /// A field's value is not one the vendor SDK takes (`reason` says why).
     case fieldInvalid(field: String, reason: String)
+    /// Pictures or a video (`what` names them) that the center's adapter
+    /// cannot read: ``TextContentAdapter`` fits text and links only. Give
+    /// the ``ShareCenter`` `MediaContentAdapter` (the `ShareMedia` product).
+    case needsMediaAdapter(String)
 
     public var description: String {
         switch self {
@@ -87,6 +91,8 @@ public enum ConstraintViolation: Hashable, Sendable, CustomStringConvertible {
         case .fieldTooLarge(let field, let size, let limit, let unit):
             "\(field) is \(size) \(unit == .bytes ? "bytes" : "characters"); at most \(limit) fit"
         case .fieldInvalid(let field, let reason): "\(field) is not valid: \(reason)"
+        case .needsMediaAdapter(let what):
+            "\(what) cannot be prepared by a text-only adapter: give the ShareCenter MediaContentAdapter() from the ShareMedia product"
         }
     }
 }

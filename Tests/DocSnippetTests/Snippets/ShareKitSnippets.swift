@@ -3,6 +3,7 @@
 import Foundation
 import ServiceKit
 import ShareKit
+import ShareMedia
 import WeChatShare
 import WeiboKit
 
@@ -52,7 +53,7 @@ extension ShareDestination { static let story = ShareDestination("story") }
 
 enum ShareKitSnippets {
     static func readme(tokensPath: String, myProvider: any ShareProvider, jpegBytes: [UInt8]) async throws {
-        let center = ShareCenter(credentials: FileCredentialStore(path: tokensPath))  // 0600, atomic writes
+        let center = ShareCenter(credentials: FileCredentialStore(path: tokensPath), adapter: .media)  // 0600, atomic writes
         await center.register(myProvider)  // returns a token that unregisters
         let content = ShareContent(text: "Sunset 🌅", images: [.encoded(jpegBytes)])
         let targets = await center.targets(for: content)  // what a share sheet shows, stable order
@@ -125,9 +126,29 @@ enum ShareKitSnippets {
 }
 
 extension ShareKitSnippets {
+    /// ContentAdapter.
+    static func adapters(adapter: some ContentAdapter, caption: String, constraints: ShareConstraints) async throws {
+        let center = ShareCenter(adapter: .media)  // MediaContentAdapter()
+        let prepared = try await adapter.prepare(ShareContent(text: caption), for: constraints)
+        print(prepared.adjustments)  // ["shortened the text to fit 140 characters"]
+        _ = center
+    }
+
+    /// TextContentAdapter.
+    static func textAdapter(longCaption: String, constraints: ShareConstraints) async throws {
+        let prepared = try await TextContentAdapter().prepare(ShareContent(text: longCaption), for: constraints)
+        _ = prepared
+    }
+
+    /// MediaContentAdapter.
+    static func mediaAdapter(store: any CredentialStore) {
+        let center = ShareCenter(credentials: store, adapter: .media)
+        _ = center
+    }
+
     /// README: "A first app, one module at a time".
     static func firstApp(robotKey: String, jpegBytes: [UInt8]) async throws {
-        let center = ShareCenter()
+        let center = ShareCenter(adapter: .media)
         await center.register(WeComWebhookProvider(configuration: .init(webhookKey: robotKey)))
         let content = ShareContent(text: "Team photo", images: [.encoded(jpegBytes)])
         if let target = await center.targets(for: content).first {

@@ -1,6 +1,7 @@
 import ImageCodecs
+import ShareKit
 
-extension ContentAdapter {
+extension MediaContentAdapter {
     /// Why an image could not be fitted.
     enum FitFailure: Error {
         /// It cannot be read.

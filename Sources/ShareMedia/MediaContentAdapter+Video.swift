@@ -1,9 +1,10 @@
 import Foundation
 import ImageCore
+import ShareKit
 import SystemSupport
 import VideoCodecs
 
-extension ContentAdapter {
+extension MediaContentAdapter {
     /// Why a video could not be fitted.
     enum VideoFitFailure: Error {
         case unreadable(String)
