@@ -30,8 +30,7 @@ let package = Package(
         .library(name: "WeiboKit", targets: ["WeiboKit"]),
         .library(name: "WeiboShare", targets: ["WeiboShare"]),
         .library(name: "WeChatShare", targets: ["WeChatShare"]),
-        .library(name: "WeChatAppShare", targets: ["WeChatAppShare"]),
-        .library(name: "WeChatAppShareTesting", targets: ["WeChatAppShareTesting"]),
+        .library(name: "WeChatShareTesting", targets: ["WeChatShareTesting"]),
         .library(name: "QQShare", targets: ["QQShare"]),
         .library(name: "QQShareTesting", targets: ["QQShareTesting"]),
         .library(name: "DesktopNotifications", targets: ["DesktopNotifications"]),
@@ -298,16 +297,12 @@ let package = Package(
             dependencies: ["WeiboKit", "ShareKit", "ServiceKit"],
             swiftSettings: swiftSettings
         ),
+        // One module per vendor (a vendor splits only when a part would make
+        // the rest link more than ShareKit does): WeChat's app on the device
+        // (a bridge the host implements) and its server APIs.
         .target(
             name: "WeChatShare",
             dependencies: ["ShareKit", "ServiceKit", "ImageCore", "SystemSupport", "Execution"],
-            swiftSettings: swiftSettings
-        ),
-        // Sharing through the WeChat app on the device (a bridge the host
-        // implements); no HTTP.
-        .target(
-            name: "WeChatAppShare",
-            dependencies: ["ShareKit", "ImageCore", "SystemSupport"],
             swiftSettings: swiftSettings
         ),
         // Sharing through the QQ app on the device (a bridge the host
@@ -329,17 +324,17 @@ let package = Package(
         ),
         .target(
             name: "ShareKitTesting",
-            dependencies: ["ShareKit", "ServiceKitTesting", "SystemSupport"],
+            dependencies: ["ShareKit", "ServiceKit", "ServiceKitTesting", "SystemSupport"],
             swiftSettings: swiftSettings
         ),
         .target(
-            name: "WeChatAppShareTesting",
-            dependencies: ["WeChatAppShare", "ShareKit", "ServiceKit", "ServiceKitTesting", "SystemSupport"],
+            name: "WeChatShareTesting",
+            dependencies: ["WeChatShare", "ShareKit", "ShareKitTesting", "ServiceKit", "ServiceKitTesting", "SystemSupport"],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "QQShareTesting",
-            dependencies: ["QQShare", "ShareKit", "ServiceKit", "ServiceKitTesting", "SystemSupport"],
+            dependencies: ["QQShare", "ShareKit", "ShareKitTesting", "ServiceKit", "ServiceKitTesting", "SystemSupport"],
             swiftSettings: swiftSettings
         ),
 
@@ -367,7 +362,7 @@ let package = Package(
         .executableTarget(
             name: "photo-share",
             dependencies: [
-                "ShareKit", "ShareMedia", "ServiceKit", "WeiboShare", "WeChatShare", "WeChatAppShare", "QQShare", "ImageCodecs", "VideoCodecs",
+                "ShareKit", "ShareMedia", "ServiceKit", "WeiboShare", "WeChatShare", "QQShare", "ImageCodecs", "VideoCodecs",
                 "ExampleSupport", "SystemSupport",
             ],
             path: "Examples/photo-share",
@@ -541,7 +536,7 @@ let package = Package(
                 "ImageCodecs", "PhotoAlbum", "PhotoBrowser", "PhotoViewer", "ShareKit", "ShareMedia", "ServiceKit", "ShareKitTesting", "ServiceKitTesting",
                 "WeiboKit",
                 "WeiboShare",
-                "WeChatShare", "WeChatAppShare", "WeChatAppShareTesting", "SystemSupport", "TestSupport", "ImageLoading", "VideoCodecs", "ImageCore",
+                "WeChatShare", "WeChatShareTesting", "SystemSupport", "TestSupport", "ImageLoading", "VideoCodecs", "ImageCore",
                 "QQShare", "QQShareTesting", "DesktopNotifications",
             ],
             swiftSettings: swiftSettings
@@ -554,7 +549,7 @@ let package = Package(
         .testTarget(
             name: "ProviderTests",
             dependencies: [
-                "WeiboKit", "WeiboShare", "WeChatShare", "WeChatAppShare", "WeChatAppShareTesting", "ShareKit", "ServiceKit", "ShareKitTesting",
+                "WeiboKit", "WeiboShare", "WeChatShare", "WeChatShareTesting", "ShareKit", "ServiceKit", "ShareKitTesting",
                 "ServiceKitTesting", "QQShare", "QQShareTesting", "ImageCore",
                 "ImageCodecs", "ShareMedia", "TestSupport", "FakeWeibo",
             ],

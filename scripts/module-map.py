@@ -40,8 +40,8 @@ END = "<!-- module-map:end -->"
 # Modules that come with the toolchain or the OS, never declared.
 SYSTEM = {"Foundation", "FoundationNetworking", "FoundationEssentials", "Glibc", "Darwin", "Dispatch", "Synchronization", "Testing", "XCTest", "os"}
 # What a light module may reach: at most this many system libraries, none of them a codec.
-LIGHT = ["ServiceKit", "ServiceKitTesting", "ShareKit", "ShareKitTesting", "WeiboKit", "WeiboShare", "WeChatShare", "WeChatAppShare",
-         "WeChatAppShareTesting", "QQShare", "QQShareTesting"]
+LIGHT = ["ServiceKit", "ServiceKitTesting", "ShareKit", "ShareKitTesting", "WeiboKit", "WeiboShare", "WeChatShare",
+         "WeChatShareTesting", "QQShare", "QQShareTesting"]
 WEIGHTS = {**{name: 4 for name in LIGHT}, "ImageCore": 0}
 # System libraries that read or write pictures, sound or video.
 CODECS = {"CJPEG", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CHeif", "CDe265", "CJXL", "CLCMS2", "CFFmpeg"}

@@ -4,7 +4,7 @@ import ImageCodecs
 import QQShare
 import ShareKit
 import ShareMedia
-import WeChatAppShare
+import WeChatShare
 
 /// The message kinds an app hands to WeChat or QQ, on the command line:
 /// `--mini-program`, `--music`, `--music-video`, `--video-url`, `--file`,

@@ -16,7 +16,7 @@ struct DryRunQQBridge: QQBridge {
         self.platform = platform
     }
 
-    func status() async -> QQAppStatus { .available }
+    func status() async -> AppStatus { .available }
 
     func handOff(_ request: QQSendRequest) async -> QQSendResult {
         var summary: [String: JSONValue] = [

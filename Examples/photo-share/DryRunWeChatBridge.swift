@@ -1,7 +1,7 @@
 import Foundation
 import ServiceKit
 import ShareKit
-import WeChatAppShare
+import WeChatShare
 
 /// A WeChat bridge for `--dry-run`: it records the request the WeChat app
 /// would be handed and answers as WeChat does when it took it (errCode 0).
@@ -16,7 +16,7 @@ struct DryRunWeChatBridge: WeChatBridge {
         self.platform = platform
     }
 
-    func status() async -> WeChatAppStatus { .available }
+    func status() async -> AppStatus { .available }
 
     func handOff(_ request: WeChatSendRequest) async -> WeChatHandOff {
         var summary: [String: JSONValue] = [

@@ -10,7 +10,6 @@ import ServiceKit
 import ShareKit
 import ShareMedia
 import SystemSupport
-import WeChatAppShare
 import WeChatShare
 import WeiboShare
 

@@ -1,16 +1,9 @@
 public import ShareKit
 
-/// Whether the QQ app can take a hand-off on this device.
-public enum QQAppStatus: Hashable, Sendable {
-    /// QQ is installed and the app registered with the SDK.
-    case available
-    /// QQ is not installed (`QQApiInterface.isQQInstalled()`, Android's `Tencent.isQQInstalled`).
-    case notInstalled
-    /// The app is not registered (`TencentOAuth` not created with the app
-    /// id and universal link), or the user has not agreed to the SDK's
-    /// privacy terms (`setIsUserAgreedAuthorization:`); the reason says which.
-    case notRegistered(String)
-}
+/// Whether the QQ app can take a hand-off: ShareKit's ``ShareKit/AppStatus``,
+/// which every app bridge answers.
+@available(*, deprecated, renamed: "AppStatus")
+public typealias QQAppStatus = AppStatus
 
 /// What the SDK's send call returned (`QQApiSendResultCode`); Android's
 /// `shareToQQ` returns nothing, so an Android bridge answers ``sent``.
@@ -97,7 +90,7 @@ extension QQResponse: HandOffAnswer {
 /// builds the SDK's object from a ``QQSendRequest`` and sends it, and relays
 /// QQ's answer.
 ///
-/// **iOS** (TencentOpenAPI 3.5): ``platform`` is `.iOS`. Create
+/// **iOS** (TencentOpenAPI 3.5): ``ShareKit/AppBridge/platform`` is `.iOS`. Create
 /// `TencentOAuth(appId:andUniversalLink:andDelegate:)` at launch and call
 /// `TencentOAuth.setIsUserAgreedAuthorization(true)` once the user agreed
 /// to the privacy terms; add `mqqapi`, `mqq`, `mqqopensdkapiV2` (and the
@@ -113,7 +106,7 @@ extension QQResponse: HandOffAnswer {
 /// (or `handleOpenUniversallink`), and in the delegate's `onResp(_:)`
 /// deliver a ``QQResponse`` without a transaction.
 ///
-/// **Android** (open_sdk 3.5): ``platform`` is `.android` (no plain text
+/// **Android** (open_sdk 3.5): ``ShareKit/AppBridge/platform`` is `.android` (no plain text
 /// to a chat, Favorites or My Computer). `Tencent.createInstance(appId, context,
 /// authorities)`, `Tencent.setIsPermissionGranted(true)`, and on Android
 /// 11 and later `<queries><package android:name="com.tencent.mobileqq" /></queries>`
@@ -125,17 +118,13 @@ extension QQResponse: HandOffAnswer {
 /// call whose `onComplete`, `onCancel` and `onError` deliver a
 /// ``QQResponse`` naming the request's transaction; forward
 /// `onActivityResult` to `Tencent.onActivityResultData`.
-public protocol QQBridge: Sendable {
-    /// The platform the bridge hands off on: Tencent's Android SDK has no
-    /// plain-text share to a chat, Favorites or My Computer
-    /// (``QQMessageKind/acceptingDestinations(on:)``).
-    var platform: AppPlatform { get }
-    /// Whether QQ can take a hand-off now.
-    func status() async -> QQAppStatus
+///
+/// Its ``ShareKit/AppBridge/platform`` decides which SDK's rules apply:
+/// Tencent's Android SDK has no plain-text share to a chat, Favorites or My
+/// Computer (``QQMessageKind/acceptingDestinations(on:)``).
+public protocol QQBridge: AppBridge where Response == QQResponse {
     /// Hands `request` to QQ; returns what the SDK's send call returned.
     func handOff(_ request: QQSendRequest) async -> QQSendResult
-    /// QQ's answers from now on.
-    func responses() -> AsyncStream<QQResponse>
     /// Signs the user in with QQ (`TencentOAuth.authorize(permissions)`,
     /// Android's `Tencent.login`) and returns how it ended. A bridge that
     /// does not sign in keeps the default, which refuses.

@@ -37,10 +37,7 @@ public struct QQProvider: ShareProvider {
 
     /// The bridge to the QQ app, if the host has one.
     public let bridge: (any QQBridge)?
-    /// How long to wait for QQ's answer after the hand-off.
-    public let responseTimeout: Duration
-    private let clock: any ServiceClock
-    private let handOffs: HandOffLedger<QQResponse>
+    private let handOffs: AppHandOff<QQResponse>
 
     public var id: ProviderID { Self.id }
     /// The platform whose SDK rules apply: the bridge's (iOS's without a
@@ -49,6 +46,8 @@ public struct QQProvider: ShareProvider {
     public var displayName: String { "QQ" }
     public var destinations: [ShareDestination] { QQDestination.allCases.map(\.destination) }
     public var requiresCredential: Bool { false }
+    /// How long to wait for QQ's answer after the hand-off.
+    public var responseTimeout: Duration { handOffs.responseTimeout }
 
     /// Creates the provider; `clock` times the wait for QQ's answer, `log`
     /// hears of answers dropped because their hand-off stopped waiting.
@@ -57,12 +56,11 @@ public struct QQProvider: ShareProvider {
         log: any ServiceLogHandler = SilentServiceLog()
     ) {
         self.bridge = bridge
-        self.responseTimeout = responseTimeout
-        self.clock = clock
-        handOffs = HandOffLedger(appName: "qq", log: log)
+        handOffs = AppHandOff(
+            provider: Self.id, appName: "QQ",
+            missingBridge: "no QQ bridge: sharing to the QQ app needs the host app's QQBridge (Tencent's SDK on iOS or Android)",
+            responseTimeout: responseTimeout, clock: clock, log: log)
     }
-
-    static let noBridge = "no QQ bridge: sharing to the QQ app needs the host app's QQBridge (Tencent's SDK on iOS or Android)"
 
     public func constraints(for destination: ShareDestination) -> ShareConstraints? {
         QQDestination(destination).map(Self.constraints(for:))
@@ -89,12 +87,7 @@ public struct QQProvider: ShareProvider {
     }
 
     public func availability(credential: Credential?) async -> ProviderAvailability {
-        guard let bridge else { return ProviderAvailability(isConfigured: false, isAuthorized: true, isReachable: false) }
-        switch await bridge.status() {
-        case .available: return ProviderAvailability(isConfigured: true, isAuthorized: true, isReachable: true)
-        case .notInstalled: return ProviderAvailability(isConfigured: true, isAuthorized: true, isReachable: false)
-        case .notRegistered: return ProviderAvailability(isConfigured: false, isAuthorized: true, isReachable: true)
-        }
+        handOffs.availability(await bridge?.status())
     }
 
     public func share(_ content: PreparedContent, to destination: ShareDestination, credential: Credential?) async throws(ShareError) -> ShareOutcome {
@@ -112,9 +105,7 @@ public struct QQProvider: ShareProvider {
     public func plannedUploadBytes(for content: PreparedContent, to destination: ShareDestination) -> Int64 { 0 }
 
     private func qqDestination(_ destination: ShareDestination) throws(ShareError) -> QQDestination {
-        guard let found = QQDestination(destination) else {
-            throw .unknownTarget(ShareTarget(provider: id, destination: destination, displayName: displayName))
-        }
+        guard let found = QQDestination(destination) else { throw handOffs.unknownTarget(destination, displayName: displayName) }
         return found
     }
 
@@ -138,16 +129,10 @@ public struct QQProvider: ShareProvider {
 
     /// Hands `request` to QQ and waits for its answer.
     private func handOff(_ request: QQSendRequest) async throws(ShareError) -> ShareOutcome {
-        guard let bridge else { throw .unavailable(reason: Self.noBridge) }
-        switch await bridge.status() {
-        case .available: break
-        case .notInstalled: throw .unavailable(reason: "QQ is not installed on this device")
-        case .notRegistered(let reason): throw .unavailable(reason: "the app is not registered with QQ: \(reason)")
-        }
-        return try await handOffs.handOff(
-            transaction: request.transaction, to: "QQ", provider: id, subscribe: bridge.responses, timeout: responseTimeout, clock: clock
-        ) { () throws(ShareError) in
-            let result = await bridge.handOff(request)
+        let app = try handOffs.required(bridge)
+        return try await handOffs.handOff(transaction: request.transaction, status: await app.status(), subscribe: app.responses) {
+            () throws(ShareError) in
+            let result = await app.handOff(request)
             guard result.isSent else {
                 switch result.code {
                 case 3, 4, 5, 9, 10, 13, 10000, 10001: throw .rejected(reason: "QQ did not take the hand-off: \(result)")

@@ -1,5 +1,6 @@
 public import QQShare
 public import ShareKit
+import ShareKitTesting
 import SystemSupport
 
 /// A ``QQShare/QQBridge`` for tests: it records every request handed to it,
@@ -26,67 +27,59 @@ public final class FakeQQBridge: QQBridge {
     /// per call, so answers name the transaction; iOS answers carry none).
     public typealias Platform = AppPlatform
 
-    private struct State {
-        var status: QQAppStatus
-        var sendResult: QQSendResult
-        var answer: Answer
-        var signIn: QQAuthAnswer = .cancelled
-        var requests: [QQSendRequest] = []
-        var signInRequests: [[String]] = []
+    private struct SignIn {
+        var answer: QQAuthAnswer = .cancelled
+        var requests: [[String]] = []
     }
 
-    private let state: Lock<State>
-    private let relay = AnswerRelay<QQResponse>()
+    private let app: FakeAppBridge<QQSendRequest, QQResponse, QQSendResult>
+    private let signIn = Lock(SignIn())
     /// Whose answers these are.
-    public let platform: Platform
+    public var platform: Platform { app.platform }
 
     /// A bridge reporting `status`, whose send calls return `sendResult`, and
     /// which answers taken hand-offs with `answer`, as `platform`'s SDK does.
-    public init(status: QQAppStatus = .available, sendResult: QQSendResult = .sent, answer: Answer = .result("0"), platform: Platform = .android) {
-        state = Lock(State(status: status, sendResult: sendResult, answer: answer))
-        self.platform = platform
+    public init(status: AppStatus = .available, sendResult: QQSendResult = .sent, answer: Answer = .result("0"), platform: Platform = .android) {
+        app = FakeAppBridge(status: status, sendResult: sendResult, platform: platform, isTaken: \.isSent)
+        setAnswer(answer)
     }
 
     /// Every request handed over so far (refused ones too).
-    public var requests: [QQSendRequest] { state.withLock { $0.requests } }
+    public var requests: [QQSendRequest] { app.requests }
 
     /// Changes how the next hand-offs are answered.
-    public func setAnswer(_ answer: Answer) { state.withLock { $0.answer = answer } }
-
-    /// Changes what the send call returns.
-    public func setSendResult(_ result: QQSendResult) { state.withLock { $0.sendResult = result } }
-
-    /// Changes what ``status()`` reports.
-    public func setStatus(_ status: QQAppStatus) { state.withLock { $0.status = status } }
-
-    /// Answers as QQ would, now (a late answer, a stray).
-    public func deliver(_ response: QQResponse) { relay.deliver(response) }
-
-    public func status() async -> QQAppStatus { state.withLock { $0.status } }
-
-    public func handOff(_ request: QQSendRequest) async -> QQSendResult {
-        let (result, answer) = state.withLock { state in
-            state.requests.append(request)
-            return (state.sendResult, state.answer)
+    public func setAnswer(_ answer: Answer) {
+        app.setResponse { [app] request in
+            guard case .result(let code, let description) = answer else { return nil }
+            return QQResponse(result: code, errorDescription: description, transaction: app.answerTransaction(for: request.transaction))
         }
-        if result.isSent, case .result(let code, let description) = answer {
-            relay.deliver(QQResponse(result: code, errorDescription: description, transaction: platform == .android ? request.transaction : nil))
-        }
-        return result
     }
 
-    public func responses() -> AsyncStream<QQResponse> { relay.stream() }
+    /// Changes what the send call returns.
+    public func setSendResult(_ result: QQSendResult) { app.setSendResult(result) }
+
+    /// Changes what ``status()`` reports.
+    public func setStatus(_ status: AppStatus) { app.setStatus(status) }
+
+    /// Answers as QQ would, now (a late answer, a stray).
+    public func deliver(_ response: QQResponse) { app.deliver(response) }
+
+    public func status() async -> AppStatus { app.status() }
+
+    public func handOff(_ request: QQSendRequest) async -> QQSendResult { app.handOff(request) }
+
+    public func responses() -> AsyncStream<QQResponse> { app.responses() }
 
     /// Changes how the next sign-ins end (by default: cancelled).
-    public func setSignInAnswer(_ answer: QQAuthAnswer) { state.withLock { $0.signIn = answer } }
+    public func setSignInAnswer(_ answer: QQAuthAnswer) { signIn.withLock { $0.answer = answer } }
 
     /// The permissions of every sign-in asked for so far.
-    public var signInRequests: [[String]] { state.withLock { $0.signInRequests } }
+    public var signInRequests: [[String]] { signIn.withLock { $0.requests } }
 
     public func requestAuthorization(permissions: [String]) async -> QQAuthAnswer {
-        state.withLock { state in
-            state.signInRequests.append(permissions)
-            return state.signIn
+        signIn.withLock { signIn in
+            signIn.requests.append(permissions)
+            return signIn.answer
         }
     }
 }

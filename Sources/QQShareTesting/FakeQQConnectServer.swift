@@ -1,7 +1,7 @@
 public import Foundation
 public import ServiceKit
 public import ServiceKitTesting
-import SystemSupport
+import ShareKitTesting
 
 /// QQ Connect's token check and profile (`oauth2.0/me`,
 /// `user/get_user_info`) on loopback, as QQ's documentation describes them,
@@ -30,26 +30,26 @@ public final class FakeQQConnectServer: Sendable {
         var revoked = false
     }
 
-    private let tokens = Lock<[String: Token]>([:])
-    private let counter = Lock(0)
-    private let clock: any ServiceClock
-    private let server: LoopbackHTTPServer
+    private struct State {
+        var tokens: [String: Token] = [:]
+        var counter = 0
+    }
+
+    private let server: FakeSignInServer<State>
     /// How long a mobile app's token lasts: 90 days.
     public static let tokenLifetime: TimeInterval = 90 * 24 * 3_600
 
     /// Starts the fake; `clock` decides expiry; `unionIDApps` are the apps
     /// allowed to read unionids.
     public init(clock: any ServiceClock = SystemClock(), unionIDApps: Set<String> = []) throws {
-        self.clock = clock
-        let tokens = tokens
-        let handler: @Sendable (LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply = { request in
-            Self.answer(request, now: clock.now, tokens: tokens, unionIDApps: unionIDApps)
+        server = try FakeSignInServer(state: State(), clock: clock, routes: [("GET", "/oauth2.0/me"), ("GET", "/user/get_user_info")]) {
+            request, now, state in
+            Self.answer(request, now: now, tokens: state.tokens, unionIDApps: unionIDApps)
         }
-        server = try LoopbackHTTPServer(routes: [.init("GET", "/oauth2.0/me", handler: handler), .init("GET", "/user/get_user_info", handler: handler)])
     }
 
     /// Where to point `QQUserVerifier`'s `apiBase`.
-    public var baseURL: URL { server.url(path: "/") }
+    public var baseURL: URL { server.baseURL }
 
     /// Every request received, in order.
     public var requests: [LoopbackHTTPServer.Request] { server.requests }
@@ -59,35 +59,31 @@ public final class FakeQQConnectServer: Sendable {
 
     /// A token QQ's SDK would hand app `appID` for the user `openID`.
     public func issueToken(appID: String, openID: String, nickname: String = "QQ用户") -> String {
-        let number = counter.withLock { value in
-            value += 1
-            return value
+        let expires = server.clock.now.addingTimeInterval(Self.tokenLifetime)
+        return server.withState { state in
+            state.counter += 1
+            let token = String(format: "%032X", state.counter)
+            state.tokens[token] = Token(appID: appID, openID: openID, unionID: "UID_" + openID, nickname: nickname, expires: expires)
+            return token
         }
-        let token = String(format: "%032X", number)
-        let record = Token(
-            appID: appID, openID: openID, unionID: "UID_" + openID, nickname: nickname, expires: clock.now.addingTimeInterval(Self.tokenLifetime))
-        tokens.withLock { $0[token] = record }
-        return token
     }
 
     /// The user revokes the app in QQ's settings: the token stops working.
     public func revoke(_ token: String) {
-        tokens.withLock { $0[token]?.revoked = true }
+        server.withState { $0.tokens[token]?.revoked = true }
     }
 
     private static func json(_ value: JSONValue, jsonp: Bool) -> LoopbackHTTPServer.Reply {
-        let body = value.encoded()
         // QQ Connect labels its JSON text/html, and wraps it unless asked not to.
-        return .respond(
-            status: 200, headers: ["Content-Type": "text/html; charset=utf-8"], body: jsonp ? Array("callback( ".utf8) + body + Array(" );\n".utf8) : body)
+        .json(value, contentType: "text/html; charset=utf-8", callback: jsonp)
     }
 
     private static func answer(
-        _ request: LoopbackHTTPServer.Request, now: Date, tokens: Lock<[String: Token]>, unionIDApps: Set<String>
+        _ request: LoopbackHTTPServer.Request, now: Date, tokens: [String: Token], unionIDApps: Set<String>
     ) -> LoopbackHTTPServer.Reply {
         let query = request.queryItems
         let jsonp = query["fmt"] != "json"
-        let token = query["access_token"].flatMap { key in tokens.withLock { $0[key] } }
+        let token = query["access_token"].flatMap { tokens[$0] }
         guard let token, !token.revoked, now < token.expires else {
             if request.path == "/oauth2.0/me" {
                 return json(["error": 100016, "error_description": "access token check failed"], jsonp: jsonp)

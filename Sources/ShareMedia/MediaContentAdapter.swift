@@ -12,13 +12,12 @@ import SystemSupport
 /// fitted as ``ShareKit/TextContentAdapter`` fits them. What cannot be fixed
 /// is reported, every violation at once.
 ///
-/// Give it to the center in one line:
+/// Give it to the center in one line (`ShareCenter(adapter: .media)`), or
+/// tuned:
 ///
 /// ```swift
-/// import ShareKit
-/// import ShareMedia
-///
-/// let center = ShareCenter(credentials: store, adapter: .media)
+/// let adapter = MediaContentAdapter(minimumQuality: 60, registry: myRegistry)   // formats you registered, kept sharper
+/// let center = ShareCenter(credentials: store, adapter: adapter)
 /// ```
 ///
 /// Preparing decodes and encodes: blocking CPU work, which runs on

@@ -7,11 +7,9 @@ import ShareMedia
 import Synchronization
 import TestSupport
 import Testing
-import WeChatAppShare
-import WeChatAppShareTesting
+import WeChatShare
+import WeChatShareTesting
 import WeiboShare
-
-@testable import WeChatShare
 
 /// A clock whose first `immediate` sleeps return at once (a timeout that
 /// already passed) and whose later ones last until cancelled.

@@ -30,7 +30,7 @@ struct QQSignInTests {
 
         struct ShareOnly: QQBridge {
             let platform = ShareKit.AppPlatform.iOS
-            func status() async -> QQAppStatus { .available }
+            func status() async -> AppStatus { .available }
             func handOff(_ request: QQSendRequest) async -> QQSendResult { .sent }
             func responses() -> AsyncStream<QQResponse> { AsyncStream { $0.finish() } }
         }

@@ -5,8 +5,8 @@ import ShareKitTesting
 import ShareMedia
 import TestSupport
 import Testing
-import WeChatAppShare
-import WeChatAppShareTesting
+import WeChatShare
+import WeChatShareTesting
 
 @Suite("WeChat app hand-off: the request, its limits to the byte, and honest outcomes")
 struct WeChatAppTests {

@@ -2,8 +2,8 @@ import Foundation
 import ShareKit
 import ShareKitTesting
 import Testing
-import WeChatAppShare
-import WeChatAppShareTesting
+import WeChatShare
+import WeChatShareTesting
 
 @Suite("WeChat's whole message set: each kind's scenes, every field's limit to the byte, the refusals' wording")
 struct WeChatMessageKindsTests {

@@ -1,8 +1,8 @@
 import Foundation
 import ShareKit
 import Testing
-import WeChatAppShare
-import WeChatAppShareTesting
+import WeChatShare
+import WeChatShareTesting
 
 /// WeChat's iOS and Android SDKs take different messages and cap them
 /// differently: each rule is checked against the platform the bridge says.

@@ -4,9 +4,8 @@ import ServiceKitTesting
 import ShareKit
 import TestSupport
 import Testing
-import WeChatAppShare
-import WeChatAppShareTesting
 import WeChatShare
+import WeChatShareTesting
 import WeiboKit
 
 @Suite("Sign in with WeChat: the app's request and its state check, the server's code exchange, refresh and profile, the account store")
@@ -71,7 +70,7 @@ struct WeChatSignInTests {
 
         struct ShareOnly: WeChatBridge {
             let platform = AppPlatform.iOS
-            func status() async -> WeChatAppStatus { .available }
+            func status() async -> AppStatus { .available }
             func handOff(_ request: WeChatSendRequest) async -> WeChatHandOff { .accepted }
             func responses() -> AsyncStream<WeChatResponse> { AsyncStream { $0.finish() } }
         }

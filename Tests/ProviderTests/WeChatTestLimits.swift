@@ -1,4 +1,4 @@
-import WeChatAppShare
+import WeChatShare
 
 /// The iOS caps the WeChat tests were written against (``WeChatRules/iOS``),
 /// and Android's video file, by the names the tests use.

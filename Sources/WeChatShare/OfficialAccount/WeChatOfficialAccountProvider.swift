@@ -15,7 +15,7 @@ extension ShareDestination {
 
 /// An Official Account sharing through WeChat's documented server APIs.
 /// These are not what the WeChat app's share sheet does (that is
-/// ``WeChatAppShare/WeChatAppProvider`` in WeChatAppShare): they post as the account.
+/// ``WeChatShare/WeChatAppProvider`` in WeChatShare): they post as the account.
 ///
 /// - ``ShareKit/ShareDestination/message``: a customer-service message to one
 ///   follower (``Configuration/messageRecipient``). WeChat allows these only

@@ -3,7 +3,7 @@ public import ServiceKit
 import SystemSupport
 
 /// The app server's half of "Sign in with WeChat": exchanges the code the
-/// app got from WeChat (``WeChatAppShare``'s `WeChatSignIn`) for the user's
+/// app got from WeChat (``WeChatShare``'s `WeChatSignIn`) for the user's
 /// tokens (`sns/oauth2/access_token`), refreshes them
 /// (`sns/oauth2/refresh_token`), reads the profile (`sns/userinfo`) and
 /// checks a token (`sns/auth`).

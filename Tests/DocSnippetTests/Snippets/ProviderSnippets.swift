@@ -4,7 +4,6 @@
 import Foundation
 import ServiceKit
 import ShareKit
-import WeChatAppShare
 import WeChatShare
 import WeiboKit
 import WeiboShare

@@ -8,7 +8,7 @@ import ServiceKit
 import ServiceKitTesting
 import ShareKit
 import Testing
-import WeChatAppShare
+import WeChatShare
 
 enum QQSnippets {
     static func kinds() {

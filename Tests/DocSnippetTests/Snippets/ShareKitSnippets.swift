@@ -1,6 +1,7 @@
 // The ShareKit code samples of the README and the doc comments, compiled.
 
 import Foundation
+import ImageCodecs
 import ServiceKit
 import ShareKit
 import ShareMedia
@@ -141,8 +142,15 @@ extension ShareKitSnippets {
     }
 
     /// MediaContentAdapter.
-    static func mediaAdapter(store: any CredentialStore) {
+    static func mediaAdapter(store: any CredentialStore, myRegistry: ImageCodecRegistry) {
         let center = ShareCenter(credentials: store, adapter: .media)
+        _ = center
+    }
+
+    /// MediaContentAdapter, tuned.
+    static func tunedMediaAdapter(store: any CredentialStore, myRegistry: ImageCodecRegistry) {
+        let adapter = MediaContentAdapter(minimumQuality: 60, registry: myRegistry)  // formats you registered, kept sharper
+        let center = ShareCenter(credentials: store, adapter: adapter)
         _ = center
     }
 

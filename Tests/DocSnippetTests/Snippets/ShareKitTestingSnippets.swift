@@ -8,8 +8,8 @@ import ServiceKitTesting
 import ShareKit
 import ShareKitTesting
 import Testing
-import WeChatAppShare
-import WeChatAppShareTesting
+import WeChatShare
+import WeChatShareTesting
 
 enum ShareKitTestingSnippets {
     static func pausedServer(jpeg: [UInt8]) throws {
@@ -85,3 +85,31 @@ extension ShareKitTestingSnippets {
         #expect(bridge.requests.first?.scene == .timeline)
     }
 }
+
+/// FakeAppBridge's sample types.
+struct MyRequest: Sendable { var id: String }
+/// FakeAppBridge's sample types.
+struct MyResponse: Sendable {
+    var code: Int
+    var transaction: String?
+}
+
+extension ShareKitTestingSnippets {
+    static func appBridge() {
+        let app = FakeAppBridge<MyRequest, MyResponse, Bool>(sendResult: true, platform: .iOS, isTaken: { $0 })
+        app.setResponse { request in MyResponse(code: 0, transaction: app.answerTransaction(for: request.id)) }
+        _ = app.handOff(MyRequest(id: "t1"))  // recorded, taken, answered
+    }
+
+    static func signInServer() throws {
+        let server = try FakeSignInServer(state: [String: String](), clock: TestClock(), routes: [("GET", "/me")]) { request, now, tokens in
+            .json(["openid": .string(tokens[request.queryItems["access_token"] ?? ""] ?? "")])
+        }
+        defer { server.stop() }
+        let client = MyClient(apiBase: server.baseURL)
+        _ = client
+    }
+}
+
+/// FakeSignInServer's sample client.
+struct MyClient { var apiBase: URL }

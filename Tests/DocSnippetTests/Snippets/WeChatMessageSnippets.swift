@@ -3,8 +3,8 @@
 import Foundation
 import ShareKit
 import Testing
-import WeChatAppShare
-import WeChatAppShareTesting
+import WeChatShare
+import WeChatShareTesting
 
 enum WeChatMessageSnippets {
     static func kinds() {

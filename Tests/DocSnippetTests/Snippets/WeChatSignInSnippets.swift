@@ -3,9 +3,8 @@
 import Foundation
 import ServiceKit
 import ServiceKitTesting
-import WeChatAppShare
-import WeChatAppShareTesting
 import WeChatShare
+import WeChatShareTesting
 import WeiboKit
 
 enum WeChatSignInSnippets {

@@ -1,8 +1,9 @@
 public import ShareKit
+import ShareKitTesting
 import SystemSupport
-public import WeChatAppShare
+public import WeChatShare
 
-/// A ``WeChatAppShare/WeChatBridge`` for tests: it records every request handed to it
+/// A ``WeChatShare/WeChatBridge`` for tests: it records every request handed to it
 /// and answers with a chosen `errCode` (or never), so an app can test its
 /// share flow without a phone.
 ///
@@ -21,7 +22,7 @@ public final class FakeWeChatBridge: WeChatBridge {
         case never
     }
 
-    /// Which SDK the fake plays: its rules (``WeChatAppShare/WeChatRules``)
+    /// Which SDK the fake plays: its rules (``WeChatShare/WeChatRules``)
     /// apply, and its answers are that SDK's (Android's `BaseResp` names
     /// the request's `transaction`; iOS's carries none).
     public typealias Platform = AppPlatform
@@ -40,79 +41,73 @@ public final class FakeWeChatBridge: WeChatBridge {
         case never
     }
 
-    private struct State {
-        var status: WeChatAppStatus
-        var handOff: WeChatHandOff
-        var answer: Answer
-        var signInAnswer: SignInAnswer = .approve(code: "fake-code-1")
-        var requests: [WeChatSendRequest] = []
-        var authorizationRequests: [WeChatAuthRequest] = []
-        var authorizationAnswers: [WeChatAuthResponse] = []
+    private struct SignIn {
+        var answer: SignInAnswer = .approve(code: "fake-code-1")
+        var requests: [WeChatAuthRequest] = []
+        var answers: [WeChatAuthResponse] = []
     }
-    private let state: Lock<State>
-    private let relay = WeChatResponseRelay()
+    private let app: FakeAppBridge<WeChatSendRequest, WeChatResponse, WeChatHandOff>
+    private let signIn = Lock(SignIn())
     private let authRelay = WeChatAuthResponseRelay()
     /// Whose answers these are.
-    public let platform: Platform
+    public var platform: Platform { app.platform }
 
     /// A bridge reporting `status`, whose hand-offs end as `handOff`, and
     /// whose accepted hand-offs WeChat answers with `answer`, as `platform`'s SDK does.
-    public init(status: WeChatAppStatus = .available, handOff: WeChatHandOff = .accepted, answer: Answer = .errCode(0), platform: Platform = .android) {
-        state = Lock(State(status: status, handOff: handOff, answer: answer))
-        self.platform = platform
+    public init(status: AppStatus = .available, handOff: WeChatHandOff = .accepted, answer: Answer = .errCode(0), platform: Platform = .android) {
+        app = FakeAppBridge(status: status, sendResult: handOff, platform: platform, isTaken: { $0 == .accepted })
+        setAnswer(answer)
     }
 
     /// Every request handed over so far (refused ones too).
-    public var requests: [WeChatSendRequest] { state.withLock { $0.requests } }
+    public var requests: [WeChatSendRequest] { app.requests }
 
     /// Changes how the next hand-offs are answered.
-    public func setAnswer(_ answer: Answer) { state.withLock { $0.answer = answer } }
+    public func setAnswer(_ answer: Answer) {
+        app.setResponse { [app] request in
+            guard case .errCode(let code, let message) = answer else { return nil }
+            return WeChatResponse(errCode: code, errStr: message, transaction: app.answerTransaction(for: request.transaction))
+        }
+    }
 
     /// Changes what ``status()`` reports.
-    public func setStatus(_ status: WeChatAppStatus) { state.withLock { $0.status = status } }
+    public func setStatus(_ status: AppStatus) { app.setStatus(status) }
 
     /// Changes whether hand-offs are taken.
-    public func setHandOff(_ handOff: WeChatHandOff) { state.withLock { $0.handOff = handOff } }
+    public func setHandOff(_ handOff: WeChatHandOff) { app.setSendResult(handOff) }
 
     /// Answers as WeChat would, now: for a test that chose ``Answer/never``
     /// and answers later.
-    public func deliver(_ response: WeChatResponse) { relay.deliver(response) }
+    public func deliver(_ response: WeChatResponse) { app.deliver(response) }
 
-    public func status() async -> WeChatAppStatus { state.withLock { $0.status } }
+    public func status() async -> AppStatus { app.status() }
 
-    public func handOff(_ request: WeChatSendRequest) async -> WeChatHandOff {
-        let (handOff, answer) = state.withLock { state in
-            state.requests.append(request)
-            return (state.handOff, state.answer)
-        }
-        if handOff == .accepted, case .errCode(let code, let message) = answer {
-            relay.deliver(WeChatResponse(errCode: code, errStr: message, transaction: platform == .android ? request.transaction : nil))
-        }
-        return handOff
-    }
+    public func handOff(_ request: WeChatSendRequest) async -> WeChatHandOff { app.handOff(request) }
 
-    public func responses() -> AsyncStream<WeChatResponse> { relay.stream() }
+    public func responses() -> AsyncStream<WeChatResponse> { app.responses() }
 
     /// Every sign-in request handed over so far.
-    public var authorizationRequests: [WeChatAuthRequest] { state.withLock { $0.authorizationRequests } }
+    public var authorizationRequests: [WeChatAuthRequest] { signIn.withLock { $0.requests } }
 
     /// Every sign-in answer sent so far, to replay one with ``deliverAuthorization(_:)``.
-    public var authorizationAnswers: [WeChatAuthResponse] { state.withLock { $0.authorizationAnswers } }
+    public var authorizationAnswers: [WeChatAuthResponse] { signIn.withLock { $0.answers } }
 
     /// Changes how the next sign-in requests are answered.
-    public func setSignInAnswer(_ answer: SignInAnswer) { state.withLock { $0.signInAnswer = answer } }
+    public func setSignInAnswer(_ answer: SignInAnswer) { signIn.withLock { $0.answer = answer } }
 
     /// Sends a sign-in answer now, as WeChat would (a late one, a replayed one).
     public func deliverAuthorization(_ response: WeChatAuthResponse) {
-        state.withLock { $0.authorizationAnswers.append(response) }
+        signIn.withLock { $0.answers.append(response) }
         authRelay.deliver(response)
     }
 
     public func requestAuthorization(_ request: WeChatAuthRequest) async -> WeChatHandOff {
-        let (handOff, answer) = state.withLock { state in
-            state.authorizationRequests.append(request)
-            return (state.handOff, state.signInAnswer)
+        let answer = signIn.withLock { signIn in
+            signIn.requests.append(request)
+            return signIn.answer
         }
+        // Sign-in requests are taken or refused as share hand-offs are.
+        let handOff = app.sendResult
         guard handOff == .accepted else { return handOff }
         let response: WeChatAuthResponse? =
             switch answer {

@@ -2,21 +2,15 @@ import Foundation
 public import ShareKit
 import SystemSupport
 
-/// Whether the WeChat app can take a hand-off on this device.
-public enum WeChatAppStatus: Hashable, Sendable {
-    /// WeChat is installed and the app registered with it.
-    case available
-    /// WeChat is not installed (`WXApi.isWXAppInstalled()` is false).
-    case notInstalled
-    /// The app is not registered with the SDK, or registration failed
-    /// (`WXApi.registerApp(_:universalLink:)`); the reason says which.
-    case notRegistered(String)
-}
+/// Whether the WeChat app can take a hand-off: ShareKit's
+/// ``ShareKit/AppStatus``, which every app bridge answers.
+@available(*, deprecated, renamed: "AppStatus")
+public typealias WeChatAppStatus = AppStatus
 
 /// What happened to a hand-off.
 public enum WeChatHandOff: Hashable, Sendable {
     /// WeChat took the request (`WXApi.send` completed with `true`); its
-    /// answer comes later, through ``WeChatBridge/responses()``.
+    /// answer comes later, through ``ShareKit/AppBridge/responses()``.
     case accepted
     /// WeChat did not take it; nothing was shared.
     case refused(String)
@@ -29,20 +23,15 @@ public enum WeChatHandOff: Hashable, Sendable {
 /// ``ShareKit/AnswerRelay/deliver(_:)`` from the SDK's `onResp`; everything
 /// else (building the request, its limits, the outcome) is the provider's.
 /// See ``WeChatAppProvider`` for the wiring on iOS and Android.
-public protocol WeChatBridge: Sendable {
-    /// The platform the bridge hands off on: the provider checks every
-    /// message against that SDK's rules (``WeChatRules/on(_:)``), which
-    /// differ (Android counts text in UTF-16 code units, takes 1 MB of data
-    /// inline, needs a mini program's thumbnail; iOS has no video file).
-    var platform: AppPlatform { get }
-    /// Whether WeChat can take a hand-off now.
-    func status() async -> WeChatAppStatus
+///
+/// Its ``ShareKit/AppBridge/platform`` decides which SDK's rules every
+/// message is checked against (``WeChatRules/on(_:)``): Android counts
+/// text in UTF-16 code units, takes 1 MB of data inline and needs a mini
+/// program's thumbnail; iOS has no video file.
+public protocol WeChatBridge: AppBridge where Response == WeChatResponse {
     /// Hands `request` to WeChat: build `SendMessageToWXReq` from it (its
     /// `scene`, `bText`/`text` or a `WXMediaMessage`) and send it.
     func handOff(_ request: WeChatSendRequest) async -> WeChatHandOff
-    /// WeChat's answers from now on; the provider subscribes before each
-    /// hand-off, so no answer is missed.
-    func responses() -> AsyncStream<WeChatResponse>
     /// Hands a sign-in request to WeChat: build `SendAuthReq` (its `scope`
     /// and `state`) and send it. A bridge that does not sign in keeps the
     /// default, which refuses.

@@ -1,7 +1,7 @@
 public import Foundation
 public import ServiceKit
 public import ServiceKitTesting
-import SystemSupport
+import ShareKitTesting
 
 /// WeChat's sign-in endpoints (`sns/oauth2/access_token`,
 /// `sns/oauth2/refresh_token`, `sns/userinfo`, `sns/auth`) on loopback, as
@@ -83,9 +83,7 @@ public final class FakeWeChatSignInServer: Sendable {
     /// ``init(appID:appSecret:clock:refreshLifetime:)`` plays either).
     public static let refreshLifetime: TimeInterval = 30 * 24 * 3_600
 
-    private let state = Lock(State())
-    private let server: LoopbackHTTPServer
-    private let clock: any ServiceClock
+    private let server: FakeSignInServer<State>
     /// The AppID it accepts.
     public let appID: String
 
@@ -95,19 +93,16 @@ public final class FakeWeChatSignInServer: Sendable {
         appID: String, appSecret: String, clock: any ServiceClock = SystemClock(), refreshLifetime: TimeInterval = FakeWeChatSignInServer.refreshLifetime
     ) throws {
         self.appID = appID
-        self.clock = clock
-        let state = state
-        let handler: @Sendable (LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply = { request in
-            Self.answer(request, appID: appID, appSecret: appSecret, now: clock.now, refreshLifetime: refreshLifetime, state: state)
+        server = try FakeSignInServer(
+            state: State(), clock: clock,
+            routes: [("GET", "/sns/oauth2/access_token"), ("GET", "/sns/oauth2/refresh_token"), ("GET", "/sns/userinfo"), ("GET", "/sns/auth")]
+        ) { request, now, state in
+            Self.answer(request, appID: appID, appSecret: appSecret, now: now, refreshLifetime: refreshLifetime, state: &state)
         }
-        server = try LoopbackHTTPServer(routes: [
-            .init("GET", "/sns/oauth2/access_token", handler: handler), .init("GET", "/sns/oauth2/refresh_token", handler: handler),
-            .init("GET", "/sns/userinfo", handler: handler), .init("GET", "/sns/auth", handler: handler),
-        ])
     }
 
     /// Where to point `WeChatUserAuthorizer`'s `apiBase`.
-    public var baseURL: URL { server.url(path: "/") }
+    public var baseURL: URL { server.baseURL }
 
     /// Every request received, in order (to check where the secret went).
     public var requests: [LoopbackHTTPServer.Request] { server.requests }
@@ -117,11 +112,12 @@ public final class FakeWeChatSignInServer: Sendable {
 
     /// A code WeChat would hand the app after `user` agreed to `scope`.
     public func issueCode(for user: User, scope: String = "snsapi_userinfo") -> String {
-        state.withLock { state in
+        let now = server.clock.now
+        return server.withState { state in
             state.counter += 1
             let code = "081\(String(state.counter, radix: 36))fakecode\(state.counter)"
             state.users[user.openID] = user
-            state.codes[code] = Code(user: user, scope: scope, issued: clock.now)
+            state.codes[code] = Code(user: user, scope: scope, issued: now)
             return code
         }
     }
@@ -133,13 +129,13 @@ public final class FakeWeChatSignInServer: Sendable {
 
     /// The user revokes the app in WeChat's settings: every token of theirs stops working.
     public func revoke(_ openID: String) {
-        state.withLock { state in
+        server.withState { state in
             for index in state.grants.indices where state.grants[index].user.openID == openID { state.grants[index].revoked = true }
         }
     }
 
     private static func json(_ value: JSONValue) -> LoopbackHTTPServer.Reply {
-        .respond(status: 200, headers: ["Content-Type": "application/json; charset=utf-8"], body: value.encoded())
+        .json(value)
     }
 
     private static func error(_ code: Int, _ message: String) -> LoopbackHTTPServer.Reply {
@@ -157,57 +153,55 @@ public final class FakeWeChatSignInServer: Sendable {
     }
 
     private static func answer(
-        _ request: LoopbackHTTPServer.Request, appID: String, appSecret: String, now: Date, refreshLifetime: TimeInterval, state: Lock<State>
+        _ request: LoopbackHTTPServer.Request, appID: String, appSecret: String, now: Date, refreshLifetime: TimeInterval, state: inout State
     ) -> LoopbackHTTPServer.Reply {
         let query = request.queryItems
-        return state.withLock { state in
-            switch request.path {
-            case "/sns/oauth2/access_token":
-                guard query["appid"] == appID else { return error(40013, "invalid appid") }
-                guard query["secret"] == appSecret else { return error(40001, "invalid credential") }
-                guard query["grant_type"] == "authorization_code" else { return error(40002, "invalid grant_type") }
-                guard let code = query["code"], !code.isEmpty else { return error(41008, "missing code") }
-                guard var issued = state.codes[code], now.timeIntervalSince(issued.issued) <= codeLifetime else { return error(40029, "invalid code") }
-                guard !issued.used else { return error(40163, "code been used") }
-                issued.used = true
-                state.codes[code] = issued
-                state.counter += 1
-                let grant = Grant(
-                    user: issued.user, scope: issued.scope, accessToken: "ACCESS_\(state.counter)_fake", accessExpires: now.addingTimeInterval(accessLifetime),
-                    refreshToken: "REFRESH_\(state.counter)_fake", refreshExpires: now.addingTimeInterval(refreshLifetime))
-                state.grants.append(grant)
-                return json(token(grant, now: now))
-            case "/sns/oauth2/refresh_token":
-                guard query["appid"] == appID else { return error(40013, "invalid appid") }
-                guard query["grant_type"] == "refresh_token" else { return error(40002, "invalid grant_type") }
-                guard let refresh = query["refresh_token"], !refresh.isEmpty else { return error(41003, "refresh_token missing") }
-                guard let index = state.grants.firstIndex(where: { $0.refreshToken == refresh }), !state.grants[index].revoked else {
-                    return error(40030, "invalid refresh_token")
-                }
-                guard now < state.grants[index].refreshExpires else { return error(42002, "refresh_token timeout") }
-                if now >= state.grants[index].accessExpires {
-                    state.counter += 1
-                    state.grants[index].accessToken = "ACCESS_\(state.counter)_fake"
-                }
-                state.grants[index].accessExpires = now.addingTimeInterval(accessLifetime)
-                return json(token(state.grants[index], now: now))
-            default:
-                // sns/userinfo and sns/auth: an access token and its openid.
-                guard let access = query["access_token"], !access.isEmpty else { return error(41001, "access_token missing") }
-                guard let grant = state.grants.first(where: { $0.accessToken == access }), !grant.revoked else {
-                    return error(40001, "invalid credential, access_token is invalid or not latest")
-                }
-                guard now < grant.accessExpires else { return error(42001, "access_token expired") }
-                guard query["openid"] == grant.user.openID else { return error(40003, "invalid openid") }
-                if request.path == "/sns/auth" { return json(["errcode": 0, "errmsg": "ok"]) }
-                guard grant.scope.split(separator: ",").contains("snsapi_userinfo") else { return error(48001, "api unauthorized") }
-                var fields: [String: JSONValue] = [
-                    "openid": .string(grant.user.openID), "nickname": .string(grant.user.nickname), "sex": 0, "province": "", "city": "",
-                    "country": "", "headimgurl": .string(grant.user.avatarURL), "privilege": [],
-                ]
-                if let union = grant.user.unionID { fields["unionid"] = .string(union) }
-                return json(.object(fields))
+        switch request.path {
+        case "/sns/oauth2/access_token":
+            guard query["appid"] == appID else { return error(40013, "invalid appid") }
+            guard query["secret"] == appSecret else { return error(40001, "invalid credential") }
+            guard query["grant_type"] == "authorization_code" else { return error(40002, "invalid grant_type") }
+            guard let code = query["code"], !code.isEmpty else { return error(41008, "missing code") }
+            guard var issued = state.codes[code], now.timeIntervalSince(issued.issued) <= codeLifetime else { return error(40029, "invalid code") }
+            guard !issued.used else { return error(40163, "code been used") }
+            issued.used = true
+            state.codes[code] = issued
+            state.counter += 1
+            let grant = Grant(
+                user: issued.user, scope: issued.scope, accessToken: "ACCESS_\(state.counter)_fake", accessExpires: now.addingTimeInterval(accessLifetime),
+                refreshToken: "REFRESH_\(state.counter)_fake", refreshExpires: now.addingTimeInterval(refreshLifetime))
+            state.grants.append(grant)
+            return json(token(grant, now: now))
+        case "/sns/oauth2/refresh_token":
+            guard query["appid"] == appID else { return error(40013, "invalid appid") }
+            guard query["grant_type"] == "refresh_token" else { return error(40002, "invalid grant_type") }
+            guard let refresh = query["refresh_token"], !refresh.isEmpty else { return error(41003, "refresh_token missing") }
+            guard let index = state.grants.firstIndex(where: { $0.refreshToken == refresh }), !state.grants[index].revoked else {
+                return error(40030, "invalid refresh_token")
             }
+            guard now < state.grants[index].refreshExpires else { return error(42002, "refresh_token timeout") }
+            if now >= state.grants[index].accessExpires {
+                state.counter += 1
+                state.grants[index].accessToken = "ACCESS_\(state.counter)_fake"
+            }
+            state.grants[index].accessExpires = now.addingTimeInterval(accessLifetime)
+            return json(token(state.grants[index], now: now))
+        default:
+            // sns/userinfo and sns/auth: an access token and its openid.
+            guard let access = query["access_token"], !access.isEmpty else { return error(41001, "access_token missing") }
+            guard let grant = state.grants.first(where: { $0.accessToken == access }), !grant.revoked else {
+                return error(40001, "invalid credential, access_token is invalid or not latest")
+            }
+            guard now < grant.accessExpires else { return error(42001, "access_token expired") }
+            guard query["openid"] == grant.user.openID else { return error(40003, "invalid openid") }
+            if request.path == "/sns/auth" { return json(["errcode": 0, "errmsg": "ok"]) }
+            guard grant.scope.split(separator: ",").contains("snsapi_userinfo") else { return error(48001, "api unauthorized") }
+            var fields: [String: JSONValue] = [
+                "openid": .string(grant.user.openID), "nickname": .string(grant.user.nickname), "sex": 0, "province": "", "city": "",
+                "country": "", "headimgurl": .string(grant.user.avatarURL), "privilege": [],
+            ]
+            if let union = grant.user.unionID { fields["unionid"] = .string(union) }
+            return json(.object(fields))
         }
     }
 }

@@ -4,7 +4,7 @@ public import ShareKit
 /// it must be given, how text is counted, and where each value comes from.
 /// The one table the message types, ``WeChatSendRequest`` and
 /// ``WeChatAppProvider`` check against; a bridge says its platform
-/// (``WeChatBridge/platform``).
+/// (``ShareKit/AppBridge/platform``).
 ///
 /// Sources, named in each ``ShareKit/FieldLimit/source``:
 /// - iOS: `WXApiObject.h` of OpenSDK 1.8.7.1 to 2.0.4, which counts text in

@@ -20,7 +20,7 @@ public import ShareKit
 /// description, a thumbnail), a picture an image message (the picture and
 /// a thumbnail; it carries no text), text alone a text message, and on
 /// Android a video a video file in a chat. The SDK's limits on the
-/// bridge's ``WeChatBridge/platform`` (``WeChatRules``) are constraints,
+/// bridge's ``ShareKit/AppBridge/platform`` (``WeChatRules``) are constraints,
 /// checked to the byte on iOS and to the UTF-16 unit on Android: title
 /// 512, description 1 K, thumbnail 32 KB (32,768 bytes pass, 32,769 do
 /// not), picture 10 MB on iOS and 25 MB on Android (over 1 MB as a file,
@@ -49,7 +49,7 @@ public import ShareKit
 ///   ended is dropped, with a line in the log.
 ///
 /// ## Wiring the host app
-/// **iOS** (OpenSDK 1.8.6 or later): the bridge's ``WeChatBridge/platform``
+/// **iOS** (OpenSDK 1.8.6 or later): the bridge's ``ShareKit/AppBridge/platform``
 /// is `.iOS`. Register the app at launch with
 /// `WXApi.registerApp("wx…", universalLink: "https://your.domain/app/")`;
 /// add `weixin`, `weixinULAPI` and `weixinURLParamsAPI` (OpenSDK 1.8.7 and
@@ -72,10 +72,10 @@ public import ShareKit
 /// `WXMediaMessage` with `WXImageObject.imageData` or
 /// `WXWebpageObject.webpageUrl`, `title`, `description`, `thumbData`) and
 /// calls `WXApi.send(_:completion:)`, returning ``WeChatHandOff/accepted``
-/// when the completion says `true`. ``WeChatBridge/status()`` answers from
+/// when the completion says `true`. ``ShareKit/AppBridge/status()`` answers from
 /// `WXApi.isWXAppInstalled()`.
 ///
-/// **Android**: the bridge's ``WeChatBridge/platform`` is `.android`.
+/// **Android**: the bridge's ``ShareKit/AppBridge/platform`` is `.android`.
 /// `WXAPIFactory.createWXAPI(context, "wx…", true)` and `registerApp("wx…")`;
 /// on Android 11 and later declare WeChat in the manifest's `<queries>`
 /// (`<package android:name="com.tencent.mm" />`), or `isWXAppInstalled()`
@@ -102,16 +102,15 @@ public struct WeChatAppProvider: ShareProvider {
 
     /// The bridge to the WeChat app, if the host has one.
     public let bridge: (any WeChatBridge)?
-    /// How long to wait for WeChat's answer after the hand-off before the
-    /// outcome is "unknown" (the user may never come back to the app).
-    public let responseTimeout: Duration
-    private let clock: any ServiceClock
-    private let handOffs: HandOffLedger<WeChatResponse>
+    private let handOffs: AppHandOff<WeChatResponse>
 
     public var id: ProviderID { Self.id }
     public var displayName: String { "WeChat" }
     public var destinations: [ShareDestination] { [.session, .timeline, .favorites] }
     public var requiresCredential: Bool { false }
+    /// How long to wait for WeChat's answer after the hand-off before the
+    /// outcome is "unknown" (the user may never come back to the app).
+    public var responseTimeout: Duration { handOffs.responseTimeout }
 
     /// Creates the provider. `clock` times the wait for WeChat's answer;
     /// `log` hears of answers dropped because they belong to an earlier
@@ -121,13 +120,11 @@ public struct WeChatAppProvider: ShareProvider {
         log: any ServiceLogHandler = SilentServiceLog()
     ) {
         self.bridge = bridge
-        self.responseTimeout = responseTimeout
-        self.clock = clock
-        handOffs = HandOffLedger(appName: "wechat", log: log)
+        handOffs = AppHandOff(
+            provider: Self.id, appName: "WeChat",
+            missingBridge: "no WeChat bridge: sharing to the WeChat app needs the host app's WeChatBridge (the OpenSDK on iOS or Android)",
+            responseTimeout: responseTimeout, clock: clock, log: log)
     }
-
-    /// Why there is no bridge, in words.
-    static let noBridge = "no WeChat bridge: sharing to the WeChat app needs the host app's WeChatBridge (the OpenSDK on iOS or Android)"
 
     /// The platform whose SDK rules apply: the bridge's (iOS's without a
     /// bridge, when nothing can be shared anyway).
@@ -138,12 +135,7 @@ public struct WeChatAppProvider: ShareProvider {
     }
 
     public func availability(credential: Credential?) async -> ProviderAvailability {
-        guard let bridge else { return ProviderAvailability(isConfigured: false, isAuthorized: true, isReachable: false) }
-        switch await bridge.status() {
-        case .available: return ProviderAvailability(isConfigured: true, isAuthorized: true, isReachable: true)
-        case .notInstalled: return ProviderAvailability(isConfigured: true, isAuthorized: true, isReachable: false)
-        case .notRegistered: return ProviderAvailability(isConfigured: false, isAuthorized: true, isReachable: true)
-        }
+        handOffs.availability(await bridge?.status())
     }
 
     public func share(_ content: PreparedContent, to destination: ShareDestination, credential: Credential?) async throws(ShareError) -> ShareOutcome {
@@ -169,24 +161,17 @@ public struct WeChatAppProvider: ShareProvider {
 
     /// The scene of `destination`, once the bridge says WeChat can take a hand-off.
     private func readyScene(for destination: ShareDestination) throws(ShareError) -> WeChatScene {
-        guard let scene = WeChatScene(destination) else {
-            throw .unknownTarget(ShareTarget(provider: id, destination: destination, displayName: displayName))
-        }
+        guard let scene = WeChatScene(destination) else { throw handOffs.unknownTarget(destination, displayName: displayName) }
         return scene
     }
 
     /// Hands `request` to WeChat and waits for its answer.
     private func handOff(_ request: WeChatSendRequest) async throws(ShareError) -> ShareOutcome {
-        guard let bridge else { throw .unavailable(reason: Self.noBridge) }
-        switch await bridge.status() {
-        case .available: break
-        case .notInstalled: throw .unavailable(reason: "WeChat is not installed on this device")
-        case .notRegistered(let reason): throw .unavailable(reason: "the app is not registered with WeChat: \(reason)")
-        }
-        return try await handOffs.handOff(
-            transaction: request.transaction, to: "WeChat", provider: id, subscribe: bridge.responses, timeout: responseTimeout, clock: clock
-        ) { () throws(ShareError) in
-            if case .refused(let reason) = await bridge.handOff(request) { throw .unavailable(reason: "WeChat did not take the hand-off: \(reason)") }
+        let app = try handOffs.required(bridge)
+        return try await handOffs.handOff(transaction: request.transaction, status: await app.status(), subscribe: app.responses) {
+            () throws(ShareError) in
+            let taken = await app.handOff(request)
+            if case .refused(let reason) = taken { throw .unavailable(reason: "WeChat did not take the hand-off: \(reason)") }
         }
     }
 
