@@ -482,7 +482,7 @@ let package = Package(
         .testTarget(name: "ToolchainTests", path: "Tests/ToolchainTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "SQLiteSupportTests",
-            dependencies: ["SQLiteSupport"],
+            dependencies: ["SQLiteSupport", "ShareKit", "ServiceKit", "ImageLoading", "PhotoAlbum", "WeiboKit"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

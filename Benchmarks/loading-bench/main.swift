@@ -76,7 +76,7 @@ struct LoadingBench {
         }
         guard positional.count == 3 else { throw CLIError(usage) }
         let urls = try String(contentsOfFile: positional[1], encoding: .utf8).split(separator: "\n").compactMap { URL(string: String($0)) }
-        let cache = try DiskCache(directory: positional[2], capacityBytes: 1 << 30)
+        let cache = try await DiskCache.open(directory: positional[2], capacityBytes: 1 << 30)
         let result: [String: Any]
         switch positional[0] {
         case "timeline": result = try await timeline(urls, cache: cache, cell: cell, first: min(first, urls.count))

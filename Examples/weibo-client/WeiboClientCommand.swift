@@ -15,7 +15,7 @@ struct WeiboClientCommand {
         // Everything the store writes (tokens, accounts, cache, the request log) is the user's alone.
         umask(0o077)
         await runCommandLineTool { arguments in
-            try await Session(try Arguments(arguments, environment: ProcessInfo.processInfo.environment)).run()
+            try await Session.open(try Arguments(arguments, environment: ProcessInfo.processInfo.environment)).run()
         }
     }
 }
@@ -32,11 +32,18 @@ struct Session {
     let ledger: FileRateLimitLedger
     let monitor = LinuxNetworkMonitor()
 
-    init(_ arguments: Arguments) throws {
-        self.arguments = arguments
+    /// The session of `arguments`, its store opened off Swift's cooperative pool.
+    static func open(_ arguments: Arguments) async throws -> Session {
+        let credentials = FileCredentialStore(path: arguments.store + "/credentials.json")
         try FileManager.default.createDirectory(atPath: arguments.store, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        credentials = FileCredentialStore(path: arguments.store + "/credentials.json")
-        accounts = try WeiboAccountStore(credentials: credentials, indexPath: arguments.store + "/accounts.json")
+        let accounts = try await WeiboAccountStore.open(credentials: credentials, indexPath: arguments.store + "/accounts.json")
+        return Session(arguments, credentials: credentials, accounts: accounts)
+    }
+
+    private init(_ arguments: Arguments, credentials: FileCredentialStore, accounts: WeiboAccountStore) {
+        self.arguments = arguments
+        self.credentials = credentials
+        self.accounts = accounts
         ledger = FileRateLimitLedger(path: arguments.store + "/requests.json")
         // --rip, else PHOTODECK_WEIBO_RIP, is the rip of every write (post, comment, repost, follow).
         let endUserIP = arguments.endUserIP ?? WeiboEnvironment(ProcessInfo.processInfo.environment).endUserIP

@@ -114,7 +114,7 @@ extension FuzzTarget {
             let provider = MockShareProvider(id: "chat")
             let center = ShareCenter()
             await center.register(provider)
-            guard let outbox = try? Outbox(path: path, center: center, network: FakeNetworkMonitor(.wifi)),
+            guard let outbox = try? await Outbox.open(path: path, center: center, network: FakeNetworkMonitor(.wifi)),
                 let id = try? await outbox.enqueue(ShareContent(text: "seed"), to: ShareTarget(provider: "chat", destination: .timeline, displayName: "Chat")),
                 let database = try? SQLiteDatabase(path: path)
             else { return }

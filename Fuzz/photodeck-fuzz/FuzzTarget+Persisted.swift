@@ -59,7 +59,7 @@ extension FuzzTarget {
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         guard FileManager.default.createFile(atPath: "\(folder)/albums.journal", contents: Data(bytes)) else { return }
         blocking {
-            guard let store = try? AlbumStore(directory: folder) else { return }
+            guard let store = try? await AlbumStore.open(directory: folder) else { return }
             _ = store.lastRepair.lines
             for album in (try? await store.albums()) ?? [] { _ = try? await store.items(in: album.name) }
             _ = try? await store.check(verifyingContents: true)
@@ -79,7 +79,7 @@ extension FuzzTarget {
         try? FileManager.default.createDirectory(atPath: scratch + "/home/Documents", withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: keep, contents: Data([1]))
         blocking {
-            guard let cache = try? DiskCache(directory: folder, capacityBytes: 64 << 10) else { return }
+            guard let cache = try? await DiskCache.open(directory: folder, capacityBytes: 64 << 10) else { return }
             let real = URL(string: "https://example.com/real")!
             try? await cache.store(HTTPResponse(status: 200, headers: ["cache-control": "max-age=60"], body: [UInt8](repeating: 1, count: 1_000)), for: real)
             guard let database = try? SQLiteDatabase(path: "\(folder)/index.sqlite") else { return }
@@ -94,7 +94,7 @@ extension FuzzTarget {
                 keys.append(fields[0])
             }
             database.close()
-            guard let reopened = try? DiskCache(directory: folder, capacityBytes: 64 << 10) else { return }
+            guard let reopened = try? await DiskCache.open(directory: folder, capacityBytes: 64 << 10) else { return }
             for key in keys.prefix(8) {
                 guard let url = URL(string: key) else { continue }
                 _ = try? await reopened.data(for: url)
@@ -158,7 +158,7 @@ extension FuzzTarget {
     static func weiboCache(_ bytes: [UInt8]) {
         let path = freshScratch() + "/timeline.sqlite"
         blocking {
-            guard let cache = try? WeiboTimelineCache(path: path) else { return }
+            guard let cache = try? await WeiboTimelineCache.open(path: path) else { return }
             let post = WeiboPost(id: "4900000000000000001", text: "seed", createdAt: Date(timeIntervalSince1970: 1_800_000_000), user: nil)
             try? await cache.merge(WeiboTimelinePage(posts: [post]), fetchedWith: .latest, account: "1")
             guard let database = try? SQLiteDatabase(path: path) else { return }

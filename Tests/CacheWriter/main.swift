@@ -29,7 +29,7 @@ struct CacheWriter {
         let folder = arguments[0]
         let largest = arguments.count > 4 ? Int(arguments[4]) ?? capacity / 4 : capacity / 4
         do {
-            let cache = try DiskCache(directory: folder, capacityBytes: capacity)
+            let cache = try await DiskCache.open(directory: folder, capacityBytes: capacity)
             var state = seed &+ 0x9E37_79B9_7F4A_7C15
             func next() -> UInt64 {
                 state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
@@ -64,7 +64,7 @@ struct CacheWriter {
     static func exitWhileReading(_ folder: String) async -> Never {
         let transport = CurlTransport()
         do {
-            let cache = try DiskCache(directory: folder, capacityBytes: 16 << 20)
+            let cache = try await DiskCache.open(directory: folder, capacityBytes: 16 << 20)
             let url = URL(string: "https://pictures.example/big.jpg")!
             try await cache.store(HTTPResponse(status: 200, headers: ["cache-control": "max-age=3600"], body: [UInt8](repeating: 7, count: 4 << 20)), for: url)
             // Each read done is announced; the exit comes once both readers have finished one and are on their next.

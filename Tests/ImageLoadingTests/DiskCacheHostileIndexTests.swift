@@ -23,7 +23,7 @@ struct DiskCacheHostileIndexTests {
         let victim = "\(root)/home/Documents"
         try FileManager.default.createDirectory(atPath: "\(victim)/inner", withIntermediateDirectories: true)
         try Data([1, 2, 3]).write(to: URL(fileURLWithPath: "\(victim)/inner/precious.txt"))
-        let cache = try DiskCache(directory: folder, capacityBytes: 1 << 20)
+        let cache = try await DiskCache.open(directory: folder, capacityBytes: 1 << 20)
         let url = URL(string: "https://example.com/a.jpg")!
         try await cache.store(keepable(try testJPEG()), for: url)
         return (folder, victim, url)
@@ -54,7 +54,7 @@ struct DiskCacheHostileIndexTests {
         try Self.plant(folder, key: hostile.absoluteString, file: "../../../home/Documents")
         try Self.plant(folder, key: "https://example.com/b", file: "../../../home/Documents/inner/precious.txt")
         // Opening repairs: the rows go, the folder stays.
-        let cache = try DiskCache(directory: folder, capacityBytes: 1 << 20)
+        let cache = try await DiskCache.open(directory: folder, capacityBytes: 1 << 20)
         #expect(try await cache.usage().entries == 1)
         #expect(FileManager.default.fileExists(atPath: "\(victim)/inner/precious.txt"))
         // Rows planted after the cache opened (another process): a read, a remove and an eviction pass them by too.
@@ -78,7 +78,7 @@ struct DiskCacheHostileIndexTests {
         for (index, size) in [Int64.max, -5, Int64.max - 2, 1 << 40].enumerated() {
             try Self.plant(folder, key: "https://example.com/\(index)", file: String(name.dropLast()) + "\(index)", size: size)
         }
-        let cache = try DiskCache(directory: folder, capacityBytes: 1 << 20)
+        let cache = try await DiskCache.open(directory: folder, capacityBytes: 1 << 20)
         let usage = try await cache.usage()
         let jpeg = try Self.testJPEG()
         #expect(usage.entries == 1 && usage.bytes == jpeg.count)
@@ -94,7 +94,7 @@ struct DiskCacheHostileIndexTests {
         let (folder, victim, _) = try await Self.setUp()
         defer { try? FileManager.default.removeItem(atPath: DurableFile.split(DurableFile.split(folder).folder).folder) }
         #expect(chmod(folder, 0o755) == 0 && chmod("\(folder)/data", 0o755) == 0)
-        _ = try DiskCache(directory: folder, capacityBytes: 1 << 20)
+        _ = try await DiskCache.open(directory: folder, capacityBytes: 1 << 20)
         var info = stat()
         #expect(stat(folder, &info) == 0 && info.st_mode & 0o777 == 0o700)
         #expect(stat("\(folder)/data", &info) == 0 && info.st_mode & 0o777 == 0o700)

@@ -18,7 +18,7 @@ struct DiskCacheTests {
         let folder = scratchFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         server.set("/img/1.jpg") { $0.headers = ["Cache-Control": "max-age=3600"] }
-        let first = try await makeLoader(disk: try DiskCache(directory: folder, capacityBytes: 1 << 20))
+        let first = try await makeLoader(disk: try await DiskCache.open(directory: folder, capacityBytes: 1 << 20))
             .image(for: ImageRequest(url: server.url("/img/1.jpg"), size: thumbnail))
         #expect(first.origin == .network)
         // A new process: a new cache over the same folder (opened as async code opens it), a new loader with an empty memory.
@@ -31,11 +31,11 @@ struct DiskCacheTests {
         server.set("/img/2.jpg") { $0.headers = ["Cache-Control": "no-store, max-age=3600"] }
         for _ in 0..<2 {
             #expect(
-                try await makeLoader(disk: try DiskCache(directory: folder, capacityBytes: 1 << 20))
+                try await makeLoader(disk: try await DiskCache.open(directory: folder, capacityBytes: 1 << 20))
                     .image(for: ImageRequest(url: server.url("/img/2.jpg"), size: thumbnail)).origin == .network)
         }
         #expect(server.requests("/img/2.jpg").count == 2)
-        let cache = try DiskCache(directory: folder, capacityBytes: 1 << 20)
+        let cache = try await DiskCache.open(directory: folder, capacityBytes: 1 << 20)
         #expect(try await cache.usage().entries == 1)
         try await cache.removeAll()
         #expect(try await cache.usage() == (0, 0) && folderBytes(folder + "/data") == 0)
@@ -47,7 +47,7 @@ struct DiskCacheTests {
         let folder = scratchFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let clock = TestClock(start: Date())
-        let disk = try DiskCache(directory: folder, capacityBytes: 1 << 20, clock: clock)
+        let disk = try await DiskCache.open(directory: folder, capacityBytes: 1 << 20, clock: clock)
         func load(_ path: String) async throws -> LoadedImage {
             try await makeLoader(disk: disk, clock: clock).image(for: ImageRequest(url: server.url(path), size: thumbnail))
         }
@@ -81,7 +81,7 @@ struct DiskCacheTests {
         let folder = scratchFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let clock = TestClock(start: Date())
-        let disk = try DiskCache(directory: folder, capacityBytes: 1 << 20, clock: clock)
+        let disk = try await DiskCache.open(directory: folder, capacityBytes: 1 << 20, clock: clock)
         server.set("/img/1.jpg") { $0.headers = ["ETag": "\"a\"", "Cache-Control": "max-age=10"] }
         server.set("/img/2.jpg") { $0.headers = ["ETag": "\"b\"", "Cache-Control": "max-age=10, must-revalidate"] }
         for path in ["/img/1.jpg", "/img/2.jpg"] {
@@ -111,7 +111,7 @@ struct DiskCacheTests {
         let folder = scratchFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let capacity = 256 << 10
-        let cache = try DiskCache(directory: folder, capacityBytes: capacity)
+        let cache = try await DiskCache.open(directory: folder, capacityBytes: capacity)
         final class Peak: Sendable {
             let value = Lock(0)
         }
@@ -142,11 +142,11 @@ struct DiskCacheTests {
         let folder = scratchFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let capacity = 512 << 10
-        _ = try DiskCache(directory: folder, capacityBytes: capacity)
+        _ = try await DiskCache.open(directory: folder, capacityBytes: capacity)
         let writers = try (1...2).map { seed in
             try startWriter(folder: folder, capacity: capacity, count: 60, seed: UInt64(seed))
         }
-        let cache = try DiskCache(directory: folder, capacityBytes: capacity)
+        let cache = try await DiskCache.open(directory: folder, capacityBytes: capacity)
         var ownPeak = 0
         for index in 0..<40 {
             let body = [UInt8](repeating: 7, count: (index * 7_919) % (capacity / 4) + 1)
@@ -162,7 +162,7 @@ struct DiskCacheTests {
             peaks.append(output.split(separator: "\n").last.flatMap { Int($0.dropFirst("max ".count)) } ?? .max)
         }
         #expect(peaks.allSatisfy { $0 <= capacity }, "\(peaks) against \(capacity)")
-        let reopened = try DiskCache(directory: folder, capacityBytes: capacity)
+        let reopened = try await DiskCache.open(directory: folder, capacityBytes: capacity)
         let usage = try await reopened.usage()
         #expect(usage.bytes == folderBytes(folder + "/data") && usage.bytes <= capacity)
     }
@@ -181,7 +181,7 @@ struct DiskCacheTests {
             kill(writer.process.processIdentifier, SIGKILL)
             try await offPool { writer.process.waitUntilExit() }
             #expect(writer.process.terminationReason == .uncaughtSignal)
-            let cache = try DiskCache(directory: folder, capacityBytes: capacity)
+            let cache = try await DiskCache.open(directory: folder, capacityBytes: capacity)
             let usage = try await cache.usage()
             #expect(usage.bytes == folderBytes(folder + "/data"), "round \(round): no orphan, no temporary file, no missing file")
             for key in 0..<64 {
@@ -200,14 +200,14 @@ struct DiskCacheTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let url = URL(string: "https://pictures.example/1.jpg")!
         do {
-            let cache = try DiskCache(directory: folder, capacityBytes: 1 << 20)
+            let cache = try await DiskCache.open(directory: folder, capacityBytes: 1 << 20)
             try await cache.store(HTTPResponse(status: 200, headers: ["cache-control": "max-age=60"], body: [1, 2, 3]), for: url)
         }
         let data = folder + "/data"
         let orphan = String(repeating: "a", count: 32) + "-" + String(repeating: "0", count: 16)
         let foreign = ["notes.txt", "ABCDEF" + String(repeating: "a", count: 26) + "-" + String(repeating: "0", count: 16), "photo.jpg"]
         for name in [orphan] + foreign { try Data([9, 9, 9, 9]).write(to: URL(fileURLWithPath: "\(data)/\(name)")) }
-        let reopened = try DiskCache(directory: folder, capacityBytes: 1 << 20)
+        let reopened = try await DiskCache.open(directory: folder, capacityBytes: 1 << 20)
         let names = Set(try FileManager.default.contentsOfDirectory(atPath: data))
         #expect(!names.contains(orphan), "a file named as only the cache names its entries, that no entry lists, is a write that never committed")
         #expect(foreign.allSatisfy(names.contains), "anything else is not the cache's to delete")

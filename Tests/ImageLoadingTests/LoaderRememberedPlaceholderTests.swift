@@ -107,7 +107,7 @@ struct LoaderRememberedPlaceholderTests {
     @Test("the index keeps the newest placeholders: opening trims to maxPlaceholders, oldest first")
     func bounded() async throws {
         let folder = scratchFolder("remembered-cap")
-        _ = try DiskCache(directory: folder, capacityBytes: 1 << 20)
+        _ = try await DiskCache.open(directory: folder, capacityBytes: 1 << 20)
         let hash = ThumbHash(summarizing: Bitmap.noise(width: 8, height: 8, seed: 3))
         let extra = 100
         let database = try SQLiteDatabase(path: "\(folder)/index.sqlite")
@@ -119,7 +119,7 @@ struct LoaderRememberedPlaceholderTests {
         try database.execute("COMMIT")
         database.close()
 
-        let cache = try DiskCache(directory: folder, capacityBytes: 1 << 20)
+        let cache = try await DiskCache.open(directory: folder, capacityBytes: 1 << 20)
         #expect(await cache.placeholder(for: URL(string: "https://example.com/\(extra - 1).jpg")!) == nil, "among the oldest: trimmed")
         #expect(await cache.placeholder(for: URL(string: "https://example.com/\(extra).jpg")!) == hash, "the oldest kept")
         let reopened = try SQLiteDatabase(path: "\(folder)/index.sqlite")

@@ -117,7 +117,7 @@ struct LoaderTests {
         let server = try PictureServer()
         let folder = scratchFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let disk = try DiskCache(directory: folder, capacityBytes: 1 << 20)
+        let disk = try await DiskCache.open(directory: folder, capacityBytes: 1 << 20)
         let loader = makeLoader(disk: disk)
         server.set("/img/1.jpg") { $0.headers = ["Content-Type": "text/html", "Cache-Control": "max-age=600"] }
         #expect(try await loader.image(for: ImageRequest(url: server.url("/img/1.jpg"), size: thumbnail)).origin == .network)
@@ -150,7 +150,7 @@ struct LoaderTests {
         let server = try PictureServer()
         let folder = scratchFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let disk = try DiskCache(directory: folder, capacityBytes: 1 << 20)
+        let disk = try await DiskCache.open(directory: folder, capacityBytes: 1 << 20)
         let loader = makeLoader(disk: disk, maxImageBytes: 64 << 10)
         server.set("/img/1.jpg") { $0.truncateTo = 100 }
         await #expect {

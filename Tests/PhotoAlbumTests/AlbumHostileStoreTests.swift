@@ -20,7 +20,7 @@ struct AlbumHostileStoreTests {
     /// A store with one album holding two photos, closed.
     static func store(_ scratch: Scratch) async throws -> (path: String, assets: [AssetID]) {
         let path = "\(scratch.path)/store"
-        let store = try AlbumStore(directory: path)
+        let store = try await AlbumStore.open(directory: path)
         try await store.createAlbum(named: "Trip")
         var assets: [AssetID] = []
         for seed in UInt64(1)...2 { assets.append(try await store.add(fileAt: try scratch.photo("p\(seed).jpg", seed: seed), to: "Trip").asset) }
@@ -45,7 +45,7 @@ struct AlbumHostileStoreTests {
         for sequence in ["9007199254740993", "-4", "1e300", "0", "9223372036854775807"] {
             try Self.append("\n{\"seq\":\(sequence),\"op\":\"album\",\"album\":\"Evil\",\"at\":0}\n", to: "\(path)/albums.journal")
         }
-        let store = try AlbumStore(directory: path)
+        let store = try await AlbumStore.open(directory: path)
         #expect(store.lastRepair.unreadableJournalLines == 6)
         #expect(try await store.albums().map(\.name) == ["Trip"])
         #expect(try await store.items(in: "Trip").map(\.asset) == assets)
@@ -81,12 +81,12 @@ struct AlbumHostileStoreTests {
         // Sparse: the file says 1 GiB more, the disk holds nothing of it.
         let journal = "\(path)/albums.journal"
         #expect(truncate(journal, off_t(try FileSystem.status(of: journal).size + (1 << 30))) == 0)
-        let store = try AlbumStore(directory: path)
+        let store = try await AlbumStore.open(directory: path)
         #expect(try await store.items(in: "Trip").map(\.asset) == assets)
         try await store.createAlbum(named: "After the tail")
         await store.close()
         // Appended after the garbage on its own line, the new entry is the last one read back.
-        let reopened = try AlbumStore(directory: path)
+        let reopened = try await AlbumStore.open(directory: path)
         #expect(try await reopened.albums().map(\.name).sorted() == ["After the tail", "Trip"])
         await reopened.close()
         let entries = try AlbumJournal(path: journal).entries()
@@ -108,7 +108,7 @@ struct AlbumHostileStoreTests {
             try database.prepare("UPDATE assets SET file = ? WHERE id = ?").bind(.text("../../Documents"), .text(assets[1].rawValue)).run()
             database.close()
         }
-        let store = try AlbumStore(directory: path)
+        let store = try await AlbumStore.open(directory: path)
         try plant()
         await #expect(throws: AlbumError.self) { _ = try await store.originalPath(of: assets[0]) }
         await #expect(throws: AlbumError.self) { _ = try await store.exportedData(of: assets[0]) }
@@ -116,7 +116,7 @@ struct AlbumHostileStoreTests {
         #expect(check.problems.filter { $0.contains("not a file the store makes") }.count == 2, "\(check.problems)")
         await store.close()
         // Opening again finds the photos' own files (their content matches) and mends the rows.
-        let reopened = try AlbumStore(directory: path)
+        let reopened = try await AlbumStore.open(directory: path)
         #expect(reopened.lastRepair.correctedFileNames.count == 2, "\(reopened.lastRepair.lines)")
         #expect(try await reopened.check().isConsistent)
         #expect(try await reopened.items(in: "Trip").map(\.asset) == assets)
@@ -133,7 +133,7 @@ struct AlbumHostileStoreTests {
         let scratch = Scratch()
         let (path, _) = try await Self.store(scratch)
         #expect(chmod(path, 0o755) == 0 && chmod("\(path)/originals", 0o777) == 0)
-        let store = try AlbumStore(directory: path)
+        let store = try await AlbumStore.open(directory: path)
         await store.close()
         var info = stat()
         #expect(stat(path, &info) == 0 && info.st_mode & 0o777 == 0o700)
@@ -145,7 +145,7 @@ struct AlbumHostileStoreTests {
         let shard = String(Digest.sha256Hex(Array(try Data(contentsOf: URL(fileURLWithPath: photo)))).prefix(2))
         try? FileManager.default.removeItem(atPath: "\(path)/originals/\(shard)")
         #expect(symlink(elsewhere, "\(path)/originals/\(shard)") == 0)
-        let reopened = try AlbumStore(directory: path)
+        let reopened = try await AlbumStore.open(directory: path)
         await #expect(throws: AlbumError.self) { try await reopened.add(fileAt: photo, to: "Trip") }
         await reopened.close()
         #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere).isEmpty)
@@ -154,7 +154,7 @@ struct AlbumHostileStoreTests {
     @Test("an album name past 1,024 bytes is refused; a photo's long name is cut at a character's end")
     func names() async throws {
         let scratch = Scratch()
-        let store = try AlbumStore(directory: "\(scratch.path)/store")
+        let store = try await AlbumStore.open(directory: "\(scratch.path)/store")
         await #expect(throws: AlbumError.nameTooLong(String(repeating: "相", count: 40))) {
             try await store.createAlbum(named: String(repeating: "相", count: 342))  // 1,026 bytes
         }

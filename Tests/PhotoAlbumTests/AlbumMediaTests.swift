@@ -25,7 +25,7 @@ struct AlbumMediaTests {
     static func storeWithLivePhoto(_ scratch: Scratch) async throws -> (store: AlbumStore, folder: String, item: AlbumItem, still: String, motion: String) {
         let (still, motion) = try pair(scratch)
         let folder = "\(scratch.path)/store"
-        let store = try AlbumStore(directory: folder)
+        let store = try await AlbumStore.open(directory: folder)
         try await store.createAlbum(named: "Trip")
         let item = try await store.importLivePhoto(still: still, motion: motion, into: "Trip").item
         return (store, folder, item, still, motion)
@@ -46,7 +46,7 @@ struct AlbumMediaTests {
         let scratch = Scratch()
         defer { scratch.cleanUp() }
         let folder = "\(scratch.path)/store"
-        var store = try AlbumStore(directory: folder)
+        var store = try await AlbumStore.open(directory: folder)
         try await store.createAlbum(named: "Trip")
         let photo = try await store.add(fileAt: try scratch.photo("p.jpg", seed: 5), to: "Trip")
         await store.close()
@@ -54,7 +54,7 @@ struct AlbumMediaTests {
             let database = try SQLiteDatabase(path: "\(folder)/index.sqlite")
             try database.execute(Self.schema3)
         }
-        store = try AlbumStore(directory: folder)
+        store = try await AlbumStore.open(directory: folder)
         #expect(store.lastRepair.isClean, "\(store.lastRepair.lines)")
         #expect(try await store.items(in: "Trip").map(\.media) == [.photo])
         let (still, motion) = try Self.pair(scratch)
@@ -79,7 +79,7 @@ struct AlbumMediaTests {
         let scratch = Scratch()
         defer { scratch.cleanUp() }
         let clip = try TestVideos.h264()
-        let store = try AlbumStore(directory: "\(scratch.path)/store")
+        let store = try await AlbumStore.open(directory: "\(scratch.path)/store")
         try await store.createAlbum(named: "Clips")
         try await store.createAlbum(named: "Best")
         let addition = try await store.importFile(at: clip, into: "Clips")
@@ -116,7 +116,7 @@ struct AlbumMediaTests {
         let scratch = Scratch()
         defer { scratch.cleanUp() }
         let (still, motion) = try Self.pair(scratch)
-        let store = try AlbumStore(directory: "\(scratch.path)/store")
+        let store = try await AlbumStore.open(directory: "\(scratch.path)/store")
         try await store.createAlbum(named: "Trip")
         let item = try await store.importLivePhoto(still: still, motion: motion, into: "Trip").item
         guard case .livePhoto(let motionPath, let live, let duration) = item.media else {
@@ -133,7 +133,7 @@ struct AlbumMediaTests {
         #expect(try await store.check().isConsistent)
         // Reopened: the same, from the index.
         await store.close()
-        let reopened = try AlbumStore(directory: "\(scratch.path)/store")
+        let reopened = try await AlbumStore.open(directory: "\(scratch.path)/store")
         #expect(reopened.lastRepair.isClean, "\(reopened.lastRepair.lines)")
         #expect(try await reopened.items(in: "Trip").map(\.media) == [item.media])
         try await reopened.remove(item.asset, from: "Trip")
@@ -187,7 +187,7 @@ struct AlbumMediaTests {
         let scratch = Scratch()
         defer { scratch.cleanUp() }
         let (still, motion) = try Self.pair(scratch)
-        let store = try AlbumStore(directory: "\(scratch.path)/store")
+        let store = try await AlbumStore.open(directory: "\(scratch.path)/store")
         try await store.createAlbum(named: "Trip")
         #expect(try await store.importFile(at: still, into: "Trip").item.media == .photo)
         let again = try await store.importLivePhoto(still: still, motion: motion, into: "Trip")
@@ -195,7 +195,7 @@ struct AlbumMediaTests {
         #expect(again.item.media.kind == .livePhoto)
         await store.close()
         try FileManager.default.removeItem(atPath: "\(scratch.path)/store/index.sqlite")
-        let rebuilt = try AlbumStore(directory: "\(scratch.path)/store")
+        let rebuilt = try await AlbumStore.open(directory: "\(scratch.path)/store")
         #expect(try await rebuilt.items(in: "Trip").map(\.media.kind) == [.livePhoto])
         #expect(try await rebuilt.check().isConsistent)
     }
@@ -206,7 +206,7 @@ struct AlbumMediaTests {
         defer { scratch.cleanUp() }
         let (still, _) = try Self.pair(scratch)
         let (_, otherMotion) = try Self.pair(scratch, identifier: "9A8B7C6D-1111-4222-8333-944455566677", name: "IMG_0002")
-        let store = try AlbumStore(directory: "\(scratch.path)/store")
+        let store = try await AlbumStore.open(directory: "\(scratch.path)/store")
         try await store.createAlbum(named: "Trip")
         await #expect {
             try await store.importLivePhoto(still: still, motion: otherMotion, into: "Trip")
@@ -242,13 +242,13 @@ struct AlbumMediaTests {
         defer { scratch.cleanUp() }
         let (still, motion) = try Self.pair(scratch)
         let folder = "\(scratch.path)/store"
-        let store = try AlbumStore(directory: folder)
+        let store = try await AlbumStore.open(directory: folder)
         try await store.createAlbum(named: "Trip")
         await store.injectFault { $0 == step }
         await #expect(throws: AlbumError.self) { try await store.importLivePhoto(still: still, motion: motion, into: "Trip") }
         await store.close()
 
-        let reopened = try AlbumStore(directory: folder)
+        let reopened = try await AlbumStore.open(directory: folder)
         var listed: [AlbumItem] = []
         for album in try await reopened.albums() { listed += try await reopened.items(in: album.name) }
         let repair = reopened.lastRepair
@@ -294,7 +294,7 @@ struct AlbumMediaTests {
         where FileManager.default.fileExists(atPath: "\(folder)/\(name)") {
             try FileManager.default.removeItem(atPath: "\(folder)/\(name)")
         }
-        let reopened = try AlbumStore(directory: folder)
+        let reopened = try await AlbumStore.open(directory: folder)
         let kinds = try await reopened.items(in: AlbumStore.recoveredAlbumName).map(\.media.kind)
         #expect(kinds.sorted { $0.rawValue < $1.rawValue } == [.livePhoto, .video])
         #expect(try await reopened.check().isConsistent)
@@ -312,7 +312,7 @@ struct AlbumMediaTests {
         try database.prepare("UPDATE assets SET motion_file = ?, duration_ms = ? WHERE id = ?")
             .bind(.text("../../bait.mov"), .int(-5), .text(item.asset.rawValue)).run()
         database.close()
-        let reopened = try AlbumStore(directory: folder)
+        let reopened = try await AlbumStore.open(directory: folder)
         #expect(try await reopened.items(in: "Trip").first?.media == .photo)
         #expect(try await !reopened.check().isConsistent, "the row is reported")
         try await reopened.remove(item.asset, from: "Trip")

@@ -26,7 +26,7 @@ struct AlbumRecoveryTests {
 
         static func make() async throws -> Fixture {
             var fixture = Fixture()
-            let store = try AlbumStore(directory: fixture.store)
+            let store = try await AlbumStore.open(directory: fixture.store)
             try await store.createAlbum(named: "Trip")
             try await store.createAlbum(named: "Home")
             for seed in UInt64(1)...3 {
@@ -70,7 +70,7 @@ struct AlbumRecoveryTests {
         let fixture = try await Fixture.make()
         defer { fixture.scratch.cleanUp() }
         try fixture.remove(["index.sqlite", "index.sqlite-wal", "index.sqlite-shm"])
-        let store = try AlbumStore(directory: fixture.store)
+        let store = try await AlbumStore.open(directory: fixture.store)
         #expect(store.lastRepair.replayedJournalEntries == 9, "2 albums, 5 adds, a move, a remove")
         #expect(store.lastRepair.removedTemporaryFiles.isEmpty)
         try await fixture.expectIntact(store, "after the rebuild")
@@ -101,7 +101,7 @@ struct AlbumRecoveryTests {
         let backup = "\(fixture.scratch.path)/index-backup.sqlite"
         try FileManager.default.copyItem(atPath: "\(fixture.store)/index.sqlite", toPath: backup)
         do {
-            let store = try AlbumStore(directory: fixture.store)
+            let store = try await AlbumStore.open(directory: fixture.store)
             let later = try await store.add(fileAt: try fixture.scratch.photo("later.jpg", seed: 20), to: "Trip").asset
             fixture.trip.append(later)
             try await store.remove(fixture.home[0], from: "Home")
@@ -111,7 +111,7 @@ struct AlbumRecoveryTests {
         }
         try fixture.remove(["index.sqlite", "index.sqlite-wal", "index.sqlite-shm"])
         try FileManager.default.copyItem(atPath: backup, toPath: "\(fixture.store)/index.sqlite")
-        let store = try AlbumStore(directory: fixture.store)
+        let store = try await AlbumStore.open(directory: fixture.store)
         #expect(store.lastRepair.replayedJournalEntries == 3)
         let albums = try await fixture.contents(store)
         #expect(albums["Trip"] == fixture.trip)
@@ -134,7 +134,7 @@ struct AlbumRecoveryTests {
                 for offset in stride(from: 4096, to: bytes.count, by: 7) { bytes[offset] ^= 0xA5 }
             }
             try Data(bytes).write(to: URL(fileURLWithPath: index))
-            let store = try AlbumStore(directory: fixture.store)
+            let store = try await AlbumStore.open(directory: fixture.store)
             #expect(store.lastRepair.setAsideIndexFiles.count == 1, "\(damage)")
             let aside = try #require(store.lastRepair.setAsideIndexFiles.first)
             #expect(try fileBytes(URL(fileURLWithPath: "\(fixture.store)/\(aside)")) == bytes, "\(damage): the damaged index is kept as it was")
@@ -154,7 +154,7 @@ struct AlbumRecoveryTests {
         for path in [lookalike, temporary] { try Data([9, 9, 9]).write(to: URL(fileURLWithPath: path)) }
         #expect(symlink(outside, "\(fixture.store)/originals/ab") == 0)
         try fixture.remove(["index.sqlite", "index.sqlite-wal", "index.sqlite-shm"])
-        let store = try AlbumStore(directory: fixture.store)
+        let store = try await AlbumStore.open(directory: fixture.store)
         #expect(store.lastRepair.foreignEntries == ["ab"])
         #expect(FileManager.default.fileExists(atPath: lookalike) && FileManager.default.fileExists(atPath: temporary))
         try await fixture.expectIntact(store, "with a linked shard")
@@ -171,7 +171,7 @@ struct AlbumRecoveryTests {
         defer { fixture.scratch.cleanUp() }
         try fixture.remove(["index.sqlite", "index.sqlite-wal", "index.sqlite-shm", "albums.journal"])
         do {
-            let store = try AlbumStore(directory: fixture.store)
+            let store = try await AlbumStore.open(directory: fixture.store)
             let recovered = try await store.items(in: AlbumStore.recoveredAlbumName).map(\.asset)
             #expect(Set(recovered) == Set(fixture.trip + fixture.home))
             #expect(store.lastRepair.recovered.count == 3 && store.lastRepair.recovered.allSatisfy { $0.albums == [AlbumStore.recoveredAlbumName] })
@@ -180,7 +180,7 @@ struct AlbumRecoveryTests {
         }
         // Journaled as it was listed: losing the index again puts them back in Recovered, not in a second copy.
         try fixture.remove(["index.sqlite", "index.sqlite-wal", "index.sqlite-shm"])
-        let again = try AlbumStore(directory: fixture.store)
+        let again = try await AlbumStore.open(directory: fixture.store)
         #expect(again.lastRepair.recovered.isEmpty)
         #expect(Set(try await again.items(in: AlbumStore.recoveredAlbumName).map(\.asset)) == Set(fixture.trip + fixture.home))
     }
@@ -200,7 +200,7 @@ struct AlbumRecoveryTests {
         try handle.seekToEnd()
         try handle.write(contentsOf: Data((line + "{\"seq\":101,\"op\":\"add\",\"alb").utf8))  // and a torn line after it
         try handle.close()
-        let store = try AlbumStore(directory: fixture.store)
+        let store = try await AlbumStore.open(directory: fixture.store)
         #expect(store.lastRepair.replayedJournalEntries == 1)
         #expect(store.lastRepair.unreadableJournalLines == 1)
         #expect(try await store.items(in: "Home").map(\.asset.rawValue) == fixture.home.map(\.rawValue) + [id])

@@ -25,7 +25,7 @@ struct AlbumRotationTests {
         let scratch = Scratch()
         defer { scratch.cleanUp() }
         let folder = "\(scratch.path)/store"
-        let store = try AlbumStore(directory: folder)
+        let store = try await AlbumStore.open(directory: folder)
         try await store.createAlbum(named: "Trip")
         try await store.createAlbum(named: "Favourites")
         let sideways = try Self.smoothPhoto(in: scratch, "IMG_0001.jpg", orientation: .right)
@@ -78,7 +78,7 @@ struct AlbumRotationTests {
         let scratch = Scratch()
         defer { scratch.cleanUp() }
         let folder = "\(scratch.path)/store"
-        let store = try AlbumStore(directory: folder)
+        let store = try await AlbumStore.open(directory: folder)
         try await store.createAlbum(named: "Trip")
         let png = "\(scratch.path)/p.png"
         try Data(try Bitmap.gradient(width: 32, height: 32, phase: 0).encoded(as: .png)).write(to: URL(fileURLWithPath: png))
@@ -112,7 +112,7 @@ struct AlbumRotationTests {
         let scratch = Scratch()
         defer { scratch.cleanUp() }
         let folder = "\(scratch.path)/store"
-        var store = try AlbumStore(directory: folder)
+        var store = try await AlbumStore.open(directory: folder)
         try await store.createAlbum(named: "Trip")
         for seed in 1...3 { _ = try await store.add(fileAt: try scratch.photo("\(seed).jpg", seed: UInt64(seed)), to: "Trip") }
         let middle = try await store.items(in: "Trip")[1]
@@ -122,7 +122,7 @@ struct AlbumRotationTests {
         await store.close()
 
         for name in ["index.sqlite", "index.sqlite-wal", "index.sqlite-shm"] { try? FileManager.default.removeItem(atPath: "\(folder)/\(name)") }
-        store = try AlbumStore(directory: folder)
+        store = try await AlbumStore.open(directory: folder)
         #expect(try await store.items(in: "Trip").map(\.asset) == expected)
         #expect(try Self.jpegFiles(in: folder).count == 3, "the old original is gone, nothing else")
         await store.close()

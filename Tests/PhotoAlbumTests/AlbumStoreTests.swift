@@ -33,7 +33,7 @@ struct AlbumStoreTests {
     func addAndList() async throws {
         let scratch = Scratch()
         defer { scratch.cleanUp() }
-        let store = try AlbumStore(directory: "\(scratch.path)/store")
+        let store = try await AlbumStore.open(directory: "\(scratch.path)/store")
         try await store.createAlbum(named: "Favourites")
         try await store.createAlbum(named: "Trip")
         let first = try scratch.photo("a.jpg", seed: 1, orientation: .right)
@@ -67,7 +67,7 @@ struct AlbumStoreTests {
     func removeAndReorder() async throws {
         let scratch = Scratch()
         defer { scratch.cleanUp() }
-        let store = try AlbumStore(directory: "\(scratch.path)/store")
+        let store = try await AlbumStore.open(directory: "\(scratch.path)/store")
         try await store.createAlbum(named: "A")
         try await store.createAlbum(named: "B")
         var ids: [AssetID] = []
@@ -95,7 +95,7 @@ struct AlbumStoreTests {
     func errors() async throws {
         let scratch = Scratch()
         defer { scratch.cleanUp() }
-        let store = try AlbumStore(directory: "\(scratch.path)/store")
+        let store = try await AlbumStore.open(directory: "\(scratch.path)/store")
         try await store.createAlbum(named: "A")
         await #expect(throws: AlbumError.albumExists("A")) { try await store.createAlbum(named: "A") }
         await #expect(throws: AlbumError.noSuchAlbum("Nope")) { try await store.items(in: "Nope") }
@@ -132,7 +132,7 @@ struct AlbumStoreTests {
         let lost: AssetID
         let damaged: AssetID
         do {
-            let store = try AlbumStore(directory: storePath)
+            let store = try await AlbumStore.open(directory: storePath)
             try await store.createAlbum(named: "A")
             kept = try await store.add(fileAt: try scratch.photo("k.jpg", seed: 10), to: "A").asset
             lost = try await store.add(fileAt: try scratch.photo("l.jpg", seed: 11), to: "A").asset
@@ -157,7 +157,7 @@ struct AlbumStoreTests {
         bytes[bytes.count / 2] ^= 0xFF
         try bytes.write(to: URL(fileURLWithPath: "\(storePath)/originals/\(damagedPath)"))
 
-        let reopened = try AlbumStore(directory: storePath)
+        let reopened = try await AlbumStore.open(directory: storePath)
         #expect(reopened.lastRepair.removedTemporaryFiles.sorted() == ["00/.\(zeros).jpg.0123456789abcdef.tmp", "00/\(zeros).jpg.123.tmp"])
         #expect(reopened.lastRepair.foreignEntries == ["00/partial.jpg.123.tmp"])
         #expect(reopened.lastRepair.damagedFiles == ["ff/\(String(repeating: "f", count: 64)).jpg"])
@@ -176,7 +176,7 @@ struct AlbumStoreTests {
     func changes() async throws {
         let scratch = Scratch()
         defer { scratch.cleanUp() }
-        let store = try AlbumStore(directory: "\(scratch.path)/store")
+        let store = try await AlbumStore.open(directory: "\(scratch.path)/store")
         let stream = await store.changes()
         try await store.createAlbum(named: "A")
         let item = try await store.add(fileAt: try scratch.photo("a.jpg", seed: 3), to: "A")
@@ -193,7 +193,7 @@ struct AlbumStoreTests {
     func streamsFinish() async throws {
         let scratch = Scratch()
         defer { scratch.cleanUp() }
-        var store: AlbumStore? = try AlbumStore(directory: "\(scratch.path)/store")
+        var store: AlbumStore? = try await AlbumStore.open(directory: "\(scratch.path)/store")
         let stream = await store!.changes()
         try await store!.createAlbum(named: "A")
         store = nil
@@ -207,7 +207,7 @@ struct AlbumStoreTests {
         let scratch = Scratch()
         defer { scratch.cleanUp() }
         let path = "\(scratch.path)/store"
-        let store = try AlbumStore(directory: path)
+        let store = try await AlbumStore.open(directory: path)
         let stream = await store.changes()
         try await store.createAlbum(named: "A")
         #expect(throws: AlbumError.storeInUse(path: path)) { try AlbumStore(directory: path) }
@@ -219,7 +219,7 @@ struct AlbumStoreTests {
         await #expect(throws: AlbumError.storeClosed(path: path)) { try await store.albums() }
         await #expect(throws: AlbumError.storeClosed(path: path)) { try await store.add(fileAt: try scratch.photo("a.jpg", seed: 4), to: "A") }
         #expect(try FileManager.default.subpathsOfDirectory(atPath: "\(path)/originals").isEmpty, "a closed store writes nothing")
-        let reopened = try AlbumStore(directory: path)
+        let reopened = try await AlbumStore.open(directory: path)
         #expect(try await reopened.albums().map(\.name) == ["A"])
         #expect(reopened.lastRepair.replayedJournalEntries == 0, "closing committed everything")
     }

@@ -55,7 +55,7 @@ struct FolderLibraryMediaTests {
         let scratch = Scratch()
         defer { scratch.cleanUp() }
         let root = try Self.cameraRoll(scratch)
-        let library = try FolderPhotoLibrary(root: root)
+        let library = try await FolderPhotoLibrary.open(root: root)
         let summary = try await library.scan()
         #expect(summary.failures.isEmpty, "\(summary.failures)")
         #expect(summary.notImages == 2, "notes.txt and fake.mp4")
@@ -106,7 +106,7 @@ struct FolderLibraryMediaTests {
         let root = "\(scratch.path)/Roll"
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         try Data(try TestLivePhotos.still(identifier: Self.first)).write(to: URL(fileURLWithPath: "\(root)/IMG_0042.HEIC.jpg"))
-        let library = try FolderPhotoLibrary(root: root)
+        let library = try await FolderPhotoLibrary.open(root: root)
         #expect(try await library.scan().changes.count == 1)
         // Two motions with the identifier: the one with the still's name pairs; the other is a video.
         try FileManager.default.copyItem(atPath: try TestLivePhotos.motion("pair-a.mov", identifier: Self.first), toPath: "\(root)/A_OTHER.MOV")
@@ -132,7 +132,7 @@ struct FolderLibraryMediaTests {
         let root = try Self.cameraRoll(scratch)
         let indexPath = "\(scratch.path)/library.sqlite"
         do {
-            let library = try FolderPhotoLibrary(root: root, indexPath: indexPath)
+            let library = try await FolderPhotoLibrary.open(root: root, indexPath: indexPath)
             try await library.scan()
         }
         // Back to the schema before: no media columns, every video a "not an image" row.
@@ -145,7 +145,7 @@ struct FolderLibraryMediaTests {
             ALTER TABLE files DROP COLUMN probe_version;
             PRAGMA user_version = 2;
             """)
-        let library = try FolderPhotoLibrary(root: root, indexPath: indexPath)
+        let library = try await FolderPhotoLibrary.open(root: root, indexPath: indexPath)
         #expect(try await library.assets().count == 3, "before the scan, the old rows: three stills")
         let summary = try await library.scan()
         #expect(summary.probed == 8 && summary.unchanged == 0, "every file of the eight")
@@ -163,7 +163,7 @@ struct FolderLibraryMediaTests {
         defer { scratch.cleanUp() }
         let root = try Self.cameraRoll(scratch)
         let indexPath = "\(scratch.path)/library.sqlite"
-        let library = try FolderPhotoLibrary(root: root, indexPath: indexPath)
+        let library = try await FolderPhotoLibrary.open(root: root, indexPath: indexPath)
         try await library.scan()
         let database = try SQLiteDatabase(path: indexPath)
         try database.execute(

@@ -38,7 +38,7 @@ struct FolderPhotoLibraryTests {
         let scratch = Scratch()
         defer { scratch.cleanUp() }
         let root = try Self.makeLibrary(scratch)
-        let library = try FolderPhotoLibrary(root: root)
+        let library = try await FolderPhotoLibrary.open(root: root)
         let summary = try await library.scan()
         #expect(summary.changes.count == 4)
         #expect(summary.notImages == 2)
@@ -63,12 +63,12 @@ struct FolderPhotoLibraryTests {
         defer { scratch.cleanUp() }
         let root = try Self.makeLibrary(scratch)
         do {
-            let library = try FolderPhotoLibrary(root: root)
+            let library = try await FolderPhotoLibrary.open(root: root)
             try await library.scan()
             let again = try await library.scan()
             #expect(again.probed == 0 && again.unchanged == 6 && again.changes.isEmpty)
         }
-        let reopened = try FolderPhotoLibrary(root: root)
+        let reopened = try await FolderPhotoLibrary.open(root: root)
         // Modify one, delete one, add one.
         try FileManager.default.removeItem(atPath: "\(root)/c.jpg")
         let helper = Scratch()
@@ -100,7 +100,7 @@ struct FolderPhotoLibraryTests {
         let scratch = Scratch()
         defer { scratch.cleanUp() }
         let root = try Self.makeLibrary(scratch)
-        let library = try FolderPhotoLibrary(root: root)
+        let library = try await FolderPhotoLibrary.open(root: root)
         try await library.scan()
         let stream = await library.changes(watching: mode)
         let helper = Scratch()
@@ -142,7 +142,7 @@ struct FolderPhotoLibraryTests {
         let photo = try scratch.photo("seed.jpg", seed: 77, width: 64, height: 48)
         for index in 0..<30_000 { #expect(link(photo, "\(root)/p\(index).jpg") == 0) }
         let indexPath = "\(scratch.path)/library.sqlite"
-        let library = try FolderPhotoLibrary(root: root, indexPath: indexPath)
+        let library = try await FolderPhotoLibrary.open(root: root, indexPath: indexPath)
         final class Flag: Sendable {
             let value = Mutex(false)
         }

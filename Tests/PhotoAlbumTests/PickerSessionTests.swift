@@ -71,7 +71,7 @@ struct PickerSessionTests {
         let scratch = Scratch()
         defer { scratch.cleanUp() }
         let roll = try FolderLibraryMediaTests.cameraRoll(scratch)
-        let library = try FolderPhotoLibrary(root: roll, indexPath: "\(scratch.path)/library.sqlite")
+        let library = try await FolderPhotoLibrary.open(root: roll, indexPath: "\(scratch.path)/library.sqlite")
         let stills = try await Self.run(PickerConfiguration(selectionLimit: 0), [.confirm], sources: [library]).1
         let offered = Dictionary(uniqueKeysWithValues: (stills.lastState?.candidates ?? []).map { ($0.id, $0.media.kind) })
         #expect(offered["IMG_0001.JPG"] == .livePhoto)
@@ -86,7 +86,7 @@ struct PickerSessionTests {
             Issue.record("not picked: \(result)")
             return
         }
-        let store = try AlbumStore(directory: "\(scratch.path)/store")
+        let store = try await AlbumStore.open(directory: "\(scratch.path)/store")
         try await store.createAlbum(named: "Picked")
         for asset in assets { try await store.add(asset, to: "Picked") }
         #expect(try await store.items(in: "Picked").map(\.media.kind) == [.video, .livePhoto])

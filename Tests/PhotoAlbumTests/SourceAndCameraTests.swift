@@ -39,7 +39,7 @@ struct SourceAndCameraTests {
     func librarySource() async throws {
         let scratch = Scratch()
         defer { scratch.cleanUp() }
-        let library = try FolderPhotoLibrary(root: scratch.path, kind: .savedPhotosAlbum)
+        let library = try await FolderPhotoLibrary.open(root: scratch.path, kind: .savedPhotosAlbum)
         #expect(library.kind == .savedPhotosAlbum)
         #expect(await library.availability() == .available)
         scratch.cleanUp()

@@ -213,7 +213,7 @@ struct WeChatOfficialAccountMoreTests {
         await center.register(provider(server, clock: clock))
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("oa-\(UUID().uuidString).sqlite").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let outbox = try Outbox(path: path, center: center, network: FakeNetworkMonitor(.wifi), clock: clock)
+        let outbox = try await Outbox.open(path: path, center: center, network: FakeNetworkMonitor(.wifi), clock: clock)
         let target = try #require(await center.target(provider: "wechat-oa", destination: .message))
         try await outbox.enqueue(ShareContent(text: "late"), to: target)
         #expect(await outbox.process().map(\.state) == [.failed])

@@ -177,7 +177,7 @@ struct WeChatSignInTests {
         defer { server.stop() }
         let authorizer = authorizer(server, clock: clock)
         let credentials = FileCredentialStore(path: folder + "/credentials.json")
-        let store = try WeChatAccountStore(credentials: credentials, indexPath: folder + "/wechat-accounts.json", clock: clock)
+        let store = try await WeChatAccountStore.open(credentials: credentials, indexPath: folder + "/wechat-accounts.json", clock: clock)
         let token = try await authorizer.exchange(code: server.issueCode(forOpenID: "user_1"))
         try await store.add(token, nickname: try await authorizer.profile(token.credential).nickname)
         for file in ["credentials.json", "wechat-accounts.json"] {
@@ -185,7 +185,7 @@ struct WeChatSignInTests {
             #expect(mode == 0o600, "\(file)")
         }
 
-        let weibo = try WeiboAccountStore(credentials: InMemoryCredentialStore(), clock: clock)
+        let weibo = try await WeiboAccountStore.open(credentials: InMemoryCredentialStore(), clock: clock)
         try await weibo.add(Credential(provider: "weibo", account: "1001", accessToken: "w"), screenName: "微博用户")
         let all: [any SignedInAccount] = await weibo.accounts() + store.accounts()
         #expect(all.map { "\($0.provider):\($0.accountID):\($0.displayName)" } == ["weibo:1001:微博用户", "wechat-user:user_1:微信用户"])
@@ -198,7 +198,7 @@ struct WeChatSignInTests {
         server.revoke("user_1")
         clock.advance(by: .seconds(7_300))
         await #expect(throws: WeChatSignInError.needsSignIn(openID: "user_1")) { try await store.credential(for: "user_1", refreshingWith: authorizer) }
-        let reopened = try WeChatAccountStore(credentials: credentials, indexPath: folder + "/wechat-accounts.json", clock: clock)
+        let reopened = try await WeChatAccountStore.open(credentials: credentials, indexPath: folder + "/wechat-accounts.json", clock: clock)
         #expect(await reopened.accounts().first?.needsSignIn == true)
         await #expect(throws: WeChatSignInError.notSignedIn) { try await reopened.credential(for: "nobody", refreshingWith: authorizer) }
     }
@@ -211,7 +211,7 @@ struct WeChatSignInTests {
         let server = try FakeWeChatSignInServer(appID: Self.appID, appSecret: Self.secret, clock: clock, refreshLifetime: 180 * 24 * 3_600)
         defer { server.stop() }
         let authorizer = authorizer(server, clock: clock)
-        let store = try WeChatAccountStore(
+        let store = try await WeChatAccountStore.open(
             credentials: FileCredentialStore(path: folder + "/credentials.json"), indexPath: folder + "/wechat-accounts.json", clock: clock)
         try await store.add(try await authorizer.exchange(code: server.issueCode(forOpenID: "user_1")), nickname: "小明")
         clock.advance(by: .seconds(31 * 24 * 3_600))

@@ -143,7 +143,7 @@ struct CenterBehaviourTests {
         await center.register(provider)
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("retry-\(UUID().uuidString).sqlite").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let outbox = try Outbox(path: path, center: center, network: FakeNetworkMonitor(.wifi), maxAttempts: 1, clock: clock)
+        let outbox = try await Outbox.open(path: path, center: center, network: FakeNetworkMonitor(.wifi), maxAttempts: 1, clock: clock)
         let target = try #require(await center.target(provider: "chat", destination: .session))
         try await outbox.enqueue(ShareContent(text: "later"), to: target)
         var entries = await outbox.process()

@@ -28,7 +28,7 @@ struct HeldShareTests {
         let (center, provider, store, clock, target) = try await Self.expiredSetup()
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("held-\(UUID().uuidString).sqlite").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let outbox = try Outbox(path: path, center: center, network: FakeNetworkMonitor(.wifi), clock: clock)
+        let outbox = try await Outbox.open(path: path, center: center, network: FakeNetworkMonitor(.wifi), clock: clock)
         try await outbox.enqueue(ShareContent(text: "from the outbox"), to: target)
         for _ in 0..<3 {
             let entries = await outbox.process()

@@ -102,7 +102,7 @@ struct MetadataSharingTests {
         let center = ShareCenter(adapter: .media)
         await center.register(provider)
         let target = ShareTarget(provider: provider.id, destination: .timeline, displayName: "Chat")
-        let outbox = try Outbox(path: path, center: center, network: FakeNetworkMonitor(.wifi))
+        let outbox = try await Outbox.open(path: path, center: center, network: FakeNetworkMonitor(.wifi))
         let photo = try Self.phonePhoto()
         try await outbox.enqueue(ShareContent(text: "default", images: [.encoded(photo)]), to: target)
         var located = ShareContent(text: "located", images: [.encoded(photo)])

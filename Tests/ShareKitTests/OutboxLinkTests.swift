@@ -49,14 +49,14 @@ struct OutboxLinkTests {
         // Planted before the copy: refused, naming the folder.
         let planted = folder + "/planted.sqlite"
         try FileManager.default.createSymbolicLink(atPath: planted + ".videos", withDestinationPath: outside)
-        let refusing = try Outbox(path: planted, center: center, network: network)
+        let refusing = try await Outbox.open(path: planted, center: center, network: network)
         let error = await #expect(throws: ShareError.self) { try await refusing.enqueue(ShareContent(video: ShareVideo(path: video)), to: target) }
         #expect("\(error.map { "\($0)" } ?? "")".contains("planted.sqlite.videos"))
         #expect(try Self.names(in: outside).isEmpty)
 
         // Planted after the copy: the folder swapped for a link to one holding the same bytes under the same name.
         let path = folder + "/outbox.sqlite"
-        let outbox = try Outbox(path: path, center: center, network: network)
+        let outbox = try await Outbox.open(path: path, center: center, network: network)
         try await outbox.enqueue(ShareContent(video: ShareVideo(path: video)), to: target)
         let kept = try Self.names(in: path + ".videos")
         #expect(kept.count == 1)

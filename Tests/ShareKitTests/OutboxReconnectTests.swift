@@ -21,7 +21,7 @@ struct OutboxReconnectTests {
         await center.register(provider)
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("reconnect-\(UUID().uuidString).sqlite").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let outbox = try Outbox(path: path, center: center, network: network, policy: UploadPolicy(holdUploadsLargerThan: 1_000))
+        let outbox = try await Outbox.open(path: path, center: center, network: network, policy: UploadPolicy(holdUploadsLargerThan: 1_000))
         let target = try #require(await center.target(provider: "chat", destination: .session))
         try await outbox.enqueue(ShareContent(text: "small"), to: target)
         try await outbox.enqueue(ShareContent(images: [.encoded(try noiseJPEG(width: 64, height: 64))]), to: target)

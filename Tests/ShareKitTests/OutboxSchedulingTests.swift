@@ -15,7 +15,7 @@ struct OutboxSchedulingTests {
         let provider = MockShareProvider(id: "chat")
         let (center, target) = await OutboxTests.center(provider)
         let clock = TestClock()
-        return (try Outbox(path: path, center: center, network: FakeNetworkMonitor(.wifi), clock: clock), provider, target, clock, path)
+        return (try await Outbox.open(path: path, center: center, network: FakeNetworkMonitor(.wifi), clock: clock), provider, target, clock, path)
     }
 
     @Test("queuing the same id twice queues once; a share waits for its time, then goes out once")
@@ -43,7 +43,7 @@ struct OutboxSchedulingTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let provider = MockShareProvider(id: "chat")
         let (center, target) = await OutboxTests.center(provider)
-        let outbox = try Outbox(path: path, center: center, network: FakeNetworkMonitor(.wifi))
+        let outbox = try await Outbox.open(path: path, center: center, network: FakeNetworkMonitor(.wifi))
         let later = try await outbox.enqueue(ShareContent(text: "later"), to: target, id: UUID(), notBefore: Date().addingTimeInterval(3_600))
         #expect(try await outbox.withdraw(later))
         #expect(try await outbox.withdraw(later) == false, "already gone")
@@ -60,7 +60,7 @@ struct OutboxSchedulingTests {
         let provider = MockShareProvider(id: "chat")
         provider.enqueue(.whenReleased(.success(.posted(ShareReceipt(postID: "77")))))
         let (center, target) = await OutboxTests.center(provider)
-        let sender = try Outbox(path: path, center: center, network: FakeNetworkMonitor(.wifi))
+        let sender = try await Outbox.open(path: path, center: center, network: FakeNetworkMonitor(.wifi))
         try await sender.enqueue(ShareContent(text: "in flight"), to: target)
         let sending = Task { await sender.process() }
         await provider.waitForShares(count: 1)

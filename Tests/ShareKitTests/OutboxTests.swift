@@ -26,14 +26,14 @@ struct OutboxTests {
         let (center, target) = await Self.center(provider)
         let network = FakeNetworkMonitor(.unreachable)
         do {
-            let outbox = try Outbox(path: path, center: center, network: network)
+            let outbox = try await Outbox.open(path: path, center: center, network: network)
             try await outbox.enqueue(ShareContent(text: "first"), to: target)
             try await outbox.enqueue(ShareContent(text: "second", images: [.encoded(try PixelTestImages.jpeg)]), to: target)
             let held = await outbox.process()
             #expect(held.map(\.state) == [.queued, .queued], "nothing goes out while offline")
         }
         network.set(.wifi)
-        let reopened = try Outbox(path: path, center: center, network: network)
+        let reopened = try await Outbox.open(path: path, center: center, network: network)
         let sent = await reopened.process()
         #expect(sent.map(\.state) == [.posted, .posted])
         #expect(sent.map(\.postID) == ["1", "2"])
@@ -50,7 +50,7 @@ struct OutboxTests {
         let provider = MockShareProvider(id: "chat")
         provider.enqueue(.success(.outcomeUnknown(reason: "the connection dropped after the upload")))
         let (center, target) = await Self.center(provider)
-        let outbox = try Outbox(path: path, center: center, network: FakeNetworkMonitor(.wifi))
+        let outbox = try await Outbox.open(path: path, center: center, network: FakeNetworkMonitor(.wifi))
         let unknownID = try await outbox.enqueue(ShareContent(text: "maybe"), to: target)
         let crashedID = try await outbox.enqueue(ShareContent(text: "crashed"), to: target)
         // Simulate a process that died while sending the second entry.
@@ -75,7 +75,7 @@ struct OutboxTests {
         // The first share is held in flight until the second process() has done its work.
         provider.enqueue(.whenReleased(.success(.posted(ShareReceipt(postID: "held")))))
         let (center, target) = await Self.center(provider)
-        let outbox = try Outbox(path: path, center: center, network: FakeNetworkMonitor(.wifi))
+        let outbox = try await Outbox.open(path: path, center: center, network: FakeNetworkMonitor(.wifi))
         for text in ["first", "second", "third", "fourth"] { try await outbox.enqueue(ShareContent(text: text), to: target) }
         let first = Task { await outbox.process() }
         await provider.waitForShares(count: 1)
@@ -96,8 +96,8 @@ struct OutboxTests {
         let provider = MockShareProvider(id: "chat")
         provider.enqueue(.whenReleased(.success(.posted(ShareReceipt(postID: "held")))))
         let (center, target) = await Self.center(provider)
-        let one = try Outbox(path: path, center: center, network: FakeNetworkMonitor(.wifi))
-        let other = try Outbox(path: path, center: center, network: FakeNetworkMonitor(.wifi))
+        let one = try await Outbox.open(path: path, center: center, network: FakeNetworkMonitor(.wifi))
+        let other = try await Outbox.open(path: path, center: center, network: FakeNetworkMonitor(.wifi))
         for text in ["a", "b", "c"] { try await one.enqueue(ShareContent(text: text), to: target) }
         let first = Task { await one.process() }
         await provider.waitForShares(count: 1)
@@ -114,7 +114,7 @@ struct OutboxTests {
         let provider = MockShareProvider(id: "chat")
         provider.enqueue(.failure(.network(UnderlyingError(message: "cannot connect"))), .failure(.rejected(reason: "duplicate post")))
         let (center, target) = await Self.center(provider)
-        let outbox = try Outbox(path: path, center: center, network: FakeNetworkMonitor(.wired), maxAttempts: 3)
+        let outbox = try await Outbox.open(path: path, center: center, network: FakeNetworkMonitor(.wired), maxAttempts: 3)
         try await outbox.enqueue(ShareContent(text: "one"), to: target)
         var entries = await outbox.process()
         #expect(entries[0].state == .queued && entries[0].attempts == 1 && entries[0].lastError == "the network failed: cannot connect")
@@ -129,7 +129,7 @@ struct OutboxTests {
         let provider = MockShareProvider(id: "chat")
         let (center, target) = await Self.center(provider)
         let network = FakeNetworkMonitor(.cellular)
-        let outbox = try Outbox(path: path, center: center, network: network, policy: UploadPolicy(holdUploadsLargerThan: 100))
+        let outbox = try await Outbox.open(path: path, center: center, network: network, policy: UploadPolicy(holdUploadsLargerThan: 100))
         try await outbox.enqueue(ShareContent(text: "small"), to: target)
         try await outbox.enqueue(ShareContent(text: "big", images: [.encoded(try PixelTestImages.jpeg)]), to: target)
         #expect(await outbox.process().map(\.state) == [.posted, .queued])

@@ -105,7 +105,7 @@ struct RateLimitWindowTests {
         await center.register(provider)
         let path = FileManager.default.temporaryDirectory.appending(path: "outbox-\(UUID()).sqlite").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
-        let outbox = try Outbox(path: path, center: center, network: FakeNetworkMonitor(.wifi), clock: clock)
+        let outbox = try await Outbox.open(path: path, center: center, network: FakeNetworkMonitor(.wifi), clock: clock)
         let target = ShareTarget(provider: "feed", destination: .timeline, displayName: "Feed")
         try await outbox.enqueue(ShareContent(text: "later"), to: target)
         var entries = await outbox.process()

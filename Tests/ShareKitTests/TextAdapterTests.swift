@@ -106,10 +106,10 @@ struct TextAdapterTests {
         await center.register(mock)
         let target = ShareTarget(provider: "chat", destination: .session, displayName: "Chat")
         do {
-            let outbox = try Outbox(path: path, center: center, network: FakeNetworkMonitor(.unreachable))
+            let outbox = try await Outbox.open(path: path, center: center, network: FakeNetworkMonitor(.unreachable))
             try await outbox.enqueue(ShareContent(text: "pixels", images: [.bitmap(bitmap), .bitmap(tight)]), to: target)
         }
-        let reopened = try Outbox(path: path, center: center, network: FakeNetworkMonitor(.wifi))
+        let reopened = try await Outbox.open(path: path, center: center, network: FakeNetworkMonitor(.wifi))
         #expect(await reopened.process().map(\.state) == [.posted])
         let sent = try #require(mock.recordedShares.first?.content.images)
         #expect(sent.count == 2)
@@ -127,7 +127,7 @@ struct TextAdapterTests {
         let center = ShareCenter(adapter: .media)
         await center.register(mock)
         let target = ShareTarget(provider: "chat", destination: .session, displayName: "Chat")
-        let outbox = try Outbox(path: path, center: center, network: FakeNetworkMonitor(.unreachable))
+        let outbox = try await Outbox.open(path: path, center: center, network: FakeNetworkMonitor(.unreachable))
         let lies = [
             #"{"text":"a","images":[{"width":4611686018427387904,"height":4,"format":"rgb8","pixels":"AAAA"}]}"#,
             #"{"text":"b","images":[{"width":2,"height":2,"format":"rgb8","pixels":"AAAA"}]}"#,
@@ -140,7 +140,7 @@ struct TextAdapterTests {
         for (id, lie) in zip(ids, lies) {
             try database.prepare("UPDATE entries SET content = ? WHERE id = ?").bind(.blob(Array(lie.utf8)), .text(id.uuidString)).run()
         }
-        let reopened = try Outbox(path: path, center: center, network: FakeNetworkMonitor(.wifi))
+        let reopened = try await Outbox.open(path: path, center: center, network: FakeNetworkMonitor(.wifi))
         let entries = await reopened.process()
         for id in ids {
             let entry = try #require(entries.first { $0.id == id })

@@ -131,7 +131,7 @@ struct VideoAdaptationTests {
         // The test clock is a month ahead: every file is past the outbox's grace period.
         let clock = TestClock()
         do {
-            let outbox = try Outbox(path: path, center: center, network: FakeNetworkMonitor(.wifi), clock: clock)
+            let outbox = try await Outbox.open(path: path, center: center, network: FakeNetworkMonitor(.wifi), clock: clock)
             try await outbox.enqueue(ShareContent(text: "one", video: ShareVideo(path: original)), to: target)
             try await outbox.enqueue(ShareContent(text: "two", video: ShareVideo(path: original)), to: target)
         }
@@ -141,7 +141,7 @@ struct VideoAdaptationTests {
         try FileManager.default.removeItem(atPath: original)
         try Data("mine".utf8).write(to: URL(fileURLWithPath: "\(path).videos/notes.txt"))
 
-        let reopened = try Outbox(path: path, center: center, network: FakeNetworkMonitor(.wifi), clock: clock)
+        let reopened = try await Outbox.open(path: path, center: center, network: FakeNetworkMonitor(.wifi), clock: clock)
         let entries = await reopened.process()
         #expect(entries.map(\.state) == [.posted, .posted], "\(entries)")
         let sent = try #require(provider.recordedShares.first?.content.video)
@@ -159,7 +159,7 @@ struct VideoAdaptationTests {
         let center = ShareCenter(adapter: .media)
         await center.register(provider)
         let target = ShareTarget(provider: "chat", destination: .session, displayName: "Chat")
-        let outbox = try Outbox(path: path, center: center, network: FakeNetworkMonitor(.wifi), clock: TestClock(start: Date()))
+        let outbox = try await Outbox.open(path: path, center: center, network: FakeNetworkMonitor(.wifi), clock: TestClock(start: Date()))
         try await outbox.enqueue(ShareContent(video: ShareVideo(path: try TestVideos.h264())), to: target)
         let name = try #require(Self.kept(path).first)
         let copy = "\(path).videos/\(name)"

@@ -81,7 +81,7 @@ do {
         }
     case "accounts" where arguments.count == 4:
         let credentials = FileCredentialStore(path: arguments[1] + "/credentials.json")
-        let accounts = try WeiboAccountStore(credentials: credentials, indexPath: arguments[1] + "/accounts.json")
+        let accounts = try await WeiboAccountStore.open(credentials: credentials, indexPath: arguments[1] + "/accounts.json")
         for index in 0..<(Int(arguments[3]) ?? 0) {
             let uid = "\(arguments[2])\(index)"
             try await accounts.add(Credential(provider: "weibo", account: uid, accessToken: "token-\(uid)"), screenName: "user \(uid)")
@@ -89,10 +89,10 @@ do {
     case "outbox" where arguments.count == 3:
         let center = ShareCenter()
         await center.register(AppendingProvider(log: arguments[2]))
-        let outbox = try Outbox(path: arguments[1], center: center, network: NoNetworkChanges())
+        let outbox = try await Outbox.open(path: arguments[1], center: center, network: NoNetworkChanges())
         _ = await outbox.process()
     case "enqueue" where arguments.count >= 3:
-        let outbox = try Outbox(path: arguments[1], center: ShareCenter(), network: NoNetworkChanges())
+        let outbox = try await Outbox.open(path: arguments[1], center: ShareCenter(), network: NoNetworkChanges())
         for text in arguments.dropFirst(2) {
             try await outbox.enqueue(ShareContent(text: text), to: ShareTarget(provider: "chat", destination: .timeline, displayName: "Chat"))
         }
@@ -106,7 +106,7 @@ do {
         try database.migrate(migrations)
         print(try database.userVersion)
     case "positions" where arguments.count == 3:
-        let cache = try WeiboTimelineCache(path: arguments[1])
+        let cache = try await WeiboTimelineCache.open(path: arguments[1])
         let ids = (0..<50).map { String(1_000 + 10 * $0) }
         if try await cache.newestID(account: "a") == nil {
             let posts = ids.reversed().map { WeiboPost(id: $0, text: "post \($0)", createdAt: Date(timeIntervalSince1970: 0), user: nil) }
@@ -129,7 +129,7 @@ do {
             say("saved \(position.postID) \(Int(position.offset))")
         }
     case "position" where arguments.count == 2:
-        let cache = try WeiboTimelineCache(path: arguments[1])
+        let cache = try await WeiboTimelineCache.open(path: arguments[1])
         guard let saved = try await cache.readingPosition(account: "a") else {
             print("none")
             break
@@ -137,7 +137,7 @@ do {
         let restored = try await cache.timeline(account: "a").restoring(saved)
         print("\(saved.postID) \(Int(saved.offset)) \(restored?.isExact == true ? "exact" : "moved")")
     case "typing" where arguments.count == 2:
-        let drafts = try WeiboDraftStore(path: arguments[1])
+        let drafts = try await WeiboDraftStore.open(path: arguments[1])
         var existing = try await drafts.drafts(account: "a").first
         if existing == nil { existing = try await drafts.create(account: "a") }
         guard let draft = existing else { break }
@@ -150,7 +150,7 @@ do {
             say("saved \(text.count)")
         }
     case "draft" where arguments.count == 2:
-        let drafts = try WeiboDraftStore(path: arguments[1])
+        let drafts = try await WeiboDraftStore.open(path: arguments[1])
         guard let draft = try await drafts.drafts(account: "a").first else {
             print("none")
             break

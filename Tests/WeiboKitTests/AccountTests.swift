@@ -118,11 +118,11 @@ struct AccountTests {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let credentials = FileCredentialStore(path: directory + "/credentials.json")
-        let store = try WeiboAccountStore(credentials: credentials, indexPath: directory + "/accounts.json")
+        let store = try await WeiboAccountStore.open(credentials: credentials, indexPath: directory + "/accounts.json")
         try await store.add(Credential(provider: "weibo", account: "1", accessToken: "t1"), screenName: "one")
         try await store.add(Credential(provider: "weibo", account: "2", accessToken: "t2"), screenName: "two")
         try await store.use(uid: "1")
-        let reopened = try WeiboAccountStore(credentials: credentials, indexPath: directory + "/accounts.json")
+        let reopened = try await WeiboAccountStore.open(credentials: credentials, indexPath: directory + "/accounts.json")
         #expect(await reopened.accounts().map(\.screenName) == ["one", "two"])
         #expect(await reopened.current()?.uid == "1")
         #expect(try await reopened.credential(for: "2").accessToken == "t2")

@@ -77,7 +77,7 @@ struct ForMeCacheTests {
 
     @Test("reading position: saved per account and timeline; restored on the saved post, else the next older one, with the newer count")
     func readingPosition() async throws {
-        let cache = try WeiboTimelineCache(path: ":memory:")
+        let cache = try await WeiboTimelineCache.open(path: ":memory:")
         let posts = (1...6).map { FiltersTests.post(String(100 * $0), "p\($0)") }
         try await cache.merge(WeiboTimelinePage(posts: posts.reversed()), fetchedWith: .latest, account: "a")
         #expect(try await cache.readingPosition(account: "a") == nil)

@@ -49,7 +49,7 @@ struct ServerURLTests {
     func cacheRowsAreClaims() async throws {
         let folder = NSTemporaryDirectory() + "weibo-cache-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let cache = try WeiboTimelineCache(path: "\(folder)/timeline.sqlite")
+        let cache = try await WeiboTimelineCache.open(path: "\(folder)/timeline.sqlite")
         let page = try WeiboDecoder.timeline(from: Array("{\"statuses\":[\(Self.status("9", picture: "https://wx1.sinaimg.cn/a.jpg"))]}".utf8))
         let repost = WeiboPost(
             id: "8", text: "inner", createdAt: Date(timeIntervalSince1970: 0),

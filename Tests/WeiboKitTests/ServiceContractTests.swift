@@ -108,7 +108,7 @@ struct ServiceContractTests {
             posts: RateLimit(30, per: .seconds(3_600), scope: .account))
         let http = ServiceClient(transport: CurlTransport(), clock: clock, requestTimeout: .seconds(10))
         let api = WeiboAPI(base: fake.base, http: http)
-        let accounts = try WeiboAccountStore(credentials: InMemoryCredentialStore(), clock: clock)
+        let accounts = try await WeiboAccountStore.open(credentials: InMemoryCredentialStore(), clock: clock)
         let authorizer = WeiboAuthorizer(
             appKey: FakeWeiboServer.appKey, appSecret: FakeWeiboServer.appSecret, redirectURI: URL(string: FakeWeiboServer.redirectURI)!,
             apiBase: fake.base, client: http)

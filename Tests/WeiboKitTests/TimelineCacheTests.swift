@@ -118,7 +118,7 @@ struct TimelineCacheTests {
 
     @Test("each timeline keeps only its newest posts, apart from other accounts and other timelines")
     func bounded() async throws {
-        let cache = try WeiboTimelineCache(path: ":memory:", maxPostsPerAccount: 50)
+        let cache = try await WeiboTimelineCache.open(path: ":memory:", maxPostsPerAccount: 50)
         func page(_ range: Range<Int>) -> WeiboTimelinePage {
             WeiboTimelinePage(
                 posts: range.reversed().map {
@@ -149,10 +149,10 @@ struct TimelineCacheTests {
             pictures: [URL(string: "https://wx1.sinaimg.cn/large/a.jpg")!],
             repost: WeiboPost(id: "41", text: "原", createdAt: Date(timeIntervalSince1970: 1), user: nil, isDeleted: true))
         do {
-            let cache = try WeiboTimelineCache(path: path)
+            let cache = try await WeiboTimelineCache.open(path: path)
             try await cache.merge(WeiboTimelinePage(posts: [post]), fetchedWith: .latest, account: "7")
         }
-        let reopened = try WeiboTimelineCache(path: path)
+        let reopened = try await WeiboTimelineCache.open(path: path)
         #expect(try await reopened.timeline(account: "7").posts == [post])
         #expect(try await reopened.timeline(account: "7").refreshedAt != nil)
 
@@ -176,7 +176,7 @@ struct TimelineCacheTests {
                     .bind(.integer(Int64(id)), .blob(Array(body)), .int(gap)).run()
             }
         }
-        let migrated = try await WeiboTimelineCache(path: legacy).timeline(account: "u")
+        let migrated = try await WeiboTimelineCache.open(path: legacy).timeline(account: "u")
         #expect(migrated.posts.map(\.id) == ["30", "20", "10"])
         #expect(migrated.gaps.map(\.newerThan) == ["20"] && migrated.gaps.map(\.olderThan) == ["10"])
     }

@@ -100,7 +100,7 @@ struct TimelinePropertyTests {
             let visibleFraction = Double.random(in: 0.2...1, using: &random)
             initial.add(Int.random(in: 0...60, using: &random), visibleFraction: visibleFraction, using: &random)
             let server = ModelServer(initial)
-            let cache = try WeiboTimelineCache(path: ":memory:", maxPostsPerAccount: 100_000)
+            let cache = try await WeiboTimelineCache.open(path: ":memory:", maxPostsPerAccount: 100_000)
             func check(_ what: @autoclosure () -> String) async throws -> Bool {
                 let problems = Self.violations(try await cache.outline(timeline, account: "a"), model: server.model.withLock { $0 })
                 if !problems.isEmpty { failures.append("seed \(seed), \(what()): \(problems.prefix(3))") }

@@ -1,3 +1,4 @@
+import Execution
 public import Foundation
 import ImageCodecs
 import SQLiteSupport
@@ -9,7 +10,7 @@ import SystemSupport
 /// not while an entry is being written.
 ///
 /// ```swift
-/// let cache = try DiskCache(directory: "\(cacheHome)/photodeck/images", capacityBytes: 200 << 20)
+/// let cache = try await DiskCache.open(directory: "\(cacheHome)/photodeck/images", capacityBytes: 200 << 20)
 /// let loader = ImageLoader(configuration: .init(diskCache: cache))
 /// ```
 ///
@@ -58,7 +59,9 @@ public final class DiskCache: Sendable {
     private let database: Lock<SQLiteDatabase>
     /// `data/`, whose names are the entries' and their temporary files'.
     private let data: OwnedFolder
-    private let io: ImageWorkers
+    /// The serial queue its file and index work runs on, never a thread
+    /// of Swift's cooperative pool.
+    private let disk: DiskExecutor
     let clock: any ServiceClock
     /// Placeholders stored by this instance (every so many, the table is trimmed).
     let placeholderStores = Lock(0)
@@ -72,30 +75,52 @@ public final class DiskCache: Sendable {
 
     /// Opens (creating, mode 0700) the cache in `directory`, repairing what
     /// a crash may have left, and trimming it to `capacityBytes`.
-    public init(directory: String, capacityBytes: Int, clock: any ServiceClock = SystemClock()) throws(ImageLoadingError) {
+    ///
+    /// Blocks the calling thread: async code opens the cache with
+    /// ``open(directory:capacityBytes:clock:)``.
+    @available(*, noasync, message: "open it with `await DiskCache.open(...)`, which does not block Swift's cooperative pool")
+    public convenience init(directory: String, capacityBytes: Int, clock: any ServiceClock = SystemClock()) throws(ImageLoadingError) {
+        try self.init(directory: directory, capacityBytes: capacityBytes, clock: clock, disk: DiskExecutor(label: "photodeck.image-cache"))
+    }
+
+    /// Opens the cache on its own serial queue, away from Swift's
+    /// cooperative pool: creates it, and rebuilds an index it cannot trust.
+    ///
+    /// ```swift
+    /// let cache = try await DiskCache.open(directory: "Caches/images", capacityBytes: 200 << 20)
+    /// ```
+    public static func open(directory: String, capacityBytes: Int, clock: any ServiceClock = SystemClock()) async throws(ImageLoadingError) -> DiskCache {
+        let disk = DiskExecutor(label: "photodeck.image-cache")
+        return try await disk.run { () throws(ImageLoadingError) -> DiskCache in
+            try DiskCache(directory: directory, capacityBytes: capacityBytes, clock: clock, disk: disk)
+        }
+    }
+
+    /// DiskCache's opening, on `disk`'s queue.
+    init(directory: String, capacityBytes: Int, clock: any ServiceClock, disk: DiskExecutor) throws(ImageLoadingError) {
         self.directory = directory.hasSuffix("/") && directory.count > 1 ? String(directory.dropLast()) : directory
         self.capacityBytes = max(0, capacityBytes)
         self.clock = clock
-        io = ImageWorkers(threads: 1, backgroundThreads: 1)
+        self.disk = disk
         let index = self.directory + "/index.sqlite"
         do {
             try OwnedFolder.prepare(self.directory)
             data = try OwnedFolder(path: self.directory + "/data", ownNames: Self.isOwnName)
-            let database = try SQLiteDatabase(path: index)
-            try database.execute("PRAGMA busy_timeout = 60000")
-            _ = try database.migrate([
-                """
-                CREATE TABLE entries (
-                    key TEXT PRIMARY KEY, file TEXT NOT NULL UNIQUE, size INTEGER NOT NULL, digest TEXT NOT NULL,
-                    policy BLOB NOT NULL, last_used REAL NOT NULL);
-                CREATE INDEX entries_by_use ON entries (last_used);
-                """,
-                // Version 2: a ThumbHash per image URL, kept after its bytes are evicted.
-                """
-                CREATE TABLE placeholders (key TEXT PRIMARY KEY, hash BLOB NOT NULL, stored_at REAL NOT NULL);
-                CREATE INDEX placeholders_by_age ON placeholders (stored_at);
-                """,
-            ])
+            let database = try SQLiteDatabase.openStore(
+                at: index,
+                migrations: [
+                    """
+                    CREATE TABLE entries (
+                        key TEXT PRIMARY KEY, file TEXT NOT NULL UNIQUE, size INTEGER NOT NULL, digest TEXT NOT NULL,
+                        policy BLOB NOT NULL, last_used REAL NOT NULL);
+                    CREATE INDEX entries_by_use ON entries (last_used);
+                    """,
+                    // Version 2: a ThumbHash per image URL, kept after its bytes are evicted.
+                    """
+                    CREATE TABLE placeholders (key TEXT PRIMARY KEY, hash BLOB NOT NULL, stored_at REAL NOT NULL);
+                    CREATE INDEX placeholders_by_age ON placeholders (stored_at);
+                    """,
+                ])
             self.database = Lock(database)
         } catch {
             throw .cache(UnderlyingError(error, context: "opening the image cache in \(self.directory)"))
@@ -396,8 +421,8 @@ public final class DiskCache: Sendable {
         }
     }
 
-    /// Runs blocking file and index work on the cache's own thread.
+    /// Runs blocking file and index work on the cache's own serial queue.
     func run<T: Sendable>(_ body: @escaping @Sendable () throws(ImageLoadingError) -> T) async throws(ImageLoadingError) -> T {
-        try await io.run(body)
+        try await disk.run(body)
     }
 }

@@ -9,7 +9,7 @@ import SystemSupport
 /// resample, orientation applied once) into a byte-bounded memory cache.
 ///
 /// ```swift
-/// let loader = ImageLoader(configuration: .init(diskCache: try DiskCache(directory: cacheFolder, capacityBytes: 200 << 20)))
+/// let loader = ImageLoader(configuration: .init(diskCache: try await DiskCache.open(directory: cacheFolder, capacityBytes: 200 << 20)))
 /// let image = try await loader.image(for: ImageRequest(url: photoURL, size: PixelSize(width: 1170, height: 2532)))
 /// draw(image.bitmap)   // image.origin: .memory, .disk, .revalidated, .network, .offline(age:)
 /// ```

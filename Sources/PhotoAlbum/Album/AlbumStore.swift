@@ -9,7 +9,7 @@ import VideoCodecs
 /// SQLite, several albums in one store.
 ///
 /// ```swift
-/// let store = try AlbumStore(directory: "/var/lib/myapp/albums")
+/// let store = try await AlbumStore.open(directory: "/var/lib/myapp/albums")
 /// try await store.createAlbum(named: "Favourites")
 /// let item = try await store.add(fileAt: "/photos/IMG_0001.jpg", to: "Favourites")
 /// for item in try await store.items(in: "Favourites") { print(item.asset.shortForm, item.orientedSize) }
@@ -47,14 +47,12 @@ import VideoCodecs
 /// ``lastRepair`` says what opening found; ``check(verifyingContents:)``
 /// reports it too.
 public actor AlbumStore {
-    /// Where the store's SQLite, file and `fsync` calls run: a serial queue of
-    /// its own, so a wait for a lock another process holds never stalls a
-    /// thread of Swift's cooperative pool.
-    private let executor = DiskExecutor(label: "photodeck.album-store")
+    /// The serial queue the store's SQLite, file and `fsync` calls run on,
+    /// never a thread of Swift's cooperative pool.
+    private let disk: DiskExecutor
 
-    /// The store's jobs run on its own serial queue, not
-    /// on Swift's cooperative pool.
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+    /// The store's jobs run on its own serial queue, not on Swift's cooperative pool.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { disk.asUnownedSerialExecutor() }
 
     /// The schema version this build writes and reads.
     public static var schemaVersion: Int { AlbumIndex.migrations.count }
@@ -102,7 +100,29 @@ public actor AlbumStore {
     ///   open, ``AlbumError/newerSchema(found:supported:)`` when a newer
     ///   PhotoDeck wrote it, ``AlbumError/storage(path:reason:)`` or
     ///   ``AlbumError/database(_:)``.
+    ///
+    /// Blocks the calling thread: async code opens the store with
+    /// ``open(directory:)``.
+    @available(*, noasync, message: "open it with `await AlbumStore.open(...)`, which does not block Swift's cooperative pool")
     public init(directory: String) throws(AlbumError) {
+        try self.init(directory: directory, disk: DiskExecutor(label: "photodeck.album-store"))
+    }
+
+    /// Opens the store on its own serial queue, away from Swift's
+    /// cooperative pool (opening reads and may write the disk, and may wait
+    /// for another process's lock).
+    ///
+    /// ```swift
+    /// let store = try await AlbumStore.open(directory: "Albums")
+    /// ```
+    public static func open(directory: String) async throws(AlbumError) -> AlbumStore {
+        let disk = DiskExecutor(label: "photodeck.album-store")
+        return try await disk.run { () throws(AlbumError) -> AlbumStore in try AlbumStore(directory: directory, disk: disk) }
+    }
+
+    /// AlbumStore's opening, on `disk`'s queue.
+    init(directory: String, disk: DiskExecutor) throws(AlbumError) {
+        self.disk = disk
         let originals = "\(directory)/originals"
         // Nothing outside the store is followed: the store and originals/ must be folders of its own (0700).
         try DurableFiles.prepareFolder(directory)
@@ -416,10 +436,10 @@ public actor AlbumStore {
     /// Close it before opening the same folder again:
     ///
     /// ```swift
-    /// let store = try AlbumStore(directory: folder)
+    /// let store = try await AlbumStore.open(directory: folder)
     /// try await store.createAlbum(named: "Trip")
     /// await store.close()
-    /// let reopened = try AlbumStore(directory: folder)   // never storeInUse
+    /// let reopened = try await AlbumStore.open(directory: folder)   // never storeInUse
     /// ```
     public func close() {
         guard !isClosed else { return }

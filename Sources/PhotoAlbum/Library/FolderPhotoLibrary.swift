@@ -13,7 +13,7 @@ import VideoCodecs
 /// ``AssetMedia``.
 ///
 /// ```swift
-/// let library = try FolderPhotoLibrary(root: "/home/me/Pictures")
+/// let library = try await FolderPhotoLibrary.open(root: "/home/me/Pictures")
 /// let summary = try await library.scan()               // first scan probes every file
 /// let wide = try await library.assets(matching: .shape(.landscape))
 /// for await change in await library.changes() { print(change) }   // inotify, or polling
@@ -23,14 +23,12 @@ import VideoCodecs
 /// keyed by path with each file's size and modification time, so a rescan
 /// reads only files that changed.
 public actor FolderPhotoLibrary: PhotoSource {
-    /// Where the store's SQLite, file and `fsync` calls run: a serial queue of
-    /// its own, so a wait for a lock another process holds never stalls a
-    /// thread of Swift's cooperative pool.
-    private let executor = DiskExecutor(label: "photodeck.folder-library")
+    /// The serial queue the store's SQLite, file and `fsync` calls run on,
+    /// never a thread of Swift's cooperative pool.
+    private let disk: DiskExecutor
 
-    /// The store's jobs run on its own serial queue, not
-    /// on Swift's cooperative pool.
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+    /// The store's jobs run on its own serial queue, not on Swift's cooperative pool.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { disk.asUnownedSerialExecutor() }
 
     /// How ``changes(watching:)`` notices changes.
     public enum WatchMode: Hashable, Sendable {
@@ -53,7 +51,32 @@ public actor FolderPhotoLibrary: PhotoSource {
 
     /// Opens the library of `root`, with its index at `indexPath` (default
     /// `root/.photodeck/library.sqlite`).
+    ///
+    /// Blocks the calling thread: async code opens the store with
+    /// ``open(root:indexPath:kind:)``.
+    @available(*, noasync, message: "open it with `await FolderPhotoLibrary.open(...)`, which does not block Swift's cooperative pool")
     public init(root: String, indexPath: String? = nil, kind: PhotoSourceKind = .photoLibrary) throws(PhotoLibraryError) {
+        try self.init(root: root, indexPath: indexPath, kind: kind, disk: DiskExecutor(label: "photodeck.folder-library"))
+    }
+
+    /// Opens the store on its own serial queue, away from Swift's
+    /// cooperative pool (opening reads and may write the disk, and may wait
+    /// for another process's lock).
+    ///
+    /// ```swift
+    /// let library = try await FolderPhotoLibrary.open(root: "/home/me/Pictures")
+    /// ```
+    public static func open(root: String, indexPath: String? = nil, kind: PhotoSourceKind = .photoLibrary) async throws(PhotoLibraryError) -> FolderPhotoLibrary
+    {
+        let disk = DiskExecutor(label: "photodeck.folder-library")
+        return try await disk.run { () throws(PhotoLibraryError) -> FolderPhotoLibrary in
+            try FolderPhotoLibrary(root: root, indexPath: indexPath, kind: kind, disk: disk)
+        }
+    }
+
+    /// FolderPhotoLibrary's opening, on `disk`'s queue.
+    init(root: String, indexPath: String?, kind: PhotoSourceKind, disk: DiskExecutor) throws(PhotoLibraryError) {
+        self.disk = disk
         guard FileSystem.kind(of: root) == .folder else { throw .notAFolder(root) }
         let normalized = root.hasSuffix("/") && root.count > 1 ? String(root.dropLast()) : root
         let database = try Self.openIndex(at: indexPath ?? "\(normalized)/.photodeck/library.sqlite", ownsFolder: indexPath == nil)
@@ -82,29 +105,30 @@ public actor FolderPhotoLibrary: PhotoSource {
             throw .notAFolder(path)
         }
         do {
-            let database = try SQLiteDatabase(path: path)
-            try database.migrate([
-                """
-                CREATE TABLE files (
-                    path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, is_image INTEGER NOT NULL,
-                    format TEXT, width INTEGER, height INTEGER, orientation INTEGER, bit_depth INTEGER,
-                    has_alpha INTEGER, animated INTEGER, capture_date TEXT, capture_offset INTEGER);
-                """,
-                // Each image's ThumbHash, made by makePlaceholders(limit:); a rescan that
-                // rewrites a changed file's row clears it.
-                "ALTER TABLE files ADD COLUMN thumbhash BLOB;",
-                // Videos (media 1; is_image then means "listed"), Live Photo identifiers and
-                // Motion Photos. Rows of an older probe_version are read again by the next scan.
-                """
-                ALTER TABLE files ADD COLUMN media INTEGER NOT NULL DEFAULT 0;
-                ALTER TABLE files ADD COLUMN live_id TEXT;
-                ALTER TABLE files ADD COLUMN duration_ms INTEGER;
-                ALTER TABLE files ADD COLUMN motion_start INTEGER;
-                ALTER TABLE files ADD COLUMN motion_length INTEGER;
-                ALTER TABLE files ADD COLUMN still_us INTEGER;
-                ALTER TABLE files ADD COLUMN probe_version INTEGER NOT NULL DEFAULT 0;
-                """,
-            ])
+            let database = try SQLiteDatabase.openStore(
+                at: path,
+                migrations: [
+                    """
+                    CREATE TABLE files (
+                        path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, is_image INTEGER NOT NULL,
+                        format TEXT, width INTEGER, height INTEGER, orientation INTEGER, bit_depth INTEGER,
+                        has_alpha INTEGER, animated INTEGER, capture_date TEXT, capture_offset INTEGER);
+                    """,
+                    // Each image's ThumbHash, made by makePlaceholders(limit:); a rescan that
+                    // rewrites a changed file's row clears it.
+                    "ALTER TABLE files ADD COLUMN thumbhash BLOB;",
+                    // Videos (media 1; is_image then means "listed"), Live Photo identifiers and
+                    // Motion Photos. Rows of an older probe_version are read again by the next scan.
+                    """
+                    ALTER TABLE files ADD COLUMN media INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE files ADD COLUMN live_id TEXT;
+                    ALTER TABLE files ADD COLUMN duration_ms INTEGER;
+                    ALTER TABLE files ADD COLUMN motion_start INTEGER;
+                    ALTER TABLE files ADD COLUMN motion_length INTEGER;
+                    ALTER TABLE files ADD COLUMN still_us INTEGER;
+                    ALTER TABLE files ADD COLUMN probe_version INTEGER NOT NULL DEFAULT 0;
+                    """,
+                ])
             return database
         } catch {
             throw .index(DatabaseFailure(error))

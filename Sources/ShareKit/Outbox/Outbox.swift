@@ -37,20 +37,18 @@ import SystemSupport
 /// once.
 ///
 /// ```swift
-/// let outbox = try Outbox(path: "\(support)/outbox.sqlite", center: center, network: NetworkMonitors.system)
+/// let outbox = try await Outbox.open(path: "\(support)/outbox.sqlite", center: center, network: NetworkMonitors.system)
 /// let id = try await outbox.enqueue(content, to: target)
 /// await outbox.process()     // call when the app starts or re-authorises
 /// let sender = Task { await outbox.sendWhenReachable() }   // and whenever the network comes back
 /// ```
 public actor Outbox {
-    /// Where the store's SQLite, file and `fsync` calls run: a serial queue of
-    /// its own, so a wait for a lock another process holds never stalls a
-    /// thread of Swift's cooperative pool.
-    private let executor = DiskExecutor(label: "photodeck.outbox")
+    /// The serial queue the store's SQLite, file and `fsync` calls run on,
+    /// never a thread of Swift's cooperative pool.
+    private let disk: DiskExecutor
 
-    /// The store's jobs run on its own serial queue, not
-    /// on Swift's cooperative pool.
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+    /// The store's jobs run on its own serial queue, not on Swift's cooperative pool.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { disk.asUnownedSerialExecutor() }
 
     /// Where an entry stands.
     public enum State: String, Hashable, Sendable, CaseIterable {
@@ -104,24 +102,55 @@ public actor Outbox {
 
     /// Opens (or creates) the outbox at `path`. Entries left `sending` by a
     /// previous process become ``State/outcomeUnknown``.
+    ///
+    /// Blocks the calling thread: async code opens the store with
+    /// ``open(path:center:network:policy:maxAttempts:clock:)``.
+    @available(*, noasync, message: "open it with `await Outbox.open(...)`, which does not block Swift's cooperative pool")
     public init(
         path: String, center: ShareCenter, network: any NetworkMonitor = NetworkMonitors.system,
         policy: UploadPolicy = UploadPolicy(), maxAttempts: Int = 5, clock: any ServiceClock = SystemClock()
     ) throws(ShareError) {
+        try self.init(
+            path: path, center: center, network: network, policy: policy, maxAttempts: maxAttempts, clock: clock, disk: DiskExecutor(label: "photodeck.outbox"))
+    }
+
+    /// Opens the store on its own serial queue, away from Swift's
+    /// cooperative pool (opening reads and may write the disk, and may wait
+    /// for another process's lock).
+    ///
+    /// ```swift
+    /// let outbox = try await Outbox.open(path: "outbox.sqlite", center: center)
+    /// ```
+    public static func open(
+        path: String, center: ShareCenter, network: any NetworkMonitor = NetworkMonitors.system,
+        policy: UploadPolicy = UploadPolicy(), maxAttempts: Int = 5, clock: any ServiceClock = SystemClock()
+    ) async throws(ShareError) -> Outbox {
+        let disk = DiskExecutor(label: "photodeck.outbox")
+        return try await disk.run { () throws(ShareError) -> Outbox in
+            try Outbox(path: path, center: center, network: network, policy: policy, maxAttempts: maxAttempts, clock: clock, disk: disk)
+        }
+    }
+
+    /// Outbox's opening, on `disk`'s queue.
+    init(path: String, center: ShareCenter, network: any NetworkMonitor, policy: UploadPolicy, maxAttempts: Int, clock: any ServiceClock, disk: DiskExecutor)
+        throws(ShareError)
+    {
+        self.disk = disk
         do {
-            let database = try SQLiteDatabase(path: path)
-            try database.migrate([
-                """
-                CREATE TABLE entries (
-                    id TEXT PRIMARY KEY, provider TEXT NOT NULL, destination TEXT NOT NULL, display_name TEXT NOT NULL,
-                    account TEXT, content BLOB NOT NULL, byte_count INTEGER NOT NULL, state TEXT NOT NULL,
-                    attempts INTEGER NOT NULL DEFAULT 0, last_error TEXT, post_id TEXT, created_at REAL NOT NULL);
-                """,
-                // When a rate limit said to wait: not sent before this time.
-                "ALTER TABLE entries ADD COLUMN not_before REAL;",
-                // Which open outbox is sending an entry (its live lock's name).
-                "ALTER TABLE entries ADD COLUMN claimed_by TEXT;",
-            ])
+            let database = try SQLiteDatabase.openStore(
+                at: path,
+                migrations: [
+                    """
+                    CREATE TABLE entries (
+                        id TEXT PRIMARY KEY, provider TEXT NOT NULL, destination TEXT NOT NULL, display_name TEXT NOT NULL,
+                        account TEXT, content BLOB NOT NULL, byte_count INTEGER NOT NULL, state TEXT NOT NULL,
+                        attempts INTEGER NOT NULL DEFAULT 0, last_error TEXT, post_id TEXT, created_at REAL NOT NULL);
+                    """,
+                    // When a rate limit said to wait: not sent before this time.
+                    "ALTER TABLE entries ADD COLUMN not_before REAL;",
+                    // Which open outbox is sending an entry (its live lock's name).
+                    "ALTER TABLE entries ADD COLUMN claimed_by TEXT;",
+                ])
             self.database = database
             // The store's folders are its own: one replaced by a link is refused, never followed.
             let liveFolder = path + ".live"

@@ -13,18 +13,18 @@ public import ServiceKit
 /// 40030): no date is kept for it, since WeChat's pages disagree on it.
 ///
 /// ```swift
-/// let store = try WeChatAccountStore(
+/// let store = try await WeChatAccountStore.open(
 ///     credentials: FileCredentialStore(path: dir + "/credentials.json"), indexPath: dir + "/wechat-accounts.json")
 /// try await store.add(token, nickname: profile.nickname)
 /// let credential = try await store.credential(for: token.openID, refreshingWith: authorizer)
 /// ```
 public actor WeChatAccountStore {
-    /// Where the store's file and `fsync` calls run: a serial queue of its
-    /// own, never Swift's cooperative pool.
-    private let executor = DiskExecutor(label: "photodeck.wechat-accounts")
+    /// The serial queue the store's SQLite, file and `fsync` calls run on,
+    /// never a thread of Swift's cooperative pool.
+    private let disk: DiskExecutor
 
-    /// The store's jobs run on its own serial queue.
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+    /// The store's jobs run on its own serial queue, not on Swift's cooperative pool.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { disk.asUnownedSerialExecutor() }
 
     private let credentials: any CredentialStore
     private let indexPath: String?
@@ -32,7 +32,33 @@ public actor WeChatAccountStore {
     private let clock: any ServiceClock
 
     /// Opens the store. A missing index is empty; an unreadable one is an error.
+    ///
+    /// Blocks the calling thread: async code opens the store with
+    /// ``open(credentials:indexPath:clock:)``.
+    @available(*, noasync, message: "open it with `await WeChatAccountStore.open(...)`, which does not block Swift's cooperative pool")
     public init(credentials: any CredentialStore, indexPath: String? = nil, clock: any ServiceClock = SystemClock()) throws(WeChatSignInError) {
+        try self.init(credentials: credentials, indexPath: indexPath, clock: clock, disk: DiskExecutor(label: "photodeck.wechat-accounts"))
+    }
+
+    /// Opens the store on its own serial queue, away from Swift's
+    /// cooperative pool (opening reads and may write the disk, and may wait
+    /// for another process's lock).
+    ///
+    /// ```swift
+    /// let accounts = try await WeChatAccountStore.open(credentials: credentials, indexPath: "wechat-accounts.json")
+    /// ```
+    public static func open(credentials: any CredentialStore, indexPath: String? = nil, clock: any ServiceClock = SystemClock()) async throws(WeChatSignInError)
+        -> WeChatAccountStore
+    {
+        let disk = DiskExecutor(label: "photodeck.wechat-accounts")
+        return try await disk.run { () throws(WeChatSignInError) -> WeChatAccountStore in
+            try WeChatAccountStore(credentials: credentials, indexPath: indexPath, clock: clock, disk: disk)
+        }
+    }
+
+    /// WeChatAccountStore's opening, on `disk`'s queue.
+    init(credentials: any CredentialStore, indexPath: String?, clock: any ServiceClock, disk: DiskExecutor) throws(WeChatSignInError) {
+        self.disk = disk
         self.credentials = credentials
         self.indexPath = indexPath
         self.clock = clock

@@ -11,19 +11,17 @@ public import ServiceKit
 /// both keep theirs.
 ///
 /// ```swift
-/// let store = try WeiboAccountStore(credentials: FileCredentialStore(path: dir + "/credentials.json"), indexPath: dir + "/accounts.json")
+/// let store = try await WeiboAccountStore.open(credentials: FileCredentialStore(path: dir + "/credentials.json"), indexPath: dir + "/accounts.json")
 /// try await store.add(credential, screenName: "小明")   // becomes current
 /// try await store.use(uid: otherUID)
 /// ```
 public actor WeiboAccountStore {
-    /// Where the store's SQLite, file and `fsync` calls run: a serial queue of
-    /// its own, so a wait for a lock another process holds never stalls a
-    /// thread of Swift's cooperative pool.
-    private let executor = DiskExecutor(label: "photodeck.weibo-accounts")
+    /// The serial queue the store's SQLite, file and `fsync` calls run on,
+    /// never a thread of Swift's cooperative pool.
+    private let disk: DiskExecutor
 
-    /// The store's jobs run on its own serial queue, not
-    /// on Swift's cooperative pool.
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+    /// The store's jobs run on its own serial queue, not on Swift's cooperative pool.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { disk.asUnownedSerialExecutor() }
 
     private let credentials: any CredentialStore
     private let indexPath: String?
@@ -37,7 +35,33 @@ public actor WeiboAccountStore {
     }
 
     /// Opens the store. A missing index is empty; an unreadable one is an error.
+    ///
+    /// Blocks the calling thread: async code opens the store with
+    /// ``open(credentials:indexPath:clock:)``.
+    @available(*, noasync, message: "open it with `await WeiboAccountStore.open(...)`, which does not block Swift's cooperative pool")
     public init(credentials: any CredentialStore, indexPath: String? = nil, clock: any ServiceClock = SystemClock()) throws(WeiboError) {
+        try self.init(credentials: credentials, indexPath: indexPath, clock: clock, disk: DiskExecutor(label: "photodeck.weibo-accounts"))
+    }
+
+    /// Opens the store on its own serial queue, away from Swift's
+    /// cooperative pool (opening reads and may write the disk, and may wait
+    /// for another process's lock).
+    ///
+    /// ```swift
+    /// let accounts = try await WeiboAccountStore.open(credentials: credentials, indexPath: "accounts.json")
+    /// ```
+    public static func open(credentials: any CredentialStore, indexPath: String? = nil, clock: any ServiceClock = SystemClock()) async throws(WeiboError)
+        -> WeiboAccountStore
+    {
+        let disk = DiskExecutor(label: "photodeck.weibo-accounts")
+        return try await disk.run { () throws(WeiboError) -> WeiboAccountStore in
+            try WeiboAccountStore(credentials: credentials, indexPath: indexPath, clock: clock, disk: disk)
+        }
+    }
+
+    /// WeiboAccountStore's opening, on `disk`'s queue.
+    init(credentials: any CredentialStore, indexPath: String?, clock: any ServiceClock, disk: DiskExecutor) throws(WeiboError) {
+        self.disk = disk
         self.credentials = credentials
         self.indexPath = indexPath
         self.clock = clock

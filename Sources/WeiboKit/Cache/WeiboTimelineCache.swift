@@ -28,20 +28,18 @@ public import ServiceKit
 /// random page sizes, short pages and new posts arriving).
 ///
 /// ```swift
-/// let cache = try WeiboTimelineCache(path: dir + "/timeline.sqlite")
+/// let cache = try await WeiboTimelineCache.open(path: dir + "/timeline.sqlite")
 /// let page = try await client.homeTimeline(.latest, count: 50)
 /// try await cache.merge(page, fetchedWith: .latest, account: uid)
 /// for item in try await cache.timeline(account: uid).items { render(item) }
 /// ```
 public actor WeiboTimelineCache {
-    /// Where the store's SQLite, file and `fsync` calls run: a serial queue of
-    /// its own, so a wait for a lock another process holds never stalls a
-    /// thread of Swift's cooperative pool.
-    private let executor = DiskExecutor(label: "photodeck.weibo-cache")
+    /// The serial queue the store's SQLite, file and `fsync` calls run on,
+    /// never a thread of Swift's cooperative pool.
+    private let disk: DiskExecutor
 
-    /// The store's jobs run on its own serial queue, not
-    /// on Swift's cooperative pool.
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+    /// The store's jobs run on its own serial queue, not on Swift's cooperative pool.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { disk.asUnownedSerialExecutor() }
 
     /// How many posts a timeline keeps (the newest).
     public let maxPostsPerAccount: Int
@@ -90,7 +88,33 @@ public actor WeiboTimelineCache {
     ]
 
     /// Opens (creating) the cache at `path`; `:memory:` keeps it in memory.
+    ///
+    /// Blocks the calling thread: async code opens the store with
+    /// ``open(path:maxPostsPerAccount:clock:)``.
+    @available(*, noasync, message: "open it with `await WeiboTimelineCache.open(...)`, which does not block Swift's cooperative pool")
     public init(path: String, maxPostsPerAccount: Int = 2_000, clock: any ServiceClock = SystemClock()) throws(WeiboError) {
+        try self.init(path: path, maxPostsPerAccount: maxPostsPerAccount, clock: clock, disk: DiskExecutor(label: "photodeck.weibo-cache"))
+    }
+
+    /// Opens the store on its own serial queue, away from Swift's
+    /// cooperative pool (opening reads and may write the disk, and may wait
+    /// for another process's lock).
+    ///
+    /// ```swift
+    /// let cache = try await WeiboTimelineCache.open(path: "timeline.sqlite")
+    /// ```
+    public static func open(path: String, maxPostsPerAccount: Int = 2_000, clock: any ServiceClock = SystemClock()) async throws(WeiboError)
+        -> WeiboTimelineCache
+    {
+        let disk = DiskExecutor(label: "photodeck.weibo-cache")
+        return try await disk.run { () throws(WeiboError) -> WeiboTimelineCache in
+            try WeiboTimelineCache(path: path, maxPostsPerAccount: maxPostsPerAccount, clock: clock, disk: disk)
+        }
+    }
+
+    /// WeiboTimelineCache's opening, on `disk`'s queue.
+    init(path: String, maxPostsPerAccount: Int, clock: any ServiceClock, disk: DiskExecutor) throws(WeiboError) {
+        self.disk = disk
         self.maxPostsPerAccount = max(maxPostsPerAccount, 1)
         self.clock = clock
         database = try SQLiteDatabase.weiboStore(at: path, schema: Self.schema, what: "the timeline cache")

@@ -21,11 +21,12 @@ import SystemSupport
 /// draft = try await drafts.addPicture(jpeg, to: draft.id)
 /// ```
 public actor WeiboDraftStore {
-    /// The store's SQLite and file work runs on its own serial queue.
-    private let executor = DiskExecutor(label: "photodeck.weibo-drafts")
+    /// The serial queue the store's SQLite, file and `fsync` calls run on,
+    /// never a thread of Swift's cooperative pool.
+    private let disk: DiskExecutor
 
     /// The store's jobs run on its own serial queue, not on Swift's cooperative pool.
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { disk.asUnownedSerialExecutor() }
 
     /// The most pictures a draft holds (Weibo's apps take nine).
     public static let maxPictures = 9
@@ -51,16 +52,32 @@ public actor WeiboDraftStore {
     ]
 
     /// Opens (creating) the store at `path`.
+    ///
+    /// Blocks the calling thread: async code opens the store with
+    /// ``open(path:clock:)``.
+    @available(*, noasync, message: "open it with `await WeiboDraftStore.open(...)`, which does not block Swift's cooperative pool")
     public init(path: String, clock: any ServiceClock = SystemClock()) throws(WeiboError) {
+        try self.init(path: path, clock: clock, disk: DiskExecutor(label: "photodeck.weibo-drafts"))
+    }
+
+    /// Opens the store on its own serial queue, away from Swift's
+    /// cooperative pool (opening reads and may write the disk, and may wait
+    /// for another process's lock).
+    ///
+    /// ```swift
+    /// let drafts = try await WeiboDraftStore.open(path: "drafts.sqlite")
+    /// ```
+    public static func open(path: String, clock: any ServiceClock = SystemClock()) async throws(WeiboError) -> WeiboDraftStore {
+        let disk = DiskExecutor(label: "photodeck.weibo-drafts")
+        return try await disk.run { () throws(WeiboError) -> WeiboDraftStore in try WeiboDraftStore(path: path, clock: clock, disk: disk) }
+    }
+
+    /// WeiboDraftStore's opening, on `disk`'s queue.
+    init(path: String, clock: any ServiceClock, disk: DiskExecutor) throws(WeiboError) {
+        self.disk = disk
         self.clock = clock
         pictureFolder = path + ".pictures"
         database = try SQLiteDatabase.weiboStore(at: path, schema: Self.schema, what: "the drafts")
-    }
-
-    /// Opens the store away from Swift's cooperative pool (opening may
-    /// wait for another process's lock).
-    public static func open(path: String, clock: any ServiceClock = SystemClock()) async throws(WeiboError) -> WeiboDraftStore {
-        try await BlockingWork.run { () throws(WeiboError) -> WeiboDraftStore in try WeiboDraftStore(path: path, clock: clock) }
     }
 
     // MARK: Reading

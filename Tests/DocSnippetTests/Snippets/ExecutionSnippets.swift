@@ -5,9 +5,16 @@ import SystemSupport
 
 enum ExecutionSnippets {
     actor Store {
-        private let executor = DiskExecutor(label: "photodeck.store")
-        nonisolated var unownedExecutor: UnownedSerialExecutor {
-            executor.asUnownedSerialExecutor()
+        private let disk: DiskExecutor
+        nonisolated var unownedExecutor: UnownedSerialExecutor { disk.asUnownedSerialExecutor() }
+
+        static func open(path: String) async throws -> Store {
+            let disk = DiskExecutor(label: "photodeck.store")
+            return try await disk.run { try Store(path: path, disk: disk) }
+        }
+
+        init(path: String, disk: DiskExecutor) throws {
+            self.disk = disk  // then the blocking open: SQLite, migrations, repairs
         }
     }
 

@@ -15,7 +15,7 @@ enum ImageLoadingSnippets {
     static func draw(_ bitmap: Bitmap) {}
 
     static func loader(cacheFolder: String, photoURL: URL) async throws {
-        let loader = ImageLoader(configuration: .init(diskCache: try DiskCache(directory: cacheFolder, capacityBytes: 200 << 20)))
+        let loader = ImageLoader(configuration: .init(diskCache: try await DiskCache.open(directory: cacheFolder, capacityBytes: 200 << 20)))
         let image = try await loader.image(for: ImageRequest(url: photoURL, size: PixelSize(width: 1170, height: 2532)))
         draw(image.bitmap)  // image.origin: .memory, .disk, .revalidated, .network, .offline(age:)
     }
@@ -29,8 +29,8 @@ enum ImageLoadingSnippets {
         draw(image.bitmap)
     }
 
-    static func diskCache(cacheHome: String) throws {
-        let cache = try DiskCache(directory: "\(cacheHome)/photodeck/images", capacityBytes: 200 << 20)
+    static func diskCache(cacheHome: String) async throws {
+        let cache = try await DiskCache.open(directory: "\(cacheHome)/photodeck/images", capacityBytes: 200 << 20)
         let loader = ImageLoader(configuration: .init(diskCache: cache))
         _ = loader
     }

@@ -22,7 +22,7 @@ enum PhotoAlbumSnippets {
     }
 
     static func albumStore() async throws {
-        let store = try AlbumStore(directory: "/var/lib/myapp/albums")
+        let store = try await AlbumStore.open(directory: "/var/lib/myapp/albums")
         try await store.createAlbum(named: "Favourites")
         let item = try await store.add(fileAt: "/photos/IMG_0001.jpg", to: "Favourites")
         for item in try await store.items(in: "Favourites") { print(item.asset.shortForm, item.orientedSize) }
@@ -30,10 +30,10 @@ enum PhotoAlbumSnippets {
     }
 
     static func close(folder: String) async throws {
-        let store = try AlbumStore(directory: folder)
+        let store = try await AlbumStore.open(directory: folder)
         try await store.createAlbum(named: "Trip")
         await store.close()
-        let reopened = try AlbumStore(directory: folder)  // never storeInUse
+        let reopened = try await AlbumStore.open(directory: folder)  // never storeInUse
         _ = reopened
     }
 
@@ -58,7 +58,7 @@ enum PhotoAlbumSnippets {
     }
 
     static func library() async throws {
-        let library = try FolderPhotoLibrary(root: "/home/me/Pictures")
+        let library = try await FolderPhotoLibrary.open(root: "/home/me/Pictures")
         let summary = try await library.scan()  // first scan probes every file
         let wide = try await library.assets(matching: .shape(.landscape))
         for await change in await library.changes() { print(change) }  // inotify, or polling

@@ -119,7 +119,7 @@ enum ShareKitSnippets {
     }
 
     static func outbox(support: String, center: ShareCenter, content: ShareContent, target: ShareTarget) async throws {
-        let outbox = try Outbox(path: "\(support)/outbox.sqlite", center: center)
+        let outbox = try await Outbox.open(path: "\(support)/outbox.sqlite", center: center)
         let id = try await outbox.enqueue(content, to: target)
         await outbox.process()  // call when the app starts, comes online, or re-authorises
         _ = id
@@ -221,7 +221,7 @@ extension ShareKitSnippets {
     }
 
     static func outboxOnReconnect(support: String, center: ShareCenter, content: ShareContent, target: ShareTarget) async throws {
-        let outbox = try Outbox(path: "\(support)/outbox.sqlite", center: center, network: NetworkMonitors.system)
+        let outbox = try await Outbox.open(path: "\(support)/outbox.sqlite", center: center, network: NetworkMonitors.system)
         let id = try await outbox.enqueue(content, to: target)
         await outbox.process()  // call when the app starts or re-authorises
         let sender = Task { await outbox.sendWhenReachable() }  // and whenever the network comes back

@@ -24,7 +24,7 @@ enum WeChatSignInSnippets {
     }
 
     static func store(dir: String, token: WeChatUserToken, profile: WeChatUserProfile, authorizer: WeChatUserAuthorizer) async throws {
-        let store = try WeChatAccountStore(
+        let store = try await WeChatAccountStore.open(
             credentials: FileCredentialStore(path: dir + "/credentials.json"), indexPath: dir + "/wechat-accounts.json")
         try await store.add(token, nickname: profile.nickname)
         let credential = try await store.credential(for: token.openID, refreshingWith: authorizer)
@@ -43,5 +43,13 @@ enum WeChatSignInSnippets {
         let code = wechat.issueCode(forOpenID: "o6_bmjrPTlm6_2sgVt7hMZOPfL2M")
         // exchange `code` with WeChatUserAuthorizer(apiBase: wechat.baseURL, ...)
         _ = code
+    }
+}
+
+extension WeChatSignInSnippets {
+    /// WeChatAccountStore.open's sample.
+    static func openingAccounts(credentials: any CredentialStore) async throws {
+        let accounts = try await WeChatAccountStore.open(credentials: credentials, indexPath: "wechat-accounts.json")
+        _ = accounts
     }
 }

@@ -91,7 +91,7 @@ enum WeiboKitSnippets {
     }
 
     static func accountStore(dir: String, credential: Credential, otherUID: String) async throws {
-        let store = try WeiboAccountStore(credentials: FileCredentialStore(path: dir + "/credentials.json"), indexPath: dir + "/accounts.json")
+        let store = try await WeiboAccountStore.open(credentials: FileCredentialStore(path: dir + "/credentials.json"), indexPath: dir + "/accounts.json")
         try await store.add(credential, screenName: "小明")  // becomes current
         try await store.use(uid: otherUID)
     }
@@ -103,7 +103,7 @@ enum WeiboKitSnippets {
     }
 
     static func cache(dir: String, client: WeiboClient, uid: String, render: (WeiboTimelineItem) -> Void) async throws {
-        let cache = try WeiboTimelineCache(path: dir + "/timeline.sqlite")
+        let cache = try await WeiboTimelineCache.open(path: dir + "/timeline.sqlite")
         let page = try await client.homeTimeline(.latest, count: 50)
         try await cache.merge(page, fetchedWith: .latest, account: uid)
         for item in try await cache.timeline(account: uid).items { render(item) }
@@ -127,7 +127,7 @@ extension WeiboKitSnippets {
         let authorizer = WeiboAuthorizer(appKey: key, appSecret: secret, redirectURI: redirect)
         openBrowser(authorizer.authorizationURL(state: nonce))  // forcelogin=true: a second account can sign in
         let credential = try await authorizer.credential(forCode: authorizer.code(fromRedirect: redirectedTo, expectedState: nonce))
-        let accounts = try WeiboAccountStore(credentials: FileCredentialStore(path: dir + "/tokens.json"), indexPath: dir + "/accounts.json")
+        let accounts = try await WeiboAccountStore.open(credentials: FileCredentialStore(path: dir + "/tokens.json"), indexPath: dir + "/accounts.json")
         try await accounts.add(credential, screenName: "小明")  // the uid is the one get_token_info states
         let client = WeiboClient(api: WeiboAPI(http: ServiceClient(transport: CurlTransport())), accounts: accounts)
         let session = WeiboTimelineSession(client: client, cache: try await WeiboTimelineCache.open(path: dir + "/timeline.sqlite"))
@@ -141,5 +141,14 @@ extension WeiboKitSnippets {
         let closed = try ClosedPort()
         let api = WeiboAPI(base: closed.url, http: http)  // every request: cannot connect
         return api
+    }
+}
+
+extension WeiboKitSnippets {
+    /// The stores' `open` samples.
+    static func opening(credentials: any CredentialStore) async throws {
+        let drafts = try await WeiboDraftStore.open(path: "drafts.sqlite")
+        let accounts = try await WeiboAccountStore.open(credentials: credentials, indexPath: "accounts.json")
+        _ = (drafts, accounts)
     }
 }
