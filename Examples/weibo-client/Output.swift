@@ -48,7 +48,7 @@ enum Output {
     /// `{"filtered": {"id", "reason"}}`.
     static func item(_ item: WeiboTimelineItem) -> [String: Any] {
         switch item {
-        case .post(let post): Self.post(post)
+        case .entry(let post): Self.post(post)
         case .gap(let gap): Self.gap(gap)
         case .filtered(let marker): Self.filtered(marker)
         }
@@ -57,7 +57,7 @@ enum Output {
     /// A row of comments: a comment, a gap or a filtered comment's marker.
     static func item(_ item: WeiboCommentItem) -> [String: Any] {
         switch item {
-        case .comment(let comment): Self.comment(comment)
+        case .entry(let comment): Self.comment(comment)
         case .gap(let gap): Self.gap(gap)
         case .filtered(let marker): Self.filtered(marker)
         }

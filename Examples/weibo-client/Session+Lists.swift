@@ -58,7 +58,7 @@ extension Session {
         }
         for item in items {
             switch item {
-            case .comment(let comment): Console.line(Output.describe(comment, withPost: true))
+            case .entry(let comment): Console.line(Output.describe(comment, withPost: true))
             case .gap(let gap): Console.line("  ⋯ more comments here: weibo-client \(Self.fillCommand(.comments(box), gap))")
             case .filtered(let marker): Console.line(Output.describe(marker))
             }

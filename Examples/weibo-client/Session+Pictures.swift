@@ -167,7 +167,7 @@ extension Session {
         var next = 0
         for item in items {
             switch item {
-            case .post(let post):
+            case .entry(let post):
                 Console.line(Output.describe(post, listsPictures: pictures == nil))
                 if pictures != nil {
                     let load = loads[next]

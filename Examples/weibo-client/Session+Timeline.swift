@@ -27,7 +27,7 @@ extension Session {
                 let previousOldest = try await session.cached().timeline.posts.last?.sortKey
                 snapshot = try await session.loadOlder()
                 // Favourites are in the order they were kept, not by id: what the page brought.
-                shown = id == .favourites ? (snapshot.page?.posts ?? []).map { .post($0) } : Self.items(of: snapshot.timeline, below: previousOldest)
+                shown = id == .favourites ? (snapshot.page?.posts ?? []).map { .entry($0) } : Self.items(of: snapshot.timeline, below: previousOldest)
             case .fill(let above):
                 guard let gap = try await session.cached().timeline.gaps.first(where: { $0.newerThan == above }) else {
                     throw CLIError("no gap below post \(above.oneLine): the posts under it are all loaded (or it is not cached)")

@@ -165,7 +165,7 @@ extension FuzzTarget {
             try? database.prepare("UPDATE posts SET body = ?").bind(.blob(bytes)).run()
             database.close()
             if let read = try? await cache.timeline(account: "1") {
-                for case .post(let stored) in read.items {
+                for case .entry(let stored) in read.items {
                     precondition(stored.pictures.allSatisfy(ServerURL.isAllowed), "a cached post came back with a non-web picture URL")
                 }
             }

@@ -63,14 +63,14 @@ struct FiltersTests {
         filters.mute(word: "剧透")
         let gap = WeiboTimelineGap(newerThan: "30", olderThan: "20", fillFrom: "30")
         let timeline = CachedWeiboTimeline(
-            items: [.post(Self.post("40", "好看")), .post(Self.post("30", "剧透警告")), .gap(gap), .post(Self.post("20", "ok"))], refreshedAt: nil)
+            items: [.entry(Self.post("40", "好看")), .entry(Self.post("30", "剧透警告")), .gap(gap), .entry(Self.post("20", "ok"))], refreshedAt: nil)
         let shown = timeline.filtered(by: filters)
         #expect(shown.items.count == 4)
         #expect(shown.items[1] == .filtered(WeiboFilteredItem(id: "30", match: .word("剧透"))))
         #expect(shown.items[2] == .gap(gap) && shown.posts.map(\.id) == ["40", "20"])
         #expect(WeiboFilterMatch.word("剧透").description == "filtered: word “剧透”")
         let comments = CachedWeiboComments(
-            items: [.comment(WeiboComment(id: "5", text: "别剧透", createdAt: Date(timeIntervalSince1970: 0), user: WeiboUser(id: "1", screenName: "a")))],
+            items: [.entry(WeiboComment(id: "5", text: "别剧透", createdAt: Date(timeIntervalSince1970: 0), user: WeiboUser(id: "1", screenName: "a")))],
             refreshedAt: nil)
         #expect(comments.filtered(by: filters).items == [.filtered(WeiboFilteredItem(id: "5", match: .word("剧透")))])
     }

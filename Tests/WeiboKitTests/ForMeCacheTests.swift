@@ -93,7 +93,7 @@ struct ForMeCacheTests {
         #expect(!gone.isExact && timeline.items[gone.index].post?.id == "300" && gone.offset == 0 && gone.newerPostCount == 3)
         #expect(timeline.restoring(WeiboReadingPosition(postID: "50")) == nil)
         // Favourites are in the order they were kept, not by id: a gone post has no "next older" there.
-        let kept = CachedWeiboTimeline(items: [.post(posts[1]), .post(posts[4]), .post(posts[0])], refreshedAt: nil)
+        let kept = CachedWeiboTimeline(items: [.entry(posts[1]), .entry(posts[4]), .entry(posts[0])], refreshedAt: nil)
         #expect(kept.restoring(WeiboReadingPosition(postID: "300")) == nil)
         #expect(kept.restoring(WeiboReadingPosition(postID: "500"))?.newerPostCount == 1)
         #expect(try await cache.readingPosition(.mentions, account: "a")?.postID == "200")

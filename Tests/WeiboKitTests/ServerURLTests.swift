@@ -60,7 +60,7 @@ struct ServerURLTests {
         hostile.repost = repost
         try await cache.merge(WeiboTimelinePage(posts: [hostile]), fetchedWith: .latest, account: "1")
         let read = try await cache.timeline(account: "1")
-        guard case .post(let post)? = read.items.first else {
+        guard case .entry(let post)? = read.items.first else {
             Issue.record("no post came back")
             return
         }

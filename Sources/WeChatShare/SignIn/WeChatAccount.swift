@@ -38,3 +38,5 @@ public struct WeChatAccount: Hashable, Sendable, Codable, Identifiable, SignedIn
     /// When the sign-in ends, when known (``refreshExpiresAt``).
     public var signInExpiresAt: Date? { refreshExpiresAt }
 }
+
+extension WeChatAccount: IndexedAccount {}

@@ -27,8 +27,7 @@ public actor WeChatAccountStore {
     public nonisolated var unownedExecutor: UnownedSerialExecutor { disk.asUnownedSerialExecutor() }
 
     private let credentials: any CredentialStore
-    private let indexPath: String?
-    private var index: [WeChatAccount]
+    private var index: AccountIndex<WeChatAccount>
     private let clock: any ServiceClock
 
     /// Opens the store. A missing index is empty; an unreadable one is an error.
@@ -60,33 +59,27 @@ public actor WeChatAccountStore {
     init(credentials: any CredentialStore, indexPath: String?, clock: any ServiceClock, disk: DiskExecutor) throws(WeChatSignInError) {
         self.disk = disk
         self.credentials = credentials
-        self.indexPath = indexPath
         self.clock = clock
-        index = []
-        if let indexPath {
-            do {
-                index = try OwnerOnlyFile.readJSON([WeChatAccount].self, at: indexPath) ?? []
-            } catch {
-                throw .storage(UnderlyingError(error, context: "reading \(indexPath)"))
-            }
+        do {
+            index = try AccountIndex(path: indexPath)
+        } catch {
+            throw .storage(UnderlyingError(error, context: "reading \(indexPath ?? "the account index")"))
         }
     }
 
-    private func change(_ body: (inout [WeChatAccount]) throws(WeChatSignInError) -> Void) throws(WeChatSignInError) {
-        guard let indexPath else { return try body(&index) }
-        let result: Result<[WeChatAccount], WeChatSignInError>
+    /// Runs a change of the index; a file that cannot be written is ``WeChatSignInError/storage(_:)``.
+    private func writing(_ change: (inout AccountIndex<WeChatAccount>) throws -> Void) throws(WeChatSignInError) {
         do {
-            result = try OwnerOnlyFile.updateJSON(at: indexPath, empty: [], body)
+            try change(&index)
         } catch {
-            throw .storage(UnderlyingError(error, context: "writing \(indexPath)"))
+            throw .storage(UnderlyingError(error, context: "writing \(index.path ?? "the account index")"))
         }
-        index = try result.get()
     }
 
     /// Every account, in the order they signed in; one WeChat refused a
     /// refresh for (42002, 40030) is marked as needing sign-in. No date is
     /// checked here: WeChat's answers decide when a sign-in is over.
-    public func accounts() -> [WeChatAccount] { index }
+    public func accounts() -> [WeChatAccount] { index.contents.accounts }
 
     /// Adds or replaces the user of `token` (a fresh sign-in clears the
     /// "needs sign-in" mark).
@@ -98,13 +91,7 @@ public actor WeChatAccountStore {
         }
         let account = WeChatAccount(
             openID: token.openID, unionID: token.unionID, nickname: nickname ?? token.openID, refreshExpiresAt: token.refreshExpiresAt)
-        try change { accounts in
-            if let position = accounts.firstIndex(where: { $0.openID == account.openID }) {
-                accounts[position] = account
-            } else {
-                accounts.append(account)
-            }
-        }
+        try writing { try $0.upsert(account, makeCurrent: false) }
     }
 
     /// Forgets `openID` and its tokens.
@@ -114,7 +101,7 @@ public actor WeChatAccountStore {
         } catch {
             throw .storage(UnderlyingError(error, context: "removing the token"))
         }
-        try change { $0.removeAll { $0.openID == openID } }
+        try writing { try $0.remove(openID) }
     }
 
     /// A working access token for `openID`: the stored one while it lasts,
@@ -153,10 +140,6 @@ public actor WeChatAccountStore {
 
     /// Marks `openID` as needing sign-in.
     public func markNeedsSignIn(_ openID: String) throws(WeChatSignInError) {
-        guard index.contains(where: { $0.openID == openID && !$0.needsSignIn }) else { return }
-        try change { accounts in
-            guard let position = accounts.firstIndex(where: { $0.openID == openID }) else { return }
-            accounts[position].needsSignIn = true
-        }
+        try writing { try $0.markNeedsSignIn(openID) }
     }
 }

@@ -35,3 +35,5 @@ extension WeiboAccount: SignedInAccount {
     /// When the token expires.
     public var signInExpiresAt: Date? { expiresAt }
 }
+
+extension WeiboAccount: IndexedAccount {}

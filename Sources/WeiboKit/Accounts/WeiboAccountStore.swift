@@ -24,15 +24,8 @@ public actor WeiboAccountStore {
     public nonisolated var unownedExecutor: UnownedSerialExecutor { disk.asUnownedSerialExecutor() }
 
     private let credentials: any CredentialStore
-    private let indexPath: String?
-    private var index: Index
+    private var index: AccountIndex<WeiboAccount>
     private let clock: any ServiceClock
-
-    /// What the index file holds.
-    private struct Index: Codable {
-        var accounts: [WeiboAccount] = []
-        var current: String?
-    }
 
     /// Opens the store. A missing index is empty; an unreadable one is an error.
     ///
@@ -63,39 +56,29 @@ public actor WeiboAccountStore {
     init(credentials: any CredentialStore, indexPath: String?, clock: any ServiceClock, disk: DiskExecutor) throws(WeiboError) {
         self.disk = disk
         self.credentials = credentials
-        self.indexPath = indexPath
         self.clock = clock
-        index = Index()
-        if let indexPath { index = try Self.load(indexPath) }
-    }
-
-    /// The index in the file at `path`; empty when there is none.
-    private static func load(_ path: String) throws(WeiboError) -> Index {
         do {
-            return try OwnerOnlyFile.readJSON(Index.self, at: path) ?? Index()
+            index = try AccountIndex(path: indexPath)
         } catch {
-            throw .storage(UnderlyingError(error, context: "reading \(path)"))
+            throw .storage(UnderlyingError(error, context: "reading \(indexPath ?? "the account index")"))
         }
     }
 
-    /// Applies `body` to the newest index: with a file, under its lock, to
-    /// what the file holds now (another process may have changed it), then
-    /// written back.
-    private func change(_ body: (inout Index) throws(WeiboError) -> Void) throws(WeiboError) {
-        guard let indexPath else { return try body(&index) }
-        let result: Result<Index, WeiboError>
+    /// Runs a change of the index; a file that cannot be written is ``WeiboError/storage(_:)``.
+    private func writing<Value>(_ change: (inout AccountIndex<WeiboAccount>) throws -> Value) throws(WeiboError) -> Value {
         do {
-            result = try OwnerOnlyFile.updateJSON(at: indexPath, empty: Index(), body)
+            return try change(&index)
+        } catch let error as WeiboError {
+            throw error
         } catch {
-            throw .storage(UnderlyingError(error, context: "writing \(indexPath)"))
+            throw .storage(UnderlyingError(error, context: "writing \(index.path ?? "the account index")"))
         }
-        index = try result.get()
     }
 
     /// Every account, in the order they signed in; expired tokens are
     /// reported as needing sign-in.
     public func accounts() -> [WeiboAccount] {
-        index.accounts.map { account in
+        index.contents.accounts.map { account in
             var account = account
             if let expiry = account.expiresAt, expiry <= clock.now { account.needsSignIn = true }
             return account
@@ -103,19 +86,21 @@ public actor WeiboAccountStore {
     }
 
     /// The current account, if any.
-    public func current() -> WeiboAccount? { accounts().first { $0.uid == index.current } }
+    public func current() -> WeiboAccount? { accounts().first { $0.uid == index.contents.current } }
 
     /// The account `uid`, or the current one when `nil`.
     public func account(_ uid: String?) -> WeiboAccount? {
-        guard let uid = uid ?? index.current else { return nil }
+        guard let uid = uid ?? index.contents.current else { return nil }
         return accounts().first { $0.uid == uid }
     }
 
     /// Makes `uid` the current account.
     public func use(uid: String) throws(WeiboError) {
-        try change { index throws(WeiboError) in
-            guard index.accounts.contains(where: { $0.uid == uid }) else { throw .notSignedIn }
-            index.current = uid
+        try writing { index in
+            try index.change { contents throws(WeiboError) in
+                guard contents.accounts.contains(where: { $0.uid == uid }) else { throw .notSignedIn }
+                contents.current = uid
+            }.get()
         }
     }
 
@@ -128,23 +113,12 @@ public actor WeiboAccountStore {
             throw .storage(UnderlyingError(error, context: "saving the token"))
         }
         let account = WeiboAccount(uid: credential.account, screenName: screenName, expiresAt: credential.expiresAt)
-        try change { index in
-            if let position = index.accounts.firstIndex(where: { $0.uid == account.uid }) {
-                index.accounts[position] = account
-            } else {
-                index.accounts.append(account)
-            }
-            index.current = account.uid
-        }
+        try writing { try $0.upsert(account, makeCurrent: true) }
     }
 
     /// Marks `uid` as needing sign-in: its requests stop until it signs in again.
     public func markNeedsSignIn(_ uid: String) throws(WeiboError) {
-        guard index.accounts.contains(where: { $0.uid == uid && !$0.needsSignIn }) else { return }
-        try change { index in
-            guard let position = index.accounts.firstIndex(where: { $0.uid == uid }) else { return }
-            index.accounts[position].needsSignIn = true
-        }
+        try writing { try $0.markNeedsSignIn(uid) }
     }
 
     /// Forgets `uid` and its token; the first remaining account becomes
@@ -155,10 +129,7 @@ public actor WeiboAccountStore {
         } catch {
             throw .storage(UnderlyingError(error, context: "removing the token"))
         }
-        try change { index in
-            index.accounts.removeAll { $0.uid == uid }
-            if index.current == uid { index.current = index.accounts.first?.uid }
-        }
+        try writing { try $0.remove(uid) }
     }
 
     /// The credential of `uid` (the current account when `nil`) for a

@@ -18,7 +18,7 @@ public struct WeiboReadingPosition: Hashable, Sendable {
 
 /// A saved reading position found again in a cached timeline.
 public struct WeiboRestoredPosition: Hashable, Sendable {
-    /// The index in ``CachedWeiboTimeline/items`` to put at the top.
+    /// The index in ``CachedWeiboList/items`` to put at the top.
     public var index: Int
     /// The offset to scroll that row by: the saved one when the saved post
     /// is there, else 0.
@@ -40,7 +40,7 @@ extension CachedWeiboTimeline {
         // The rows that stand for a post, with their ids; gaps have none.
         let rows: [(index: Int, id: Int64, isPost: Bool)] = items.enumerated().compactMap { index, item in
             switch item {
-            case .post(let post): (index, post.sortKey, true)
+            case .entry(let post): (index, post.sortKey, true)
             case .filtered(let marker): (index, Int64(marker.id) ?? 0, false)
             case .gap: nil
             }

@@ -20,7 +20,7 @@ public import ServiceKit
 /// no cursor. Ranges are kept and merged; they only grow.
 ///
 /// Two neighbouring cached posts are continuous when one proven range
-/// spans every id between them. Otherwise a ``WeiboTimelineItem/gap(_:)``
+/// spans every id between them. Otherwise a ``WeiboListItem/gap(_:)``
 /// row stands between them: posts Weibo showed may be missing there, and
 /// ``WeiboTimelineGap/fillQuery`` loads them, starting below what is
 /// already known. No post the server returned is ever missing without a
@@ -225,7 +225,7 @@ public actor WeiboTimelineCache {
         return CachedWeiboTimeline(
             items: rows.map { row in
                 switch row {
-                case .element(let post): .post(post.keepingWebURLs)
+                case .element(let post): .entry(post.keepingWebURLs)
                 case .gap(let gap): .gap(gap)
                 }
             }, refreshedAt: refreshedAt)
@@ -237,7 +237,7 @@ public actor WeiboTimelineCache {
         return CachedWeiboComments(
             items: rows.map { row in
                 switch row {
-                case .element(let comment): .comment(comment)
+                case .element(let comment): .entry(comment)
                 case .gap(let gap): .gap(gap)
                 }
             }, refreshedAt: refreshedAt)

@@ -7,7 +7,7 @@ import Synchronization
 /// a person's posts, mentions, comments and favourites.
 ///
 /// A filtered post is not dropped: it becomes a one-line
-/// ``WeiboTimelineItem/filtered(_:)`` marker saying why ("filtered: word
+/// ``WeiboListItem/filtered(_:)`` marker saying why ("filtered: word
 /// “剧透”"), so the list keeps its shape and a gap row still means only
 /// "posts may be missing here".
 ///
