@@ -127,13 +127,16 @@ test-tsan: deps-test
 ## is not what the manifest and the imports say, when a target declares a
 ## dependency none of its files imports (scripts/module-map.py --write fixes the map),
 ## or when a module other than SystemSupport calls the C library's system interface,
-## or when a source holds a shape a toolchain is known to miscompile (Documentation/CompilerBugs).
+## or when a source holds a shape a toolchain is known to miscompile (Documentation/CompilerBugs),
+## or calls a Foundation read that traps on EINTR.
 check-map: deps-build
 	python3 scripts/module-map.py --check
 	python3 scripts/check-platform.py --self-test
 	python3 scripts/check-platform.py
 	python3 scripts/check-miscompiles.py --self-test
 	python3 scripts/check-miscompiles.py
+	python3 scripts/check-traps.py --self-test
+	python3 scripts/check-traps.py
 
 ## check-portable: builds the libraries as they are built where Linux's own
 ## interfaces (V4L2, rtnetlink, inotify) do not exist, so the fallbacks

@@ -54,7 +54,7 @@ struct AlbumFaultInjectionTests {
             let output = Pipe()
             process.standardOutput = output
             try process.run()
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let text = String(decoding: try bytes(readingToEndOf: output.fileHandleForReading, limit: 1 << 20), as: UTF8.self)
             process.waitUntilExit()
             return (text, process.terminationStatus)
         }

@@ -68,7 +68,7 @@ enum ExampleProcess {
         var pending = ""
         var stop = false
         while !stop {
-            let chunk = output.fileHandleForReading.availableData
+            let chunk = try bytes(availableFrom: output.fileHandleForReading)
             if chunk.isEmpty { break }
             pending += String(decoding: chunk, as: UTF8.self)
             // A read may bring several lines: hand them over only up to the one that stops.
@@ -120,7 +120,7 @@ enum ExampleProcess {
         }
         try? stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8))
         try? stdin.fileHandleForWriting.close()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let outputData = try bytes(readingToEndOf: output.fileHandleForReading, limit: 256 << 20)
         process.waitUntilExit()
         let errorData = Data((try? fileBytes(errorPath)) ?? [])
         return Result(

@@ -35,7 +35,7 @@ struct NetworkNamespaceTests {
             let reader = Thread {
                 var pending = ""
                 while true {
-                    let chunk = output.fileHandleForReading.availableData
+                    let chunk = (try? bytes(availableFrom: output.fileHandleForReading)) ?? []
                     if chunk.isEmpty { return }
                     pending += String(decoding: chunk, as: UTF8.self)
                     while let newline = pending.firstIndex(of: "\n") {

@@ -62,7 +62,7 @@ enum ViewerHarness {
             let number = try await offPool { () -> String in
                 var text = ""
                 while !text.hasSuffix("\n") {
-                    let data = reader.availableData
+                    let data = try bytes(availableFrom: reader)
                     if data.isEmpty { break }
                     text += String(decoding: data, as: UTF8.self)
                 }

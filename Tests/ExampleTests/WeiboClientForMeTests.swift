@@ -167,7 +167,7 @@ struct WeiboClientWatchTests {
             process.standardError = FileHandle.nullDevice
             let output = self.output
             pipe.fileHandleForReading.readabilityHandler = { handle in
-                let data = handle.availableData
+                let data = (try? bytes(availableFrom: handle)) ?? []
                 // At the end of the output the handler would be called again and again with nothing,
                 // spinning a dispatch thread (one the cooperative pool shares): stop it there.
                 guard !data.isEmpty else {

@@ -148,7 +148,7 @@ struct WeiboClientPagesTests {
         process.standardError = FileHandle.nullDevice
         let seen = Mutex("")
         output.fileHandleForReading.readabilityHandler = { handle in
-            let chunk = handle.availableData
+            let chunk = (try? bytes(availableFrom: handle)) ?? []
             seen.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
         }
         try process.run()

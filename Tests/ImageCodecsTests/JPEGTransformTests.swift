@@ -177,7 +177,7 @@ enum Jpegtran {
         let output = Pipe()
         process.standardOutput = output
         try process.run()
-        let bytes = [UInt8](output.fileHandleForReading.readDataToEndOfFile())
+        let bytes = try TestSupport.bytes(readingToEndOf: output.fileHandleForReading, limit: 256 << 20)
         process.waitUntilExit()
         return bytes
     }

@@ -44,9 +44,12 @@ holder.standardOutput = output
 try holder.run()
 var answer = Data()
 while !answer.contains(UInt8(ascii: "\n")) {
-    let more = output.fileHandleForReading.availableData
-    if more.isEmpty { break }
-    answer.append(more)
+    // read(2) itself, retried on EINTR: `availableData` traps on it.
+    var chunk = [UInt8](repeating: 0, count: 64)
+    let count = chunk.withUnsafeMutableBytes { read(output.fileHandleForReading.fileDescriptor, $0.baseAddress, $0.count) }
+    if count < 0 && errno == EINTR { continue }
+    if count <= 0 { break }
+    answer.append(contentsOf: chunk[0..<count])
 }
 guard answer == Data("held\n".utf8) else {
     FileHandle.standardError.write(Data("store-tool did not take the locks\n".utf8))

@@ -73,8 +73,8 @@ public enum ExifTool {
         } catch {
             throw Failure(description: "cannot run exiftool (install Debian's libimage-exiftool-perl): \(error)")
         }
-        let text = output.fileHandleForReading.readDataToEndOfFile()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let text = Data(try bytes(readingToEndOf: output.fileHandleForReading, limit: 256 << 20))
+        let message = String(decoding: try bytes(readingToEndOf: errors.fileHandleForReading, limit: 1 << 20), as: UTF8.self)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw Failure(description: "exiftool \(arguments.joined(separator: " ")): \(message)") }
         return text

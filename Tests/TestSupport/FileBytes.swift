@@ -37,3 +37,20 @@ func bytes(readingToEndOf descriptor: Int32, limit: Int) throws -> [UInt8] {
         bytes += chunk[0..<count]
     }
 }
+
+/// One `read(2)` of at most `limit` bytes from `handle` (a pipe, say),
+/// retried when a signal interrupts it; empty at the end.
+///
+/// Foundation's `availableData` and `readDataToEndOfFile()` are `try!`
+/// inside and trap on `EINTR` (swift-corelibs-foundation), which a test
+/// process with dispatch signal sources does receive: CI died of it once.
+/// `make lint` refuses them in the tests.
+public func bytes(availableFrom handle: FileHandle, limit: Int = 1 << 16) throws -> [UInt8] {
+    var chunk = [UInt8](repeating: 0, count: limit)
+    while true {
+        let count = chunk.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+        if count < 0 && errno == EINTR { continue }
+        guard count >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        return Array(chunk[0..<count])
+    }
+}

@@ -123,7 +123,7 @@ public enum GeneratedWebP {
             } catch {
                 return .failure(ToolFailure(description: "\(command): \(error) (install Debian's webp package)"))
             }
-            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let message = String(decoding: (try? bytes(readingToEndOf: errors.fileHandleForReading, limit: 1 << 20)) ?? [], as: UTF8.self)
             process.waitUntilExit()
             guard process.terminationStatus == 0 else {
                 return .failure(ToolFailure(description: "\(command) exited \(process.terminationStatus): \(message)"))

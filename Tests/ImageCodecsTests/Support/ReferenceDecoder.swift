@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs the reference command-line decoders (djpeg, dwebp) and reads their
 /// Netpbm output.
@@ -39,12 +40,12 @@ enum ReferenceDecoder {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let data = try bytes(readingToEndOf: output.fileHandleForReading, limit: 1 << 30)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             throw Failure.toolFailed("\(tool) \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
         }
-        return [UInt8](data)
+        return data
     }
 
     /// Parses P5/P6 (maxval 255) and P7 (PAM) images.

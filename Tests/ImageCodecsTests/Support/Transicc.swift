@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Little CMS's own `transicc` (Debian's liblcms2-utils), the reference the
 /// colour tests compare with.
@@ -18,7 +19,7 @@ enum Transicc {
         try process.run()
         try input.fileHandleForWriting.write(contentsOf: Data(colors.map { $0 + "\n" }.joined().utf8))
         try input.fileHandleForWriting.close()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let text = String(decoding: try bytes(readingToEndOf: output.fileHandleForReading, limit: 1 << 20), as: UTF8.self)
         process.waitUntilExit()
         return text.split(separator: "\n").suffix(colors.count).map { row in
             row.split(separator: " ").compactMap { Double($0) }.map { min(max(Int($0.rounded()), 0), 255) }
