@@ -35,7 +35,7 @@ import time
 import benchmarks
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
-BROWSER = os.path.join(ROOT, ".build", "release", "photo-browser")
+BROWSER = os.environ.get("BROWSER", os.path.join(ROOT, ".build", "release", "photo-browser"))
 WORK = os.environ.get("WORK", os.path.join(ROOT, ".build", "bench-playback"))
 ROUNDS = int(os.environ.get("ROUNDS", "10"))
 
@@ -98,7 +98,9 @@ def make_clips():
         path = os.path.join(WORK, name, f"clip-{seconds}s.mp4")
         if not os.path.exists(path):
             run("ffmpeg", "-y", "-f", "lavfi", "-i", "testsrc2=size=1920x1080:rate=30", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
-                "-t", str(seconds), "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-g", "60", "-c:a", "aac", "-movflags", "+faststart", path)
+                "-t", str(seconds), "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-g", "60", "-c:a", "aac", "-movflags", "+faststart", "-f", "mp4", path + ".part")
+            # Written beside, then renamed: a run killed mid-encode leaves no truncated clip to measure.
+            os.replace(path + ".part", path)
         clips[name] = path
     return clips
 

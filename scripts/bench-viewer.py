@@ -26,7 +26,7 @@ import time
 import benchmarks
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
-BROWSER = os.path.join(ROOT, ".build", "release", "photo-browser")
+BROWSER = os.environ.get("BROWSER", os.path.join(ROOT, ".build", "release", "photo-browser"))
 WORK = os.environ.get("WORK", os.path.join(ROOT, ".build", "bench-viewer"))
 RUNS = int(os.environ.get("RUNS", "1"))
 PHOTOS = os.path.join(WORK, "photos")

@@ -189,9 +189,9 @@ extension ViewerController {
             }
             loadThumbnail(photo, key: key, box: box, priority: layout.visible.contains(index) ? .userInitiated : .utility, keeping: wanted)
         }
-        let shown = await session.currentPhoto
-        let selected = (try? await collection.photo(at: layout.selection)) ?? shown
-        let pager = await session.pager
+        let now = await session.snapshot
+        let selected = (try? await collection.photo(at: layout.selection)) ?? now.photo
+        let pager = now.pager
         frameMade()
         let canvas = FrameCompositor.grid(layout, cells: cells)
         return ViewerFrame(

@@ -166,8 +166,8 @@ public actor ViewerController {
     /// Runs the app action bound to `character` on the shown photo.
     public func runAction(_ character: Character) async -> Response {
         guard let action = actions[character] else { return .unchanged }
-        let photo = await session.currentPhoto
-        switch await action(photo, await session.viewOrientation) {
+        let now = await session.snapshot
+        switch await action(now.photo, now.orientation) {
         case .message(let text): message = text
         case .collectionChanged(let text):
             message = text
@@ -265,8 +265,8 @@ public actor ViewerController {
             stopVideo()
             return await gridFrame(grid)
         }
-        let pager = await session.pager
-        let photo = await session.currentPhoto
+        let now = await session.snapshot
+        let (pager, photo) = (now.pager, now.photo)
         let content: ViewerFrame.Content
         do {
             let page: BrowserPage
@@ -302,7 +302,7 @@ public actor ViewerController {
         return ViewerFrame(
             index: pager.index, count: pager.count, photo: photo, content: content, viewportSize: pager.settings.viewportSize,
             scale: pager.settings.screenScale, zoomPercent: pager.state.zoom * pager.settings.screenScale * 100, showsChrome: showsChrome,
-            message: message, info: info, playback: playback(of: photo))
+            message: message, info: info, playback: playback(of: photo), isZoomedIn: pager.isZoomedIn)
     }
 
     /// Whether pages are drawn from what has arrived of them while their
@@ -387,10 +387,7 @@ public actor ViewerController {
 
     /// Reloads the shown page after the collection changed (clamped to the new count).
     public func reload() async {
-        let index = await session.pager.index
-        let count = await session.collectionCount
-        guard count > 0 else { return }
-        do { try await session.showPage(min(index, count - 1)) } catch { message = "\(error)" }
+        do { try await session.reload() } catch { message = "\(error)" }
     }
 
     private func turn(to index: Int?) async throws -> Response {

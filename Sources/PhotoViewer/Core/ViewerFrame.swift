@@ -38,12 +38,15 @@ public struct ViewerFrame: Sendable {
     public let info: [String]?
     /// Where the shown video (or a still's motion) is, when one was started.
     public let playback: ViewerPlayback?
+    /// Whether the page is zoomed in beyond fit: a drag pans it rather than turning it.
+    public let isZoomedIn: Bool
 
     /// Creates a frame.
     public init(
         index: Int, count: Int, photo: BrowserPhoto, content: Content, viewportSize: CGSize, scale: Double, zoomPercent: Double,
-        showsChrome: Bool, message: String?, info: [String]? = nil, playback: ViewerPlayback? = nil
+        showsChrome: Bool, message: String?, info: [String]? = nil, playback: ViewerPlayback? = nil, isZoomedIn: Bool = false
     ) {
+        self.isZoomedIn = isZoomedIn
         self.info = info
         self.playback = playback
         self.index = index

@@ -1,12 +1,15 @@
 import CSDL2
 import Foundation
+import SystemSupport
 import VideoCodecs
 
 /// SDL's audio device for the window's videos: 48 kHz stereo 16-bit (SDL
 /// converts to what the hardware takes), 1,024-sample buffers, filled on
 /// SDL's audio thread from a ``SoundQueue``. Opened on the window's thread;
 /// closed there before the queue is released (closing waits for a callback
-/// under way).
+/// under way). The controller may still hold it for a moment after the
+/// window closed it (it hears of the close through the window's mailbox):
+/// every call after ``close()`` does nothing.
 final class WindowSound: ViewerSoundOutput {
     /// The format asked for (and, with no changes allowed, the one SDL takes from us).
     static let format = AudioFormat.stereo48k
@@ -14,6 +17,8 @@ final class WindowSound: ViewerSoundOutput {
 
     let queue: SoundQueue
     let device: SDL_AudioDeviceID
+    /// Whether ``close()`` ran; held while a call reaches the device.
+    private let closed = Lock(false)
     /// What the device is (the driver's name), for the statistics.
     let description: String
 
@@ -66,13 +71,20 @@ final class WindowSound: ViewerSoundOutput {
     }
 
     func setRunning(_ running: Bool) {
-        SDL_PauseAudioDevice(device, running ? 0 : 1)
+        closed.withLock { closed in
+            guard !closed else { return }
+            SDL_PauseAudioDevice(device, running ? 0 : 1)
+        }
     }
 
     /// Closes the device (waits for a callback under way) and quits the
-    /// audio subsystem it opened; call once, on the window's thread.
+    /// audio subsystem it opened, once; on the window's thread.
     func close() {
-        SDL_CloseAudioDevice(device)
-        SDL_QuitSubSystem(UInt32(SDL_INIT_AUDIO))
+        closed.withLock { closed in
+            guard !closed else { return }
+            closed = true
+            SDL_CloseAudioDevice(device)
+            SDL_QuitSubSystem(UInt32(SDL_INIT_AUDIO))
+        }
     }
 }

@@ -64,6 +64,13 @@ public struct WindowViewer: Sendable {
 
     /// Opens the window and runs until the person quits or closes it.
     /// Throws ``WindowError`` when no window can be opened (no display).
+    ///
+    /// Two threads, one mailbox each way, and no thread waits for the
+    /// other's answer: the window's own thread (SDL's calls stay on it)
+    /// turns events into inputs and draws the frames it is handed; a task
+    /// hands each batch of inputs to the controller in order and, when they
+    /// asked for one, hands back one frame for the whole batch (keys that
+    /// come faster than photos decode turn pages without decoding each).
     public func run() async throws(WindowError) -> ViewerExit {
         let controller = controller
         let options = options
@@ -73,23 +80,26 @@ public struct WindowViewer: Sendable {
         // then the first frame joins this decode.
         await controller.configure(viewportSize: options.size, scale: 1)
         let firstPage = Task { await controller.prepareCurrentPage() }
-        // Frames no input asked for (the slideshow, a finished sort) wake
-        // the window's event wait as SDL user events.
-        let wakes = WindowWakes()
+        let inputs = WindowInputs()
+        let outputs = WindowOutputs()
+        let driver = Task { await WindowDriver(controller: controller, inputs: inputs, outputs: outputs, once: options.once, started: started).run() }
+        // Frames no input asked for (the slideshow, a finished sort) are inputs too.
         let redraws = await controller.redrawRequests()
         let forwarder = Task {
-            for await _ in redraws { wakes.post() }
+            for await _ in redraws { inputs.post(.redraw) }
         }
         let result: Result<ViewerExit, WindowError> = await ViewerThread.run(named: "photodeck.window") {
             do throws(WindowError) {
-                let loop = try WindowLoop(controller: controller, options: options, started: started)
-                wakes.open()
-                defer { wakes.close() }
+                let loop = try WindowLoop(inputs: inputs, outputs: outputs, options: options)
+                outputs.open()
+                defer { outputs.close() }
                 return .success(loop.run())
             } catch {
                 return .failure(error)
             }
         }
+        inputs.finish()
+        await driver.value
         firstPage.cancel()
         forwarder.cancel()
         await controller.stopAnimation()
@@ -97,12 +107,182 @@ public struct WindowViewer: Sendable {
     }
 }
 
-/// One run of the window, on its own thread (SDL's calls stay on it).
-private final class WindowLoop {
+/// What the window's thread tells the controller's side, in order.
+enum WindowInput: Sendable {
+    /// A key, with where the pointer was.
+    case key(ViewerKey, pointer: CGPoint, at: ContinuousClock.Instant)
+    /// A gesture or command.
+    case command(ViewerCommand, at: ContinuousClock.Instant)
+    /// The window's size in points and its pixel scale.
+    case configure(points: CGSize, scale: Double)
+    /// A frame is owed to nobody's input (an exposure, a resize, a redraw request).
+    case redraw
+    /// The window was hidden (animations stop) or shown again.
+    case hidden(Bool)
+    /// The sound device opened, and how the viewer now shows (or `nil`: the device is closing).
+    case sound(WindowSound?, output: String?)
+    /// How the viewer shows its frames.
+    case output(String)
+    /// A frame was presented: when, after which input, and its upload and present.
+    case drawn(after: ContinuousClock.Instant?, at: ContinuousClock.Instant, timing: (upload: Duration, present: Duration))
+}
+
+/// What the controller's side tells the window's thread.
+enum WindowOutput: Sendable {
+    /// Draw this frame, made for the inputs up to `after`.
+    case frame(ViewerFrame, after: ContinuousClock.Instant?)
+    /// Switch full screen.
+    case toggleFullScreen
+    /// The viewer is done.
+    case quit
+}
+
+/// The mailbox from the window's thread to the controller's side: inputs
+/// are queued in order and taken a batch at a time; a post never waits.
+final class WindowInputs: Sendable {
+    private struct State {
+        var queued: [WindowInput] = []
+        var finished = false
+    }
+
+    private let state = Lock(State())
+    private let wakes: AsyncStream<Void>
+    private let wake: AsyncStream<Void>.Continuation
+
+    init() {
+        (wakes, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// Queues `input` (dropped once the window is gone).
+    func post(_ input: WindowInput) {
+        let posted = state.withLock { state in
+            guard !state.finished else { return false }
+            state.queued.append(input)
+            return true
+        }
+        if posted { wake.yield() }
+    }
+
+    /// The window is gone: the batches end.
+    func finish() {
+        state.withLock { $0.finished = true }
+        wake.finish()
+    }
+
+    /// Every input queued so far, waiting until there is one; `nil` once finished and empty.
+    func nextBatch() async -> [WindowInput]? {
+        for await _ in wakes {
+            let batch = state.withLock { state in
+                defer { state.queued.removeAll() }
+                return state.queued
+            }
+            if !batch.isEmpty { return batch }
+        }
+        let rest = state.withLock { state in
+            defer { state.queued.removeAll() }
+            return state.queued
+        }
+        return rest.isEmpty ? nil : rest
+    }
+}
+
+/// The mailbox from the controller's side to the window's thread: outputs
+/// are queued and the window's event wait is woken (an SDL user event,
+/// only while the window is open).
+final class WindowOutputs: Sendable {
+    private let queued = Lock<[WindowOutput]>([])
+    private let wakes = WindowWakes()
+
+    /// The window is open: posts wake it.
+    func open() { wakes.open() }
+
+    /// The window is closing.
+    func close() { wakes.close() }
+
+    /// Queues `output` and wakes the window.
+    func post(_ output: WindowOutput) {
+        queued.withLock { $0.append(output) }
+        wakes.post()
+    }
+
+    /// Everything queued, in order.
+    func take() -> [WindowOutput] {
+        queued.withLock { queued in
+            defer { queued.removeAll() }
+            return queued
+        }
+    }
+}
+
+/// The controller's side of a window: takes the window's inputs a batch at
+/// a time, in order, and posts one frame per batch that asked for one.
+private struct WindowDriver {
     let controller: ViewerController
+    let inputs: WindowInputs
+    let outputs: WindowOutputs
+    let once: Bool
+    let started: ContinuousClock.Instant
+
+    func run() async {
+        var configured = false
+        while let batch = await inputs.nextBatch() {
+            var owed = false
+            var after: ContinuousClock.Instant?
+            for input in batch {
+                switch input {
+                case .key(let key, let pointer, let time):
+                    if respond(to: await controller.press(key, pointer: pointer)) { (owed, after) = (true, min(after ?? time, time)) }
+                case .command(let command, let time):
+                    if respond(to: await controller.perform(command)) { (owed, after) = (true, min(after ?? time, time)) }
+                case .configure(let points, let scale):
+                    await controller.configure(viewportSize: points, scale: scale)
+                    configured = true
+                    owed = true
+                case .redraw:
+                    owed = true
+                case .hidden(let hidden):
+                    await controller.setPlaybackPaused(hidden)
+                    if !hidden { owed = true }
+                case .sound(let sound, let output):
+                    await controller.attachSound(sound)
+                    if let output { await controller.recordOutput(output) }
+                case .output(let output):
+                    await controller.recordOutput(output)
+                case .drawn(let input, let now, let timing):
+                    await controller.recordFrame(after: input, start: started, now: now, draw: timing)
+                }
+            }
+            guard owed, configured else { continue }
+            // A single screen of the grid shows its thumbnails, not their placeholders.
+            if once { await controller.waitForGridThumbnails() }
+            outputs.post(.frame(await controller.frame(), after: after))
+        }
+    }
+
+    /// Acts on the controller's answer; whether it owes a frame.
+    private func respond(to response: ViewerController.Response) -> Bool {
+        switch response {
+        case .quit:
+            outputs.post(.quit)
+            return false
+        case .unchanged: return false
+        case .redraw: return true
+        case .toggleFullScreen:
+            outputs.post(.toggleFullScreen)
+            return false
+        }
+    }
+}
+
+/// One run of the window, on its own thread (SDL's calls stay on it): it
+/// turns events into ``WindowInput``s and draws the frames it is handed,
+/// never waiting for the controller.
+private final class WindowLoop {
+    let inputs: WindowInputs
+    let outputs: WindowOutputs
     let options: WindowViewer.Options
     let renderer: WindowRenderer
-    let started: ContinuousClock.Instant
+    let started = ContinuousClock.now
     var drag: (tracker: DragTracker, pans: Bool)?
     var pendingClick: (deadline: ContinuousClock.Instant, point: CGPoint)?
     /// When a press still held becomes a long press.
@@ -112,17 +292,15 @@ private final class WindowLoop {
     /// How long a press is held, without moving, to be a long press.
     static let longPress: Duration = .milliseconds(500)
     var viewport = CGSize(width: 1, height: 1)
-    /// A frame is owed to the inputs handled since the last one.
-    var drawPending = false
-    /// The earliest of those inputs (nil: none, or only redraws nobody asked for).
-    var pendingInput: ContinuousClock.Instant?
+    /// The last frame drawn (whether a drag pans comes from it).
+    var shown: ViewerFrame?
     /// The sound device, once open.
     var sound: WindowSound?
 
-    init(controller: ViewerController, options: WindowViewer.Options, started: ContinuousClock.Instant) throws(WindowError) {
-        self.controller = controller
+    init(inputs: WindowInputs, outputs: WindowOutputs, options: WindowViewer.Options) throws(WindowError) {
+        self.inputs = inputs
+        self.outputs = outputs
         self.options = options
-        self.started = started
         let size = (max(64, Int(options.size.width)), max(64, Int(options.size.height)))
         renderer = try WindowRenderer(title: "PhotoDeck", size: size, rendering: options.rendering)
     }
@@ -130,44 +308,54 @@ private final class WindowLoop {
     var seconds: Double { (ContinuousClock.now - started).inMilliseconds / 1000 }
 
     func run() -> ViewerExit {
-        let controller = controller
-        let output = "window, \(renderer.rendererDescription)"
-        BlockingBridge.wait { await controller.recordOutput(output) }
+        inputs.post(.output("window, \(renderer.rendererDescription)"))
         // A black frame while the first page decodes: the window's
         // framebuffer (8 MB of shared memory at 1920x1080) is made and
         // touched now, not on the first photo's frame.
         renderer.presentBlank()
         configure()
-        if options.once {
-            // A single screen of the grid shows its thumbnails, not their placeholders.
-            BlockingBridge.wait { await controller.waitForGridThumbnails() }
-            draw(after: nil)
-            return .quit
-        }
-        draw(after: nil)
-        openSound()
         defer { closeSound() }
         var event = SDL_Event()
         while true {
             let deadline = [pendingClick?.deadline, longPressDeadline].compactMap { $0 }.min()
             let wait = deadline.map { max(1, Int(($0 - .now).inMilliseconds)) } ?? 500
-            guard SDL_WaitEventTimeout(&event, Int32(wait)) != 0 else {
-                fireDeadlines()
-                drawIfPending()
-                continue
-            }
-            if let exit = handle(event) { return exit }
-            // Everything already queued is handled before the frame is made:
-            // keys that come faster than big photos decode (a held arrow, 10
-            // pages a second) turn pages without decoding each one; the
-            // frame shows where they led.
-            while SDL_PollEvent(&event) != 0 {
+            if SDL_WaitEventTimeout(&event, Int32(wait)) != 0 {
                 if let exit = handle(event) { return exit }
+                while SDL_PollEvent(&event) != 0 {
+                    if let exit = handle(event) { return exit }
+                }
             }
             // Events that keep coming (a playing video's redraws) must not hold a deadline off.
             fireDeadlines()
-            drawIfPending()
+            if let exit = drawOutputs() { return exit }
         }
+    }
+
+    /// Draws the newest frame handed over (older ones are already stale)
+    /// and carries out the rest; the exit when the viewer is done.
+    func drawOutputs() -> ViewerExit? {
+        var newest: ViewerFrame?
+        // The earliest input any of them answered: this frame answers it now.
+        var after: ContinuousClock.Instant?
+        for output in outputs.take() {
+            switch output {
+            case .frame(let frame, let input):
+                newest = frame
+                if let input { after = min(after ?? input, input) }
+            case .toggleFullScreen: renderer.toggleFullScreen()
+            case .quit: return .quit
+            }
+        }
+        guard let frame = newest else { return nil }
+        let timing = renderer.draw(frame)
+        inputs.post(.drawn(after: after, at: .now, timing: timing))
+        options.onFrame?(frame)
+        let first = shown == nil
+        shown = frame
+        if options.once { return .quit }
+        // The sound device opens after the first frame (a few milliseconds with PulseAudio).
+        if first { openSound() }
+        return nil
     }
 
     /// A single click's overlay once no second click came, and a long press once held long enough.
@@ -175,57 +363,37 @@ private final class WindowLoop {
         let now = ContinuousClock.now
         if let click = pendingClick, now >= click.deadline {
             pendingClick = nil
-            perform(.click(at: click.point), at: now)
+            inputs.post(.command(.click(at: click.point), at: now))
         }
         if let held = longPressDeadline, now >= held {
             longPressDeadline = nil
             if drag?.tracker.isClick == true {
                 longPressed = true
-                perform(.playMotion, at: now)
+                inputs.post(.command(.playMotion, at: now))
             }
         }
     }
 
-    /// Opens the sound device for videos, after the first frame (it takes
-    /// a few milliseconds with PulseAudio); without one, videos play silently.
+    /// Opens the sound device for videos; without one, videos play silently.
     func openSound() {
-        let controller = controller
         switch WindowSound.open() {
         case .success(let opened):
             sound = opened
-            let output = "window, \(renderer.rendererDescription), \(opened.description)"
-            BlockingBridge.wait {
-                await controller.attachSound(opened)
-                await controller.recordOutput(output)
-            }
+            inputs.post(.sound(opened, output: "window, \(renderer.rendererDescription), \(opened.description)"))
         case .failure(let reason):
-            let output = "window, \(renderer.rendererDescription), no sound (\(reason))"
-            BlockingBridge.wait { await controller.recordOutput(output) }
+            inputs.post(.output("window, \(renderer.rendererDescription), no sound (\(reason))"))
         }
     }
 
-    /// Detaches and closes the sound device (the controller may outlive the window).
+    /// Closes the sound device. The controller may outlive the window: it
+    /// is told first, and the device is closed when the controller let go
+    /// of it (its callbacks stop with `SDL_CloseAudioDevice`, which waits
+    /// for a callback under way).
     func closeSound() {
         guard let sound else { return }
-        let controller = controller
-        BlockingBridge.wait { await controller.attachSound(nil) }
+        inputs.post(.sound(nil, output: nil))
         sound.close()
         self.sound = nil
-    }
-
-    /// Asks for a frame once the queued events are handled.
-    func requestDraw(after input: ContinuousClock.Instant?) {
-        drawPending = true
-        if let input { pendingInput = min(pendingInput ?? input, input) }
-    }
-
-    /// Makes the frame owed, if any.
-    func drawIfPending() {
-        guard drawPending else { return }
-        let input = pendingInput
-        drawPending = false
-        pendingInput = nil
-        draw(after: input)
     }
 
     func handle(_ event: SDL_Event) -> ViewerExit? {
@@ -236,17 +404,16 @@ private final class WindowLoop {
         case SDL_KEYDOWN:
             let shift = UInt32(event.key.keysym.mod) & UInt32(KMOD_SHIFT.rawValue) != 0
             guard let key = WindowKeys.key(for: event.key.keysym.sym, shift: shift) else { return nil }
-            return press(key, at: now)
+            inputs.post(.key(key, pointer: pointer, at: now))
         case SDL_MOUSEBUTTONDOWN where event.button.button == UInt8(SDL_BUTTON_LEFT):
             let point = CGPoint(x: Int(event.button.x), y: Int(event.button.y))
             if event.button.clicks >= 2 {
                 pendingClick = nil
                 drag = nil
-                perform(.toggleZoom(at: point), at: now)
+                inputs.post(.command(.toggleZoom(at: point), at: now))
             } else {
-                let controller = controller
-                let zoomed = BlockingBridge.wait { await controller.isZoomedIn }
-                drag = (DragTracker(at: point, seconds: seconds), zoomed)
+                // Zoomed in, a drag pans; it swipes otherwise (as the last frame showed).
+                drag = (DragTracker(at: point, seconds: seconds), shown?.isZoomedIn ?? false)
                 longPressDeadline = now + Self.longPress
                 longPressed = false
             }
@@ -254,7 +421,7 @@ private final class WindowLoop {
             guard var current = drag else { return nil }
             let delta = current.tracker.move(to: CGPoint(x: Int(event.motion.x), y: Int(event.motion.y)), seconds: seconds)
             drag = current
-            if current.pans, delta != .zero { perform(.pan(delta), at: now) }
+            if current.pans, delta != .zero { inputs.post(.command(.pan(delta), at: now)) }
         case SDL_MOUSEBUTTONUP where event.button.button == UInt8(SDL_BUTTON_LEFT):
             guard let finished = drag else { return nil }
             drag = nil
@@ -268,12 +435,13 @@ private final class WindowLoop {
                     pendingClick = (now + .milliseconds(300), CGPoint(x: Int(event.button.x), y: Int(event.button.y)))
                 }
             } else if !finished.pans {
-                perform(.swipe(translation: finished.tracker.translation, velocity: finished.tracker.velocity(at: seconds)), at: now)
+                inputs.post(
+                    .command(.swipe(translation: finished.tracker.translation, velocity: finished.tracker.velocity(at: seconds)), at: now))
             }
         case SDL_MOUSEWHEEL:
             guard event.wheel.y != 0 else { return nil }
             let factor = pow(ViewerKeymap.standard.zoomStep, Double(event.wheel.y))
-            perform(.zoom(by: factor, at: pointer), at: now)
+            inputs.post(.command(.zoom(by: factor, at: pointer), at: now))
         case SDL_MULTIGESTURE:
             let gesture = event.mgesture
             guard
@@ -281,24 +449,20 @@ private final class WindowLoop {
                     fingers: Int(gesture.numFingers), distanceChange: Double(gesture.dDist), x: Double(gesture.x), y: Double(gesture.y),
                     viewport: viewport)
             else { return nil }
-            perform(pinch, at: now)
+            inputs.post(.command(pinch, at: now))
         case SDL_USEREVENT:
-            requestDraw(after: nil)
+            break  // outputs are drawn after the events
         case SDL_WINDOWEVENT:
             switch SDL_WindowEventID(UInt32(event.window.event)) {
             case SDL_WINDOWEVENT_SIZE_CHANGED:
                 configure()
-                requestDraw(after: nil)
             case SDL_WINDOWEVENT_EXPOSED:
-                requestDraw(after: nil)
+                inputs.post(.redraw)
             case SDL_WINDOWEVENT_HIDDEN, SDL_WINDOWEVENT_MINIMIZED:
                 // Nobody sees an animation now: it stops until the window shows again.
-                let controller = controller
-                BlockingBridge.wait { await controller.setPlaybackPaused(true) }
+                inputs.post(.hidden(true))
             case SDL_WINDOWEVENT_SHOWN, SDL_WINDOWEVENT_RESTORED:
-                let controller = controller
-                BlockingBridge.wait { await controller.setPlaybackPaused(false) }
-                requestDraw(after: nil)
+                inputs.post(.hidden(false))
             case SDL_WINDOWEVENT_CLOSE:
                 return .quit
             default: break
@@ -317,43 +481,10 @@ private final class WindowLoop {
         return CGPoint(x: Int(x), y: Int(y))
     }
 
-    func press(_ key: ViewerKey, at time: ContinuousClock.Instant) -> ViewerExit? {
-        let controller = controller
-        let pointer = pointer
-        return respond(to: BlockingBridge.wait { await controller.press(key, pointer: pointer) }, at: time)
-    }
-
-    @discardableResult
-    func perform(_ command: ViewerCommand, at time: ContinuousClock.Instant) -> ViewerExit? {
-        let controller = controller
-        return respond(to: BlockingBridge.wait { await controller.perform(command) }, at: time)
-    }
-
-    private func respond(to response: ViewerController.Response, at time: ContinuousClock.Instant) -> ViewerExit? {
-        switch response {
-        case .quit: return .quit
-        case .unchanged: break
-        case .redraw: requestDraw(after: time)
-        case .toggleFullScreen: renderer.toggleFullScreen()
-        }
-        return nil
-    }
-
     func configure() {
         let (points, pixels) = renderer.sizes
         viewport = points
         let scale = points.width > 0 ? Double(pixels.width) / Double(points.width) : 1
-        let controller = controller
-        BlockingBridge.wait { await controller.configure(viewportSize: points, scale: scale) }
-    }
-
-    func draw(after input: ContinuousClock.Instant?) {
-        let controller = controller
-        let frame = BlockingBridge.wait { await controller.frame() }
-        let timing = renderer.draw(frame)
-        let now = ContinuousClock.now
-        let start = started
-        BlockingBridge.wait { await controller.recordFrame(after: input, start: start, now: now, draw: timing) }
-        options.onFrame?(frame)
+        inputs.post(.configure(points: points, scale: scale))
     }
 }

@@ -129,3 +129,12 @@ extension PhotoBrowserSnippets {
         _ = page
     }
 }
+
+extension PhotoBrowserSnippets {
+    /// BrowserSnapshot's sample.
+    static func snapshot(session: PhotoBrowserSession) async {
+        func draw(_ photo: BrowserPhoto, page: Int, of count: Int) { _ = (photo, page, count) }
+        let now = await session.snapshot
+        draw(now.photo, page: now.pager.index + 1, of: now.pager.count)
+    }
+}
