@@ -11,7 +11,7 @@ BENCH_PACKAGES := $(TEST_PACKAGES) libjxl-tools ffmpeg libheif-examples libvips-
 
 DEMO_OUT ?= $(CURDIR)/.build/demo
 
-.PHONY: check-map check-portable demo test test-loaded test-release test-asan test-tsan check-docs docs docs-preview check-consumer lint bench-decode bench-metadata bench-fit bench-heif bench-browser bench-viewer bench-thumbnails bench-workers bench-loading bench-terminal bench-hostile bench-placeholders bench-downloads bench-jxl bench-avif bench-smartcrop bench-video bench-transcode bench-playback bench-filters deps-build deps-test deps-bench
+.PHONY: deps-build deps-test demo test test-loaded test-release test-asan test-tsan check-map check-portable check-docs docs docs-preview check-consumer lint bench
 
 define install_missing
 	@missing=""; \
@@ -29,9 +29,6 @@ deps-build:
 
 deps-test:
 	$(call install_missing,$(TEST_PACKAGES))
-
-deps-bench:
-	$(call install_missing,$(BENCH_PACKAGES))
 
 ## demo: browse the bundled sample photos with photo-browser (pages, zoom,
 ## prefetch; a PNG of each screen; the first screen in the terminal), fit them with photo-fit, gather them into
@@ -175,108 +172,21 @@ check-consumer: deps-build
 	swift build --package-path "$$work/MyApp" && \
 	swift test --package-path "$$work/MyApp" --disable-xctest && \
 	"$$work/MyApp/.build/debug/MyApp" Examples/Samples/waterfall.jpg Examples/Samples/portrait.webp && \
-	for target in $$(ls Benchmarks) photodeck-fuzz; do \
+	for target in $$(ls -d Benchmarks/*-bench | xargs -n1 basename) photodeck-fuzz; do \
 		if [ -e "$$work/MyApp/.build/debug/$$(echo $$target | tr - _).build" ]; then \
 			echo "error: a consumer's build compiled $$target (benchmarks and the fuzz target must never reach an app)" >&2; exit 1; \
 		fi; \
 	done; \
-	echo "consumer build: none of $$(ls Benchmarks | wc -l) benchmarks or the fuzz target compiled"
+	echo "consumer build: none of $$(ls -d Benchmarks/*-bench | wc -l) benchmarks or the fuzz target compiled"
 
 ## lint: swift-format with the committed .swift-format configuration.
 lint:
 	swift format lint --strict --recursive Sources Tests Examples Benchmarks Fuzz
 
-## bench-browser: page turns with and without prefetch, beside vipsthumbnail.
-bench-browser: deps-bench
-	scripts/bench-browser.sh
-
-## bench-viewer: key press to frame in photo-browser's window (24 MP JPEGs, 1920x1080, Xvfb), opening folders of up to 50,000 photos, and memory and threads while paging 1,000 24 MP photos.
-bench-viewer: deps-bench
-	swift build -c release --product photo-browser
-	/usr/bin/python3 scripts/bench-viewer.py
-	/usr/bin/python3 scripts/bench-folder-open.py
-	/usr/bin/python3 scripts/bench-paging.py
-
-## bench-thumbnails: thumbnails into the freedesktop cache beside vipsthumbnail, and the grid's first screen on 10,000 photos.
-bench-thumbnails: deps-bench
-	swift build -c release --product thumbnail-bench
-	swift build -c release --product photo-browser
-	/usr/bin/python3 scripts/bench-thumbnails.py
-
-## bench-loading: a timeline's thumbnails through ImageLoader (20 ms loopback server) beside curl --parallel + vipsthumbnail.
-bench-loading: deps-bench
-	/usr/bin/python3 scripts/bench-loading.py
-
-## bench-terminal: one terminal frame's picture in sixel and kitty, straight and through tmux, beside img2sixel and ImageMagick.
-bench-terminal: deps-bench
-	scripts/bench-terminal.sh
-
-## bench-workers: concurrent renditions on ImageWorkers vs. on the cooperative pool.
-bench-workers: deps-bench
-	scripts/bench-workers.sh
-
-## bench-decode: decode throughput beside djpeg, dwebp and Pillow.
-bench-decode: deps-bench
-	scripts/bench-decode.sh
-
-## bench-metadata: metadata stripping and lossless rotation of a phone photo
-## beside exiftool, jpegtran, vips and ImageMagick.
-bench-metadata: deps-bench
-	scripts/bench-metadata.sh
-
-## bench-downloads: progressive previews at 1 Mbit/s and a download cut at 50%, beside curl.
-bench-downloads: deps-bench
-	/usr/bin/python3 scripts/bench-downloads.py
-
-## bench-transcode: a video prepared for a WeChat chat beside the ffmpeg
-## command line with the same settings.
-bench-transcode: deps-bench
-	/usr/bin/python3 scripts/bench-transcode.py
-
-## bench-filters: 100,000 muted words on 100 posts beside the rule before and grep -F -i -f.
-bench-filters: deps-bench
-	/usr/bin/python3 scripts/bench-filters.py
-
-## bench-video: poster frames of 100 videos beside ffmpegthumbnailer.
-bench-video: deps-bench
-	/usr/bin/python3 scripts/bench-video.py
-
-## bench-playback: a video's first frame in the window beside ffplay, dropped frames over 60 s, frames per second in kitty beside timg.
-bench-playback: deps-bench
-	swift build -c release --product photo-browser
-	/usr/bin/python3 scripts/bench-playback.py
-
-## bench-avif: AVIF encoding beside vips heifsave, at equal SSIM.
-bench-avif: deps-bench
-	/usr/bin/python3 scripts/bench-avif.py
-
-## bench-jxl: JPEG XL decode beside djxl.
-bench-jxl: deps-bench
-	scripts/bench-jxl.sh
-
-## bench-placeholders: ThumbHash and BlurHash from 12 and 24 MP JPEGs beside thumbhash-python and blurhash-python (from PyPI).
-bench-placeholders: deps-bench
-	/usr/bin/python3 scripts/bench-placeholders.py
-
-## bench-smartcrop: how often attention and entropy crops keep the subject (a labelled set) beside
-## vips smartcrop, and what they cost beside vipsthumbnail --smartcrop.
-bench-smartcrop: deps-bench
-	for product in photo-fit codec-bench; do swift build -c release --product $$product || exit 1; done
-	/usr/bin/python3 scripts/bench-smartcrop.py
-
-## bench-fit: photo-fit renditions beside vipsthumbnail, ImageMagick, Pillow, djpeg;
-## the JPEG rows in process against tjbench's decode + encode (the floor).
-bench-fit: deps-bench
-	for product in photo-fit codec-bench; do swift build -c release --product $$product || exit 1; done
-	/usr/bin/python3 scripts/bench-fit.py
-
-## bench-hostile: what hostile state and answers cost (a panorama, a grid of them,
-## a journal's garbage tail, a trickling URL), beside vipsthumbnail and ImageMagick.
-bench-hostile: deps-bench
-	for product in photo-fit photo-browser photo-album; do swift build -c release --product $$product || exit 1; done
-	/usr/bin/python3 scripts/bench-hostile.py
-
-## bench-heif: HEIC and AVIF renditions beside vipsthumbnail and heif-convert; colour management's cost.
-bench-heif: deps-bench
-	swift build -c release --product photo-fit
-	/usr/bin/python3 scripts/bench-heif.py
+## bench: the benchmarks, beside the tools users reach for (release builds;
+## each writes its section of BENCHMARKS.md). NAME=viewer runs one,
+## NAME=list lists them, no NAME runs them all. Their scripts are in
+## Benchmarks/Scripts; settings pass through the environment (RUNS=5, ...).
+bench:
+	$(call install_missing,$(BENCH_PACKAGES))
+	/usr/bin/python3 Benchmarks/Scripts/run.py $(NAME)

@@ -1,4 +1,4 @@
-// codec-bench: times PhotoDeck's decoders in-process, for scripts/bench-decode.sh.
+// codec-bench: times PhotoDeck's decoders in-process, for Benchmarks/Scripts/decode.sh.
 //
 //   codec-bench FILE [--fit WxH | --render WxH | --resize WxH | --strip | --rotate | --reencode-rotate] [--runs N]
 //   codec-bench FILE --fill WxH [--crop centre|attention|entropy] [--runs N]

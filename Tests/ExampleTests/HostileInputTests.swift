@@ -12,7 +12,7 @@ import Testing
 /// 1, never a signal) in bounded memory, or decodes in bounded work.
 ///
 /// With `PHOTODECK_WRITE_HOSTILE=DIR` the suite also writes each input to
-/// DIR, for `scripts/hostile-inputs.sh` (the before/after figures).
+/// DIR, for `Benchmarks/Scripts/hostile-inputs.sh` (the before/after figures).
 @Suite("Hostile inputs through photo-fit")
 struct HostileInputTests {
     /// Every hostile input, by file name.

@@ -61,7 +61,7 @@ struct HostileStateTests {
         #expect(evil.status == 0, "exit \(evil.status) (\(evil.reason)): \(evil.standardError)")
         #expect(evil.standardOutput.contains("Trip") && !evil.standardOutput.contains("Evil"))
         #expect(evil.standardError.contains("1 unreadable journal lines skipped"), "\(evil.standardError)")
-        // 1 GiB of NUL bytes after it (sparse: the disk holds none of them); `make bench-hostile` measures 3 GiB.
+        // 1 GiB of NUL bytes after it (sparse: the disk holds none of them); `make bench NAME=hostile` measures 3 GiB.
         #expect(truncate(journal, off_t(try FileSystem.status(of: journal).size + (1 << 30))) == 0)
         let tail = try await Self.measured("photo-album", ["--store", store, "list"])
         #expect(tail.result.status == 0, "\(tail.result.standardError)")
@@ -184,7 +184,7 @@ struct HostileStateTests {
         defer { server.stop() }
         let cache = try Self.scratch("panoramas")
         defer { try? FileManager.default.removeItem(atPath: cache) }
-        // 8 here (a debug build decodes 100 MP slowly); `make bench-hostile` measures 16 in a release build.
+        // 8 here (a debug build decodes 100 MP slowly); `make bench NAME=hostile` measures 16 in a release build.
         let urls = (1...8).map { server.url(path: "/w\($0).png").absoluteString }
         let run = try await Self.measured(
             "photo-browser", ["--display", "ansi", "--once", "--grid"] + urls,

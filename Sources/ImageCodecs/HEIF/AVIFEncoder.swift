@@ -101,7 +101,7 @@ public struct AVIFEncoder: ImageEncoding {
     /// row above (row-based multithreading); with one thread per core a
     /// core idles whenever its row waits. On 2 cores, 4 threads encoded a
     /// 1920x1280 photo 6% faster than 2 (interleaved runs,
-    /// `make bench-avif`), with byte-identical output.
+    /// `make bench NAME=avif`), with byte-identical output.
     static var threadCount: Int {
         min(16, max(4, 2 * ProcessInfo.processInfo.activeProcessorCount))
     }

@@ -21,7 +21,7 @@ public struct KittyImageEncoder: TerminalImageEncoder {
     /// Whether the pixels are zlib-compressed (`o=z`, the default). A
     /// photo's pixels shrink by a tenth to a half at zlib's fastest level,
     /// which takes 80-190 ms of a core for a 1440×1080 picture, against
-    /// 10-20 ms to send them raw (`make bench-terminal`). Compress for a
+    /// 10-20 ms to send them raw (`make bench NAME=terminal`). Compress for a
     /// terminal at the other end of a network; for one on this machine
     /// (``TerminalDetection/isRemote(environment:)`` is `false`), set
     /// this to `false`. A picture that compression does not shrink is

@@ -5,7 +5,7 @@ BENCHMARKS.md. Import it from a script in this folder (`import benchmarks`);
 import os
 import re
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 
 
 def write_section(name, section):

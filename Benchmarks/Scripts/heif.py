@@ -15,7 +15,7 @@ profile (the `inks-cmyk.icc` fuzz seed), and a 12-bit HDR AVIF (PQ, BT.2020)
 against the same picture marked SDR (BT.709), beside vipsthumbnail (which
 converts CMYK through the profile too, and does not tone-map HDR).
 
-Run through `make bench-heif`. Environment: RUNS (default 10), WORK.
+Run through `make bench NAME=heif`. Environment: RUNS (default 10), WORK.
 """
 import importlib.util
 import json
@@ -25,8 +25,8 @@ import subprocess
 import sys
 import time
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
-spec = importlib.util.spec_from_file_location("bench_fit", os.path.join(ROOT, "scripts", "bench-fit.py"))
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+spec = importlib.util.spec_from_file_location("bench_fit", os.path.join(ROOT, "Benchmarks", "Scripts", "fit.py"))
 bench_fit = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(bench_fit)
 run, median_ms, peak_rss_mb, WORK, RUNS, PHOTO_FIT = (
@@ -115,8 +115,8 @@ def main():
         "<!-- heif:begin -->",
         "## HEIC and AVIF renditions, and colour management",
         "",
-        f"Measured {time.strftime('%Y-%m-%d', time.gmtime())} on {os.cpu_count()} cores ({cpu}) by `scripts/bench-heif.py`",
-        f"(`make bench-heif`), medians of {RUNS} runs with hyperfine, whole processes, output JPEG quality 85.",
+        f"Measured {time.strftime('%Y-%m-%d', time.gmtime())} on {os.cpu_count()} cores ({cpu}) by `Benchmarks/Scripts/heif.py`",
+        f"(`make bench NAME=heif`), medians of {RUNS} runs with hyperfine, whole processes, output JPEG quality 85.",
         "The HEIC (x265) and AVIF (libaom) are made with heif-enc -q 85 from a 4000x3000 PNG; every tool decodes them",
         "through Debian's libheif 1.15 (libde265, dav1d). PSNR is against that PNG resized with Pillow's Lanczos.",
         "",

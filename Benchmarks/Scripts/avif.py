@@ -20,7 +20,7 @@ import tempfile
 
 import benchmarks
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 RUNS = int(os.environ.get("RUNS", "15"))
 SOURCE = os.path.join(ROOT, "Tests/Fixtures/conformance/exif-orientation-examples/Landscape_1.jpg")
 
@@ -72,7 +72,7 @@ def main() -> int:
         "<!-- avif:begin -->",
         "## AVIF encoding",
         "",
-        f"`make bench-avif` (release build): a 1920x1280 photo (PNG) to AVIF with libheif 1.15 "
+        f"`make bench NAME=avif` (release build): a 1920x1280 photo (PNG) to AVIF with libheif 1.15 "
         "and libaom 3.6 on both sides. vips at its defaults (Q 50, effort 4 = libaom speed 5); PhotoDeck at speed 5 and the lowest quality "
         "whose SSIM (ffmpeg's ssim filter, all planes, both files decoded by heif-convert) reaches vips's.",
         "",

@@ -8,10 +8,10 @@
 # Environment: WORK (a folder for the generated photos), DWELL (ms a user
 # looks at a page before the next swipe, default 400), ROUNDS (default 5).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 DWELL=${DWELL:-400}
 ROUNDS=${ROUNDS:-5}
-. scripts/bench-photos.sh
+. Benchmarks/Scripts/photos.sh
 prepare_bench bench-browser browser-bench
 json=$(.build/release/browser-bench "$WORK/photos" --viewport 390x844 --scale 3 --dwell "$DWELL" --rounds "$ROUNDS")
 # vipsthumbnail to the same box (1170x2532 pixels), one process per page.
@@ -26,7 +26,7 @@ lines = [
     "<!-- browser:begin -->",
     "## Browser page turns",
     "",
-    f"Measured {datetime.date.today()} on 2 cores by `scripts/bench-browser.sh` (`make bench-browser`):",
+    f"Measured {datetime.date.today()} on 2 cores by `Benchmarks/Scripts/browser.sh` (`make bench NAME=browser`):",
     f"{r['photos']} generated 12 MP JPEGs, a 390x844-point viewport at 3x (fit renditions of 1170x878 pixels), {rounds} passes",
     f"forward through all of them. A turn is timed from the swipe to the new page's pixels being ready. With",
     f"prefetch the user looks at each page for {dwell} ms before swiping on. vipsthumbnail is one process making the",
@@ -42,5 +42,5 @@ lines = [
 print("\n".join(lines))
 PY
 )
-printf '%s\n' "$table" | python3 scripts/update-benchmarks.py browser
+printf '%s\n' "$table" | python3 Benchmarks/Scripts/update-benchmarks.py browser
 echo "$table"

@@ -13,9 +13,9 @@
 # Environment: WORK (a folder for the generated photos), FRAMES (frames per
 # mode, default 15).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 FRAMES=${FRAMES:-15}
-. scripts/bench-photos.sh
+. Benchmarks/Scripts/photos.sh
 prepare_bench bench-terminal terminal-bench
 mkdir -p "$WORK/sixels"
 json=$(.build/release/terminal-bench "$WORK/photos/photo-1.jpg" --size 1920x1080 --cell 10x20 --frames "$FRAMES" --png "$WORK/fitted.png" --sixels "$WORK/sixels")
@@ -46,7 +46,7 @@ lines = [
     "<!-- terminal:begin -->",
     "## Terminal frames: encoding a picture for the terminal",
     "",
-    f"Measured {datetime.date.today()} on 2 cores by `scripts/bench-terminal.sh` (`make bench-terminal`): a generated",
+    f"Measured {datetime.date.today()} on 2 cores by `Benchmarks/Scripts/terminal.sh` (`make bench NAME=terminal`): a generated",
     f"12 MP JPEG fitted to a 1920x1080-pixel terminal ({r['canvas']} pixels, {r['cell']} cells), the median of {frames} frames",
     "per mode, release build. Through tmux a picture over its 1 MiB passthrough limit goes in strips of whole cell",
     "rows. Without a strip memory each frame is encoded whole, found too big and encoded again in strips; the viewer",
@@ -73,5 +73,5 @@ lines = [
 print("\n".join(lines))
 PY
 )
-printf '%s\n' "$table" | python3 scripts/update-benchmarks.py terminal
+printf '%s\n' "$table" | python3 Benchmarks/Scripts/update-benchmarks.py terminal
 echo "$table"

@@ -39,7 +39,7 @@ import time
 
 import benchmarks
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 ROUNDS = int(os.environ.get("ROUNDS", "3"))
 RATE = 125_000
 SOURCE = os.path.join(ROOT, "Tests/Fixtures/conformance/exif-orientation-examples/Landscape_1.jpg")
@@ -171,7 +171,7 @@ def main() -> int:
         "<!-- downloads:begin -->",
         "## Progressive previews and resumed downloads",
         "",
-        f"`make bench-downloads` ({ROUNDS} rounds, medians, release build): a {size / 1e6:.2f} MB progressive JPEG (3000x2000) from a loopback server "
+        f"`make bench NAME=downloads` ({ROUNDS} rounds, medians, release build): a {size / 1e6:.2f} MB progressive JPEG (3000x2000) from a loopback server "
         "written for the benchmark. Previews: paced at 1 Mbit/s, loaded at 1170x2532. Resume: the first request cut at 50%; bytes counted at the server, headers excluded.",
         "",
         "| measure | PhotoDeck | curl | PhotoDeck / curl |",

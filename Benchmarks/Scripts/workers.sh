@@ -7,9 +7,9 @@
 #
 # Environment: WORK (a folder for the generated photos), ROUNDS (default 5).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 ROUNDS=${ROUNDS:-5}
-. scripts/bench-photos.sh
+. Benchmarks/Scripts/photos.sh
 prepare_bench bench-workers workers-bench
 json=$(.build/release/workers-bench "$WORK"/photos/*.jpg --box 1170x2532 --rounds "$ROUNDS")
 table=$(python3 - "$json" "$ROUNDS" "$(nproc)" <<'PY'
@@ -24,7 +24,7 @@ lines = [
     "<!-- workers:begin -->",
     "## Concurrent renditions off the cooperative pool",
     "",
-    f"Measured {datetime.date.today()} on {cores} cores by `scripts/bench-workers.sh` (`make bench-workers`): {r['files']} generated",
+    f"Measured {datetime.date.today()} on {cores} cores by `Benchmarks/Scripts/workers.sh` (`make bench NAME=workers`): {r['files']} generated",
     f"12 MP JPEGs rendered to fit {r['box']}, medians of {rounds} rounds. *Cores* is CPU time over wall time. *Timer late* is",
     "the worst lateness of a task on the cooperative pool that wakes every 10 ms while the renditions run: how long",
     "other async work (a tap handler, a network completion) would wait.",
@@ -38,5 +38,5 @@ lines.append("<!-- workers:end -->")
 print("\n".join(lines))
 PY
 )
-printf '%s\n' "$table" | python3 scripts/update-benchmarks.py workers
+printf '%s\n' "$table" | python3 Benchmarks/Scripts/update-benchmarks.py workers
 echo "$table"

@@ -22,7 +22,7 @@ import time
 
 import benchmarks
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 ROUNDS = int(os.environ.get("ROUNDS", "5"))
 WORDS = int(os.environ.get("WORDS", "100000"))
 LATIN = "abcdefghijklmnopqrstuvwxyz"
@@ -68,7 +68,7 @@ def main() -> int:
     version = subprocess.run(["grep", "--version"], capture_output=True, text=True).stdout.split("\n")[0]
     lines = [
         "<!-- filters:begin -->",
-        "## Muted words on a timeline page (`make bench-filters`)",
+        "## Muted words on a timeline page (`make bench NAME=filters`)",
         "",
         f"{WORDS:,} muted words (seeded, 2 to 8 characters, Latin or Chinese, then the word's number) against 100 posts of about 140 characters, every "
         "tenth holding a muted word: the whole process, reading the words and matching the posts. WeiboKit's filters "

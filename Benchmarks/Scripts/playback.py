@@ -19,7 +19,7 @@ Three measures, side by side in one run, release build:
   frames shown / 10 s) and by `timg -V -pk` (its `--verbose` frame count /
   the time it took).
 
-Run through `make bench-playback`; ROUNDS (default 10) sets the first-frame
+Run through `make bench NAME=playback`; ROUNDS (default 10) sets the first-frame
 rounds. Writes the table to BENCHMARKS.md between the playback markers.
 """
 import datetime
@@ -34,7 +34,7 @@ import time
 
 import benchmarks
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BROWSER = os.environ.get("BROWSER", os.path.join(ROOT, ".build", "release", "photo-browser"))
 WORK = os.environ.get("WORK", os.path.join(ROOT, ".build", "bench-playback"))
 ROUNDS = int(os.environ.get("ROUNDS", "10"))
@@ -263,7 +263,7 @@ def main():
         "<!-- playback:begin -->",
         "## Video playback: first frame, dropped frames, terminal frame rate",
         "",
-        f"Measured {datetime.date.today()} on 2 cores under Xvfb by `scripts/bench-playback.py` (`make bench-playback`), release build,",
+        f"Measured {datetime.date.today()} on 2 cores under Xvfb by `Benchmarks/Scripts/playback.py` (`make bench NAME=playback`), release build,",
         "H.264/AAC clips of ffmpeg's moving test pattern at 1920x1080, 30 fps. First frame: exec to the first frame presented",
         "(a preloaded shim notes the first `SDL_RenderPresent` after a texture upload), 1920x1080 window, median of "
         f"{ROUNDS} interleaved rounds. Dropped frames: a 60 s clip played to its end with its sound (SDL's disk driver),",

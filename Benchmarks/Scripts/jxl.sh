@@ -6,11 +6,11 @@
 # JPEG, decoded to pixels). Writes the section between the jxl markers of
 # BENCHMARKS.md and prints it.
 #
-# Usage: scripts/bench-jxl.sh   (make bench-jxl)     Environment: RUNS (default 15).
+# Usage: Benchmarks/Scripts/jxl.sh   (make bench NAME=jxl)     Environment: RUNS (default 15).
 set -euo pipefail
-cd "$(dirname "$0")/.."
-# shellcheck source=scripts/bench-common.sh
-. scripts/bench-common.sh
+cd "$(dirname "$0")/../.."
+# shellcheck source=Benchmarks/Scripts/common.sh
+. Benchmarks/Scripts/common.sh
 build_codec_bench
 
 [ -f "$WORK/12mp.png" ] || convert "$SOURCE" -resize '4000x3000!' -attenuate 0.2 +noise Gaussian "$WORK/12mp.png"
@@ -32,7 +32,7 @@ table=$(cat <<TABLE
 <!-- jxl:begin -->
 ## JPEG XL decode
 
-Measured $(date -u +%Y-%m-%d) by \`scripts/bench-jxl.sh\`, medians of $RUNS runs, libjxl 0.7.
+Measured $(date -u +%Y-%m-%d) by \`Benchmarks/Scripts/jxl.sh\`, medians of $RUNS runs, libjxl 0.7.
 PhotoDeck is timed in-process (decode to 8-bit sRGB pixels; libjxl's parallel steps on the calling
 thread and ParallelWork's helpers, up to $(nproc) threads); djxl as a whole process with hyperfine (start-up
 included, no output file).
@@ -43,5 +43,5 @@ $(printf '%s\n' "${rows[@]}")
 <!-- jxl:end -->
 TABLE
 )
-printf '%s\n' "$table" | $PY scripts/update-benchmarks.py jxl
+printf '%s\n' "$table" | $PY Benchmarks/Scripts/update-benchmarks.py jxl
 echo "$table"

@@ -5,12 +5,12 @@
 # with a phone's metadata (GPS, serial numbers, XMP, IPTC; exiftool puts it
 # there). Writes the table to BENCHMARKS.md (between the metadata markers).
 #
-# Usage: scripts/bench-metadata.sh        (make bench-metadata installs the tools)
+# Usage: Benchmarks/Scripts/metadata.sh        (make bench NAME=metadata installs the tools)
 # Environment: RUNS (default 15) repetitions per measurement.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-# shellcheck source=scripts/bench-common.sh
-. scripts/bench-common.sh
+cd "$(dirname "$0")/../.."
+# shellcheck source=Benchmarks/Scripts/common.sh
+. Benchmarks/Scripts/common.sh
 build_codec_bench
 
 # A phone photo: a real picture upscaled to 4032x3024 (a 12 MP phone's size, whole 16-pixel blocks)
@@ -69,7 +69,7 @@ table=$(
 <!-- metadata:begin -->
 ## Metadata and lossless rotation (sharing a phone photo)
 
-Measured $(date +%Y-%m-%d) on $(nproc) cores by \`scripts/bench-metadata.sh\` (\`make bench-metadata\`), medians of $RUNS runs.
+Measured $(date +%Y-%m-%d) on $(nproc) cores by \`Benchmarks/Scripts/metadata.sh\` (\`make bench NAME=metadata\`), medians of $RUNS runs.
 The photo: a 4032x3024 JPEG (4:2:0, quality 92) of $size bytes carrying a phone's metadata (GPS, serial numbers,
 owner, XMP, IPTC, an ICC profile). PhotoDeck is timed in-process; the tools as whole processes with hyperfine.
 Ratio is against PhotoDeck's row of the same task. The last column: whether GPS is left (exiftool), and the PSNR of
@@ -83,4 +83,4 @@ $(printf '%s\n' "${rows[@]}")
 EOT
 )
 echo "$table"
-$PY scripts/update-benchmarks.py metadata <<<"$table"
+$PY Benchmarks/Scripts/update-benchmarks.py metadata <<<"$table"

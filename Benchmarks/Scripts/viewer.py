@@ -12,7 +12,7 @@ window. Two runs, each pressing Right nine times:
 
 photo-browser measures from the key event it receives to the frame it has
 presented (`--stats`); peak memory is the process's maximum RSS
-(`/usr/bin/time -v`). Run through `make bench-viewer`; RUNS (default 1)
+(`/usr/bin/time -v`). Run through `make bench NAME=viewer`; RUNS (default 1)
 repeats each run and pools the samples.
 """
 import os
@@ -25,7 +25,7 @@ import time
 
 import benchmarks
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BROWSER = os.environ.get("BROWSER", os.path.join(ROOT, ".build", "release", "photo-browser"))
 WORK = os.environ.get("WORK", os.path.join(ROOT, ".build", "bench-viewer"))
 RUNS = int(os.environ.get("RUNS", "1"))
@@ -118,7 +118,7 @@ def middle(values):
 def main():
     for tool in ("Xvfb", "xdotool", "convert", "djpeg"):
         if not shutil.which(tool):
-            raise SystemExit(f"{tool} is needed (make bench-viewer installs it)")
+            raise SystemExit(f"{tool} is needed (make bench NAME=viewer installs it)")
     make_photos()
     reference_before = djpeg_reference()
     server, display = start_xvfb()
@@ -155,7 +155,7 @@ def main():
         "<!-- viewer:begin -->",
         "## Viewer: key press to frame (photo-browser window, Xvfb)",
         "",
-        f"10 generated 24 MP JPEGs (6000x4000, q90) in a 1920x1080 window (each page a 1620x1080 rendition), Right pressed 9 times per run, {RUNS} run(s) each (first frame: the median run); `scripts/bench-viewer.py`, release build, Xvfb, 2 cores. The window drew with: {output}.",
+        f"10 generated 24 MP JPEGs (6000x4000, q90) in a 1920x1080 window (each page a 1620x1080 rendition), Right pressed 9 times per run, {RUNS} run(s) each (first frame: the median run); `Benchmarks/Scripts/viewer.py`, release build, Xvfb, 2 cores. The window drew with: {output}.",
         "",
         "| run | turns | median | p95 | max | first frame | decodes | peak RSS | upload | present |",
         "|---|---|---|---|---|---|---|---|---|---|",

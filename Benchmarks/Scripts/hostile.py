@@ -13,7 +13,7 @@
 The before figures (81d4ce9, the commit before the fixes) are kept in the
 text; the table goes to BENCHMARKS.md between the hostile-state markers.
 
-Run through `make bench-hostile`. Environment: RUNS (default 3), WORK.
+Run through `make bench NAME=hostile`. Environment: RUNS (default 3), WORK.
 """
 import http.server
 import os
@@ -27,7 +27,7 @@ import time
 
 import benchmarks
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 RUNS = int(os.environ.get("RUNS", "3"))
 WORK = os.environ.get("WORK") or tempfile.mkdtemp(prefix="bench-hostile-")
 RELEASE = os.path.join(ROOT, ".build", "release")
@@ -140,7 +140,7 @@ def main():
         "<!-- hostile-state:begin -->",
         "## Hostile state and answers (issue 34)",
         "",
-        f"`make bench-hostile` (`scripts/bench-hostile.py`), release builds, median of {RUNS} (the slow URL once), peak RSS the largest "
+        f"`make bench NAME=hostile` (`Benchmarks/Scripts/hostile.py`), release builds, median of {RUNS} (the slow URL once), peak RSS the largest "
         "of the runs. Before: the same commands on 81d4ce9, the commit before the fixes.",
         "",
         "| case | time | peak RSS | before |",

@@ -3,12 +3,12 @@
 # measured in one run on the same generated images. Writes the table to
 # BENCHMARKS.md (between the decode markers) and prints it.
 #
-# Usage: scripts/bench-decode.sh        (make bench-decode installs the tools)
+# Usage: Benchmarks/Scripts/decode.sh        (make bench NAME=decode installs the tools)
 # Environment: RUNS (default 15) repetitions per measurement.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-# shellcheck source=scripts/bench-common.sh
-. scripts/bench-common.sh
+cd "$(dirname "$0")/../.."
+# shellcheck source=Benchmarks/Scripts/common.sh
+. Benchmarks/Scripts/common.sh
 build_codec_bench
 
 # Realistic large images: a real photo upscaled, with sensor-like noise.
@@ -57,7 +57,7 @@ table=$(cat <<TABLE
 <!-- decode:begin -->
 ## Decode throughput
 
-Measured $(date -u +%Y-%m-%d) on $(nproc) cores ($cpu) by \`scripts/bench-decode.sh\`,
+Measured $(date -u +%Y-%m-%d) on $(nproc) cores ($cpu) by \`Benchmarks/Scripts/decode.sh\`,
 medians of $RUNS runs. PhotoDeck and Pillow are timed in-process (decode
 only); the command-line tools are timed as whole processes with hyperfine
 (start-up of about 1 ms included, output to /dev/null; PhotoDeck fills a 72 MB bitmap in
@@ -73,5 +73,5 @@ TABLE
 )
 table=${table//pngtopnm:/ImageMagick convert:}
 
-printf '%s\n' "$table" | $PY scripts/update-benchmarks.py decode
+printf '%s\n' "$table" | $PY Benchmarks/Scripts/update-benchmarks.py decode
 echo "$table"

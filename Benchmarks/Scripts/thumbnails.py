@@ -13,7 +13,7 @@
   on a 10,000-photo folder (hard links of one 640x480 JPEG), in kitty's
   protocol at 100x40 cells of 10x20 pixels and in ANSI blocks; median of 10.
 
-Run through `make bench-thumbnails` (release build).
+Run through `make bench NAME=thumbnails` (release build).
 """
 import json
 import os
@@ -25,7 +25,7 @@ import time
 
 import benchmarks
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 RELEASE = os.path.join(ROOT, ".build", "release")
 WORK = os.environ.get("WORK", os.path.join(ROOT, ".build", "bench-thumbnails"))
 RUNS = int(os.environ.get("RUNS", "3"))
@@ -102,7 +102,7 @@ def big_folder():
 def main():
     for tool in ("vipsthumbnail", "convert"):
         if not shutil.which(tool):
-            raise SystemExit(f"{tool} is needed (make bench-thumbnails installs it)")
+            raise SystemExit(f"{tool} is needed (make bench NAME=thumbnails installs it)")
     paths = make_photos()
     folder = os.path.dirname(paths[0])
     cold, warm, vips2, vips1, reports, warm_reports = [], [], [], [], [], []
@@ -133,7 +133,7 @@ def main():
         "## Thumbnails: the freedesktop cache and the grid",
         "",
         f"{count} files (24 generated 4000x3000 q90 JPEGs, each hard-linked 10 times: ten paths, ten thumbnails), `normal` size (128 px), page cache warm;"
-        f" median of {RUNS} runs; `scripts/bench-thumbnails.py`, release build, 2 cores.",
+        f" median of {RUNS} runs; `Benchmarks/Scripts/thumbnails.py`, release build, 2 cores.",
         "",
         "| tool | time | thumbnails/s | × vipsthumbnail (best) |",
         "|---|---|---|---|",

@@ -19,7 +19,7 @@ import time
 
 import benchmarks
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 ROUNDS = int(os.environ.get("ROUNDS", "5"))
 
 
@@ -79,7 +79,7 @@ def main() -> int:
     version = run("ffmpegthumbnailer", "-v").stdout.strip() or "ffmpegthumbnailer"
     lines = [
         "<!-- video:begin -->",
-        "## Video poster frames (`make bench-video`)",
+        "## Video poster frames (`make bench NAME=video`)",
         "",
         f"100 videos made by ffmpeg (2 s, 1920x1080: 60 H.264, 20 HEVC, 10 VP9 in WebM, 10 H.264 turned a quarter by its display "
         f"matrix); each tool writes a JPEG of the frame at 1 s, at most 256 pixels a side, one process per video as a file manager "

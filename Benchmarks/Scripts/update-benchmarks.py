@@ -6,7 +6,7 @@ Reads the section from standard input; it must start with
 `<!-- NAME:begin -->` and end with `<!-- NAME:end -->`. The section between
 the same markers in BENCHMARKS.md is replaced, or the new one appended.
 
-Usage: ... | python3 scripts/update-benchmarks.py NAME
+Usage: ... | python3 Benchmarks/Scripts/update-benchmarks.py NAME
 """
 import sys
 

@@ -4,7 +4,7 @@ Python developer reaches for (thumbhash-python; blurhash-python, which wraps
 Wolt's C encoder), on the same photos, in one run. Writes the table to
 BENCHMARKS.md (between the placeholders markers) and prints it.
 
-Usage: python3 scripts/bench-placeholders.py   (make bench-placeholders)
+Usage: python3 Benchmarks/Scripts/placeholders.py   (make bench NAME=placeholders)
 Environment: RUNS (default 21) repetitions per measurement.
 
 The Python packages come from PyPI into .build/bench-venv (pip), the only
@@ -19,7 +19,7 @@ import tempfile
 
 import benchmarks
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 RUNS = int(os.environ.get("RUNS", "21"))
 SOURCE = os.path.join(ROOT, "Tests/Fixtures/conformance/exif-orientation-examples/Landscape_1.jpg")
 VENV = os.path.join(ROOT, ".build/bench-venv")
@@ -95,7 +95,7 @@ def main() -> int:
         "<!-- placeholders:begin -->",
         "## Placeholder hashes",
         "",
-        f"`make bench-placeholders` ({RUNS} runs each, medians, release build, one run; "
+        f"`make bench NAME=placeholders` ({RUNS} runs each, medians, release build, one run; "
         "peers: thumbhash-python 1.0.1 (pure Python, on Pillow) and blurhash-python 1.2.2 (Wolt's C encoder through cffi, "
         "on Pillow's 1/8 draft fitted into 100x100, as its README advises)). "
         "From the bytes: decode at 1/8, fit into 100x100, encode. From the 1/8 decode: PhotoDeck fits and encodes; the peers encode the same fitted pixels. "

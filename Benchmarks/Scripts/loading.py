@@ -38,7 +38,7 @@ from PIL import Image
 
 import benchmarks
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 ROUNDS = int(os.environ.get("ROUNDS", "5"))
 LATENCY = 0.020
 FIRST = 21
@@ -250,7 +250,7 @@ def main():
             "<!-- loading:begin -->",
             "## Photos from the network (ImageLoader)",
             "",
-            f"Measured {datetime.date.today()} on 2 cores by `scripts/bench-loading.py` (`make bench-loading`), medians of {ROUNDS} rounds,",
+            f"Measured {datetime.date.today()} on 2 cores by `Benchmarks/Scripts/loading.py` (`make bench NAME=loading`), medians of {ROUNDS} rounds,",
             "release build. A picture server on four loopback hosts (as Weibo's wx1-wx4) answers each request after 20 ms",
             "(HTTP/1.1 keep-alive, `max-age=86400`). The timeline: 200 thumbnails, 690x920 JPEGs, 140 distinct URLs (30% of",
             "the entries repeat an earlier one), shown on a 390x844-point screen at 3x as square 390x390-pixel cells, three",

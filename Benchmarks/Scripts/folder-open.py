@@ -9,7 +9,7 @@ the median wall time of RUNS runs (default 15) and the peak RSS
 one-photo folder's, divided by the photos. `--sort date` (every header
 read, then the first photo of that order) is timed beside it.
 
-Run through `make bench-viewer` (release build).
+Run through `make bench NAME=viewer` (release build).
 """
 import os
 import re
@@ -20,7 +20,7 @@ import time
 
 import benchmarks
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BROWSER = os.path.join(ROOT, ".build", "release", "photo-browser")
 WORK = os.environ.get("WORK", os.path.join(ROOT, ".build", "bench-folder-open"))
 RUNS = int(os.environ.get("RUNS", "15"))
@@ -74,7 +74,7 @@ def main():
         "## Viewer: opening a big folder (photo-browser --display ansi --once)",
         "",
         f"Hard links of one 640x480 JPEG (page cache warm), 100x40 cells; median of {RUNS} runs each, after one warm-up;"
-        " `scripts/bench-folder-open.py`, release build, 2 cores. Time is the whole process (start, listing, first screen, exit).",
+        " `Benchmarks/Scripts/folder-open.py`, release build, 2 cores. Time is the whole process (start, listing, first screen, exit).",
         "",
         "| photos | first screen | × one photo | peak RSS | index per photo |",
         "|---|---|---|---|---|",

@@ -6,7 +6,7 @@ in Tests/Fixtures/smartcrop (48 generated scenes and 8 real photos with a
 hand-drawn box); then what a crop costs, photo-fit beside vipsthumbnail.
 Writes the tables to BENCHMARKS.md (between the smartcrop markers).
 
-Usage: python3 scripts/bench-smartcrop.py   (make bench-smartcrop)
+Usage: python3 Benchmarks/Scripts/smartcrop.py   (make bench NAME=smartcrop)
 Environment: RUNS (default 11) repetitions per timing; NO_WRITE=1 prints only.
 
 A crop "holds" the subject when at least 90% of the subject's box lies
@@ -25,7 +25,7 @@ import time
 
 import benchmarks
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 FIXTURES = os.path.join(ROOT, "Tests/Fixtures")
 SET = os.path.join(FIXTURES, "smartcrop")
 RUNS = int(os.environ.get("RUNS", "11"))
@@ -92,7 +92,7 @@ def hit_table(details):
     engines = ["centre", "attention", "entropy", "vips attention"]
     results = {e: [] for e in engines}
     reference = ["# file\tx\ty\twidth\theight: where `vips smartcrop --interesting attention` (libvips " + run("vips", "--version").strip()
-                 + ") crops each labelled photo; SmartCropTests compares with it. Written by scripts/bench-smartcrop.py."]
+                 + ") crops each labelled photo; SmartCropTests compares with it. Written by Benchmarks/Scripts/smartcrop.py."]
     with tempfile.TemporaryDirectory() as scratch:
         for row in data:
             crops = {"centre": centre(row), "attention": ours(row, "attention"), "entropy": ours(row, "entropy"),
@@ -166,10 +166,10 @@ def main():
     print(inproc)
     cpu = run("sh", "-c", "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2").strip()
     section = f"""<!-- smartcrop:begin -->
-## Smart crop (`make bench-smartcrop`)
+## Smart crop (`make bench NAME=smartcrop`)
 
 Measured {time.strftime('%Y-%m-%d')} on {cpu} ({os.cpu_count()} cores), release build,
-libvips {run("vips", "--version").strip()}. `scripts/bench-smartcrop.py`.
+libvips {run("vips", "--version").strip()}. `Benchmarks/Scripts/smartcrop.py`.
 
 **How often the subject stays in the crop**, on the labelled set in
 `Tests/Fixtures/smartcrop` (48 generated scenes whose subject a centre crop

@@ -16,7 +16,7 @@ for the curve printed to stderr) against the budget (the cache + 64 MB),
 and the most image threads at work at once (photo-browser's own count,
 `ImageWorkers.imageThreadPeak`) against cores + 2. Each run is made RUNS
 times (default 3): the table gives the median peak and the range.
-CACHE_MB, DELAY_MS and WINDOW_ONLY change the run. Run through `make bench-viewer` (release build).
+CACHE_MB, DELAY_MS and WINDOW_ONLY change the run. Run through `make bench NAME=viewer` (release build).
 """
 import importlib.util
 import os
@@ -29,7 +29,7 @@ import time
 
 import benchmarks
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BROWSER = os.path.join(ROOT, ".build", "release", "photo-browser")
 PAGES = int(os.environ.get("PAGES", "1000"))
 CACHE_MB = int(os.environ.get("CACHE_MB", "64"))
@@ -37,7 +37,7 @@ DELAY_MS = int(os.environ.get("DELAY_MS", "100"))
 RUNS = max(1, int(os.environ.get("RUNS", "3")))
 
 # bench-viewer makes the photos and starts Xvfb: one copy of each.
-_spec = importlib.util.spec_from_file_location("bench_viewer", os.path.join(os.path.dirname(__file__), "bench-viewer.py"))
+_spec = importlib.util.spec_from_file_location("bench_viewer", os.path.join(os.path.dirname(__file__), "viewer.py"))
 viewer = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(viewer)
 
@@ -163,7 +163,7 @@ def median_of(runs):
 def main():
     for tool in ("Xvfb", "xdotool", "convert"):
         if not subprocess.run(["which", tool], capture_output=True).returncode == 0:
-            raise SystemExit(f"{tool} is needed (make bench-viewer installs it)")
+            raise SystemExit(f"{tool} is needed (make bench NAME=viewer installs it)")
     folder = make_folder()
     cores = os.cpu_count()
     rows = [] if os.environ.get("WINDOW_ONLY") else [median_of([scripted_run(folder) for _ in range(RUNS)])]
@@ -178,7 +178,7 @@ def main():
         "## Viewer: memory and threads while paging fast",
         "",
         f"{PAGES} 24 MP JPEGs (hard links of the viewer benchmark's 10 generated 6000x4000 q90 photos), `--cache-mb {CACHE_MB}`, 1920x1080,"
-        f" `scripts/bench-paging.py`, release build, {cores} cores. Image threads at work: the most pool threads running a job and helper"
+        f" `Benchmarks/Scripts/paging.py`, release build, {cores} cores. Image threads at work: the most pool threads running a job and helper"
         " threads at once, as the process counts them (`ImageWorkers.imageThreadPeak`, printed by `--stats`)."
         " photo-browser calls `ImageMemory.returnLargeBuffersToSystem()` at start.",
         "",

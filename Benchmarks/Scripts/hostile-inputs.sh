@@ -5,12 +5,12 @@
 # rendition. The inputs are made by the test suite
 # (Tests/ExampleTests/HostileInputTests.swift), never stored.
 #
-#   scripts/hostile-inputs.sh [OLD_PHOTO_FIT]
+#   make bench NAME=hostile-inputs [OLD=PATH]   (or Benchmarks/Scripts/hostile-inputs.sh [OLD_PHOTO_FIT])
 #
 # OLD_PHOTO_FIT: a photo-fit built from an earlier commit (for example
 # `git worktree add /tmp/before <commit> && (cd /tmp/before && swift build -c release --product photo-fit)`).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 OLD=${1:-}
 TIMEOUT=${TIMEOUT:-60}
 INPUTS=.build/hostile-inputs
@@ -60,7 +60,7 @@ table=$(
 <!-- hostile:begin -->
 ## Hostile inputs (photo-fit, before and after)
 
-Measured $(date +%Y-%m-%d) on $(nproc) cores by \`scripts/hostile-inputs.sh\`: each input the hostile-input audit
+Measured $(date +%Y-%m-%d) on $(nproc) cores by \`Benchmarks/Scripts/hostile-inputs.sh\`: each input the hostile-input audit
 found, made by the test suite, through a release \`photo-fit\` (full size, and a 320x320 rendition) of
 ${OLD:+an earlier build (before) and }this one (after). Exit 1 is a typed error line; 139 is SIGSEGV; "hang"
 was killed after ${TIMEOUT} s. Time is wall-clock, memory GNU time's peak RSS.
@@ -72,4 +72,4 @@ $(printf '%s\n' "${rows[@]}")
 EOT
 )
 echo "$table"
-/usr/bin/python3 scripts/update-benchmarks.py hostile <<<"$table"
+/usr/bin/python3 Benchmarks/Scripts/update-benchmarks.py hostile <<<"$table"

@@ -18,7 +18,7 @@ import tempfile
 
 import benchmarks
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 ROUNDS = int(os.environ.get("ROUNDS", "5"))
 SECONDS = int(os.environ.get("SECONDS_OF_VIDEO", "20"))
 
@@ -49,7 +49,7 @@ def main() -> int:
     version = run("ffmpeg", "-version").stdout.split("\n")[0]
     lines = [
         "<!-- transcode:begin -->",
-        "## Transcoding a video for a WeChat chat (`make bench-transcode`)",
+        "## Transcoding a video for a WeChat chat (`make bench NAME=transcode`)",
         "",
         f"A {SECONDS} s 1920x1080 30 fps HEVC + AAC clip (made by ffmpeg) prepared for a WeChat chat (H.264 and AAC in MP4, "
         f"up to 100 MB): ShareKit's `ContentAdapter` (probe, transcode, probe again, as a share does) beside the ffmpeg command "

@@ -17,7 +17,7 @@ DCT scale the rendition decodes at plus tjbench's encode of the output size
 the ratio is the median of the rounds' ratios, so that the machine's
 drift between rounds cancels.
 
-Run through `make bench-fit` (installs the tools and builds -c release).
+Run through `make bench NAME=fit` (installs the tools and builds -c release).
 Environment: RUNS (default 10), ROUNDS (default 9), WORK (a folder to keep
 generated images in).
 """
@@ -33,7 +33,7 @@ import benchmarks
 
 from PIL import Image, ImageChops, ImageOps, ImageStat
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 SOURCE = os.path.join(ROOT, "Tests", "Fixtures", "conformance", "exif-orientation-examples", "Landscape_1.jpg")
 RUNS = int(os.environ.get("RUNS", "10"))
 WORK = os.environ.get("WORK") or tempfile.mkdtemp(prefix="bench-fit-")
@@ -196,8 +196,8 @@ def main():
         "<!-- fit:begin -->",
         "## Renditions (photo-fit)",
         "",
-        f"Measured {time.strftime('%Y-%m-%d', time.gmtime())} on {os.cpu_count()} cores ({cpu}) by `scripts/bench-fit.py`",
-        f"(`make bench-fit`), medians of {RUNS} runs with hyperfine, whole processes, output JPEG quality 85.",
+        f"Measured {time.strftime('%Y-%m-%d', time.gmtime())} on {os.cpu_count()} cores ({cpu}) by `Benchmarks/Scripts/fit.py`",
+        f"(`make bench NAME=fit`), medians of {RUNS} runs with hyperfine, whole processes, output JPEG quality 85.",
         "Ratio is against vipsthumbnail (below 1 is faster). PSNR compares each output with a full decode +",
         "EXIF transpose + Lanczos3 to the same size (Pillow, no draft); peak memory is GNU time's maximum RSS.",
         "The djpeg + cjpeg row (a pipe) is a lower bound: libjpeg-turbo's scaled decode alone, not resized to the box",
