@@ -41,24 +41,28 @@ let package = Package(
         .executable(name: "weibo-client", targets: ["weibo-client"]),
     ],
     targets: [
-        // MARK: C libraries (thin system-library shims)
+        // MARK: C libraries and shims, all under Sources/C (so Sources/ lists the Swift modules)
         .systemLibrary(
             name: "CTurboJPEG",
+            path: "Sources/C/CTurboJPEG",
             pkgConfig: "libturbojpeg",
             providers: [.apt(["libturbojpeg0-dev"])]
         ),
         .systemLibrary(
             name: "CJPEG",
+            path: "Sources/C/CJPEG",
             pkgConfig: "libjpeg",
             providers: [.apt(["libjpeg62-turbo-dev"])]
         ),
         .systemLibrary(
             name: "CPNG",
+            path: "Sources/C/CPNG",
             pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]
         ),
         .systemLibrary(
             name: "CWebP",
+            path: "Sources/C/CWebP",
             pkgConfig: "libwebp",
             providers: [.apt(["libwebp-dev"])]
         ),
@@ -68,11 +72,13 @@ let package = Package(
         // own runner, JXLThreads, not libjxl_threads').
         .systemLibrary(
             name: "CJXL",
+            path: "Sources/C/CJXL",
             pkgConfig: "libjxl_threads",
             providers: [.apt(["libjxl-dev"])]
         ),
         .systemLibrary(
             name: "CHeif",
+            path: "Sources/C/CHeif",
             pkgConfig: "libheif",
             providers: [.apt(["libheif-dev"])]
         ),
@@ -81,25 +87,30 @@ let package = Package(
         // video is opened instead (see the module map). Debian's headers are on the default path.
         .systemLibrary(
             name: "CFFmpeg",
+            path: "Sources/C/CFFmpeg",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavfilter-dev", "libswscale-dev", "libswresample-dev", "libavutil-dev"])]
         ),
         .systemLibrary(
             name: "CDe265",
+            path: "Sources/C/CDe265",
             pkgConfig: "libde265",
             providers: [.apt(["libde265-dev"])]
         ),
         .systemLibrary(
             name: "CLCMS2",
+            path: "Sources/C/CLCMS2",
             pkgConfig: "lcms2",
             providers: [.apt(["liblcms2-dev"])]
         ),
         .systemLibrary(
             name: "CGIF",
+            path: "Sources/C/CGIF",
             pkgConfig: "libgif",
             providers: [.apt(["libgif-dev"])]
         ),
         .systemLibrary(
-            name: "CSDL2"
+            name: "CSDL2",
+            path: "Sources/C/CSDL2"
                 // No pkgConfig: SDL2's flags add only -I/usr/include/SDL2 (the shim
                 // includes <SDL2/...> instead) and -D_REENTRANT, which SwiftPM
                 // refuses with a warning on every build. Debian: libsdl2-dev
@@ -107,68 +118,73 @@ let package = Package(
         ),
         .systemLibrary(
             name: "CChafa",
+            path: "Sources/C/CChafa",
             pkgConfig: "chafa",
             providers: [.apt(["libchafa-dev"])]
         ),
         .systemLibrary(
             name: "CSixel",
+            path: "Sources/C/CSixel",
             pkgConfig: "libsixel",
             providers: [.apt(["libsixel-dev"])]
         ),
         .systemLibrary(
             name: "CZlib",
+            path: "Sources/C/CZlib",
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
         // libdbus for desktop notifications (org.freedesktop.Notifications on the session bus).
         .systemLibrary(
             name: "CDBus",
+            path: "Sources/C/CDBus",
             pkgConfig: "dbus-1",
             providers: [.apt(["libdbus-1-dev"])]
         ),
         .systemLibrary(
             name: "CSQLite",
+            path: "Sources/C/CSQLite",
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
         // libcurl for ServiceKit's CurlTransport (typed wrappers for its variadic calls in shim.h).
         .systemLibrary(
             name: "CCurl",
+            path: "Sources/C/CCurl",
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         .systemLibrary(
             name: "CCrypto",
+            path: "Sources/C/CCrypto",
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
         // libpng's classic API and libjpeg report errors with longjmp; these C
         // targets own every setjmp so that no jump ever crosses a Swift frame.
-        .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
+        .target(name: "CJPEGShim", dependencies: ["CJPEG"], path: "Sources/C/CJPEGShim"),
+        .target(name: "CPNGShim", dependencies: ["CPNG"], path: "Sources/C/CPNGShim"),
         // A libheif decoder plugin running libde265 on worker threads.
-        .target(name: "CHEVCDecoder", dependencies: ["CHeif", "CDe265"]),
+        .target(name: "CHEVCDecoder", dependencies: ["CHeif", "CDe265"], path: "Sources/C/CHEVCDecoder"),
         // V4L2 ioctls and mmap streaming for the Linux camera.
-        .target(name: "CV4L2"),
+        .target(name: "CV4L2", path: "Sources/C/CV4L2"),
         // TIOCGWINSZ (ioctl is variadic) and signal routing for SystemSupport's terminal port.
-        .target(name: "CTerminal"),
+        .target(name: "CTerminal", path: "Sources/C/CTerminal"),
         // mallopt (malloc.h is outside Swift's Glibc module) for SystemSupport's heap tuning.
-        .target(name: "CHeap"),
+        .target(name: "CHeap", path: "Sources/C/CHeap"),
         // rtnetlink (socket, poll, and the NLMSG_* macros) for the network monitor.
-        .target(name: "CNetlink"),
+        .target(name: "CNetlink", path: "Sources/C/CNetlink"),
         // The resampler's inner loops, built for AVX2 and baseline x86-64.
-        .target(name: "CResample"),
+        .target(name: "CResample", path: "Sources/C/CResample"),
         // FFmpeg's reader over a bounded byte range of a file (AVIO callbacks, the interrupt
         // callback) and the error macros Swift cannot import.
-        .target(name: "CVideoShim", dependencies: ["CFFmpeg"], linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+        .target(name: "CVideoShim", dependencies: ["CFFmpeg"], path: "Sources/C/CVideoShim", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
         // The sixel writer: its palette, nearest colours and bands.
-        .target(name: "CSixelWriter"),
+        .target(name: "CSixelWriter", path: "Sources/C/CSixelWriter"),
+        // One Notify call on a private session-bus connection, and whether a server is there.
+        .target(name: "CDBusShim", dependencies: ["CDBus"], path: "Sources/C/CDBusShim"),
         // Xlib's error handler (one filter for SDL's stale wakeups); Debian: libx11-dev.
-        .target(name: "CDBusShim", dependencies: ["CDBus"]),
-        .target(name: "CX11Shim", linkerSettings: [.linkedLibrary("X11", .when(platforms: [.linux])), .linkedLibrary("pthread")]),
-        .target(
-            name: "CPNGShim",
-            dependencies: ["CPNG"]
-        ),
+        .target(name: "CX11Shim", path: "Sources/C/CX11Shim", linkerSettings: [.linkedLibrary("X11", .when(platforms: [.linux])), .linkedLibrary("pthread")]),
 
         // MARK: Modules
         // The platform floor (package access only; not a product): durable
@@ -243,17 +259,17 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
-        // What talks to a web service, under both the share layer and the
-        // Weibo client: the transport (redirect-safe, capped, with deadlines),
-        // the service client with its at-most-once publish rule, credentials
-        // and their stores, rate limits, the clock, network monitoring,
-        // JSON, forms, multipart, redacting logs.
         // Desktop notifications over D-Bus (org.freedesktop.Notifications).
         .target(
             name: "DesktopNotifications",
             dependencies: ["Execution", "SystemSupport", .target(name: "CDBusShim", condition: .when(platforms: [.linux]))],
             swiftSettings: swiftSettings
         ),
+        // What talks to a web service, under both the share layer and the
+        // Weibo client: the transport (redirect-safe, capped, with deadlines),
+        // the service client with its at-most-once publish rule, credentials
+        // and their stores, rate limits, the clock, network monitoring,
+        // JSON, forms, multipart, redacting logs.
         .target(
             name: "ServiceKit",
             dependencies: ["SystemSupport", "Execution", "CCurl", .target(name: "CNetlink", condition: .when(platforms: [.linux]))],
