@@ -370,7 +370,7 @@ let package = Package(
 
         .executableTarget(
             name: "photo-album",
-            dependencies: ["PhotoAlbum", "ImageCodecs", "ExampleSupport", "SystemSupport"],
+            dependencies: ["PhotoAlbum", "ImageCodecs", "ExampleSupport"],
             path: "Examples/photo-album",
             swiftSettings: swiftSettings
         ),
@@ -378,8 +378,7 @@ let package = Package(
         .executableTarget(
             name: "photo-share",
             dependencies: [
-                "ShareKit", "ShareMedia", "ServiceKit", "WeiboShare", "WeChatShare", "QQShare", "ImageCodecs", "VideoCodecs",
-                "ExampleSupport", "SystemSupport",
+                "ShareKit", "ShareMedia", "ServiceKit", "WeiboShare", "WeChatShare", "QQShare", "ImageCodecs", "VideoCodecs", "ExampleSupport",
             ],
             path: "Examples/photo-share",
             swiftSettings: swiftSettings
@@ -387,7 +386,7 @@ let package = Package(
 
         .executableTarget(
             name: "photo-browser",
-            dependencies: ["PhotoViewer", "PhotoBrowser", "PhotoAlbum", "ImageLoading", "ImageCodecs", "ExampleSupport", "ExampleViewing", "SystemSupport"],
+            dependencies: ["PhotoViewer", "PhotoBrowser", "PhotoAlbum", "ImageLoading", "ImageCodecs", "ExampleSupport", "ExampleViewing"],
             path: "Examples/photo-browser",
             swiftSettings: swiftSettings
         ),
@@ -397,7 +396,7 @@ let package = Package(
             dependencies: [
                 "WeiboKit", "WeiboShare", "ShareKit", "ShareMedia", "ServiceKit", "ImageCodecs", "ImageLoading", "PhotoBrowser", "PhotoViewer",
                 "ExampleSupport",
-                "ExampleViewing", "DesktopNotifications", "Execution",
+                "ExampleViewing", "DesktopNotifications",
             ],
             path: "Examples/weibo-client",
             swiftSettings: swiftSettings

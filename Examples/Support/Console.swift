@@ -84,3 +84,14 @@ package func readInputFile(_ path: String, limit: Int = 1 << 30) throws(CLIError
         throw CLIError("cannot read \(path.oneLine): \(error.reason)")
     }
 }
+
+/// The first `length` bytes of the regular file at `path` (fewer when it
+/// is shorter), to tell what it is; a ``CLIError`` that names the file when
+/// it cannot be read.
+package func readInputFilePrefix(_ path: String, length: Int) throws(CLIError) -> [UInt8] {
+    do {
+        return try ReadOnlyFile(path: path).bytes(at: 0, length: length)
+    } catch {
+        throw CLIError("cannot read \(path.oneLine): \(error.reason)")
+    }
+}

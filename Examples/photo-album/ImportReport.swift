@@ -1,7 +1,6 @@
 import ExampleSupport
 import Foundation
 import PhotoAlbum
-import SystemSupport
 
 /// What `photo-album import` did with each file, for the per-file lines,
 /// the summary line and `--json`.

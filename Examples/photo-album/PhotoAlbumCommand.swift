@@ -5,7 +5,6 @@ import ExampleSupport
 import Foundation
 import ImageCodecs
 import PhotoAlbum
-import SystemSupport
 
 @main
 struct PhotoAlbumCommand {

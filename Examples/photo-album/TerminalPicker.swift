@@ -1,12 +1,12 @@
 import ExampleSupport
 import Foundation
 import PhotoAlbum
-import SystemSupport
+import Synchronization
 
 /// The picker's user interface on a terminal: numbered photos, one command
 /// a line (a number toggles, `crop N X Y W H`, `done`, `cancel`).
 final class TerminalPicker: PickerInteraction {
-    private let shownSources = Lock(false)
+    private let shownSources = Mutex(false)
 
     func nextAction(in state: PickerState) async -> PickerAction {
         if !shownSources.withLock({ shown in

@@ -3,7 +3,6 @@ import Foundation
 import ImageCodecs
 import PhotoBrowser
 import PhotoViewer
-import SystemSupport
 
 /// The scripted mode: one command per step (after `--`, or one per line on
 /// standard input), one line of what the engine did, optionally a PNG of

@@ -2,14 +2,14 @@ import ExampleSupport
 import Foundation
 import ServiceKit
 import ShareKit
-import SystemSupport
+import Synchronization
 
 /// Collects what a dry run would have sent: printed line by line, or kept
 /// for one JSON document at the end.
 final class DryRunRecorder: Sendable {
     let printsLines: Bool
-    private let requests = Lock<[JSONValue]>([])
-    private let handOff = Lock<JSONValue?>(nil)
+    private let requests = Mutex<[JSONValue]>([])
+    private let handOff = Mutex<JSONValue?>(nil)
 
     init(printsLines: Bool) { self.printsLines = printsLines }
 

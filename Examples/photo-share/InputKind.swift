@@ -1,6 +1,5 @@
 import ExampleSupport
 import ImageCodecs
-import SystemSupport
 import VideoCodecs
 
 /// What a file given to photo-share where photos go turns out to be, by
@@ -21,12 +20,7 @@ enum InputKind: Equatable {
     /// The kind of the file at `path`. A video is confirmed by FFmpeg's
     /// probe, on the video worker threads.
     static func of(fileAt path: String) async throws(CLIError) -> InputKind {
-        let leading: [UInt8]
-        do {
-            leading = try ReadOnlyFile(path: path).bytes(at: 0, length: sniffLength)
-        } catch {
-            throw CLIError("cannot read \(path.oneLine): \(error.reason)")
-        }
+        let leading = try readInputFilePrefix(path, length: sniffLength)
         if ImageFormat(sniffing: leading) != nil { return .image }
         if VideoInfo.mightBeVideo(leadingBytes: leading) {
             do {

@@ -9,7 +9,6 @@ import QQShare
 import ServiceKit
 import ShareKit
 import ShareMedia
-import SystemSupport
 import WeChatShare
 import WeiboShare
 

@@ -1,6 +1,5 @@
 import DesktopNotifications
 import ExampleSupport
-import Execution
 import Foundation
 import ServiceKit
 import ShareKit
@@ -82,13 +81,11 @@ extension Session {
         // File work (a lock, a read, a flushed write) runs on the execution floor's threads.
         // Marks that cannot be read (garbage, another shape) are moved aside and watching starts fresh:
         // what was already there is counted, not printed, as on a first run.
-        let (before, movedAside) = try await BlockingWork.run { () throws -> ([String: Int64], (path: String, reason: String)?) in
-            var before: [String: Int64] = [:]
-            let update = try OwnerOnlyFile.updateJSONMovingAsideUnreadable(at: path, empty: WatchMarks()) { (marks: inout WatchMarks) throws(Never) in
-                before = marks.accounts[uid] ?? [:]
-                for (key, id) in newest { marks.accounts[uid, default: [:]][key] = max(before[key] ?? 0, id) }
-            }
-            return (before, update.movedAside)
+        let (before, movedAside) = try await OwnerOnlyFile.updateJSONMovingAsideUnreadable(at: path, empty: WatchMarks()) {
+            (marks: inout WatchMarks) -> [String: Int64] in
+            let before = marks.accounts[uid] ?? [:]
+            for (key, id) in newest { marks.accounts[uid, default: [:]][key] = max(before[key] ?? 0, id) }
+            return before
         }
         if let movedAside {
             Console.error(
