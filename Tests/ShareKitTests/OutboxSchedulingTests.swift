@@ -15,7 +15,8 @@ struct OutboxSchedulingTests {
         let provider = MockShareProvider(id: "chat")
         let (center, target) = await OutboxTests.center(provider)
         let clock = TestClock()
-        return (try await Outbox.open(path: path, center: center, network: FakeNetworkMonitor(.wifi), clock: clock), provider, target, clock, path)
+        let outbox = try await Outbox.open(path: path, center: center, network: FakeNetworkMonitor(.wifi), clock: clock)
+        return (outbox, provider, target, clock, path)
     }
 
     @Test("queuing the same id twice queues once; a share waits for its time, then goes out once")
