@@ -20,6 +20,12 @@ import SystemSupport
 /// defer { server.stop() }
 /// let url = server.url(path: "/2/statuses/share.json")   // unrouted requests get a 404
 /// ```
+///
+/// A server nobody holds any more stops as ``stop()`` does: its listening
+/// socket, its thread and its wake pair are let go, so a suite of many
+/// tests that forget `stop()` does not pile up descriptors (Foundation's
+/// `Process.run()` in Swift 6.3.1 over-reads its list of open descriptors
+/// once there are more than about 1,350 of them, and crashes).
 public final class LoopbackHTTPServer: Sendable {
     /// A request as the server read it.
     public struct Request: Sendable {
@@ -239,6 +245,10 @@ public final class LoopbackHTTPServer: Sendable {
     /// Connections the client closed before its whole answer was sent (a
     /// cancelled download).
     public var abandonedConnections: Int { shared.connections.withLock { $0.abandoned } }
+
+    deinit {
+        stop()
+    }
 
     /// Stops listening and wakes every delayed answer, which then closes its
     /// connection unanswered. Calling this again does nothing.
