@@ -8,6 +8,18 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+/// A C library from a Debian package: its module map (and any shim header)
+/// in Sources/C/NAME, found through pkg-config when `pkgConfig` is given.
+func cLibrary(_ name: String, pkgConfig: String? = nil, apt packages: [String]) -> Target {
+    .systemLibrary(name: name, path: "Sources/C/\(name)", pkgConfig: pkgConfig, providers: [.apt(packages)])
+}
+
+/// A C target of PhotoDeck's own in Sources/C/NAME: the thin shim over a
+/// library, or code that must be C (setjmp, variadic calls, SIMD loops).
+func cShim(_ name: String, dependencies: [Target.Dependency] = [], linkerSettings: [LinkerSetting]? = nil) -> Target {
+    .target(name: name, dependencies: dependencies, path: "Sources/C/\(name)", linkerSettings: linkerSettings)
+}
+
 // Linux only, and said so: the camera (V4L2), the network monitor
 // (rtnetlink) and the folder watcher (inotify) use Linux APIs, and every
 // system library comes from a Debian package. Nothing has been built on
@@ -42,149 +54,62 @@ let package = Package(
     ],
     targets: [
         // MARK: C libraries and shims, all under Sources/C (so Sources/ lists the Swift modules)
-        .systemLibrary(
-            name: "CTurboJPEG",
-            path: "Sources/C/CTurboJPEG",
-            pkgConfig: "libturbojpeg",
-            providers: [.apt(["libturbojpeg0-dev"])]
-        ),
-        .systemLibrary(
-            name: "CJPEG",
-            path: "Sources/C/CJPEG",
-            pkgConfig: "libjpeg",
-            providers: [.apt(["libjpeg62-turbo-dev"])]
-        ),
-        .systemLibrary(
-            name: "CPNG",
-            path: "Sources/C/CPNG",
-            pkgConfig: "libpng",
-            providers: [.apt(["libpng-dev"])]
-        ),
-        .systemLibrary(
-            name: "CWebP",
-            path: "Sources/C/CWebP",
-            pkgConfig: "libwebp",
-            providers: [.apt(["libwebp-dev"])]
-        ),
+        cLibrary("CTurboJPEG", pkgConfig: "libturbojpeg", apt: ["libturbojpeg0-dev"]),
+        cLibrary("CJPEG", pkgConfig: "libjpeg", apt: ["libjpeg62-turbo-dev"]),
+        cLibrary("CPNG", pkgConfig: "libpng", apt: ["libpng-dev"]),
+        cLibrary("CWebP", pkgConfig: "libwebp", apt: ["libwebp-dev"]),
         // libjxl.pc pulls libhwy's -DHWY_SHARED_DEFINE into its flags, which SwiftPM refuses
         // with a warning; libjxl_threads.pc, from the same libjxl-dev, finds the library
         // without it (the module map links libjxl itself; its parallel steps run on PhotoDeck's
         // own runner, JXLThreads, not libjxl_threads').
-        .systemLibrary(
-            name: "CJXL",
-            path: "Sources/C/CJXL",
-            pkgConfig: "libjxl_threads",
-            providers: [.apt(["libjxl-dev"])]
-        ),
-        .systemLibrary(
-            name: "CHeif",
-            path: "Sources/C/CHeif",
-            pkgConfig: "libheif",
-            providers: [.apt(["libheif-dev"])]
-        ),
+        cLibrary("CJXL", pkgConfig: "libjxl_threads", apt: ["libjxl-dev"]),
+        cLibrary("CHeif", pkgConfig: "libheif", apt: ["libheif-dev"]),
         // FFmpeg's headers (Debian 12: FFmpeg 5.1). No pkgConfig, unlike the other C libraries:
         // SwiftPM would link what `pkg-config --libs` names, and FFmpeg is loaded when the first
         // video is opened instead (see the module map). Debian's headers are on the default path.
-        .systemLibrary(
-            name: "CFFmpeg",
-            path: "Sources/C/CFFmpeg",
-            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavfilter-dev", "libswscale-dev", "libswresample-dev", "libavutil-dev"])]
-        ),
-        .systemLibrary(
-            name: "CDe265",
-            path: "Sources/C/CDe265",
-            pkgConfig: "libde265",
-            providers: [.apt(["libde265-dev"])]
-        ),
-        .systemLibrary(
-            name: "CLCMS2",
-            path: "Sources/C/CLCMS2",
-            pkgConfig: "lcms2",
-            providers: [.apt(["liblcms2-dev"])]
-        ),
-        .systemLibrary(
-            name: "CGIF",
-            path: "Sources/C/CGIF",
-            pkgConfig: "libgif",
-            providers: [.apt(["libgif-dev"])]
-        ),
-        .systemLibrary(
-            name: "CSDL2",
-            path: "Sources/C/CSDL2"
-                // No pkgConfig: SDL2's flags add only -I/usr/include/SDL2 (the shim
-                // includes <SDL2/...> instead) and -D_REENTRANT, which SwiftPM
-                // refuses with a warning on every build. Debian: libsdl2-dev
-                // libsdl2-ttf-dev (`make deps-build` installs them).
-        ),
-        .systemLibrary(
-            name: "CChafa",
-            path: "Sources/C/CChafa",
-            pkgConfig: "chafa",
-            providers: [.apt(["libchafa-dev"])]
-        ),
-        .systemLibrary(
-            name: "CSixel",
-            path: "Sources/C/CSixel",
-            pkgConfig: "libsixel",
-            providers: [.apt(["libsixel-dev"])]
-        ),
-        .systemLibrary(
-            name: "CZlib",
-            path: "Sources/C/CZlib",
-            pkgConfig: "zlib",
-            providers: [.apt(["zlib1g-dev"])]
-        ),
+        cLibrary("CFFmpeg", apt: ["libavformat-dev", "libavcodec-dev", "libavfilter-dev", "libswscale-dev", "libswresample-dev", "libavutil-dev"]),
+        cLibrary("CDe265", pkgConfig: "libde265", apt: ["libde265-dev"]),
+        cLibrary("CLCMS2", pkgConfig: "lcms2", apt: ["liblcms2-dev"]),
+        cLibrary("CGIF", pkgConfig: "libgif", apt: ["libgif-dev"]),
+        // No pkgConfig: SDL2's flags add only -I/usr/include/SDL2 (the shim
+        // includes <SDL2/...> instead) and -D_REENTRANT, which SwiftPM
+        // refuses with a warning on every build. Debian: libsdl2-dev
+        // libsdl2-ttf-dev (`make deps-build` installs them).
+        cLibrary("CSDL2", apt: ["libsdl2-dev", "libsdl2-ttf-dev"]),
+        cLibrary("CChafa", pkgConfig: "chafa", apt: ["libchafa-dev"]),
+        cLibrary("CSixel", pkgConfig: "libsixel", apt: ["libsixel-dev"]),
+        cLibrary("CZlib", pkgConfig: "zlib", apt: ["zlib1g-dev"]),
         // libdbus for desktop notifications (org.freedesktop.Notifications on the session bus).
-        .systemLibrary(
-            name: "CDBus",
-            path: "Sources/C/CDBus",
-            pkgConfig: "dbus-1",
-            providers: [.apt(["libdbus-1-dev"])]
-        ),
-        .systemLibrary(
-            name: "CSQLite",
-            path: "Sources/C/CSQLite",
-            pkgConfig: "sqlite3",
-            providers: [.apt(["libsqlite3-dev"])]
-        ),
+        cLibrary("CDBus", pkgConfig: "dbus-1", apt: ["libdbus-1-dev"]),
+        cLibrary("CSQLite", pkgConfig: "sqlite3", apt: ["libsqlite3-dev"]),
         // libcurl for ServiceKit's CurlTransport (typed wrappers for its variadic calls in shim.h).
-        .systemLibrary(
-            name: "CCurl",
-            path: "Sources/C/CCurl",
-            pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]
-        ),
-        .systemLibrary(
-            name: "CCrypto",
-            path: "Sources/C/CCrypto",
-            pkgConfig: "libcrypto",
-            providers: [.apt(["libssl-dev"])]
-        ),
+        cLibrary("CCurl", pkgConfig: "libcurl", apt: ["libcurl4-openssl-dev"]),
+        cLibrary("CCrypto", pkgConfig: "libcrypto", apt: ["libssl-dev"]),
         // libpng's classic API and libjpeg report errors with longjmp; these C
         // targets own every setjmp so that no jump ever crosses a Swift frame.
-        .target(name: "CJPEGShim", dependencies: ["CJPEG"], path: "Sources/C/CJPEGShim"),
-        .target(name: "CPNGShim", dependencies: ["CPNG"], path: "Sources/C/CPNGShim"),
+        cShim("CJPEGShim", dependencies: ["CJPEG"]),
+        cShim("CPNGShim", dependencies: ["CPNG"]),
         // A libheif decoder plugin running libde265 on worker threads.
-        .target(name: "CHEVCDecoder", dependencies: ["CHeif", "CDe265"], path: "Sources/C/CHEVCDecoder"),
+        cShim("CHEVCDecoder", dependencies: ["CHeif", "CDe265"]),
         // V4L2 ioctls and mmap streaming for the Linux camera.
-        .target(name: "CV4L2", path: "Sources/C/CV4L2"),
+        cShim("CV4L2"),
         // TIOCGWINSZ (ioctl is variadic) and signal routing for SystemSupport's terminal port.
-        .target(name: "CTerminal", path: "Sources/C/CTerminal"),
+        cShim("CTerminal"),
         // mallopt (malloc.h is outside Swift's Glibc module) for SystemSupport's heap tuning.
-        .target(name: "CHeap", path: "Sources/C/CHeap"),
+        cShim("CHeap"),
         // rtnetlink (socket, poll, and the NLMSG_* macros) for the network monitor.
-        .target(name: "CNetlink", path: "Sources/C/CNetlink"),
+        cShim("CNetlink"),
         // The resampler's inner loops, built for AVX2 and baseline x86-64.
-        .target(name: "CResample", path: "Sources/C/CResample"),
+        cShim("CResample"),
         // FFmpeg's reader over a bounded byte range of a file (AVIO callbacks, the interrupt
         // callback) and the error macros Swift cannot import.
-        .target(name: "CVideoShim", dependencies: ["CFFmpeg"], path: "Sources/C/CVideoShim", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+        cShim("CVideoShim", dependencies: ["CFFmpeg"], linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
         // The sixel writer: its palette, nearest colours and bands.
-        .target(name: "CSixelWriter", path: "Sources/C/CSixelWriter"),
+        cShim("CSixelWriter"),
         // One Notify call on a private session-bus connection, and whether a server is there.
-        .target(name: "CDBusShim", dependencies: ["CDBus"], path: "Sources/C/CDBusShim"),
+        cShim("CDBusShim", dependencies: ["CDBus"]),
         // Xlib's error handler (one filter for SDL's stale wakeups); Debian: libx11-dev.
-        .target(name: "CX11Shim", path: "Sources/C/CX11Shim", linkerSettings: [.linkedLibrary("X11", .when(platforms: [.linux])), .linkedLibrary("pthread")]),
+        cShim("CX11Shim", linkerSettings: [.linkedLibrary("X11", .when(platforms: [.linux])), .linkedLibrary("pthread")]),
 
         // MARK: Modules
         // The platform floor (package access only; not a product): durable
@@ -510,6 +435,8 @@ let package = Package(
             dependencies: ["VideoCodecs", "ImageCodecs", "ImageCore", "TestSupport"],
             swiftSettings: swiftSettings
         ),
+        // ImageCore alone: what needs no codec (placeholder hashes from outside).
+        .testTarget(name: "ImageCoreTests", dependencies: ["ImageCore", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ImageCodecsTests",
             dependencies: ["ImageCodecs", "Execution", "TestSupport", "CHeif", "CGIF", "CLCMS2", "CResample", "CTurboJPEG", "SystemSupport"],
@@ -561,12 +488,37 @@ let package = Package(
             dependencies: ["ShareKit", "ServiceKit", "ShareKitTesting", "ServiceKitTesting", "TestSupport"],
             swiftSettings: swiftSettings
         ),
+        // What the provider test targets share (credentials, clients, answers, prepared content).
+        .target(
+            name: "ProviderTestSupport", dependencies: ["ImageCore", "ServiceKit", "ServiceKitTesting", "ShareKit"], path: "Tests/ProviderTestSupport",
+            swiftSettings: swiftSettings),
+        // Every provider at once: the ShareProvider contract, the outbox, the app hand-off, secrets in logs.
         .testTarget(
             name: "ProviderTests",
             dependencies: [
-                "WeiboKit", "WeiboShare", "WeChatShare", "WeChatShareTesting", "ShareKit", "ServiceKit", "ShareKitTesting",
-                "ServiceKitTesting", "QQShare", "QQShareTesting", "ImageCore",
-                "ImageCodecs", "ShareMedia", "TestSupport", "FakeWeibo",
+                "ProviderTestSupport", "WeiboKit", "WeiboShare", "WeChatShare", "WeChatShareTesting", "QQShare", "QQShareTesting", "ShareKit",
+                "ShareKitTesting", "ServiceKit", "ServiceKitTesting", "ShareMedia", "TestSupport",
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "WeChatShareTests",
+            dependencies: [
+                "WeChatShare", "WeChatShareTesting", "ProviderTestSupport", "ImageCodecs", "ServiceKit", "ServiceKitTesting", "ShareKit",
+                "ShareKitTesting", "ShareMedia", "TestSupport", "WeiboKit",
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "QQShareTests",
+            dependencies: ["QQShare", "QQShareTesting", "ProviderTestSupport", "ImageCore", "ServiceKit", "ServiceKitTesting", "ShareKit", "TestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "WeiboShareTests",
+            dependencies: [
+                "WeiboShare", "WeiboKit", "ProviderTestSupport", "FakeWeibo", "ServiceKit", "ServiceKitTesting", "ShareKit", "ShareKitTesting",
+                "ShareMedia", "TestSupport", "WeChatShare",
             ],
             swiftSettings: swiftSettings
         ),

@@ -32,7 +32,7 @@ import pathlib
 import re
 import sys
 
-from swift_source import code_of, self_test
+from swift_source import code_of, findings_in, self_test
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FOLDERS = ("Sources", "Examples", "Tests", "Benchmarks", "Fuzz")
@@ -118,14 +118,8 @@ def shapes_in(text):
 
 
 def findings():
-    for folder in FOLDERS:
-        for path in sorted((ROOT / folder).rglob("*.swift")):
-            relative = path.relative_to(ROOT)
-            # The reduction keeps the shape on purpose: it is the regression test.
-            if relative.parts[:2] == ("Tests", "ToolchainTests"):
-                continue
-            for line in shapes_in(path.read_text()):
-                yield relative, line
+    # The reduction keeps the shape on purpose: it is the regression test.
+    return findings_in(ROOT, FOLDERS, shapes_in, skip=lambda relative: relative.parts[:2] == ("Tests", "ToolchainTests"))
 
 
 SAMPLES = [

@@ -21,7 +21,7 @@ import pathlib
 import re
 import sys
 
-from swift_source import code_of, self_test
+from swift_source import code_of, findings_in, self_test
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FOLDERS = ("Sources", "Examples", "Tests", "Benchmarks", "Fuzz")
@@ -35,10 +35,7 @@ def traps_in(text):
 
 
 def findings():
-    for folder in FOLDERS:
-        for path in sorted((ROOT / folder).rglob("*.swift")):
-            for line in traps_in(path.read_text()):
-                yield path.relative_to(ROOT), line
+    return findings_in(ROOT, FOLDERS, traps_in)
 
 
 SAMPLES = [

@@ -87,3 +87,16 @@ def self_test(samples, read):
             print(f"self-test: {source!r}: found {found}, wanted {wanted}", file=sys.stderr)
     print(f"self-test: {len(samples) - misses} of {len(samples)} samples read right")
     return 1 if misses else 0
+
+
+def findings_in(root, folders, read, skip=lambda relative: False):
+    """(path relative to `root`, line) for each line `read` finds in the
+    Swift sources under `folders`, file by file in order; `skip` leaves out
+    a file by its relative path."""
+    for folder in folders:
+        for path in sorted((root / folder).rglob("*.swift")):
+            relative = path.relative_to(root)
+            if skip(relative):
+                continue
+            for line in read(path.read_text()):
+                yield relative, line

@@ -1,4 +1,5 @@
 import Foundation
+import ProviderTestSupport
 import QQShare
 import QQShareTesting
 import ShareKit

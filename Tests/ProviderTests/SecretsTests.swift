@@ -1,4 +1,5 @@
 import Foundation
+import ProviderTestSupport
 import ServiceKit
 import ServiceKitTesting
 import ShareKit

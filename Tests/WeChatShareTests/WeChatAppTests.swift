@@ -1,5 +1,6 @@
 import Foundation
 import ImageCodecs
+import ProviderTestSupport
 import ShareKit
 import ShareKitTesting
 import ShareMedia

@@ -1,4 +1,5 @@
 import Foundation
+import ProviderTestSupport
 import ShareKit
 import ShareKitTesting
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import ProviderTestSupport
 import QQShareTesting
 import ServiceKit
 import ServiceKitTesting

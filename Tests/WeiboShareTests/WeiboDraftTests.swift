@@ -1,5 +1,6 @@
 import FakeWeibo
 import Foundation
+import ProviderTestSupport
 import ServiceKit
 import ServiceKitTesting
 import ShareKit

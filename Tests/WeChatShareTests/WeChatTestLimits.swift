@@ -1,3 +1,4 @@
+import ProviderTestSupport
 import WeChatShare
 
 /// The iOS caps the WeChat tests were written against (``WeChatRules/iOS``),

@@ -1,5 +1,6 @@
 import Foundation
 import ImageCore
+import ProviderTestSupport
 import QQShare
 import QQShareTesting
 import ServiceKit
