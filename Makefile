@@ -183,7 +183,7 @@ check-consumer: deps-build
 		if [ -e "$$work/MyApp/.build/debug/$$(echo $$target | tr - _).build" ]; then \
 			echo "error: a consumer's build compiled $$target (benchmarks and the fuzz target must never reach an app)" >&2; exit 1; \
 		fi; \
-	done; \
+	done && \
 	echo "consumer build: none of $$(ls -d Benchmarks/*-bench | wc -l) benchmarks or the fuzz target compiled"
 
 ## lint: swift-format with the committed .swift-format configuration.

@@ -26,7 +26,7 @@ public struct CaptionSharer: Sendable {
 }
 
 let paths = Array(CommandLine.arguments.dropFirst())
-let store = try AlbumStore(directory: FileManager.default.temporaryDirectory.appendingPathComponent("MyApp-albums").path)
+let store = try await AlbumStore.open(directory: FileManager.default.temporaryDirectory.appendingPathComponent("MyApp-albums").path)
 if try await !store.albums().contains(where: { $0.name == "Inbox" }) { try await store.createAlbum(named: "Inbox") }
 var photos: [BrowserPhoto] = []
 for path in paths {
