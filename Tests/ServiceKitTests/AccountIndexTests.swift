@@ -1,5 +1,6 @@
 import Foundation
 import ServiceKit
+import TestSupport
 import Testing
 
 /// The one account index under Weibo's and WeChat's account stores.
@@ -53,7 +54,7 @@ struct AccountIndexTests {
         var index = try AccountIndex<Account>(path: path)
         #expect(index.contents.accounts.map(\.accountID) == ["o1"] && index.contents.current == nil)
         try index.markNeedsSignIn("o1")
-        let written = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any]
+        let written = try JSONSerialization.jsonObject(with: Data(fileBytes(URL(fileURLWithPath: path), limit: 1 << 20))) as? [String: Any]
         let accounts = try #require(written?["accounts"] as? [[String: Any]])
         #expect(accounts.first?["needsSignIn"] as? Bool == true)
     }

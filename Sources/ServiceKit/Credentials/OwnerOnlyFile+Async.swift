@@ -1,5 +1,4 @@
 import Execution
-import Foundation
 
 extension OwnerOnlyFile {
     /// ``updateJSONMovingAsideUnreadable(at:empty:_:)`` from async code: the
@@ -10,13 +9,8 @@ extension OwnerOnlyFile {
         at path: String, empty: Value, returning body: @escaping @Sendable (inout Value) -> Answer
     ) async throws -> (answer: Answer, movedAside: (path: String, reason: String)?) {
         try await BlockingWork.run { () throws -> (answer: Answer, movedAside: (path: String, reason: String)?) in
-            var answer: Answer?
-            let update = try updateJSONMovingAsideUnreadable(at: path, empty: empty) { (value: inout Value) throws(Never) in
-                answer = body(&value)
-            }
-            // The update runs the body whenever it returns (it throws otherwise).
-            guard let answer else { throw CocoaError(.fileWriteUnknown) }
-            return (answer, update.movedAside)
+            let update = try update(at: path, empty: empty, movingAsideUnreadable: true) { (value: inout Value) throws(Never) in body(&value) }
+            return (update.result.get().answer, update.movedAside)
         }
     }
 }

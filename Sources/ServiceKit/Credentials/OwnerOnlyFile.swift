@@ -45,7 +45,7 @@ package enum OwnerOnlyFile {
     package static func updateJSON<Value: Codable, Failure: Error>(
         at path: String, empty: Value, _ body: (inout Value) throws(Failure) -> Void
     ) throws -> Result<Value, Failure> {
-        try update(at: path, empty: empty, movingAsideUnreadable: false, body).result
+        try update(at: path, empty: empty, movingAsideUnreadable: false, body).result.map(\.value)
     }
 
     /// ``updateJSON(at:empty:_:)`` for a file whose loss costs little (marks
@@ -56,12 +56,14 @@ package enum OwnerOnlyFile {
     package static func updateJSONMovingAsideUnreadable<Value: Codable, Failure: Error>(
         at path: String, empty: Value, _ body: (inout Value) throws(Failure) -> Void
     ) throws -> (result: Result<Value, Failure>, movedAside: (path: String, reason: String)?) {
-        try update(at: path, empty: empty, movingAsideUnreadable: true, body)
+        let update = try update(at: path, empty: empty, movingAsideUnreadable: true, body)
+        return (update.result.map(\.value), update.movedAside)
     }
 
-    private static func update<Value: Codable, Failure: Error>(
-        at path: String, empty: Value, movingAsideUnreadable: Bool, _ body: (inout Value) throws(Failure) -> Void
-    ) throws -> (result: Result<Value, Failure>, movedAside: (path: String, reason: String)?) {
+    /// The one read-change-write under the lock: the value written and what `body` returned.
+    static func update<Value: Codable, Failure: Error, Answer>(
+        at path: String, empty: Value, movingAsideUnreadable: Bool, _ body: (inout Value) throws(Failure) -> Answer
+    ) throws -> (result: Result<(value: Value, answer: Answer), Failure>, movedAside: (path: String, reason: String)?) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         encoder.dateEncodingStrategy = .secondsSince1970
@@ -77,13 +79,14 @@ package enum OwnerOnlyFile {
                 movedAside = (aside, TextLines.excerpt("\(error)"))
                 newest = empty
             }
+            let answer: Answer
             do throws(Failure) {
-                try body(&newest)
+                answer = try body(&newest)
             } catch {
                 return (.failure(error), movedAside)
             }
             try write(try encoder.encode(newest), to: path)
-            return (.success(newest), movedAside)
+            return (.success((newest, answer)), movedAside)
         }
     }
 }
