@@ -118,6 +118,7 @@ package enum ViewerLauncher {
             line += " viewport \(Int(Double(frame.viewportSize.width)))x\(Int(Double(frame.viewportSize.height)))"
             line += " origin \(page.origin.rawValue)"
         }
+        if case .grid(let grid) = frame.content { line += " pending \(grid.pending)" }
         Console.error(line)
     }
 }

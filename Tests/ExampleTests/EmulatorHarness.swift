@@ -136,6 +136,12 @@ enum ScreenPicture {
         return best
     }
 
+    /// A screen that shows the photo at `path` better than `decibels`
+    /// (``likeness(_:toPhotoAt:rows:)``): what a test waits for.
+    static func showing(photoAt path: String, above decibels: Double, rows: Range<Int> = 0..<768) -> (Bitmap) throws -> Bool {
+        { shot in try likeness(shot, toPhotoAt: path, rows: rows) > decibels }
+    }
+
     /// How alike the screen's picture (within `rows`) is to the photo at
     /// `path`: the peak signal-to-noise ratio, in dB, of the picture's box
     /// against the photo's rendition fitted to that box (0 when nothing

@@ -9,6 +9,17 @@ import TestSupport
 /// What the viewer tests run beside photo-browser: a private X server, the
 /// X tools, tmux on a private socket, and photo-browser with its frame trace.
 enum ViewerHarness {
+    /// Whether a frame's trace line (`PHOTODECK_VIEWER_TRACE`) shows the
+    /// final picture: a page's own pixels (not its placeholder or a
+    /// preview), a grid whose visible thumbnails are all made. A screenshot
+    /// that settles before then shows a stand-in that stays put.
+    static func showsFinalPicture(_ line: some StringProtocol) -> Bool {
+        guard line.hasPrefix("frame ") else { return false }
+        if line.hasSuffix(" origin placeholder") || line.hasSuffix(" origin preview") { return false }
+        if let pending = line.range(of: " pending ") { return line[pending.upperBound...].hasPrefix("0") }
+        return true
+    }
+
     struct ToolResult {
         let status: Int32
         let output: String

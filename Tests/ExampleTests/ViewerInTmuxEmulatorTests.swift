@@ -31,10 +31,11 @@ struct ViewerInTmuxEmulatorTests {
     /// configured by `settings`, photo-browser on the waterfall in its pane;
     /// waits for the first frame's status line, takes screenshots until two
     /// agree (with `waitsForChange`, one, then the next that differs), reads
-    /// the pane's title and quits with `q`.
+    /// the pane's title and quits with `q`. A still screen is shot once
+    /// `accepts` takes it (or a minute has passed: the expectations say why).
     static func run(
         terminal: [String], settings: [String], arguments: [String] = [photo], ready: String = "1/1  waterfall.jpg", waitsForChange: Bool = false,
-        pressing key: String? = nil
+        pressing key: String? = nil, showing accepts: (Bitmap) throws -> Bool = { _ in true }
     ) async throws -> Result {
         let server = try await ViewerHarness.XServer(size: "1024x768x24")
         defer { server.stop() }
@@ -57,11 +58,18 @@ struct ViewerInTmuxEmulatorTests {
         try await session.waitForScreen("the first frame's status line", timeout: .seconds(300)) {
             $0.last?.hasPrefix(ready) == true
         }
+        // A still screen is shot once the viewer drew the final picture: on a loaded machine a
+        // placeholder (or a grid of pending cells) can hold still long enough for two shots to agree.
+        if !waitsForChange {
+            try await waitUntil("the final picture's frame; trace: \(session.trace.suffix(3))", timeout: .seconds(300)) {
+                session.trace.last { $0.hasPrefix("frame ") }.map(ViewerHarness.showsFinalPicture) ?? false
+            }
+        }
         // An animation never settles (two screenshots in a row may always
         // straddle a frame): its first shot is taken as it comes.
         let shot =
             waitsForChange
-            ? try await TimelineInEmulatorTests.shoot(server.display) : try await TimelineInEmulatorTests.settledShot(server.display)
+            ? try await TimelineInEmulatorTests.shoot(server.display) : try await TimelineInEmulatorTests.settledShot(server.display, showing: accepts)
         var changed: Bitmap?
         if waitsForChange {
             // The next screen that differs and shows a picture: an animation's next frame (500 ms
@@ -97,7 +105,8 @@ struct ViewerInTmuxEmulatorTests {
         "kitty + tmux with allow-passthrough: the photo in pixels (wrapped in tmux's passthrough), no payload in the title",
         .enabled(if: ViewerHarness.has("kitty")))
     func kittyPassthrough() async throws {
-        let result = try await Self.run(terminal: Emulator.kitty.command, settings: ["set -g allow-passthrough on"])
+        let result = try await Self.run(
+            terminal: Emulator.kitty.command, settings: ["set -g allow-passthrough on"], showing: ScreenPicture.showing(photoAt: Self.photo, above: 28))
         #expect(result.graphics == "kitty", "the viewer's choice: \(result.trace.first ?? "no frame")")
         let picture = ScreenPicture.measure(result.shot, rows: 0..<600)
         #expect(picture.coloured > 100_000, "the photo covers the screen: \(picture)")
@@ -109,7 +118,9 @@ struct ViewerInTmuxEmulatorTests {
 
     @Test("kitty + tmux without passthrough: colour blocks, never a blank screen, nothing in the title", .enabled(if: ViewerHarness.has("kitty")))
     func kittyWithoutPassthrough() async throws {
-        let result = try await Self.run(terminal: Emulator.kitty.command, settings: ["set -g allow-passthrough off"])
+        let result = try await Self.run(
+            terminal: Emulator.kitty.command, settings: ["set -g allow-passthrough off"],
+            showing: { ScreenPicture.measure($0, rows: 0..<600).coloured > 100_000 })
         #expect(result.graphics == "ansi", "the viewer's choice: \(result.trace.first ?? "no frame")")
         let picture = ScreenPicture.measure(result.shot, rows: 0..<600)
         #expect(picture.coloured > 100_000, "not blank: \(picture)")
@@ -124,7 +135,11 @@ struct ViewerInTmuxEmulatorTests {
         let samples = ExampleProcess.packageRoot.appending(path: "Examples/Samples").path
         let result = try await Self.run(
             terminal: Emulator.kitty.command, settings: ["set -g allow-passthrough on"], arguments: ["--grid", samples],
-            ready: "1/6  portrait-orientation-6.jpg  grid")
+            ready: "1/6  portrait-orientation-6.jpg  grid",
+            showing: { shot in
+                let picture = ScreenPicture.measure(shot, rows: 0..<600)
+                return Double(picture.coloured) * picture.changing > 30_000
+            })
         var frame = 0
         var background = 0
         result.shot.withUnsafeBytes { pixels in
@@ -171,7 +186,8 @@ struct ViewerInTmuxEmulatorTests {
         "sixel terminals + tmux with allow-passthrough: sixel found by asking through tmux, the photo in pixels like the photo",
         arguments: [Emulator.xtermVT340, .mlterm].filter(\.isInstalled))
     func sixelPassthrough(_ emulator: Emulator) async throws {
-        let result = try await Self.run(terminal: emulator.command, settings: ["set -g allow-passthrough on"])
+        let result = try await Self.run(
+            terminal: emulator.command, settings: ["set -g allow-passthrough on"], showing: ScreenPicture.showing(photoAt: Self.photo, above: 28))
         #expect(result.graphics == "sixel", "the viewer's choice: \(result.trace.first ?? "no frame")")
         let picture = ScreenPicture.measure(result.shot, rows: 0..<768)
         #expect(picture.coloured > 100_000, "the photo covers the screen: \(picture)")
@@ -187,7 +203,8 @@ struct ViewerInTmuxEmulatorTests {
     func sixelWithoutPassthrough(_ emulator: Emulator) async throws {
         // mlterm's terminfo says 8 colours: tmux passes true colour only when told the client has it, as its manual says.
         let result = try await Self.run(
-            terminal: emulator.command, settings: ["set -g allow-passthrough off", "set -as terminal-features ',mlterm*:RGB'"])
+            terminal: emulator.command, settings: ["set -g allow-passthrough off", "set -as terminal-features ',mlterm*:RGB'"],
+            showing: ScreenPicture.showing(photoAt: Self.photo, above: 16))
         let picture = ScreenPicture.measure(result.shot, rows: 0..<768)
         #expect(picture.coloured > 50_000, "not blank: \(picture)")
         #expect(picture.changing < 0.25, "colour blocks: \(picture)")
