@@ -26,8 +26,7 @@ public actor WeChatAccountStore {
     /// The store's jobs run on its own serial queue, not on Swift's cooperative pool.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { disk.asUnownedSerialExecutor() }
 
-    private let credentials: any CredentialStore
-    private var index: AccountIndex<WeChatAccount>
+    private var book: AccountBook<WeChatAccount, WeChatSignInError>
     private let clock: any ServiceClock
 
     /// Opens the store. A missing index is empty; an unreadable one is an error.
@@ -58,50 +57,28 @@ public actor WeChatAccountStore {
     /// WeChatAccountStore's opening, on `disk`'s queue.
     init(credentials: any CredentialStore, indexPath: String?, clock: any ServiceClock, disk: DiskExecutor) throws(WeChatSignInError) {
         self.disk = disk
-        self.credentials = credentials
         self.clock = clock
-        do {
-            index = try AccountIndex(path: indexPath)
-        } catch {
-            throw .storage(UnderlyingError(error, context: "reading \(indexPath ?? "the account index")"))
-        }
-    }
-
-    /// Runs a change of the index; a file that cannot be written is ``WeChatSignInError/storage(_:)``.
-    private func writing(_ change: (inout AccountIndex<WeChatAccount>) throws -> Void) throws(WeChatSignInError) {
-        do {
-            try change(&index)
-        } catch {
-            throw .storage(UnderlyingError(error, context: "writing \(index.path ?? "the account index")"))
-        }
+        book = try AccountBook(credentials: credentials, provider: WeChatUserAuthorizer.provider, indexPath: indexPath)
     }
 
     /// Every account, in the order they signed in; one WeChat refused a
     /// refresh for (42002, 40030) is marked as needing sign-in. No date is
     /// checked here: WeChat's answers decide when a sign-in is over.
-    public func accounts() -> [WeChatAccount] { index.contents.accounts }
+    public func accounts() -> [WeChatAccount] { book.accounts }
 
     /// Adds or replaces the user of `token` (a fresh sign-in clears the
     /// "needs sign-in" mark).
     public func add(_ token: WeChatUserToken, nickname: String? = nil) async throws(WeChatSignInError) {
-        do {
-            try await credentials.save(token.credential)
-        } catch {
-            throw .storage(UnderlyingError(error, context: "saving the token"))
-        }
+        try await book.save(token.credential)
         let account = WeChatAccount(
             openID: token.openID, unionID: token.unionID, nickname: nickname ?? token.openID, refreshExpiresAt: token.refreshExpiresAt)
-        try writing { try $0.upsert(account, makeCurrent: false) }
+        try book.upsert(account, makeCurrent: false)
     }
 
     /// Forgets `openID` and its tokens.
     public func remove(_ openID: String) async throws(WeChatSignInError) {
-        do {
-            try await credentials.removeCredential(for: WeChatUserAuthorizer.provider, account: openID)
-        } catch {
-            throw .storage(UnderlyingError(error, context: "removing the token"))
-        }
-        try writing { try $0.remove(openID) }
+        try await book.removeToken(of: openID)
+        try book.remove(openID)
     }
 
     /// A working access token for `openID`: the stored one while it lasts,
@@ -112,13 +89,7 @@ public actor WeChatAccountStore {
     public func credential(for openID: String, refreshingWith authorizer: WeChatUserAuthorizer) async throws(WeChatSignInError) -> Credential {
         guard let account = accounts().first(where: { $0.openID == openID }) else { throw .notSignedIn }
         guard !account.needsSignIn else { throw .needsSignIn(openID: openID) }
-        let stored: Credential?
-        do {
-            stored = try await credentials.credential(for: WeChatUserAuthorizer.provider, account: openID)
-        } catch {
-            throw .storage(UnderlyingError(error, context: "reading the token"))
-        }
-        guard let stored else {
+        guard let stored = try await book.token(for: openID) else {
             try markNeedsSignIn(openID)
             throw .needsSignIn(openID: openID)
         }
@@ -130,16 +101,14 @@ public actor WeChatAccountStore {
             try markNeedsSignIn(openID)
             throw .needsSignIn(openID: openID)
         }
-        do {
-            try await credentials.save(renewed.credential)
-        } catch {
-            throw .storage(UnderlyingError(error, context: "saving the token"))
-        }
+        try await book.save(renewed.credential)
         return renewed.credential
     }
 
     /// Marks `openID` as needing sign-in.
     public func markNeedsSignIn(_ openID: String) throws(WeChatSignInError) {
-        try writing { try $0.markNeedsSignIn(openID) }
+        try book.markNeedsSignIn(openID)
     }
 }
+
+extension WeChatSignInError: AccountStorageFailure {}

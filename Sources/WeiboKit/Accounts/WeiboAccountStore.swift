@@ -23,8 +23,7 @@ public actor WeiboAccountStore {
     /// The store's jobs run on its own serial queue, not on Swift's cooperative pool.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { disk.asUnownedSerialExecutor() }
 
-    private let credentials: any CredentialStore
-    private var index: AccountIndex<WeiboAccount>
+    private var book: AccountBook<WeiboAccount, WeiboError>
     private let clock: any ServiceClock
 
     /// Opens the store. A missing index is empty; an unreadable one is an error.
@@ -55,30 +54,14 @@ public actor WeiboAccountStore {
     /// WeiboAccountStore's opening, on `disk`'s queue.
     init(credentials: any CredentialStore, indexPath: String?, clock: any ServiceClock, disk: DiskExecutor) throws(WeiboError) {
         self.disk = disk
-        self.credentials = credentials
         self.clock = clock
-        do {
-            index = try AccountIndex(path: indexPath)
-        } catch {
-            throw .storage(UnderlyingError(error, context: "reading \(indexPath ?? "the account index")"))
-        }
-    }
-
-    /// Runs a change of the index; a file that cannot be written is ``WeiboError/storage(_:)``.
-    private func writing<Value>(_ change: (inout AccountIndex<WeiboAccount>) throws -> Value) throws(WeiboError) -> Value {
-        do {
-            return try change(&index)
-        } catch let error as WeiboError {
-            throw error
-        } catch {
-            throw .storage(UnderlyingError(error, context: "writing \(index.path ?? "the account index")"))
-        }
+        book = try AccountBook(credentials: credentials, provider: WeiboAuthorizer.provider, indexPath: indexPath)
     }
 
     /// Every account, in the order they signed in; expired tokens are
     /// reported as needing sign-in.
     public func accounts() -> [WeiboAccount] {
-        index.contents.accounts.map { account in
+        book.accounts.map { account in
             var account = account
             if let expiry = account.expiresAt, expiry <= clock.now { account.needsSignIn = true }
             return account
@@ -86,50 +69,40 @@ public actor WeiboAccountStore {
     }
 
     /// The current account, if any.
-    public func current() -> WeiboAccount? { accounts().first { $0.uid == index.contents.current } }
+    public func current() -> WeiboAccount? { accounts().first { $0.uid == book.current } }
 
     /// The account `uid`, or the current one when `nil`.
     public func account(_ uid: String?) -> WeiboAccount? {
-        guard let uid = uid ?? index.contents.current else { return nil }
+        guard let uid = uid ?? book.current else { return nil }
         return accounts().first { $0.uid == uid }
     }
 
     /// Makes `uid` the current account.
     public func use(uid: String) throws(WeiboError) {
-        try writing { index in
-            try index.change { contents throws(WeiboError) in
-                guard contents.accounts.contains(where: { $0.uid == uid }) else { throw .notSignedIn }
-                contents.current = uid
-            }.get()
-        }
+        try book.change { contents throws(WeiboError) in
+            guard contents.accounts.contains(where: { $0.uid == uid }) else { throw .notSignedIn }
+            contents.current = uid
+        }.get()
     }
 
     /// Adds or replaces the account of `credential` (a fresh sign-in clears
     /// the "needs sign-in" mark) and makes it current.
     public func add(_ credential: Credential, screenName: String) async throws(WeiboError) {
-        do {
-            try await credentials.save(credential)
-        } catch {
-            throw .storage(UnderlyingError(error, context: "saving the token"))
-        }
+        try await book.save(credential)
         let account = WeiboAccount(uid: credential.account, screenName: screenName, expiresAt: credential.expiresAt)
-        try writing { try $0.upsert(account, makeCurrent: true) }
+        try book.upsert(account, makeCurrent: true)
     }
 
     /// Marks `uid` as needing sign-in: its requests stop until it signs in again.
     public func markNeedsSignIn(_ uid: String) throws(WeiboError) {
-        try writing { try $0.markNeedsSignIn(uid) }
+        try book.markNeedsSignIn(uid)
     }
 
     /// Forgets `uid` and its token; the first remaining account becomes
     /// current when it was.
     public func remove(_ uid: String) async throws(WeiboError) {
-        do {
-            try await credentials.removeCredential(for: WeiboAuthorizer.provider, account: uid)
-        } catch {
-            throw .storage(UnderlyingError(error, context: "removing the token"))
-        }
-        try writing { try $0.remove(uid) }
+        try await book.removeToken(of: uid)
+        try book.remove(uid)
     }
 
     /// The credential of `uid` (the current account when `nil`) for a
@@ -137,12 +110,7 @@ public actor WeiboAccountStore {
     /// ``WeiboError/needsSignIn(uid:)`` when it is marked or expired.
     public func credential(for uid: String? = nil) async throws(WeiboError) -> Credential {
         guard let account = account(uid) else { throw .notSignedIn }
-        let stored: Credential?
-        do {
-            stored = account.needsSignIn ? nil : try await credentials.credential(for: WeiboAuthorizer.provider, account: account.uid)
-        } catch {
-            throw .storage(UnderlyingError(error, context: "reading the token"))
-        }
+        let stored = account.needsSignIn ? nil : try await book.token(for: account.uid)
         // Marked, missing or past its expiry: the account stops here, and says so.
         guard let stored, !stored.isExpired(at: clock.now) else {
             try markNeedsSignIn(account.uid)
@@ -151,3 +119,5 @@ public actor WeiboAccountStore {
         return stored
     }
 }
+
+extension WeiboError: AccountStorageFailure {}
