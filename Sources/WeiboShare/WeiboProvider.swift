@@ -78,22 +78,17 @@ public struct WeiboProvider: ShareProvider {
     /// The configuration.
     public let configuration: Configuration
     private let client: ServiceClient
-    private let networkMonitor: (any NetworkMonitor)?
 
     public var id: ProviderID { Self.id }
     public var displayName: String { "Weibo" }
     public var destinations: [ShareDestination] { [.timeline, .comment, .repost] }
 
     /// Creates the provider. `client` carries the transport, retries for
-    /// idempotent steps and the log; `networkMonitor`, when given, decides
+    /// idempotent steps, the log and the network monitor that decides
     /// ``availability(credential:)``'s reachability.
-    public init(
-        configuration: Configuration, client: ServiceClient = ServiceClient(transport: CurlTransport()),
-        networkMonitor: (any NetworkMonitor)? = nil
-    ) {
+    public init(configuration: Configuration, client: ServiceClient = ServiceClient(transport: CurlTransport())) {
         self.configuration = configuration
         self.client = client
-        self.networkMonitor = networkMonitor
     }
 
     public func constraints(for destination: ShareDestination) -> ShareConstraints? {
@@ -116,7 +111,7 @@ public struct WeiboProvider: ShareProvider {
     }
 
     public func availability(credential: Credential?) async -> ProviderAvailability {
-        await .assess(isConfigured: !configuration.appKey.isEmpty, credential: credential, clock: client.clock, network: networkMonitor)
+        await .assess(isConfigured: !configuration.appKey.isEmpty, credential: credential, client: client)
     }
 
     /// Posts and reposts count against the hourly post limit; comments

@@ -144,5 +144,13 @@ struct WeComTests {
         #expect(!"\(wecom.configuration)".contains(Self.key))
         #expect(await wecom.availability(credential: nil).isAvailable)
         #expect(wecom.constraints(for: .session)?.allowsMixedContent == false)
+        // Reachability is the client's network monitor's: unreachable is unavailable, a path back is available.
+        let network = FakeNetworkMonitor(.wifi)
+        let monitored = WeComWebhookProvider(configuration: .init(webhookKey: Self.key), client: testClient(clock: TestClock()).monitoring(network))
+        #expect(await monitored.availability(credential: nil).isAvailable)
+        network.set(.unreachable)
+        #expect(await monitored.availability(credential: nil).isReachable == false)
+        network.set(.cellular)
+        #expect(await monitored.availability(credential: nil).isAvailable)
     }
 }

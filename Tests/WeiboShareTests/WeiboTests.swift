@@ -78,8 +78,8 @@ struct WeiboTests {
         let clock = TestClock()
         let network = FakeNetworkMonitor(.wifi)
         let weibo = WeiboProvider(
-            configuration: .init(appKey: "1", safeDomainLink: URL(string: "https://photodeck.example")!), client: testClient(clock: clock),
-            networkMonitor: network)
+            configuration: .init(appKey: "1", safeDomainLink: URL(string: "https://photodeck.example")!),
+            client: testClient(clock: clock).monitoring(network))
         let token = credential(WeiboProvider.id, token: Self.token, clock: clock)
         #expect(await weibo.availability(credential: token).isAvailable)
         #expect(await weibo.availability(credential: nil).isAuthorized == false)

@@ -37,18 +37,37 @@ public struct ServiceClient: Sendable {
     public let log: any ServiceLogHandler
     /// When set, replaces every request's own timeout.
     public let requestTimeout: Duration?
+    /// When set, says whether the network is there (``isReachable()``);
+    /// without one the service is assumed reachable.
+    public private(set) var networkMonitor: (any NetworkMonitor)?
 
     /// Creates a client. Requests and answers are logged to `log` (with
-    /// secrets redacted) as well as the providers' steps.
+    /// secrets redacted) as well as the providers' steps; `networkMonitor`,
+    /// when given, decides whether the service is reachable.
     public init(
         transport: any HTTPTransport, retryPolicy: RetryPolicy = RetryPolicy(), clock: any ServiceClock = SystemClock(),
-        log: any ServiceLogHandler = SilentServiceLog(), requestTimeout: Duration? = nil
+        log: any ServiceLogHandler = SilentServiceLog(), requestTimeout: Duration? = nil, networkMonitor: (any NetworkMonitor)? = nil
     ) {
         self.transport = log is SilentServiceLog ? transport : transport.logging(to: log)
         self.retryPolicy = retryPolicy
         self.clock = clock
         self.log = log
         self.requestTimeout = requestTimeout
+        self.networkMonitor = networkMonitor
+    }
+
+    /// This client, with `networkMonitor` deciding whether the service is
+    /// reachable (the transport, its log and the rest as they are).
+    public func monitoring(_ networkMonitor: (any NetworkMonitor)?) -> ServiceClient {
+        var client = self
+        client.networkMonitor = networkMonitor
+        return client
+    }
+
+    /// Whether the service can be reached: `false` only when
+    /// ``networkMonitor`` reports no path.
+    public func isReachable() async -> Bool {
+        await networkMonitor?.currentPath() != .unreachable
     }
 
     /// Sends an idempotent step, retrying it under ``retryPolicy``. Throws

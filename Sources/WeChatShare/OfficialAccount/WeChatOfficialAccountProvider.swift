@@ -121,7 +121,6 @@ public struct WeChatOfficialAccountProvider: ShareProvider {
     /// The configuration.
     public let configuration: Configuration
     let client: ServiceClient
-    private let networkMonitor: (any NetworkMonitor)?
 
     public var id: ProviderID { Self.id }
     public var displayName: String { "WeChat Official Account" }
@@ -130,13 +129,9 @@ public struct WeChatOfficialAccountProvider: ShareProvider {
     }
 
     /// Creates the provider.
-    public init(
-        configuration: Configuration, client: ServiceClient = ServiceClient(transport: CurlTransport()),
-        networkMonitor: (any NetworkMonitor)? = nil
-    ) {
+    public init(configuration: Configuration, client: ServiceClient = ServiceClient(transport: CurlTransport())) {
         self.configuration = configuration
         self.client = client
-        self.networkMonitor = networkMonitor
     }
 
     /// The largest video material WeChat keeps: 10 MB.
@@ -188,7 +183,7 @@ public struct WeChatOfficialAccountProvider: ShareProvider {
     }
 
     public func availability(credential: Credential?) async -> ProviderAvailability {
-        await .assess(isConfigured: !configuration.appID.isEmpty, credential: credential, clock: client.clock, network: networkMonitor)
+        await .assess(isConfigured: !configuration.appID.isEmpty, credential: credential, client: client)
     }
 
     public func share(_ content: PreparedContent, to destination: ShareDestination, credential: Credential?) async throws(ShareError) -> ShareOutcome {

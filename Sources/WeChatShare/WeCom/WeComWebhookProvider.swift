@@ -55,7 +55,6 @@ public struct WeComWebhookProvider: ShareProvider {
     /// The configuration.
     public let configuration: Configuration
     private let client: ServiceClient
-    private let networkMonitor: (any NetworkMonitor)?
 
     public var id: ProviderID { Self.id }
     public var displayName: String { "WeCom" }
@@ -63,13 +62,9 @@ public struct WeComWebhookProvider: ShareProvider {
     public var requiresCredential: Bool { false }
 
     /// Creates the provider.
-    public init(
-        configuration: Configuration, client: ServiceClient = ServiceClient(transport: CurlTransport()),
-        networkMonitor: (any NetworkMonitor)? = nil
-    ) {
+    public init(configuration: Configuration, client: ServiceClient = ServiceClient(transport: CurlTransport())) {
         self.configuration = configuration
         self.client = client
-        self.networkMonitor = networkMonitor
     }
 
     public func constraints(for destination: ShareDestination) -> ShareConstraints? {
@@ -88,7 +83,7 @@ public struct WeComWebhookProvider: ShareProvider {
 
     public func availability(credential: Credential?) async -> ProviderAvailability {
         await .assess(
-            isConfigured: !configuration.webhookKey.isEmpty, credential: credential, needsCredential: false, clock: client.clock, network: networkMonitor)
+            isConfigured: !configuration.webhookKey.isEmpty, credential: credential, needsCredential: false, client: client)
     }
 
     public func rateLimits(for destination: ShareDestination) -> [RateLimit] {
