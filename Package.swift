@@ -46,6 +46,8 @@ let package = Package(
         .library(name: "QQShare", targets: ["QQShare"]),
         .library(name: "QQShareTesting", targets: ["QQShareTesting"]),
         .library(name: "DesktopNotifications", targets: ["DesktopNotifications"]),
+        .library(name: "SafeText", targets: ["SafeText"]),
+        .library(name: "ConsoleIO", targets: ["ConsoleIO"]),
         .executable(name: "photo-fit", targets: ["photo-fit"]),
         .executable(name: "photo-album", targets: ["photo-album"]),
         .executable(name: "photo-share", targets: ["photo-share"]),
@@ -112,17 +114,24 @@ let package = Package(
         cShim("CX11Shim", linkerSettings: [.linkedLibrary("X11", .when(platforms: [.linux])), .linkedLibrary("pthread")]),
 
         // MARK: Modules
+        // The terminal-safe text rule (public, depends on nothing): how text
+        // from outside reaches a terminal or a JSON line, and how a line of
+        // a file a person edits is quoted back.
+        .target(name: "SafeText", swiftSettings: swiftSettings),
         // The platform floor (package access only; not a product): durable
-        // atomic writes, file locks, regular-file opens, the terminal-safe
-        // text rule, digests, and every call into the C library (files,
-        // folders and their watcher, descriptors, the terminal, sockets).
-        // The other modules call these, so each rule has one copy and the
-        // platform code one home.
+        // atomic writes, file locks, regular-file opens, digests, and every
+        // call into the C library (files, folders and their watcher,
+        // descriptors, the terminal, sockets). The other modules call these,
+        // so each rule has one copy and the platform code one home.
         .target(
             name: "SystemSupport",
-            dependencies: ["CCrypto", "CTerminal", "CHeap"],
+            dependencies: ["SafeText", "CCrypto", "CTerminal", "CHeap"],
             swiftSettings: swiftSettings
         ),
+        // What a command-line tool reads and asks about (public): files a
+        // person names, read as regular files within a bound, and whether
+        // a standard stream is a terminal; SystemSupport's calls behind them.
+        .target(name: "ConsoleIO", dependencies: ["SystemSupport"], swiftSettings: swiftSettings),
         // The execution floor (package access): every thread PhotoDeck
         // starts, the blocking queue, and the serial executor of the actors
         // that touch SQLite or fsync. Nothing above it starts a thread.
@@ -165,7 +174,9 @@ let package = Package(
         // The browser engine on a screen: an SDL2 window and terminal graphics.
         .target(
             name: "PhotoViewer",
-            dependencies: ["Execution", "PhotoBrowser", "ImageCodecs", "VideoCodecs", "SystemSupport", "CSDL2", "CX11Shim", "CChafa", "CSixelWriter", "CZlib"],
+            dependencies: [
+                "SafeText", "Execution", "PhotoBrowser", "ImageCodecs", "VideoCodecs", "SystemSupport", "CSDL2", "CX11Shim", "CChafa", "CSixelWriter", "CZlib",
+            ],
             swiftSettings: swiftSettings
         ),
 
@@ -179,6 +190,7 @@ let package = Package(
         .target(
             name: "PhotoAlbum",
             dependencies: [
+                "SafeText",
                 "ImageCodecs", "VideoCodecs", "SQLiteSupport", "SystemSupport", "Execution", .target(name: "CV4L2", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: swiftSettings
@@ -187,7 +199,7 @@ let package = Package(
         // Desktop notifications over D-Bus (org.freedesktop.Notifications).
         .target(
             name: "DesktopNotifications",
-            dependencies: ["Execution", "SystemSupport", .target(name: "CDBusShim", condition: .when(platforms: [.linux]))],
+            dependencies: ["SafeText", "Execution", "SystemSupport", .target(name: "CDBusShim", condition: .when(platforms: [.linux]))],
             swiftSettings: swiftSettings
         ),
         // What talks to a web service, under both the share layer and the
@@ -197,7 +209,7 @@ let package = Package(
         // JSON, forms, multipart, redacting logs.
         .target(
             name: "ServiceKit",
-            dependencies: ["SystemSupport", "Execution", "CCurl", .target(name: "CNetlink", condition: .when(platforms: [.linux]))],
+            dependencies: ["SafeText", "SystemSupport", "Execution", "CCurl", .target(name: "CNetlink", condition: .when(platforms: [.linux]))],
             swiftSettings: swiftSettings
         ),
         // Sharing: providers, rules as data, the outbox. It names images
@@ -281,7 +293,7 @@ let package = Package(
 
         // MARK: Examples
         // What the example executables share (error lines, exit codes, flag values).
-        .target(name: "ExampleSupport", dependencies: ["SystemSupport"], path: "Examples/Support", swiftSettings: swiftSettings),
+        .target(name: "ExampleSupport", dependencies: ["SafeText", "ConsoleIO"], path: "Examples/Support", swiftSettings: swiftSettings),
         // What the viewing examples share: the viewer's flags and launcher, photos from URLs through ImageLoading.
         .target(
             name: "ExampleViewing", dependencies: ["PhotoViewer", "PhotoBrowser", "ImageLoading", "ImageCodecs", "ServiceKit", "ExampleSupport"],
@@ -425,6 +437,8 @@ let package = Package(
             dependencies: ["SQLiteSupport", "ShareKit", "ServiceKit", "ImageLoading", "PhotoAlbum", "WeiboKit"],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "SafeTextTests", dependencies: ["SafeText"], swiftSettings: swiftSettings),
+        .testTarget(name: "ConsoleIOTests", dependencies: ["ConsoleIO"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SystemSupportTests",
             dependencies: ["Execution", "SystemSupport", "TestSupport"],
@@ -474,6 +488,7 @@ let package = Package(
         .testTarget(
             name: "DocSnippetTests",
             dependencies: [
+                "SafeText", "ConsoleIO",
                 "Execution",
                 "ImageCodecs", "PhotoAlbum", "PhotoBrowser", "PhotoViewer", "ShareKit", "ShareMedia", "ServiceKit", "ShareKitTesting", "ServiceKitTesting",
                 "WeiboKit",

@@ -1,9 +1,11 @@
 // Where the examples print. Everything they show can hold text from
 // outside (file names, EXIF strings, posts, names, server messages), so
-// every line goes through SystemSupport's terminal-safe rule here, once.
+// every line goes through SafeText's terminal-safe rule here, once. Only
+// public products: an app can copy this file as it is.
 
+import ConsoleIO
 package import Foundation
-import SystemSupport
+import SafeText
 
 /// The examples' standard output and standard error, terminal-safe.
 package enum Console {
@@ -50,16 +52,16 @@ package enum Console {
 
     /// Whether standard input and standard output are both terminals (a
     /// person at the keyboard, not a pipe or a script).
-    package static var isInteractive: Bool { TerminalPort.standardInputIsTerminal && TerminalPort.standardOutputIsTerminal }
+    package static var isInteractive: Bool { StandardStream.input.isTerminal && StandardStream.output.isTerminal }
 
     /// Whether standard input is a terminal.
-    package static var inputIsTerminal: Bool { TerminalPort.standardInputIsTerminal }
+    package static var inputIsTerminal: Bool { StandardStream.input.isTerminal }
 
     /// Whether standard output is a terminal.
-    package static var outputIsTerminal: Bool { TerminalPort.standardOutputIsTerminal }
+    package static var outputIsTerminal: Bool { StandardStream.output.isTerminal }
 
     /// Whether standard error is a terminal.
-    package static var errorIsTerminal: Bool { TerminalPort.standardErrorIsTerminal }
+    package static var errorIsTerminal: Bool { StandardStream.error.isTerminal }
 
     private static func write(_ text: String, to stream: Stream) {
         let handle = stream == .standardOutput ? FileHandle.standardOutput : FileHandle.standardError
@@ -79,7 +81,7 @@ extension String {
 /// once), as a ``CLIError`` that names the file when it cannot.
 package func readInputFile(_ path: String, limit: Int = 1 << 30) throws(CLIError) -> [UInt8] {
     do {
-        return try RegularFile.contents(of: path, limit: limit)
+        return try InputFile.contents(of: path, limit: limit)
     } catch {
         throw CLIError("cannot read \(path.oneLine): \(error.reason)")
     }
@@ -90,7 +92,7 @@ package func readInputFile(_ path: String, limit: Int = 1 << 30) throws(CLIError
 /// it cannot be read.
 package func readInputFilePrefix(_ path: String, length: Int) throws(CLIError) -> [UInt8] {
     do {
-        return try ReadOnlyFile(path: path).bytes(at: 0, length: length)
+        return try InputFile.prefix(of: path, length: length)
     } catch {
         throw CLIError("cannot read \(path.oneLine): \(error.reason)")
     }

@@ -1,3 +1,4 @@
+import SafeText
 import SystemSupport
 
 /// A desktop notification: a one-line summary and a body, as the

@@ -11,11 +11,11 @@
 /// let data = try JSONSerialization.data(withJSONObject: rows, options: [.sortedKeys])
 /// print(JSONText.escapingControls(String(decoding: data, as: UTF8.self)))
 /// ```
-package enum JSONText {
+public enum JSONText {
     /// `json` (an encoder's output) with every terminal-unsafe character
     /// escaped as `\uXXXX`. Such characters can only appear inside JSON
     /// strings, so the document means exactly what it meant before.
-    package static func escapingControls(_ json: String) -> String {
+    public static func escapingControls(_ json: String) -> String {
         guard json.unicodeScalars.contains(where: needsEscape) else { return json }
         var result = ""
         result.reserveCapacity(json.utf8.count + 32)

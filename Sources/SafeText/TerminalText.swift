@@ -24,22 +24,22 @@
 /// print(TerminalText.safe(post.text))                 // lines kept
 /// print("\(TerminalText.safeLine(fileName))  \(size)")  // one line: \n and \t escaped too
 /// ```
-package enum TerminalText {
+public enum TerminalText {
     /// `text` with every character a terminal could act on escaped; line
     /// feeds and tabs are kept.
-    package static func safe(_ text: String) -> String {
+    public static func safe(_ text: String) -> String {
         escape(text, keepingLineBreaks: true)
     }
 
     /// `text` for one line of output (a name in a list, a status line):
     /// like ``safe(_:)``, and line feeds and tabs are escaped too, so the
     /// text cannot start a line of its own.
-    package static func safeLine(_ text: String) -> String {
+    public static func safeLine(_ text: String) -> String {
         escape(text, keepingLineBreaks: false)
     }
 
     /// Whether `scalar` is one the rule escapes.
-    package static func isUnsafe(_ scalar: Unicode.Scalar, keepingLineBreaks: Bool = true) -> Bool {
+    public static func isUnsafe(_ scalar: Unicode.Scalar, keepingLineBreaks: Bool = true) -> Bool {
         switch scalar.value {
         case 0x0A, 0x09: !keepingLineBreaks
         case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: true

@@ -1,5 +1,5 @@
 import Foundation
-import SystemSupport
+import SafeText
 import Testing
 
 @Suite("Terminal-safe text")

@@ -1,4 +1,5 @@
 import SQLiteSupport
+import SafeText
 import SystemSupport
 
 extension AlbumStore {

@@ -1,6 +1,7 @@
 import Foundation
 import ImageCodecs
 import SQLiteSupport
+import SafeText
 import SystemSupport
 
 extension AlbumStore {

@@ -1,6 +1,7 @@
 import Foundation
 import ImageCodecs
 import PhotoBrowser
+import SafeText
 import SystemSupport
 
 /// The lines of the information overlay (`i`): what the photo is, what

@@ -1,6 +1,7 @@
 public import Foundation
 public import ImageCodecs
 public import PhotoBrowser
+import SafeText
 import SystemSupport
 
 /// One screen of a viewer: the shown page's pixels and where they go, or

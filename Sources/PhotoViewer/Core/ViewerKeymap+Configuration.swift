@@ -1,4 +1,5 @@
 public import Foundation
+import SafeText
 import SystemSupport
 
 /// What a key can be bound to in `keys.conf`.

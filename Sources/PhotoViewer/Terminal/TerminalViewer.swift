@@ -1,6 +1,7 @@
 import Execution
 public import Foundation
 import ImageCodecs
+import SafeText
 import Synchronization
 import SystemSupport
 

@@ -1,4 +1,5 @@
 package import Foundation
+import SafeText
 import SystemSupport
 
 /// Files only their owner can read (mode 0600), replaced atomically through

@@ -1,3 +1,5 @@
+import SafeText
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)

@@ -5,6 +5,7 @@
 import Foundation
 import ImageCodecs
 import PhotoViewer
+import SafeText
 import ServiceKit
 import SystemSupport
 

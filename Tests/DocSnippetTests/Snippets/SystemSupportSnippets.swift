@@ -5,8 +5,6 @@ import Foundation
 import SystemSupport
 
 enum SystemSupportSnippets {
-    struct Post { var text: String }
-
     static func durableWrite(json: String, support: String) throws {
         try DurableFile.write(Array(json.utf8), to: "\(support)/accounts.json", mode: 0o600)
     }
@@ -17,16 +15,6 @@ enum SystemSupportSnippets {
             accounts.append(account)  // while no other process can
             try save(accounts)
         }
-    }
-
-    static func json(rows: [[String: String]]) throws {
-        let data = try JSONSerialization.data(withJSONObject: rows, options: [.sortedKeys])
-        print(JSONText.escapingControls(String(decoding: data, as: UTF8.self)))
-    }
-
-    static func terminal(post: Post, fileName: String, size: Int) {
-        print(TerminalText.safe(post.text))  // lines kept
-        print("\(TerminalText.safeLine(fileName))  \(size)")  // one line: \n and \t escaped too
     }
 
     static func digest(bytes: [UInt8]) -> String {
