@@ -439,6 +439,7 @@ let package = Package(
         ),
         .testTarget(name: "SafeTextTests", dependencies: ["SafeText"], swiftSettings: swiftSettings),
         .testTarget(name: "ConsoleIOTests", dependencies: ["ConsoleIO"], swiftSettings: swiftSettings),
+        .testTarget(name: "ExecutionTests", dependencies: ["Execution"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SystemSupportTests",
             dependencies: ["Execution", "SystemSupport", "TestSupport"],

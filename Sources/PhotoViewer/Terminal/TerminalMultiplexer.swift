@@ -120,50 +120,7 @@ public struct TmuxPane: Hashable, Sendable {
         var arguments = ["tmux", "display-message", "-p"]
         if let pane = environment["TMUX_PANE"], !pane.isEmpty { arguments += ["-t", pane] }
         arguments.append(format)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            return nil
-        }
-        guard let answer = readAnswer(from: output.fileHandleForReading.fileDescriptor, within: timeout) else {
-            ChildProcess.kill(process.processIdentifier)
-            process.waitUntilExit()
-            return nil
-        }
-        // The answer ended (end of file): tmux has written all and is exiting.
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
-        return parse(String(decoding: answer, as: UTF8.self))
-    }
-
-    /// What tmux wrote until end of file (at most 4 KiB kept), or `nil` when
-    /// no end came within `timeout`: a poll with the time left, no thread
-    /// waiting on a semaphore.
-    private static func readAnswer(from descriptor: Int32, within timeout: Duration) -> [UInt8]? {
-        let deadline = ContinuousClock.now + timeout
-        var answer: [UInt8] = []
-        while true {
-            let left = deadline - ContinuousClock.now
-            guard left > .zero else { return nil }
-            switch Descriptor.waitReadable([descriptor], timeout: Int32(clamping: max(1, left.wholeMilliseconds))) {
-            case .ready:
-                switch Descriptor.read(descriptor, limit: 4096) {
-                case .bytes(let bytes): if answer.count < 4096 { answer += bytes.prefix(4096 - answer.count) }
-                case .end: return answer
-                case .again: continue
-                case .failed: return nil
-                }
-            case .timedOut, .interrupted: continue
-            case .failed: return nil
-            }
-        }
+        guard let finished = ChildProcess.run(arguments, environment: environment, timeout: timeout), finished.status == 0 else { return nil }
+        return parse(String(decoding: finished.output, as: UTF8.self))
     }
 }

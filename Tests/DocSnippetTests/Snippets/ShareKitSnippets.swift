@@ -12,10 +12,9 @@ import WeiboKit
 struct SnippetProvider {
     let appKey: String
     let client: ServiceClient
-    let monitor: (any NetworkMonitor)?
 
     func availability(credential: Credential?) async -> ProviderAvailability {
-        await .assess(isConfigured: !appKey.isEmpty, credential: credential, clock: client.clock, network: monitor)
+        await .assess(isConfigured: !appKey.isEmpty, credential: credential, client: client)
     }
 
     func parse(_ response: HTTPResponse) throws(ShareError) -> ShareOutcome { .posted(ShareReceipt()) }
