@@ -3,6 +3,7 @@
 //   photo-fit [--width W --height H] [--mode fit|fill] [--crop centre|attention|entropy] [--quality Q] [--speed S] INPUT OUTPUT
 //   photo-fit --thumbhash INPUT
 //   photo-fit --blurhash [--components XxY] INPUT
+//   photo-fit --gain-map-info [--json] INPUT
 //   photo-fit [--width W --height H] [--at SECONDS] VIDEO OUTPUT
 //
 // The output format follows OUTPUT's extension (.jpg/.jpeg, .png, .webp, .avif).
@@ -12,6 +13,9 @@
 // --thumbhash and --blurhash print the image's placeholder hash instead
 // (ThumbHash as base64, BlurHash as its string), made from a decode at
 // 1/8 scale fitted into 100x100.
+// --gain-map-info reports an HDR photo's gain map (Ultra HDR JPEG: where
+// it is, its size and parameters), says there is none, or why the one the
+// file names cannot be used; --json prints it as one JSON object.
 // A video INPUT (MP4, MOV, WebM, MKV, AVI, MPEG-TS) gives its poster
 // frame: the frame shown at --at SECONDS (the first by default), upright,
 // fitted into the box when one is given.
@@ -25,6 +29,9 @@ import VideoCodecs
 struct Arguments {
     enum Placeholder { case thumbHash, blurHash }
     var placeholder: Placeholder?
+    /// `--gain-map-info`, and whether as JSON.
+    var gainMapInfo = false
+    var json = false
     var components = BlurHash.Components.standard
     var box: PixelSize?
     var mode = RenditionMode.fit
@@ -42,6 +49,7 @@ struct Arguments {
                (--speed: AVIF's AV1 encoder, 0 slowest and smallest ... 9 fastest; 6 by default)
                photo-fit --thumbhash INPUT
                photo-fit --blurhash [--components XxY] INPUT
+               photo-fit --gain-map-info [--json] INPUT
                photo-fit [--width W --height H] [--at SECONDS] VIDEO OUTPUT
                (a video's poster frame: the frame shown at SECONDS, the first by default)
         """
@@ -71,6 +79,8 @@ struct Arguments {
                 guard let parsed = CropStrategy(rawValue: text) else { throw CLIError("--crop must be centre, attention or entropy, got '\(text)'") }
                 crop = parsed
                 cropGiven = true
+            case "--gain-map-info": gainMapInfo = true
+            case "--json": json = true
             case "--thumbhash": placeholder = .thumbHash
             case "--blurhash": placeholder = .blurHash
             case "--components":
@@ -91,6 +101,12 @@ struct Arguments {
         }
         if cropGiven && explicitMode == .fit { throw CLIError("--crop applies to --mode fill, not fit") }
         mode = explicitMode ?? (cropGiven ? .fill : .fit)
+        if json && !gainMapInfo { throw CLIError("--json goes with --gain-map-info") }
+        if gainMapInfo {
+            guard positional.count == 1, placeholder == nil else { throw CLIError("--gain-map-info reads one INPUT, with no OUTPUT; \(Self.shortUsage)") }
+            input = positional[0]
+            return
+        }
         if placeholder != nil {
             guard positional.count == 1 else { throw CLIError("a hash is printed for one INPUT, with no OUTPUT; \(Self.shortUsage)") }
             input = positional[0]
@@ -108,8 +124,9 @@ struct Arguments {
     }
 }
 
-func run() throws -> String {
+func run() throws -> String? {
     let arguments = try Arguments(Array(CommandLine.arguments.dropFirst()))
+    if arguments.gainMapInfo { return try GainMapInfo.report(arguments.input, json: arguments.json) }
     switch arguments.placeholder {
     case .thumbHash: return try ThumbHash(summarizingImageAt: arguments.input).base64
     case .blurHash: return try BlurHash(summarizingImageAt: arguments.input, components: arguments.components).string
@@ -177,8 +194,8 @@ func writePoster(_ arguments: Arguments, format: ImageFormat) throws -> String {
 }
 
 do {
-    let summary = try run()
-    let printsHash = CommandLine.arguments.contains("--thumbhash") || CommandLine.arguments.contains("--blurhash")
+    guard let summary = try run() else { exit(0) }
+    let printsHash = ["--thumbhash", "--blurhash", "--gain-map-info"].contains { CommandLine.arguments.contains($0) }
     if printsHash || ProcessInfo.processInfo.environment["PHOTO_FIT_QUIET"] == nil { Console.line(summary) }
 } catch {
     // The error may quote a file name or a codec's message: terminal-safe.

@@ -23,16 +23,16 @@ struct MotionPhotoXMP {
     /// The claim in `text`; `nil` when it names no Motion Photo, or names
     /// one with numbers that are not numbers (negative, overflowing, text).
     init?(_ text: String) {
-        let motion = Self.property("MotionPhoto", in: text) == "1"
-        let micro = Self.property("MicroVideo", in: text) == "1"
+        let motion = XMPText.property("MotionPhoto", in: text) == "1"
+        let micro = XMPText.property("MicroVideo", in: text) == "1"
         if motion, let found = Self.directoryVideo(in: text) {
             video = found
             layout = .containerDirectory
-            stillMicroseconds = Self.property("MotionPhotoPresentationTimestampUs", in: text).flatMap { Int($0) }
-        } else if micro, let offset = Self.property("MicroVideoOffset", in: text).flatMap(Self.byteCount) {
+            stillMicroseconds = XMPText.property("MotionPhotoPresentationTimestampUs", in: text).flatMap { Int($0) }
+        } else if micro, let offset = XMPText.property("MicroVideoOffset", in: text).flatMap(Self.byteCount) {
             video = .fromEnd(offset)
             layout = .microVideo
-            stillMicroseconds = Self.property("MicroVideoPresentationTimestampUs", in: text).flatMap { Int($0) }
+            stillMicroseconds = XMPText.property("MicroVideoPresentationTimestampUs", in: text).flatMap { Int($0) }
         } else {
             return nil
         }
@@ -46,18 +46,18 @@ struct MotionPhotoXMP {
         let items = text.matches(of: #/<[A-Za-z0-9_.-]+:Item\b([^>]*)>/#).map { String($0.output.1) }
         guard
             let index = items.indices.dropFirst().first(where: {
-                property("Semantic", in: items[$0]) == "MotionPhoto"
+                XMPText.property("Semantic", in: items[$0]) == "MotionPhoto"
             })
         else { return nil }
         var tail = 0
         for item in items[index...] {
-            guard let length = property("Length", in: item).flatMap(byteCount) else { return nil }
-            let padding = property("Padding", in: item).map(byteCount) ?? 0
+            guard let length = XMPText.property("Length", in: item).flatMap(byteCount) else { return nil }
+            let padding = XMPText.property("Padding", in: item).map(byteCount) ?? 0
             guard let padding else { return nil }
             tail += length + padding
             guard tail <= maxBytes else { return nil }
         }
-        guard let length = property("Length", in: items[index]).flatMap(byteCount) else { return nil }
+        guard let length = XMPText.property("Length", in: items[index]).flatMap(byteCount) else { return nil }
         return .lastItems(videoLength: length, tail: tail)
     }
 
@@ -66,18 +66,5 @@ struct MotionPhotoXMP {
         guard !text.isEmpty, text.utf8.count <= 12, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let value = Int(text), value <= maxBytes
         else { return nil }
         return value
-    }
-
-    /// The value of the property whose local name is `name`: an attribute
-    /// (`GCamera:MicroVideo="1"`) or a simple element
-    /// (`<GCamera:MicroVideo>1</GCamera:MicroVideo>`), trimmed; the first.
-    static func property(_ name: String, in text: String) -> String? {
-        guard let pattern = try? Regex(#"[\s<][A-Za-z0-9_.-]+:"# + name + #"(?:\s*=\s*(?:"([^"]{0,64})"|'([^']{0,64})')|>\s*([^<]{0,64}?)\s*<)"#),
-            let match = text.firstMatch(of: pattern)
-        else { return nil }
-        for group in 1...3 {
-            if let found = match.output[group].substring { return String(found).trimmingCharacters(in: .whitespaces) }
-        }
-        return nil
     }
 }

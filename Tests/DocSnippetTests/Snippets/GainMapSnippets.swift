@@ -1,0 +1,23 @@
+// The doc-comment samples of ImageCore's gain map model, compiled.
+
+import ImageCodecs
+import ImageCore
+
+enum GainMapSnippets {
+    static func parameters(tmapPayload: [UInt8]) throws {
+        let parameters = try GainMapParameters(iso21496: tmapPayload)
+        let boost = parameters.channel(0).maximumBoost  // stops: 2 is ×4
+        _ = boost
+    }
+
+    static func model(xmp: String) throws {
+        let map = GainMap(flavour: .ultraHDR, parameters: try GainMapParameters(ultraHDRXMP: xmp), size: PixelSize(width: 1008, height: 756), channelCount: 1)
+        print(map.parameters.alternateHeadroom)  // stops the photo may rise above SDR white
+    }
+
+    static func ultraHDR(bytes: [UInt8]) {
+        if case .present(let ultraHDR) = UltraHDRJPEG.find(in: bytes) {
+            print(ultraHDR.gainMap.parameters.alternateHeadroom, ultraHDR.map.count)  // stops, the map's bytes
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import ImageCodecs
+import TestSupport
+import Testing
+
+/// `photo-fit --gain-map-info` on Ultra HDR JPEGs made here, a plain JPEG,
+/// one whose map lies, and a PNG.
+@Suite("photo-fit --gain-map-info")
+struct PhotoFitGainMapTests {
+    static func made(mapWidth: Int = 40, mapHeight: Int = 30) throws -> [UInt8] {
+        let base = try Bitmap.gradient(width: 80, height: 60).encoded(as: .jpeg, options: EncodeOptions(quality: 90))
+        let pixels = [UInt8](repeating: 128, count: mapWidth * mapHeight)
+        let map = try Bitmap(width: mapWidth, height: mapHeight, pixelFormat: .gray8, pixels: pixels).encoded(as: .jpeg, options: EncodeOptions(quality: 90))
+        let parameters = try GainMapParameters(channels: [.init(maximumBoost: 3)], alternateHeadroom: 3)
+        return try UltraHDRJPEG.assemble(base: base, map: map, parameters: parameters)
+    }
+
+    static func file(_ bytes: [UInt8], _ name: String) throws -> String {
+        let path = PhotoFitTests.temporaryFile(name)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test("an Ultra HDR JPEG: the map's flavour, size, channels and parameters, as a line and as JSON")
+    func present() async throws {
+        let path = try Self.file(try Self.made(), "ultrahdr.jpg")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let line = try await PhotoFitTests.run(["--gain-map-info", path])
+        #expect(line.status == 0, "\(line.standardError)")
+        #expect(line.standardOutput.contains("gain map (Ultra HDR, ISO 21496-1 metadata), 40x30, 1 channel"), "\(line.standardOutput)")
+        #expect(line.standardOutput.contains("boost 0 to 3 stops") && line.standardOutput.contains("the base is SDR"), "\(line.standardOutput)")
+        let json = try await PhotoFitTests.run(["--gain-map-info", "--json", path])
+        #expect(json.status == 0, "\(json.standardError)")
+        let object = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any]
+        let map = object?["gainMap"] as? [String: Any]
+        #expect(map?["flavour"] as? String == "iso21496JPEG" && map?["width"] as? Int == 40 && map?["channels"] as? Int == 1)
+        #expect(abs((map?["alternateHeadroom"] as? Double ?? 0) - 3) < 1e-6, "\(json.standardOutput)")
+    }
+
+    @Test("no map, a map that lies, a PNG: each said in one line (exit 0); JSON says null and why")
+    func absentAndUnusable() async throws {
+        let plain = try Self.file(try Bitmap.gradient(width: 80, height: 60).encoded(as: .jpeg, options: EncodeOptions(quality: 90)), "plain.jpg")
+        let lying = try Self.file(try Self.made(mapWidth: 160, mapHeight: 120), "lying.jpg")
+        let png = try Self.file(try Bitmap.gradient(width: 8, height: 8).encoded(as: .png, options: EncodeOptions()), "plain.png")
+        defer { for path in [plain, lying, png] { try? FileManager.default.removeItem(atPath: path) } }
+        let none = try await PhotoFitTests.run(["--gain-map-info", plain])
+        #expect(none.status == 0 && none.standardOutput.hasSuffix(": no gain map\n"), "\(none.standardOutput)")
+        let bad = try await PhotoFitTests.run(["--gain-map-info", lying])
+        #expect(
+            bad.status == 0 && bad.standardOutput.contains("cannot be used: the gain map (160x120) is larger than the photo (80x60)"), "\(bad.standardOutput)")
+        let badJSON = try await PhotoFitTests.run(["--gain-map-info", "--json", lying])
+        let object = try JSONSerialization.jsonObject(with: Data(badJSON.standardOutput.utf8)) as? [String: Any]
+        #expect(object?["gainMap"] is NSNull && (object?["problem"] as? String)?.contains("larger") == true, "\(badJSON.standardOutput)")
+        let other = try await PhotoFitTests.run(["--gain-map-info", png])
+        #expect(other.status == 0 && other.standardOutput.contains("gain maps are read from JPEG files"), "\(other.standardOutput)")
+        let misuse = try await PhotoFitTests.run(["--json", plain, "out.jpg"])
+        #expect(misuse.status == 1 && misuse.standardError.contains("--json goes with --gain-map-info"))
+    }
+}
