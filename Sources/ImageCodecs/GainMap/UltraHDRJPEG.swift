@@ -58,7 +58,9 @@ public struct UltraHDRJPEG: Hashable, Sendable {
         guard let mapRange = claims.mapRange(in: jpeg, primaryEnd: primaryEnd) else {
             return claims.claimsGainMap ? .unusable("a gain map is named but no JPEG of it is found where the file says") : .absent
         }
-        if let problem = claims.problem(withMapAt: mapRange, in: jpeg) { return .unusable(problem) }
+        guard mapRange.count >= 4, jpeg[mapRange.lowerBound] == 0xFF, jpeg[mapRange.lowerBound + 1] == 0xD8 else {
+            return .unusable("the gain map's bytes (\(mapRange.count) at \(mapRange.lowerBound)) do not start a JPEG")
+        }
         return read(map: mapRange, in: jpeg, primary: 0..<primaryEnd)
     }
 
@@ -70,7 +72,8 @@ public struct UltraHDRJPEG: Hashable, Sendable {
         let photo: JPEGHeader
         do {
             header = try JPEGHeader(reading: MemoryByteSource(mapBytes))
-            photo = try JPEGHeader(reading: MemoryByteSource(Array(jpeg[primary])))
+            // The primary's header ends at its first scan: read in place, not copied out of the file.
+            photo = try JPEGHeader(reading: MemoryByteSource(jpeg))
         } catch {
             return .unusable("the gain map is not a readable JPEG: \(error)")
         }
@@ -134,14 +137,6 @@ public struct UltraHDRJPEG: Hashable, Sendable {
             guard let xmp, let length = Self.directoryGainMapLength(in: xmp) else { return nil }
             guard length <= jpeg.count - primaryEnd else { return nil }
             return primaryEnd..<(primaryEnd + length)
-        }
-
-        /// Why the bytes at `range` cannot be the map's JPEG, or `nil`.
-        func problem(withMapAt range: Range<Int>, in jpeg: [UInt8]) -> String? {
-            guard range.count >= 4, jpeg[range.lowerBound] == 0xFF, jpeg[range.lowerBound + 1] == 0xD8 else {
-                return "the gain map's bytes (\(range.count) at \(range.lowerBound)) do not start a JPEG"
-            }
-            return nil
         }
 
         /// The `Item:Length` of the directory's `GainMap` item.

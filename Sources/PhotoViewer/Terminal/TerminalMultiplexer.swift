@@ -120,7 +120,7 @@ public struct TmuxPane: Hashable, Sendable {
         var arguments = ["tmux", "display-message", "-p"]
         if let pane = environment["TMUX_PANE"], !pane.isEmpty { arguments += ["-t", pane] }
         arguments.append(format)
-        guard let finished = ChildProcess.run(arguments, environment: environment, timeout: timeout), finished.status == 0 else { return nil }
+        guard let finished = try? ChildProcess.run(arguments, environment: environment, timeout: timeout), finished.status == 0 else { return nil }
         return parse(String(decoding: finished.output, as: UTF8.self))
     }
 }

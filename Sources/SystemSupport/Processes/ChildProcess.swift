@@ -85,50 +85,78 @@ package enum ChildProcess {
     }
 
     /// Runs `arguments` (the program found on PATH) with exactly
-    /// `environment` and reads its standard output, at most `outputLimit`
-    /// bytes kept, until it ends; `nil` when it cannot start or has not
-    /// ended its output within `timeout` (it is killed and reaped then).
-    /// Blocks the calling thread: only for threads of the floor.
-    package static func run(_ arguments: [String], environment: [String: String], timeout: Duration, outputLimit: Int = 4096) -> Finished? {
-        guard let channel = try? Descriptor.wakePair() else { return nil }
+    /// `environment` and reads its standard output until it ends. Output
+    /// is a claim like any other: past `outputLimit` bytes, or without an
+    /// end within `timeout`, the program is killed and reaped and the
+    /// error says which. Blocks the calling thread: only for threads of
+    /// the floor.
+    ///
+    /// - Throws: the start's error; ``SystemError/isTooLarge`` for output
+    ///   over the limit; a "reading the output of" error for a deadline
+    ///   missed or a read that failed.
+    package static func run(_ arguments: [String], environment: [String: String], timeout: Duration, outputLimit: Int = 4096) throws(SystemError) -> Finished {
+        let name = arguments.first ?? ""
+        let channel = try Descriptor.wakePair()
         let pid: Int32
         do {
             pid = try spawn(arguments, environment: environment, output: .descriptor(channel.write))
         } catch {
             Descriptor.close(channel.read)
             Descriptor.close(channel.write)
-            return nil
+            throw error
         }
         // The child has its own copy: the reader sees the end when the child's closes.
         Descriptor.close(channel.write)
         defer { Descriptor.close(channel.read) }
-        guard let output = readToEnd(channel.read, within: timeout, limit: outputLimit) else {
+        let output: [UInt8]
+        switch readToEnd(channel.read, within: timeout, limit: outputLimit) {
+        case .ended(let bytes):
+            output = bytes
+        case .overLimit(let count):
             kill(pid)
             _ = wait(for: pid)
-            return nil
+            throw .tooLarge(path: name, size: count, limit: outputLimit)
+        case .timedOut:
+            kill(pid)
+            _ = wait(for: pid)
+            throw SystemError(operation: "reading the output of", path: name, reason: "no end within \(timeout)")
+        case .failed(let error):
+            kill(pid)
+            _ = wait(for: pid)
+            throw error
         }
         return Finished(status: wait(for: pid), output: output)
     }
 
-    /// What `descriptor` delivers until end of file (at most `limit` bytes
-    /// kept), or `nil` when no end came within `timeout`: a poll with the
-    /// time left, no thread waiting on a semaphore.
-    private static func readToEnd(_ descriptor: Int32, within timeout: Duration, limit: Int) -> [UInt8]? {
+    /// How reading a program's output ended.
+    private enum Reading {
+        case ended([UInt8])
+        case overLimit(Int)
+        case timedOut
+        case failed(SystemError)
+    }
+
+    /// What `descriptor` delivers until end of file, stopping as soon as it
+    /// passes `limit` bytes or `timeout` passes: a poll with the time left,
+    /// no thread waiting on a semaphore.
+    private static func readToEnd(_ descriptor: Int32, within timeout: Duration, limit: Int) -> Reading {
         let deadline = ContinuousClock.now + timeout
         var output: [UInt8] = []
         while true {
             let left = deadline - ContinuousClock.now
-            guard left > .zero else { return nil }
+            guard left > .zero else { return .timedOut }
             switch Descriptor.waitReadable([descriptor], timeout: Int32(clamping: max(1, left.wholeMilliseconds))) {
             case .ready:
                 switch Descriptor.read(descriptor, limit: 4096) {
-                case .bytes(let bytes): if output.count < limit { output += bytes.prefix(limit - output.count) }
-                case .end: return output
+                case .bytes(let bytes):
+                    output += bytes
+                    if output.count > limit { return .overLimit(output.count) }
+                case .end: return .ended(output)
                 case .again: continue
-                case .failed: return nil
+                case .failed: return .failed(.current("reading the output of a program", path: ""))
                 }
             case .timedOut, .interrupted: continue
-            case .failed: return nil
+            case .failed: return .failed(.current("waiting for the output of a program", path: ""))
             }
         }
     }
