@@ -52,6 +52,9 @@ struct DecodeMemoryBudgetTests {
         let holder = Task { try await budget.withReservation(of: 5) { await first.wait() } }
         try await waitUntil("the first holds its bytes") { await budget.reservedBytes == 5 }
         let huge = Task { try await budget.withReservation(of: 1_000) { 1 } }
+        // The small one starts once the huge one waits: started together, it could take its 2 bytes
+        // (5 + 2 fit in 10) before the huge one queued, and never wait at all.
+        try await waitUntil("the huge one waits") { await budget.waitingCount == 1 }
         let small = Task { try await budget.withReservation(of: 2) { 2 } }
         // Both wait: the huge one for the budget to be empty, the small one behind it (in order).
         try await waitUntil("both wait") { await budget.waitingCount == 2 }
