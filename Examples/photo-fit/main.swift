@@ -1,6 +1,7 @@
 // photo-fit: convert or fit a photo into a box, orientation applied.
 //
-//   photo-fit [--width W --height H] [--mode fit|fill] [--crop centre|attention|entropy] [--quality Q] [--speed S] INPUT OUTPUT
+//   photo-fit [--width W --height H] [--mode fit|fill] [--crop centre|attention|entropy] [--quality Q] [--speed S]
+//             [--drop-gain-map] INPUT OUTPUT
 //   photo-fit --thumbhash INPUT
 //   photo-fit --blurhash [--components XxY] INPUT
 //   photo-fit --gain-map-info [--json] INPUT
@@ -10,6 +11,9 @@
 // --crop chooses what a fill keeps (the centre by default; attention keeps
 // what draws the eye, entropy the most detail) and implies --mode fill; the
 // summary line names the part of the photo kept.
+// An HDR photo (Ultra HDR JPEG) keeps its gain map, shaped as the photo
+// was, when OUTPUT is a JPEG (written as Ultra HDR); --drop-gain-map
+// writes it flat. The summary line says which.
 // --thumbhash and --blurhash print the image's placeholder hash instead
 // (ThumbHash as base64, BlurHash as its string), made from a decode at
 // 1/8 scale fitted into 100x100.
@@ -38,14 +42,18 @@ struct Arguments {
     var crop = CropStrategy.centre
     var quality = 85
     var speed = 6
+    /// `--drop-gain-map`: an HDR photo's output written flat.
+    var dropsGainMap = false
     /// When the poster frame of a video is taken (`--at`).
     var at: Duration?
     var input = ""
     var output = ""
 
     static let usage = """
-        usage: photo-fit [--width W --height H] [--mode fit|fill] [--crop centre|attention|entropy] [--quality Q] [--speed S] INPUT OUTPUT
+        usage: photo-fit [--width W --height H] [--mode fit|fill] [--crop centre|attention|entropy] [--quality Q] [--speed S]
+                         [--drop-gain-map] INPUT OUTPUT
                (--crop: what a fill keeps, the centre by default; implies --mode fill)
+               (an HDR photo's gain map is kept in a .jpg OUTPUT, as Ultra HDR; --drop-gain-map writes it flat)
                (--speed: AVIF's AV1 encoder, 0 slowest and smallest ... 9 fastest; 6 by default)
                photo-fit --thumbhash INPUT
                photo-fit --blurhash [--components XxY] INPUT
@@ -80,6 +88,7 @@ struct Arguments {
                 crop = parsed
                 cropGiven = true
             case "--gain-map-info": gainMapInfo = true
+            case "--drop-gain-map": dropsGainMap = true
             case "--json": json = true
             case "--thumbhash": placeholder = .thumbHash
             case "--blurhash": placeholder = .blurHash
@@ -143,20 +152,28 @@ func run() throws -> String? {
         return try writePoster(arguments, format: format)
     }
 
-    // Colours end in sRGB; a tagged source says so in its output.
+    // Colours end in sRGB; a tagged source says so in its output. An HDR photo's bytes are read once, for its map too.
+    let hdr = try GainMapOutput.source(arguments.input)
+    let renditionOptions = RenditionOptions(colorHandling: .preserve, crop: arguments.crop)
     var decoded: DecodedImage
-    if let box = arguments.box {
-        decoded = try DecodedImage(
-            renderingFileAt: arguments.input, in: box, mode: arguments.mode, options: RenditionOptions(colorHandling: .preserve, crop: arguments.crop))
-    } else {
-        decoded = try DecodedImage(decodingFileAt: arguments.input, options: DecodeOptions(colorHandling: .preserve))
+    switch (arguments.box, hdr) {
+    case (let box?, let hdr?): decoded = try DecodedImage(rendering: hdr.bytes, in: box, mode: arguments.mode, options: renditionOptions)
+    case (let box?, nil): decoded = try DecodedImage(renderingFileAt: arguments.input, in: box, mode: arguments.mode, options: renditionOptions)
+    case (nil, let hdr?): decoded = try DecodedImage(decoding: hdr.bytes, options: DecodeOptions(colorHandling: .preserve))
+    case (nil, nil): decoded = try DecodedImage(decodingFileAt: arguments.input, options: DecodeOptions(colorHandling: .preserve))
     }
     let sourceProfile = decoded.colorProfile
     decoded.convertToSRGB()
     let bitmap = decoded.bitmap
     var options = EncodeOptions(quality: arguments.quality, colorProfile: sourceProfile == nil ? nil : .sRGB)
     options.speed = arguments.speed
-    let encoded = try bitmap.encoded(as: format, options: options)
+    var encoded: [UInt8]
+    var gainMapNote = ""
+    if let hdr {
+        (encoded, gainMapNote) = try hdr.encode(bitmap, of: decoded, as: format, options: options, keep: !arguments.dropsGainMap)
+    } else {
+        encoded = try bitmap.encoded(as: format, options: options)
+    }
     do {
         try Data(encoded).write(to: URL(fileURLWithPath: arguments.output), options: .atomic)
     } catch {
@@ -165,7 +182,8 @@ func run() throws -> String? {
     let oriented = decoded.sourceOrientation == .up ? "" : ", orientation \(decoded.sourceOrientation) applied"
     let converted = sourceProfile.map { ", \($0.name ?? "tagged colours") converted to sRGB" } ?? ""
     let kept = decoded.crop.map { ", kept \($0) (\(arguments.crop))" } ?? ""
-    return "\(arguments.input): \(decoded.format) \(decoded.sourceSize)\(oriented)\(converted)\(kept) -> \(format) \(bitmap.size), \(encoded.count) bytes"
+    return
+        "\(arguments.input): \(decoded.format) \(decoded.sourceSize)\(oriented)\(converted)\(kept) -> \(format) \(bitmap.size), \(encoded.count) bytes\(gainMapNote)"
 }
 
 /// Whether the file at `path` is no image but a video: its first bytes look

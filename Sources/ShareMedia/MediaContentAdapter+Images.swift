@@ -45,6 +45,8 @@ extension MediaContentAdapter {
         // What a re-encoded image carries: the source's EXIF as the policy keeps it, orientation applied.
         var exif: ExifMetadata?
         var removed = Set<MetadataKind>()
+        // An Ultra HDR source's gain map, shaped as the photo's rendition, when the policy and the format keep it.
+        var gainMap: GainMapImage?
         switch image {
         case .encoded(let bytes):
             let info: ImageInfo
@@ -72,6 +74,10 @@ extension MediaContentAdapter {
                 exif = kept?.exif?.settingOrientation(.up)
                 // What the source carried that the new image does not: its container says best.
                 removed = (try? policy.rewriting(bytes, registry: registry))?.removed ?? kept?.removed ?? []
+                if info.format == .jpeg, case .present(let ultraHDR) = UltraHDRJPEG.find(in: bytes) {
+                    gainMap = policy.keepsGainMap && format == .jpeg ? try? ultraHDR.map(matching: rendition, in: bytes) : nil
+                    if gainMap == nil { removed.insert(.gainMap) }
+                }
             } catch {
                 return .failure(.unreadable(error))
             }
@@ -85,18 +91,38 @@ extension MediaContentAdapter {
         }
         do {
             for _ in 0..<6 {
-                if let best = try smallestEncoding(of: bitmap, as: format, profile: profile, exif: exif, maxBytes: maxBytes, encodes: &encodes) {
-                    return .success((PreparedContent.Image(bytes: best, format: format, size: bitmap.size, removedMetadata: removed), .reencoded))
+                // The gain map's JPEG and its container come out of the photo's share of the cap (a quarter of it at most).
+                var map: (image: GainMapImage, bytes: [UInt8])?
+                if let source = gainMap {
+                    map = (source, try source.encoded(quality: preferredQuality))
+                    // A map that would take more than a quarter of the cap costs the photo too much: the photo goes flat.
+                    if let bytes = map?.bytes, bytes.count > maxBytes / 4 {
+                        map = nil
+                        gainMap = nil
+                        removed.insert(.gainMap)
+                    }
+                }
+                let photoCap = maxBytes - (map.map { $0.bytes.count + Self.gainMapContainerBytes } ?? 0)
+                if let best = try smallestEncoding(of: bitmap, as: format, profile: profile, exif: exif, maxBytes: photoCap, encodes: &encodes) {
+                    var bytes = best
+                    if let map { bytes = try UltraHDRJPEG.assemble(base: best, map: map.bytes, parameters: map.image.gainMap.parameters) }
+                    return .success((PreparedContent.Image(bytes: bytes, format: format, size: bitmap.size, removedMetadata: removed), .reencoded))
                 }
                 // Too large even at the lowest quality: shrink and try again.
                 guard bitmap.width > 16 || bitmap.height > 16 else { break }
-                bitmap = bitmap.resized(to: bitmap.size.scaled(by: 0.7))
+                let smaller = bitmap.size.scaled(by: 0.7)
+                gainMap = gainMap?.resized(toMatch: smaller, from: bitmap.size)
+                bitmap = bitmap.resized(to: smaller)
             }
         } catch {
             return .failure(.codec(error))
         }
         return .failure(.tooLarge)
     }
+
+    /// What an Ultra HDR JPEG's container adds to its two pictures at most:
+    /// the directory and `hdrgm:` XMP, the ISO 21496-1 segments and MPF.
+    static let gainMapContainerBytes = 4096
 
     /// The smallest byte cap at which a converted image carries the sRGB profile.
     static let profileEmbeddingMinimumBytes = 64 * 1024

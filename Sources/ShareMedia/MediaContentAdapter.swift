@@ -129,7 +129,7 @@ public struct MediaContentAdapter: ContentAdapter {
                     // The picture sent with the video: its first frame, as a picture message's thumbnail is made.
                     switch poster.map({
                         fit(
-                            $0, formats: [picture.format], maxBytes: picture.maxBytes, box: picture.maxSize, policy: .strict, forceEncode: true,
+                            $0, formats: [picture.format], maxBytes: picture.maxBytes, box: picture.maxSize, policy: .thumbnail, forceEncode: true,
                             encodes: &encodes)
                     }) {
                     case .success(let (image, _))?: prepared = prepared.with(thumbnail: image)

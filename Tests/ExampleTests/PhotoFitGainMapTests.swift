@@ -4,8 +4,8 @@ import TestSupport
 import Testing
 
 /// `photo-fit --gain-map-info` on Ultra HDR JPEGs made here, a plain JPEG,
-/// one whose map lies, and a PNG.
-@Suite("photo-fit --gain-map-info")
+/// one whose map lies, and a PNG; `photo-fit` keeping the map in what it writes.
+@Suite("photo-fit and gain maps")
 struct PhotoFitGainMapTests {
     static func made(mapWidth: Int = 40, mapHeight: Int = 30) throws -> [UInt8] {
         let base = try Bitmap.gradient(width: 80, height: 60).encoded(as: .jpeg, options: EncodeOptions(quality: 90))
@@ -55,5 +55,33 @@ struct PhotoFitGainMapTests {
         #expect(other.status == 0 && other.standardOutput.contains("gain maps are read from JPEG files"), "\(other.standardOutput)")
         let misuse = try await PhotoFitTests.run(["--json", plain, "out.jpg"])
         #expect(misuse.status == 1 && misuse.standardError.contains("--json goes with --gain-map-info"))
+    }
+
+    @Test("fitting an Ultra HDR JPEG writes Ultra HDR with the map shaped alike; --drop-gain-map and PNG write it flat and say so")
+    func fitKeepsTheMap() async throws {
+        let input = try Self.file(try Self.made(), "hdr.jpg")
+        let output = PhotoFitTests.temporaryFile("out.jpg")
+        let png = PhotoFitTests.temporaryFile("out.png")
+        defer { for path in [input, output, png] { try? FileManager.default.removeItem(atPath: path) } }
+        let fitted = try await ExampleProcess.run("photo-fit", ["--width", "40", "--height", "40", input, output])
+        #expect(fitted.status == 0, "\(fitted.standardError)")
+        #expect(
+            fitted.standardOutput.contains("-> JPEG 40x30") && fitted.standardOutput.contains("gain map 20x15 kept (Ultra HDR)"), "\(fitted.standardOutput)")
+        let written = try fileBytes(URL(fileURLWithPath: output))
+        guard case .present(let found) = UltraHDRJPEG.find(in: written) else {
+            Issue.record("no gain map in the output: \(UltraHDRJPEG.find(in: written))")
+            return
+        }
+        #expect(found.gainMap.size == PixelSize(width: 20, height: 15) && abs(found.gainMap.parameters.alternateHeadroom - 3) < 1e-6)
+        let tags = try ExifTool.tags(of: written, fileExtension: "jpg")
+        #expect(tags.keys.contains { $0.hasSuffix(":NumberOfImages") } && tags["XMP-hdrgm:Version"] == "1.0", "\(tags.keys.sorted())")
+        // A fill with a crop: the map is cropped the same way.
+        let filled = try await ExampleProcess.run("photo-fit", ["--width", "30", "--height", "30", "--crop", "attention", input, output])
+        #expect(filled.standardOutput.contains("gain map 15x15 kept"), "\(filled.standardOutput)")
+        let flat = try await ExampleProcess.run("photo-fit", ["--drop-gain-map", "--width", "40", "--height", "40", input, output])
+        #expect(flat.standardOutput.contains("gain map dropped (--drop-gain-map)"), "\(flat.standardOutput)")
+        #expect(UltraHDRJPEG.find(in: try fileBytes(URL(fileURLWithPath: output))) == .absent)
+        let asPNG = try await ExampleProcess.run("photo-fit", [input, png])
+        #expect(asPNG.status == 0 && asPNG.standardOutput.contains("gain map dropped (PNG output carries none here"), "\(asPNG.standardOutput)")
     }
 }

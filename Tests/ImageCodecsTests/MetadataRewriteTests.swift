@@ -97,7 +97,9 @@ struct MetadataRewriteTests {
         var withLocation = MetadataPolicy.default
         withLocation.keepsLocation = true
         #expect(withLocation.narrowed(by: .default) == .default)
-        #expect(MetadataKind.allCases.allSatisfy { !MetadataPolicy.strict.keeps($0) })
+        // The gain map is display data: strict keeps it, and nothing else.
+        #expect(MetadataKind.allCases.filter { MetadataPolicy.strict.keeps($0) } == [.gainMap])
+        #expect(MetadataPolicy.default.narrowed(by: MetadataPolicy(keepsGainMap: false)).keepsGainMap == false)
         #expect(MetadataKind.allCases.allSatisfy { MetadataPolicy.keepAll.keeps($0) })
     }
 

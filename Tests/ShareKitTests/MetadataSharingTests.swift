@@ -94,6 +94,63 @@ struct MetadataSharingTests {
         #expect((Int(tags["IFD0:Orientation"] ?? "1") ?? 0) == 1)
     }
 
+    @Test("an Ultra HDR portrait passes through with its gain map, both turned upright; the map adds no location; a policy may drop it")
+    func gainMapKept() async throws {
+        let portrait = try Self.phonePhoto(orientation: 6)
+        let map = try noiseJPEG(width: 160, height: 120, seed: 32, quality: 90)
+        let parameters = try GainMapParameters(
+            channels: [.init(minimumBoost: 0, maximumBoost: 3, gamma: 1, baseOffset: 1.0 / 64, alternateOffset: 1.0 / 64)], baseHeadroom: 0,
+            alternateHeadroom: 3)
+        let ultraHDR = try UltraHDRJPEG.assemble(base: portrait, map: map, parameters: parameters)
+        let prepared = try await MediaContentAdapter().prepare(ShareContent(text: "hi", images: [.encoded(ultraHDR)]), for: Tables.microblog)
+        let sent = prepared.images[0]
+        guard case .present(let found) = UltraHDRJPEG.find(in: sent.bytes) else {
+            Issue.record("the gain map was lost: \(UltraHDRJPEG.find(in: sent.bytes)), \(prepared.adjustments)")
+            return
+        }
+        #expect(found.gainMap.size == PixelSize(width: 120, height: 160) && sent.size == PixelSize(width: 240, height: 320))
+        #expect(prepared.encodeCount == 0 && !sent.removedMetadata.contains(.gainMap))
+        // What finds the map (the directory, hdrgm's version) is all the XMP that leaves.
+        let leaks = Self.locationOrIdentity(try Self.tags(sent.bytes)).filter { !$0.hasPrefix("XMP-Container:Directory") && !$0.hasPrefix("XMP-hdrgm:") }
+        #expect(leaks.isEmpty, "\(leaks)")
+        var content = ShareContent(text: "hi", images: [.encoded(ultraHDR)])
+        content.metadata.keepsGainMap = false
+        let flat = try await MediaContentAdapter().prepare(content, for: Tables.microblog)
+        #expect(UltraHDRJPEG.find(in: flat.images[0].bytes) == .absent && flat.images[0].removedMetadata.contains(.gainMap))
+    }
+
+    @Test("an Ultra HDR photo over the cap is re-encoded with its map (photo and map under the cap together); PNG only: it goes flat and says so")
+    func gainMapReencoded() async throws {
+        let photo = try noiseJPEG(width: 1200, height: 900, seed: 33, quality: 95)
+        // A gain map is smooth: a gradient (the noise map below cannot fit a quarter of the cap).
+        let map = try Bitmap.gradient(width: 300, height: 225).encoded(as: .jpeg, options: EncodeOptions(quality: 90))
+        let parameters = try GainMapParameters(
+            channels: [.init(minimumBoost: 0, maximumBoost: 2, gamma: 1, baseOffset: 1.0 / 64, alternateOffset: 1.0 / 64)], baseHeadroom: 0,
+            alternateHeadroom: 2)
+        let ultraHDR = try UltraHDRJPEG.assemble(base: photo, map: map, parameters: parameters)
+        #expect(ultraHDR.count > Tables.microblog.images!.maxBytes)
+        let prepared = try await MediaContentAdapter().prepare(ShareContent(text: "hi", images: [.encoded(ultraHDR)]), for: Tables.microblog)
+        let sent = prepared.images[0]
+        #expect(sent.bytes.count <= Tables.microblog.images!.maxBytes && prepared.encodeCount > 0)
+        guard case .present(let found) = UltraHDRJPEG.find(in: sent.bytes) else {
+            Issue.record("the gain map was lost: \(UltraHDRJPEG.find(in: sent.bytes)), \(prepared.adjustments)")
+            return
+        }
+        // The map keeps its quarter of the photo's sides, and its colour.
+        let size = try #require(found.gainMap.size)
+        #expect(abs(size.width * 4 - sent.size.width) <= 4 && abs(size.height * 4 - sent.size.height) <= 4, "\(size) for \(sent.size)")
+        #expect(found.gainMap.channelCount == 3 && !sent.removedMetadata.contains(.gainMap))
+        // A map that would take more than a quarter of the cap: the photo goes flat rather than smaller.
+        let noisy = try UltraHDRJPEG.assemble(base: photo, map: try noiseJPEG(width: 300, height: 225, seed: 34, quality: 90), parameters: parameters)
+        let withoutMap = try await MediaContentAdapter().prepare(ShareContent(text: "hi", images: [.encoded(noisy)]), for: Tables.microblog)
+        #expect(UltraHDRJPEG.find(in: withoutMap.images[0].bytes) == .absent && withoutMap.images[0].removedMetadata.contains(.gainMap))
+        var pngOnly = Tables.microblog
+        pngOnly.images?.formats = [.png]
+        pngOnly.images?.maxBytes = 5_000_000
+        let flat = try await MediaContentAdapter().prepare(ShareContent(text: "hi", images: [.encoded(ultraHDR)]), for: pngOnly)
+        #expect(flat.images[0].format == .png && flat.images[0].removedMetadata.contains(.gainMap))
+    }
+
     @Test("the outbox keeps each share's policy: a queued share is sent as it was chosen")
     func outboxPolicy() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-\(UUID().uuidString).sqlite").path

@@ -90,12 +90,25 @@ public enum JPEGTransform {
         }
     }
 
-    private static func transform(_ jpeg: [UInt8], _ operation: Operation, edges: Edges, metadata: MetadataPolicy) throws(ImageCodecError) -> RewrittenImage {
+    /// `stopsOnWarning`: a damaged scan is an error rather than grey blocks
+    /// (for a gain map, which is left out rather than kept wrong).
+    private static func transform(
+        _ jpeg: [UInt8], _ operation: Operation, edges: Edges, metadata: MetadataPolicy, stopsOnWarning: Bool = false
+    ) throws(ImageCodecError) -> RewrittenImage {
         let layout = try JPEGLayout(jpeg)
         // TurboJPEG decodes every scan's coefficients: the decoder's scan budget first.
         try layout.checkScanBudget(jpeg)
         let header = try JPEGHeader(reading: MemoryByteSource(jpeg))
         try header.checkSupported()
+        if case .present(let ultraHDR) = UltraHDRJPEG.find(in: jpeg) {
+            // The photo turned alone, its gain map turned the same way.
+            return try ultraHDR.rebuilding(
+                jpeg, policy: metadata,
+                change: { (photo) throws(ImageCodecError) in try transform(photo, operation, edges: edges, metadata: metadata) },
+                mapChange: { (map, turned) throws(ImageCodecError) in
+                    try transformedMap(map, operation, photo: header.size, turned: try JPEGHeader(reading: MemoryByteSource(turned)).size)
+                })
+        }
         guard let handle = tjInitTransform() else { throw .corrupt(format: .jpeg, message: "could not create a TurboJPEG transformer") }
         defer { tjDestroy(handle) }
         var request = tjtransform(
@@ -104,7 +117,9 @@ public enum JPEGTransform {
         var output: UnsafeMutablePointer<UInt8>?
         var outputSize: UInt = 0
         let status = jpeg.withUnsafeBufferPointer { input in
-            tjTransform(handle, input.baseAddress, UInt(input.count), 1, &output, &outputSize, &request, TJFLAG_LIMITSCANS)
+            tjTransform(
+                handle, input.baseAddress, UInt(input.count), 1, &output, &outputSize, &request,
+                TJFLAG_LIMITSCANS | (stopsOnWarning ? TJFLAG_STOPONWARNING : 0))
         }
         defer { tjFree(output) }
         guard status == 0, let output else {
@@ -119,6 +134,30 @@ public enum JPEGTransform {
         let (kept, removed) = JPEGMetadata.keptMetadata(jpeg, layout: layout, policy: metadata, orientation: .up)
         let carried = kept.filter { !($0[1] == 0xE0 || $0[1] == 0xEE) }
         return RewrittenImage(bytes: try splice(carried, into: transformed), format: .jpeg, removed: removed)
+    }
+
+    /// A gain map's JPEG given the `operation` its photo had: losslessly
+    /// when the photo lost no edge and the map's blocks move whole; else
+    /// decoded, cropped as the photo's edges were trimmed (at the map's
+    /// scale), turned and encoded again at quality 95, so that map and
+    /// photo still cover the same scene.
+    static func transformedMap(_ map: [UInt8], _ operation: Operation, photo stored: PixelSize, turned: PixelSize) throws(ImageCodecError) -> [UInt8] {
+        let swaps = operation.swapsSides
+        let kept = swaps ? PixelSize(width: turned.height, height: turned.width) : turned
+        guard kept.width > 0, kept.height > 0, kept.width <= stored.width, kept.height <= stored.height else {
+            throw .corrupt(format: .jpeg, message: "the turned photo (\(turned)) does not come from the photo (\(stored))")
+        }
+        if kept == stored, let lossless = try? transform(map, operation, edges: .perfect, metadata: .strict, stopsOnWarning: true) {
+            return lossless.bytes
+        }
+        let decoded = try JPEGCodec().decode(map, options: DecodeOptions(appliesOrientation: false, colorHandling: .preserve))
+        guard decoded.warnings.isEmpty else { throw .corrupt(format: .jpeg, message: "the gain map is damaged: \(decoded.warnings[0])") }
+        var bitmap = decoded.bitmap
+        if kept != stored {
+            bitmap = try bitmap.cropped(x: 0, y: 0, size: GainMapGeometry.scaled(bitmap.size, by: kept, over: stored, within: bitmap.size))
+        }
+        guard let orientation = ImageOrientation.allCases.first(where: { self.operation(undoing: $0) == operation }) else { return map }
+        return try JPEGCodec().encode(bitmap.oriented(orientation), options: EncodeOptions(quality: 95))
     }
 
     /// `segments` placed after SOI and the APP0/APP14 segments TurboJPEG wrote.
@@ -173,6 +212,9 @@ extension JPEGTransform.Operation: CustomStringConvertible {
         case .rotate270: TJXOP_ROT270
         }
     }
+
+    /// Whether the operation swaps width and height.
+    var swapsSides: Bool { [.transpose, .transverse, .rotate90, .rotate270].contains(self) }
 
     /// Whether the operation moves the right edge (so the width must be whole blocks).
     var needsWholeWidth: Bool { [.flipHorizontal, .rotate180, .rotate270, .transverse].contains(self) }

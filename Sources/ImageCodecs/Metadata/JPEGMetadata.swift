@@ -11,12 +11,24 @@
 /// | COM | everything else is kept |
 /// | APP0 JFXX, APP2 MPF, data after EOI | everything else is kept (thumbnails, other pictures) |
 /// | any other APPn | everything else is kept |
+///
+/// An Ultra HDR JPEG's gain map (its MPF index, its directory in the XMP,
+/// its ISO 21496-1 segment and its picture after EOI) is kept when
+/// ``ImageCore/MetadataPolicy/keepsGainMap``: the photo is rewritten alone
+/// and the map put back (``UltraHDRJPEG/rebuilding(_:policy:change:mapChange:)``),
+/// the map's own metadata not carried; anything else after the photo goes.
 enum JPEGMetadata {
     /// `jpeg` with only what `policy` keeps; with `orientation`, the rebuilt
     /// EXIF says that orientation (``ImageCore/ImageOrientation/up`` once a transform
     /// has applied it).
     static func rewrite(_ jpeg: [UInt8], policy: MetadataPolicy, orientation: ImageOrientation? = nil) throws(ImageCodecError) -> RewrittenImage {
         if policy.keepsAll && orientation == nil { return RewrittenImage(bytes: jpeg, format: .jpeg, removed: []) }
+        if case .present(let ultraHDR) = UltraHDRJPEG.find(in: jpeg) {
+            // The photo rewritten alone, its gain map put back (or left out) as the policy says.
+            return try ultraHDR.rebuilding(jpeg, policy: policy) { (photo) throws(ImageCodecError) in
+                try rewrite(photo, policy: policy, orientation: orientation)
+            }
+        }
         let layout = try JPEGLayout(jpeg)
         let (metadata, removed) = keptMetadata(jpeg, layout: layout, policy: policy, orientation: orientation)
         var output: [UInt8] = [0xFF, 0xD8]

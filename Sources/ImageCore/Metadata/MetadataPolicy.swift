@@ -10,7 +10,9 @@
 /// (`rewriting(_:registry:)`, which ImageCodecs adds), or is never written
 /// into a re-encoded image. The
 /// colour profile is always kept (display needs it), and so is the
-/// orientation (reset to 1 once it has been applied to the pixels).
+/// orientation (reset to 1 once it has been applied to the pixels). An HDR
+/// gain map is display data too: every built-in policy keeps it
+/// (``keepsGainMap``).
 ///
 /// ```swift
 /// let shared = try MetadataPolicy.default.rewriting(jpegBytes)
@@ -37,27 +39,53 @@ public struct MetadataPolicy: Hashable, Sendable, Codable {
     /// thumbnails, the secondary images of a multi-picture JPEG, data after
     /// the image's end, and any tag this policy does not know.
     public var keepsEverythingElse: Bool
+    /// Whether an HDR gain map stays (``GainMap``: the second picture of
+    /// an Ultra HDR JPEG, with its parameters and the directory that finds
+    /// it). It says how bright each part of the photo is on an HDR display,
+    /// nothing about who took it or where: kept unless this is `false`.
+    public var keepsGainMap: Bool
 
     /// Creates a policy that keeps the kinds it is told to.
     public init(
         keepsLocation: Bool = false, keepsCaptureDate: Bool = true, keepsCamera: Bool = true, keepsIdentifying: Bool = false,
-        keepsEverythingElse: Bool = false
+        keepsEverythingElse: Bool = false, keepsGainMap: Bool = true
     ) {
         self.keepsLocation = keepsLocation
         self.keepsCaptureDate = keepsCaptureDate
         self.keepsCamera = keepsCamera
         self.keepsIdentifying = keepsIdentifying
         self.keepsEverythingElse = keepsEverythingElse
+        self.keepsGainMap = keepsGainMap
     }
 
-    /// Only what display needs: the colour profile (and the orientation,
-    /// applied). No date, no camera, no location, nothing else.
+    private enum CodingKeys: String, CodingKey {
+        case keepsLocation, keepsCaptureDate, keepsCamera, keepsIdentifying, keepsEverythingElse, keepsGainMap
+    }
+
+    /// Reads a policy; one written before ``keepsGainMap`` existed keeps the gain map.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        keepsLocation = try container.decode(Bool.self, forKey: .keepsLocation)
+        keepsCaptureDate = try container.decode(Bool.self, forKey: .keepsCaptureDate)
+        keepsCamera = try container.decode(Bool.self, forKey: .keepsCamera)
+        keepsIdentifying = try container.decode(Bool.self, forKey: .keepsIdentifying)
+        keepsEverythingElse = try container.decode(Bool.self, forKey: .keepsEverythingElse)
+        keepsGainMap = try container.decodeIfPresent(Bool.self, forKey: .keepsGainMap) ?? true
+    }
+
+    /// Only what display needs: the colour profile, the HDR gain map (and
+    /// the orientation, applied). No date, no camera, no location, nothing else.
     public static let strict = MetadataPolicy(keepsCaptureDate: false, keepsCamera: false)
 
+    /// What a small preview carries: the colour profile alone (``strict``
+    /// without the gain map: a link card's or a video's thumbnail is shown
+    /// as it is, and its few kilobytes go to the picture).
+    public static let thumbnail = MetadataPolicy(keepsCaptureDate: false, keepsCamera: false, keepsGainMap: false)
+
     /// The capture date and the camera and exposure description stay
-    /// (albums sort by the one, photographers look for the other); location,
-    /// identifying and personal fields, XMP, IPTC, comments, thumbnails and
-    /// everything unknown go.
+    /// (albums sort by the one, photographers look for the other), and so
+    /// does the HDR gain map; location, identifying and personal fields,
+    /// XMP, IPTC, comments, thumbnails and everything unknown go.
     public static let `default` = MetadataPolicy()
 
     /// Everything stays: the bytes pass through as they are.
@@ -74,7 +102,7 @@ public struct MetadataPolicy: Hashable, Sendable, Codable {
         MetadataPolicy(
             keepsLocation: keepsLocation && other.keepsLocation, keepsCaptureDate: keepsCaptureDate && other.keepsCaptureDate,
             keepsCamera: keepsCamera && other.keepsCamera, keepsIdentifying: keepsIdentifying && other.keepsIdentifying,
-            keepsEverythingElse: keepsEverythingElse && other.keepsEverythingElse)
+            keepsEverythingElse: keepsEverythingElse && other.keepsEverythingElse, keepsGainMap: keepsGainMap && other.keepsGainMap)
     }
 
     /// Whether `kind` stays under this policy.
@@ -85,6 +113,7 @@ public struct MetadataPolicy: Hashable, Sendable, Codable {
         case .camera: keepsCamera
         case .identifying: keepsIdentifying
         case .xmp, .iptc, .comment, .thumbnail, .other: keepsEverythingElse
+        case .gainMap: keepsGainMap
         }
     }
 }
@@ -109,6 +138,8 @@ public enum MetadataKind: String, Hashable, Sendable, CaseIterable, Comparable, 
     case comment
     /// An embedded preview: the EXIF thumbnail, a multi-picture JPEG's other images.
     case thumbnail
+    /// An HDR gain map and what finds and describes it (``GainMap``).
+    case gainMap = "gain-map"
     /// Anything else: unknown tags, application segments and chunks, data after the image.
     case other
 

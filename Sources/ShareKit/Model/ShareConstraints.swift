@@ -82,12 +82,12 @@ public struct ShareConstraints: Hashable, Sendable {
         /// The format written.
         public var format: ImageFormat
         /// The most metadata a thumbnail carries: by default
-        /// ``ImageCore/MetadataPolicy/strict`` (a preview needs none).
+        /// ``ImageCore/MetadataPolicy/thumbnail`` (a preview needs none, not even a gain map).
         public var metadata: MetadataPolicy
 
         /// Creates thumbnail rules.
         public init(
-            maxBytes: Int, maxSize: PixelSize, format: ImageFormat = .jpeg, metadata: MetadataPolicy = .strict, crop: CropStrategy? = nil
+            maxBytes: Int, maxSize: PixelSize, format: ImageFormat = .jpeg, metadata: MetadataPolicy = .thumbnail, crop: CropStrategy? = nil
         ) {
             self.maxBytes = maxBytes
             self.maxSize = maxSize

@@ -20,4 +20,20 @@ enum GainMapSnippets {
             print(ultraHDR.gainMap.parameters.alternateHeadroom, ultraHDR.map.count)  // stops, the map's bytes
         }
     }
+
+    static func kept(ultraHDRBytes: [UInt8]) throws {
+        let shared = try MetadataPolicy.default.rewriting(ultraHDRBytes)
+        // GPS and serials are gone; the map is still there.
+        if case .present(let kept) = UltraHDRJPEG.find(in: shared.bytes) {
+            print(kept.gainMap.parameters.alternateHeadroom, kept.map.count)
+        }
+    }
+
+    static func rendition(bytes: [UInt8], box: PixelSize) throws {
+        guard case .present(let ultraHDR) = UltraHDRJPEG.find(in: bytes) else { return }
+        let page = try DecodedImage(rendering: bytes, in: box, mode: .fill)
+        let map = try ultraHDR.map(matching: page, in: bytes)
+        let shared = try UltraHDRJPEG.encode(page.bitmap, map: map)
+        _ = shared
+    }
 }
