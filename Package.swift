@@ -428,7 +428,7 @@ let package = Package(
         .target(name: "FakeWeibo", dependencies: ["ServiceKit", "ServiceKitTesting", "ImageCodecs"], path: "Tests/FakeWeibo", swiftSettings: swiftSettings),
         // Helpers every test target shares: fixtures, seeded data, fakes, waiting on events.
         .target(
-            name: "TestSupport", dependencies: ["ImageCodecs", "PhotoAlbum", "CZlib", "CGIF", "SystemSupport"], path: "Tests/TestSupport",
+            name: "TestSupport", dependencies: ["ImageCodecs", "PhotoAlbum", "CZlib", "CGIF", "CHeif", "SystemSupport"], path: "Tests/TestSupport",
             swiftSettings: swiftSettings),
         // Reductions of toolchain bugs the package works around: each fails once a toolchain fixes its bug.
         .testTarget(name: "ToolchainTests", path: "Tests/ToolchainTests", swiftSettings: swiftSettings),

@@ -1,24 +1,24 @@
 import ExampleSupport
 import ImageCodecs
 
-/// The gain map `photo-fit INPUT OUTPUT` carries: an Ultra HDR JPEG's map,
-/// shaped as the photo was (turned, cropped, resized at its own ratio) and
-/// written with it as Ultra HDR when OUTPUT is a JPEG; otherwise the
-/// summary says it was left out, and why.
+/// The gain map `photo-fit INPUT OUTPUT` carries: an Ultra HDR JPEG's or
+/// an iPhone HEIC's map, shaped as the photo was (turned, cropped, resized
+/// at its own ratio) and written with it as Ultra HDR when OUTPUT is a
+/// JPEG; otherwise the summary says it was left out, and why.
 struct GainMapOutput {
     /// The input's bytes, read once (the rendition decodes them too).
     let bytes: [UInt8]
-    /// Where its map is and how it applies.
-    let ultraHDR: UltraHDRJPEG
+    /// What the input says of its gain map.
+    let lookup: GainMapLookup
 
-    /// The Ultra HDR JPEG at `path`, or `nil` when it is none (a map that
-    /// cannot be used is said on the summary line by `--gain-map-info`,
-    /// not here: the photo is fitted flat).
+    /// The photo at `path` when it claims a gain map (a JPEG or a HEIF
+    /// file that names one), else `nil`: the photo is fitted as before.
     static func source(_ path: String) throws(CLIError) -> GainMapOutput? {
-        guard (try? ImageInfo(probingFileAt: path))?.format == .jpeg else { return nil }
+        guard let format = (try? ImageInfo(probingFileAt: path))?.format, [.jpeg, .heic, .avif].contains(format) else { return nil }
         let bytes = try readInputFile(path, limit: GainMapInfo.limit)
-        guard case .present(let ultraHDR) = UltraHDRJPEG.find(in: bytes) else { return nil }
-        return GainMapOutput(bytes: bytes, ultraHDR: ultraHDR)
+        let lookup = GainMapImage.read(from: bytes)
+        guard lookup != .absent else { return nil }
+        return GainMapOutput(bytes: bytes, lookup: lookup)
     }
 
     /// `bitmap` (the rendition `decoded`, its colours final) encoded as
@@ -27,17 +27,24 @@ struct GainMapOutput {
     func encode(
         _ bitmap: Bitmap, of decoded: DecodedImage, as format: ImageFormat, options: EncodeOptions, keep: Bool
     ) throws(ImageCodecError) -> (bytes: [UInt8], note: String) {
-        guard keep else { return (try bitmap.encoded(as: format, options: options), ", gain map dropped (--drop-gain-map)") }
-        guard format == .jpeg else {
-            return (try bitmap.encoded(as: format, options: options), ", gain map dropped (\(format) output carries none here; write .jpg to keep it)")
+        func flat(_ why: String) throws(ImageCodecError) -> (bytes: [UInt8], note: String) {
+            (try bitmap.encoded(as: format, options: options), ", gain map dropped (\(why))")
         }
-        let map: GainMapImage
-        do {
-            map = try ultraHDR.map(matching: decoded, in: bytes)
-        } catch {
-            return (try bitmap.encoded(as: format, options: options), ", gain map dropped (it cannot be read: \(error))")
+        guard keep else { return try flat("--drop-gain-map") }
+        guard format == .jpeg else { return try flat("\(format) output carries none here; write .jpg to keep it") }
+        switch lookup {
+        case .absent: return (try bitmap.encoded(as: format, options: options), "")
+        case .unusable(let reason): return try flat("it cannot be used: \(reason)")
+        case .present(let stored, let photoSize):
+            let map: GainMapImage
+            do {
+                map = try stored.shaped(as: decoded, photoSize: photoSize)
+            } catch {
+                return try flat("it cannot be read: \(error)")
+            }
+            let encoded = try UltraHDRJPEG.encode(bitmap, map: map, options: options, mapQuality: max(options.quality, 85))
+            let from = map.gainMap.flavour == .appleAuxiliary ? ", from Apple's" : ""
+            return (encoded, ", gain map \(map.bitmap.size) kept (Ultra HDR\(from))")
         }
-        let encoded = try UltraHDRJPEG.encode(bitmap, map: map, options: options, mapQuality: max(options.quality, 85))
-        return (encoded, ", gain map \(map.bitmap.size) kept (Ultra HDR)")
     }
 }

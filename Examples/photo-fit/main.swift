@@ -11,15 +11,15 @@
 // --crop chooses what a fill keeps (the centre by default; attention keeps
 // what draws the eye, entropy the most detail) and implies --mode fill; the
 // summary line names the part of the photo kept.
-// An HDR photo (Ultra HDR JPEG) keeps its gain map, shaped as the photo
-// was, when OUTPUT is a JPEG (written as Ultra HDR); --drop-gain-map
+// An HDR photo (Ultra HDR JPEG, iPhone HEIC) keeps its gain map, shaped as
+// the photo was, when OUTPUT is a JPEG (written as Ultra HDR); --drop-gain-map
 // writes it flat. The summary line says which.
 // --thumbhash and --blurhash print the image's placeholder hash instead
 // (ThumbHash as base64, BlurHash as its string), made from a decode at
 // 1/8 scale fitted into 100x100.
-// --gain-map-info reports an HDR photo's gain map (Ultra HDR JPEG: where
-// it is, its size and parameters), says there is none, or why the one the
-// file names cannot be used; --json prints it as one JSON object.
+// --gain-map-info reports an HDR photo's gain map (an Ultra HDR JPEG's or
+// an iPhone HEIC's: its size and parameters), says there is none, or why
+// the one the file names cannot be used; --json prints it as one JSON object.
 // A video INPUT (MP4, MOV, WebM, MKV, AVI, MPEG-TS) gives its poster
 // frame: the frame shown at --at SECONDS (the first by default), upright,
 // fitted into the box when one is given.

@@ -74,9 +74,13 @@ extension MediaContentAdapter {
                 exif = kept?.exif?.settingOrientation(.up)
                 // What the source carried that the new image does not: its container says best.
                 removed = (try? policy.rewriting(bytes, registry: registry))?.removed ?? kept?.removed ?? []
-                if info.format == .jpeg, case .present(let ultraHDR) = UltraHDRJPEG.find(in: bytes) {
-                    gainMap = policy.keepsGainMap && format == .jpeg ? try? ultraHDR.map(matching: rendition, in: bytes) : nil
+                // An Ultra HDR JPEG's map, or an iPhone HEIC's (then the JPEG sent is Ultra HDR: Android and Chrome show it in HDR).
+                switch GainMapImage.read(from: bytes) {
+                case .present(let map, let photoSize):
+                    gainMap = policy.keepsGainMap && format == .jpeg ? try? map.shaped(as: rendition, photoSize: photoSize) : nil
                     if gainMap == nil { removed.insert(.gainMap) }
+                case .unusable: removed.insert(.gainMap)
+                case .absent: break
                 }
             } catch {
                 return .failure(.unreadable(error))

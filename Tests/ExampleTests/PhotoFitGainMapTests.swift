@@ -52,7 +52,7 @@ struct PhotoFitGainMapTests {
         let object = try JSONSerialization.jsonObject(with: Data(badJSON.standardOutput.utf8)) as? [String: Any]
         #expect(object?["gainMap"] is NSNull && (object?["problem"] as? String)?.contains("larger") == true, "\(badJSON.standardOutput)")
         let other = try await PhotoFitTests.run(["--gain-map-info", png])
-        #expect(other.status == 0 && other.standardOutput.contains("gain maps are read from JPEG files"), "\(other.standardOutput)")
+        #expect(other.status == 0 && other.standardOutput.contains("gain maps are read from JPEG and HEIF files"), "\(other.standardOutput)")
         let misuse = try await PhotoFitTests.run(["--json", plain, "out.jpg"])
         #expect(misuse.status == 1 && misuse.standardError.contains("--json goes with --gain-map-info"))
     }
@@ -83,5 +83,22 @@ struct PhotoFitGainMapTests {
         #expect(UltraHDRJPEG.find(in: try fileBytes(URL(fileURLWithPath: output))) == .absent)
         let asPNG = try await ExampleProcess.run("photo-fit", [input, png])
         #expect(asPNG.status == 0 && asPNG.standardOutput.contains("gain map dropped (PNG output carries none here"), "\(asPNG.standardOutput)")
+    }
+
+    @Test("an iPhone HDR HEIC fitted to .jpg becomes Ultra HDR from Apple's map")
+    func heicToUltraHDR() async throws {
+        let levels: [UInt8] = (0..<(40 * 30)).map { (index: Int) -> UInt8 in UInt8(index % 40 * 6) }
+        let map = try Bitmap(width: 40, height: 30, pixelFormat: .gray8, pixels: levels)
+        let input = try Self.file(try TestHDRPhotos.iPhoneHEIC(photo: Bitmap.gradient(width: 80, height: 60), map: map), "iphone.heic")
+        let output = PhotoFitTests.temporaryFile("out.jpg")
+        defer { for path in [input, output] { try? FileManager.default.removeItem(atPath: path) } }
+        let fitted = try await ExampleProcess.run("photo-fit", ["--width", "40", "--height", "40", input, output])
+        #expect(fitted.status == 0, "\(fitted.standardError)")
+        #expect(fitted.standardOutput.contains("gain map 20x15 kept (Ultra HDR, from Apple's)"), "\(fitted.standardOutput)")
+        let info = try await PhotoFitTests.run(["--gain-map-info", output])
+        #expect(info.standardOutput.contains("20x15, 1 channel"), "\(info.standardOutput)")
+        let source = try await PhotoFitTests.run(["--gain-map-info", input])
+        #expect(source.standardOutput.contains("gain map (Apple auxiliary image, headroom from the maker note), 40x30, 1 channel;"), "\(source.standardOutput)")
+        #expect(source.standardOutput.contains("headroom 0 to 2.72 stops"), "\(source.standardOutput)")
     }
 }

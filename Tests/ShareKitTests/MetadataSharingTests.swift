@@ -151,6 +151,23 @@ struct MetadataSharingTests {
         #expect(flat.images[0].format == .png && flat.images[0].removedMetadata.contains(.gainMap))
     }
 
+    @Test("an iPhone HDR HEIC sent where only JPEG goes arrives as Ultra HDR: Apple's map converted, its headroom kept")
+    func appleGainMapTranscoded() async throws {
+        let photo = Bitmap.gradient(width: 320, height: 240)
+        let levels: [UInt8] = (0..<(80 * 60)).map { (index: Int) -> UInt8 in UInt8(index % 80 * 3) }
+        let map = try Bitmap(width: 80, height: 60, pixelFormat: .gray8, pixels: levels)
+        let heic = try TestHDRPhotos.iPhoneHEIC(photo: photo, map: map)
+        let prepared = try await MediaContentAdapter().prepare(ShareContent(text: "hi", images: [.encoded(heic)]), for: Tables.microblog)
+        let sent = prepared.images[0]
+        #expect(sent.format == .jpeg && sent.bytes.count <= Tables.microblog.images!.maxBytes)
+        guard case .present(let found) = UltraHDRJPEG.find(in: sent.bytes) else {
+            Issue.record("no gain map: \(UltraHDRJPEG.find(in: sent.bytes)), \(prepared.adjustments)")
+            return
+        }
+        #expect(found.gainMap.size == PixelSize(width: 80, height: 60) && abs(found.gainMap.parameters.alternateHeadroom - 2.72) < 1e-5)
+        #expect(!sent.removedMetadata.contains(.gainMap), "\(sent.removedMetadata)")
+    }
+
     @Test("the outbox keeps each share's policy: a queued share is sent as it was chosen")
     func outboxPolicy() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-\(UUID().uuidString).sqlite").path

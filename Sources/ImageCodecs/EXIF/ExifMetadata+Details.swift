@@ -61,6 +61,41 @@ extension TIFFReader {
         return values
     }
 
+    /// A tag's first value as a number, whatever numeric type it has
+    /// (BYTE, SHORT, LONG, their signed forms, RATIONAL, SRATIONAL, FLOAT,
+    /// DOUBLE); `nil` when absent, not numeric, outside the data, a zero
+    /// denominator or not finite.
+    func number(_ tag: UInt16, in entries: [Entry]) -> Double? {
+        guard let entry = entries.first(where: { $0.tag == tag }), entry.count >= 1 else { return nil }
+        let width: Int
+        switch entry.type {
+        case 1, 6: width = 1
+        case 3, 8: width = 2
+        case 4, 9, 11: width = 4
+        case 5, 10, 12: width = 8
+        default: return nil
+        }
+        // Up to four bytes sit in the value field; more at the offset it holds.
+        let at = width <= 4 ? entry.valueFieldOffset : integer(at: entry.valueFieldOffset, width: 4)
+        guard at >= 0, at <= data.count - width else { return nil }
+        func signed(_ value: Int, bits: Int) -> Int { value >= 1 << (bits - 1) ? value - (1 << bits) : value }
+        let value: Double
+        switch entry.type {
+        case 1, 3, 4: value = Double(integer(at: at, width: width))
+        case 6, 8, 9: value = Double(signed(integer(at: at, width: width), bits: width * 8))
+        case 5, 10:
+            let top = integer(at: at, width: 4)
+            let bottom = integer(at: at + 4, width: 4)
+            let isSigned = entry.type == 10
+            let denominator = isSigned ? signed(bottom, bits: 32) : bottom
+            guard denominator != 0 else { return nil }
+            value = Double(isSigned ? signed(top, bits: 32) : top) / Double(denominator)
+        case 11: value = Double(Float(bitPattern: UInt32(integer(at: at, width: 4))))
+        default: value = Double(bitPattern: UInt64(bitPattern: Int64(integer(at: at, width: 8))))
+        }
+        return value.isFinite ? value : nil
+    }
+
     /// The GPS IFD's position: degrees, minutes and seconds with their
     /// hemisphere letters, and the altitude with its below-sea-level flag.
     func location(in gps: [Entry]) -> GeoLocation? {

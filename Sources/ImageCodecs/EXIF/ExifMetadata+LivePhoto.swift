@@ -17,6 +17,27 @@ extension ExifMetadata {
     /// }
     /// ```
     public var livePhotoIdentifier: LivePhotoIdentifier? {
+        guard let apple = appleMakerNote else { return nil }
+        return apple.text(0x0011, in: apple.entries(ofIFDAt: apple.firstIFDOffset)).flatMap(LivePhotoIdentifier.init)
+    }
+
+    /// The headroom, in stops, an iPhone's maker note gives its HDR gain
+    /// map (tags 33 and 48, by Apple's formula:
+    /// ``ImageCore/GainMapParameters/appleHeadroom(maker33:maker48:)``); `nil`
+    /// when there is no Apple maker note, either tag is missing or not a
+    /// number, or the values are out of range.
+    public var appleHDRHeadroom: Double? {
+        guard let apple = appleMakerNote else { return nil }
+        let entries = apple.entries(ofIFDAt: apple.firstIFDOffset)
+        guard let maker33 = apple.number(0x0021, in: entries), let maker48 = apple.number(0x0030, in: entries) else { return nil }
+        return try? GainMapParameters.appleHeadroom(maker33: maker33, maker48: maker48)
+    }
+
+    /// The Apple maker note, read as exiftool reads it: `Apple iOS` and a
+    /// NUL, two version bytes, the byte order (`MM` or `II`), then an IFD
+    /// whose offsets count from the note's start. Every offset is checked
+    /// against the note and the note against the block.
+    private var appleMakerNote: TIFFReader? {
         guard let reader = TIFFReader(tiffData) else { return nil }
         let exif = reader.subIFD(0x8769, in: reader.entries(ofIFDAt: reader.firstIFDOffset))
         // MakerNote: UNDEFINED bytes, always stored at an offset (an Apple note is longer than 4 bytes).
@@ -31,8 +52,7 @@ extension ExifMetadata {
         case (0x49, 0x49): bigEndian = false
         default: return nil
         }
-        let apple = TIFFReader(makerNote: note, bigEndian: bigEndian, firstIFDOffset: 14)
-        return apple.text(0x0011, in: apple.entries(ofIFDAt: apple.firstIFDOffset)).flatMap(LivePhotoIdentifier.init)
+        return TIFFReader(makerNote: note, bigEndian: bigEndian, firstIFDOffset: 14)
     }
 
     /// How an iPhone's maker note starts: `Apple iOS`, a NUL.

@@ -43,24 +43,19 @@ extension UltraHDRJPEG {
     /// - Throws: a typed error when the map cannot be decoded, or when
     ///   `rendition` is not of this photo (another stored size).
     public func map(matching rendition: DecodedImage, in jpeg: [UInt8], limits: ImageLimits = .default) throws(ImageCodecError) -> GainMapImage {
+        let photo = try JPEGHeader(reading: MemoryByteSource(jpeg)).size
+        return try storedMap(in: jpeg, limits: limits).shaped(as: rendition, photoSize: photo)
+    }
+
+    /// The map's picture as stored in `jpeg` (the file `self` was found in), decoded.
+    func storedMap(in jpeg: [UInt8], limits: ImageLimits) throws(ImageCodecError) -> GainMapImage {
         guard map.upperBound <= jpeg.count, let mapSize = gainMap.size else {
             throw .invalidArgument("the gain map was found in another file (\(map) is past its \(jpeg.count) bytes)")
-        }
-        let photo = try JPEGHeader(reading: MemoryByteSource(jpeg)).size
-        guard photo == rendition.sourceSize else {
-            throw .invalidArgument("the rendition is of a \(rendition.sourceSize) picture, the gain map's photo is \(photo)")
         }
         let decoded = try JPEGCodec().decode(
             Array(jpeg[map]), options: DecodeOptions(appliesOrientation: false, limits: limits, colorHandling: .preserve))
         guard decoded.bitmap.size == mapSize else { throw .corrupt(format: .jpeg, message: "the gain map decodes as \(decoded.bitmap.size), not \(mapSize)") }
-        let upright = decoded.bitmap.oriented(rendition.sourceOrientation)
-        let shown = rendition.sourceOrientation.orientedSize(photo)
-        let kept = rendition.crop ?? PixelRect(x: 0, y: 0, width: shown.width, height: shown.height)
-        let part = GainMapGeometry.rect(kept, of: shown, in: upright.size)
-        var bitmap = try upright.cropped(x: part.x, y: part.y, size: part.size)
-        let target = GainMapGeometry.scaled(rendition.bitmap.size, by: upright.size, over: shown, within: part.size)
-        if target != bitmap.size { bitmap = bitmap.resized(to: target) }
-        return GainMapImage(gainMap: gainMap, bitmap: bitmap)
+        return GainMapImage(gainMap: gainMap, bitmap: decoded.bitmap)
     }
 
     /// An Ultra HDR JPEG of `photo` and `map` (its parameters both as

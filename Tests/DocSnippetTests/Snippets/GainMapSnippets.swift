@@ -4,6 +4,8 @@ import ImageCodecs
 import ImageCore
 
 enum GainMapSnippets {
+    static func send(_ bytes: [UInt8]) { _ = bytes }
+
     static func parameters(tmapPayload: [UInt8]) throws {
         let parameters = try GainMapParameters(iso21496: tmapPayload)
         let boost = parameters.channel(0).maximumBoost  // stops: 2 is ×4
@@ -35,5 +37,21 @@ enum GainMapSnippets {
         let map = try ultraHDR.map(matching: page, in: bytes)
         let shared = try UltraHDRJPEG.encode(page.bitmap, map: map)
         _ = shared
+    }
+
+    static func reading(bytes: [UInt8]) {
+        switch GainMapImage.read(from: bytes) {
+        case .present(let map, _): print(map.gainMap.flavour, map.bitmap.size)
+        case .unusable(let reason): print("shown flat:", reason)
+        case .absent: break
+        }
+    }
+
+    static func iPhone(heicBytes: [UInt8], box: PixelSize) throws {
+        if case .present(let map, let photoSize) = GainMapImage.read(from: heicBytes) {
+            let page = try DecodedImage(rendering: heicBytes, in: box)
+            let jpeg = try UltraHDRJPEG.encode(page.bitmap, map: try map.shaped(as: page, photoSize: photoSize))
+            send(jpeg)
+        }
     }
 }
