@@ -7,7 +7,7 @@ struct Arguments {
     static let usage = """
         usage: photo-share targets [--dry-run] [--text TEXT] [--link URL] [--video FILE] [IMAGE...]
                photo-share share --to PROVIDER/DESTINATION [--text TEXT] [--link URL [--title T] [--summary S]] [--video FILE]
-                                 [--keep-location] [--keep-metadata] [--dry-run [--json]] [--verbose]
+                                 [--keep-location] [--keep-metadata] [--drop-gain-map] [--dry-run [--json]] [--verbose]
                                  [--api-base URL] [--credentials FILE] [IMAGE...]
                photo-share share --to wechat/SCENE|qq/DESTINATION (--mini-program ID[:PATH] | --music URL
                                  | --music-video URL | --video-url URL | --file PATH | --sticker GIF) [options below]
@@ -33,8 +33,9 @@ struct Arguments {
         bytes, else transcoded to H.264/AAC MP4 to fit (wecom/session takes one, up to 20 MB, as a file).
 
         Photos and videos leave without their GPS position, serial numbers, owner's name, XMP and IPTC; their
-        capture date, camera and colour profile stay. --keep-location keeps the position too;
-        --keep-metadata sends every byte of metadata as it is.
+        capture date, camera and colour profile stay, and so does an HDR photo's gain map (an iPhone HEIC
+        sent where only JPEG goes arrives as Ultra HDR). --keep-location keeps the position too;
+        --keep-metadata sends every byte of metadata as it is; --drop-gain-map sends HDR photos flat.
 
         --dry-run prepares the content and prints every request that would be sent (URLs with secrets
         redacted, bodies summarised), or the request the WeChat app would be handed, without touching
@@ -68,10 +69,11 @@ struct Arguments {
     /// What metadata the images may carry.
     var metadata = MetadataPolicyChoice()
 
-    /// `--keep-location` and `--keep-metadata`.
+    /// `--keep-location`, `--keep-metadata` and `--drop-gain-map`.
     struct MetadataPolicyChoice {
         var keepsLocation = false
         var keepsEverything = false
+        var dropsGainMap = false
     }
 
     init(_ arguments: [String]) throws(CLIError) {
@@ -109,6 +111,7 @@ struct Arguments {
             case "--credentials": credentialsFile = try value(argument)
             case "--keep-location": metadata.keepsLocation = true
             case "--keep-metadata": metadata.keepsEverything = true
+            case "--drop-gain-map": metadata.dropsGainMap = true
             case "--help", "-h": throw CLIError(Self.usage, isUsage: true)
             case _ where try appMessage.take(argument, value: { () throws(CLIError) in try value(argument) }): break
             default:

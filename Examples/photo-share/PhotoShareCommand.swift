@@ -65,6 +65,7 @@ struct PhotoShareCommand {
         var content = ShareContent(text: arguments.text, images: images, link: arguments.link, video: video.map { ShareVideo(path: $0) })
         if arguments.metadata.keepsEverything { content.metadata = .keepAll }
         if arguments.metadata.keepsLocation { content.metadata.keepsLocation = true }
+        if arguments.metadata.dropsGainMap { content.metadata.keepsGainMap = false }
 
         switch arguments.command {
         case .targets:
@@ -138,10 +139,27 @@ struct PhotoShareCommand {
                 // from the same adaptation the share went through.
                 let prepared = try await Self.prepared(content, target: target, providers: registered)
                 let removed = prepared?.images.map { $0.removedMetadata.sorted() } ?? []
+                // An HDR photo's gain map, as the image sent carries it.
+                let gainMaps: [GainMap?] =
+                    prepared?.images.map { image in
+                        if case .present(let found) = UltraHDRJPEG.find(in: image.bytes) { return found.gainMap }
+                        return nil
+                    } ?? []
                 if arguments.json {
                     var document = recorder.document(target: target)
                     if case .object(var fields) = document {
-                        fields["images"] = .array(removed.map { kinds in ["removedMetadata": .array(kinds.map { .string($0.description) })] })
+                        fields["images"] = .array(
+                            zip(removed, gainMaps).map { kinds, gainMap in
+                                [
+                                    "removedMetadata": .array(kinds.map { .string($0.description) }),
+                                    "gainMap": gainMap.map { map in
+                                        .object([
+                                            "width": .number(Double(map.size?.width ?? 0)), "height": .number(Double(map.size?.height ?? 0)),
+                                            "headroom": .number(map.parameters.alternateHeadroom),
+                                        ])
+                                    } ?? .null,
+                                ]
+                            })
                         if let video = prepared?.video { fields["video"] = Self.describe(video) }
                         document = .object(fields)
                     }
@@ -149,6 +167,11 @@ struct PhotoShareCommand {
                 } else {
                     for (index, kinds) in removed.enumerated() where !kinds.isEmpty {
                         Console.line("image \(index + 1): removed \(kinds.map(\.description).joined(separator: ", "))")
+                    }
+                    for (index, gainMap) in gainMaps.enumerated() {
+                        guard let gainMap, let size = gainMap.size else { continue }
+                        Console.line(
+                            "image \(index + 1): HDR gain map \(size) kept (Ultra HDR, \(String(format: "%.2f", gainMap.parameters.alternateHeadroom)) stops)")
                     }
                     if let video = prepared?.video { Console.line(Self.line(for: video)) }
                     Console.line("dry run: nothing was sent")

@@ -1,4 +1,5 @@
 import Foundation
+import ImageCodecs
 import ServiceKit
 import ServiceKitTesting
 import ShareKit
@@ -192,6 +193,37 @@ struct PhotoShareCommandTests {
         #expect((images.first?["removedMetadata"] as? [String])?.contains("location") == true, "\(images)")
         let text = try await run(["share", "--to", "weibo/timeline", "--dry-run", "--text", "hi", photo])
         #expect(text.standardOutput.contains("image 1: removed location, identifying, xmp, comment"), "\(text.standardOutput)")
+    }
+
+    @Test("an iPhone HDR HEIC goes to Weibo as an Ultra HDR JPEG; --dry-run says the gain map is kept; --drop-gain-map sends it flat")
+    func hdrPhoto() async throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("photo-share-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let photo = "\(work)/IMG_0001.HEIC"
+        let levels: [UInt8] = (0..<(80 * 60)).map { (index: Int) -> UInt8 in UInt8(index % 80 * 3) }
+        let map = try Bitmap(width: 80, height: 60, pixelFormat: .gray8, pixels: levels)
+        try Data(try TestHDRPhotos.iPhoneHEIC(photo: Bitmap.gradient(width: 320, height: 240), map: map)).write(to: URL(fileURLWithPath: photo))
+        let server = try LoopbackHTTPServer { _ in .respond(status: 200, body: Array(#"{"idstr":"4901","user":{"idstr":"17"}}"#.utf8)) }
+        defer { server.stop() }
+        let result = try await run(
+            ["share", "--to", "weibo/timeline", "--api-base", server.url(path: "").absoluteString, "--text", "hi", photo],
+            extra: ["PHOTODECK_WEIBO_APP_KEY": "k"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let request = try #require(server.requests.last)
+        let parts = MultipartForm.parts(of: request.body, contentType: request.headers["content-type"] ?? "") ?? []
+        let picture = try #require(parts.first { $0.name == "pic" })
+        guard case .present(let found) = UltraHDRJPEG.find(in: picture.data) else {
+            Issue.record("the upload is not Ultra HDR: \(UltraHDRJPEG.find(in: picture.data))")
+            return
+        }
+        #expect(found.gainMap.size == PixelSize(width: 80, height: 60))
+        let text = try await run(["share", "--to", "weibo/timeline", "--dry-run", "--text", "hi", photo])
+        #expect(text.standardOutput.contains("image 1: HDR gain map 80x60 kept (Ultra HDR, 2.72 stops)"), "\(text.standardOutput)")
+        let flat = try await run(["share", "--to", "weibo/timeline", "--dry-run", "--json", "--drop-gain-map", "--text", "hi", photo])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(flat.standardOutput.utf8)) as? [String: Any])
+        let images = try #require(document["images"] as? [[String: Any]])
+        #expect(images.first?["gainMap"] is NSNull && (images.first?["removedMetadata"] as? [String])?.contains("gain-map") == true, "\(images)")
     }
 
     @Test(

@@ -54,4 +54,10 @@ enum GainMapSnippets {
             send(jpeg)
         }
     }
+
+    static func hdr(bytes: [UInt8], box: PixelSize, map: GainMapImage, photoSize: PixelSize) throws {
+        let page = try DecodedImage(rendering: bytes, in: box)
+        let hdr = try map.shaped(as: page, photoSize: photoSize).hdr(base: page.bitmap, headroom: 4)  // a display two stops above SDR white
+        _ = hdr
+    }
 }
