@@ -19,6 +19,8 @@ BENCHMARKS = {
     "decode": ("decode throughput beside djpeg, dwebp and Pillow", [], ["decode.sh"]),
     "fit": ("photo-fit renditions beside vipsthumbnail, ImageMagick, Pillow, djpeg; JPEG rows against tjbench's floor",
             ["photo-fit", "codec-bench"], ["fit.py"]),
+    "gainmap": ("what keeping an HDR gain map costs photo-fit (12 MP Ultra HDR JPEG vs the same without a map)", ["photo-fit", "codec-bench"],
+                ["gainmap.py"]),
     "heif": ("HEIC and AVIF renditions beside vipsthumbnail and heif-convert; colour management's cost", ["photo-fit"], ["heif.py"]),
     "metadata": ("metadata stripping and lossless rotation of a phone photo beside exiftool, jpegtran, vips, ImageMagick", [],
                  ["metadata.sh"]),

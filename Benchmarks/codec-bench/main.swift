@@ -4,6 +4,7 @@
 //   codec-bench FILE --fill WxH [--crop centre|attention|entropy] [--runs N]
 //   codec-bench FILE --placeholders [--runs N]
 //   codec-bench FILE --render WxH [--headroom N] [--encode Q] [--out FILE]
+//   codec-bench FILE --ultra-hdr MAP --out FILE
 //
 // --fit decodes at size; --render makes a display rendition; --resize times
 // only the resampler on the full decode. --strip rewrites the metadata under
@@ -16,6 +17,10 @@
 // --render and --fill; --encode Q adds a JPEG encode at quality Q to each
 // timed run (the whole of photo-fit's work, in process). --out FILE
 // writes the last result (for PSNR and exiftool checks).
+//
+// --ultra-hdr assembles FILE (a JPEG) and MAP (a grey JPEG) into an
+// Ultra HDR JPEG (boosts 0 to 3 stops) written to --out, untimed: the
+// fixture of Benchmarks/Scripts/gainmap.py.
 //
 // --placeholders times ThumbHash and BlurHash (4x3): each from the file's
 // bytes (decode at 1/8, fit into 100x100, encode), each from the 1/8
@@ -44,6 +49,7 @@ var outputPath: String?
 var strategy = CropStrategy.centre
 var headroom = RenditionOptions.default.shrinkOnLoadHeadroom
 var encodeQuality: Int?
+var mapPath: String?
 while !arguments.isEmpty {
     let argument = arguments.removeFirst()
     switch argument {
@@ -53,6 +59,10 @@ while !arguments.isEmpty {
         arguments.removeFirst()
     case "--strip", "--rotate", "--reencode-rotate", "--placeholders":
         mode = argument
+    case "--ultra-hdr":
+        mode = argument
+        mapPath = arguments.first
+        arguments.removeFirst()
     case "--out":
         outputPath = arguments.first
         arguments.removeFirst()
@@ -96,6 +106,18 @@ guard let path, let bytes = FileManager.default.contents(atPath: path).map({ [UI
     }
     times.sort()
     return times.count % 2 == 1 ? times[times.count / 2] : (times[times.count / 2 - 1] + times[times.count / 2]) / 2
+}
+
+if mode == "--ultra-hdr" {
+    guard let mapPath, let outputPath, let map = FileManager.default.contents(atPath: mapPath) else { fail("--ultra-hdr MAP needs --out FILE") }
+    do {
+        let parameters = try GainMapParameters(channels: [.init(maximumBoost: 3)], alternateHeadroom: 3)
+        let assembled = try UltraHDRJPEG.assemble(base: bytes, map: [UInt8](map), parameters: parameters)
+        try Data(assembled).write(to: URL(fileURLWithPath: outputPath))
+    } catch {
+        fail("\(error)")
+    }
+    exit(0)
 }
 
 if mode == "--placeholders" {

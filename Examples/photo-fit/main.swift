@@ -153,7 +153,7 @@ func run() throws -> String? {
     }
 
     // Colours end in sRGB; a tagged source says so in its output. An HDR photo's bytes are read once, for its map too.
-    let hdr = try GainMapOutput.source(arguments.input)
+    let hdr = try GainMapOutput.source(arguments.input, keep: !arguments.dropsGainMap)
     let renditionOptions = RenditionOptions(colorHandling: .preserve, crop: arguments.crop)
     var decoded: DecodedImage
     switch (arguments.box, hdr) {
@@ -170,7 +170,7 @@ func run() throws -> String? {
     var encoded: [UInt8]
     var gainMapNote = ""
     if let hdr {
-        (encoded, gainMapNote) = try hdr.encode(bitmap, of: decoded, as: format, options: options, keep: !arguments.dropsGainMap)
+        (encoded, gainMapNote) = try hdr.encode(bitmap, of: decoded, as: format, options: options)
     } else {
         encoded = try bitmap.encoded(as: format, options: options)
     }
