@@ -43,23 +43,17 @@ public enum TestHDRPhotos {
     /// The EXIF block of an iPhone HDR photo: an Apple maker note (big-endian)
     /// with tags 33 and 48 as SRATIONAL values (as exiftool writes them).
     public static func appleExif(maker33: Double, maker48: Double) -> [UInt8] {
-        func be(_ value: Int, _ width: Int) -> [UInt8] { (0..<width).map { UInt8(truncatingIfNeeded: value >> ((width - 1 - $0) * 8)) } }
-        func entry(_ tag: Int, type: Int, count: Int, value: Int) -> [UInt8] { be(tag, 2) + be(type, 2) + be(count, 4) + be(value, 4) }
+        let be = { (value: Int, width: Int) in TestLivePhotos.bytes(value, width) }
         func rational(_ value: Double) -> [UInt8] {
             let denominator = 1_000_000
             return be(Int((value * Double(denominator)).rounded()), 4) + be(denominator, 4)
         }
         var note: [UInt8] = Array("Apple iOS".utf8) + [0, 0, 1, 0x4D, 0x4D]
         let values = 14 + 2 + 3 * 12 + 4
-        note += be(3, 2) + entry(0x0001, type: 9, count: 1, value: 14)
-        note += entry(0x0021, type: 10, count: 1, value: values) + entry(0x0030, type: 10, count: 1, value: values + 8)
+        note += be(3, 2) + TestLivePhotos.entry(0x0001, type: 9, count: 1, value: 14)
+        note += TestLivePhotos.entry(0x0021, type: 10, count: 1, value: values) + TestLivePhotos.entry(0x0030, type: 10, count: 1, value: values + 8)
         note += be(0, 4) + rational(maker33) + rational(maker48)
-        var tiff: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8]
-        let exifIFD = 8 + 2 + 12 + 4
-        tiff += be(1, 2) + entry(0x8769, type: 4, count: 1, value: exifIFD) + be(0, 4)
-        let noteOffset = exifIFD + 2 + 12 + 4
-        tiff += be(1, 2) + entry(0x927C, type: 7, count: note.count, value: noteOffset) + be(0, 4)
-        return tiff + note
+        return TestLivePhotos.exif(makerNote: note)
     }
 
     private static func check(_ error: heif_error, _ step: String) throws {

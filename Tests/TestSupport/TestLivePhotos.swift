@@ -19,7 +19,12 @@ public enum TestLivePhotos {
         note += entry(0x0011, type: 2, count: text.count, value: textOffset, little: noteIsLittleEndian)
         note += bytes(0, 4, little: noteIsLittleEndian)
         note += text
-        // Big-endian TIFF: IFD0 (the Exif IFD pointer), the Exif IFD (MakerNote), the note.
+        return exif(makerNote: note)
+    }
+
+    /// A big-endian EXIF block holding `note` as its maker note: IFD0 (the
+    /// Exif IFD pointer), the Exif IFD (MakerNote), the note.
+    public static func exif(makerNote note: [UInt8]) -> [UInt8] {
         var tiff: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8]
         let exifIFD = 8 + 2 + 12 + 4
         tiff += bytes(1, 2) + entry(0x8769, type: 4, count: 1, value: exifIFD) + bytes(0, 4)
