@@ -11,7 +11,8 @@ public enum GainMapLookup: Hashable, Sendable {
 
 extension GainMapImage {
     /// The gain map of the photo in `bytes`: an Ultra HDR JPEG's (its
-    /// second picture, decoded), or an iPhone HEIC's (Apple's auxiliary
+    /// second picture, decoded), a HEIC's or an AVIF's ISO 21496-1 `tmap`
+    /// item (preferred), or an iPhone HEIC's (Apple's auxiliary
     /// image, its levels converted to ISO 21496-1 terms with the headroom
     /// its maker note gives: ``ImageCore/GainMapParameters/init(appleHeadroom:)``).
     /// Decoding is bounded by `limits`; nothing in the file can make this
@@ -42,6 +43,10 @@ extension GainMapImage {
         do {
             return try bytes.withUnsafeBytes { (memory) throws(ImageCodecError) -> GainMapLookup in
                 let file = try HEIFFile(memory: memory, format: format, limits: limits)
+                // ISO 21496-1's tmap first (exact, and what iOS 18 writes beside Apple's own).
+                if let (parameters, map) = try file.toneMapGainMap() {
+                    return .present(GainMapImage(gainMap: GainMap(flavour: .isoToneMapItem, parameters: parameters), bitmap: map), photoSize: file.size)
+                }
                 guard let stored = try file.appleGainMap() else { return .absent }
                 guard let headroom = file.exif?.appleHDRHeadroom else {
                     return .unusable("the gain map's headroom is not in the maker note (tags 33 and 48)")

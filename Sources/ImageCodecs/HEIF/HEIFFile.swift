@@ -8,8 +8,11 @@ import Foundation
 /// boxes, not the coded image.
 final class HEIFFile {
     let format: ImageFormat
-    private let context: OpaquePointer
+    let context: OpaquePointer
     let primary: OpaquePointer
+    /// The items as the container declares them (read before libheif sees
+    /// the file); `nil` for a probe, which reads boxes on demand.
+    let declared: HEIFItems?
     /// The on-demand reader (probe), kept alive as long as the context.
     private let reader: UnsafeMutablePointer<heif_reader>?
     private let state: Unmanaged<ReaderState>?
@@ -34,6 +37,7 @@ final class HEIFFile {
         self.format = format
         let items = try HEIFItems(reading: UnsafeMemoryByteSource(memory), format: format)
         try Self.check(items, against: limits, format: format)
+        declared = items
         guard let context = heif_context_alloc() else { throw .corrupt(format: format, message: "libheif could not allocate a context") }
         reader = nil
         state = nil
@@ -53,6 +57,7 @@ final class HEIFFile {
     /// probe, which reads no coded image data.
     init(_ source: any ByteSource, format: ImageFormat) throws(ImageCodecError) {
         self.format = format
+        declared = nil
         guard let context = heif_context_alloc() else { throw .corrupt(format: format, message: "libheif could not allocate a context") }
         let state = Unmanaged.passRetained(ReaderState(source))
         let reader = UnsafeMutablePointer<heif_reader>.allocate(capacity: 1)

@@ -26,6 +26,10 @@ struct HEIFItems {
     private(set) var primary: UInt32?
     /// References by type (`dimg`, `thmb`, `auxl`...): from item → to items.
     private(set) var references: [String: [UInt32: [UInt32]]] = [:]
+    /// The data of each `tmap` item (ISO 21496-1 gain map metadata after a
+    /// version byte), by id; its `dimg` references are the base image and
+    /// the gain map, in that order.
+    private(set) var toneMaps: [UInt32: [UInt8]] = [:]
 
     /// The item types that are coded or derived images.
     static let imageTypes: Set<String> = ["hvc1", "av01", "grid", "iovl", "iden", "jpeg", "avc1", "unci", "mski", "j2k1", "vvc1"]
@@ -105,33 +109,49 @@ struct HEIFItems {
                 items[id, default: Item(id: id)].declaredSize = PixelSize(width: width, height: height)
             }
         }
-        // Canvases from the grid and overlay items' own data.
-        for (id, item) in items where item.type == "grid" || item.type == "iovl" {
+        // Canvases from the grid and overlay items' own data; tone-map items' metadata.
+        for (id, item) in items where ["grid", "iovl", "tmap"].contains(item.type) {
             guard let extents = gridLocations[id], !extents.isEmpty else {
                 throw .corrupt(format: format, message: "\(item.type) item \(id) has no data")
             }
-            // Lengths are up to 64-bit fields: summed without overflow, any one over the limit refused.
-            var total = 0
-            for extent in extents {
-                guard extent.length <= 4096 else { throw .corrupt(format: format, message: "\(item.type) item \(id) has \(extent.length) bytes of data") }
-                total += extent.length
+            let data = try Self.data(of: item, extents: extents, itemData: itemData, source: source, format: format)
+            if item.type == "tmap" {
+                toneMaps[id] = data
+            } else {
+                try Self.readCanvas(data, into: &items[id]!, format: format)
             }
-            guard total >= 8, total <= 4096 else { throw .corrupt(format: format, message: "\(item.type) item \(id) has \(total) bytes of data") }
-            var data: [UInt8] = []
-            for extent in extents {
-                var start = extent.offset
-                if extent.inItemData {
-                    guard let itemData, extent.offset <= itemData.length - extent.length else {
-                        throw .corrupt(format: format, message: "\(item.type) item \(id) lies outside the idat box")
-                    }
-                    start += itemData.offset
-                }
-                let bytes = try source.bytes(at: start, length: extent.length)
-                guard bytes.count == extent.length else { throw .truncated(format: format, detail: "\(item.type) item \(id)'s data is cut short") }
-                data += bytes
-            }
-            try Self.readCanvas(data, into: &items[id]!, format: format)
         }
+    }
+
+    /// The bytes of a derived item's own data (at most 4 KiB: a grid's,
+    /// an overlay's or a tone map's description), from the file or the
+    /// `idat` box.
+    private static func data(
+        of item: Item, extents: [(offset: Int, length: Int, inItemData: Bool)], itemData: (offset: Int, length: Int)?, source: any ByteSource,
+        format: ImageFormat
+    ) throws(ImageCodecError) -> [UInt8] {
+        let id = item.id
+        // Lengths are up to 64-bit fields: summed without overflow, any one over the limit refused.
+        var total = 0
+        for extent in extents {
+            guard extent.length <= 4096 else { throw .corrupt(format: format, message: "\(item.type) item \(id) has \(extent.length) bytes of data") }
+            total += extent.length
+        }
+        guard total >= 8, total <= 4096 else { throw .corrupt(format: format, message: "\(item.type) item \(id) has \(total) bytes of data") }
+        var data: [UInt8] = []
+        for extent in extents {
+            var start = extent.offset
+            if extent.inItemData {
+                guard let itemData, extent.offset <= itemData.length - extent.length else {
+                    throw .corrupt(format: format, message: "\(item.type) item \(id) lies outside the idat box")
+                }
+                start += itemData.offset
+            }
+            let bytes = try source.bytes(at: start, length: extent.length)
+            guard bytes.count == extent.length else { throw .truncated(format: format, detail: "\(item.type) item \(id)'s data is cut short") }
+            data += bytes
+        }
+        return data
     }
 
     /// A `grid` (version, flags, rows − 1, columns − 1, width, height) or
