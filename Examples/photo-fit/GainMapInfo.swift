@@ -64,6 +64,7 @@ enum GainMapInfo {
                 case .ultraHDR: "Ultra HDR, hdrgm XMP"
                 case .appleAuxiliary: "Apple auxiliary image, headroom from the maker note"
                 case .isoToneMapItem: "ISO 21496-1 tmap item"
+                case .computedFromHDR: "computed from the HDR photo"
                 }
             let size = map.size.map { "\($0)" } ?? "size unknown"
             let channels = parameters.channels.enumerated().map { index, channel in

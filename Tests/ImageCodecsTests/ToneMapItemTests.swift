@@ -58,3 +58,35 @@ struct ToneMapItemTests {
         }
     }
 }
+
+/// A PQ or HLG photo with no gain map gets one computed: its HDR rendition
+/// over the SDR one PhotoDeck shows (the tone-mapped base), so that an
+/// Ultra HDR JPEG made from it shows the HDR photo again on an HDR screen.
+@Suite("Gain maps computed for PQ and HLG photos")
+struct ComputedGainMapTests {
+    @Test("a PQ photo's map restores each patch's luminance at the content's headroom, and the SDR base at headroom 1")
+    func pq() throws {
+        let nits = [0.0, 50, 203, 600, 1000]
+        let grey = { (value: Double) in [UInt16](repeating: HDRToneMapTests.code(HDRToneMap.pqSignal(value)), count: 3) }
+        let (width, samples) = HDRToneMapTests.patches(nits.map(grey))
+        let file = try HEIFWriter.encodeDeep(width: width, height: 16, samples: samples, bits: 12, avif: true, nclx: (primaries: 9, transfer: 16))
+        guard case .present(let map, let photoSize) = GainMapImage.read(from: file) else {
+            Issue.record("\(GainMapImage.read(from: file))")
+            return
+        }
+        #expect(map.gainMap.flavour == .computedFromHDR && photoSize == PixelSize(width: width, height: 16))
+        #expect(abs(map.gainMap.parameters.alternateHeadroom - log2(1000.0 / 203)) < 1e-6 && map.bitmap.size == PixelSize(width: width / 4, height: 4))
+        let base = try DecodedImage(decoding: file).bitmap
+        let hdr = try map.hdr(base: base, headroom: 1000.0 / 203)
+        for (index, value) in nits.enumerated() {
+            let at = (8 * width + index * HDRToneMapTests.patchWidth + 8) * 3
+            let luminance = 0.2126 * Double(hdr.pixels[at]) + 0.7152 * Double(hdr.pixels[at + 1]) + 0.0722 * Double(hdr.pixels[at + 2])
+            let expected = value / 203
+            #expect(abs(luminance - expected) <= max(0.08 * expected, 0.02), "\(value) cd/m²: \(luminance), expected \(expected)")
+        }
+        let sdr = try map.hdr(base: base, headroom: 1)
+        #expect(sdr.pixels == base.pixels.map { GainMapImage.sRGBToLinear[Int($0)] })
+        // An SDR photo gets none.
+        #expect(GainMapImage.read(from: try HEIFWriter.encode(try UltraHDRKeptTests.scene(width: 32, height: 32))) == .absent)
+    }
+}

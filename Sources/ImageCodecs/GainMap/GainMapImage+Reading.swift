@@ -47,7 +47,11 @@ extension GainMapImage {
                 if let (parameters, map) = try file.toneMapGainMap() {
                     return .present(GainMapImage(gainMap: GainMap(flavour: .isoToneMapItem, parameters: parameters), bitmap: map), photoSize: file.size)
                 }
-                guard let stored = try file.appleGainMap() else { return .absent }
+                guard let stored = try file.appleGainMap() else {
+                    // A PQ or HLG photo without a map: one computed from its HDR and SDR renditions.
+                    guard let (parameters, map) = try file.computedGainMap() else { return .absent }
+                    return .present(GainMapImage(gainMap: GainMap(flavour: .computedFromHDR, parameters: parameters), bitmap: map), photoSize: file.size)
+                }
                 guard let headroom = file.exif?.appleHDRHeadroom else {
                     return .unusable("the gain map's headroom is not in the maker note (tags 33 and 48)")
                 }

@@ -76,4 +76,13 @@ extension HEIFFile {
         }
         return Bitmap(uncheckedWidth: rgb.width, height: rgb.height, bytesPerRow: rgb.width, pixelFormat: .gray8, pixels: grey)
     }
+
+    /// A gain map computed for a PQ or HLG primary image that carries none:
+    /// the picture decoded again, its HDR rendition over the SDR one
+    /// PhotoDeck shows, averaged over 4x4 blocks (libultrahdr's default
+    /// map scale); `nil` for an SDR picture.
+    func computedGainMap() throws(ImageCodecError) -> (parameters: GainMapParameters, map: Bitmap)? {
+        guard Self.hdrCodePoints(of: primary) != nil else { return nil }
+        return try picture(primary, threads: 1).gainMap(blocks: 4)
+    }
 }

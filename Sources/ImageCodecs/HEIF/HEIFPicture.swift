@@ -82,6 +82,45 @@ final class HEIFPicture {
         }
     }
 
+    /// For an HDR picture, a gain map that restores it over its tone-mapped
+    /// SDR rendition: log2 gains (``HDRToneMap/logGains(_:channels:into:sample:)``)
+    /// averaged over `factor` x `factor` blocks (partial blocks at the
+    /// edges included), in ISO 21496-1 terms: one channel, boosts from the
+    /// smallest to the largest gain, gamma 1, offsets 1/64, the SDR base's
+    /// headroom 0 and the content's as the alternate. `nil` for SDR pictures.
+    func gainMap(blocks factor: Int) -> (parameters: GainMapParameters, map: Bitmap)? {
+        guard let toneMap, factor >= 1 else { return nil }
+        let output = PixelSize(width: (size.width + factor - 1) / factor, height: (size.height + factor - 1) / factor)
+        var sums = [Float](repeating: 0, count: output.width * output.height)
+        var counts = [Float](repeating: 0, count: output.width * output.height)
+        var gains = [Float](repeating: 0, count: size.width)
+        let channels = pixelFormat.bytesPerPixel
+        gains.withUnsafeMutableBufferPointer { gains in
+            for row in 0..<size.height {
+                let source = plane + row * stride
+                toneMap.logGains(size.width, channels: channels, into: gains.baseAddress!) { index in
+                    deep ? Int(source[index * 2]) | Int(source[index * 2 + 1]) << 8 : Int(source[index])
+                }
+                let base = (row / factor) * output.width
+                for x in 0..<size.width {
+                    sums[base + x / factor] += gains[x]
+                    counts[base + x / factor] += 1
+                }
+            }
+        }
+        let averages = zip(sums, counts).map { $0 / max($1, 1) }
+        let low = Double(averages.min() ?? 0)
+        let high = max(Double(averages.max() ?? 0), low + 1.0 / 64)
+        guard
+            let parameters = try? GainMapParameters(
+                channels: [.init(minimumBoost: low, maximumBoost: high, gamma: 1, baseOffset: 1.0 / 64, alternateOffset: 1.0 / 64)], baseHeadroom: 0,
+                alternateHeadroom: max(toneMap.headroomStops, 1.0 / 64))
+        else { return nil }
+        let span = Float(high - low)
+        let levels = averages.map { UInt8(min(max(((Double($0) - low) / Double(span) * 255).rounded(), 0), 255)) }
+        return (parameters, Bitmap(uncheckedWidth: output.width, height: output.height, bytesPerRow: output.width, pixelFormat: .gray8, pixels: levels))
+    }
+
     /// The whole picture, or every `factor` x `factor` block averaged into one
     /// pixel (the shrink-on-load step for HEIF, which has no scaled decode).
     func bitmap(shrinkingBy factor: Int = 1) -> Bitmap {

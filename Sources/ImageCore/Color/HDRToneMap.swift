@@ -36,6 +36,9 @@ package struct HDRToneMap: Sendable {
     package let matrix: [Float]?
     /// Code value (0...maximum) → linear light relative to reference white, tone-mapped.
     private let linear: [Float]
+    /// Code value → linear light relative to reference white as the HDR
+    /// display shows it (no tone mapping): what a gain map restores.
+    private let displayLinear: [Float]
     private static let encodeSteps = 16_384
     /// Linear light 0...1 in `encodeSteps` steps → 8-bit sRGB.
     private static let encode: [UInt8] = (0..<encodeSteps).map { step in
@@ -76,15 +79,50 @@ package struct HDRToneMap: Sendable {
         self.peak = peak
         let maximum = (1 << bits) - 1
         let transfer = transfer
-        linear = (0...maximum).map { value in
+        let nits: [Double] = (0...maximum).map { value in
             let signal = Double(value) / Double(maximum)
-            let nits: Double =
-                switch transfer {
-                case .pq: Self.pqLuminance(signal)
-                // The OOTF per channel: display light = peak x scene light ^ 1.2 (BT.2100, 1,000 cd/m²).
-                case .hlg: Self.defaultPeak * pow(Self.hlgSceneLight(signal), 1.2)
+            switch transfer {
+            case .pq: return Self.pqLuminance(signal)
+            // The OOTF per channel: display light = peak x scene light ^ 1.2 (BT.2100, 1,000 cd/m²).
+            case .hlg: return Self.defaultPeak * pow(Self.hlgSceneLight(signal), 1.2)
+            }
+        }
+        linear = nits.map { Float(Self.eetf($0, peak: peak) / Self.referenceWhite) }
+        displayLinear = nits.map { Float(min($0, peak) / Self.referenceWhite) }
+    }
+
+    /// The content's headroom over reference white, in stops.
+    package var headroomStops: Double { log2(peak / Self.referenceWhite) }
+
+    /// For `count` pixels (code values as ``map(_:channels:into:sample:)``
+    /// reads them), log2 of how much brighter the HDR rendition is than the
+    /// SDR one this map makes, by BT.709 luminance with ISO 21496-1's
+    /// default offsets (1/64 on both sides): what a gain map stores.
+    package func logGains(_ count: Int, channels: Int, into destination: UnsafeMutablePointer<Float>, sample: (Int) -> Int) {
+        linear.withUnsafeBufferPointer { sdr in
+            displayLinear.withUnsafeBufferPointer { hdr in
+                let top = sdr.count - 1
+                for x in 0..<count {
+                    let first = x * channels
+                    let codes = (min(sample(first), top), min(sample(first + 1), top), min(sample(first + 2), top))
+                    var high = (hdr[codes.0], hdr[codes.1], hdr[codes.2])
+                    var low = (sdr[codes.0], sdr[codes.1], sdr[codes.2])
+                    if let m = matrix {
+                        high = (
+                            m[0] * high.0 + m[1] * high.1 + m[2] * high.2, m[3] * high.0 + m[4] * high.1 + m[5] * high.2,
+                            m[6] * high.0 + m[7] * high.1 + m[8] * high.2
+                        )
+                        low = (
+                            m[0] * low.0 + m[1] * low.1 + m[2] * low.2, m[3] * low.0 + m[4] * low.1 + m[5] * low.2, m[6] * low.0 + m[7] * low.1 + m[8] * low.2
+                        )
+                    }
+                    // The SDR rendition is clipped to 0...1 as it is encoded.
+                    low = (min(max(low.0, 0), 1), min(max(low.1, 0), 1), min(max(low.2, 0), 1))
+                    let highY = max(0.2126 * high.0 + 0.7152 * high.1 + 0.0722 * high.2, 0)
+                    let lowY = 0.2126 * low.0 + 0.7152 * low.1 + 0.0722 * low.2
+                    destination[x] = log2((highY + 1 / 64) / (lowY + 1 / 64))
                 }
-            return Float(Self.eetf(nits, peak: peak) / Self.referenceWhite)
+            }
         }
     }
 

@@ -21,6 +21,9 @@ public struct GainMap: Hashable, Sendable {
         case appleAuxiliary
         /// An ISO 21496-1 `tmap` item in a HEIC or an AVIF.
         case isoToneMapItem
+        /// Made by PhotoDeck for a PQ or HLG photo that carries none: its
+        /// HDR rendition over the tone-mapped SDR one.
+        case computedFromHDR
     }
 
     /// How the file carries the map.
