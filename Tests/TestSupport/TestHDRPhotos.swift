@@ -20,6 +20,19 @@ public enum TestHDRPhotos {
     /// as Apple stores them) and maker-note values `maker33`, `maker48`
     /// (nil: no maker note).
     public static func iPhoneHEIC(photo: Bitmap, map: Bitmap, maker33: Double? = 1.01, maker48: Double? = 0.004) throws -> [UInt8] {
+        let written = try photoAndThumbnail(photo: photo, map: map) { context, primary in
+            guard let maker33, let maker48 else { return }
+            let exif = appleExif(maker33: maker33, maker48: maker48)
+            try exif.withUnsafeBytes { try check(heif_context_add_exif_metadata(context, primary, $0.baseAddress, Int32($0.count)), "exif") }
+        }
+        return try makingAuxiliary(written, type: "urn:com:apple:photo:2020:aux:hdrgainmap")
+    }
+
+    /// A HEIC libheif writes of `photo` (primary) and `map` (assigned as
+    /// its thumbnail, grey stored as RGB), after `more` adds to it.
+    static func photoAndThumbnail(
+        photo: Bitmap, map: Bitmap, more: (OpaquePointer, OpaquePointer?) throws -> Void = { _, _ in }
+    ) throws -> [UInt8] {
         guard let context = heif_context_alloc() else { throw Failure(description: "no context") }
         defer { heif_context_free(context) }
         var encoder: OpaquePointer?
@@ -28,16 +41,12 @@ public enum TestHDRPhotos {
         try check(heif_encoder_set_lossy_quality(encoder, 95), "quality")
         let primary = try encode(photo, context: context, encoder: encoder)
         defer { heif_image_handle_release(primary) }
-        let grey = map.pixelFormat == .gray8 ? map.converted(to: .rgb8) : map
-        let auxiliary = try encode(grey, context: context, encoder: encoder)
-        defer { heif_image_handle_release(auxiliary) }
+        let second = try encode(map.pixelFormat == .gray8 ? map.converted(to: .rgb8) : map, context: context, encoder: encoder)
+        defer { heif_image_handle_release(second) }
         try check(heif_context_set_primary_image(context, primary), "primary")
-        try check(heif_context_assign_thumbnail(context, primary, auxiliary), "thumbnail")
-        if let maker33, let maker48 {
-            let exif = appleExif(maker33: maker33, maker48: maker48)
-            try exif.withUnsafeBytes { try check(heif_context_add_exif_metadata(context, primary, $0.baseAddress, Int32($0.count)), "exif") }
-        }
-        return try makingAuxiliary(try HEIFWriting.bytes(of: context), type: "urn:com:apple:photo:2020:aux:hdrgainmap")
+        try check(heif_context_assign_thumbnail(context, primary, second), "thumbnail")
+        try more(context, primary)
+        return try HEIFWriting.bytes(of: context)
     }
 
     /// The EXIF block of an iPhone HDR photo: an Apple maker note (big-endian)
@@ -124,19 +133,7 @@ public enum TestHDRPhotos {
     /// data is `metadata` (a version byte, then the ISO metadata) and whose
     /// `dimg` references are the photo and the map.
     public static func toneMappedHEIC(photo: Bitmap, map: Bitmap, metadata: [UInt8]) throws -> [UInt8] {
-        guard let context = heif_context_alloc() else { throw Failure(description: "no context") }
-        defer { heif_context_free(context) }
-        var encoder: OpaquePointer?
-        try check(heif_context_get_encoder_for_format(context, heif_compression_HEVC, &encoder), "encoder")
-        defer { heif_encoder_release(encoder) }
-        try check(heif_encoder_set_lossy_quality(encoder, 95), "quality")
-        let primary = try encode(photo, context: context, encoder: encoder)
-        defer { heif_image_handle_release(primary) }
-        let second = try encode(map.pixelFormat == .gray8 ? map.converted(to: .rgb8) : map, context: context, encoder: encoder)
-        defer { heif_image_handle_release(second) }
-        try check(heif_context_set_primary_image(context, primary), "primary")
-        try check(heif_context_assign_thumbnail(context, primary, second), "thumbnail")
-        var edit = try HEIFEdit(try HEIFWriting.bytes(of: context))
+        var edit = try HEIFEdit(try photoAndThumbnail(photo: photo, map: map))
         let (iref, iinf, iloc) = (try edit.box("iref"), try edit.box("iinf"), try edit.box("iloc"))
         let (mapItem, reference) = try edit.thumbnailReference()
         let toneMapItem = try edit.largestItemID() + 1
