@@ -15,9 +15,9 @@ public struct GainMapImage: Hashable, Sendable {
         self.bitmap = bitmap
     }
 
-    /// The map resized by `scale` (the photo's new size over its old, per
-    /// side), never below one pixel: for a photo shrunk again to meet a
-    /// byte cap.
+    /// The map resized by what its photo went through, from `old` to
+    /// `photo` (per side), never below one pixel: for a photo shrunk again
+    /// to meet a byte cap.
     public func resized(toMatch photo: PixelSize, from old: PixelSize) -> GainMapImage {
         let size = GainMapGeometry.scaled(bitmap.size, by: photo, over: old)
         guard size != bitmap.size else { return self }

@@ -42,6 +42,12 @@ public struct UltraHDRJPEG: Hashable, Sendable {
     /// The gain map `jpeg` carries, if it claims one.
     public static func find(in jpeg: [UInt8]) -> Lookup {
         guard let layout = try? JPEGLayout(jpeg) else { return .absent }
+        return find(in: jpeg, layout: layout)
+    }
+
+    /// ``find(in:)`` with the file's layout already read (a rewrite or a
+    /// transform has it): the markers are walked once.
+    static func find(in jpeg: [UInt8], layout: JPEGLayout) -> Lookup {
         var claims = Claims()
         for piece in layout.pieces {
             guard case .segment(let marker, let range) = piece else { continue }

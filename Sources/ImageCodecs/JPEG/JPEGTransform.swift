@@ -100,7 +100,7 @@ public enum JPEGTransform {
         try layout.checkScanBudget(jpeg)
         let header = try JPEGHeader(reading: MemoryByteSource(jpeg))
         try header.checkSupported()
-        if case .present(let ultraHDR) = UltraHDRJPEG.find(in: jpeg) {
+        if case .present(let ultraHDR) = UltraHDRJPEG.find(in: jpeg, layout: layout) {
             // The photo turned alone, its gain map turned the same way.
             return try ultraHDR.rebuilding(
                 jpeg, policy: metadata,

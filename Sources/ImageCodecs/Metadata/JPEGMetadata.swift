@@ -23,13 +23,13 @@ enum JPEGMetadata {
     /// has applied it).
     static func rewrite(_ jpeg: [UInt8], policy: MetadataPolicy, orientation: ImageOrientation? = nil) throws(ImageCodecError) -> RewrittenImage {
         if policy.keepsAll && orientation == nil { return RewrittenImage(bytes: jpeg, format: .jpeg, removed: []) }
-        if case .present(let ultraHDR) = UltraHDRJPEG.find(in: jpeg) {
+        let layout = try JPEGLayout(jpeg)
+        if case .present(let ultraHDR) = UltraHDRJPEG.find(in: jpeg, layout: layout) {
             // The photo rewritten alone, its gain map put back (or left out) as the policy says.
             return try ultraHDR.rebuilding(jpeg, policy: policy) { (photo) throws(ImageCodecError) in
                 try rewrite(photo, policy: policy, orientation: orientation)
             }
         }
-        let layout = try JPEGLayout(jpeg)
         let (metadata, removed) = keptMetadata(jpeg, layout: layout, policy: policy, orientation: orientation)
         var output: [UInt8] = [0xFF, 0xD8]
         output.reserveCapacity(jpeg.count)
