@@ -49,6 +49,7 @@ let package = Package(
         .library(name: "SafeText", targets: ["SafeText"]),
         .library(name: "ConsoleIO", targets: ["ConsoleIO"]),
         .executable(name: "photo-fit", targets: ["photo-fit"]),
+        .executable(name: "photo-meta", targets: ["photo-meta"]),
         .executable(name: "photo-album", targets: ["photo-album"]),
         .executable(name: "photo-share", targets: ["photo-share"]),
         .executable(name: "photo-browser", targets: ["photo-browser"]),
@@ -306,6 +307,13 @@ let package = Package(
         ),
 
         .executableTarget(
+            name: "photo-meta",
+            dependencies: ["ImageCodecs", "ExampleSupport"],
+            path: "Examples/photo-meta",
+            swiftSettings: swiftSettings
+        ),
+
+        .executableTarget(
             name: "photo-album",
             dependencies: ["PhotoAlbum", "ImageCodecs", "ExampleSupport"],
             path: "Examples/photo-album",
@@ -553,7 +561,8 @@ let package = Package(
         .testTarget(
             name: "ExampleTests",
             dependencies: [
-                "photo-fit", "photo-album", "photo-share", "photo-browser", "weibo-client", "photodeck-fuzz", "netwatch", "store-tool", "FakeWeibo",
+                "photo-fit", "photo-meta", "photo-album", "photo-share", "photo-browser", "weibo-client", "photodeck-fuzz", "netwatch", "store-tool",
+                "FakeWeibo",
                 "ImageCodecs", "PhotoBrowser", "PhotoViewer", "ShareKit", "ServiceKit", "ShareKitTesting", "ServiceKitTesting", "TestSupport",
                 "SystemSupport", "SQLiteSupport", "ExampleSupport", "pool-stall-probe", "x11-error-probe", "ExampleViewing", "ImageLoading", "VideoCodecs",
                 "CFFmpeg", "DesktopNotifications",

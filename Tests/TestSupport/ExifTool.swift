@@ -46,6 +46,20 @@ public enum ExifTool {
         return tags
     }
 
+    /// What `exiftool -validate` warns of in `bytes` (a missing required
+    /// tag, an IFD out of order, an offset past the data), one text each.
+    public static func validationWarnings(of bytes: [UInt8], fileExtension: String) throws -> [String] {
+        let file = FileManager.default.temporaryDirectory.appending(path: "exiftool-\(UUID()).\(fileExtension)")
+        try Data(bytes).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        // Text, not JSON: JSON keeps one of several warnings.
+        let output = try run(["-a", "-s", "-validate", "-warning", file.path])
+        return output.split(separator: "\n").filter { $0.hasPrefix("Warning") }.map {
+            String($0.drop { $0 != ":" }.dropFirst()).trimmingCharacters(in: .whitespaces)
+        }
+        .sorted()
+    }
+
     /// The binary value exiftool extracts for `tag` from `bytes` with
     /// `-b -ee` (a Motion Photo's `EmbeddedVideo`, a `PreviewImage`); empty
     /// when it finds none.

@@ -51,5 +51,5 @@ enum WebPMetadata {
         return RewrittenImage(bytes: Array("RIFF".utf8) + littleEndian32(body.count) + body, format: .webp, removed: removed)
     }
 
-    private static func littleEndian32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(value >> ($0 * 8) & 0xFF) } }
+    static func littleEndian32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(value >> ($0 * 8) & 0xFF) } }
 }

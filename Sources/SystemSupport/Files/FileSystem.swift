@@ -45,10 +45,13 @@ package struct FileStatus: Hashable, Sendable {
     package var size: Int
     /// Its modification time, in nanoseconds since 1970.
     package var modifiedNanoseconds: Int64
+    /// Its permission bits (`0o644`), set-id and sticky bits included.
+    package var permissions: UInt32
 
     init(_ info: stat) {
         kind = FileKind(mode: info.st_mode)
         size = Int(info.st_size)
+        permissions = UInt32(info.st_mode) & 0o7777
         #if canImport(Glibc)
             modifiedNanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
         #else

@@ -1,0 +1,115 @@
+import ExampleSupport
+import Foundation
+import ImageCodecs
+
+/// `photo-meta show` and `photo-meta set`.
+enum MetaCommand {
+    static let usage = """
+        usage: photo-meta show [--json] FILE...
+               photo-meta set FILE... [--date DATE] [--shift ±DURATION] [--zone IANA --keep-instant|--keep-clock]
+                                      [--gps LAT,LON[,ALT] | --no-gps]
+               (DATE: 2024-05-01T12:20:30+09:00, or without the offset to keep the one recorded)
+               (DURATION: +1h, -30m, -1d2h, +90s or -0:30:00)
+        """
+
+    /// The largest file read: 1 GiB.
+    static let limit = 1 << 30
+
+    static func show(_ reader: inout ArgumentReader) async throws -> Int32 {
+        var json = false
+        var files: [String] = []
+        while let argument = reader.next() {
+            switch argument {
+            case "--json": json = true
+            case "--help", "-h": throw CLIError(usage, isUsage: true)
+            case _ where argument.hasPrefix("--"): throw CLIError("unknown option '\(argument)'\n\(usage)")
+            default: files.append(argument)
+            }
+        }
+        guard !files.isEmpty else { throw CLIError("show needs at least one FILE\n\(usage)") }
+        var failed = false
+        for file in files {
+            do {
+                let said = try await ImageWorkers.shared.run { () throws(ImageCodecError) in try PhotoFacts(readingFileAt: file) }
+                if json { Console.json(said.json(path: file)) } else { Console.line("\(file): \(said)") }
+            } catch {
+                Console.error("error: \(file): \(error)")
+                failed = true
+            }
+        }
+        return failed ? 1 : 0
+    }
+
+    static func set(_ reader: inout ArgumentReader) async throws -> Int32 {
+        var files: [String] = []
+        var edit = MetadataEdit()
+        var zone: TimeZone?
+        var keeping: CaptureDate.ZoneChange?
+        func once(_ flag: String, _ present: Bool) throws(CLIError) {
+            if present { throw CLIError("\(flag): one date change at a time (--date, --shift or --zone)") }
+        }
+        while let argument = reader.next() {
+            switch argument {
+            case "--date":
+                try once(argument, edit.date != nil || zone != nil)
+                let text = try reader.value(for: argument)
+                guard let date = CaptureDate(iso8601: text) ?? CaptureDate(exifDateTime: text), text.utf8.count <= 40 else {
+                    throw CLIError("--date must look like 2024-05-01T12:20:30+09:00, got '\(text)'")
+                }
+                edit.date = .set(date)
+            case "--shift":
+                try once(argument, edit.date != nil || zone != nil)
+                let text = try reader.value(for: argument)
+                guard let seconds = SignedDuration.seconds(text) else {
+                    throw CLIError("--shift must be a signed duration like +1h, -30m, -1d2h or -0:30:00, got '\(text)'")
+                }
+                edit.date = .shift(seconds: seconds)
+            case "--zone":
+                try once(argument, edit.date != nil || zone != nil)
+                let name = try reader.value(for: argument)
+                guard name.utf8.count <= 64, let found = TimeZone(identifier: name) else { throw CLIError("--zone: no time zone named '\(name)'") }
+                zone = found
+            case "--keep-instant", "--keep-clock":
+                guard keeping == nil else { throw CLIError("--keep-instant and --keep-clock: one or the other") }
+                keeping = argument == "--keep-instant" ? .keepingInstant : .keepingClock
+            case "--gps":
+                guard edit.place == nil else { throw CLIError("--gps and --no-gps: one or the other") }
+                let text = try reader.value(for: argument)
+                let parts = text.utf8.count <= 64 ? text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) } : []
+                guard (2...3).contains(parts.count), parts.allSatisfy({ $0 != nil }),
+                    let place = GeoLocation(latitude: parts[0]!, longitude: parts[1]!, altitude: parts.count == 3 ? parts[2] : nil),
+                    parts.count == 2 || abs(parts[2]!) < 100_000
+                else { throw CLIError("--gps must be LAT,LON or LAT,LON,ALT in degrees and metres, got '\(text)'") }
+                edit.place = .set(place)
+            case "--no-gps":
+                guard edit.place == nil else { throw CLIError("--gps and --no-gps: one or the other") }
+                edit.place = .remove
+            case "--help", "-h": throw CLIError(usage, isUsage: true)
+            case _ where argument.hasPrefix("--"): throw CLIError("unknown option '\(argument)'\n\(usage)")
+            default: files.append(argument)
+            }
+        }
+        switch (zone, keeping) {
+        case (let zone?, let keeping?): edit.date = .zone(zone, keeping)
+        case (.some, nil): throw CLIError("--zone needs --keep-instant (the same moment, the clock moves) or --keep-clock (the same clock, the moment moves)")
+        case (nil, .some): throw CLIError("--keep-instant and --keep-clock go with --zone")
+        case (nil, nil): break
+        }
+        guard !files.isEmpty else { throw CLIError("set needs at least one FILE\n\(usage)") }
+        guard !edit.isEmpty else { throw CLIError("set needs a change (--date, --shift, --zone, --gps or --no-gps)\n\(usage)") }
+        var failed = false
+        for file in files {
+            do {
+                let said = try await ImageWorkers.shared.run { [edit] () throws(ImageCodecError) in
+                    try edit.apply(toFileAt: file, limit: limit)
+                    return try PhotoFacts(readingFileAt: file)
+                }
+                Console.line("\(file): \(said)")
+            } catch {
+                Console.error("error: \(file): \(error) (left as it was)")
+                failed = true
+            }
+        }
+        return failed ? 1 : 0
+    }
+}

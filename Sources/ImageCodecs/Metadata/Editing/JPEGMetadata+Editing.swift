@@ -1,0 +1,62 @@
+extension JPEGMetadata {
+    /// `jpeg` with `edit` written into its EXIF segment (a new one after
+    /// JFIF when it has none) and, when the place changes, the position
+    /// taken out of its XMP (the EXIF one is then the only one); every other
+    /// segment and the scans are copied as they are. An Ultra HDR JPEG is
+    /// edited as its photo alone and the gain map put back.
+    static func edit(_ jpeg: [UInt8], with edit: MetadataEdit) throws(ImageCodecError) -> [UInt8] {
+        if edit.isEmpty { return jpeg }
+        let layout = try JPEGLayout(jpeg)
+        if case .present(let ultraHDR) = UltraHDRJPEG.find(in: jpeg, layout: layout) {
+            return try ultraHDR.rebuilding(jpeg, policy: .keepAll) { (photo) throws(ImageCodecError) in
+                RewrittenImage(bytes: try Self.edit(photo, with: edit), format: .jpeg, removed: [])
+            }.bytes
+        }
+        var segments: [(marker: UInt8, range: Range<Int>)] = []
+        for case .segment(let marker, let range) in layout.pieces { segments.append((marker, range)) }
+        let exifSegment = segments.first { $0.marker == 0xE1 && jpeg[($0.range.lowerBound + 4)...].starts(with: exifPrefix) }
+        var exif: ExifMetadata?
+        if let exifSegment {
+            guard let read = ExifMetadata(bytes: jpeg[(exifSegment.range.lowerBound + 10)..<exifSegment.range.upperBound]) else {
+                throw .corrupt(format: .jpeg, message: "its EXIF block has no readable TIFF header, so it is left as it is")
+            }
+            exif = read
+        }
+        let edited = try ExifMetadata.applying(edit, to: exif)
+        guard edited.tiffData.count + 8 <= 0xFFFF else {
+            throw .unsupportedFeature(format: .jpeg, feature: "an EXIF block of \(edited.tiffData.count) bytes (a JPEG segment holds 65,527)")
+        }
+        var replacements: [Range<Int>: [UInt8]] = [:]
+        if let exifSegment { replacements[exifSegment.range] = app1Exif(edited) }
+        if edit.place != nil {
+            for segment in segments where segment.marker == 0xE1 && jpeg[(segment.range.lowerBound + 4)...].starts(with: xmpPrefix) {
+                let payload = Array(jpeg[(segment.range.lowerBound + 4)..<segment.range.upperBound])
+                let (scrubbed, had) = XMPPacket.removingLocation(payload, unless: false)
+                if had { replacements[segment.range] = segmentBytes(marker: 0xE1, payload: scrubbed) }
+            }
+        }
+        // An MPF index counts its pictures' offsets from its own segment: a segment after it may not change size.
+        if let mpf = segments.first(where: { $0.marker == 0xE2 && jpeg[($0.range.lowerBound + 4)...].starts(with: Array("MPF".utf8) + [0]) }),
+            replacements.contains(where: { $0.key.lowerBound > mpf.range.lowerBound && $0.value.count != $0.key.count })
+        {
+            throw .unsupportedFeature(format: .jpeg, feature: "a metadata segment after its MPF index changing size (the index's offsets would break)")
+        }
+        var output: [UInt8] = []
+        output.reserveCapacity(jpeg.count + (exifSegment == nil ? edited.tiffData.count + 10 : 0))
+        var copied = 0
+        if exifSegment == nil {
+            // After SOI and a JFIF APP0, where readers look for it.
+            let jfif = segments.first.flatMap { $0.marker == 0xE0 && jpeg[($0.range.lowerBound + 4)...].starts(with: Array("JFIF".utf8) + [0]) ? $0 : nil }
+            let at = jfif?.range.upperBound ?? 2
+            output += jpeg[0..<at] + app1Exif(edited)
+            copied = at
+        }
+        for (range, bytes) in replacements.sorted(by: { $0.key.lowerBound < $1.key.lowerBound }) {
+            output += jpeg[copied..<range.lowerBound]
+            output += bytes
+            copied = range.upperBound
+        }
+        output += jpeg[copied...]
+        return output
+    }
+}

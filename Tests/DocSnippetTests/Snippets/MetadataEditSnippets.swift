@@ -1,0 +1,30 @@
+// The doc-comment samples of date, zone and place edits, compiled.
+
+import Foundation
+import ImageCodecs
+
+enum MetadataEditSnippets {
+    static func edit() {
+        // The camera was an hour ahead, and the trip was in Tokyo.
+        let edit = MetadataEdit(
+            date: .shift(seconds: -3600),
+            place: .set(GeoLocation(latitude: 35.6586, longitude: 139.7454)!))
+        _ = edit
+    }
+
+    static func shifted(date: CaptureDate) {
+        let fixed = date.shifted(by: -3600)  // the camera was an hour ahead
+        _ = fixed
+    }
+
+    static func zoned(date: CaptureDate) {
+        let tokyo = TimeZone(identifier: "Asia/Tokyo")!
+        let moved = date.inZone(tokyo, keeping: .keepingInstant)
+        _ = moved
+    }
+
+    static func applied(jpeg: [UInt8]) throws {
+        let fixed = try MetadataEdit(date: .shift(seconds: -3600)).applied(to: jpeg)
+        _ = fixed
+    }
+}

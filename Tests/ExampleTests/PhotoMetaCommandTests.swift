@@ -1,0 +1,85 @@
+import Foundation
+import ImageCodecs
+import TestSupport
+import Testing
+
+/// Runs the built `photo-meta` executable on copies of photos and reads
+/// what it wrote with exiftool, as a user would.
+@Suite("photo-meta command line")
+struct PhotoMetaCommandTests {
+    static func run(_ arguments: [String]) async throws -> ExampleProcess.Result { try await ExampleProcess.run("photo-meta", arguments) }
+
+    /// A folder holding a JPEG, a PNG and a WebP, each taken 2024-05-06 07:08:09 +02:00 in Paris.
+    static func folder() throws -> (folder: String, files: [String]) {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "photo-meta-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var files: [String] = []
+        for format in [ImageFormat.jpeg, .png, .webp] {
+            let plain = try Bitmap.noise(width: 48, height: 32, seed: 5).encoded(as: format, options: EncodeOptions(quality: 90))
+            let photo = try ExifTool.writing(
+                ExifTool.phoneMetadata + ["-AllDates=2024:05:06 07:08:09", "-OffsetTimeOriginal=+02:00"], to: plain, fileExtension: format.fileExtensions[0])
+            let path = "\(folder)/photo.\(format.fileExtensions[0])"
+            try Data(photo).write(to: URL(fileURLWithPath: path))
+            files.append(path)
+        }
+        return (folder, files)
+    }
+
+    @Test("show prints the date with its offset and the place; --json one object per file")
+    func show() async throws {
+        let (folder, files) = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let text = try await Self.run(["show"] + files)
+        #expect(text.status == 0, "\(text.standardError)")
+        #expect(
+            text.standardOutput.components(separatedBy: "taken 2024-05-06 07:08:09 +02:00, at 48.85830° N, 2.29450° E").count == 4, "\(text.standardOutput)")
+        let json = try await Self.run(["show", "--json", files[0]])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        #expect(object["date"] as? String == "2024-05-06T07:08:09+02:00" && object["offsetSeconds"] as? Int == 7200)
+        #expect(((object["place"] as? [String: Any])?["latitude"] as? Double).map { abs($0 - 48.8583) < 1e-9 } == true)
+    }
+
+    @Test("set shifts back, moves the zone and the place of three formats in place; exiftool reads it, the pixels the same")
+    func set() async throws {
+        let (folder, files) = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let pixels = try files.map { try DecodedImage(decoding: fileBytes(URL(fileURLWithPath: $0))).bitmap.pixels }
+        let shifted = try await Self.run(["set"] + files + ["--shift", "-1h30m"])
+        #expect(shifted.status == 0, "\(shifted.standardError)")
+        #expect(shifted.standardOutput.components(separatedBy: "taken 2024-05-06 05:38:09 +02:00").count == 4, "\(shifted.standardOutput)")
+        let zoned = try await Self.run(["set", files[0], files[1], files[2], "--zone", "Asia/Tokyo", "--keep-instant", "--gps", "35.6586,139.7454,40"])
+        #expect(zoned.status == 0, "\(zoned.standardError)")
+        for (file, before) in zip(files, pixels) {
+            let tags = try ExifTool.tags(ofFileAt: file)
+            #expect(tags["ExifIFD:DateTimeOriginal"] == "2024:05:06 12:38:09" && tags["ExifIFD:OffsetTimeOriginal"] == "+09:00", "\(file)")
+            #expect(tags["GPS:GPSLatitude"].flatMap(Double.init).map { abs($0 - 35.6586) < 1e-6 } == true && tags["GPS:GPSTimeStamp"] == "03:38:09")
+            #expect(tags["XMP-exif:GPSLatitude"] == nil, "the XMP copy of the old place goes")
+            #expect(try DecodedImage(decoding: fileBytes(URL(fileURLWithPath: file))).bitmap.pixels == before)
+        }
+        let removed = try await Self.run(["set", files[0], "--no-gps"])
+        #expect(removed.status == 0 && removed.standardOutput.contains("no place"), "\(removed.standardOutput)")
+    }
+
+    @Test("what cannot be done is said: a zone without --keep-*, two date changes, a bad shift; a bad file named, the others still changed")
+    func refusals() async throws {
+        let (folder, files) = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let noKeep = try await Self.run(["set", files[0], "--zone", "Asia/Tokyo"])
+        #expect(noKeep.status == 1 && noKeep.standardError.contains("--keep-instant"), "\(noKeep.standardError)")
+        let two = try await Self.run(["set", files[0], "--shift", "+1h", "--date", "2024-01-01T00:00:00"])
+        #expect(two.status == 1 && two.standardError.contains("one date change at a time"))
+        let badShift = try await Self.run(["set", files[0], "--shift", "1h"])
+        #expect(badShift.status == 1 && badShift.standardError.contains("signed duration"))
+        let badZone = try await Self.run(["set", files[0], "--zone", "Mars/Olympus", "--keep-clock"])
+        #expect(badZone.status == 1 && badZone.standardError.contains("no time zone named 'Mars/Olympus'"))
+        let badGPS = try await Self.run(["set", files[0], "--gps", "91,10"])
+        #expect(badGPS.status == 1 && badGPS.standardError.contains("--gps must be"))
+
+        let text = "\(folder)/notes.jpg"
+        try Data("not a photo".utf8).write(to: URL(fileURLWithPath: text))
+        let mixed = try await Self.run(["set", text, files[0], "--shift", "+0:30"])
+        #expect(mixed.status == 1 && mixed.standardError.contains("notes.jpg") && mixed.standardError.contains("left as it was"), "\(mixed.standardError)")
+        #expect(mixed.standardOutput.contains("taken 2024-05-06 07:38:09 +02:00"), "\(mixed.standardOutput)")
+        #expect(try fileBytes(URL(fileURLWithPath: text)) == Array("not a photo".utf8))
+    }
+}
