@@ -112,14 +112,14 @@ struct MetadataEditTests {
             expected: [
                 "GPS:GPSLatitude": "33.8568", "GPS:GPSLatitudeRef": "S", "GPS:GPSLongitude": "151.2153", "GPS:GPSLongitudeRef": "E",
                 "GPS:GPSAltitude": "12.5", "GPS:GPSAltitudeRef": "1", "GPS:GPSDateStamp": "2024:05:06", "GPS:GPSTimeStamp": "05:08:09",
-                "GPS:GPSVersionID": "2 3 0 0", "XMP-exif:GPSLatitude": nil, "XMP-photoshop:City": nil,
+                "GPS:GPSVersionID": "2 3 0 0", "XMP-exif:GPSLatitude": "-33.8568", "XMP-exif:GPSLongitude": "151.2153", "XMP-photoshop:City": nil,
             ].merging(datesBefore) { $1 }),
         Case(
             name: "a place north and west, no altitude: the old one goes",
             edit: MetadataEdit(place: .set(GeoLocation(latitude: 40.6892, longitude: -74.0445)!)),
             expected: [
                 "GPS:GPSLatitude": "40.6892", "GPS:GPSLatitudeRef": "N", "GPS:GPSLongitude": "74.0445", "GPS:GPSLongitudeRef": "W",
-                "GPS:GPSAltitude": nil, "GPS:GPSAltitudeRef": nil, "XMP-exif:GPSLongitude": nil,
+                "GPS:GPSAltitude": nil, "GPS:GPSAltitudeRef": nil, "XMP-exif:GPSLongitude": "-74.0445", "XMP-photoshop:City": nil,
             ]),
         Case(name: "the place removed", edit: MetadataEdit(place: .remove), expected: noGPS.merging(datesBefore) { $1 }),
         Case(
@@ -256,5 +256,48 @@ struct MetadataEditTests {
         for step in 0..<100 { photo = try MetadataEdit(date: .shift(seconds: step % 2 == 0 ? 3600 : -1800)).applied(to: photo) }
         #expect(photo.count == size)
         #expect(try ExifTool.tags(of: photo, fileExtension: "jpg")["ExifIFD:DateTimeOriginal"] == "2024:05:07 08:08:10")
+    }
+
+    @Test("the XMP dates move with the EXIF ones (fractions, Z and day-only values kept in form); a compressed PNG packet is edited too", arguments: formats)
+    func xmpDates(_ format: ImageFormat) throws {
+        let ext = format.fileExtensions[0]
+        var photo = try Self.fixture(format)
+        photo = try ExifTool.writing(
+            [
+                "-XMP-exif:DateTimeOriginal=2024:05:06 07:08:09.250+02:00", "-XMP-xmp:CreateDate=2024:05:06 05:08:09Z",
+                "-XMP-photoshop:DateCreated=2024:05:06",
+            ], to: photo, fileExtension: ext)
+        let shifted = try ExifTool.tags(of: try MetadataEdit(date: .shift(seconds: -86_400 - 1800)).applied(to: photo), fileExtension: ext)
+        #expect(shifted["XMP-exif:DateTimeOriginal"] == "2024:05:05 06:38:09.250+02:00", "\(format) \(shifted.filter { $0.key.hasPrefix("XMP") })")
+        #expect(shifted["XMP-xmp:CreateDate"] == "2024:05:05 04:38:09Z")
+        #expect(shifted["XMP-photoshop:DateCreated"] == "2024:05:05")
+        #expect(shifted["ExifIFD:DateTimeOriginal"] == "2024:05:05 06:38:09")
+        let zoned = try ExifTool.tags(
+            of: try MetadataEdit(date: .zone(TimeZone(identifier: "Asia/Tokyo")!, .keepingInstant)).applied(to: photo), fileExtension: ext)
+        #expect(zoned["XMP-exif:DateTimeOriginal"] == "2024:05:06 14:08:09.250+09:00", "\(format)")
+        #expect(zoned["XMP-xmp:CreateDate"] == "2024:05:06 14:08:09+09:00")
+        #expect(zoned["XMP-photoshop:DateCreated"] == "2024:05:06", "a day alone has no instant to keep")
+
+        guard format == .png else { return }
+        // The packet moved into a compressed iTXt chunk, as some writers store it.
+        var chunks: [UInt8] = Array(photo[0..<8])
+        var offset = 8
+        while offset + 12 <= photo.count {
+            let length = Int(photo[offset]) << 24 | Int(photo[offset + 1]) << 16 | Int(photo[offset + 2]) << 8 | Int(photo[offset + 3])
+            let type = String(decoding: photo[(offset + 4)..<(offset + 8)], as: UTF8.self)
+            let body = Array(photo[(offset + 8)..<(offset + 8 + length)])
+            let keyword = Array("XML:com.adobe.xmp".utf8) + [0]
+            if type == "iTXt", body.starts(with: keyword), body[keyword.count] == 0 {
+                let packet = Array(body[(keyword.count + 4)...])
+                chunks += PNGCodec.chunk("iTXt", keyword + [1, 0, 0, 0] + Inflate.deflated(packet))
+            } else {
+                chunks += photo[offset..<(offset + 12 + length)]
+            }
+            offset += 12 + length
+        }
+        #expect(try ExifTool.tags(of: chunks, fileExtension: "png")["XMP-exif:GPSLatitude"] != nil, "the compressed packet reads")
+        let moved = try ExifTool.tags(of: try MetadataEdit(date: .shift(seconds: 60), place: .remove).applied(to: chunks), fileExtension: "png")
+        #expect(moved["XMP-exif:DateTimeOriginal"] == "2024:05:06 07:09:09.250+02:00" && moved["XMP-exif:GPSLatitude"] == nil, "\(moved)")
+        #expect(moved["XMP-photoshop:City"] == nil)
     }
 }

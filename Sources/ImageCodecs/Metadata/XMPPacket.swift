@@ -12,10 +12,12 @@ import Foundation
 enum XMPPacket {
     /// `packet` (an APP1 XMP payload, prefix included, or a bare packet)
     /// without location properties, unless `keep`; and whether it had any.
-    static func removingLocation(_ packet: [UInt8], unless keep: Bool) -> (packet: [UInt8], hadLocation: Bool) {
+    /// The local names in `keeping` stay (a position just written).
+    static func removingLocation(_ packet: [UInt8], unless keep: Bool, keeping: Set<String> = []) -> (packet: [UInt8], hadLocation: Bool) {
         guard !keep else { return (packet, false) }
         var text = String(decoding: packet, as: UTF8.self)
-        let names = #"(?:GPS[A-Za-z0-9]*|City|State|Country|CountryCode|Location|LocationCreated|LocationShown)"#
+        let kept = keeping.isEmpty ? "" : "(?!(?:" + keeping.sorted().joined(separator: "|") + #")\b)"#
+        let names = #"(?:"# + kept + #"GPS[A-Za-z0-9]*|City|State|Country|CountryCode|Location|LocationCreated|LocationShown)"#
         let attribute = try! Regex(#"\s+[A-Za-z0-9_]+:"# + names + #"\s*=\s*(?:"[^"]*"|'[^']*')"#)
         let selfClosing = try! Regex(#"<([A-Za-z0-9_]+):"# + names + #"\b[^>]*/>"#)
         let element = try! Regex(#"(?s)<([A-Za-z0-9_]+:"# + names + #")\b[^>]*>.*?</\1\s*>"#)

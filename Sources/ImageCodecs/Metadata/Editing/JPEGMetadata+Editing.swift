@@ -1,8 +1,8 @@
 extension JPEGMetadata {
     /// `jpeg` with `edit` written into its EXIF segment (a new one after
-    /// JFIF when it has none) and, when the place changes, the position
-    /// taken out of its XMP (the EXIF one is then the only one); every other
-    /// segment and the scans are copied as they are. An Ultra HDR JPEG is
+    /// JFIF when it has none) and into its XMP where that says the same
+    /// (``XMPPacket/editing(_:with:)``); every other segment and the scans
+    /// are copied as they are. An Ultra HDR JPEG is
     /// edited as its photo alone and the gain map put back.
     static func edit(_ jpeg: [UInt8], with edit: MetadataEdit) throws(ImageCodecError) -> [UInt8] {
         if edit.isEmpty { return jpeg }
@@ -28,12 +28,14 @@ extension JPEGMetadata {
         }
         var replacements: [Range<Int>: [UInt8]] = [:]
         if let exifSegment { replacements[exifSegment.range] = app1Exif(edited) }
-        if edit.place != nil {
-            for segment in segments where segment.marker == 0xE1 && jpeg[(segment.range.lowerBound + 4)...].starts(with: xmpPrefix) {
-                let payload = Array(jpeg[(segment.range.lowerBound + 4)..<segment.range.upperBound])
-                let (scrubbed, had) = XMPPacket.removingLocation(payload, unless: false)
-                if had { replacements[segment.range] = segmentBytes(marker: 0xE1, payload: scrubbed) }
+        for segment in segments where segment.marker == 0xE1 && jpeg[(segment.range.lowerBound + 4)...].starts(with: xmpPrefix) {
+            let payload = Array(jpeg[(segment.range.lowerBound + 4)..<segment.range.upperBound])
+            let edited = XMPPacket.editing(payload, with: edit)
+            guard edited != payload else { continue }
+            guard edited.count + 2 <= 0xFFFF else {
+                throw .unsupportedFeature(format: .jpeg, feature: "an XMP packet grown past a JPEG segment's 65,533 bytes")
             }
+            replacements[segment.range] = segmentBytes(marker: 0xE1, payload: edited)
         }
         // An MPF index counts its pictures' offsets from its own segment: a segment after it may not change size.
         if let mpf = segments.first(where: { $0.marker == 0xE2 && jpeg[($0.range.lowerBound + 4)...].starts(with: Array("MPF".utf8) + [0]) }),

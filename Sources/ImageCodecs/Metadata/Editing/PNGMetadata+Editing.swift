@@ -1,8 +1,8 @@
 extension PNGMetadata {
     /// `png` with `edit` written into its `eXIf` chunk (a new one before
-    /// the first `IDAT` when it has none) and, when the place changes, the
-    /// position taken out of an uncompressed XMP text chunk; every other
-    /// chunk is copied as it is.
+    /// the first `IDAT` when it has none) and into its XMP text chunk
+    /// (``XMPPacket/editing(_:with:)``, compressed again when it was);
+    /// every other chunk is copied as it is.
     static func edit(_ png: [UInt8], with edit: MetadataEdit) throws(ImageCodecError) -> [UInt8] {
         guard png.starts(with: signature) else { throw .corrupt(format: .png, message: "not a PNG signature") }
         if edit.isEmpty { return png }
@@ -40,19 +40,50 @@ extension PNGMetadata {
                 replace(chunk.range, with: edited)
             } else if exif == nil, chunk.range == firstData.range {
                 replace(chunk.range.lowerBound..<chunk.range.lowerBound, with: edited)
-            } else if edit.place != nil, chunk.type == "iTXt" || chunk.type == "tEXt" {
+            } else if ["iTXt", "zTXt", "tEXt"].contains(chunk.type) {
                 let data = Array(png[(chunk.range.lowerBound + 8)..<(chunk.range.upperBound - 4)])
-                guard data.starts(with: Array("XML:com.adobe.xmp".utf8) + [0]) else { continue }
-                let (scrubbed, had) = XMPPacket.removingLocation(data, unless: false)
-                guard had else { continue }
-                // iTXt: keyword, NUL, compression flag; a compressed packet cannot be edited as text.
-                if chunk.type == "iTXt", data.count > 18, data[18] != 0 {
-                    throw .unsupportedFeature(format: .png, feature: "a compressed XMP chunk holding a position")
-                }
-                replace(chunk.range, with: PNGCodec.chunk(chunk.type, scrubbed))
+                if let edited = try editedXMP(chunk.type, data, with: edit) { replace(chunk.range, with: PNGCodec.chunk(chunk.type, edited)) }
             }
         }
         output += png[copied...]
         return output
+    }
+
+    /// The body of a text chunk holding XMP (`XML:com.adobe.xmp`) after
+    /// `edit`; `nil` for another keyword or when nothing in it changes.
+    /// A compressed packet is inflated (at most 16 MiB), edited and
+    /// compressed again.
+    private static func editedXMP(_ type: String, _ data: [UInt8], with edit: MetadataEdit) throws(ImageCodecError) -> [UInt8]? {
+        let keyword = Array("XML:com.adobe.xmp".utf8) + [0]
+        guard data.starts(with: keyword) else { return nil }
+        // Where the packet starts, and whether it is compressed: tEXt (plain), zTXt (a method byte, then zlib),
+        // iTXt (a flag, a method, a language and a translated keyword, each NUL-terminated).
+        var start = keyword.count
+        var compressed = false
+        switch type {
+        case "zTXt":
+            compressed = true
+            start += 1
+        case "iTXt":
+            guard data.count >= start + 2 else { throw .corrupt(format: .png, message: "an iTXt XMP chunk cut short") }
+            compressed = data[start] != 0
+            start += 2
+            for _ in 0..<2 {
+                guard let end = data[start...].firstIndex(of: 0) else { throw .corrupt(format: .png, message: "an iTXt XMP chunk cut short") }
+                start = end + 1
+            }
+        default: break
+        }
+        guard start <= data.count else { throw .corrupt(format: .png, message: "a \(type) XMP chunk cut short") }
+        var packet = Array(data[start...])
+        if compressed {
+            guard let inflated = Inflate.bytes(packet, limit: 16 << 20) else {
+                throw .corrupt(format: .png, message: "its compressed XMP does not inflate (or passes 16 MiB), so it cannot be edited")
+            }
+            packet = inflated
+        }
+        let edited = XMPPacket.editing(packet, with: edit)
+        guard edited != packet else { return nil }
+        return Array(data[..<start]) + (compressed ? Inflate.deflated(edited) : edited)
     }
 }

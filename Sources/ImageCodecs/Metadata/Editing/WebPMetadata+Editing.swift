@@ -1,8 +1,9 @@
 extension WebPMetadata {
     /// `webp` with `edit` written into its `EXIF` chunk (a new one after
     /// the image when it has none; a simple file gets the `VP8X` header
-    /// that says so) and, when the place changes, the position taken out
-    /// of its `XMP ` chunk; the image chunks are copied as they are.
+    /// that says so) and into its `XMP ` chunk
+    /// (``XMPPacket/editing(_:with:)``); the image chunks are copied as
+    /// they are.
     static func edit(_ webp: [UInt8], with edit: MetadataEdit) throws(ImageCodecError) -> [UInt8] {
         guard webp.count >= 12, WebPContainer.recognizes(webp[...]) else { throw .corrupt(format: .webp, message: "not a RIFF WEBP file") }
         if edit.isEmpty { return webp }
@@ -34,9 +35,7 @@ extension WebPMetadata {
             let at = chunks.firstIndex { $0.type == "XMP " } ?? chunks.endIndex
             chunks.insert(("EXIF", edited), at: at)
         }
-        if edit.place != nil, let index = chunks.firstIndex(where: { $0.type == "XMP " }) {
-            chunks[index].data = XMPPacket.removingLocation(chunks[index].data, unless: false).packet
-        }
+        if let index = chunks.firstIndex(where: { $0.type == "XMP " }) { chunks[index].data = XMPPacket.editing(chunks[index].data, with: edit) }
         if !chunks.contains(where: { $0.type == "VP8X" }) {
             chunks.insert(("VP8X", try extendedHeader(for: chunks)), at: 0)
         }
