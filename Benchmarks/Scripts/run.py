@@ -48,6 +48,7 @@ BENCHMARKS = {
     "transcode": ("a video prepared for a WeChat chat beside the ffmpeg command line", [], ["transcode.py"]),
     "playback": ("a video's first frame beside ffplay, dropped frames over 60 s, frames per second in kitty beside timg",
                  ["photo-browser"], ["playback.py"]),
+    "redate": ("1,000 12 MP JPEGs re-dated in place by photo-meta beside one exiftool -AllDates process", ["photo-meta"], ["redate.py"]),
     "filters": ("100,000 muted words on 100 posts beside the rule before and grep -F -i -f", [], ["filters.py"]),
 }
 

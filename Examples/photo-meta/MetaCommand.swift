@@ -98,18 +98,50 @@ enum MetaCommand {
         guard !files.isEmpty else { throw CLIError("set needs at least one FILE\n\(usage)") }
         guard !edit.isEmpty else { throw CLIError("set needs a change (--date, --shift, --zone, --gps or --no-gps)\n\(usage)") }
         var failed = false
-        for file in files {
-            do {
-                let said = try await ImageWorkers.shared.run { [edit] () throws(ImageCodecError) in
-                    try edit.apply(toFileAt: file, limit: limit)
-                    return try PhotoFacts(readingFileAt: file)
-                }
-                Console.line("\(file): \(said)")
-            } catch {
-                Console.error("error: \(file): \(error) (left as it was)")
+        for outcome in await Self.apply(edit, to: files) {
+            switch outcome.result {
+            case .success(let said): Console.line("\(outcome.file): \(said)")
+            case .failure(let error):
+                Console.error("error: \(outcome.file): \(error) (left as it was)")
                 failed = true
             }
         }
         return failed ? 1 : 0
+    }
+
+    /// One file's outcome: what it says now, or why it was left as it was.
+    struct Outcome: Sendable {
+        let file: String
+        let result: Result<PhotoFacts, ImageCodecError>
+    }
+
+    /// One half's outcomes, and which half.
+    struct Half: Sendable {
+        let index: Int
+        let outcomes: [Outcome]
+    }
+
+    /// `edit` applied to `files`, half on each of two workers (the work is
+    /// reading and writing, and each half's flushes wait on the disk); the
+    /// outcomes in the order of `files`.
+    static func apply(_ edit: MetadataEdit, to files: [String]) async -> [Outcome] {
+        let size = max(1, (files.count + 1) / 2)
+        let halves = stride(from: 0, to: files.count, by: size).map { Array(files[$0..<min(files.count, $0 + size)]) }
+        let done = await withTaskGroup(of: Half.self) { group in
+            for (index, half) in halves.enumerated() {
+                group.addTask {
+                    let outcomes = await ImageWorkers.shared.run {
+                        zip(half, edit.apply(toFilesAt: half, limit: limit)).map { file, result in
+                            Outcome(file: file, result: result.flatMap { Result { () throws(ImageCodecError) in try PhotoFacts(readingFileAt: file) } })
+                        }
+                    }
+                    return Half(index: index, outcomes: outcomes)
+                }
+            }
+            var done: [Half] = []
+            for await half in group { done.append(half) }
+            return done
+        }
+        return done.sorted { $0.index < $1.index }.flatMap(\.outcomes)
     }
 }

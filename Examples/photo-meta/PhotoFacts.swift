@@ -2,7 +2,7 @@ import Foundation
 import ImageCodecs
 
 /// What `photo-meta` reports of a photo: when and where.
-struct PhotoFacts: CustomStringConvertible {
+struct PhotoFacts: CustomStringConvertible, Sendable {
     var date: CaptureDate?
     var place: GeoLocation?
 

@@ -109,4 +109,30 @@ struct MetadataEditHostileTests {
         #expect(throws: ImageCodecError.self) { try Self.shift.apply(toFileAt: "\(folder)/notes.jpg") }
         #expect(try fileBytes(URL(fileURLWithPath: "\(folder)/notes.jpg")) == Array("plain text".utf8))
     }
+
+    @Test("150 files in one call: a result for each in order, bad ones left as they were, the rest changed, no temporary file left")
+    func manyFiles() throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "meta-batch-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let photo = try Self.jpeg(exif: Self.block())
+        var paths: [String] = []
+        for index in 0..<150 {
+            let path = "\(folder)/\(index).jpg"
+            try Data(index % 50 == 7 ? Array("not a photo".utf8) : photo).write(to: URL(fileURLWithPath: path))
+            paths.append(path)
+        }
+        let results = Self.shift.apply(toFilesAt: paths)
+        #expect(results.count == 150)
+        for (index, result) in results.enumerated() {
+            if index % 50 == 7 {
+                #expect(throws: ImageCodecError.self) { try result.get() }
+                #expect(try fileBytes(URL(fileURLWithPath: paths[index])) == Array("not a photo".utf8))
+            } else {
+                #expect(throws: Never.self) { try result.get() }
+                #expect(try ExifMetadata(readingFileAt: paths[index])?.captureDate?.minute == 9, "\(index)")
+            }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).count == 150)
+    }
 }

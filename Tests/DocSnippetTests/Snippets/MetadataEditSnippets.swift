@@ -27,4 +27,9 @@ enum MetadataEditSnippets {
         let fixed = try MetadataEdit(date: .shift(seconds: -3600)).applied(to: jpeg)
         _ = fixed
     }
+
+    static func many(paths: [String]) {
+        let results = MetadataEdit(date: .shift(seconds: -3600)).apply(toFilesAt: paths)
+        for case (let path, .failure(let error)) in zip(paths, results) { print(path, error) }
+    }
 }

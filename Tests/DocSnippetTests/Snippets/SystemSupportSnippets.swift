@@ -9,6 +9,13 @@ enum SystemSupportSnippets {
         try DurableFile.write(Array(json.utf8), to: "\(support)/accounts.json", mode: 0o600)
     }
 
+    static func batch(edits: [(String, [UInt8])]) throws {
+        var batch = DurableFileBatch()
+        for (path, bytes) in edits { try batch.stage(bytes, for: path, mode: 0o644) }
+        let failures = batch.commit()  // the paths that kept their old bytes, and why
+        _ = failures
+    }
+
     static func lock(path: String, account: String, load: () throws -> [String], save: ([String]) throws -> Void) throws {
         try FileLock.withExclusiveLock(at: path + ".lock") {
             var accounts = try load()  // read, change and write back

@@ -43,6 +43,64 @@ extension MetadataEdit {
     ///   - path: the photo, changed in place.
     ///   - limit: the largest file read (1 GiB unless said).
     public func apply(toFileAt path: String, limit: Int = 1 << 30) throws(ImageCodecError) {
+        guard let (edited, mode) = try editedFile(at: path, limit: limit) else { return }
+        do {
+            try DurableFile.write(edited, to: path, mode: mode)
+        } catch {
+            throw .fileAccess(path: path, reason: error.reason)
+        }
+    }
+
+    /// Applies this edit to each file at `paths` in place, as
+    /// ``apply(toFileAt:limit:)`` does to one, with the same promise (each
+    /// file is its old self or its new self, complete) at a fraction of the
+    /// cost: the new files are flushed to disk together, up to 64 at a
+    /// time, and each folder once per batch, rather than three flushes per
+    /// file. Returns one result per path, in order; a file that fails is
+    /// left as it was and the others go on. Blocking: call it on
+    /// ``ImageCodecs/ImageWorkers``.
+    ///
+    /// ```swift
+    /// let results = MetadataEdit(date: .shift(seconds: -3600)).apply(toFilesAt: paths)
+    /// for case (let path, .failure(let error)) in zip(paths, results) { print(path, error) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - paths: the photos, changed in place.
+    ///   - limit: the largest file read (1 GiB unless said).
+    public func apply(toFilesAt paths: [String], limit: Int = 1 << 30) -> [Result<Void, ImageCodecError>] {
+        var results = [Result<Void, ImageCodecError>](repeating: .success(()), count: paths.count)
+        var batch = DurableFileBatch()
+        var staged: [Int] = []
+        func commit() {
+            for failure in batch.commit() {
+                for index in staged where paths[index] == failure.path || DurableFile.split(paths[index]).folder == failure.path {
+                    results[index] = .failure(.fileAccess(path: paths[index], reason: failure.error.reason))
+                }
+            }
+            staged.removeAll()
+        }
+        for (index, path) in paths.enumerated() {
+            do throws(ImageCodecError) {
+                guard let (edited, mode) = try editedFile(at: path, limit: limit) else { continue }
+                do {
+                    try batch.stage(edited, for: path, mode: mode)
+                } catch {
+                    throw .fileAccess(path: path, reason: error.reason)
+                }
+                staged.append(index)
+            } catch {
+                results[index] = .failure(error)
+            }
+            if batch.count >= 64 { commit() }
+        }
+        commit()
+        return results
+    }
+
+    /// The file at `path` with this edit applied, and its permissions;
+    /// `nil` when the edit changes nothing.
+    private func editedFile(at path: String, limit: Int) throws(ImageCodecError) -> (bytes: [UInt8], mode: UInt32)? {
         let bytes: [UInt8]
         let mode: UInt32
         do {
@@ -53,11 +111,6 @@ extension MetadataEdit {
             throw .fileAccess(path: path, reason: error.reason)
         }
         let edited = try applied(to: bytes)
-        guard edited != bytes else { return }
-        do {
-            try DurableFile.write(edited, to: path, mode: mode)
-        } catch {
-            throw .fileAccess(path: path, reason: error.reason)
-        }
+        return edited == bytes ? nil : (edited, mode)
     }
 }
