@@ -7,7 +7,7 @@
 //
 // show prints each file's capture date (DateTimeOriginal with its offset)
 // and place; --json prints one JSON object per file, one per line.
-// set rewrites JPEG, PNG and WebP files in place (a temporary file, flushed,
+// set rewrites JPEG, PNG, WebP, HEIC and AVIF files in place (a temporary file, flushed,
 // renamed over the old one): --date sets the three EXIF dates
 // (2024-05-01T12:20:30+09:00, or without the offset to keep the one
 // recorded); --shift moves them by a signed duration (+1h, -30m, -1d2h,

@@ -135,4 +135,47 @@ struct MetadataEditHostileTests {
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).count == 150)
     }
+
+    @Test("HEIC: no Exif item is said, an Exif item over the picture's data refused, repeated re-dating does not grow the file, a removed place leaves no copy")
+    func heifItems() throws {
+        let bitmap = Bitmap.noise(width: 64, height: 48, seed: 4)
+        let bare = try HEIFWriter.encode(bitmap)
+        #expect(throws: ImageCodecError.unsupportedFeature(format: .heic, feature: "adding an Exif item (this file has none)")) {
+            try Self.shift.applied(to: bare)
+        }
+        let photo = try ExifTool.writing(
+            ["-AllDates=2024:05:06 07:08:09", "-GPSLatitude=12.3456789", "-GPSLatitudeRef=N", "-GPSLongitude=98.7654321", "-GPSLongitudeRef=E"],
+            to: try HEIFWriter.encode(bitmap, HEIFWriter.Options(exif: ExifMetadata(orientation: .up).tiffData)), fileExtension: "heic")
+        var edited = try Self.shift.applied(to: photo)
+        let size = edited.count
+        for _ in 0..<20 { edited = try Self.shift.applied(to: edited) }
+        #expect(edited.count == size)
+        #expect(try ExifTool.tags(of: edited, fileExtension: "heic")["ExifIFD:DateTimeOriginal"] == "2024:05:06 07:29:09")
+
+        // exiftool writes GPS seconds as a rational over 100 or 1000...: look for the position as exiftool reads it instead.
+        let removed = try MetadataEdit(place: .remove).applied(to: photo)
+        #expect(try ExifTool.tags(of: removed, fileExtension: "heic").keys.filter { $0.hasPrefix("GPS:") }.isEmpty)
+        let oldTIFF = try #require(try ExifMetadata(readingHeaderOf: MemoryByteSource(photo))).tiffData
+        let window = Array(oldTIFF.suffix(48))
+        #expect((0...(removed.count - window.count)).allSatisfy { Array(removed[$0..<$0 + window.count]) != window }, "the old block's tail is gone")
+        #expect(try DecodedImage(decoding: removed).bitmap.pixels == DecodedImage(decoding: photo).bitmap.pixels)
+
+        // The Exif item's extent pointed at the picture's data: refused, not written over.
+        var reader = BoxReader(source: MemoryByteSource(photo), format: .heic)
+        let meta = try #require(try reader.boxes(in: 0..<photo.count).first { $0.type == "meta" })
+        var types: [UInt32: (type: String, content: String)] = [:]
+        var locations: [UInt32: HEIFMetadata.Location] = [:]
+        for box in try reader.boxes(in: (meta.payload.lowerBound + 4)..<meta.payload.upperBound) {
+            if box.type == "iinf" { types = try HEIFMetadata.itemTypes(box, reader: &reader, file: photo) }
+            if box.type == "iloc" { locations = try HEIFMetadata.locations(box, reader: &reader) }
+        }
+        let exifID = try #require(types.first { $0.value.type == "Exif" }?.key)
+        let imageID = try #require(types.first { $0.value.type == "hvc1" }?.key)
+        let image = try #require(locations[imageID]?.range)
+        var hostile = photo
+        let field = try #require(locations[exifID]?.extents.first?.offsetField)
+        let base = try #require(locations[exifID]?.base)
+        hostile.replaceSubrange(field, with: (0..<field.count).map { UInt8(truncatingIfNeeded: (image.lowerBound - base) >> ((field.count - 1 - $0) * 8)) })
+        #expect(throws: ImageCodecError.self) { try Self.shift.applied(to: hostile) }
+    }
 }

@@ -10,12 +10,18 @@ import Testing
 @Suite("Metadata edits")
 struct MetadataEditTests {
     static let formats: [ImageFormat] = [.jpeg, .png, .webp]
+    /// With the two whose EXIF is an item of a HEIF container.
+    static let allFormats: [ImageFormat] = formats + [.heic, .avif]
 
     /// A photo in `format` as a phone writes it: its dates with offsets,
     /// GPS (in EXIF and XMP), a camera, exposure and identity tags, and (in
     /// a JPEG) a thumbnail in IFD1.
     static func fixture(_ format: ImageFormat) throws -> [UInt8] {
-        let plain = try Bitmap.noise(width: 96, height: 64, seed: 56).encoded(as: format, options: EncodeOptions(quality: 90))
+        let bitmap = Bitmap.noise(width: 96, height: 64, seed: 56)
+        let plain =
+            format == .heic || format == .avif
+            ? try HEIFWriter.encode(bitmap, HEIFWriter.Options(avif: format == .avif, exif: ExifMetadata(orientation: .up).tiffData))
+            : try bitmap.encoded(as: format, options: EncodeOptions(quality: 90))
         let dates = [
             "-AllDates=2024:05:06 07:08:09", "-OffsetTimeOriginal=+02:00", "-OffsetTimeDigitized=+02:00", "-OffsetTime=+02:00",
             "-SubSecTimeOriginal=250",
@@ -56,6 +62,21 @@ struct MetadataEditTests {
                 offset += format == .png ? 12 + length : 8 + length + (length & 1)
             }
             return output
+        case .heic, .avif:
+            // Every item's bytes but the Exif and XMP items'.
+            var reader = BoxReader(source: MemoryByteSource(bytes), format: format)
+            let meta = try #require(try reader.boxes(in: 0..<bytes.count).first { $0.type == "meta" })
+            var types: [UInt32: (type: String, content: String)] = [:]
+            var locations: [UInt32: HEIFMetadata.Location] = [:]
+            for box in try reader.boxes(in: (meta.payload.lowerBound + 4)..<meta.payload.upperBound) {
+                if box.type == "iinf" { types = try HEIFMetadata.itemTypes(box, reader: &reader, file: bytes) }
+                if box.type == "iloc" { locations = try HEIFMetadata.locations(box, reader: &reader) }
+            }
+            return locations.keys.sorted().filter { !["Exif", "mime"].contains(types[$0]?.type ?? "") }.flatMap { id -> [UInt8] in
+                let location = locations[id]!
+                return location.method == 0
+                    ? location.extents.flatMap { Array(bytes[(location.base + $0.offset)..<(location.base + $0.offset + $0.length)]) } : []
+            }
         default:
             return bytes
         }
@@ -135,13 +156,15 @@ struct MetadataEditTests {
     /// The tags an edit may change; every other one must read the same after it.
     static func isEditable(_ key: String) -> Bool {
         let name = key.split(separator: ":").last.map(String.init) ?? key
-        return key.hasPrefix("GPS:") || key.hasPrefix("XMP-exif:GPS") || ["XMP-photoshop:City"].contains(key)
+        // A HEIF file's metadata moved to a new mdat box at the end: exiftool names the last one's place and size.
+        return key.hasPrefix("GPS:") || key.hasPrefix("XMP-exif:GPS")
+            || ["XMP-photoshop:City", "QuickTime:MediaDataOffset", "QuickTime:MediaDataSize"].contains(key)
             || ["DateTimeOriginal", "CreateDate", "ModifyDate", "OffsetTimeOriginal", "OffsetTimeDigitized", "OffsetTime"].contains(name)
     }
 
     @Test(
-        "12 edits in 3 formats: exiftool reads what was asked, every other tag as before, no new warning, the compressed data the same bytes",
-        arguments: formats, cases)
+        "12 edits in 5 formats: exiftool reads what was asked, every other tag as before, no new warning, the compressed data the same bytes",
+        arguments: allFormats, cases)
     func editsReadBackByExifTool(_ format: ImageFormat, _ testCase: Case) throws {
         let ext = format.fileExtensions[0]
         let photo = try Self.fixture(format)

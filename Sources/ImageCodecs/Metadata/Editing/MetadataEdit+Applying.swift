@@ -2,12 +2,13 @@ public import ImageCore
 import SystemSupport
 
 extension MetadataEdit {
-    /// `bytes` (JPEG, PNG or WebP) with this edit written into its EXIF
-    /// block, and into its XMP where that records the place too; the
+    /// `bytes` (JPEG, PNG, WebP, HEIC or AVIF) with this edit written into
+    /// its EXIF block, and into its XMP where that records the same; the
     /// compressed pixels and every other chunk or segment are copied byte
     /// for byte, and so is every tag of the EXIF block the edit does not
-    /// change (maker notes and thumbnails included). A photo without EXIF
-    /// gets a new block.
+    /// change (maker notes and thumbnails included). A JPEG, PNG or WebP
+    /// without EXIF gets a new block; a HEIC or AVIF must have its `Exif`
+    /// item already (see `HEIFMetadata`).
     ///
     /// ```swift
     /// let fixed = try MetadataEdit(date: .shift(seconds: -3600)).applied(to: jpeg)
@@ -29,6 +30,7 @@ extension MetadataEdit {
         if head.starts(with: PNGMetadata.signature) { return try PNGMetadata.edit(bytes, with: self) }
         if WebPContainer.recognizes(head) { return try WebPMetadata.edit(bytes, with: self) }
         guard let format = registry.format(of: bytes) else { throw .unsupportedFormat(leadingBytes: Array(head)) }
+        if format == .heic || format == .avif { return try HEIFMetadata.edit(bytes, format: format, with: self) }
         throw .unsupportedFeature(format: format, feature: "editing its date and place in place")
     }
 
