@@ -308,7 +308,7 @@ let package = Package(
 
         .executableTarget(
             name: "photo-meta",
-            dependencies: ["ImageCodecs", "ExampleSupport"],
+            dependencies: ["ImageCodecs", "VideoCodecs", "ExampleSupport"],
             path: "Examples/photo-meta",
             swiftSettings: swiftSettings
         ),

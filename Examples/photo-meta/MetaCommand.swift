@@ -1,6 +1,7 @@
 import ExampleSupport
 import Foundation
 import ImageCodecs
+import VideoCodecs
 
 /// `photo-meta show` and `photo-meta set`.
 enum MetaCommand {
@@ -30,7 +31,7 @@ enum MetaCommand {
         var failed = false
         for file in files {
             do {
-                let said = try await ImageWorkers.shared.run { () throws(ImageCodecError) in try PhotoFacts(readingFileAt: file) }
+                let said = try await ImageWorkers.shared.run { () throws(MetaError) in try PhotoFacts.read(file).get() }
                 if json { Console.json(said.json(path: file)) } else { Console.line("\(file): \(said)") }
             } catch {
                 Console.error("error: \(file): \(error)")
@@ -112,7 +113,7 @@ enum MetaCommand {
     /// One file's outcome: what it says now, or why it was left as it was.
     struct Outcome: Sendable {
         let file: String
-        let result: Result<PhotoFacts, ImageCodecError>
+        let result: Result<PhotoFacts, MetaError>
     }
 
     /// One half's outcomes, and which half.
@@ -123,18 +124,15 @@ enum MetaCommand {
 
     /// `edit` applied to `files`, half on each of two workers (the work is
     /// reading and writing, and each half's flushes wait on the disk); the
-    /// outcomes in the order of `files`.
+    /// outcomes in the order of `files`. Photos go through one batch per
+    /// half; movies (MP4, QuickTime) one at a time.
     static func apply(_ edit: MetadataEdit, to files: [String]) async -> [Outcome] {
         let size = max(1, (files.count + 1) / 2)
         let halves = stride(from: 0, to: files.count, by: size).map { Array(files[$0..<min(files.count, $0 + size)]) }
         let done = await withTaskGroup(of: Half.self) { group in
             for (index, half) in halves.enumerated() {
                 group.addTask {
-                    let outcomes = await ImageWorkers.shared.run {
-                        zip(half, edit.apply(toFilesAt: half, limit: limit)).map { file, result in
-                            Outcome(file: file, result: result.flatMap { Result { () throws(ImageCodecError) in try PhotoFacts(readingFileAt: file) } })
-                        }
-                    }
+                    let outcomes = await ImageWorkers.shared.run { applyBlocking(edit, to: half) }
                     return Half(index: index, outcomes: outcomes)
                 }
             }
@@ -143,5 +141,18 @@ enum MetaCommand {
             return done
         }
         return done.sorted { $0.index < $1.index }.flatMap(\.outcomes)
+    }
+
+    private static func applyBlocking(_ edit: MetadataEdit, to files: [String]) -> [Outcome] {
+        let movies = Set(files.filter(PhotoFacts.isMovie))
+        let photos = files.filter { !movies.contains($0) }
+        var results: [String: Result<PhotoFacts, MetaError>] = [:]
+        for (file, result) in zip(photos, edit.apply(toFilesAt: photos, limit: limit)) {
+            results[file] = result.mapError(MetaError.photo).flatMap { PhotoFacts.read(file) }
+        }
+        for file in movies {
+            results[file] = Result { () throws(VideoError) in try edit.apply(toMovieAt: file) }.mapError(MetaError.movie).flatMap { PhotoFacts.read(file) }
+        }
+        return files.map { Outcome(file: $0, result: results[$0]!) }
     }
 }

@@ -1,15 +1,43 @@
+import ExampleSupport
 import Foundation
 import ImageCodecs
+import VideoCodecs
 
-/// What `photo-meta` reports of a photo: when and where.
+/// Why a file could not be read or changed: the photo's error or the movie's.
+enum MetaError: Error, CustomStringConvertible {
+    case photo(ImageCodecError)
+    case movie(VideoError)
+
+    var description: String {
+        switch self {
+        case .photo(let error): "\(error)"
+        case .movie(let error): "\(error)"
+        }
+    }
+}
+
+/// What `photo-meta` reports of a photo or a movie: when and where.
 struct PhotoFacts: CustomStringConvertible, Sendable {
     var date: CaptureDate?
     var place: GeoLocation?
 
-    init(readingFileAt path: String) throws(ImageCodecError) {
-        let exif = try ExifMetadata(readingFileAt: path)
-        date = exif?.captureDate
-        place = exif?.details.location
+    /// Whether `path` holds a movie (MP4, QuickTime) rather than a photo
+    /// (a HEIC or AVIF starts with `ftyp` too, and is a photo).
+    static func isMovie(_ path: String) -> Bool {
+        guard VideoInfo.startsLikeVideo(fileAt: path), let leading = try? readInputFilePrefix(path, length: 64) else { return false }
+        return ImageCodecRegistry.shared.format(of: leading) == nil
+    }
+
+    /// What the file says: a photo's EXIF, a movie's header (through FFmpeg).
+    static func read(_ path: String) -> Result<PhotoFacts, MetaError> {
+        if isMovie(path) {
+            return Result { () throws(VideoError) in try VideoInfo(probingFileAt: path) }.mapError(MetaError.movie).map {
+                PhotoFacts(date: $0.creationDate, place: $0.location)
+            }
+        }
+        return Result { () throws(ImageCodecError) in try ExifMetadata(readingFileAt: path) }.mapError(MetaError.photo).map {
+            PhotoFacts(date: $0?.captureDate, place: $0?.details.location)
+        }
     }
 
     var description: String {

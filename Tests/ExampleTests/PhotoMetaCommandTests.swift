@@ -83,4 +83,26 @@ struct PhotoMetaCommandTests {
         #expect(mixed.standardOutput.contains("taken 2024-05-06 07:38:09 +02:00"), "\(mixed.standardOutput)")
         #expect(try fileBytes(URL(fileURLWithPath: text)) == Array("not a photo".utf8))
     }
+
+    @Test("a QuickTime movie among the photos: its header times, Apple's keys and position changed, its streams the same")
+    func movie() async throws {
+        let (folder, files) = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let source = try TestVideos.pattern(
+            "photo-meta.mov", size: PixelSize(width: 160, height: 120), seconds: 1, codec: ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-preset", "veryfast"],
+            extra: [
+                "-metadata", "creation_time=2024-05-06T05:08:09Z", "-metadata", "com.apple.quicktime.creationdate=2024-05-06T07:08:09+0200",
+                "-movflags", "use_metadata_tags",
+            ])
+        let movie = "\(folder)/IMG_0002.MOV"
+        try FileManager.default.copyItem(atPath: source, toPath: movie)
+        let hashes = try TestVideos.packetHashesWithoutSEI(movie)
+        let result = try await Self.run(["set", files[0], movie, "--shift", "-0:30", "--gps", "35.6586,139.7454"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("IMG_0002.MOV: taken 2024-05-06 06:38:09 +02:00, at 35.65860° N, 139.74540° E"), "\(result.standardOutput)")
+        let tags = try ExifTool.tags(ofFileAt: movie)
+        #expect(tags["QuickTime:CreateDate"] == "2024:05:06 04:38:09" && tags["Keys:CreationDate"] == "2024:05:06 06:38:09+02:00", "\(tags)")
+        #expect(tags["UserData:GPSCoordinates"] == "35.6586 139.7454")
+        #expect(try TestVideos.packetHashesWithoutSEI(movie) == hashes)
+    }
 }

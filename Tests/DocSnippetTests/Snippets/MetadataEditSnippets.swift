@@ -2,6 +2,7 @@
 
 import Foundation
 import ImageCodecs
+import VideoCodecs
 
 enum MetadataEditSnippets {
     static func edit() {
@@ -31,5 +32,10 @@ enum MetadataEditSnippets {
     static func many(paths: [String]) {
         let results = MetadataEdit(date: .shift(seconds: -3600)).apply(toFilesAt: paths)
         for case (let path, .failure(let error)) in zip(paths, results) { print(path, error) }
+    }
+
+    static func movie(mov: [UInt8]) throws {
+        let moved = try MetadataEdit(date: .shift(seconds: 3600)).applied(toMovie: mov)
+        _ = moved
     }
 }
