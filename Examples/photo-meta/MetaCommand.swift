@@ -8,9 +8,11 @@ enum MetaCommand {
     static let usage = """
         usage: photo-meta show [--json] FILE...
                photo-meta set FILE... [--date DATE] [--shift ±DURATION] [--zone IANA --keep-instant|--keep-clock]
-                                      [--gps LAT,LON[,ALT] | --no-gps]
+                                      [--gps LAT,LON[,ALT] | --no-gps | --gpx TRACK [--max-gap SECONDS]]
                (DATE: 2024-05-01T12:20:30+09:00, or without the offset to keep the one recorded)
                (DURATION: +1h, -30m, -1d2h, +90s or -0:30:00)
+               (--gpx: each photo placed where the track was when it was taken, after any date change;
+                points further apart than --max-gap, 1800 s by default, place nothing)
         """
 
     /// The largest file read: 1 GiB.
@@ -46,6 +48,8 @@ enum MetaCommand {
         var edit = MetadataEdit()
         var zone: TimeZone?
         var keeping: CaptureDate.ZoneChange?
+        var track: GPXTrack?
+        var maximumGap = 1800
         func once(_ flag: String, _ present: Bool) throws(CLIError) {
             if present { throw CLIError("\(flag): one date change at a time (--date, --shift or --zone)") }
         }
@@ -74,7 +78,7 @@ enum MetaCommand {
                 guard keeping == nil else { throw CLIError("--keep-instant and --keep-clock: one or the other") }
                 keeping = argument == "--keep-instant" ? .keepingInstant : .keepingClock
             case "--gps":
-                guard edit.place == nil else { throw CLIError("--gps and --no-gps: one or the other") }
+                guard edit.place == nil, track == nil else { throw CLIError("--gpx, --gps and --no-gps: one of them") }
                 let text = try reader.value(for: argument)
                 let parts = text.utf8.count <= 64 ? text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) } : []
                 guard (2...3).contains(parts.count), parts.allSatisfy({ $0 != nil }),
@@ -82,8 +86,15 @@ enum MetaCommand {
                     parts.count == 2 || abs(parts[2]!) < 100_000
                 else { throw CLIError("--gps must be LAT,LON or LAT,LON,ALT in degrees and metres, got '\(text)'") }
                 edit.place = .set(place)
+            case "--gpx":
+                guard edit.place == nil, track == nil else { throw CLIError("--gpx, --gps and --no-gps: one of them") }
+                let path = try reader.value(for: argument)
+                let bytes = try readInputFile(path, limit: 64 << 20)
+                do { track = try GPXTrack(parsing: bytes) } catch { throw CLIError("--gpx \(path): \(error)") }
+            case "--max-gap":
+                maximumGap = try reader.number(for: argument, in: 1...86_400)
             case "--no-gps":
-                guard edit.place == nil else { throw CLIError("--gps and --no-gps: one or the other") }
+                guard edit.place == nil, track == nil else { throw CLIError("--gpx, --gps and --no-gps: one of them") }
                 edit.place = .remove
             case "--help", "-h": throw CLIError(usage, isUsage: true)
             case _ where argument.hasPrefix("--"): throw CLIError("unknown option '\(argument)'\n\(usage)")
@@ -97,9 +108,17 @@ enum MetaCommand {
         case (nil, nil): break
         }
         guard !files.isEmpty else { throw CLIError("set needs at least one FILE\n\(usage)") }
-        guard !edit.isEmpty else { throw CLIError("set needs a change (--date, --shift, --zone, --gps or --no-gps)\n\(usage)") }
+        guard !edit.isEmpty || track != nil else { throw CLIError("set needs a change (--date, --shift, --zone, --gps, --gpx or --no-gps)\n\(usage)") }
         var failed = false
-        for outcome in await Self.apply(edit, to: files) {
+        var outcomes = edit.isEmpty ? [] : await Self.apply(edit, to: files)
+        if let track {
+            // Placed from the track once the dates say what they will say; a file whose date change failed is not placed.
+            let dated = outcomes.isEmpty ? files : outcomes.compactMap { if case .success = $0.result { $0.file } else { nil } }
+            let placed = await ImageWorkers.shared.run { [maximumGap] in dated.map { geotag($0, track: track, maximumGap: maximumGap) } }
+            let byFile = Dictionary(placed.map { ($0.file, $0) }, uniquingKeysWith: { first, _ in first })
+            outcomes = outcomes.isEmpty ? placed : outcomes.map { byFile[$0.file] ?? $0 }
+        }
+        for outcome in outcomes {
             switch outcome.result {
             case .success(let said): Console.line("\(outcome.file): \(said)")
             case .failure(let error):
@@ -154,5 +173,25 @@ enum MetaCommand {
             results[file] = Result { () throws(VideoError) in try edit.apply(toMovieAt: file) }.mapError(MetaError.movie).flatMap { PhotoFacts.read(file) }
         }
         return files.map { Outcome(file: $0, result: results[$0]!) }
+    }
+
+    /// Places `file` where `track` was when it was taken (a photo's EXIF date with its offset, a movie's).
+    private static func geotag(_ file: String, track: GPXTrack, maximumGap: Int) -> Outcome {
+        let result = PhotoFacts.read(file).flatMap { facts -> Result<PhotoFacts, MetaError> in
+            guard let date = facts.date else { return .failure(.untagged("it records no capture date")) }
+            guard date.utcOffsetSeconds != nil else {
+                return .failure(.untagged("its capture date \(date) records no offset, so its instant is unknown (set it with --zone first)"))
+            }
+            guard let place = track.location(at: date, maximumGap: maximumGap) else {
+                return .failure(.untagged("the track has no point within \(maximumGap) s of \(date)"))
+            }
+            let edit = MetadataEdit(place: .set(place))
+            let applied =
+                PhotoFacts.isMovie(file)
+                ? Result { () throws(VideoError) in try edit.apply(toMovieAt: file) }.mapError(MetaError.movie)
+                : Result { () throws(ImageCodecError) in try edit.apply(toFileAt: file, limit: limit) }.mapError(MetaError.photo)
+            return applied.flatMap { PhotoFacts.read(file) }
+        }
+        return Outcome(file: file, result: result)
     }
 }

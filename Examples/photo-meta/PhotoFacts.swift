@@ -7,11 +7,14 @@ import VideoCodecs
 enum MetaError: Error, CustomStringConvertible {
     case photo(ImageCodecError)
     case movie(VideoError)
+    /// `--gpx` found no place for it: why.
+    case untagged(String)
 
     var description: String {
         switch self {
         case .photo(let error): "\(error)"
         case .movie(let error): "\(error)"
+        case .untagged(let reason): "not placed: \(reason)"
         }
     }
 }

@@ -3,7 +3,7 @@
 //
 //   photo-meta show [--json] FILE...
 //   photo-meta set FILE... [--date DATE] [--shift ±DURATION] [--zone IANA --keep-instant|--keep-clock]
-//                          [--gps LAT,LON[,ALT] | --no-gps]
+//                          [--gps LAT,LON[,ALT] | --no-gps | --gpx TRACK [--max-gap SECONDS]]
 //
 // show prints each file's capture date (DateTimeOriginal with its offset)
 // and place; --json prints one JSON object per file, one per line.
@@ -14,7 +14,9 @@
 // -0:30:00); --zone moves them to a time zone keeping the instant
 // (--keep-instant: the clock changes) or the clock (--keep-clock: the
 // instant changes), one of the two said explicitly; --gps sets the place
-// and --no-gps removes it. Each file gets one line saying what it says now.
+// and --no-gps removes it; --gpx places each file where a GPX track was
+// when it was taken (interpolated between the points around that moment,
+// none across a gap longer than --max-gap seconds, 1800 by default). Each file gets one line saying what it says now.
 // A file that cannot be changed is named with the reason and left as it
 // was; the others are still changed, and the status is then 1.
 

@@ -105,4 +105,56 @@ struct PhotoMetaCommandTests {
         #expect(tags["UserData:GPSCoordinates"] == "35.6586 139.7454")
         #expect(try TestVideos.packetHashesWithoutSEI(movie) == hashes)
     }
+
+    @Test("--gpx places photos where exiftool -geotag does (within 1e-6°), and leaves the same ones unplaced")
+    func geotagAgreesWithExifTool() async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "photo-meta-gpx-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: "\(folder)/ours", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: "\(folder)/exiftool", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // A walk through Paris: a point a minute for 40 minutes, then an hour's gap, then 10 more.
+        var points = ""
+        for minute in Array(0..<40) + Array(100..<110) {
+            let latitude = 48.85 + Double(minute) * 0.000_731
+            let longitude = 2.29 + Double(minute * minute) * 0.000_013
+            let time = CaptureDate(iso8601: "2024-05-06T05:00:00Z")!.shifted(by: minute * 60)!
+            let clock = time.exifDateTime
+            points += #"<trkpt lat="\#(latitude)" lon="\#(longitude)"><ele>\#(30 + minute)</ele>"#
+            points += "<time>\(clock.prefix(10).replacingOccurrences(of: ":", with: "-"))T\(clock.suffix(8))Z</time></trkpt>\n"
+        }
+        let gpx = "\(folder)/walk.gpx"
+        try Data((#"<?xml version="1.0"?><gpx version="1.1" creator="test"><trk><trkseg>"# + points + "</trkseg></trk></gpx>").utf8)
+            .write(to: URL(fileURLWithPath: gpx))
+        // Local times at +02:00: on a point, between points, before the track, in the gap, after it.
+        let times = ["07:00:00", "07:12:37", "07:39:59", "06:45:00", "06:20:00", "07:55:00", "08:45:30", "09:20:00"]
+        let plain = try Bitmap.noise(width: 32, height: 24, seed: 8).encoded(as: .jpeg, options: EncodeOptions(quality: 90))
+        for (index, time) in times.enumerated() {
+            let photo = try ExifTool.writing(["-DateTimeOriginal=2024:05:06 \(time)", "-OffsetTimeOriginal=+02:00"], to: plain, fileExtension: "jpg")
+            for side in ["ours", "exiftool"] { try Data(photo).write(to: URL(fileURLWithPath: "\(folder)/\(side)/\(index).jpg")) }
+        }
+        let ours = (0..<times.count).map { "\(folder)/ours/\($0).jpg" }
+        let result = try await Self.run(["set"] + ours + ["--gpx", gpx])
+        #expect(result.status == 1, "some photos lie outside the track")
+        #expect(result.standardError.contains("not placed: the track has no point within 1800 s"), "\(result.standardError)")
+        let exiftool = try ChildProcess.run(
+            "exiftool", ["-q", "-q", "-m", "-overwrite_original", "-geotag", gpx, "-geotime<SubSecDateTimeOriginal", "\(folder)/exiftool"],
+            // exiftool 12.57 reads DateTimeOriginal in the machine's zone unless told to take the composite with its offset.
+            environment: ["TZ": "UTC"])
+        #expect(exiftool.status == 0 || exiftool.status == 1, "\(exiftool.output)")
+        var placed = 0
+        for index in 0..<times.count {
+            let mine = try ExifTool.tags(ofFileAt: ours[index])
+            let theirs = try ExifTool.tags(ofFileAt: "\(folder)/exiftool/\(index).jpg")
+            #expect(
+                (mine["GPS:GPSLatitude"] == nil) == (theirs["GPS:GPSLatitude"] == nil),
+                "\(times[index]): ours \(mine["GPS:GPSLatitude"] ?? "none"), exiftool's \(theirs["GPS:GPSLatitude"] ?? "none")")
+            guard let latitude = mine["GPS:GPSLatitude"].flatMap(Double.init), let expected = theirs["GPS:GPSLatitude"].flatMap(Double.init) else { continue }
+            placed += 1
+            #expect(abs(latitude - expected) <= 1e-6, "\(times[index])")
+            #expect(
+                abs((mine["GPS:GPSLongitude"].flatMap(Double.init) ?? 0) - (theirs["GPS:GPSLongitude"].flatMap(Double.init) ?? 1)) <= 1e-6, "\(times[index])")
+            #expect(abs((mine["GPS:GPSAltitude"].flatMap(Double.init) ?? 0) - (theirs["GPS:GPSAltitude"].flatMap(Double.init) ?? 1)) <= 1e-3, "\(times[index])")
+        }
+        #expect(placed >= 5, "on, between, before and after points")
+    }
 }

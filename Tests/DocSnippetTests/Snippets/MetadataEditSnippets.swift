@@ -38,4 +38,10 @@ enum MetadataEditSnippets {
         let moved = try MetadataEdit(date: .shift(seconds: 3600)).applied(toMovie: mov)
         _ = moved
     }
+
+    static func track(gpxBytes: [UInt8], photoDate: CaptureDate) throws {
+        let track = try GPXTrack(parsing: gpxBytes)
+        let place = track.location(at: photoDate, maximumGap: 1800)  // nil: no point near enough
+        _ = place
+    }
 }
