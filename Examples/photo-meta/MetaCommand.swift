@@ -9,8 +9,12 @@ enum MetaCommand {
         usage: photo-meta show [--json] FILE...
                photo-meta set FILE... [--date DATE] [--shift ±DURATION] [--zone IANA --keep-instant|--keep-clock]
                                       [--gps LAT,LON[,ALT] | --no-gps | --gpx TRACK [--max-gap SECONDS]]
+                                      [--rating N] [--label NAME] [--tag TAG]... [--untag TAG]... [--sidecar]
                (DATE: 2024-05-01T12:20:30+09:00, or without the offset to keep the one recorded)
                (DURATION: +1h, -30m, -1d2h, +90s or -0:30:00)
+               (--rating: -1 rejected, 0 none, 1...5 stars; --label: red, orange, yellow, green, blue, purple, gray,
+                black, white, any other text, or none; --tag adds a keyword (A|B|C: a path of levels), --untag removes one;
+                --sidecar writes the marks to FILE.xmp instead of FILE, as a movie's always are)
                (--gpx: each photo placed where the track was when it was taken, after any date change;
                 points further apart than --max-gap, 1800 s by default, place nothing)
         """
@@ -50,6 +54,7 @@ enum MetaCommand {
         var keeping: CaptureDate.ZoneChange?
         var track: GPXTrack?
         var maximumGap = 1800
+        var marks = MarkChange()
         func once(_ flag: String, _ present: Bool) throws(CLIError) {
             if present { throw CLIError("\(flag): one date change at a time (--date, --shift or --zone)") }
         }
@@ -93,6 +98,20 @@ enum MetaCommand {
                 do { track = try GPXTrack(parsing: bytes) } catch { throw CLIError("--gpx \(path): \(error)") }
             case "--max-gap":
                 maximumGap = try reader.number(for: argument, in: 1...86_400)
+            case "--rating":
+                marks.rating = try reader.number(for: argument, in: -1...5)
+            case "--label":
+                let name = try reader.value(for: argument)
+                guard name.utf8.count <= 64, !name.isEmpty else { throw CLIError("--label takes a name of at most 64 bytes") }
+                marks.label = name.lowercased() == "none" ? .some(nil) : .some(name)
+            case "--tag", "--untag":
+                let tag = try reader.value(for: argument)
+                guard tag.utf8.count <= 256, !tag.trimmingCharacters(in: .whitespaces).isEmpty else {
+                    throw CLIError("\(argument) takes a tag of 1 to 256 bytes")
+                }
+                if argument == "--tag" { marks.added.append(tag) } else { marks.removed.append(tag) }
+            case "--sidecar":
+                marks.toSidecar = true
             case "--no-gps":
                 guard edit.place == nil, track == nil else { throw CLIError("--gpx, --gps and --no-gps: one of them") }
                 edit.place = .remove
@@ -108,9 +127,14 @@ enum MetaCommand {
         case (nil, nil): break
         }
         guard !files.isEmpty else { throw CLIError("set needs at least one FILE\n\(usage)") }
-        guard !edit.isEmpty || track != nil else { throw CLIError("set needs a change (--date, --shift, --zone, --gps, --gpx or --no-gps)\n\(usage)") }
+        guard !edit.isEmpty || track != nil || !marks.isEmpty else {
+            throw CLIError("set needs a change (--date, --shift, --zone, --gps, --gpx, --no-gps, --rating, --label, --tag or --untag)\n\(usage)")
+        }
         var failed = false
-        var outcomes = edit.isEmpty ? [] : await Self.apply(edit, to: files)
+        var outcomes =
+            marks.isEmpty
+            ? (edit.isEmpty ? [] : await Self.apply(edit, to: files))
+            : await ImageWorkers.shared.run { [edit, marks, files] in files.map { applyOne(edit, marks, to: $0) } }
         if let track {
             // Placed from the track once the dates say what they will say; a file whose date change failed is not placed.
             let dated = outcomes.isEmpty ? files : outcomes.compactMap { if case .success = $0.result { $0.file } else { nil } }
@@ -193,5 +217,58 @@ enum MetaCommand {
             return applied.flatMap { PhotoFacts.read(file) }
         }
         return Outcome(file: file, result: result)
+    }
+
+    /// `edit` and the marks changed in `file` (or in its sidecar), one file at a time: each file's marks are its own.
+    private static func applyOne(_ edit: MetadataEdit, _ change: MarkChange, to file: String) -> Outcome {
+        let movie = PhotoFacts.isMovie(file)
+        let result = Result { () throws(ImageCodecError) in try PhotoAnnotations(readingFileAt: file) }.mapError(MetaError.photo).flatMap {
+            current -> Result<PhotoFacts, MetaError> in
+            let marks = change.applied(to: current)
+            var edit = edit
+            if !(change.toSidecar || movie) { edit.annotations = marks }
+            let applied: Result<Void, MetaError> =
+                movie
+                ? (edit.isEmpty ? .success(()) : Result { () throws(VideoError) in try edit.apply(toMovieAt: file) }.mapError(MetaError.movie))
+                : Result { () throws(ImageCodecError) in try edit.apply(toFileAt: file, limit: limit) }.mapError(MetaError.photo)
+            return applied.flatMap { () -> Result<Void, MetaError> in
+                guard change.toSidecar || movie else { return .success(()) }
+                return Result { () throws(ImageCodecError) in try marks.writeSidecar(for: file) }.mapError(MetaError.photo)
+            }.flatMap { PhotoFacts.read(file) }
+        }
+        return Outcome(file: file, result: result)
+    }
+}
+
+/// The marks `set` changes: a rating, a label, tags added and removed, and where they go.
+struct MarkChange: Sendable {
+    var rating: Int?
+    /// `.some(nil)`: the label cleared.
+    var label: String??
+    var added: [String] = []
+    var removed: [String] = []
+    var toSidecar = false
+
+    var isEmpty: Bool { rating == nil && label == nil && added.isEmpty && removed.isEmpty }
+
+    /// `marks` with these changes: a rating of 0 clears it; a colour name is a colour label; a tag with `|` is a path of levels.
+    func applied(to marks: PhotoAnnotations) -> PhotoAnnotations {
+        var marks = marks
+        if let rating { marks.rating = rating == 0 ? nil : rating }
+        if let label {
+            marks.colorLabel = label.flatMap(PhotoAnnotations.ColorLabel.init(name:))
+            marks.label = marks.colorLabel == nil ? label : nil
+        }
+        for tag in added {
+            let leaf = tag.split(separator: "|").last.map { String($0).trimmingCharacters(in: .whitespaces) } ?? tag
+            if !marks.tags.contains(leaf) { marks.tags.append(leaf) }
+            if tag.contains("|"), !marks.hierarchicalTags.contains(tag) { marks.hierarchicalTags.append(tag) }
+        }
+        for tag in removed {
+            let leaf = tag.split(separator: "|").last.map(String.init) ?? tag
+            marks.tags.removeAll { $0 == leaf || $0 == tag }
+            marks.hierarchicalTags.removeAll { $0 == tag || $0.hasSuffix("|" + tag) }
+        }
+        return marks
     }
 }

@@ -23,6 +23,7 @@ enum MetaError: Error, CustomStringConvertible {
 struct PhotoFacts: CustomStringConvertible, Sendable {
     var date: CaptureDate?
     var place: GeoLocation?
+    var marks = PhotoAnnotations()
 
     /// Whether `path` holds a movie (MP4, QuickTime) rather than a photo
     /// (a HEIC or AVIF starts with `ftyp` too, and is a photo).
@@ -33,20 +34,31 @@ struct PhotoFacts: CustomStringConvertible, Sendable {
 
     /// What the file says: a photo's EXIF, a movie's header (through FFmpeg).
     static func read(_ path: String) -> Result<PhotoFacts, MetaError> {
-        if isMovie(path) {
-            return Result { () throws(VideoError) in try VideoInfo(probingFileAt: path) }.mapError(MetaError.movie).map {
+        let facts: Result<PhotoFacts, MetaError> =
+            isMovie(path)
+            ? Result { () throws(VideoError) in try VideoInfo(probingFileAt: path) }.mapError(MetaError.movie).map {
                 PhotoFacts(date: $0.creationDate, place: $0.location)
             }
-        }
-        return Result { () throws(ImageCodecError) in try ExifMetadata(readingFileAt: path) }.mapError(MetaError.photo).map {
-            PhotoFacts(date: $0?.captureDate, place: $0?.details.location)
+            : Result { () throws(ImageCodecError) in try ExifMetadata(readingFileAt: path) }.mapError(MetaError.photo).map {
+                PhotoFacts(date: $0?.captureDate, place: $0?.details.location)
+            }
+        return facts.flatMap { facts in
+            Result { () throws(ImageCodecError) in try PhotoAnnotations(readingFileAt: path) }.mapError(MetaError.photo).map {
+                var facts = facts
+                facts.marks = $0
+                return facts
+            }
         }
     }
 
     var description: String {
         let when = date.map { "taken \($0)" } ?? "no capture date"
         let whereText = place.map { place in "at \(place)" + (place.altitude.map { String(format: ", %.1f m", $0) } ?? "") } ?? "no place"
-        return "\(when), \(whereText)"
+        var text = "\(when), \(whereText)"
+        if let rating = marks.rating { text += rating < 0 ? ", rejected" : ", \(rating) star" + (rating == 1 ? "" : "s") }
+        if let label = marks.colorLabel?.rawValue ?? marks.label { text += ", label \(label)" }
+        if !marks.tags.isEmpty { text += ", tags " + marks.tags.joined(separator: ", ") }
+        return text
     }
 
     /// One JSON object: the path, the date as ISO 8601 with its offset (or
@@ -67,6 +79,10 @@ struct PhotoFacts: CustomStringConvertible, Sendable {
         } else {
             object["place"] = NSNull()
         }
+        object["rating"] = marks.rating.map { $0 as Any } ?? NSNull()
+        object["label"] = (marks.colorLabel?.rawValue ?? marks.label).map { $0 as Any } ?? NSNull()
+        object["tags"] = marks.tags
+        object["hierarchicalTags"] = marks.hierarchicalTags
         return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
     }
 }

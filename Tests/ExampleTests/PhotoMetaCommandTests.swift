@@ -157,4 +157,27 @@ struct PhotoMetaCommandTests {
         }
         #expect(placed >= 5, "on, between, before and after points")
     }
+
+    @Test("--rating, --label and --tag in the file for photos, in a sidecar with --sidecar and for a movie; show prints them")
+    func marks() async throws {
+        let (folder, files) = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let inFile = try await Self.run(["set"] + files + ["--rating", "5", "--label", "red", "--tag", "Places|France|Paris", "--tag", "trip"])
+        #expect(inFile.status == 0, "\(inFile.standardError)")
+        #expect(inFile.standardOutput.components(separatedBy: "5 stars, label red, tags Paris, trip").count == 4, "\(inFile.standardOutput)")
+        for file in files {
+            let tags = try ExifTool.tags(ofFileAt: file)
+            #expect(tags["XMP-xmp:Rating"] == "5" && tags["XMP-xmp:Label"] == "Red" && tags["XMP-lr:HierarchicalSubject"] == "Places|France|Paris", "\(file)")
+        }
+        let untagged = try await Self.run(["set", files[0], "--untag", "trip", "--rating", "0"])
+        #expect(untagged.standardOutput.contains("label red, tags Paris") && !untagged.standardOutput.contains("stars"), "\(untagged.standardOutput)")
+
+        let sidecar = try await Self.run(["set", files[1], "--rating", "2", "--sidecar"])
+        #expect(sidecar.status == 0 && sidecar.standardOutput.contains("2 stars"), "\(sidecar.standardOutput)")
+        #expect(try ExifTool.tags(ofFileAt: files[1] + ".xmp")["XMP-xmp:Rating"] == "2")
+        #expect(try ExifTool.tags(ofFileAt: files[1])["XMP-xmp:Rating"] == "5", "the file keeps its own; the sidecar wins when read")
+        let json = try await Self.run(["show", "--json", files[1]])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        #expect(object["rating"] as? Int == 2 && object["label"] as? String == "red" && object["tags"] as? [String] == ["Paris", "trip"], "\(object)")
+    }
 }

@@ -31,15 +31,18 @@ enum XMLBytes {
         return output
     }
 
-    /// `bytes` without the attributes `prefix:anything="…"` (or `'…'`),
-    /// the whitespace before each included.
-    static func removingAttributes(prefix: String, from bytes: [UInt8]) -> [UInt8] {
-        let qualified = Array("\(prefix):".utf8)
+    /// `bytes` without the attributes `prefix:anything="…"` (or `'…'`; only
+    /// `prefix:localName` when given), the whitespace before each included.
+    static func removingAttributes(prefix: String, localName: String? = nil, from bytes: [UInt8]) -> [UInt8] {
+        let qualified = Array("\(prefix):\(localName ?? "")".utf8)
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
         var index = 0
         while index < bytes.count {
-            if isSpace(bytes[index]), starts(qualified, in: bytes, at: index + 1), let end = attributeEnd(in: bytes, from: index + 1 + qualified.count) {
+            if isSpace(bytes[index]), starts(qualified, in: bytes, at: index + 1),
+                localName == nil || nameEnd(in: bytes, from: index + 1 + qualified.count) == index + 1 + qualified.count,
+                let end = attributeEnd(in: bytes, from: index + 1 + qualified.count - (localName?.utf8.count ?? 0))
+            {
                 index = end
                 continue
             }

@@ -1,8 +1,9 @@
 public import Foundation
 
-/// A change to when and where a photo was taken, written into its metadata
-/// without touching its compressed pixels (see `MetadataEdit.applied(to:)`
-/// in ImageCodecs).
+/// A change to when and where a photo was taken, and to the marks it
+/// carries (``PhotoAnnotations``), written into its metadata without
+/// touching its compressed pixels (see `MetadataEdit.applied(to:)` in
+/// ImageCodecs).
 ///
 /// The dates changed are the three ExifTool calls `AllDates`
 /// (`DateTimeOriginal`, `CreateDate`, `ModifyDate`), each with its offset
@@ -46,13 +47,20 @@ public struct MetadataEdit: Hashable, Sendable {
     public var date: DateChange?
     /// The place change, if any.
     public var place: PlaceChange?
+    /// The marks to record in the file's XMP in place of the ones it
+    /// records (read them first to change one: ``PhotoAnnotations``), if any.
+    public var annotations: PhotoAnnotations?
 
-    /// An edit of the date, the place or both.
-    public init(date: DateChange? = nil, place: PlaceChange? = nil) {
+    /// An edit of the date, the place, the marks or any of them.
+    public init(date: DateChange? = nil, place: PlaceChange? = nil, annotations: PhotoAnnotations? = nil) {
         self.date = date
         self.place = place
+        self.annotations = annotations
     }
 
     /// Whether the edit changes nothing.
-    public var isEmpty: Bool { date == nil && place == nil }
+    public var isEmpty: Bool { date == nil && place == nil && annotations == nil }
+
+    /// Whether the edit changes the EXIF block (a date or a place).
+    public var changesExif: Bool { date != nil || place != nil }
 }

@@ -30,6 +30,7 @@ struct MovieMetadataEditor {
 
     /// Reads what the edit needs from `moov` (a `moov` box's payload).
     init(moov: [UInt8], edit: MetadataEdit) throws(VideoError) {
+        guard edit.annotations == nil else { throw .invalidArgument("ratings, labels and tags of a movie go in a sidecar (IMG_0001.MOV.xmp)") }
         self.moov = moov
         self.edit = edit
         var creation: String?

@@ -44,4 +44,17 @@ enum MetadataEditSnippets {
         let place = track.location(at: photoDate, maximumGap: 1800)  // nil: no point near enough
         _ = place
     }
+
+    static func annotations() {
+        var marks = PhotoAnnotations()
+        marks.rating = 4
+        marks.colorLabel = .green
+        marks.tags = ["Paris", "holiday"]
+        _ = marks
+    }
+
+    static func readMarks() throws {
+        let marks = try PhotoAnnotations(readingFileAt: "IMG_0001.jpg")
+        print(marks.rating ?? 0, marks.tags)
+    }
 }

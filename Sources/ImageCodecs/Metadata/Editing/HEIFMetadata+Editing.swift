@@ -40,13 +40,31 @@ enum HEIFMetadata {
             if box.type == "iinf" { types = try itemTypes(box, reader: &reader, file: file) }
             if box.type == "iloc" { locations = try Self.locations(box, reader: &reader) }
         }
+        let xmpID = types.filter { $0.value.type == "mime" && $0.value.content == "application/rdf+xml" }.keys.sorted().first
+        if edit.annotations != nil, xmpID == nil {
+            throw .unsupportedFeature(format: format, feature: "adding an XMP item for ratings, labels and tags (write them to a sidecar)")
+        }
+        var output = file
+        if edit.changesExif { try editExif(file, types: types, locations: locations, meta: meta, edit: edit, format: format, into: &output) }
+        if let xmpID, let location = locations[xmpID] {
+            let range = try ownRange(of: location, among: locations, meta: meta.payload, count: file.count, format: format)
+            let packet = Array(file[range])
+            let changed = XMPPacket.editing(packet, with: edit)
+            if changed != packet { try relocate(location, data: changed, range: range, in: &output, format: format) }
+        }
+        return output
+    }
+
+    /// The Exif item rewritten with `edit`'s date and place.
+    private static func editExif(
+        _ file: [UInt8], types: [UInt32: (type: String, content: String)], locations: [UInt32: Location], meta: BoxReader.Box, edit: MetadataEdit,
+        format: ImageFormat, into output: inout [UInt8]
+    ) throws(ImageCodecError) {
         let exifItems = types.filter { $0.value.type == "Exif" }.keys.sorted()
         guard exifItems.count == 1, let exifID = exifItems.first, let exifLocation = locations[exifID] else {
             throw .unsupportedFeature(
                 format: format, feature: exifItems.isEmpty ? "adding an Exif item (this file has none)" : "\(exifItems.count) Exif items")
         }
-        let xmpID = types.filter { $0.value.type == "mime" && $0.value.content == "application/rdf+xml" }.keys.sorted().first
-        var output = file
         // The Exif item: a 4-byte offset to the TIFF header, then what precedes it ("Exif\0\0"), then the block.
         let exifRange = try ownRange(of: exifLocation, among: locations, meta: meta.payload, count: file.count, format: format)
         let payload = file[exifRange]
@@ -56,13 +74,25 @@ enum HEIFMetadata {
         }
         let edited = try ExifMetadata.applying(edit, to: exif)
         try relocate(exifLocation, data: Array(payload.prefix(4 + skip)) + edited.tiffData, range: exifRange, in: &output, format: format)
-        if let xmpID, let location = locations[xmpID] {
-            let range = try ownRange(of: location, among: locations, meta: meta.payload, count: file.count, format: format)
-            let packet = Array(file[range])
-            let changed = XMPPacket.editing(packet, with: edit)
-            if changed != packet { try relocate(location, data: changed, range: range, in: &output, format: format) }
+    }
+
+    /// The bytes of a HEIF file's XMP item; `nil` when it has none or it cannot be read.
+    static func xmpPacket(in file: [UInt8]) -> [UInt8]? {
+        guard let format = [ImageFormat.heic, .avif].first(where: { HEIFCodec(format: $0).recognizes(file.prefix(64)) }) else { return nil }
+        var reader = BoxReader(source: MemoryByteSource(file), format: format)
+        guard let top = try? reader.boxes(in: 0..<file.count), let meta = top.first(where: { $0.type == "meta" }), meta.payload.count >= 4,
+            let children = try? reader.boxes(in: (meta.payload.lowerBound + 4)..<meta.payload.upperBound)
+        else { return nil }
+        var types: [UInt32: (type: String, content: String)] = [:]
+        var locations: [UInt32: Location] = [:]
+        for box in children {
+            if box.type == "iinf" { types = (try? itemTypes(box, reader: &reader, file: file)) ?? [:] }
+            if box.type == "iloc" { locations = (try? Self.locations(box, reader: &reader)) ?? [:] }
         }
-        return output
+        guard let id = types.filter({ $0.value.type == "mime" && $0.value.content == "application/rdf+xml" }).keys.sorted().first,
+            let location = locations[id], let range = try? ownRange(of: location, among: locations, meta: meta.payload, count: file.count, format: format)
+        else { return nil }
+        return Array(file[range])
     }
 
     /// Where `location`'s one extent lies, checked: inside the file, apart

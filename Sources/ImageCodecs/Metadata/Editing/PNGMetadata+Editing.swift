@@ -19,16 +19,26 @@ extension PNGMetadata {
         guard let firstData = chunks.first(where: { $0.type == "IDAT" }) else { throw .corrupt(format: .png, message: "no IDAT chunk") }
         let exifChunks = chunks.filter { $0.type == "eXIf" }
         guard exifChunks.count <= 1 else { throw .corrupt(format: .png, message: "\(exifChunks.count) eXIf chunks (the specification allows one)") }
-        var exif: ExifMetadata?
-        if let chunk = exifChunks.first {
-            guard let read = ExifMetadata(bytes: png[(chunk.range.lowerBound + 8)..<(chunk.range.upperBound - 4)]) else {
-                throw .corrupt(format: .png, message: "its eXIf chunk has no readable TIFF header, so it is left as it is")
+        var editedExif: [UInt8]?
+        if edit.changesExif {
+            var exif: ExifMetadata?
+            if let chunk = exifChunks.first {
+                guard let read = ExifMetadata(bytes: png[(chunk.range.lowerBound + 8)..<(chunk.range.upperBound - 4)]) else {
+                    throw .corrupt(format: .png, message: "its eXIf chunk has no readable TIFF header, so it is left as it is")
+                }
+                exif = read
             }
-            exif = read
+            editedExif = PNGCodec.chunk("eXIf", try ExifMetadata.applying(edit, to: exif).tiffData)
         }
-        let edited = PNGCodec.chunk("eXIf", try ExifMetadata.applying(edit, to: exif).tiffData)
+        let xmpKeyword = Array("XML:com.adobe.xmp".utf8) + [0]
+        let hasXMP = chunks.contains { ["iTXt", "zTXt", "tEXt"].contains($0.type) && png[($0.range.lowerBound + 8)...].starts(with: xmpKeyword) }
+        // Before the image data: a new eXIf chunk, and a new XMP one (iTXt, uncompressed) for marks in a file without XMP.
+        var inserted = exifChunks.isEmpty ? editedExif ?? [] : []
+        if !hasXMP, let marks = edit.annotations {
+            inserted += PNGCodec.chunk("iTXt", xmpKeyword + [0, 0, 0, 0] + Array(XMPPacket.recording(marks, in: nil).utf8))
+        }
         var output: [UInt8] = []
-        output.reserveCapacity(png.count + edited.count)
+        output.reserveCapacity(png.count + inserted.count + (editedExif?.count ?? 0))
         var copied = 0
         func replace(_ range: Range<Int>, with bytes: [UInt8]) {
             output += png[copied..<range.lowerBound]
@@ -36,10 +46,10 @@ extension PNGMetadata {
             copied = range.upperBound
         }
         for chunk in chunks {
-            if chunk.type == "eXIf" {
-                replace(chunk.range, with: edited)
-            } else if exif == nil, chunk.range == firstData.range {
-                replace(chunk.range.lowerBound..<chunk.range.lowerBound, with: edited)
+            if chunk.type == "eXIf", let editedExif {
+                replace(chunk.range, with: editedExif)
+            } else if !inserted.isEmpty, chunk.range == firstData.range {
+                replace(chunk.range.lowerBound..<chunk.range.lowerBound, with: inserted)
             } else if ["iTXt", "zTXt", "tEXt"].contains(chunk.type) {
                 let data = Array(png[(chunk.range.lowerBound + 8)..<(chunk.range.upperBound - 4)])
                 if let edited = try editedXMP(chunk.type, data, with: edit) { replace(chunk.range, with: PNGCodec.chunk(chunk.type, edited)) }
@@ -54,6 +64,28 @@ extension PNGMetadata {
     /// A compressed packet is inflated (at most 16 MiB), edited and
     /// compressed again.
     private static func editedXMP(_ type: String, _ data: [UInt8], with edit: MetadataEdit) throws(ImageCodecError) -> [UInt8]? {
+        guard let (start, compressed) = try xmpLayout(type, data) else { return nil }
+        var packet = Array(data[start...])
+        if compressed {
+            guard let inflated = Inflate.bytes(packet, limit: 16 << 20) else {
+                throw .corrupt(format: .png, message: "its compressed XMP does not inflate (or passes 16 MiB), so it cannot be edited")
+            }
+            packet = inflated
+        }
+        let edited = XMPPacket.editing(packet, with: edit)
+        guard edited != packet else { return nil }
+        return Array(data[..<start]) + (compressed ? Inflate.deflated(edited) : edited)
+    }
+
+    /// The XMP packet of a text chunk's body (inflated), `nil` for another keyword or a damaged chunk.
+    static func xmpPacket(_ type: String, _ data: [UInt8]) -> [UInt8]? {
+        guard let (start, compressed) = try? xmpLayout(type, data) else { return nil }
+        return compressed ? Inflate.bytes(Array(data[start...]), limit: 16 << 20) : Array(data[start...])
+    }
+
+    /// Where the packet starts in a text chunk holding XMP, and whether it
+    /// is compressed; `nil` for another keyword.
+    private static func xmpLayout(_ type: String, _ data: [UInt8]) throws(ImageCodecError) -> (start: Int, compressed: Bool)? {
         let keyword = Array("XML:com.adobe.xmp".utf8) + [0]
         guard data.starts(with: keyword) else { return nil }
         // Where the packet starts, and whether it is compressed: tEXt (plain), zTXt (a method byte, then zlib),
@@ -75,15 +107,6 @@ extension PNGMetadata {
         default: break
         }
         guard start <= data.count else { throw .corrupt(format: .png, message: "a \(type) XMP chunk cut short") }
-        var packet = Array(data[start...])
-        if compressed {
-            guard let inflated = Inflate.bytes(packet, limit: 16 << 20) else {
-                throw .corrupt(format: .png, message: "its compressed XMP does not inflate (or passes 16 MiB), so it cannot be edited")
-            }
-            packet = inflated
-        }
-        let edited = XMPPacket.editing(packet, with: edit)
-        guard edited != packet else { return nil }
-        return Array(data[..<start]) + (compressed ? Inflate.deflated(edited) : edited)
+        return (start, compressed)
     }
 }

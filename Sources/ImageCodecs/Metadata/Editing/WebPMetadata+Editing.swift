@@ -20,30 +20,38 @@ extension WebPMetadata {
         }
         let exifChunks = chunks.indices.filter { chunks[$0].type == "EXIF" }
         guard exifChunks.count <= 1 else { throw .corrupt(format: .webp, message: "\(exifChunks.count) EXIF chunks") }
-        var exif: ExifMetadata?
-        if let index = exifChunks.first {
-            guard let read = ExifMetadata(bytes: chunks[index].data) else {
-                throw .corrupt(format: .webp, message: "its EXIF chunk has no readable TIFF header, so it is left as it is")
+        var editedExif: [UInt8] = []
+        if edit.changesExif {
+            var exif: ExifMetadata?
+            if let index = exifChunks.first {
+                guard let read = ExifMetadata(bytes: chunks[index].data) else {
+                    throw .corrupt(format: .webp, message: "its EXIF chunk has no readable TIFF header, so it is left as it is")
+                }
+                exif = read
             }
-            exif = read
+            editedExif = try ExifMetadata.applying(edit, to: exif).tiffData
+            if let index = exifChunks.first {
+                chunks[index].data = editedExif
+            } else {
+                // After the image data, before XMP, as the container's order says.
+                let at = chunks.firstIndex { $0.type == "XMP " } ?? chunks.endIndex
+                chunks.insert(("EXIF", editedExif), at: at)
+            }
         }
-        let edited = try ExifMetadata.applying(edit, to: exif).tiffData
-        if let index = exifChunks.first {
-            chunks[index].data = edited
-        } else {
-            // After the image data, before XMP, as the container's order says.
-            let at = chunks.firstIndex { $0.type == "XMP " } ?? chunks.endIndex
-            chunks.insert(("EXIF", edited), at: at)
+        if let index = chunks.firstIndex(where: { $0.type == "XMP " }) {
+            chunks[index].data = XMPPacket.editing(chunks[index].data, with: edit)
+        } else if let marks = edit.annotations {
+            chunks.append(("XMP ", Array(XMPPacket.recording(marks, in: nil).utf8)))
         }
-        if let index = chunks.firstIndex(where: { $0.type == "XMP " }) { chunks[index].data = XMPPacket.editing(chunks[index].data, with: edit) }
         if !chunks.contains(where: { $0.type == "VP8X" }) {
             chunks.insert(("VP8X", try extendedHeader(for: chunks)), at: 0)
         }
         if let index = chunks.firstIndex(where: { $0.type == "VP8X" }), chunks[index].data.count >= 10 {
-            chunks[index].data[0] |= 0x08
+            if chunks.contains(where: { $0.type == "EXIF" }) { chunks[index].data[0] |= 0x08 }
+            if chunks.contains(where: { $0.type == "XMP " }) { chunks[index].data[0] |= 0x04 }
         }
         var body: [UInt8] = Array("WEBP".utf8)
-        body.reserveCapacity(webp.count + edited.count + 32)
+        body.reserveCapacity(webp.count + editedExif.count + 32)
         for chunk in chunks {
             body += Array(chunk.type.utf8) + littleEndian32(chunk.data.count) + chunk.data
             if chunk.data.count & 1 == 1 { body.append(0) }

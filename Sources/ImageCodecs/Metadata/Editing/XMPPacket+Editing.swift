@@ -49,6 +49,12 @@ extension XMPPacket {
             text = String(decoding: removingLocation(Array(text.utf8), unless: false).packet, as: UTF8.self)
         case nil: break
         }
+        if let marks = edit.annotations {
+            // JPEG's packet starts with its namespace and a NUL: the marks go into the packet after it.
+            let prefix = text.hasPrefix(String(decoding: JPEGMetadata.xmpPrefix, as: UTF8.self)) ? JPEGMetadata.xmpPrefix.count : 0
+            let body = String(decoding: Array(text.utf8).dropFirst(prefix), as: UTF8.self)
+            text = String(decoding: Array(text.utf8).prefix(prefix), as: UTF8.self) + recording(marks, in: body)
+        }
         let edited = Array(text.utf8)
         return edited == packet ? packet : edited
     }

@@ -1,0 +1,75 @@
+/// What people mark a photo with to sort and pick before they share: a
+/// star rating, a colour label, a pick flag and tags, as XMP records them
+/// for the photo apps that read each other's files (Lightroom, digiKam,
+/// darktable, Bridge). Read and written by ImageCodecs, in the file or in
+/// a sidecar (`IMG_0001.jpg.xmp`).
+///
+/// | field | XMP property |
+/// |---|---|
+/// | ``rating`` | `xmp:Rating` (−1 rejected, 0 none, 1…5 stars) |
+/// | ``colorLabel`` | `xmp:Label` (Lightroom's colour names); `digiKam:ColorLabel` and `darktable:colorlabels` where the packet has them |
+/// | ``label`` | `xmp:Label` when it is not a colour name ("Approved", "To Do") |
+/// | ``pick`` | `digiKam:PickLabel` |
+/// | ``tags`` | `dc:subject` |
+/// | ``hierarchicalTags`` | `lr:hierarchicalSubject` (`Places|France|Paris`); `digiKam:TagsList` (`Places/France/Paris`) where the packet has it |
+///
+/// ```swift
+/// var marks = PhotoAnnotations()
+/// marks.rating = 4
+/// marks.colorLabel = .green
+/// marks.tags = ["Paris", "holiday"]
+/// ```
+public struct PhotoAnnotations: Hashable, Sendable {
+    /// A colour label. digiKam has nine, darktable five, Lightroom five;
+    /// each is written in every vocabulary that has it.
+    public enum ColorLabel: String, CaseIterable, Hashable, Sendable {
+        case red, orange, yellow, green, blue, purple, gray, black, white
+
+        /// The name Lightroom writes in `xmp:Label`.
+        public var lightroomName: String { rawValue.prefix(1).uppercased() + rawValue.dropFirst() }
+
+        /// digiKam's `ColorLabel` number (1 red … 9 white).
+        public var digiKamNumber: Int { (Self.allCases.firstIndex(of: self) ?? 0) + 1 }
+
+        /// darktable's `colorlabels` number (0 red, 1 yellow, 2 green, 3 blue, 4 purple); `nil` for the others.
+        public var darktableNumber: Int? { [.red: 0, .yellow: 1, .green: 2, .blue: 3, .purple: 4][self] }
+
+        /// The label a name means: Lightroom's, the raw values, "magenta" and "grey".
+        public init?(name: String) {
+            let lowered = name.lowercased()
+            switch lowered {
+            case "magenta": self = .purple
+            case "grey": self = .gray
+            default: self.init(rawValue: lowered)
+            }
+        }
+    }
+
+    /// digiKam's pick label.
+    public enum Pick: Int, Hashable, Sendable {
+        case rejected = 1
+        case pending = 2
+        case accepted = 3
+    }
+
+    /// Stars, −1 (rejected) to 5; `nil`: none recorded.
+    public var rating: Int? {
+        didSet { if let rating, !(-1...5).contains(rating) { self.rating = oldValue } }
+    }
+    /// The colour label.
+    public var colorLabel: ColorLabel?
+    /// A text label that is not a colour ("Approved"); at most 64 characters.
+    public var label: String?
+    /// digiKam's pick flag.
+    public var pick: Pick?
+    /// Keywords (`dc:subject`), in order, each at most 256 characters.
+    public var tags: [String] = []
+    /// Keyword paths (`lr:hierarchicalSubject`), levels joined by `|`.
+    public var hierarchicalTags: [String] = []
+
+    /// No marks.
+    public init() {}
+
+    /// Whether nothing is marked.
+    public var isEmpty: Bool { self == PhotoAnnotations() }
+}
