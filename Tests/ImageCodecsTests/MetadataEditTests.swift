@@ -17,11 +17,7 @@ struct MetadataEditTests {
     /// GPS (in EXIF and XMP), a camera, exposure and identity tags, and (in
     /// a JPEG) a thumbnail in IFD1.
     static func fixture(_ format: ImageFormat) throws -> [UInt8] {
-        let bitmap = Bitmap.noise(width: 96, height: 64, seed: 56)
-        let plain =
-            format == .heic || format == .avif
-            ? try HEIFWriter.encode(bitmap, HEIFWriter.Options(avif: format == .avif, exif: ExifMetadata(orientation: .up).tiffData))
-            : try bitmap.encoded(as: format, options: EncodeOptions(quality: 90))
+        let plain = try HEIFWriter.photo(Bitmap.noise(width: 96, height: 64, seed: 56), as: format)
         let dates = [
             "-AllDates=2024:05:06 07:08:09", "-OffsetTimeOriginal=+02:00", "-OffsetTimeDigitized=+02:00", "-OffsetTime=+02:00",
             "-SubSecTimeOriginal=250",
@@ -64,14 +60,7 @@ struct MetadataEditTests {
             return output
         case .heic, .avif:
             // Every item's bytes but the Exif and XMP items'.
-            var reader = BoxReader(source: MemoryByteSource(bytes), format: format)
-            let meta = try #require(try reader.boxes(in: 0..<bytes.count).first { $0.type == "meta" })
-            var types: [UInt32: (type: String, content: String)] = [:]
-            var locations: [UInt32: HEIFMetadata.Location] = [:]
-            for box in try reader.boxes(in: (meta.payload.lowerBound + 4)..<meta.payload.upperBound) {
-                if box.type == "iinf" { types = try HEIFMetadata.itemTypes(box, reader: &reader, file: bytes) }
-                if box.type == "iloc" { locations = try HEIFMetadata.locations(box, reader: &reader) }
-            }
+            let (_, types, locations) = try HEIFMetadata.items(in: bytes, format: format)
             return locations.keys.sorted().filter { !["Exif", "mime"].contains(types[$0]?.type ?? "") }.flatMap { id -> [UInt8] in
                 let location = locations[id]!
                 return location.method == 0

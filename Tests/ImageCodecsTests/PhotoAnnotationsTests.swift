@@ -18,11 +18,7 @@ struct PhotoAnnotationsTests {
     }
 
     static func photo(_ format: ImageFormat) throws -> [UInt8] {
-        let bitmap = Bitmap.noise(width: 48, height: 32, seed: 43)
-        let plain =
-            format == .heic || format == .avif
-            ? try HEIFWriter.encode(bitmap, HEIFWriter.Options(avif: format == .avif, exif: ExifMetadata(orientation: .up).tiffData))
-            : try bitmap.encoded(as: format, options: EncodeOptions(quality: 90))
+        let plain = try HEIFWriter.photo(Bitmap.noise(width: 48, height: 32, seed: 43), as: format)
         // An XMP packet with someone else's properties (a HEIF file needs its XMP item already).
         return try ExifTool.writing(["-XMP-dc:Creator=Jane", "-XMP-photoshop:Headline=Eiffel"], to: plain, fileExtension: format.fileExtensions[0])
     }

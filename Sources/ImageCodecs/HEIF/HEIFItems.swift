@@ -171,47 +171,20 @@ struct HEIFItems {
         item.canvas = PixelSize(width: field(start), height: field(start + fieldSize))
     }
 
-    /// Item locations (`iloc`), versions 0 to 2.
+    /// Item locations (`iloc`), versions 0 to 2 (``HEIFMetadata/locations(_:reader:)``
+    /// reads the box), as file or `idat` ranges.
     private static func locations(
         _ box: BoxReader.Box, reader: inout BoxReader
     ) throws(ImageCodecError) -> [UInt32: [(offset: Int, length: Int, inItemData: Bool)]] {
-        let base = box.payload.lowerBound
-        let version = try reader.byte(at: base)
-        let sizes = try reader.byte(at: base + 4)
-        let moreSizes = try reader.byte(at: base + 5)
-        let offsetSize = Int(sizes >> 4)
-        let lengthSize = Int(sizes & 0x0F)
-        let baseOffsetSize = Int(moreSizes >> 4)
-        let indexSize = version >= 1 ? Int(moreSizes & 0x0F) : 0
-        var cursor = base + 6
-        let count = try reader.unsigned(at: cursor, size: version < 2 ? 2 : 4, in: box)
-        cursor += version < 2 ? 2 : 4
-        guard count <= 1 << 16 else { throw .corrupt(format: reader.format, message: "iloc lists \(count) items") }
         var result: [UInt32: [(Int, Int, Bool)]] = [:]
-        for _ in 0..<count {
-            let id = try reader.itemID(at: cursor, size: version < 2 ? 2 : 4, in: box)
-            cursor += version < 2 ? 2 : 4
-            var method = 0
-            if version >= 1 {
-                method = try reader.unsigned(at: cursor, size: 2, in: box) & 0x0F
-                cursor += 2
-            }
-            cursor += 2  // data_reference_index
-            let baseOffset = try reader.unsigned(at: cursor, size: baseOffsetSize, in: box)
-            cursor += baseOffsetSize
-            let extents = try reader.unsigned(at: cursor, size: 2, in: box)
-            cursor += 2
+        for (id, location) in try HEIFMetadata.locations(box, reader: &reader) {
+            // Method 2 (offsets into another item) is read by no decoder PhotoDeck uses.
+            guard location.method <= 1 else { throw .unsupportedFeature(format: reader.format, feature: "iloc construction method \(location.method)") }
             var list: [(Int, Int, Bool)] = []
-            for _ in 0..<extents {
-                cursor += indexSize
-                let offset = try reader.unsigned(at: cursor, size: offsetSize, in: box)
-                let length = try reader.unsigned(at: cursor + offsetSize, size: lengthSize, in: box)
-                cursor += offsetSize + lengthSize
-                // Method 2 (offsets into another item) is read by no decoder PhotoDeck uses.
-                guard method <= 1 else { throw .unsupportedFeature(format: reader.format, feature: "iloc construction method \(method)") }
-                let (start, overflow) = baseOffset.addingReportingOverflow(offset)
+            for extent in location.extents {
+                let (start, overflow) = location.base.addingReportingOverflow(extent.offset)
                 guard !overflow else { throw .corrupt(format: reader.format, message: "an item's offset overflows") }
-                list.append((start, length, method == 1))
+                list.append((start, extent.length, location.method == 1))
             }
             result[id] = list
         }

@@ -42,12 +42,12 @@ extension CaptureDate {
         case .keepingInstant:
             guard let offset = utcOffsetSeconds else { return nil }
             let instant = clockSeconds - offset
-            let newOffset = zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(instant) - Self.unixEpochClockSeconds))
+            let newOffset = zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(instant)))
             return Self(clockSeconds: instant + newOffset, utcOffsetSeconds: newOffset)
         case .keepingClock:
             // The offset the zone has at this clock time: found from the clock read as UTC, then once more
             // from the instant that offset gives (which settles a date near a daylight-saving change).
-            let asUTC = TimeInterval(clockSeconds) - Self.unixEpochClockSeconds
+            let asUTC = TimeInterval(clockSeconds)
             let first = zone.secondsFromGMT(for: Date(timeIntervalSince1970: asUTC))
             let offset = zone.secondsFromGMT(for: Date(timeIntervalSince1970: asUTC - TimeInterval(first)))
             return Self(clockSeconds: clockSeconds, utcOffsetSeconds: offset)
@@ -66,45 +66,29 @@ extension CaptureDate {
         return Self(clockSeconds: clockSeconds - offset, utcOffsetSeconds: 0)
     }
 
-    /// Seconds from 0001-01-01 00:00:00 on the clock (proleptic Gregorian),
-    /// ignoring the offset; leap seconds read as the next minute.
+    /// The clock time read as UTC, in seconds since 1970 (Foundation's
+    /// Gregorian calendar: proleptic Gregorian back to 1582, as photos need).
     var clockSeconds: Int {
-        Self.days(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
+        var components = DateComponents()
+        (components.year, components.month, components.day) = (year, month, day)
+        (components.hour, components.minute, components.second) = (hour, minute, second)
+        return Int((Self.utcCalendar.date(from: components) ?? Date(timeIntervalSince1970: 0)).timeIntervalSince1970)
     }
 
-    /// Seconds from 0001-01-01 to 1970-01-01.
-    static let unixEpochClockSeconds = TimeInterval(days(year: 1970, month: 1, day: 1) * 86_400)
-
-    /// The date whose clock is `clockSeconds` from 0001-01-01.
+    /// The date whose clock, read as UTC, is `clockSeconds` after 1970; `nil` outside the years 1…9999.
     init?(clockSeconds: Int, utcOffsetSeconds: Int?) {
-        guard clockSeconds >= 0 else { return nil }
-        let (year, month, day) = Self.civil(days: clockSeconds / 86_400)
-        let time = clockSeconds % 86_400
-        self.init(
-            year: year, month: month, day: day, hour: time / 3600, minute: time % 3600 / 60, second: time % 60,
-            utcOffsetSeconds: utcOffsetSeconds)
+        guard clockSeconds > -62_135_596_800, clockSeconds < 253_402_300_800 else { return nil }
+        let parts = Self.utcCalendar.dateComponents(
+            [.year, .month, .day, .hour, .minute, .second], from: Date(timeIntervalSince1970: TimeInterval(clockSeconds)))
+        guard let year = parts.year, let month = parts.month, let day = parts.day, let hour = parts.hour, let minute = parts.minute,
+            let second = parts.second
+        else { return nil }
+        self.init(year: year, month: month, day: day, hour: hour, minute: minute, second: second, utcOffsetSeconds: utcOffsetSeconds)
     }
 
-    /// Days from 0001-01-01 to the date (Howard Hinnant's `days_from_civil`, shifted to year 1).
-    static func days(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 306  // 0001-01-01 is day 306 of era 0 counted from 0000-03-01
-    }
-
-    /// The date `days` after 0001-01-01 (`civil_from_days`).
-    static func civil(days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 306
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    private static var utcCalendar: Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 0)!
+        return calendar
     }
 }

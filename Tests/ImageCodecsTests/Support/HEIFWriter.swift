@@ -29,6 +29,14 @@ enum HEIFWriter {
         }
     }
 
+    /// `bitmap` as a photo in `format`: HEIC and AVIF through libheif with an
+    /// EXIF item (orientation up, as cameras write one), the others through
+    /// ImageCodecs at quality 90.
+    static func photo(_ bitmap: Bitmap, as format: ImageFormat) throws -> [UInt8] {
+        guard format == .heic || format == .avif else { return try bitmap.encoded(as: format, options: EncodeOptions(quality: 90)) }
+        return try encode(bitmap, Options(avif: format == .avif, exif: ExifMetadata(orientation: .up).tiffData))
+    }
+
     /// Encodes `bitmap` (RGB or RGBA).
     static func encode(_ bitmap: Bitmap, _ options: Options = Options()) throws -> [UInt8] {
         guard let context = heif_context_alloc() else { throw Failure(description: "no context") }

@@ -31,15 +31,7 @@ enum HEIFMetadata {
 
     static func edit(_ file: [UInt8], format: ImageFormat, with edit: MetadataEdit) throws(ImageCodecError) -> [UInt8] {
         if edit.isEmpty { return file }
-        var reader = BoxReader(source: MemoryByteSource(file), format: format)
-        let top = try reader.boxes(in: 0..<file.count)
-        guard let meta = top.first(where: { $0.type == "meta" }) else { throw .corrupt(format: format, message: "the container has no meta box") }
-        var types: [UInt32: (type: String, content: String)] = [:]
-        var locations: [UInt32: Location] = [:]
-        for box in try reader.boxes(in: try reader.range(from: meta.payload.lowerBound + 4, to: meta.payload.upperBound, in: meta)) {
-            if box.type == "iinf" { types = try itemTypes(box, reader: &reader, file: file) }
-            if box.type == "iloc" { locations = try Self.locations(box, reader: &reader) }
-        }
+        let (meta, types, locations) = try items(in: file, format: format)
         let xmpID = types.filter { $0.value.type == "mime" && $0.value.content == "application/rdf+xml" }.keys.sorted().first
         if edit.annotations != nil, xmpID == nil {
             throw .unsupportedFeature(format: format, feature: "adding an XMP item for ratings, labels and tags (write them to a sidecar)")
@@ -78,17 +70,9 @@ enum HEIFMetadata {
 
     /// The bytes of a HEIF file's XMP item; `nil` when it has none or it cannot be read.
     static func xmpPacket(in file: [UInt8]) -> [UInt8]? {
-        guard let format = [ImageFormat.heic, .avif].first(where: { HEIFCodec(format: $0).recognizes(file.prefix(64)) }) else { return nil }
-        var reader = BoxReader(source: MemoryByteSource(file), format: format)
-        guard let top = try? reader.boxes(in: 0..<file.count), let meta = top.first(where: { $0.type == "meta" }), meta.payload.count >= 4,
-            let children = try? reader.boxes(in: (meta.payload.lowerBound + 4)..<meta.payload.upperBound)
+        guard let format = [ImageFormat.heic, .avif].first(where: { HEIFCodec(format: $0).recognizes(file.prefix(64)) }),
+            let (meta, types, locations) = try? items(in: file, format: format)
         else { return nil }
-        var types: [UInt32: (type: String, content: String)] = [:]
-        var locations: [UInt32: Location] = [:]
-        for box in children {
-            if box.type == "iinf" { types = (try? itemTypes(box, reader: &reader, file: file)) ?? [:] }
-            if box.type == "iloc" { locations = (try? Self.locations(box, reader: &reader)) ?? [:] }
-        }
         guard let id = types.filter({ $0.value.type == "mime" && $0.value.content == "application/rdf+xml" }).keys.sorted().first,
             let location = locations[id], let range = try? ownRange(of: location, among: locations, meta: meta.payload, count: file.count, format: format)
         else { return nil }
@@ -144,8 +128,27 @@ enum HEIFMetadata {
 
     private static func bigEndian(_ value: Int, size: Int) -> [UInt8] { (0..<size).map { UInt8(truncatingIfNeeded: value >> ((size - 1 - $0) * 8)) } }
 
+    /// A HEIF file's `meta` box, each item's type (and content type) and location.
+    static func items(
+        in file: [UInt8], format: ImageFormat
+    ) throws(ImageCodecError) -> (meta: BoxReader.Box, types: [UInt32: (type: String, content: String)], locations: [UInt32: Location]) {
+        var reader = BoxReader(source: MemoryByteSource(file), format: format)
+        guard let meta = try reader.boxes(in: 0..<file.count).first(where: { $0.type == "meta" }) else {
+            throw .corrupt(format: format, message: "the container has no meta box")
+        }
+        var types: [UInt32: (type: String, content: String)] = [:]
+        var locations: [UInt32: Location] = [:]
+        for box in try reader.boxes(in: try reader.range(from: meta.payload.lowerBound + 4, to: meta.payload.upperBound, in: meta)) {
+            if box.type == "iinf" { types = try itemTypes(box, reader: &reader, file: file) }
+            if box.type == "iloc" { locations = try Self.locations(box, reader: &reader) }
+        }
+        return (meta, types, locations)
+    }
+
     /// Each item's type and, for `mime` items, content type (`iinf`, `infe` versions 2 and 3).
-    static func itemTypes(_ box: BoxReader.Box, reader: inout BoxReader, file: [UInt8]) throws(ImageCodecError) -> [UInt32: (type: String, content: String)] {
+    private static func itemTypes(_ box: BoxReader.Box, reader: inout BoxReader, file: [UInt8]) throws(ImageCodecError) -> [UInt32: (
+        type: String, content: String
+    )] {
         var types: [UInt32: (String, String)] = [:]
         let version = try reader.byte(at: box.payload.lowerBound)
         let entries = box.payload.lowerBound + 4 + (version == 0 ? 2 : 4)
