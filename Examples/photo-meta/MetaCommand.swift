@@ -11,7 +11,7 @@ enum MetaCommand {
                                       [--gps LAT,LON[,ALT] | --no-gps | --gpx TRACK [--max-gap SECONDS]]
                                       [--rating N] [--label NAME] [--tag TAG]... [--untag TAG]... [--sidecar]
                (DATE: 2024-05-01T12:20:30+09:00, or without the offset to keep the one recorded)
-               (DURATION: +1h, -30m, -1d2h, +90s or -0:30:00)
+               (DURATION: +1h, -30m, -1d2h, +90s or -0:30:00; --zone place: each file's zone from where it was taken)
                (--rating: -1 rejected, 0 none, 1...5 stars; --label: red, orange, yellow, green, blue, purple, gray,
                 black, white, any other text, or none; --tag adds a keyword (A|B|C: a path of levels), --untag removes one;
                 --sidecar writes the marks to FILE.xmp instead of FILE, as a movie's always are)
@@ -55,6 +55,8 @@ enum MetaCommand {
         var track: GPXTrack?
         var maximumGap = 1800
         var marks = MarkChange()
+        /// `--zone place`: each file's zone from where it was taken, after any place change.
+        var zoneFromPlace = false
         func once(_ flag: String, _ present: Bool) throws(CLIError) {
             if present { throw CLIError("\(flag): one date change at a time (--date, --shift or --zone)") }
         }
@@ -77,8 +79,13 @@ enum MetaCommand {
             case "--zone":
                 try once(argument, edit.date != nil || zone != nil)
                 let name = try reader.value(for: argument)
-                guard name.utf8.count <= 64, let found = TimeZone(identifier: name) else { throw CLIError("--zone: no time zone named '\(name)'") }
-                zone = found
+                if name == "place" {
+                    zoneFromPlace = true
+                    zone = TimeZone(secondsFromGMT: 0)
+                } else {
+                    guard name.utf8.count <= 64, let found = TimeZone(identifier: name) else { throw CLIError("--zone: no time zone named '\(name)'") }
+                    zone = found
+                }
             case "--keep-instant", "--keep-clock":
                 guard keeping == nil else { throw CLIError("--keep-instant and --keep-clock: one or the other") }
                 keeping = argument == "--keep-instant" ? .keepingInstant : .keepingClock
@@ -121,13 +128,13 @@ enum MetaCommand {
             }
         }
         switch (zone, keeping) {
-        case (let zone?, let keeping?): edit.date = .zone(zone, keeping)
+        case (let zone?, let keeping?): if !zoneFromPlace { edit.date = .zone(zone, keeping) }
         case (.some, nil): throw CLIError("--zone needs --keep-instant (the same moment, the clock moves) or --keep-clock (the same clock, the moment moves)")
         case (nil, .some): throw CLIError("--keep-instant and --keep-clock go with --zone")
         case (nil, nil): break
         }
         guard !files.isEmpty else { throw CLIError("set needs at least one FILE\n\(usage)") }
-        guard !edit.isEmpty || track != nil || !marks.isEmpty else {
+        guard !edit.isEmpty || track != nil || !marks.isEmpty || zoneFromPlace else {
             throw CLIError("set needs a change (--date, --shift, --zone, --gps, --gpx, --no-gps, --rating, --label, --tag or --untag)\n\(usage)")
         }
         var failed = false
@@ -141,6 +148,12 @@ enum MetaCommand {
             let placed = await ImageWorkers.shared.run { [maximumGap] in dated.map { geotag($0, track: track, maximumGap: maximumGap) } }
             let byFile = Dictionary(placed.map { ($0.file, $0) }, uniquingKeysWith: { first, _ in first })
             outcomes = outcomes.isEmpty ? placed : outcomes.map { byFile[$0.file] ?? $0 }
+        }
+        if zoneFromPlace, let keeping {
+            let placed = outcomes.isEmpty ? files : outcomes.compactMap { if case .success = $0.result { $0.file } else { nil } }
+            let zoned = await ImageWorkers.shared.run { placed.map { Self.zoneFromPlace($0, keeping: keeping) } }
+            let byFile = Dictionary(zoned.map { ($0.file, $0) }, uniquingKeysWith: { first, _ in first })
+            outcomes = outcomes.isEmpty ? zoned : outcomes.map { byFile[$0.file] ?? $0 }
         }
         for outcome in outcomes {
             switch outcome.result {
@@ -215,6 +228,23 @@ enum MetaCommand {
                 ? Result { () throws(VideoError) in try edit.apply(toMovieAt: file) }.mapError(MetaError.movie)
                 : Result { () throws(ImageCodecError) in try edit.apply(toFileAt: file, limit: limit) }.mapError(MetaError.photo)
             return applied.flatMap { PhotoFacts.read(file) }
+        }
+        return Outcome(file: file, result: result)
+    }
+
+    /// `file`'s dates moved to the zone of the place it records (tzdata's nearest principal city).
+    private static func zoneFromPlace(_ file: String, keeping: CaptureDate.ZoneChange) -> Outcome {
+        let result = PhotoFacts.read(file).flatMap { facts -> Result<PhotoFacts, MetaError> in
+            guard let place = facts.place else { return .failure(.untagged("it records no place to take a time zone from")) }
+            let zone = Result { () throws(ImageCodecError) in try place.nearestTimeZone() }.mapError(MetaError.photo)
+            return zone.flatMap { zone in
+                let edit = MetadataEdit(date: .zone(zone, keeping))
+                let applied =
+                    PhotoFacts.isMovie(file)
+                    ? Result { () throws(VideoError) in try edit.apply(toMovieAt: file) }.mapError(MetaError.movie)
+                    : Result { () throws(ImageCodecError) in try edit.apply(toFileAt: file, limit: limit) }.mapError(MetaError.photo)
+                return applied.flatMap { PhotoFacts.read(file) }
+            }
         }
         return Outcome(file: file, result: result)
     }

@@ -14,7 +14,9 @@
 // recorded); --shift moves them by a signed duration (+1h, -30m, -1d2h,
 // -0:30:00); --zone moves them to a time zone keeping the instant
 // (--keep-instant: the clock changes) or the clock (--keep-clock: the
-// instant changes), one of the two said explicitly; --gps sets the place
+// instant changes), one of the two said explicitly (--zone place takes
+// each file's zone from the place it records, after any place change:
+// tzdata's nearest principal city); --gps sets the place
 // and --no-gps removes it; --gpx places each file where a GPX track was
 // when it was taken (interpolated between the points around that moment,
 // none across a gap longer than --max-gap seconds, 1800 by default).

@@ -180,4 +180,18 @@ struct PhotoMetaCommandTests {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
         #expect(object["rating"] as? Int == 2 && object["label"] as? String == "red" && object["tags"] as? [String] == ["Paris", "trip"], "\(object)")
     }
+
+    @Test("--zone place: each file's zone from its place, after the place is set")
+    func zoneFromPlace() async throws {
+        let (folder, files) = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let tokyo = try await Self.run(["set", files[0], "--gps", "35.6586,139.7454", "--zone", "place", "--keep-instant"])
+        #expect(tokyo.standardOutput.contains("taken 2024-05-06 14:08:09 +09:00"), "\(tokyo.standardOutput) \(tokyo.standardError)")
+        let paris = try await Self.run(["set", files[1], "--zone", "place", "--keep-clock"])
+        #expect(paris.standardOutput.contains("taken 2024-05-06 07:08:09 +02:00"), "\(paris.standardOutput)")
+        let noPlace = try await Self.run(["set", files[2], "--no-gps"])
+        #expect(noPlace.status == 0)
+        let refused = try await Self.run(["set", files[2], "--zone", "place", "--keep-clock"])
+        #expect(refused.status == 1 && refused.standardError.contains("records no place"), "\(refused.standardError)")
+    }
 }

@@ -172,3 +172,27 @@ struct MetadataEditHostileTests {
         #expect(throws: ImageCodecError.self) { try Self.shift.applied(to: hostile) }
     }
 }
+
+/// A place's time zone from tzdata's table of principal cities.
+@Suite("Time zones from places")
+struct TimeZoneFromPlaceTests {
+    @Test("the zone of the nearest principal city, with tzdata's rules; an unreadable or empty table is a typed error")
+    func nearest() throws {
+        let places: [(Double, Double, String)] = [
+            (48.8583, 2.2945, "Europe/Paris"), (35.6586, 139.7454, "Asia/Tokyo"), (40.7484, -73.9857, "America/New_York"),
+            (22.5726, 88.3639, "Asia/Kolkata"), (-33.8568, 151.2153, "Australia/Sydney"), (-34.6037, -58.3816, "America/Argentina/Buenos_Aires"),
+        ]
+        for (latitude, longitude, expected) in places {
+            let found = try GeoLocation(latitude: latitude, longitude: longitude)!.nearestTimeZone().identifier
+            #expect(found == expected, "\(latitude), \(longitude)")
+        }
+        let paris = try GeoLocation(latitude: 48.8583, longitude: 2.2945)!.nearestTimeZone()
+        #expect(CaptureDate(iso8601: "2024-07-01T12:00:00Z")!.inZone(paris, keeping: .keepingInstant)?.utcOffsetSeconds == 7200)
+        let folder = FileManager.default.temporaryDirectory.appending(path: "zones-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data("# nothing\nFR\t+4852+00220\tMars/Olympus\nXX\tgarbage\n".utf8).write(to: URL(fileURLWithPath: "\(folder)/zone.tab"))
+        #expect(throws: ImageCodecError.self) { try GeoLocation(latitude: 1, longitude: 1)!.nearestTimeZone(tablePath: "\(folder)/zone.tab") }
+        #expect(throws: ImageCodecError.self) { try GeoLocation(latitude: 1, longitude: 1)!.nearestTimeZone(tablePath: "\(folder)/missing.tab") }
+    }
+}

@@ -57,4 +57,9 @@ enum MetadataEditSnippets {
         let marks = try PhotoAnnotations(readingFileAt: "IMG_0001.jpg")
         print(marks.rating ?? 0, marks.tags)
     }
+
+    static func zone() throws {
+        let zone = try GeoLocation(latitude: 48.8583, longitude: 2.2945)!.nearestTimeZone()  // Europe/Paris
+        _ = zone
+    }
 }
