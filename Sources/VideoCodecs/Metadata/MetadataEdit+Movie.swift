@@ -62,13 +62,13 @@ extension MetadataEdit {
     /// headers alone: its one `moov` box (read whole: at most
     /// ``movieHeaderLimit``) and every box.
     static func movieLayout(
-        count: Int, read: (Int, Int) throws(VideoError) -> [UInt8]
+        count: Int, bytesAt: (Int, Int) throws(VideoError) -> [UInt8]
     ) throws(VideoError) -> (moov: MovieBox, boxes: [MovieBox]) {
         var boxes: [MovieBox] = []
         var offset = 0
         while offset + 8 <= count {
             guard boxes.count < 4096 else { throw .corrupt(message: "more than 4,096 boxes at the top level") }
-            let header = try read(offset, 16)
+            let header = try bytesAt(offset, 16)
             guard header.count >= 8 else { throw .corrupt(message: "the file ends inside a box header") }
             let type = MovieBox.fourCC(header[4..<8])
             if boxes.isEmpty, type != "ftyp" { throw .unsupportedContainer(message: "an MP4 or QuickTime movie starts with ftyp, this one with '\(type)'") }
