@@ -62,4 +62,13 @@ enum MetadataEditSnippets {
         let zone = try GeoLocation(latitude: 48.8583, longitude: 2.2945)!.nearestTimeZone()  // Europe/Paris
         _ = zone
     }
+
+    static func article(tripPhotos: [String]) throws {
+        // Re-date a trip's photos an hour back, mark the best one, all in place.
+        let results = MetadataEdit(date: .shift(seconds: -3600)).apply(toFilesAt: tripPhotos)
+        var best = try PhotoAnnotations(readingFileAt: tripPhotos[0])
+        best.rating = 5
+        try MetadataEdit(annotations: best).apply(toFileAt: tripPhotos[0])
+        _ = results
+    }
 }
