@@ -117,6 +117,21 @@ struct PhotoAnnotationsTests {
         #expect(try PhotoAnnotations(readingFileAt: raw) == Self.marks)
     }
 
+    @Test("a 2 GiB movie's marks come from its sidecar without reading the movie")
+    func largeMovie() throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "movie-marks-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let movie = "\(folder)/IMG_0003.MOV"
+        // A sparse file: an ftyp box, then 2 GiB of nothing (past the 1 GiB a photo may be).
+        try Data([0, 0, 0, 20] + Array("ftypqt  ".utf8) + [0, 0, 0, 0] + Array("qt  ".utf8)).write(to: URL(fileURLWithPath: movie))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: movie))
+        try handle.truncate(atOffset: 2 << 30)
+        try handle.close()
+        try Self.marks.writeSidecar(for: movie)
+        #expect(try PhotoAnnotations(readingFileAt: movie) == Self.marks)
+    }
+
     @Test("hostile packets: a rating out of range, 5,000 tags, an unclosed bag, a NUL: bounded values, never a trap")
     func hostile() throws {
         let many = (0..<5000).map { "<rdf:li>tag \($0)</rdf:li>" }.joined()

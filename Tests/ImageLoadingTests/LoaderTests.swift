@@ -329,7 +329,10 @@ struct LoaderPlaceholderTests {
 struct LoaderResumeTests {
     /// A server that cuts its first answer at half and serves the rest as a
     /// range when `If-Range` matches `validator`.
-    static func cuttingServer(_ body: [UInt8], validator: (name: String, value: String)) throws -> LoopbackHTTPServer {
+    /// With `resumeGate`, the ranged answer waits at the gate after its headers.
+    static func cuttingServer(
+        _ body: [UInt8], validator: (name: String, value: String), resumeGate: LoopbackHTTPServer.Gate? = nil
+    ) throws -> LoopbackHTTPServer {
         let count = Lock(0)
         return try LoopbackHTTPServer { request in
             let number = count.withLock { value in
@@ -342,6 +345,7 @@ struct LoaderResumeTests {
                 let start = Int(range.dropFirst("bytes=".count).dropLast())
             else { return .respond(status: 200, headers: headers, body: body) }
             let rangeHeaders = headers.merging(["Content-Range": "bytes \(start)-\(body.count - 1)/\(body.count)"]) { own, _ in own }
+            if let resumeGate { return .paused(status: 206, headers: rangeHeaders, body: Array(body[start...]), sent: 0, until: resumeGate) }
             return .respond(status: 206, headers: rangeHeaders, body: Array(body[start...]))
         }
     }
@@ -446,10 +450,23 @@ struct LoaderPreviewTests {
     @Test("a download cut after some scans and resumed never shows a preview again, or an older one")
     func previewsAcrossAResume() async throws {
         let jpeg = try Self.progressivePhoto()
-        let server = try LoaderResumeTests.cuttingServer(jpeg, validator: ("ETag", "\"pp\""))
+        // The resumed half waits until a preview of the first half is shown: on a slow machine (a sanitizer's)
+        // the whole photo could otherwise arrive before the first preview is decoded, and none would be shown.
+        let gate = try LoopbackHTTPServer.Gate()
+        let server = try LoaderResumeTests.cuttingServer(jpeg, validator: ("ETag", "\"pp\""), resumeGate: gate)
         defer { server.stop() }
         let request = ImageRequest(url: server.url(path: "/cut-progressive.jpg"), size: PixelSize(width: 300, height: 300))
-        let seen = try await Self.updates(makeLoader(), request)
+        // Only against a hang when no preview ever comes (then the expectation below fails).
+        let watchdog = Task {
+            try? await Task.sleep(for: .seconds(300))
+            gate.open()
+        }
+        var seen: [ImageLoadingUpdate] = []
+        for try await update in makeLoader().updates(for: request) {
+            seen.append(update)
+            if case .preview = update { gate.open() }
+        }
+        watchdog.cancel()
         let received = seen.compactMap { if case .preview(let preview) = $0 { preview.receivedBytes } else { nil } }
         #expect(server.requests.count == 2 && server.requests[1].headers["range"] != nil)
         #expect(!received.isEmpty)

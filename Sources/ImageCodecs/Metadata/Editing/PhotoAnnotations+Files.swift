@@ -15,7 +15,8 @@ extension PhotoAnnotations {
     /// The marks of the photo (or movie) at `path`: its own XMP's (JPEG,
     /// PNG, WebP, HEIC, AVIF), with what a sidecar says winning field by
     /// field (the first of ``sidecarPaths(for:)`` that exists). A file that
-    /// is no image PhotoDeck reads is read for its sidecar alone.
+    /// is no image PhotoDeck reads (a movie) is read for its sidecar alone,
+    /// past its first bytes never.
     ///
     /// ```swift
     /// let marks = try PhotoAnnotations(readingFileAt: "IMG_0001.jpg")
@@ -25,13 +26,7 @@ extension PhotoAnnotations {
     /// - Throws: ``ImageCore/ImageCodecError/fileAccess(path:reason:)`` when
     ///   the photo or its sidecar cannot be read.
     public init(readingFileAt path: String) throws(ImageCodecError) {
-        let bytes: [UInt8]
-        do {
-            bytes = try RegularFile.contents(of: path, limit: 1 << 30)
-        } catch {
-            throw .fileAccess(path: path, reason: error.reason)
-        }
-        self = XMPPacket.text(inFile: bytes).map(XMPPacket.annotations(in:)) ?? PhotoAnnotations()
+        self = try XMPPacket.text(inFileAt: path).map(XMPPacket.annotations(in:)) ?? PhotoAnnotations()
         for sidecar in Self.sidecarPaths(for: path) where FileSystem.kind(of: sidecar, followingSymlinks: false) == .regular {
             let text: [UInt8]
             do {
@@ -80,6 +75,25 @@ extension PhotoAnnotations {
 }
 
 extension XMPPacket {
+    /// The XMP packet of the image file at `path` (see ``text(inFile:)``):
+    /// a JPEG's from its header alone, a PNG's, WebP's or HEIF file's from
+    /// the file read whole (at most 1 GiB); `nil` for anything else (a
+    /// movie's marks are in its sidecar), read no further than its first bytes.
+    static func text(inFileAt path: String) throws(ImageCodecError) -> String? {
+        let source = try FileByteSource(path: path)
+        let head = try source.bytes(at: 0, length: min(64, source.count))
+        if JPEGHeader.recognizes(head[...]) {
+            return try JPEGHeader(reading: source).xmp.map { String(decoding: $0, as: UTF8.self) }
+        }
+        let isHEIF = [ImageFormat.heic, .avif].contains { HEIFCodec(format: $0).recognizes(head[...]) }
+        guard head.starts(with: PNGMetadata.signature) || WebPContainer.recognizes(head[...]) || isHEIF else { return nil }
+        do {
+            return text(inFile: try RegularFile.contents(of: path, limit: 1 << 30))
+        } catch {
+            throw .fileAccess(path: path, reason: error.reason)
+        }
+    }
+
     /// The XMP packet of a JPEG (its first APP1 packet), PNG (its XMP text
     /// chunk, inflated within 16 MiB), WebP (its `XMP ` chunk) or HEIF file
     /// (its `application/rdf+xml` item); `nil` when it has none.
