@@ -9,7 +9,8 @@ import Testing
 /// A photo that arrives when the test says: interim pictures as it hands
 /// them over, its pixels when it lets go; whether a load was cancelled.
 final class Arrival: Sendable {
-    private let state = Mutex<(queued: [Bitmap?], waiter: CheckedContinuation<Bitmap?, Never>?, loads: Int, cancelled: Int)>(([], nil, 0, 0))
+    private let state = Mutex<(queued: [Bitmap?], waiter: CheckedContinuation<Bitmap?, Never>?, loads: Int, cancelled: Int, cancelRequests: Int)>(
+        ([], nil, 0, 0, 0))
 
     /// Hands over an interim picture, or (`nil`) the pixels.
     func step(_ picture: Bitmap?) {
@@ -25,15 +26,23 @@ final class Arrival: Sendable {
     }
 
     fileprivate func next() async -> Bitmap? {
-        await withCheckedContinuation { continuation in
-            let ready = state.withLock { state -> Bitmap?? in
-                if !state.queued.isEmpty { return .some(state.queued.removeFirst()) }
-                state.waiter = continuation
-                return .none
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let ready = state.withLock { state -> Bitmap?? in
+                    if !state.queued.isEmpty { return .some(state.queued.removeFirst()) }
+                    state.waiter = continuation
+                    return .none
+                }
+                if case .some(let picture) = ready { continuation.resume(returning: picture) }
             }
-            if case .some(let picture) = ready { continuation.resume(returning: picture) }
+        } onCancel: {
+            // Seen while the load waits, so a test can wait for the cancellation before letting the load go on.
+            state.withLock { $0.cancelRequests += 1 }
         }
     }
+
+    /// How many times a load was cancelled while it waited for the next step.
+    var cancelRequests: Int { state.withLock { $0.cancelRequests } }
 
     var loads: Int { state.withLock { $0.loads } }
     var cancelled: Int { state.withLock { $0.cancelled } }
@@ -133,6 +142,8 @@ struct PageUpdatesTests {
         dropped.cancel()
         _ = try? await dropped.value
         try await session.showPage(0)
+        // The cancellation reaches the waiting load before it is let go (on a slow machine it could come after).
+        try await waitUntil("page 3's load to be cancelled") { arrivals[3].cancelRequests >= 1 }
         arrivals[3].step(nil)
         try await waitUntil("page 3's load to stop") { arrivals[3].cancelled == 1 }
         #expect(await session.cache.cached(RenditionCache.Key(photoID: "p3", size: PixelSize(width: 200, height: 100))) == nil)
