@@ -18,7 +18,9 @@ import Foundation
 public struct GPXTrack: Hashable, Sendable {
     /// One point: where and when (seconds since 1970, UTC).
     public struct Point: Hashable, Sendable {
+        /// Where.
         public let location: GeoLocation
+        /// When: whole seconds since 1970, UTC.
         public let time: Int
         /// Fractions of a second, for points logged more than once a second.
         public let fraction: Double

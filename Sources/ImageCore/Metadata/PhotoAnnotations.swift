@@ -23,7 +23,24 @@ public struct PhotoAnnotations: Hashable, Sendable {
     /// A colour label. digiKam has nine, darktable five, Lightroom five;
     /// each is written in every vocabulary that has it.
     public enum ColorLabel: String, CaseIterable, Hashable, Sendable {
-        case red, orange, yellow, green, blue, purple, gray, black, white
+        /// Red (digiKam 1, darktable 0, Lightroom "Red").
+        case red
+        /// Orange (digiKam 2).
+        case orange
+        /// Yellow (digiKam 3, darktable 1, Lightroom "Yellow").
+        case yellow
+        /// Green (digiKam 4, darktable 2, Lightroom "Green").
+        case green
+        /// Blue (digiKam 5, darktable 3, Lightroom "Blue").
+        case blue
+        /// Purple, digiKam's magenta (digiKam 6, darktable 4, Lightroom "Purple").
+        case purple
+        /// Gray (digiKam 7).
+        case gray
+        /// Black (digiKam 8).
+        case black
+        /// White (digiKam 9).
+        case white
 
         /// The name Lightroom writes in `xmp:Label`.
         public var lightroomName: String { rawValue.prefix(1).uppercased() + rawValue.dropFirst() }
@@ -47,8 +64,11 @@ public struct PhotoAnnotations: Hashable, Sendable {
 
     /// digiKam's pick label.
     public enum Pick: Int, Hashable, Sendable {
+        /// Rejected (1).
         case rejected = 1
+        /// Pending (2).
         case pending = 2
+        /// Accepted (3).
         case accepted = 3
     }
 
