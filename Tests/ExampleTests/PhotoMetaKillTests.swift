@@ -1,5 +1,7 @@
 import Foundation
 import ImageCodecs
+import Synchronization
+import SystemSupport
 import TestSupport
 import Testing
 
@@ -22,25 +24,28 @@ struct PhotoMetaKillTests {
         for path in paths { try Data(photo).write(to: URL(fileURLWithPath: path)) }
         let pixels = try DecodedImage(decoding: photo).bitmap.pixels
 
+        // The event: a temporary file beside the photos (a batch being written), seen through inotify.
+        let watcher = FolderTreeWatcher(root: folder)
+        let sawTemporary = Mutex(false)
         let process = Process()
+        let loop = try #require(
+            watcher.watch {
+                guard (try? FileManager.default.contentsOfDirectory(atPath: folder))?.contains(where: { $0.hasSuffix(".tmp") }) == true else { return }
+                let first = sawTemporary.withLock { seen in
+                    defer { seen = true }
+                    return !seen
+                }
+                if first, process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            })
+        Thread.detachNewThread { loop() }
+        defer { watcher.stop() }
         process.executableURL = ExampleProcess.executable("photo-meta")
         process.arguments = ["set"] + paths + ["--shift", "+1h"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        // The event: a temporary file beside the photos (a batch being written), or the end.
-        let sawTemporary = try await offPool {
-            while process.isRunning {
-                if try FileManager.default.contentsOfDirectory(atPath: folder).contains(where: { $0.hasSuffix(".tmp") }) {
-                    kill(process.processIdentifier, SIGKILL)
-                    return true
-                }
-                // Polled, not timed: a fifth of a millisecond between looks leaves the child the cores.
-                usleep(200)
-            }
-            return false
-        }
-        process.waitUntilExit()
+        try await offPool { process.waitUntilExit() }
+        let killed = sawTemporary.withLock { $0 } && process.terminationReason == .uncaughtSignal
         var old = 0
         var new = 0
         for path in paths {
@@ -54,6 +59,6 @@ struct PhotoMetaKillTests {
             #expect(try DecodedImage(decoding: bytes).bitmap.pixels == pixels, "\(path)")
         }
         #expect(old + new == 200)
-        if sawTemporary { #expect(old > 0, "killed mid-way: not every photo was replaced (\(new) were)") }
+        if killed { #expect(old > 0, "killed mid-way: not every photo was replaced (\(new) were)") }
     }
 }
