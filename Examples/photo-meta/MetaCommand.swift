@@ -222,14 +222,18 @@ enum MetaCommand {
             guard let place = track.location(at: date, maximumGap: maximumGap) else {
                 return .failure(.untagged("the track has no point within \(maximumGap) s of \(date)"))
             }
-            let edit = MetadataEdit(place: .set(place))
-            let applied =
-                PhotoFacts.isMovie(file)
-                ? Result { () throws(VideoError) in try edit.apply(toMovieAt: file) }.mapError(MetaError.movie)
-                : Result { () throws(ImageCodecError) in try edit.apply(toFileAt: file, limit: limit) }.mapError(MetaError.photo)
-            return applied.flatMap { PhotoFacts.read(file) }
+            return applyAndRead(MetadataEdit(place: .set(place)), to: file)
         }
         return Outcome(file: file, result: result)
+    }
+
+    /// `edit` applied to one photo or movie, then what it says now.
+    private static func applyAndRead(_ edit: MetadataEdit, to file: String) -> Result<PhotoFacts, MetaError> {
+        let applied =
+            PhotoFacts.isMovie(file)
+            ? Result { () throws(VideoError) in try edit.apply(toMovieAt: file) }.mapError(MetaError.movie)
+            : Result { () throws(ImageCodecError) in try edit.apply(toFileAt: file, limit: limit) }.mapError(MetaError.photo)
+        return applied.flatMap { PhotoFacts.read(file) }
     }
 
     /// `file`'s dates moved to the zone of the place it records (tzdata's nearest principal city).
@@ -237,14 +241,7 @@ enum MetaCommand {
         let result = PhotoFacts.read(file).flatMap { facts -> Result<PhotoFacts, MetaError> in
             guard let place = facts.place else { return .failure(.untagged("it records no place to take a time zone from")) }
             let zone = Result { () throws(ImageCodecError) in try place.nearestTimeZone() }.mapError(MetaError.photo)
-            return zone.flatMap { zone in
-                let edit = MetadataEdit(date: .zone(zone, keeping))
-                let applied =
-                    PhotoFacts.isMovie(file)
-                    ? Result { () throws(VideoError) in try edit.apply(toMovieAt: file) }.mapError(MetaError.movie)
-                    : Result { () throws(ImageCodecError) in try edit.apply(toFileAt: file, limit: limit) }.mapError(MetaError.photo)
-                return applied.flatMap { PhotoFacts.read(file) }
-            }
+            return zone.flatMap { applyAndRead(MetadataEdit(date: .zone($0, keeping)), to: file) }
         }
         return Outcome(file: file, result: result)
     }
