@@ -294,7 +294,7 @@ let package = Package(
 
         // MARK: Examples
         // What the example executables share (error lines, exit codes, flag values).
-        .target(name: "ExampleSupport", dependencies: ["SafeText", "ConsoleIO"], path: "Examples/Support", swiftSettings: swiftSettings),
+        .target(name: "ExampleSupport", dependencies: ["SafeText", "ConsoleIO", "ImageCore"], path: "Examples/Support", swiftSettings: swiftSettings),
         // What the viewing examples share: the viewer's flags and launcher, photos from URLs through ImageLoading.
         .target(
             name: "ExampleViewing", dependencies: ["PhotoViewer", "PhotoBrowser", "ImageLoading", "ImageCodecs", "ServiceKit", "ExampleSupport"],

@@ -6,7 +6,8 @@ import PhotoAlbum
 struct Arguments {
     enum Command {
         case importFiles(album: String, paths: [String], json: Bool)
-        case list(album: String?, json: Bool)
+        case list(album: String?, json: Bool, filter: AssetFilter)
+        case mark(ids: [String], change: MarkChange)
         case remove(album: String?, ids: [String])
         case check
         case pick(source: PhotoSourceKind?, limit: Int, from: String, album: String, videos: Bool)
@@ -15,17 +16,20 @@ struct Arguments {
 
     static let usage = """
         usage: photo-album --store DIR import [--album NAME] [--json] PATH...
-               photo-album --store DIR list [--album NAME] [--json]
+               photo-album --store DIR list [--album NAME] [--json] [--min-rating N] [--with-label NAME] [--with-tag TAG]
+               photo-album --store DIR mark [--rating N] [--label NAME] [--tag TAG]... [--untag TAG]... ID...
                photo-album --store DIR remove [--album NAME] ID...
                photo-album --store DIR check
                photo-album --store DIR pick [--source camera|library] [--limit N] [--album NAME] [--videos] --from DIR
                photo-album --store DIR export --to DIR [--rotate 90|180|270|flip-h|flip-v] [--trim]
-                                              [--keep-location] [--keep-metadata] ID...
+                                              [--keep-location] [--keep-marks] [--keep-metadata] ID...
 
         export writes copies without GPS, serial numbers, owner names, XMP or IPTC (the stored
         originals are never changed); --rotate turns a JPEG losslessly, --trim lets it drop edge
-        pixels that are not whole blocks (otherwise such a rotation is refused).
-        """
+        pixels that are not whole blocks (otherwise such a rotation is refused); --keep-marks writes the
+        photo's rating, label and tags into the copy.
+        mark changes a photo's rating, label and tags in the store (every album that holds it)
+        """ + "\n" + MarkChange.help.split(separator: "\n").map { "        (" + $0 + ")" }.joined(separator: "\n")
 
     static let defaultAlbum = "Favourites"
 
@@ -44,6 +48,8 @@ struct Arguments {
         var rotation: JPEGTransform.Operation?
         var trims = false
         var videos = false
+        var marks = MarkChange()
+        var filters: [AssetFilter] = []
         var positional: [String] = []
         var iterator = ArgumentReader(arguments)
         func value(_ flag: String) throws(CLIError) -> String { try iterator.value(for: flag) }
@@ -57,6 +63,13 @@ struct Arguments {
             case "--trim": trims = true
             case "--videos": videos = true
             case "--keep-location": policy.keepsLocation = true
+            case "--keep-marks": policy.keepsAnnotations = true
+            case "--min-rating": filters.append(.rated(atLeast: try iterator.number(for: argument, in: -1...5)))
+            case "--with-label":
+                let name = try value(argument)
+                filters.append(PhotoAnnotations.ColorLabel(name: name).map { .colorLabels([$0]) } ?? .label(name))
+            case "--with-tag": filters.append(.tagged(try value(argument)))
+            case _ where try marks.read(argument, from: &iterator): break
             case "--keep-metadata": policy = .keepAll
             case "--rotate":
                 let operations: [String: JPEGTransform.Operation] = [
@@ -88,7 +101,11 @@ struct Arguments {
         case "import":
             guard !rest.isEmpty else { throw CLIError("import needs at least one file or folder") }
             command = .importFiles(album: album ?? Self.defaultAlbum, paths: rest, json: json)
-        case "list": command = .list(album: album, json: json)
+        case "list": command = .list(album: album, json: json, filter: .all(filters))
+        case "mark":
+            guard !rest.isEmpty else { throw CLIError("mark needs at least one asset id") }
+            guard !marks.isEmpty else { throw CLIError("mark needs a change (--rating, --label, --tag or --untag)") }
+            command = .mark(ids: rest, change: marks)
         case "remove":
             guard !rest.isEmpty else { throw CLIError("remove needs at least one asset id") }
             command = .remove(album: album, ids: rest)

@@ -23,18 +23,19 @@ struct PhotoAlbumCommand {
             var files: [String] = []
             for path in paths { files += expand(path, skipping: arguments.store) }
             return try await importFiles(files, into: album, store: store, json: json)
-        case .list(let album, let json):
+        case .list(let album, let json, let filter):
             let albums = try await store.albums().filter { album == nil || $0.name == album }
             if let album, albums.isEmpty { throw AlbumError.noSuchAlbum(album) }
             var rows: [[String: String]] = []
             for entry in albums {
-                for item in try await store.items(in: entry.name) {
-                    rows.append([
-                        "id": item.asset.rawValue, "album": entry.name, "position": "\(item.position)", "format": item.format.identifier,
-                        "width": "\(item.orientedSize.width)", "height": "\(item.orientedSize.height)", "bytes": "\(item.byteCount)",
-                        "name": item.originalName, "taken": item.captureDate?.description ?? "", "media": item.media.kind.rawValue,
-                        "duration": item.media.duration.map(\.clock) ?? "",
-                    ])
+                for item in try await store.items(in: entry.name, matching: filter) {
+                    rows.append(
+                        Self.fields(of: item.annotations).merging([
+                            "id": item.asset.rawValue, "album": entry.name, "position": "\(item.position)", "format": item.format.identifier,
+                            "width": "\(item.orientedSize.width)", "height": "\(item.orientedSize.height)", "bytes": "\(item.byteCount)",
+                            "name": item.originalName, "taken": item.captureDate?.description ?? "", "media": item.media.kind.rawValue,
+                            "duration": item.media.duration.map(\.clock) ?? "",
+                        ]) { $1 })
                 }
             }
             if json {
@@ -42,9 +43,17 @@ struct PhotoAlbumCommand {
             } else {
                 for row in rows {
                     Console.line(
-                        "\(row["id"]!.prefix(12))  \(row["album"]!.oneLine)#\(row["position"]!)  \(row["width"]!)x\(row["height"]!) \(row["format"]!) \(row["media"]!)\(row["duration"]!.isEmpty ? "" : " " + row["duration"]!)  \(row["name"]!.oneLine)  \(row["taken"]!)"
+                        "\(row["id"]!.prefix(12))  \(row["album"]!.oneLine)#\(row["position"]!)  \(row["width"]!)x\(row["height"]!) \(row["format"]!) \(row["media"]!)\(row["duration"]!.isEmpty ? "" : " " + row["duration"]!)  \(row["name"]!.oneLine)  \(row["taken"]!)\(Self.marksColumn(row))"
                     )
                 }
+            }
+            return 0
+        case .mark(let ids, let change):
+            for prefix in ids {
+                let item = try await Self.item(matching: prefix, in: store)
+                let marks = change.applied(to: item.annotations)
+                try await store.annotate(item.asset, with: marks)
+                Console.line("marked \(item.asset.shortForm)\(Self.marksColumn(Self.fields(of: marks)))")
             }
             return 0
         case .remove(let album, let ids):
@@ -154,6 +163,20 @@ struct PhotoAlbumCommand {
             Console.line(report.summary)
         }
         return report.count(.unreadable) == 0 ? 0 : 1
+    }
+
+    /// A listing's fields for a photo's marks: `rating`, `label` (its colour or text), `tags`.
+    static func fields(of marks: PhotoAnnotations) -> [String: String] {
+        ["rating": marks.rating.map(String.init) ?? "", "label": marks.colorLabel?.rawValue ?? marks.label ?? "", "tags": marks.tags.joined(separator: ", ")]
+    }
+
+    /// A listing's marks: `  ★4 green [Paris, holiday]`, empty when unmarked.
+    static func marksColumn(_ row: [String: String]) -> String {
+        var parts: [String] = []
+        if let rating = row["rating"], !rating.isEmpty { parts.append(rating == "-1" ? "rejected" : "★" + rating) }
+        if let label = row["label"], !label.isEmpty { parts.append(label.oneLine) }
+        if let tags = row["tags"], !tags.isEmpty { parts.append("[\(tags.oneLine)]") }
+        return parts.isEmpty ? "" : "  " + parts.joined(separator: " ")
     }
 
     /// The one item whose id starts with `prefix`, in any album.

@@ -105,18 +105,7 @@ enum MetaCommand {
                 do { track = try GPXTrack(parsing: bytes) } catch { throw CLIError("--gpx \(path): \(error)") }
             case "--max-gap":
                 maximumGap = try reader.number(for: argument, in: 1...86_400)
-            case "--rating":
-                marks.rating = try reader.number(for: argument, in: -1...5)
-            case "--label":
-                let name = try reader.value(for: argument)
-                guard name.utf8.count <= 64, !name.isEmpty else { throw CLIError("--label takes a name of at most 64 bytes") }
-                marks.label = name.lowercased() == "none" ? .some(nil) : .some(name)
-            case "--tag", "--untag":
-                let tag = try reader.value(for: argument)
-                guard tag.utf8.count <= 256, !tag.trimmingCharacters(in: .whitespaces).isEmpty else {
-                    throw CLIError("\(argument) takes a tag of 1 to 256 bytes")
-                }
-                if argument == "--tag" { marks.added.append(tag) } else { marks.removed.append(tag) }
+            case _ where try marks.read(argument, from: &reader): break
             case "--sidecar":
                 marks.toSidecar = true
             case "--no-gps":
@@ -264,38 +253,5 @@ enum MetaCommand {
             }.flatMap { PhotoFacts.read(file) }
         }
         return Outcome(file: file, result: result)
-    }
-}
-
-/// The marks `set` changes: a rating, a label, tags added and removed, and where they go.
-struct MarkChange: Sendable {
-    var rating: Int?
-    /// `.some(nil)`: the label cleared.
-    var label: String??
-    var added: [String] = []
-    var removed: [String] = []
-    var toSidecar = false
-
-    var isEmpty: Bool { rating == nil && label == nil && added.isEmpty && removed.isEmpty }
-
-    /// `marks` with these changes: a rating of 0 clears it; a colour name is a colour label; a tag with `|` is a path of levels.
-    func applied(to marks: PhotoAnnotations) -> PhotoAnnotations {
-        var marks = marks
-        if let rating { marks.rating = rating == 0 ? nil : rating }
-        if let label {
-            marks.colorLabel = label.flatMap(PhotoAnnotations.ColorLabel.init(name:))
-            marks.label = marks.colorLabel == nil ? label : nil
-        }
-        for tag in added {
-            let leaf = tag.split(separator: "|").last.map { String($0).trimmingCharacters(in: .whitespaces) } ?? tag
-            if !marks.tags.contains(leaf) { marks.tags.append(leaf) }
-            if tag.contains("|"), !marks.hierarchicalTags.contains(tag) { marks.hierarchicalTags.append(tag) }
-        }
-        for tag in removed {
-            let leaf = tag.split(separator: "|").last.map(String.init) ?? tag
-            marks.tags.removeAll { $0 == leaf || $0 == tag }
-            marks.hierarchicalTags.removeAll { $0 == tag || $0.hasSuffix("|" + tag) }
-        }
-        return marks
     }
 }

@@ -47,6 +47,8 @@ extension MediaContentAdapter {
         var removed = Set<MetadataKind>()
         // An Ultra HDR source's gain map, shaped as the photo's rendition, when the policy and the format keep it.
         var gainMap: GainMapImage?
+        // The source's ratings, labels and tags, written into a re-encoded image when the policy keeps them.
+        var marks = PhotoAnnotations()
         switch image {
         case .encoded(let bytes):
             let info: ImageInfo
@@ -74,6 +76,7 @@ extension MediaContentAdapter {
                 exif = kept?.exif?.settingOrientation(.up)
                 // What the source carried that the new image does not: its container says best.
                 removed = (try? policy.rewriting(bytes, registry: registry))?.removed ?? kept?.removed ?? []
+                if policy.keepsAnnotations { marks = PhotoAnnotations(embeddedIn: bytes) }
                 // An Ultra HDR JPEG's map, or an iPhone HEIC's (then the JPEG sent is Ultra HDR: Android and Chrome show it in HDR).
                 switch GainMapImage.read(from: bytes) {
                 case .present(let map, let photoSize):
@@ -110,6 +113,11 @@ extension MediaContentAdapter {
                 if let best = try smallestEncoding(of: bitmap, as: format, profile: profile, exif: exif, maxBytes: photoCap, encodes: &encodes) {
                     var bytes = best
                     if let map { bytes = try UltraHDRJPEG.assemble(base: best, map: map.bytes, parameters: map.image.gainMap.parameters) }
+                    if !marks.isEmpty {
+                        // Kept when the format carries XMP and the cap has room for them; reported removed otherwise.
+                        let marked = [.jpeg, .webp, .png].contains(format) ? try? MetadataEdit(annotations: marks).applied(to: bytes, registry: registry) : nil
+                        if let marked, marked.count <= maxBytes { bytes = marked } else { removed.insert(.annotations) }
+                    }
                     return .success((PreparedContent.Image(bytes: bytes, format: format, size: bitmap.size, removedMetadata: removed), .reencoded))
                 }
                 // Too large even at the lowest quality: shrink and try again.

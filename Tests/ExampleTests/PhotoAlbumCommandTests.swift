@@ -49,6 +49,44 @@ struct PhotoAlbumCommandTests {
         #expect(check.standardOutput.contains("consistent: 5 photos"))
     }
 
+    @Test("mark rates, labels and tags a photo in every album; list filters and shows the marks; export --keep-marks carries them")
+    func marks() async throws {
+        let work = Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let store = "\(work)/store"
+        #expect(try await Self.album(["--store", store, "import", "--album", "Trip", Self.samples]).status == 0)
+        let rows = try #require(
+            try JSONSerialization.jsonObject(with: Data(try await Self.album(["--store", store, "list", "--json"]).standardOutput.utf8)) as? [[String: String]])
+        let id = try #require(rows.first { $0["name"] == "waterfall.jpg" }?["id"])
+        let marked = try await Self.album([
+            "--store", store, "mark", "--rating", "4", "--label", "Green", "--tag", "Places|Norway", "--tag", "hike", String(id.prefix(12)),
+        ])
+        #expect(marked.status == 0, "\(marked.standardError)")
+        #expect(marked.standardOutput.contains("★4 green [Norway, hike]"), "\(marked.standardOutput)")
+
+        let picked = try await Self.album(["--store", store, "list", "--min-rating", "3", "--with-tag", "norway"])
+        #expect(picked.standardOutput.split(separator: "\n").count == 1 && picked.standardOutput.contains("waterfall.jpg"), "\(picked.standardOutput)")
+        #expect(try await Self.album(["--store", store, "list", "--with-label", "red"]).standardOutput.isEmpty)
+        let json = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(try await Self.album(["--store", store, "list", "--json", "--with-label", "green"]).standardOutput.utf8))
+                as? [[String: String]])
+        #expect(json.count == 1 && json[0]["rating"] == "4" && json[0]["label"] == "green" && json[0]["tags"] == "Norway, hike", "\(json)")
+
+        let out = "\(work)/out"
+        #expect(try await Self.album(["--store", store, "export", "--to", out, "--keep-marks", String(id.prefix(12))]).status == 0)
+        let tags = try ExifTool.tags(ofFileAt: "\(out)/waterfall.jpg")
+        #expect(tags["XMP-xmp:Rating"] == "4" && tags["XMP-xmp:Label"] == "Green" && tags["XMP-lr:HierarchicalSubject"] == "Places|Norway", "\(tags)")
+        #expect(tags["GPS:GPSLatitude"] == nil)
+        let plain = "\(work)/plain"
+        #expect(try await Self.album(["--store", store, "export", "--to", plain, String(id.prefix(12))]).status == 0)
+        #expect(try ExifTool.tags(ofFileAt: "\(plain)/waterfall.jpg")["XMP-xmp:Rating"] == nil)
+
+        let refused = try await Self.album(["--store", store, "mark", "--rating", "7", String(id.prefix(12))])
+        #expect(refused.status != 0 && refused.standardError.contains("--rating"), "\(refused.standardError)")
+        #expect(try await Self.album(["--store", store, "mark", String(id.prefix(12))]).standardError.contains("mark needs a change"))
+    }
+
     @Test("import takes videos and Live Photo pairs (one item each, found by their identifiers); list shows what moves and for how long")
     func videosAndLivePhotos() async throws {
         let work = Self.scratch()

@@ -60,7 +60,7 @@ struct MetadataEditTests {
             return output
         case .heic, .avif:
             // Every item's bytes but the Exif and XMP items'.
-            let (_, types, locations) = try HEIFMetadata.items(in: bytes, format: format)
+            let (_, types, locations) = try HEIFMetadata.items(in: MemoryByteSource(bytes), format: format)
             return locations.keys.sorted().filter { !["Exif", "mime"].contains(types[$0]?.type ?? "") }.flatMap { id -> [UInt8] in
                 let location = locations[id]!
                 return location.method == 0

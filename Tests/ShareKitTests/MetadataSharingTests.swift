@@ -94,6 +94,31 @@ struct MetadataSharingTests {
         #expect((Int(tags["IFD0:Orientation"] ?? "1") ?? 0) == 1)
     }
 
+    @Test("ratings, labels and tags go only when the policy keeps them: passed through or re-encoded, with or without the rest of the XMP")
+    func marks() async throws {
+        let tagged = try ExifTool.writing(
+            ["-XMP-xmp:Rating=5", "-XMP-xmp:Label=Red", "-XMP-dc:Subject=Anna", "-XMP-dc:Creator=Jane"], to: try Self.phonePhoto(), fileExtension: "jpg")
+        // 4:2:0 blocks are 16 pixels: a portrait of 330 x 246 is re-encoded to be turned.
+        let ragged = try ExifTool.writing(
+            ["-XMP-xmp:Rating=5", "-XMP-dc:Subject=Anna"], to: try Self.phonePhoto(width: 330, height: 246, orientation: 6), fileExtension: "jpg")
+        for (photo, reencodes) in [(tagged, false), (ragged, true)] {
+            var content = ShareContent(text: "hi", images: [.encoded(photo)])
+            var prepared = try await MediaContentAdapter().prepare(content, for: Tables.microblog)
+            var tags = try Self.tags(prepared.images[0].bytes)
+            #expect(tags["XMP-xmp:Rating"] == nil && tags["XMP-dc:Subject"] == nil, "dropped by default: \(tags.keys.sorted())")
+            #expect(prepared.images[0].removedMetadata.contains(.annotations))
+            #expect(prepared.adjustments.contains { $0.hasPrefix("re-encoded") } == reencodes, "\(prepared.adjustments)")
+            content.metadata.keepsAnnotations = true
+            prepared = try await MediaContentAdapter().prepare(content, for: Tables.microblog)
+            tags = try Self.tags(prepared.images[0].bytes)
+            #expect(tags["XMP-xmp:Rating"] == "5" && tags["XMP-dc:Subject"] == "Anna", "kept when asked: \(tags.keys.sorted())")
+            #expect(
+                tags["XMP-dc:Creator"] == nil
+                    && Self.locationOrIdentity(tags).allSatisfy { $0.hasPrefix("XMP-xmp") || $0.hasPrefix("XMP-dc:Subject") || $0.hasPrefix("XMP-x:") })
+            #expect(!prepared.images[0].removedMetadata.contains(.annotations))
+        }
+    }
+
     @Test("an Ultra HDR portrait passes through with its gain map, both turned upright; the map adds no location; a policy may drop it")
     func gainMapKept() async throws {
         let portrait = try Self.phonePhoto(orientation: 6)

@@ -56,13 +56,16 @@ public enum JPEGTransform {
     }
 
     /// `jpeg` turned upright losslessly, its orientation tag reset to 1;
-    /// the same bytes (metadata rewritten as `metadata` says) when it is upright already.
+    /// the same bytes (metadata rewritten as `metadata` says, ratings and
+    /// tags included) when it is upright already.
     public static func applyingOrientation(
         of jpeg: [UInt8], edges: Edges = .perfect, metadata: MetadataPolicy = .keepAll
     ) throws(ImageCodecError) -> RewrittenImage {
         let orientation = try JPEGHeader(reading: MemoryByteSource(jpeg)).exif?.orientation ?? .up
-        guard let operation = operation(undoing: orientation) else { return try JPEGMetadata.rewrite(jpeg, policy: metadata) }
-        return try transform(jpeg, operation, edges: edges, metadata: metadata)
+        guard let operation = operation(undoing: orientation) else {
+            return try metadata.settlingAnnotations(of: jpeg, in: try JPEGMetadata.rewrite(jpeg, policy: metadata))
+        }
+        return try metadata.settlingAnnotations(of: jpeg, in: try transform(jpeg, operation, edges: edges, metadata: metadata))
     }
 
     /// `jpeg` as shown (its orientation applied), then `operation`, in one
@@ -72,8 +75,10 @@ public enum JPEGTransform {
     ) throws(ImageCodecError) -> RewrittenImage {
         let orientation = try JPEGHeader(reading: MemoryByteSource(jpeg)).exif?.orientation ?? .up
         let combined = Matrix(operation).times(Matrix(self.operation(undoing: orientation)))
-        guard let single = combined.operation else { return try JPEGMetadata.rewrite(jpeg, policy: metadata, orientation: .up) }
-        return try transform(jpeg, single, edges: edges, metadata: metadata)
+        guard let single = combined.operation else {
+            return try metadata.settlingAnnotations(of: jpeg, in: try JPEGMetadata.rewrite(jpeg, policy: metadata, orientation: .up))
+        }
+        return try metadata.settlingAnnotations(of: jpeg, in: try transform(jpeg, single, edges: edges, metadata: metadata))
     }
 
     /// The operation that turns a picture stored with `orientation` upright.

@@ -44,11 +44,19 @@ public struct MetadataPolicy: Hashable, Sendable, Codable {
     /// it). It says how bright each part of the photo is on an HDR display,
     /// nothing about who took it or where: kept unless this is `false`.
     public var keepsGainMap: Bool
+    /// Whether the photo's ratings, labels and tags stay (``PhotoAnnotations``:
+    /// `xmp:Rating`, `xmp:Label`, digiKam's and darktable's labels,
+    /// `dc:subject`, `lr:hierarchicalSubject`). They can say more than they
+    /// seem to (a tag is often a person's name), so only
+    /// ``keepAll`` keeps them unless asked. Kept, they go in an XMP packet
+    /// of their own when the rest of the XMP goes; dropped, they are taken
+    /// out of an XMP packet that otherwise stays.
+    public var keepsAnnotations: Bool
 
     /// Creates a policy that keeps the kinds it is told to.
     public init(
         keepsLocation: Bool = false, keepsCaptureDate: Bool = true, keepsCamera: Bool = true, keepsIdentifying: Bool = false,
-        keepsEverythingElse: Bool = false, keepsGainMap: Bool = true
+        keepsEverythingElse: Bool = false, keepsGainMap: Bool = true, keepsAnnotations: Bool = false
     ) {
         self.keepsLocation = keepsLocation
         self.keepsCaptureDate = keepsCaptureDate
@@ -56,13 +64,16 @@ public struct MetadataPolicy: Hashable, Sendable, Codable {
         self.keepsIdentifying = keepsIdentifying
         self.keepsEverythingElse = keepsEverythingElse
         self.keepsGainMap = keepsGainMap
+        self.keepsAnnotations = keepsAnnotations
     }
 
     private enum CodingKeys: String, CodingKey {
-        case keepsLocation, keepsCaptureDate, keepsCamera, keepsIdentifying, keepsEverythingElse, keepsGainMap
+        case keepsLocation, keepsCaptureDate, keepsCamera, keepsIdentifying, keepsEverythingElse, keepsGainMap, keepsAnnotations
     }
 
-    /// Reads a policy; one written before ``keepsGainMap`` existed keeps the gain map.
+    /// Reads a policy; one written before ``keepsGainMap`` existed keeps the
+    /// gain map, and one written before ``keepsAnnotations`` existed keeps
+    /// the marks when it kept the XMP they were in.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         keepsLocation = try container.decode(Bool.self, forKey: .keepsLocation)
@@ -71,6 +82,7 @@ public struct MetadataPolicy: Hashable, Sendable, Codable {
         keepsIdentifying = try container.decode(Bool.self, forKey: .keepsIdentifying)
         keepsEverythingElse = try container.decode(Bool.self, forKey: .keepsEverythingElse)
         keepsGainMap = try container.decodeIfPresent(Bool.self, forKey: .keepsGainMap) ?? true
+        keepsAnnotations = try container.decodeIfPresent(Bool.self, forKey: .keepsAnnotations) ?? keepsEverythingElse
     }
 
     /// Only what display needs: the colour profile, the HDR gain map (and
@@ -90,7 +102,8 @@ public struct MetadataPolicy: Hashable, Sendable, Codable {
 
     /// Everything stays: the bytes pass through as they are.
     public static let keepAll = MetadataPolicy(
-        keepsLocation: true, keepsCaptureDate: true, keepsCamera: true, keepsIdentifying: true, keepsEverythingElse: true)
+        keepsLocation: true, keepsCaptureDate: true, keepsCamera: true, keepsIdentifying: true, keepsEverythingElse: true,
+        keepsAnnotations: true)
 
     /// Whether this policy keeps every kind of metadata.
     public var keepsAll: Bool { self == .keepAll }
@@ -102,7 +115,8 @@ public struct MetadataPolicy: Hashable, Sendable, Codable {
         MetadataPolicy(
             keepsLocation: keepsLocation && other.keepsLocation, keepsCaptureDate: keepsCaptureDate && other.keepsCaptureDate,
             keepsCamera: keepsCamera && other.keepsCamera, keepsIdentifying: keepsIdentifying && other.keepsIdentifying,
-            keepsEverythingElse: keepsEverythingElse && other.keepsEverythingElse, keepsGainMap: keepsGainMap && other.keepsGainMap)
+            keepsEverythingElse: keepsEverythingElse && other.keepsEverythingElse, keepsGainMap: keepsGainMap && other.keepsGainMap,
+            keepsAnnotations: keepsAnnotations && other.keepsAnnotations)
     }
 
     /// Whether `kind` stays under this policy.
@@ -114,6 +128,7 @@ public struct MetadataPolicy: Hashable, Sendable, Codable {
         case .identifying: keepsIdentifying
         case .xmp, .iptc, .comment, .thumbnail, .other: keepsEverythingElse
         case .gainMap: keepsGainMap
+        case .annotations: keepsAnnotations
         }
     }
 }
@@ -142,6 +157,8 @@ public enum MetadataKind: String, Hashable, Sendable, CaseIterable, Comparable, 
     case gainMap = "gain-map"
     /// Anything else: unknown tags, application segments and chunks, data after the image.
     case other
+    /// Ratings, labels and tags (``PhotoAnnotations``), wherever the XMP keeps them.
+    case annotations
 
     public var description: String { rawValue }
 

@@ -92,4 +92,36 @@ public struct PhotoAnnotations: Hashable, Sendable {
 
     /// Whether nothing is marked.
     public var isEmpty: Bool { self == PhotoAnnotations() }
+
+    /// Sets the label by name: a colour's name ("green", Lightroom's
+    /// "Green", "magenta") sets ``colorLabel``, any other text ``label``;
+    /// `nil` clears both.
+    public mutating func setLabel(named name: String?) {
+        colorLabel = name.flatMap(ColorLabel.init(name:))
+        label = colorLabel == nil ? name.map { String($0.prefix(64)) } : nil
+    }
+
+    /// Adds a tag: its last level to ``tags`` (`Paris`), and a path of
+    /// levels (`Places|France|Paris`) to ``hierarchicalTags`` too, as
+    /// Lightroom and digiKam write a keyword; nothing already there twice.
+    public mutating func addTag(_ tag: String) {
+        let leaf = tag.split(separator: "|").last.map { String($0).trimmingCharacters(in: " ") } ?? tag
+        if !leaf.isEmpty, !tags.contains(leaf) { tags.append(String(leaf.prefix(256))) }
+        if tag.contains("|"), !hierarchicalTags.contains(tag) { hierarchicalTags.append(tag) }
+    }
+
+    /// Removes a tag: a keyword (and every path that ends with it), or a
+    /// path (and its last level as a keyword).
+    public mutating func removeTag(_ tag: String) {
+        let leaf = tag.split(separator: "|").last.map(String.init) ?? tag
+        tags.removeAll { $0 == leaf || $0 == tag }
+        hierarchicalTags.removeAll { $0 == tag || $0.hasSuffix("|" + tag) }
+    }
+}
+
+extension String {
+    /// The string without `character` at either end.
+    fileprivate func trimmingCharacters(in character: Character) -> String {
+        String(drop { $0 == character }.reversed().drop { $0 == character }.reversed())
+    }
 }

@@ -37,6 +37,9 @@ public enum AlbumError: Error, Hashable, Sendable, CustomStringConvertible {
     /// has no Live Photo identifier, the video no content identifier, or
     /// the two differ. Nothing was added.
     case notALivePhoto(still: String, motion: String, reason: String)
+    /// A photo's marks take more than ``AlbumStore/maxAnnotationBytes`` as
+    /// JSON (thousands of tags): nothing was changed.
+    case annotationsTooLarge(AssetID, bytes: Int)
 
     public var description: String {
         switch self {
@@ -54,6 +57,8 @@ public enum AlbumError: Error, Hashable, Sendable, CustomStringConvertible {
         case .albumExists(let name): "an album named \"\(name)\" exists already"
         case .notPlayable(let path, let reason): "\(path) is not a video PhotoDeck can play: \(reason)"
         case .notALivePhoto(let still, let motion, let reason): "\(still) and \(motion) are not one Live Photo: \(reason)"
+        case .annotationsTooLarge(let asset, let bytes):
+            "the marks of \(asset.shortForm) take \(bytes) bytes, more than the \(AlbumStore.maxAnnotationBytes) a photo's marks may; use fewer or shorter tags"
         case .nameTooLong(let name): "the album name \"\(name)…\" is longer than \(AlbumStore.maxNameBytes) bytes; choose a shorter one"
         }
     }

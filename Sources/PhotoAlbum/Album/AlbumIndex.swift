@@ -38,6 +38,8 @@ enum AlbumIndex {
         ALTER TABLE assets ADD COLUMN still_us INTEGER;
         CREATE INDEX assets_by_motion_file ON assets(motion_file);
         """,
+        // Ratings, labels and tags (StoredAnnotations); NULL when nothing is marked.
+        "ALTER TABLE assets ADD COLUMN annotations BLOB;",
     ]
 
     static func journalSequence(_ database: SQLiteDatabase) throws -> Int {
@@ -73,22 +75,34 @@ enum AlbumIndex {
     /// Photo's motion file (`ab/<sha256>.mov`, the video's own content address).
     static func insertAsset(
         _ database: SQLiteDatabase, id: String, file: String, info: ImageInfo, byteCount: Int, name: String, addedAt: Double,
-        placeholder: ThumbHash?, media: StoredMedia = .photo, motionFile: String? = nil
+        placeholder: ThumbHash?, media: StoredMedia = .photo, motionFile: String? = nil, annotations: PhotoAnnotations = PhotoAnnotations()
     ) throws {
         try database.prepare(
             """
             INSERT INTO assets (id, file, format, width, height, orientation, capture_date, capture_offset,
                                 byte_count, original_name, added_at, thumbhash,
-                                media, motion_file, live_id, duration_ms, motion_start, motion_length, still_us)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                media, motion_file, live_id, duration_ms, motion_start, motion_length, still_us, annotations)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """
         ).bind(
             .text(id), .text(file), .text(info.format.identifier), .int(info.size.width), .int(info.size.height), .int(Int(info.orientation.rawValue)),
             .optional(info.captureDate?.exifDateTime), .optional(info.captureDate?.utcOffsetSeconds), .int(byteCount), .text(name), .real(addedAt),
             .optional(placeholder?.bytes), .text(media.kind.rawValue), .optional(motionFile), .optional(media.live?.rawValue),
             .optional(media.durationMilliseconds), .optional(media.motionRange?.lowerBound), .optional(media.motionRange?.count),
-            .optional(media.stillMicroseconds)
+            .optional(media.stillMicroseconds), StoredAnnotations.value(annotations)
         ).run()
+    }
+
+    /// Sets an asset's marks; `false` when there is no such asset.
+    static func setAnnotations(_ database: SQLiteDatabase, _ marks: PhotoAnnotations, of asset: String) throws -> Bool {
+        try database.prepare("UPDATE assets SET annotations = ? WHERE id = ?").bind(StoredAnnotations.value(marks), .text(asset)).run()
+        return database.changedRowCount > 0
+    }
+
+    /// An asset's marks; `nil` when there is no such asset.
+    static func annotations(_ database: SQLiteDatabase, of asset: String) throws -> PhotoAnnotations? {
+        let statement = try database.prepare("SELECT annotations FROM assets WHERE id = ?").bind(.text(asset))
+        return try statement.step() ? StoredAnnotations.read(statement, 0) : nil
     }
 
     /// Makes a stored still a Live Photo: `motionFile` is its motion, of `durationMilliseconds`.

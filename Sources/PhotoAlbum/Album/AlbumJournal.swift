@@ -1,8 +1,9 @@
 import Foundation
+import ImageCodecs
 import SystemSupport
 
 /// The album store's journal: one line of JSON per change (an album
-/// created, a photo added, removed or moved), appended and flushed beside
+/// created, a photo added, removed, moved or marked), appended and flushed beside
 /// the originals (`albums.journal`), so that the albums can be rebuilt
 /// when the index is lost, corrupt, or restored from an older backup.
 ///
@@ -21,7 +22,7 @@ struct AlbumJournal {
     /// One change.
     struct Entry: Codable, Equatable {
         enum Operation: String, Codable {
-            case album, add, remove, move
+            case album, add, remove, move, annotate
         }
 
         var seq: Int
@@ -40,6 +41,9 @@ struct AlbumJournal {
         /// video's own content address. The add is journaled after both
         /// files are stored, so replaying it lists the pair whole.
         var motionFile: String?
+        /// The asset's ratings, labels and tags: all of them, as they are
+        /// from now on (`annotate`; an `add` of marks that came with the file).
+        var annotations: PhotoAnnotations?
     }
 
     let path: String
@@ -137,6 +141,15 @@ struct AlbumJournal {
             (entry.position ?? 0) >= 0
         else { return nil }
         return entry
+    }
+
+    /// Each asset's marks after every entry, for those the journal marked.
+    static func annotations(_ entries: [Entry]) -> [String: PhotoAnnotations] {
+        var marks: [String: PhotoAnnotations] = [:]
+        for entry in entries where entry.op == .annotate || entry.op == .add {
+            if let asset = entry.asset, let annotations = entry.annotations { marks[asset] = annotations }
+        }
+        return marks
     }
 
     /// Which albums each asset is in after every entry: what the journal says the albums hold.

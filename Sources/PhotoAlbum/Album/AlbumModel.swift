@@ -64,6 +64,10 @@ public struct AlbumItem: Hashable, Sendable {
     /// ``size`` its frames' upright size), a Live Photo (the still, with its
     /// motion stored beside it) or a Motion Photo.
     public let media: AssetMedia
+    /// Its rating, labels and tags: the asset's, whichever album it is in
+    /// (see ``AlbumStore/annotate(_:with:)``); at first those of the file
+    /// added (its XMP, with its sidecar's).
+    public let annotations: PhotoAnnotations
 
     /// The size as displayed, after orientation.
     public var orientedSize: PixelSize { orientation.orientedSize(size) }
@@ -80,6 +84,8 @@ public enum AlbumChange: Hashable, Sendable {
     case removed(AssetID, album: String)
     /// A photo moved to a new position in an album.
     case moved(AssetID, album: String, to: Int)
+    /// A photo's ratings, labels or tags changed (in every album that holds it).
+    case annotated(AssetID)
 }
 
 /// What opening a store found and mended. Opening deletes nothing but the

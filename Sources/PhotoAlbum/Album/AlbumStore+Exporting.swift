@@ -9,6 +9,10 @@ extension AlbumStore {
     /// when `operation` is given, rotated or flipped losslessly (a JPEG; the
     /// orientation it was shown in is applied first, and its tag then says
     /// upright). The stored original is never changed: it is the user's.
+    /// When the policy keeps ratings, labels and tags
+    /// (``ImageCore/MetadataPolicy/keepsAnnotations``) they are the store's
+    /// (``AlbumItem/annotations``), written into the copy's XMP (a HEIC or
+    /// AVIF without an XMP item goes without them).
     ///
     /// ```swift
     /// let bytes = try await store.exportedData(of: item.asset)                       // GPS and serial numbers gone
@@ -25,12 +29,23 @@ extension AlbumStore {
     ) throws(AlbumError) -> [UInt8] {
         let path = try originalPath(of: asset)
         let original = try DurableFiles.read(path)
-        do {
-            if let operation { return try JPEGTransform.apply(operation, to: original, edges: edges, metadata: policy).bytes }
-            return try policy.rewriting(original).bytes
+        var exported: [UInt8]
+        do throws(ImageCodecError) {
+            if let operation {
+                exported = try JPEGTransform.apply(operation, to: original, edges: edges, metadata: policy).bytes
+            } else {
+                exported = try policy.rewriting(original).bytes
+            }
         } catch {
             throw .notAnImage(path: path, reason: error)
         }
+        if policy.keepsAnnotations {
+            let marks = try annotations(of: asset)
+            if PhotoAnnotations(embeddedIn: exported) != marks, let marked = try? MetadataEdit(annotations: marks).applied(to: exported) {
+                exported = marked
+            }
+        }
+        return exported
     }
 
     /// Writes ``exportedData(of:keeping:rotatedBy:edges:)`` to `path`

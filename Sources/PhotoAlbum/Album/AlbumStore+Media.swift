@@ -28,7 +28,7 @@ extension AlbumStore {
         return try commitAdd(
             StoredAsset(
                 id: AssetID(validated: id), file: relative, info: video.info, byteCount: video.staged.size, name: Self.fileName(path),
-                placeholder: stored ? nil : video.placeholder, media: video.media),
+                placeholder: stored ? nil : video.placeholder, media: video.media, annotations: Self.annotations(ofFileAt: path)),
             isStored: stored, to: album, albumID: albumID)
     }
 
@@ -92,7 +92,7 @@ extension AlbumStore {
         return try commitAdd(
             StoredAsset(
                 id: AssetID(validated: id), file: relative, info: info, byteCount: bytes.count, name: Self.fileName(stillPath),
-                placeholder: placeholder, media: media, motionFile: motionRelative),
+                placeholder: placeholder, media: media, motionFile: motionRelative, annotations: Self.annotations(ofFileAt: stillPath)),
             isStored: stored, to: album, albumID: albumID)
     }
 
@@ -243,6 +243,8 @@ struct StoredAsset {
     let placeholder: ThumbHash?
     var media: StoredMedia = .photo
     var motionFile: String?
+    /// Its marks when first stored: its own XMP's, with the sidecar of the file it came from.
+    var annotations = PhotoAnnotations()
 }
 
 extension StoredMedia {

@@ -20,7 +20,7 @@ extension AlbumStore {
                 """
                 SELECT a.id, i.position, a.format, a.width, a.height, a.orientation, a.capture_date, a.capture_offset,
                        a.byte_count, a.original_name, i.added_at, a.thumbhash,
-                       a.media, a.motion_file, a.live_id, a.duration_ms, a.motion_start, a.motion_length, a.still_us
+                       a.media, a.motion_file, a.live_id, a.duration_ms, a.motion_start, a.motion_length, a.still_us, a.annotations
                 FROM album_items i JOIN assets a ON a.id = i.asset_id
                 WHERE i.album_id = ? AND (? IS NULL OR i.asset_id = ?) ORDER BY i.position
                 """
@@ -36,7 +36,7 @@ extension AlbumStore {
                         orientation: ImageOrientation(exifValue: statement.int(5)),
                         captureDate: .stored(statement.optionalText(6), utcOffsetSeconds: statement.optionalInt(7)),
                         byteCount: statement.int(8), originalName: statement.text(9), addedAt: Date(timeIntervalSince1970: statement.double(10)),
-                        placeholder: StoredPlaceholder.read(statement, 11), media: media
+                        placeholder: StoredPlaceholder.read(statement, 11), media: media, annotations: StoredAnnotations.read(statement, 19)
                     ))
             }
             return items

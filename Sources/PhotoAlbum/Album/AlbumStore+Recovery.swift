@@ -85,6 +85,7 @@ extension AlbumStore {
         if !scan.orphans.isEmpty {
             let all = try entries()
             let membership = AlbumJournal.membership(all)
+            let marks = AlbumJournal.annotations(all)
             let orphans = scan.orphans.compactMap { orphan -> VerifiedOrphan? in
                 verifiedAsset(at: "\(originals)/\(orphan.file)", id: orphan.id, report: &report).map {
                     VerifiedOrphan(file: orphan.file, id: orphan.id, asset: $0)
@@ -129,7 +130,7 @@ extension AlbumStore {
                 try database.transaction {
                     try AlbumIndex.insertAsset(
                         database, id: orphan.id, file: orphan.file, info: photo.info, byteCount: photo.byteCount, name: photo.name, addedAt: now,
-                        placeholder: photo.placeholder, media: media, motionFile: motion?.file)
+                        placeholder: photo.placeholder, media: media, motionFile: motion?.file, annotations: marks[orphan.id] ?? photo.annotations)
                     for album in albums {
                         _ = try AlbumIndex.addItem(database, orphan.id, album: try AlbumIndex.ensureAlbum(database, album, createdAt: now), addedAt: now)
                     }
@@ -170,7 +171,7 @@ extension AlbumStore {
                 }
                 try AlbumIndex.insertAsset(
                     database, id: asset, file: file, info: photo.info, byteCount: photo.byteCount, name: entry.name ?? photo.name, addedAt: entry.at,
-                    placeholder: photo.placeholder, media: media, motionFile: motion)
+                    placeholder: photo.placeholder, media: media, motionFile: motion, annotations: entry.annotations ?? photo.annotations)
             } else if let motion, try AlbumIndex.motionFile(database, of: asset) == nil {
                 try AlbumIndex.setMotion(database, motion, durationMilliseconds: motionInfo?.media.durationMilliseconds, of: asset)
             }
@@ -183,6 +184,9 @@ extension AlbumStore {
         case .move:
             guard let asset = entry.asset, let position = entry.position, let album = try AlbumIndex.albumID(database, entry.album) else { return }
             _ = try AlbumIndex.move(database, asset, album: album, to: position)
+        case .annotate:
+            guard let asset = entry.asset, let marks = entry.annotations else { return }
+            _ = try AlbumIndex.setAnnotations(database, marks, of: asset)
         }
     }
 
@@ -239,7 +243,9 @@ extension AlbumStore {
         let name = relative.split(separator: "/").last.map(String.init) ?? relative
         switch probed {
         case .photo(let info, _, _):
-            return VerifiedAsset(info: info, byteCount: size, name: name, placeholder: try? ThumbHash(summarizingImageAt: path), media: StoredMedia(probed))
+            return VerifiedAsset(
+                info: info, byteCount: size, name: name, placeholder: try? ThumbHash(summarizingImageAt: path), media: StoredMedia(probed),
+                annotations: (try? PhotoAnnotations(embeddedInFileAt: path)) ?? PhotoAnnotations())
         case .video(let info, _, _):
             let poster = try? VideoPosterFrame(ofFileAt: path, fitting: PixelSize(width: 100, height: 100))
             return VerifiedAsset(
@@ -335,6 +341,8 @@ struct VerifiedAsset {
     let name: String
     let placeholder: ThumbHash?
     let media: StoredMedia
+    /// The marks in its own XMP (a photo's; none for a video).
+    var annotations = PhotoAnnotations()
 }
 
 /// An orphan (a stored file the index does not list) that verified.

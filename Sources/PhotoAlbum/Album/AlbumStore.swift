@@ -184,7 +184,7 @@ public actor AlbumStore {
     }
 
     /// A fresh journal sequence number.
-    private func sequence() -> Int {
+    func sequence() -> Int {
         defer { nextSequence += 1 }
         return nextSequence
     }
@@ -273,7 +273,7 @@ public actor AlbumStore {
         }
         if !isPhoto, VideoInfo.startsLikeVideo(fileAt: path) { return try importVideo(at: path, into: album) }
         let bytes = try DurableFiles.read(path)
-        return try add(bytes, named: Self.fileName(path), to: album, source: path)
+        return try add(bytes, named: Self.fileName(path), to: album, source: path, annotations: Self.annotations(ofFileAt: path))
     }
 
     /// Adds encoded image bytes (a camera capture, a picked photo) to `album`.
@@ -299,10 +299,16 @@ public actor AlbumStore {
         } catch {
             throw .notAnImage(path: picked.id, reason: error)
         }
-        return try add(bytes, named: picked.id.split(separator: "/").last.map(String.init) ?? picked.id, to: album, source: picked.id)
+        return try add(
+            bytes, named: picked.id.split(separator: "/").last.map(String.init) ?? picked.id, to: album, source: picked.id,
+            annotations: picked.path.map(Self.annotations(ofFileAt:)))
     }
 
-    func add(_ bytes: [UInt8], named name: String, to album: String, source: String) throws(AlbumError) -> AlbumAddition {
+    /// Adds `bytes`; their marks are `annotations` (a file's, with its
+    /// sidecar's) or else their own XMP's.
+    func add(
+        _ bytes: [UInt8], named name: String, to album: String, source: String, annotations: PhotoAnnotations? = nil
+    ) throws(AlbumError) -> AlbumAddition {
         let name = Self.clipped(name)
         let info: ImageInfo
         do {
@@ -323,7 +329,9 @@ public actor AlbumStore {
         }
         let media = stored ? StoredMedia.photo : StoredMedia(photoBytes: bytes, info: info)
         return try commitAdd(
-            StoredAsset(id: asset, file: relative, info: info, byteCount: bytes.count, name: name, placeholder: placeholder, media: media),
+            StoredAsset(
+                id: asset, file: relative, info: info, byteCount: bytes.count, name: name, placeholder: placeholder, media: media,
+                annotations: annotations ?? PhotoAnnotations(embeddedIn: bytes)),
             isStored: stored, to: album, albumID: albumID)
     }
 
@@ -351,14 +359,16 @@ public actor AlbumStore {
             // Journaled before the commit: a crash in between lists the photo again at the next open.
             let sequence = sequence()
             try journal.append(
-                .init(seq: sequence, op: .add, album: album, asset: id, file: asset.file, name: asset.name, at: now, motionFile: asset.motionFile))
+                .init(
+                    seq: sequence, op: .add, album: album, asset: id, file: asset.file, name: asset.name, at: now, motionFile: asset.motionFile,
+                    annotations: stored || asset.annotations.isEmpty ? nil : asset.annotations))
             try fault(.journaled)
             inserted = try wrap {
                 try database.transaction {
                     if !stored {
                         try AlbumIndex.insertAsset(
                             database, id: id, file: asset.file, info: asset.info, byteCount: asset.byteCount, name: asset.name, addedAt: now,
-                            placeholder: asset.placeholder, media: asset.media, motionFile: asset.motionFile)
+                            placeholder: asset.placeholder, media: asset.media, motionFile: asset.motionFile, annotations: asset.annotations)
                     } else if gainsMotion, let motion = asset.motionFile {
                         try AlbumIndex.setMotion(database, motion, durationMilliseconds: asset.media.durationMilliseconds, of: id)
                     }
@@ -423,7 +433,7 @@ public actor AlbumStore {
         observers.stream(bufferingNewest: 1_000)
     }
 
-    private func notify(_ change: AlbumChange) { observers.yield(change) }
+    func notify(_ change: AlbumChange) { observers.yield(change) }
 
     // MARK: Closing
 

@@ -15,7 +15,7 @@ extension FolderPhotoLibrary {
         let duration: Duration?
         let motion: (range: Range<Int>, stillTime: Duration?)?
         let placeholder: ThumbHash?
-
+        let annotations: PhotoAnnotations
     }
 
     /// Every listed row of the index.
@@ -23,7 +23,8 @@ extension FolderPhotoLibrary {
         let rows = try database.prepare(
             """
             SELECT path, size, mtime_ns, format, width, height, orientation, bit_depth, has_alpha, animated,
-                   capture_date, capture_offset, thumbhash, media, live_id, duration_ms, motion_start, motion_length, still_us
+                   capture_date, capture_offset, thumbhash, media, live_id, duration_ms, motion_start, motion_length, still_us,
+                   annotations
             FROM files WHERE is_image = 1
             """)
         var files: [IndexedFile] = []
@@ -46,7 +47,7 @@ extension FolderPhotoLibrary {
                     relative: rows.text(0), size: size, modifiedNanoseconds: rows.int64(2), info: info, isVideo: isVideo,
                     live: rows.optionalText(14).flatMap(LivePhotoIdentifier.init),
                     duration: rows.optionalInt(15).flatMap(StoredMedia.duration(milliseconds:)),
-                    motion: motion, placeholder: StoredPlaceholder.read(rows, 12)))
+                    motion: motion, placeholder: StoredPlaceholder.read(rows, 12), annotations: StoredAnnotations.read(rows, 19)))
         }
         return files
     }
@@ -82,6 +83,7 @@ extension FolderPhotoLibrary {
     private func makeAsset(_ file: IndexedFile, media: AssetMedia) -> LibraryAsset {
         LibraryAsset(
             id: file.relative, path: "\(root)/\(file.relative)", info: file.info, media: media, byteCount: file.size,
-            modified: Date(timeIntervalSince1970: Double(file.modifiedNanoseconds) / 1e9), placeholder: file.placeholder)
+            modified: Date(timeIntervalSince1970: Double(file.modifiedNanoseconds) / 1e9), placeholder: file.placeholder,
+            annotations: file.annotations)
     }
 }

@@ -66,6 +66,12 @@ enum ProbedFile {
         return .mp4
     }
 
+    /// Whether the file is a photo or a video.
+    var isMedia: Bool {
+        if case .notMedia = self { return false }
+        return true
+    }
+
     /// The index's columns for what moves: `media` (1 for a video, 0
     /// otherwise), `live_id`, `duration_ms`, `motion_start`, `motion_length`
     /// and `still_us`.

@@ -128,6 +128,12 @@ public actor FolderPhotoLibrary: PhotoSource {
                     ALTER TABLE files ADD COLUMN still_us INTEGER;
                     ALTER TABLE files ADD COLUMN probe_version INTEGER NOT NULL DEFAULT 0;
                     """,
+                    // Ratings, labels and tags (StoredAnnotations), and the stamp of the sidecar
+                    // they were read with: a sidecar's change makes its photo's row read again.
+                    """
+                    ALTER TABLE files ADD COLUMN annotations BLOB;
+                    ALTER TABLE files ADD COLUMN sidecar TEXT;
+                    """,
                 ])
             return database
         } catch {
@@ -147,11 +153,15 @@ public actor FolderPhotoLibrary: PhotoSource {
         let modifiedNanoseconds: Int64
         /// Whether the row was written by this version's probe (a walked file's stamp always is).
         var isCurrent = true
+        /// The sidecar the file's marks were read with (its name, size and
+        /// time), `nil` when it had none.
+        var sidecar: String?
     }
 
     /// What a scan's probe reads, in rows' `probe_version`: 1 since videos,
-    /// Live Photos and Motion Photos are indexed.
-    static let probeVersion = 1
+    /// Live Photos and Motion Photos are indexed, 2 since ratings, labels
+    /// and tags are (and sidecars with them).
+    static let probeVersion = 2
 
     /// How many files a scan reads before it writes their rows (in one short transaction).
     static let scanBatchSize = 200
@@ -170,12 +180,14 @@ public actor FolderPhotoLibrary: PhotoSource {
         do {
             // A row an older scan wrote (before videos were listed) counts as changed: its file is read again.
             var known: [String: FileStamp] = [:]
-            let rows = try database.prepare("SELECT path, size, mtime_ns, probe_version FROM files")
+            let rows = try database.prepare("SELECT path, size, mtime_ns, probe_version, sidecar FROM files")
             while try rows.step() {
-                known[rows.text(0)] = FileStamp(size: rows.int(1), modifiedNanoseconds: rows.int64(2), isCurrent: rows.int(3) == Self.probeVersion)
+                known[rows.text(0)] = FileStamp(
+                    size: rows.int(1), modifiedNanoseconds: rows.int64(2), isCurrent: rows.int(3) == Self.probeVersion, sidecar: rows.optionalText(4))
             }
             var files: [(relative: String, stamp: FileStamp)] = []
             walk(root, relative: "", into: &files, failures: &summary.failures)
+            stampSidecars(of: &files)
             let seen = Set(files.map(\.relative))
             let gone = known.keys.filter { !seen.contains($0) }.sorted()
             // What was listed before, to tell what changed: read only when something did.
@@ -185,8 +197,8 @@ public actor FolderPhotoLibrary: PhotoSource {
                 """
                 INSERT OR REPLACE INTO files (path, size, mtime_ns, is_image, format, width, height, orientation, bit_depth,
                                               has_alpha, animated, capture_date, capture_offset, media, live_id, duration_ms,
-                                              motion_start, motion_length, still_us, probe_version)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, \(Self.probeVersion))
+                                              motion_start, motion_length, still_us, annotations, sidecar, probe_version)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, \(Self.probeVersion))
                 """)
             let delete = try database.prepare("DELETE FROM files WHERE path = ?")
             // Headers are read outside any transaction, a batch at a time, and
@@ -194,7 +206,7 @@ public actor FolderPhotoLibrary: PhotoSource {
             // held for milliseconds, never for a whole scan, so another writer
             // of the index waits at most one batch's writes.
             for batch in stride(from: 0, to: files.count, by: Self.scanBatchSize).map({ files[$0..<min($0 + Self.scanBatchSize, files.count)] }) {
-                var probed: [(relative: String, stamp: FileStamp, result: ProbedFile)] = []
+                var probed: [(relative: String, stamp: FileStamp, result: ProbedFile, marks: PhotoAnnotations)] = []
                 for (relative, stamp) in batch {
                     if known[relative] == stamp {
                         summary.unchanged += 1
@@ -202,26 +214,28 @@ public actor FolderPhotoLibrary: PhotoSource {
                     }
                     summary.probed += 1
                     do {
-                        probed.append((relative, stamp, try ProbedFile.probe("\(root)/\(relative)")))
+                        let result = try ProbedFile.probe("\(root)/\(relative)")
+                        probed.append((relative, stamp, result, result.isMedia ? Self.marks(of: "\(root)/\(relative)") : PhotoAnnotations()))
                     } catch {
                         summary.failures[relative] = error.reason
                     }
                 }
                 guard !probed.isEmpty else { continue }
                 try database.transaction {
-                    for (relative, stamp, result) in probed {
+                    for (relative, stamp, result, marks) in probed {
                         let head: [SQLiteValue] = [.text(relative), .int(stamp.size), .integer(stamp.modifiedNanoseconds)]
+                        let tail = result.mediaColumns + [StoredAnnotations.value(marks), .optional(stamp.sidecar)]
                         switch result {
                         case .notMedia:
                             summary.notImages += 1
-                            try upsert.bind(head + [.int(0)] + [SQLiteValue](repeating: .null, count: 9) + result.mediaColumns).run()
+                            try upsert.bind(head + [.int(0)] + [SQLiteValue](repeating: .null, count: 9) + tail).run()
                         case .photo(let info, _, _), .video(let info, _, _):
                             try upsert.bind(
                                 head + [
                                     .int(1), .text(info.format.identifier), .int(info.size.width), .int(info.size.height),
                                     .int(Int(info.orientation.rawValue)), .int(info.bitDepth), .int(info.hasAlpha ? 1 : 0), .int(info.isAnimated ? 1 : 0),
                                     .optional(info.captureDate?.exifDateTime), .optional(info.captureDate?.utcOffsetSeconds),
-                                ] + result.mediaColumns
+                                ] + tail
                             ).run()
                         }
                     }
@@ -289,6 +303,25 @@ public actor FolderPhotoLibrary: PhotoSource {
             default: continue
             }
         }
+    }
+
+    /// Notes in each walked file's stamp the sidecar its marks are read
+    /// from (the first of ``ImageCore/PhotoAnnotations/sidecarPaths(for:)`` the
+    /// walk found), so that a sidecar written, changed or removed makes
+    /// its photo's row read again.
+    private func stampSidecars(of files: inout [(relative: String, stamp: FileStamp)]) {
+        let stamps = Dictionary(files.map { ($0.relative, $0.stamp) }, uniquingKeysWith: { first, _ in first })
+        for index in files.indices {
+            let candidates = PhotoAnnotations.sidecarPaths(for: "\(root)/\(files[index].relative)").map { String($0.dropFirst(root.count + 1)) }
+            guard let sidecar = candidates.first(where: { stamps[$0] != nil }), let stamp = stamps[sidecar] else { continue }
+            files[index].stamp.sidecar = "\(stamp.size) \(stamp.modifiedNanoseconds) \(sidecar)"
+        }
+    }
+
+    /// The marks of the photo or video at `path` and its sidecar; none when
+    /// they cannot be read (the file is listed all the same).
+    private static func marks(of path: String) -> PhotoAnnotations {
+        (try? PhotoAnnotations(readingFileAt: path)) ?? PhotoAnnotations()
     }
 
     /// Whether `relative` is a path ``walk(_:relative:into:failures:)``

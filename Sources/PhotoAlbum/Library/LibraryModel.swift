@@ -22,6 +22,11 @@ public struct LibraryAsset: Hashable, Sendable, Identifiable {
     /// until ``FolderPhotoLibrary/makePlaceholders(limit:)`` made it, or when
     /// the image does not decode.
     public let placeholder: ThumbHash?
+    /// Its rating, labels and tags: its own XMP's, with its sidecar's
+    /// (`IMG_0001.jpg.xmp`, else `IMG_0001.xmp`) winning field by field; a
+    /// video's from its sidecar alone. A sidecar's change is found by the
+    /// next scan, as the file's own is.
+    public let annotations: PhotoAnnotations
 
     /// The date photos are sorted by: the capture date, or the file time.
     public var sortDate: Date { info.captureDate?.date ?? modified }

@@ -71,4 +71,9 @@ enum MetadataEditSnippets {
         try MetadataEdit(annotations: best).apply(toFileAt: tripPhotos[0])
         _ = results
     }
+
+    static func embedded(jpegBytes: [UInt8]) {
+        let marks = PhotoAnnotations(embeddedIn: jpegBytes)
+        _ = marks
+    }
 }

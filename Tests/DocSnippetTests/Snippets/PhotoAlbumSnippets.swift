@@ -124,4 +124,23 @@ extension PhotoAlbumSnippets {
         let name = "00001." + (try await store.motionFileExtension(of: clip))  // "00001.mp4", not "00001.MTS"
         _ = name
     }
+
+    static func marks(store: AlbumStore, library: FolderPhotoLibrary, item: AlbumItem) async throws {
+        var marks = item.annotations
+        marks.rating = 5
+        marks.colorLabel = .green
+        try await store.annotate(item.asset, with: marks)
+        let picks = try await store.items(in: "Trip", matching: .all([.rated(atLeast: 4), .not(.colorLabels([.red]))]))
+        let keepers = try await library.assets(matching: .all([.rated(atLeast: 4), .not(.colorLabels([.red]))]))
+        let paris = try await store.items(in: "Trip", matching: .tagged("Paris"))
+        _ = (picks, keepers, paris)
+    }
+
+    static func filter() {
+        let filter: AssetFilter = .all([
+            .formats([.jpeg, .webp]), .minimumSize(PixelSize(width: 1000, height: 1000)),
+            .not(.shape(.portrait)), .rated(atLeast: 3), .not(.colorLabels([.red])),
+        ])
+        _ = filter
+    }
 }

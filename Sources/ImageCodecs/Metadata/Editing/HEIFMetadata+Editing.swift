@@ -31,7 +31,7 @@ enum HEIFMetadata {
 
     static func edit(_ file: [UInt8], format: ImageFormat, with edit: MetadataEdit) throws(ImageCodecError) -> [UInt8] {
         if edit.isEmpty { return file }
-        let (meta, types, locations) = try items(in: file, format: format)
+        let (meta, types, locations) = try items(in: MemoryByteSource(file), format: format)
         let xmpID = types.filter { $0.value.type == "mime" && $0.value.content == "application/rdf+xml" }.keys.sorted().first
         if edit.annotations != nil, xmpID == nil {
             throw .unsupportedFeature(format: format, feature: "adding an XMP item for ratings, labels and tags (write them to a sidecar)")
@@ -68,15 +68,20 @@ enum HEIFMetadata {
         try relocate(exifLocation, data: Array(payload.prefix(4 + skip)) + edited.tiffData, range: exifRange, in: &output, format: format)
     }
 
-    /// The bytes of a HEIF file's XMP item; `nil` when it has none or it cannot be read.
-    static func xmpPacket(in file: [UInt8]) -> [UInt8]? {
-        guard let format = [ImageFormat.heic, .avif].first(where: { HEIFCodec(format: $0).recognizes(file.prefix(64)) }),
-            let (meta, types, locations) = try? items(in: file, format: format)
+    /// The bytes of a HEIF file's XMP item; `nil` when it has none, it
+    /// cannot be read, or it is over 16 MiB. Only the `meta` box and the
+    /// item are read from `source`.
+    static func xmpPacket(in source: any ByteSource) -> [UInt8]? {
+        guard let head = try? source.bytes(at: 0, length: min(64, source.count)),
+            let format = [ImageFormat.heic, .avif].first(where: { HEIFCodec(format: $0).recognizes(head[...]) }),
+            let (meta, types, locations) = try? items(in: source, format: format)
         else { return nil }
         guard let id = types.filter({ $0.value.type == "mime" && $0.value.content == "application/rdf+xml" }).keys.sorted().first,
-            let location = locations[id], let range = try? ownRange(of: location, among: locations, meta: meta.payload, count: file.count, format: format)
+            let location = locations[id],
+            let range = try? ownRange(of: location, among: locations, meta: meta.payload, count: source.count, format: format),
+            range.count <= 16 << 20, let packet = try? source.bytes(at: range.lowerBound, length: range.count), packet.count == range.count
         else { return nil }
-        return Array(file[range])
+        return packet
     }
 
     /// Where `location`'s one extent lies, checked: inside the file, apart
@@ -130,23 +135,23 @@ enum HEIFMetadata {
 
     /// A HEIF file's `meta` box, each item's type (and content type) and location.
     static func items(
-        in file: [UInt8], format: ImageFormat
+        in source: any ByteSource, format: ImageFormat
     ) throws(ImageCodecError) -> (meta: BoxReader.Box, types: [UInt32: (type: String, content: String)], locations: [UInt32: Location]) {
-        var reader = BoxReader(source: MemoryByteSource(file), format: format)
-        guard let meta = try reader.boxes(in: 0..<file.count).first(where: { $0.type == "meta" }) else {
+        var reader = BoxReader(source: source, format: format)
+        guard let meta = try reader.boxes(in: 0..<source.count).first(where: { $0.type == "meta" }) else {
             throw .corrupt(format: format, message: "the container has no meta box")
         }
         var types: [UInt32: (type: String, content: String)] = [:]
         var locations: [UInt32: Location] = [:]
         for box in try reader.boxes(in: try reader.range(from: meta.payload.lowerBound + 4, to: meta.payload.upperBound, in: meta)) {
-            if box.type == "iinf" { types = try itemTypes(box, reader: &reader, file: file) }
+            if box.type == "iinf" { types = try itemTypes(box, reader: &reader) }
             if box.type == "iloc" { locations = try Self.locations(box, reader: &reader) }
         }
         return (meta, types, locations)
     }
 
     /// Each item's type and, for `mime` items, content type (`iinf`, `infe` versions 2 and 3).
-    private static func itemTypes(_ box: BoxReader.Box, reader: inout BoxReader, file: [UInt8]) throws(ImageCodecError) -> [UInt32: (
+    private static func itemTypes(_ box: BoxReader.Box, reader: inout BoxReader) throws(ImageCodecError) -> [UInt32: (
         type: String, content: String
     )] {
         var types: [UInt32: (String, String)] = [:]
@@ -162,7 +167,8 @@ enum HEIFMetadata {
             var content = ""
             if type == "mime" {
                 // item_name, NUL; content_type, NUL (each at most 256 bytes read).
-                let rest = file[min(typeAt + 4, entry.payload.upperBound)..<entry.payload.upperBound].prefix(512)
+                let start = min(typeAt + 4, entry.payload.upperBound)
+                let rest = try reader.source.bytes(at: start, length: min(512, entry.payload.upperBound - start))
                 let strings = rest.split(separator: 0, maxSplits: 2, omittingEmptySubsequences: false)
                 if strings.count >= 2 { content = String(decoding: strings[1].prefix(256), as: UTF8.self) }
             }

@@ -26,7 +26,7 @@ extension PhotoAnnotations {
     /// - Throws: ``ImageCore/ImageCodecError/fileAccess(path:reason:)`` when
     ///   the photo or its sidecar cannot be read.
     public init(readingFileAt path: String) throws(ImageCodecError) {
-        self = try XMPPacket.text(inFileAt: path).map(XMPPacket.annotations(in:)) ?? PhotoAnnotations()
+        try self.init(embeddedInFileAt: path)
         for sidecar in Self.sidecarPaths(for: path) where FileSystem.kind(of: sidecar, followingSymlinks: false) == .regular {
             let text: [UInt8]
             do {
@@ -37,6 +37,28 @@ extension PhotoAnnotations {
             merge(XMPPacket.annotations(in: String(decoding: text, as: UTF8.self)))
             break
         }
+    }
+
+    /// The marks in an encoded photo's own XMP (JPEG, PNG, WebP, HEIC,
+    /// AVIF); none when it has no packet or is no such photo. A sidecar is
+    /// not looked for: see ``init(readingFileAt:)``.
+    ///
+    /// ```swift
+    /// let marks = PhotoAnnotations(embeddedIn: jpegBytes)
+    /// ```
+    public init(embeddedIn bytes: [UInt8]) {
+        self = XMPPacket.text(inFile: bytes).map(XMPPacket.annotations(in:)) ?? PhotoAnnotations()
+    }
+
+    /// The marks in the own XMP of the photo at `path`, its sidecars
+    /// not looked for; none for a file that is no photo PhotoDeck reads
+    /// marks from. Only the packet is read (with its container's chunk
+    /// headers or boxes), never the picture.
+    ///
+    /// - Throws: ``ImageCore/ImageCodecError/fileAccess(path:reason:)`` when
+    ///   the file cannot be opened.
+    public init(embeddedInFileAt path: String) throws(ImageCodecError) {
+        self = try XMPPacket.text(inFileAt: path).map(XMPPacket.annotations(in:)) ?? PhotoAnnotations()
     }
 
     /// Writes these marks to the photo's sidecar, `path.xmp`, in place of
@@ -75,59 +97,80 @@ extension PhotoAnnotations {
 }
 
 extension XMPPacket {
-    /// The XMP packet of the image file at `path` (see ``text(inFile:)``):
-    /// a JPEG's from its header alone, a PNG's, WebP's or HEIF file's from
-    /// the file read whole (at most 1 GiB); `nil` for anything else (a
-    /// movie's marks are in its sidecar), read no further than its first bytes.
+    /// The largest XMP packet read from a PNG chunk, a WebP chunk or a HEIF item.
+    static let maxPacketBytes = 16 << 20
+
+    /// The XMP packet of the image file at `path` (see ``text(in:)``);
+    /// `nil` for anything else (a movie's marks are in its sidecar).
     static func text(inFileAt path: String) throws(ImageCodecError) -> String? {
-        let source = try FileByteSource(path: path)
-        let head = try source.bytes(at: 0, length: min(64, source.count))
-        if JPEGHeader.recognizes(head[...]) {
-            return try JPEGHeader(reading: source).xmp.map { String(decoding: $0, as: UTF8.self) }
-        }
-        let isHEIF = [ImageFormat.heic, .avif].contains { HEIFCodec(format: $0).recognizes(head[...]) }
-        guard head.starts(with: PNGMetadata.signature) || WebPContainer.recognizes(head[...]) || isHEIF else { return nil }
-        do {
-            return text(inFile: try RegularFile.contents(of: path, limit: 1 << 30))
-        } catch {
-            throw .fileAccess(path: path, reason: error.reason)
-        }
+        try text(in: try FileByteSource(path: path))
     }
 
-    /// The XMP packet of a JPEG (its first APP1 packet), PNG (its XMP text
-    /// chunk, inflated within 16 MiB), WebP (its `XMP ` chunk) or HEIF file
-    /// (its `application/rdf+xml` item); `nil` when it has none.
+    /// The XMP packet of an encoded image in memory (see ``text(in:)``).
     static func text(inFile bytes: [UInt8]) -> String? {
-        let head = bytes.prefix(16)
-        if JPEGHeader.recognizes(head) {
-            return (try? JPEGHeader(reading: MemoryByteSource(bytes)))?.xmp.map { String(decoding: $0, as: UTF8.self) }
+        try? text(in: MemoryByteSource(bytes))
+    }
+
+    /// The XMP packet of a JPEG (its first APP1 packet, from the header),
+    /// PNG (its XMP text chunk, inflated within 16 MiB), WebP (its `XMP `
+    /// chunk) or HEIF file (its `application/rdf+xml` item); `nil` when it
+    /// has none, it is over 16 MiB, or the container is none of these or
+    /// cannot be walked. Only chunk headers, boxes and the packet are read:
+    /// never the compressed picture.
+    ///
+    /// - Throws: only when `source` cannot be read at all.
+    static func text(in source: any ByteSource) throws(ImageCodecError) -> String? {
+        let head = try source.bytes(at: 0, length: min(64, source.count))
+        if JPEGHeader.recognizes(head[...]) {
+            return (try? JPEGHeader(reading: source))?.xmp.map { String(decoding: $0, as: UTF8.self) }
         }
+        let packet: [UInt8]?
         if head.starts(with: PNGMetadata.signature) {
-            var offset = 8
-            let keyword = Array("XML:com.adobe.xmp".utf8) + [0]
-            while offset + 12 <= bytes.count {
-                let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
-                guard length <= bytes.count - offset - 12 else { return nil }
-                let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
-                let data = Array(bytes[(offset + 8)..<(offset + 8 + length)])
-                if ["iTXt", "zTXt", "tEXt"].contains(type), data.starts(with: keyword) {
-                    return PNGMetadata.xmpPacket(type, data).map { String(decoding: $0, as: UTF8.self) }
-                }
-                offset += 12 + length
-            }
-            return nil
+            packet = try? pngPacket(in: source)
+        } else if WebPContainer.recognizes(head[...]) {
+            packet = try? webPPacket(in: source)
+        } else {
+            packet = HEIFMetadata.xmpPacket(in: source)
         }
-        if WebPContainer.recognizes(head) {
-            var offset = 12
-            while offset + 8 <= bytes.count {
-                let type = String(decoding: bytes[offset..<(offset + 4)], as: UTF8.self)
-                let length = Int(bytes[offset + 4]) | Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6]) << 16 | Int(bytes[offset + 7]) << 24
-                guard length <= bytes.count - offset - 8 else { return nil }
-                if type == "XMP " { return String(decoding: bytes[(offset + 8)..<(offset + 8 + length)], as: UTF8.self) }
-                offset += 8 + length + (length & 1)
+        return packet.map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// A PNG's XMP text chunk, walked to chunk by chunk (up to `IEND`).
+    private static func pngPacket(in source: any ByteSource) throws(ImageCodecError) -> [UInt8]? {
+        let keyword = Array("XML:com.adobe.xmp".utf8) + [0]
+        var offset = 8
+        while offset <= source.count - 12 {
+            let header = try source.bytes(at: offset, length: 8)
+            guard header.count == 8 else { return nil }
+            let length = Int(header[0]) << 24 | Int(header[1]) << 16 | Int(header[2]) << 8 | Int(header[3])
+            guard length <= source.count - offset - 12 else { return nil }
+            let type = String(decoding: header[4..<8], as: UTF8.self)
+            if type == "IEND" { return nil }
+            if ["iTXt", "zTXt", "tEXt"].contains(type), length >= keyword.count,
+                try source.bytes(at: offset + 8, length: keyword.count) == keyword
+            {
+                guard length <= maxPacketBytes else { return nil }
+                return PNGMetadata.xmpPacket(type, try source.bytes(at: offset + 8, length: length))
             }
-            return nil
+            offset += 12 + length
         }
-        return HEIFMetadata.xmpPacket(in: bytes).map { String(decoding: $0, as: UTF8.self) }
+        return nil
+    }
+
+    /// A WebP's `XMP ` chunk, walked to chunk by chunk.
+    private static func webPPacket(in source: any ByteSource) throws(ImageCodecError) -> [UInt8]? {
+        var offset = 12
+        while offset <= source.count - 8 {
+            let header = try source.bytes(at: offset, length: 8)
+            guard header.count == 8 else { return nil }
+            let length = Int(header[4]) | Int(header[5]) << 8 | Int(header[6]) << 16 | Int(header[7]) << 24
+            guard length <= source.count - offset - 8 else { return nil }
+            if header.starts(with: Array("XMP ".utf8)) {
+                guard length <= maxPacketBytes else { return nil }
+                return try source.bytes(at: offset + 8, length: length)
+            }
+            offset += 8 + length + (length & 1)
+        }
+        return nil
     }
 }
