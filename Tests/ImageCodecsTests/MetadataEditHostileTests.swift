@@ -136,13 +136,9 @@ struct MetadataEditHostileTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).count == 150)
     }
 
-    @Test("HEIC: no Exif item is said, an Exif item over the picture's data refused, repeated re-dating does not grow the file, a removed place leaves no copy")
+    @Test("HEIC: an Exif item over the picture's data refused, repeated re-dating does not grow the file, a removed place leaves no copy")
     func heifItems() throws {
         let bitmap = Bitmap.noise(width: 64, height: 48, seed: 4)
-        let bare = try HEIFWriter.encode(bitmap)
-        #expect(throws: ImageCodecError.unsupportedFeature(format: .heic, feature: "adding an Exif item (this file has none)")) {
-            try Self.shift.applied(to: bare)
-        }
         let photo = try ExifTool.writing(
             ["-AllDates=2024:05:06 07:08:09", "-GPSLatitude=12.3456789", "-GPSLatitudeRef=N", "-GPSLongitude=98.7654321", "-GPSLongitudeRef=E"],
             to: try HEIFWriter.encode(bitmap, HEIFWriter.Options(exif: ExifMetadata(orientation: .up).tiffData)), fileExtension: "heic")

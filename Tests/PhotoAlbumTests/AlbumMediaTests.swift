@@ -33,8 +33,9 @@ struct AlbumMediaTests {
 
     static func bytes(_ path: String) throws -> [UInt8] { try fileBytes(URL(fileURLWithPath: path)) }
 
-    /// SQL that takes a schema 4 index back to schema 3 (no columns for what moves), as PhotoDeck wrote it before videos.
+    /// SQL that takes a schema 5 index back to schema 3 (no columns for marks or what moves), as PhotoDeck wrote it before videos.
     static let schema3 = """
+        ALTER TABLE assets DROP COLUMN annotations;
         DROP INDEX assets_by_motion_file;
         ALTER TABLE assets DROP COLUMN media; ALTER TABLE assets DROP COLUMN motion_file; ALTER TABLE assets DROP COLUMN live_id;
         ALTER TABLE assets DROP COLUMN duration_ms; ALTER TABLE assets DROP COLUMN motion_start; ALTER TABLE assets DROP COLUMN motion_length;

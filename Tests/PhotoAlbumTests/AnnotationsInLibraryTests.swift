@@ -103,6 +103,31 @@ struct AnnotationsInLibraryTests {
         #expect(summary.changes.isEmpty && summary.probed == 0 && summary.unchanged == 3)
     }
 
+    @Test("dates edited in place are found by the next scan, and the library sorts by the instant, offsets included")
+    func editedDatesSort() async throws {
+        let scratch = Scratch()
+        defer { scratch.cleanUp() }
+        let root = "\(scratch.path)/Pictures"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        // Tokyo at 10:00 is 01:00 UTC; London at 02:00 is 02:00 UTC: Tokyo first, though its clock is later.
+        for (name, seed, hour, offset) in [("tokyo.jpg", UInt64(1), 10, 9 * 3600), ("london.jpg", 2, 2, 0)] {
+            let path = try scratch.photo("Pictures/\(name)", seed: seed)
+            let date = try #require(CaptureDate(year: 2024, month: 5, day: 1, hour: hour, minute: 0, second: 0, utcOffsetSeconds: offset))
+            try MetadataEdit(date: .set(date)).apply(toFileAt: path)
+        }
+        let library = try await FolderPhotoLibrary.open(root: root)
+        try await library.scan()
+        #expect(try await library.assets().map(\.id) == ["tokyo.jpg", "london.jpg"])
+        // London's clock was on New York's summer time: 02:00-04:00 is 06:00 UTC, still after Tokyo; then a day back.
+        try MetadataEdit(date: .zone(TimeZone(identifier: "America/New_York")!, .keepingClock)).apply(toFileAt: "\(root)/london.jpg")
+        try MetadataEdit(date: .shift(seconds: -86_400)).apply(toFileAt: "\(root)/london.jpg")
+        let summary = try await library.scan()
+        #expect(summary.probed == 1 && summary.changes.count == 1)
+        let assets = try await library.assets()
+        #expect(assets.map(\.id) == ["london.jpg", "tokyo.jpg"])
+        #expect(assets.first?.info.captureDate?.utcOffsetSeconds == -4 * 3600)
+    }
+
     @Test("an index from before marks is read again by the next scan; marks in the index are claims")
     func indexAsClaim() async throws {
         let scratch = Scratch()

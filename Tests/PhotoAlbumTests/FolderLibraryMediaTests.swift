@@ -142,7 +142,7 @@ struct FolderLibraryMediaTests {
             UPDATE files SET is_image = 0, format = NULL WHERE media = 1;
             ALTER TABLE files DROP COLUMN media; ALTER TABLE files DROP COLUMN live_id; ALTER TABLE files DROP COLUMN duration_ms;
             ALTER TABLE files DROP COLUMN motion_start; ALTER TABLE files DROP COLUMN motion_length; ALTER TABLE files DROP COLUMN still_us;
-            ALTER TABLE files DROP COLUMN probe_version;
+            ALTER TABLE files DROP COLUMN probe_version; ALTER TABLE files DROP COLUMN annotations; ALTER TABLE files DROP COLUMN sidecar;
             PRAGMA user_version = 2;
             """)
         let library = try await FolderPhotoLibrary.open(root: root, indexPath: indexPath)

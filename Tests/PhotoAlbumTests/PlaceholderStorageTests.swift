@@ -22,7 +22,7 @@ struct PlaceholderStorageTests {
         #expect(try await store.items(in: "A").first?.placeholder == expected)
         #expect(try await store.placeholder(of: item.asset) == expected)
         #expect(abs((item.placeholder?.approximateAspectRatio ?? 0) - 2) < 0.3)
-        #expect(AlbumStore.schemaVersion == 4)
+        #expect(AlbumStore.schemaVersion == 5)
     }
 
     @Test("a store from before placeholders migrates; its photos get hashes when asked; a hostile value is replaced")
@@ -36,7 +36,7 @@ struct PlaceholderStorageTests {
         let expected = try #require(item.placeholder)
         await store.close()
 
-        // Schema 2, as PhotoDeck 0.1.0 wrote it: no thumbhash column (and none of schema 4's).
+        // Schema 2, as PhotoDeck 0.1.0 wrote it: no thumbhash column (and none of schema 4's or 5's).
         do {
             let database = try SQLiteDatabase(path: "\(path)/index.sqlite")
             try database.execute(AlbumMediaTests.schema3 + "ALTER TABLE assets DROP COLUMN thumbhash; PRAGMA user_version = 2;")

@@ -89,31 +89,13 @@ public indirect enum AssetFilter: Hashable, Sendable {
     }
 
     /// What a filter looks at, whoever lists the asset.
-    private struct Facts {
+    fileprivate struct Facts {
         var format: ImageFormat
         var orientedSize: PixelSize
         var orientation: ImageOrientation
         var hasCaptureDate: Bool
         var kind: AssetMediaKind
         var marks: PhotoAnnotations
-
-        init(
-            format: ImageFormat, orientedSize: PixelSize, orientation: ImageOrientation, hasCaptureDate: Bool, kind: AssetMediaKind,
-            marks: PhotoAnnotations
-        ) {
-            self.format = format
-            self.orientedSize = orientedSize
-            self.orientation = orientation
-            self.hasCaptureDate = hasCaptureDate
-            self.kind = kind
-            self.marks = marks
-        }
-
-        init(info: ImageInfo, kind: AssetMediaKind, marks: PhotoAnnotations) {
-            self.init(
-                format: info.format, orientedSize: info.orientedSize, orientation: info.orientation, hasCaptureDate: info.captureDate != nil,
-                kind: kind, marks: marks)
-        }
     }
 
     private func matches(_ facts: Facts) -> Bool {
@@ -143,5 +125,14 @@ public indirect enum AssetFilter: Hashable, Sendable {
             let lowered = path.lowercased()
             return lowered == wanted || lowered.hasSuffix("|" + wanted)
         }
+    }
+}
+
+extension AssetFilter.Facts {
+    /// What a header, a media kind and marks say.
+    init(info: ImageInfo, kind: AssetMediaKind, marks: PhotoAnnotations) {
+        self.init(
+            format: info.format, orientedSize: info.orientedSize, orientation: info.orientation, hasCaptureDate: info.captureDate != nil,
+            kind: kind, marks: marks)
     }
 }

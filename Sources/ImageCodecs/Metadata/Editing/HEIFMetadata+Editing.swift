@@ -8,8 +8,10 @@
 /// position stays in the file; either way only the `iloc` fields of that
 /// item change, in place, so the `meta` box keeps its size and no other
 /// item moves. An item in more than one extent, in `idat` or shared with
-/// another item is refused, as is a file with no `Exif` item (adding one
-/// would move every image item's data).
+/// another item is refused. A file with no `Exif` item (or no XMP item,
+/// for marks) gets one (``addingItem(type:contentType:data:to:format:)``):
+/// the `meta` box grows, and the items after it have their offsets moved,
+/// their bytes unchanged.
 enum HEIFMetadata {
     /// One item's location as `iloc` writes it: where its fields are, so
     /// that they can be rewritten.
@@ -33,16 +35,23 @@ enum HEIFMetadata {
         if edit.isEmpty { return file }
         let (meta, types, locations) = try items(in: MemoryByteSource(file), format: format)
         let xmpID = types.filter { $0.value.type == "mime" && $0.value.content == "application/rdf+xml" }.keys.sorted().first
-        if edit.annotations != nil, xmpID == nil {
-            throw .unsupportedFeature(format: format, feature: "adding an XMP item for ratings, labels and tags (write them to a sidecar)")
-        }
+        let hasExif = types.values.contains { $0.type == "Exif" }
         var output = file
-        if edit.changesExif { try editExif(file, types: types, locations: locations, meta: meta, edit: edit, format: format, into: &output) }
+        if edit.changesExif, hasExif { try editExif(file, types: types, locations: locations, meta: meta, edit: edit, format: format, into: &output) }
         if let xmpID, let location = locations[xmpID] {
             let range = try ownRange(of: location, among: locations, meta: meta.payload, count: file.count, format: format)
             let packet = Array(file[range])
             let changed = XMPPacket.editing(packet, with: edit)
             if changed != packet { try relocate(location, data: changed, range: range, in: &output, format: format) }
+        }
+        // What the file has no item for yet gets one, in place after the edits above (they moved nothing).
+        if edit.changesExif, !hasExif {
+            let exif = try ExifMetadata.applying(edit, to: nil)
+            output = try addingItem(type: "Exif", data: [0, 0, 0, 6] + Array("Exif".utf8) + [0, 0] + exif.tiffData, to: output, format: format)
+        }
+        if edit.annotations != nil, xmpID == nil {
+            let packet = XMPPacket.editing(Array(XMPPacket.empty.utf8), with: MetadataEdit(annotations: edit.annotations))
+            output = try addingItem(type: "mime", contentType: "application/rdf+xml", data: packet, to: output, format: format)
         }
         return output
     }
@@ -129,9 +138,9 @@ enum HEIFMetadata {
         file.replaceSubrange(extent.lengthField, with: bigEndian(data.count, size: extent.lengthField.count))
     }
 
-    private static func fits(_ value: Int, _ size: Int) -> Bool { size >= 8 || value < 1 << (size * 8) }
+    static func fits(_ value: Int, _ size: Int) -> Bool { size >= 8 || value < 1 << (size * 8) }
 
-    private static func bigEndian(_ value: Int, size: Int) -> [UInt8] { (0..<size).map { UInt8(truncatingIfNeeded: value >> ((size - 1 - $0) * 8)) } }
+    static func bigEndian(_ value: Int, size: Int) -> [UInt8] { (0..<size).map { UInt8(truncatingIfNeeded: value >> ((size - 1 - $0) * 8)) } }
 
     /// A HEIF file's `meta` box, each item's type (and content type) and location.
     static func items(
@@ -180,19 +189,12 @@ enum HEIFMetadata {
     /// `iloc`, versions 0 to 2, with where each field lies.
     static func locations(_ box: BoxReader.Box, reader: inout BoxReader) throws(ImageCodecError) -> [UInt32: Location] {
         let base = box.payload.lowerBound
-        let version = try reader.byte(at: base)
-        guard version <= 2 else { throw .unsupportedFeature(format: reader.format, feature: "iloc version \(version)") }
-        let sizes = try reader.byte(at: base + 4)
-        let moreSizes = try reader.byte(at: base + 5)
-        let offsetSize = Int(sizes >> 4)
-        let lengthSize = Int(sizes & 0x0F)
-        let baseOffsetSize = Int(moreSizes >> 4)
-        let indexSize = version >= 1 ? Int(moreSizes & 0x0F) : 0
-        guard [0, 4, 8].contains(offsetSize), [0, 4, 8].contains(lengthSize), [0, 4, 8].contains(baseOffsetSize) else {
-            throw .corrupt(format: reader.format, message: "iloc field sizes \(offsetSize), \(lengthSize), \(baseOffsetSize)")
-        }
+        let layout = try ILocLayout(box, reader: &reader)
+        let (version, offsetSize, lengthSize, baseOffsetSize, indexSize) = (
+            layout.version, layout.offsetSize, layout.lengthSize, layout.baseOffsetSize, layout.indexSize
+        )
         var cursor = base + 6
-        let idSize = version < 2 ? 2 : 4
+        let idSize = layout.idSize
         let count = try reader.unsigned(at: cursor, size: idSize, in: box)
         cursor += idSize
         guard count <= 1 << 16 else { throw .corrupt(format: reader.format, message: "iloc lists \(count) items") }

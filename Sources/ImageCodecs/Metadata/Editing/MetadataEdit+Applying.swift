@@ -7,8 +7,9 @@ extension MetadataEdit {
     /// compressed pixels and every other chunk or segment are copied byte
     /// for byte, and so is every tag of the EXIF block the edit does not
     /// change (maker notes and thumbnails included). A JPEG, PNG or WebP
-    /// without EXIF gets a new block; a HEIC or AVIF must have its `Exif`
-    /// item already (see `HEIFMetadata`).
+    /// without EXIF gets a new block, and a HEIC or AVIF new `Exif` and XMP
+    /// items (its `meta` box grows and its pictures' offsets move with it:
+    /// their bytes stay the same).
     ///
     /// ```swift
     /// let fixed = try MetadataEdit(date: .shift(seconds: -3600)).applied(to: jpeg)
