@@ -87,3 +87,27 @@ extension BlurHash {
         self.init(summarizing: image.bitmap, components: components)
     }
 }
+
+extension ImageSignature {
+    /// The signature of an encoded image, from the decode a placeholder is
+    /// made from (the smallest covering 100×100, upright and in sRGB): a
+    /// few milliseconds for a 12 MP JPEG.
+    ///
+    /// ```swift
+    /// let signature = try ImageSignature(summarizingImage: jpegBytes)
+    /// ```
+    ///
+    /// - Throws: ``ImageCore/ImageCodecError`` when the image cannot be
+    ///   decoded within `limits`.
+    public init<Bytes: Collection<UInt8>>(
+        summarizingImage bytes: Bytes, limits: ImageLimits = .default, registry: ImageCodecRegistry = .shared
+    ) throws(ImageCodecError) {
+        self.init(summarizing: try DecodedImage(decoding: bytes, options: .placeholder(limits: limits), registry: registry).bitmap)
+    }
+
+    /// The signature of the image file at `path`; see
+    /// ``init(summarizingImage:limits:registry:)``.
+    public init(summarizingImageAt path: String, limits: ImageLimits = .default, registry: ImageCodecRegistry = .shared) throws(ImageCodecError) {
+        self.init(summarizing: try DecodedImage(decodingFileAt: path, options: .placeholder(limits: limits), registry: registry).bitmap)
+    }
+}

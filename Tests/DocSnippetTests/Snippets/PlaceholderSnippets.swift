@@ -105,4 +105,16 @@ enum PlaceholderSnippets {
         if let interim = await session.placeholderPage() { draw(interim) }
         draw(try await session.currentPage())
     }
+
+    static func signatures(original: Bitmap, fromWeChat: Bitmap, jpegBytes: [UInt8], signatures: [String: ImageSignature], newPhoto: ImageSignature) throws {
+        let a = ImageSignature(summarizing: original)
+        let b = ImageSignature(summarizing: fromWeChat)
+        if a.match(b).isNearDuplicate { print("the same photo") }
+        let signature = try ImageSignature(summarizingImage: jpegBytes)
+        var index = SignatureIndex<String>()
+        for (name, signature) in signatures { index.insert(signature, for: name) }
+        let copies = index.nearDuplicates(of: newPhoto)  // verified
+        let groups = index.groups()  // [[name]], two or more each
+        _ = (signature, copies, groups)
+    }
 }
