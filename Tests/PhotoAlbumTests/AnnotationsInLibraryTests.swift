@@ -174,7 +174,7 @@ struct AnnotationsInLibraryTests {
         let plain = try scratch.photo("c.jpg", seed: 3)
         let a = try await store.add(fileAt: embedded, to: "Trip")
         let b = try await store.add(fileAt: sidecarred, to: "Trip")
-        let c = try await store.add(encodedImage: try [UInt8](Data(contentsOf: URL(fileURLWithPath: plain))), named: "c.jpg", to: "Trip")
+        let c = try await store.add(encodedImage: try fileBytes(URL(fileURLWithPath: plain)), named: "c.jpg", to: "Trip")
         #expect(a.annotations == Self.marks(rating: 2, tags: ["beach"]) && b.annotations == Self.marks(rating: 5, label: "green") && c.annotations.isEmpty)
         _ = try await store.add(fileAt: sidecarred, to: "Best")
 

@@ -55,11 +55,4 @@ extension AlbumStore {
     public func items(in album: String, matching filter: AssetFilter) throws(AlbumError) -> [AlbumItem] {
         try fetchItems(in: album, only: nil).filter(filter.matches)
     }
-
-    /// The marks of the file at `path` as it is added: its own XMP's, with
-    /// its sidecar's winning (none when they cannot be read: the file is
-    /// added all the same).
-    static func annotations(ofFileAt path: String) -> PhotoAnnotations {
-        (try? PhotoAnnotations(readingFileAt: path)) ?? PhotoAnnotations()
-    }
 }

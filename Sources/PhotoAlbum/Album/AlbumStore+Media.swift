@@ -28,7 +28,7 @@ extension AlbumStore {
         return try commitAdd(
             StoredAsset(
                 id: AssetID(validated: id), file: relative, info: video.info, byteCount: video.staged.size, name: Self.fileName(path),
-                placeholder: stored ? nil : video.placeholder, media: video.media, annotations: Self.annotations(ofFileAt: path)),
+                placeholder: stored ? nil : video.placeholder, media: video.media, annotations: StoredAnnotations.read(fileAt: path)),
             isStored: stored, to: album, albumID: albumID)
     }
 
@@ -92,7 +92,7 @@ extension AlbumStore {
         return try commitAdd(
             StoredAsset(
                 id: AssetID(validated: id), file: relative, info: info, byteCount: bytes.count, name: Self.fileName(stillPath),
-                placeholder: placeholder, media: media, motionFile: motionRelative, annotations: Self.annotations(ofFileAt: stillPath)),
+                placeholder: placeholder, media: media, motionFile: motionRelative, annotations: StoredAnnotations.read(fileAt: stillPath)),
             isStored: stored, to: album, albumID: albumID)
     }
 

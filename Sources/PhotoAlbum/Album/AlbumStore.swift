@@ -273,7 +273,7 @@ public actor AlbumStore {
         }
         if !isPhoto, VideoInfo.startsLikeVideo(fileAt: path) { return try importVideo(at: path, into: album) }
         let bytes = try DurableFiles.read(path)
-        return try add(bytes, named: Self.fileName(path), to: album, source: path, annotations: Self.annotations(ofFileAt: path))
+        return try add(bytes, named: Self.fileName(path), to: album, source: path, annotations: StoredAnnotations.read(fileAt: path))
     }
 
     /// Adds encoded image bytes (a camera capture, a picked photo) to `album`.
@@ -301,7 +301,7 @@ public actor AlbumStore {
         }
         return try add(
             bytes, named: picked.id.split(separator: "/").last.map(String.init) ?? picked.id, to: album, source: picked.id,
-            annotations: picked.path.map(Self.annotations(ofFileAt:)))
+            annotations: picked.path.map(StoredAnnotations.read(fileAt:)))
     }
 
     /// Adds `bytes`; their marks are `annotations` (a file's, with its

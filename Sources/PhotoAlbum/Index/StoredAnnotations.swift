@@ -9,6 +9,13 @@ enum StoredAnnotations {
     /// is not the index's own, and reads as no marks.
     static let maxBytes = 1 << 20
 
+    /// The marks of the photo or video at `path` as an index takes them:
+    /// its own XMP's, with its sidecar's winning; none when they cannot be
+    /// read (the file is listed or added all the same).
+    static func read(fileAt path: String) -> PhotoAnnotations {
+        (try? PhotoAnnotations(readingFileAt: path)) ?? PhotoAnnotations()
+    }
+
     /// The column's value for `marks`: `NULL` when nothing is marked.
     static func value(_ marks: PhotoAnnotations) -> SQLiteValue {
         guard !marks.isEmpty, let json = try? JSONEncoder().encode(marks) else { return .null }

@@ -215,7 +215,7 @@ public actor FolderPhotoLibrary: PhotoSource {
                     summary.probed += 1
                     do {
                         let result = try ProbedFile.probe("\(root)/\(relative)")
-                        probed.append((relative, stamp, result, result.isMedia ? Self.marks(of: "\(root)/\(relative)") : PhotoAnnotations()))
+                        probed.append((relative, stamp, result, result.isMedia ? StoredAnnotations.read(fileAt: "\(root)/\(relative)") : PhotoAnnotations()))
                     } catch {
                         summary.failures[relative] = error.reason
                     }
@@ -316,12 +316,6 @@ public actor FolderPhotoLibrary: PhotoSource {
             guard let sidecar = candidates.first(where: { stamps[$0] != nil }), let stamp = stamps[sidecar] else { continue }
             files[index].stamp.sidecar = "\(stamp.size) \(stamp.modifiedNanoseconds) \(sidecar)"
         }
-    }
-
-    /// The marks of the photo or video at `path` and its sidecar; none when
-    /// they cannot be read (the file is listed all the same).
-    private static func marks(of path: String) -> PhotoAnnotations {
-        (try? PhotoAnnotations(readingFileAt: path)) ?? PhotoAnnotations()
     }
 
     /// Whether `relative` is a path ``walk(_:relative:into:failures:)``
