@@ -11,8 +11,10 @@ extension AlbumStore {
     /// upright). The stored original is never changed: it is the user's.
     /// When the policy keeps ratings, labels and tags
     /// (``ImageCore/MetadataPolicy/keepsAnnotations``) they are the store's
-    /// (``AlbumItem/annotations``), written into the copy's XMP (a HEIC or
-    /// AVIF without an XMP item goes without them).
+    /// (``AlbumItem/annotations``), written into the copy's XMP (a new
+    /// packet, or a new item in a HEIC or AVIF, when it has none); a copy
+    /// whose XMP cannot take them (past a JPEG segment's 64 KB) goes
+    /// without them.
     ///
     /// ```swift
     /// let bytes = try await store.exportedData(of: item.asset)                       // GPS and serial numbers gone
