@@ -63,13 +63,17 @@ struct WeiboClientDraftsTests {
         try await waitUntil("both watchers to read the mentions", timeout: .seconds(60)) {
             run.fake.requests(to: "/2/statuses/mentions.json").count >= 2
         }
+        // Listed while queued: a day ahead, so a loaded machine cannot reach the time before the listing.
+        let tomorrow = Date().addingTimeInterval(86_400).formatted(Date.ISO8601FormatStyle())
+        #expect(try await run(["drafts", "schedule", id, tomorrow]).status == 0)
+        let listed = try await run(["drafts"]).standardOutput
+        #expect(listed.contains("queued") && listed.contains("at "), "\(listed)")
+        #expect(try await run(["drafts", "unschedule", id]).status == 0)
         let due = Date().addingTimeInterval(5)
         let formatted = due.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
         let scheduled = try await run(["drafts", "schedule", id, formatted])
         let queuedAt = Date()
         #expect(scheduled.status == 0, "\(formatted): \(scheduled.standardError)")
-        let listed = try await run(["drafts"]).standardOutput
-        #expect(listed.contains("queued") && listed.contains("at "), "\(listed)")
         try await waitUntil("the scheduled post", timeout: .seconds(60)) { run.fake.posts.contains { $0.text.hasPrefix("定时的微博") } }
         // When Weibo received it, against its time (or, on a machine so loaded that queuing it took longer, when it was queued).
         let received = try #require(run.fake.posts.first { $0.text.hasPrefix("定时的微博") }?.receivedAt)
