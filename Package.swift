@@ -391,6 +391,13 @@ let package = Package(
         ),
 
         .executableTarget(
+            name: "dupes-bench",
+            dependencies: ["PhotoAlbum", "ImageCodecs"],
+            path: "Benchmarks/dupes-bench",
+            swiftSettings: swiftSettings
+        ),
+
+        .executableTarget(
             name: "filter-bench",
             dependencies: ["WeiboKit"],
             path: "Benchmarks/filter-bench",

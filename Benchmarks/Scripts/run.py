@@ -49,6 +49,8 @@ BENCHMARKS = {
     "playback": ("a video's first frame beside ffplay, dropped frames over 60 s, frames per second in kitty beside timg",
                  ["photo-browser"], ["playback.py"]),
     "redate": ("1,000 12 MP JPEGs re-dated in place by photo-meta beside one exiftool -AllDates process", ["photo-meta"], ["redate.py"]),
+    "dupes": ("10,000 photos' near-duplicates grouped, a new photo looked up; beside findimagedupes on 1,000",
+              ["dupes-bench", "photo-album"], ["dupes.py"]),
     "filters": ("100,000 muted words on 100 posts beside the rule before and grep -F -i -f", [], ["filters.py"]),
 }
 

@@ -12,6 +12,10 @@ struct Arguments {
         case check
         case pick(source: PhotoSourceKind?, limit: Int, from: String, album: String, videos: Bool)
         case export(ids: [String], to: String, policy: MetadataPolicy, rotation: JPEGTransform.Operation?, trims: Bool)
+        case dupes(album: String?, json: Bool)
+        case resolve(group: String, album: String?, keep: String?)
+        case stacks(album: String?, json: Bool)
+        case cover(id: String)
     }
 
     static let usage = """
@@ -20,6 +24,10 @@ struct Arguments {
                photo-album --store DIR mark [--rating N] [--label NAME] [--tag TAG]... [--untag TAG]... ID...
                photo-album --store DIR remove [--album NAME] ID...
                photo-album --store DIR check
+               photo-album --store DIR dupes [--album NAME] [--json]
+               photo-album --store DIR resolve [--album NAME] [--keep ID] GROUP
+               photo-album --store DIR stacks [--album NAME] [--json]
+               photo-album --store DIR cover ID
                photo-album --store DIR pick [--source camera|library] [--limit N] [--album NAME] [--videos] --from DIR
                photo-album --store DIR export --to DIR [--rotate 90|180|270|flip-h|flip-v] [--trim]
                                               [--keep-location] [--keep-marks] [--keep-metadata] ID...
@@ -29,6 +37,12 @@ struct Arguments {
         pixels that are not whole blocks (otherwise such a rotation is refused); --keep-marks writes the
         photo's rating, label and tags into the copy.
         mark changes a photo's rating, label and tags in the store (every album that holds it)
+        dupes lists the groups of photos that are one picture (resized, recompressed, cropped a
+        little), each with the copy to keep; resolve GROUP (its number in dupes, or a photo's id)
+        keeps that copy (or --keep ID), gives it the others' albums, best rating, labels and tags,
+        and moves the others to the album "\(AlbumStore.setAsideAlbumName)"
+        stacks lists bursts (one camera's frames within 2 s, or a phone's burst names) and pairs
+        (HEIC and JPEG of one shot) with their cover, the sharpest frame; cover ID makes ID its stack's cover
         """ + "\n" + MarkChange.help.split(separator: "\n").map { "        (" + $0 + ")" }.joined(separator: "\n")
 
     static let defaultAlbum = "Favourites"
@@ -48,6 +62,7 @@ struct Arguments {
         var rotation: JPEGTransform.Operation?
         var trims = false
         var videos = false
+        var keep: String?
         var marks = MarkChange()
         var filters: [AssetFilter] = []
         var positional: [String] = []
@@ -58,6 +73,7 @@ struct Arguments {
             case "--store": store = try value(argument)
             case "--album": album = try value(argument)
             case "--json": json = true
+            case "--keep": keep = try value(argument)
             case "--from": from = try value(argument)
             case "--to": to = try value(argument)
             case "--trim": trims = true
@@ -110,6 +126,14 @@ struct Arguments {
             guard !rest.isEmpty else { throw CLIError("remove needs at least one asset id") }
             command = .remove(album: album, ids: rest)
         case "check": command = .check
+        case "dupes": command = .dupes(album: album, json: json)
+        case "stacks": command = .stacks(album: album, json: json)
+        case "cover":
+            guard rest.count == 1 else { throw CLIError("cover needs one photo's id") }
+            command = .cover(id: rest[0])
+        case "resolve":
+            guard rest.count == 1 else { throw CLIError("resolve needs one GROUP (a number from dupes, or a photo's id)") }
+            command = .resolve(group: rest[0], album: album, keep: keep)
         case "pick":
             guard let from else { throw CLIError("pick needs --from DIR (the library folder)") }
             command = .pick(source: source, limit: limit, from: from, album: album ?? Self.defaultAlbum, videos: videos)

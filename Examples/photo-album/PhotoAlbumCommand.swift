@@ -101,6 +101,18 @@ struct PhotoAlbumCommand {
             for problem in report.problems { Console.line("problem: \(problem)") }
             Console.line(report.isConsistent ? "consistent: \(report.assetCount) photos" : "inconsistent: \(report.problems.count) problems")
             return report.isConsistent ? 0 : 1
+        case .dupes(let album, let json):
+            return try await listDuplicates(in: album, json: json, store: store)
+        case .resolve(let group, let album, let keep):
+            return try await resolveDuplicates(group, in: album, keeping: keep, store: store)
+        case .stacks(let album, let json):
+            return try await listStacks(in: album, json: json, store: store)
+        case .cover(let prefix):
+            let item = try await Self.item(matching: prefix, in: store)
+            guard try await store.stack(containing: item.asset) != nil else { throw CLIError("\(item.asset.shortForm) is in no burst or pair") }
+            try await store.setCover(item.asset)
+            Console.line("\(item.asset.shortForm) is its stack's cover")
+            return 0
         case .pick(let source, let limit, let from, let album, let videos):
             // The library's index lives in the store, not in the user's folder.
             let indexName = String(from.utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }, radix: 16)

@@ -308,4 +308,67 @@ struct PhotoAlbumCommandTests {
         #expect(list.standardOutput.split(separator: "\n").filter { $0.contains("Favourites#") }.count == 150)
         #expect(try await Self.album(["--store", store, "check"]).standardOutput.contains("consistent: 150 photos"))
     }
+
+    @Test("dupes finds the samples' copies (a HEIC, a framed PNG, a GIF) and two shares; resolve keeps one and sets the rest aside")
+    func duplicates() async throws {
+        let work = Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let store = "\(work)/store"
+        let waterfall = try DecodedImage(decodingFileAt: "\(Self.samples)/waterfall.jpg").bitmap
+        try Data(try waterfall.encoded(as: .jpeg, options: EncodeOptions(quality: 30))).write(to: URL(fileURLWithPath: "\(work)/w30.jpg"))
+        try Data(try waterfall.resized(to: PixelSize(width: 300, height: 200)).encoded(as: .webp, options: EncodeOptions(quality: 50)))
+            .write(to: URL(fileURLWithPath: "\(work)/small.webp"))
+        #expect(try await Self.album(["--store", store, "import", "--album", "Trip", Self.samples]).status == 0)
+        #expect(try await Self.album(["--store", store, "import", "--album", "Chats", "\(work)/w30.jpg", "\(work)/small.webp"]).status == 0)
+        let listed = try await Self.album(["--store", store, "dupes", "--json"])
+        let groups = try #require(try JSONSerialization.jsonObject(with: Data(listed.standardOutput.utf8)) as? [[String: Any]], "\(listed)")
+        let names = groups.map { (($0["photos"] as? [[String: Any]]) ?? []).compactMap { $0["name"] as? String } }
+        #expect(names.count == 2, "\(names)")
+        #expect(
+            Set(names.first { $0.contains("waterfall.jpg") } ?? []) == [
+                "waterfall.jpg", "w30.jpg", "small.webp", "waterfall-adobe-rgb.heic", "rounded-alpha.png",
+            ])
+        #expect(Set(names.first { $0.contains("portrait.webp") } ?? []) == ["portrait-orientation-6.jpg", "portrait.webp", "whirl.gif"])
+        let waterfallGroup = try #require(groups.first { ($0["photos"] as? [[String: Any]])?.first?["name"] as? String == "waterfall.jpg" })
+        let number = try #require(waterfallGroup["group"] as? Int)
+        let photos = try #require(waterfallGroup["photos"] as? [[String: Any]])
+        let shared = try #require(photos.first { $0["name"] as? String == "w30.jpg" }?["id"] as? String)
+
+        let resolved = try await Self.album(["--store", store, "resolve", "--keep", String(shared.prefix(10)), "\(number)"])
+        #expect(resolved.status == 0, "\(resolved.standardError)")
+        #expect(
+            resolved.standardOutput.contains("kept \(shared.prefix(12))") && resolved.standardOutput.contains("now also in Trip"), "\(resolved.standardOutput)")
+        #expect(resolved.standardOutput.components(separatedBy: "set aside").count == 5, "\(resolved.standardOutput)")
+        let after = try await Self.album(["--store", store, "dupes"])
+        #expect(after.standardOutput.hasPrefix("group 1: 3 photos") && !after.standardOutput.contains("group 2"), "\(after.standardOutput)")
+        let trip = try await Self.album(["--store", store, "list", "--album", "Trip"]).standardOutput
+        #expect(trip.contains("w30.jpg") && !trip.contains("waterfall.jpg"), "\(trip)")
+        #expect(try await Self.album(["--store", store, "resolve", "9"]).standardError.contains("there is no group 9"))
+        #expect(try await Self.album(["--store", store, "check"]).status == 0)
+    }
+
+    @Test("stacks lists a phone's burst with its sharpest frame as cover; cover makes another frame the cover")
+    func stacks() async throws {
+        let work = Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let store = "\(work)/store"
+        let waterfall = try DecodedImage(decodingFileAt: "\(Self.samples)/waterfall.jpg").bitmap
+        let soft = waterfall.resized(to: PixelSize(width: 300, height: 200)).resized(to: PixelSize(width: 1200, height: 800))
+        for (index, frame) in [soft, waterfall, soft].enumerated() {
+            try Data(try frame.encoded(as: .jpeg, options: EncodeOptions(quality: 90 - index)))
+                .write(to: URL(fileURLWithPath: "\(work)/20240501_120000_00\(index + 1).jpg"))
+        }
+        #expect(try await Self.album(["--store", store, "import", "--album", "Trip", work]).status == 0)
+        let listed = try await Self.album(["--store", store, "stacks", "--json"])
+        let stacks = try #require(try JSONSerialization.jsonObject(with: Data(listed.standardOutput.utf8)) as? [[String: Any]], "\(listed)")
+        #expect(stacks.count == 1 && stacks.first?["kind"] as? String == "burst", "\(stacks)")
+        let photos = try #require(stacks.first?["photos"] as? [[String: Any]])
+        #expect(photos.compactMap { $0["name"] as? String } == (1...3).map { "20240501_120000_00\($0).jpg" })
+        #expect(photos.first { $0["cover"] as? Bool == true }?["name"] as? String == "20240501_120000_002.jpg")
+        let third = try #require(photos.last?["id"] as? String)
+        #expect(try await Self.album(["--store", store, "cover", String(third.prefix(10))]).status == 0)
+        let text = try await Self.album(["--store", store, "stacks"]).standardOutput
+        #expect(text.hasPrefix("burst 1: 3 photos, cover \(third.prefix(12)) (chosen)"), "\(text)")
+        #expect(try await Self.album(["--store", store, "cover", "zzzz"]).status != 0)
+    }
 }

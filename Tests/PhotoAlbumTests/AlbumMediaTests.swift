@@ -33,8 +33,10 @@ struct AlbumMediaTests {
 
     static func bytes(_ path: String) throws -> [UInt8] { try fileBytes(URL(fileURLWithPath: path)) }
 
-    /// SQL that takes a schema 5 index back to schema 3 (no columns for marks or what moves), as PhotoDeck wrote it before videos.
+    /// SQL that takes a schema 6 index back to schema 3 (no columns for signatures, marks or what moves), as PhotoDeck wrote it before videos.
     static let schema3 = """
+        ALTER TABLE assets DROP COLUMN signature; ALTER TABLE assets DROP COLUMN sharpness; ALTER TABLE assets DROP COLUMN mean_luma;
+        ALTER TABLE assets DROP COLUMN clipped; ALTER TABLE assets DROP COLUMN luma_variance; ALTER TABLE assets DROP COLUMN cover_chosen_at;
         ALTER TABLE assets DROP COLUMN annotations;
         DROP INDEX assets_by_motion_file;
         ALTER TABLE assets DROP COLUMN media; ALTER TABLE assets DROP COLUMN motion_file; ALTER TABLE assets DROP COLUMN live_id;
@@ -237,7 +239,7 @@ struct AlbumMediaTests {
 
     @Test(
         "a Live Photo add killed after any step lists the pair whole or not at all at the next open; adding it again works",
-        arguments: AlbumWriteStep.allCases)
+        arguments: AlbumWriteStep.allCases.filter { $0 != .resolving })
     func killedPairAdd(after step: AlbumWriteStep) async throws {
         let scratch = Scratch()
         defer { scratch.cleanUp() }
@@ -268,6 +270,8 @@ struct AlbumMediaTests {
             #expect(listed.map(\.media.kind) == [.livePhoto])
             #expect(listed.first?.album == "Trip")
             #expect(repair.replayedJournalEntries == 1)
+        case .resolving:
+            Issue.record("not a step of an add")
         }
         for item in listed {
             let motionPath = try #require(try await reopened.motionPath(of: item.asset))

@@ -1,4 +1,5 @@
 public import ImageCodecs
+import Synchronization
 
 /// A seeded outdoor scene rendered like a photo: a sky, far hills, a middle
 /// ground of trees and houses, a subject near the camera, textured ground
@@ -55,10 +56,23 @@ public struct GeneratedScene: Sendable {
         }
     }
 
+    /// Renders made in this test process, by seed and view: a scene is
+    /// drawn pixel by pixel, slow in a debug or sanitizer build, and
+    /// several suites ask for the same ones.
+    private static let renders = Mutex<[String: Bitmap]>([:])
+
     /// The scene as a `width` × `height` RGB bitmap, from a camera moved
     /// sideways by `step` (a fraction of the frame at depth 1; nearer
-    /// layers move more), showing subject 0 or 1.
+    /// layers move more), showing subject 0 or 1. Made once per process.
     public func render(width: Int, height: Int, step: Double = 0, subject: Int = 0) -> Bitmap {
+        let key = "\(seed) \(width)x\(height) \(step) \(subject)"
+        if let made = Self.renders.withLock({ $0[key] }) { return made }
+        let made = drawn(width: width, height: height, step: step, subject: subject)
+        Self.renders.withLock { $0[key] = made }
+        return made
+    }
+
+    private func drawn(width: Int, height: Int, step: Double, subject: Int) -> Bitmap {
         var pixels = [UInt8](repeating: 0, count: width * height * 3)
         var noise = SeededGenerator(seed: seed ^ 0xA5A5)
         let layered = (shapes + [subjects[subject]]).sorted { $0.depth > $1.depth }

@@ -37,6 +37,13 @@ public struct ExifDetails: Hashable, Sendable {
     public var focalLengthIn35mmFilm: Int?
     /// The GPS position, when both coordinates are present and in range.
     public var location: GeoLocation?
+    /// `BodySerialNumber` (Exif IFD): tells two bodies of one model apart.
+    public var bodySerialNumber: String?
+    /// `ImageUniqueID` (Exif IFD): the same in every file a camera writes of one shot (its RAW and its JPEG).
+    public var imageUniqueID: String?
+    /// `SubSecTimeOriginal` as a fraction of a second (0.123 for `"123"`),
+    /// to order shots within one second of `DateTimeOriginal`.
+    public var captureSubseconds: Double?
 
     /// Nothing known.
     public init() {}

@@ -19,7 +19,17 @@ extension ExifMetadata {
         details.focalLength = reader.rationals(0x920A, in: exif).first.map(\.value).flatMap { $0 > 0 ? $0 : nil }
         details.focalLengthIn35mmFilm = reader.unsigned(0xA405, in: exif).flatMap { $0 > 0 ? $0 : nil }
         details.location = reader.location(in: reader.subIFD(0x8825, in: primary))
+        details.bodySerialNumber = reader.text(0xA431, in: exif)
+        details.imageUniqueID = reader.text(0xA420, in: exif)
+        details.captureSubseconds = reader.text(0x9291, in: exif).flatMap(Self.subseconds)
         return details
+    }
+
+    /// `"123"` as 0.123: digits only (at most 9 read), anything else `nil`.
+    static func subseconds(_ text: String) -> Double? {
+        let digits = text.prefix(9)
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Double("0." + digits) else { return nil }
+        return value
     }
 }
 

@@ -6,8 +6,8 @@ extension ImageSignature {
         /// The thumbnails' normalised correlation at the best alignment
         /// found (1: the same picture up to brightness and contrast).
         public let correlation: Double
-        /// How many of the 64 blocks (8×8) differ at that alignment,
-        /// after brightness and contrast are evened out.
+        /// How many of the 64 blocks (8×8) differ at that alignment: in
+        /// luma after brightness and contrast are evened out, or in colour.
         public let differingBlocks: Int
 
         /// The correlation at or above which aligned thumbnails can be one photo.
@@ -30,6 +30,11 @@ extension ImageSignature {
     /// The correlation at 16×16, unaligned, below which two pictures are
     /// unrelated and no crop is looked for.
     static let minimumRoughCorrelation = 0.5
+    /// The best aligned correlation at 16×16 below which a pair is not
+    /// looked at closer (copies align at 0.95 or more there).
+    static let minimumCoarseCorrelation16 = 0.85
+    /// The same at 32×32, before the alignment is refined at full size.
+    static let minimumCoarseCorrelation32 = 0.9
     /// Blocks per side compared after alignment.
     static let blocksPerSide = 8
     /// The correlation of unaligned thumbnails above which no crop is looked for.
@@ -37,18 +42,40 @@ extension ImageSignature {
     /// A block's mean absolute difference (in standard deviations) above
     /// which it differs.
     static let blockTolerance = 0.44
+    /// A block's mean colour difference (|ΔCb| + |ΔCr|, in 8-bit steps)
+    /// above which it differs: another hue, not a recompression's smear or
+    /// a tenth less contrast.
+    static let chromaTolerance = 32.0
 
     /// Compares this signature with `other`: their hashes, then their
     /// thumbnails aligned, each tried as a crop of the other (up to 8% of
     /// each side, anywhere), and compared block by block.
     public func match(_ other: ImageSignature) -> Match {
-        let (a, b, correlation) = aligned(with: other)
-        return Match(hashDistance: hashDistance(to: other), correlation: correlation, differingBlocks: Self.differingBlocks(a, b))
+        let (a, b, correlation, crop) = aligned(with: other)
+        var chromaMine = chroma.map(Double.init)
+        var chromaTheirs = other.chroma.map(Double.init)
+        if let crop {
+            let planeCount = Self.chromaSide * Self.chromaSide
+            let cropped = { (planes: [Double]) in
+                Self.sample(Array(planes[..<planeCount]), side: Self.chromaSide, window: crop.window)
+                    + Self.sample(Array(planes[planeCount...]), side: Self.chromaSide, window: crop.window)
+            }
+            if crop.isMine { chromaMine = cropped(chromaMine) } else { chromaTheirs = cropped(chromaTheirs) }
+        }
+        let luma = Self.differingBlockFlags(a, b)
+        let colour = Self.differingChromaFlags(chromaMine, chromaTheirs)
+        let differing = zip(luma, colour).filter { $0 || $1 }.count
+        return Match(hashDistance: hashDistance(to: other), correlation: correlation, differingBlocks: differing)
     }
 
+    /// A crop found by ``aligned(with:)``: which signature's frame was cut
+    /// down (`isMine`) and the window kept, as fractions of that frame.
+    typealias Crop = (isMine: Bool, window: (x: Double, y: Double, width: Double, height: Double))
+
     /// The two thumbnails normalised at the best alignment found (one
-    /// resampled inside the other), and their correlation there.
-    func aligned(with other: ImageSignature) -> (a: [Double], b: [Double], correlation: Double) {
+    /// resampled inside the other), their correlation there, and the crop
+    /// (`nil`: the whole frames).
+    func aligned(with other: ImageSignature) -> (a: [Double], b: [Double], correlation: Double, crop: Crop?) {
         let mine = thumbnail.map(Double.init)
         let theirs = other.thumbnail.map(Double.init)
         let normalizedMine = Self.normalized(mine)
@@ -56,34 +83,40 @@ extension ImageSignature {
         // Most copies are the whole frame resized or recompressed: no crop to look for.
         let whole = Self.correlation(normalizedMine, normalizedTheirs)
         if whole >= Self.alignedEnough, Self.differingBlocks(normalizedMine, normalizedTheirs) <= Match.allowedDifferingBlocks {
-            return (normalizedMine, normalizedTheirs, whole)
+            return (normalizedMine, normalizedTheirs, whole, nil)
         }
         // Unrelated pictures are told at 16×16, before any crop is looked for (an 8% crop still correlates at 0.66 there).
         let small = { (plane: [UInt8]) in Self.normalized(Self.areaAverage(plane, width: Self.side, height: Self.side, side: 16).map(Double.init)) }
         guard Self.correlation(small(thumbnail), small(other.thumbnail)) >= Self.minimumRoughCorrelation else {
-            return (normalizedMine, normalizedTheirs, whole)
+            return (normalizedMine, normalizedTheirs, whole, nil)
         }
-        // The crops are tried at 32×32, the best one refined at full size.
-        let half = { (plane: [UInt8]) in Self.areaAverage(plane, width: Self.side, height: Self.side, side: Self.side / 2).map(Double.init) }
-        let (mineHalf, theirsHalf) = (half(thumbnail), half(other.thumbnail))
+        // The crops are tried at 16×16, then at 32×32, the best one refined at full size; a pair that
+        // aligns badly at a coarse size is dismissed there (most candidates of a large index are such).
         var best = (correlation: -2.0, mine: true, window: (x: 0.0, y: 0.0, width: 1.0, height: 1.0))
-        for (source, target, isMine) in [(mineHalf, Self.normalized(theirsHalf), true), (theirsHalf, Self.normalized(mineHalf), false)] {
-            for window in Self.windows() {
-                let correlation = Self.correlation(Self.normalized(Self.sample(source, side: Self.side / 2, window: window)), target)
-                if correlation > best.correlation { best = (correlation, isMine, window) }
+        for (side, enough) in [(16, Self.minimumCoarseCorrelation16), (Self.side / 2, Self.minimumCoarseCorrelation32)] {
+            let scaled = { (plane: [UInt8]) in Self.areaAverage(plane, width: Self.side, height: Self.side, side: side).map(Double.init) }
+            let (mineScaled, theirsScaled) = (scaled(thumbnail), scaled(other.thumbnail))
+            best.correlation = -2
+            for (source, target, isMine) in [(mineScaled, Self.normalized(theirsScaled), true), (theirsScaled, Self.normalized(mineScaled), false)] {
+                for window in side == 16 ? Self.coarseWindows : Self.fineWindows {
+                    let correlation = Self.correlation(Self.normalized(Self.sample(source, side: side, window: window)), target)
+                    if correlation > best.correlation { best = (correlation, isMine, window) }
+                }
             }
+            guard best.correlation >= enough else { return (normalizedMine, normalizedTheirs, whole, nil) }
         }
         let (source, target) = best.mine ? (mine, normalizedTheirs) : (theirs, normalizedMine)
         let refined = Self.refine(source, against: target, from: best.window)
-        guard refined.correlation > whole else { return (normalizedMine, normalizedTheirs, whole) }
-        return (Self.normalized(refined.window), target, refined.correlation)
+        guard refined.correlation > whole else { return (normalizedMine, normalizedTheirs, whole, nil) }
+        let a = Self.normalized(refined.sample)
+        return best.mine ? (a, target, refined.correlation, (true, refined.window)) : (target, a, refined.correlation, (false, refined.window))
     }
 
     /// The best window near `start` by coordinate descent on its four
     /// edges (steps of 1%, then 0.5% and 0.25% of the frame), and its sample.
     static func refine(
         _ source: [Double], against target: [Double], from start: (x: Double, y: Double, width: Double, height: Double)
-    ) -> (correlation: Double, window: [Double]) {
+    ) -> (correlation: Double, sample: [Double], window: (x: Double, y: Double, width: Double, height: Double)) {
         var window = start
         var sampled = sample(source, window: window)
         var best = correlation(normalized(sampled), target)
@@ -112,13 +145,19 @@ extension ImageSignature {
                 }
             }
         }
-        return (best, sampled)
+        return (best, sampled, window)
     }
 
-    /// Every window tried: `(x, y, width, height)` as fractions of the frame.
-    static func windows() -> [(x: Double, y: Double, width: Double, height: Double)] {
+    /// The windows tried at 32×32: every crop fraction at every position.
+    static let fineWindows = windows(fractions: cropFractions)
+    /// The windows tried at 16×16, where 4% of a side is less than a pixel:
+    /// the whole frame and the largest crop.
+    static let coarseWindows = windows(fractions: [1.0, 0.92])
+
+    /// Every window of `fractions` at each of ``cropPositions``: `(x, y, width, height)` as fractions of the frame.
+    static func windows(fractions: [Double]) -> [(x: Double, y: Double, width: Double, height: Double)] {
         var spans: [(start: Double, length: Double)] = []
-        for fraction in cropFractions {
+        for fraction in fractions {
             for position in fraction == 1 ? [0.0] : cropPositions { spans.append(((1 - fraction) * position, fraction)) }
         }
         var windows: [(Double, Double, Double, Double)] = []
@@ -173,18 +212,49 @@ extension ImageSignature {
     /// How many of the 8×8 blocks of two normalised planes differ by more
     /// than ``blockTolerance`` on average.
     static func differingBlocks(_ a: [Double], _ b: [Double]) -> Int {
-        let n = side
+        differingBlockFlags(a, b).filter { $0 }.count
+    }
+
+    /// Whether each of the 8×8 blocks (row by row) of two normalised luma
+    /// planes differs by more than ``blockTolerance`` on average.
+    static func differingBlockFlags(_ a: [Double], _ b: [Double]) -> [Bool] {
+        blockMeans(a, b, side: side).map { $0 > blockTolerance }
+    }
+
+    /// Whether each of the 8×8 blocks of two chroma signatures (Cb then Cr)
+    /// differs in colour by more than ``chromaTolerance`` on average.
+    /// `b`'s saturation is first fitted to `a`'s (a scale of 0.8 to 1.25
+    /// around grey, least squares), as a change of contrast or saturation
+    /// scales every colour alike.
+    static func differingChromaFlags(_ a: [Double], _ b: [Double]) -> [Bool] {
+        let count = chromaSide * chromaSide
+        var (cross, square) = (0.0, 0.0)
+        for index in a.indices {
+            cross += (a[index] - 128) * (b[index] - 128)
+            square += (b[index] - 128) * (b[index] - 128)
+        }
+        let scale = square > 0 ? min(max(cross / square, 0.8), 1.25) : 1
+        let b = b.map { 128 + ($0 - 128) * scale }
+        let cb = blockMeans(Array(a[..<count]), Array(b[..<count]), side: chromaSide)
+        let cr = blockMeans(Array(a[count...]), Array(b[count...]), side: chromaSide)
+        return zip(cb, cr).map { $0 + $1 > chromaTolerance }
+    }
+
+    /// The mean absolute difference of two `side` × `side` planes in each
+    /// of ``blocksPerSide`` × ``blocksPerSide`` blocks, row by row.
+    static func blockMeans(_ a: [Double], _ b: [Double], side n: Int) -> [Double] {
         let block = n / blocksPerSide
-        var differing = 0
+        var means: [Double] = []
+        means.reserveCapacity(blocksPerSide * blocksPerSide)
         for by in 0..<blocksPerSide {
             for bx in 0..<blocksPerSide {
                 var sum = 0.0
                 for y in (by * block)..<((by + 1) * block) {
                     for x in (bx * block)..<((bx + 1) * block) { sum += abs(a[y * n + x] - b[y * n + x]) }
                 }
-                if sum / Double(block * block) > blockTolerance { differing += 1 }
+                means.append(sum / Double(block * block))
             }
         }
-        return differing
+        return means
     }
 }

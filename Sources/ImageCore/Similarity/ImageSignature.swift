@@ -1,10 +1,10 @@
 import Foundation
 
-/// What a photo looks like, in 4 KiB: enough to tell the same photo after
+/// What a photo looks like, in 4.5 KiB: enough to tell the same photo after
 /// sharing has resized, recompressed, transcoded, brightened, cropped a
 /// little or watermarked it, from another photo of the same scene.
 ///
-/// Two parts, each with its job:
+/// Three parts, each with its job:
 ///
 /// - ``hash``: a 64-bit perceptual hash (the signs of the lowest 8×8
 ///   frequencies of the luma's discrete cosine transform against their
@@ -16,6 +16,9 @@ import Foundation
 ///   view from a step aside (one that moves the subject by a tenth of the
 ///   frame: a smaller step is not told from a crop at this size), or the
 ///   same composition with another subject, does not pass for a copy.
+/// - ``chroma``: the colour at 16×16, compared in the same blocks at the
+///   same alignment, so that another subject of the same brightness (a
+///   red coat for a blue one) does not pass either.
 ///
 /// Make one from the upright pixels (its orientation applied) of any
 /// decode of at least 64 pixels a side; the placeholder decode ImageCodecs
@@ -30,7 +33,9 @@ public struct ImageSignature: Hashable, Sendable {
     /// The side of ``thumbnail``.
     public static let side = 64
     /// The stored form's version (its first byte).
-    static let version: UInt8 = 1
+    static let version: UInt8 = 2
+    /// The side of each ``chroma`` plane.
+    public static let chromaSide = 16
 
     /// The perceptual hash: bit `8 × v + u` is set when the frequency
     /// `(u, v)` is above the median of the 63 lowest (the constant term's
@@ -38,17 +43,23 @@ public struct ImageSignature: Hashable, Sendable {
     public let hash: UInt64
     /// The luma, 64×64 row by row, the whole frame stretched to a square.
     public let thumbnail: [UInt8]
+    /// The colour: the blue-difference plane (Cb), then the red-difference
+    /// plane (Cr), each 16×16 row by row, 128 for grey.
+    public let chroma: [UInt8]
 
     /// The signature of `bitmap`'s pixels (grey, RGB or RGBA; alpha is
     /// ignored), as shown: apply the orientation first.
     public init(summarizing bitmap: Bitmap) {
-        let luma = Self.luma(of: bitmap)
+        let (luma, cb, cr) = Self.planes(of: bitmap)
         thumbnail = Self.areaAverage(luma, width: bitmap.width, height: bitmap.height, side: Self.side)
+        chroma =
+            Self.areaAverage(cb, width: bitmap.width, height: bitmap.height, side: Self.chromaSide)
+            + Self.areaAverage(cr, width: bitmap.width, height: bitmap.height, side: Self.chromaSide)
         hash = Self.perceptualHash(Self.areaAverage(thumbnail, width: Self.side, height: Self.side, side: 32))
     }
 
     /// The length of ``bytes``.
-    public static let byteCount = 9 + side * side
+    public static let byteCount = 9 + side * side + 2 * chromaSide * chromaSide
 
     /// A signature read back from ``bytes``: a claim, checked for its
     /// version and length; `nil` for anything else.
@@ -56,12 +67,13 @@ public struct ImageSignature: Hashable, Sendable {
         let bytes = Array(bytes)
         guard bytes.count == Self.byteCount, bytes[0] == Self.version else { return nil }
         hash = bytes[1..<9].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        thumbnail = Array(bytes[9...])
+        thumbnail = Array(bytes[9..<(9 + Self.side * Self.side)])
+        chroma = Array(bytes[(9 + Self.side * Self.side)...])
     }
 
-    /// The stored form: a version byte, the hash big-endian, the thumbnail.
+    /// The stored form: a version byte, the hash big-endian, the thumbnail, the chroma.
     public var bytes: [UInt8] {
-        [Self.version] + (0..<8).map { UInt8(truncatingIfNeeded: hash >> (56 - 8 * $0)) } + thumbnail
+        [Self.version] + (0..<8).map { UInt8(truncatingIfNeeded: hash >> (56 - 8 * $0)) } + thumbnail + chroma
     }
 
     /// How many of the hashes' 64 bits differ: 0 for the same picture,
@@ -72,9 +84,12 @@ public struct ImageSignature: Hashable, Sendable {
 
     // MARK: Making one
 
-    /// Rec. 601 luma of every pixel, row by row.
-    static func luma(of bitmap: Bitmap) -> [UInt8] {
-        var luma = [UInt8](repeating: 0, count: bitmap.width * bitmap.height)
+    /// Rec. 601 luma and chroma (Cb, Cr around 128) of every pixel, row by row.
+    static func planes(of bitmap: Bitmap) -> (luma: [UInt8], cb: [UInt8], cr: [UInt8]) {
+        let count = bitmap.width * bitmap.height
+        var luma = [UInt8](repeating: 0, count: count)
+        var cb = [UInt8](repeating: 128, count: count)
+        var cr = [UInt8](repeating: 128, count: count)
         bitmap.withUnsafeBytes { source in
             for y in 0..<bitmap.height {
                 let row = y * bitmap.bytesPerRow
@@ -84,13 +99,16 @@ public struct ImageSignature: Hashable, Sendable {
                         luma[y * bitmap.width + x] = source[row + x]
                     case .rgb8, .rgba8:
                         let o = row + x * bitmap.pixelFormat.bytesPerPixel
-                        let value = 299 * Int(source[o]) + 587 * Int(source[o + 1]) + 114 * Int(source[o + 2])
-                        luma[y * bitmap.width + x] = UInt8((value + 500) / 1000)
+                        let (r, g, b) = (Int(source[o]), Int(source[o + 1]), Int(source[o + 2]))
+                        luma[y * bitmap.width + x] = UInt8((299 * r + 587 * g + 114 * b + 500) / 1000)
+                        // Each within ±127.5 of 128 by construction: the weights of each sum to 0, the positive ones to 500.
+                        cb[y * bitmap.width + x] = UInt8(clamping: (-169 * r - 331 * g + 500 * b + 128_500) / 1000)
+                        cr[y * bitmap.width + x] = UInt8(clamping: (500 * r - 419 * g - 81 * b + 128_500) / 1000)
                     }
                 }
             }
         }
-        return luma
+        return (luma, cb, cr)
     }
 
     /// `plane` (`width` × `height`) averaged into `side` × `side` cells:

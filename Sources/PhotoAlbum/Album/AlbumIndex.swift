@@ -40,6 +40,17 @@ enum AlbumIndex {
         """,
         // Ratings, labels and tags (StoredAnnotations); NULL when nothing is marked.
         "ALTER TABLE assets ADD COLUMN annotations BLOB;",
+        // Each photo's perceptual signature (StoredSignature), NULL until made and for videos;
+        // its sharpness and exposure (StoredSharpness), measured when it is first in a burst;
+        // when the user chose it as its stack's cover.
+        """
+        ALTER TABLE assets ADD COLUMN signature BLOB;
+        ALTER TABLE assets ADD COLUMN sharpness REAL;
+        ALTER TABLE assets ADD COLUMN mean_luma REAL;
+        ALTER TABLE assets ADD COLUMN clipped REAL;
+        ALTER TABLE assets ADD COLUMN luma_variance REAL;
+        ALTER TABLE assets ADD COLUMN cover_chosen_at REAL;
+        """,
     ]
 
     static func journalSequence(_ database: SQLiteDatabase) throws -> Int {
@@ -75,21 +86,21 @@ enum AlbumIndex {
     /// Photo's motion file (`ab/<sha256>.mov`, the video's own content address).
     static func insertAsset(
         _ database: SQLiteDatabase, id: String, file: String, info: ImageInfo, byteCount: Int, name: String, addedAt: Double,
-        placeholder: ThumbHash?, media: StoredMedia = .photo, motionFile: String? = nil, annotations: PhotoAnnotations = PhotoAnnotations()
+        summary: PhotoSummary, media: StoredMedia = .photo, motionFile: String? = nil, annotations: PhotoAnnotations = PhotoAnnotations()
     ) throws {
         try database.prepare(
             """
             INSERT INTO assets (id, file, format, width, height, orientation, capture_date, capture_offset,
                                 byte_count, original_name, added_at, thumbhash,
-                                media, motion_file, live_id, duration_ms, motion_start, motion_length, still_us, annotations)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                media, motion_file, live_id, duration_ms, motion_start, motion_length, still_us, annotations, signature)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """
         ).bind(
             .text(id), .text(file), .text(info.format.identifier), .int(info.size.width), .int(info.size.height), .int(Int(info.orientation.rawValue)),
             .optional(info.captureDate?.exifDateTime), .optional(info.captureDate?.utcOffsetSeconds), .int(byteCount), .text(name), .real(addedAt),
-            .optional(placeholder?.bytes), .text(media.kind.rawValue), .optional(motionFile), .optional(media.live?.rawValue),
+            .optional(summary.placeholder?.bytes), .text(media.kind.rawValue), .optional(motionFile), .optional(media.live?.rawValue),
             .optional(media.durationMilliseconds), .optional(media.motionRange?.lowerBound), .optional(media.motionRange?.count),
-            .optional(media.stillMicroseconds), StoredAnnotations.value(annotations)
+            .optional(media.stillMicroseconds), StoredAnnotations.value(annotations), .optional(summary.signature?.bytes)
         ).run()
     }
 
@@ -127,6 +138,27 @@ enum AlbumIndex {
     /// before placeholders or an index rebuilt without them).
     static func setPlaceholder(_ database: SQLiteDatabase, _ placeholder: ThumbHash, of asset: String) throws {
         try database.prepare("UPDATE assets SET thumbhash = ? WHERE id = ?").bind(.blob(placeholder.bytes), .text(asset)).run()
+    }
+
+    /// Stores the asset's signature (made after the row, for a store from
+    /// before signatures or an index rebuilt without them).
+    static func setSignature(_ database: SQLiteDatabase, _ signature: ImageSignature, of asset: String) throws {
+        try database.prepare("UPDATE assets SET signature = ? WHERE id = ?").bind(.blob(signature.bytes), .text(asset)).run()
+    }
+
+    /// Records that the user chose the asset as its stack's cover at `time`; `false` when there is no such asset.
+    static func setCoverChosen(_ database: SQLiteDatabase, at time: Double, of asset: String) throws -> Bool {
+        try database.prepare("UPDATE assets SET cover_chosen_at = ? WHERE id = ?").bind(.real(time), .text(asset)).run()
+        return database.changedRowCount > 0
+    }
+
+    /// Stores a photo's measured sharpness and exposure.
+    static func setSharpness(_ database: SQLiteDatabase, _ sharpness: ImageSharpness, of asset: String) throws {
+        try database.prepare("UPDATE assets SET sharpness = ?, mean_luma = ?, clipped = ?, luma_variance = ? WHERE id = ?")
+            .bind(
+                .real(sharpness.laplacianVariance), .real(sharpness.meanLuma), .real(sharpness.clippedFraction), .real(sharpness.lumaVariance),
+                .text(asset)
+            ).run()
     }
 
     /// Points the asset's row at `file` (recovery: the store's own file, verified).

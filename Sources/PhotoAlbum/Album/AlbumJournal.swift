@@ -3,7 +3,7 @@ import ImageCodecs
 import SystemSupport
 
 /// The album store's journal: one line of JSON per change (an album
-/// created, a photo added, removed, moved or marked), appended and flushed beside
+/// created, a photo added, removed, moved, marked or chosen as its stack's cover), appended and flushed beside
 /// the originals (`albums.journal`), so that the albums can be rebuilt
 /// when the index is lost, corrupt, or restored from an older backup.
 ///
@@ -22,7 +22,7 @@ struct AlbumJournal {
     /// One change.
     struct Entry: Codable, Equatable {
         enum Operation: String, Codable {
-            case album, add, remove, move, annotate
+            case album, add, remove, move, annotate, cover
         }
 
         var seq: Int

@@ -25,9 +25,7 @@ extension AlbumStore {
     /// - Throws: ``AlbumError/noSuchAsset(_:)``,
     ///   ``AlbumError/annotationsTooLarge(_:bytes:)``.
     public func annotate(_ asset: AssetID, with marks: PhotoAnnotations) throws(AlbumError) {
-        if case .blob(let json) = StoredAnnotations.value(marks), json.count > Self.maxAnnotationBytes {
-            throw .annotationsTooLarge(asset, bytes: json.count)
-        }
+        try checkSize(of: marks, for: asset)
         let sequence = sequence()
         try wrap {
             try database.transaction {
@@ -37,6 +35,13 @@ extension AlbumStore {
         }
         try journal.append(.init(seq: sequence, op: .annotate, album: "", asset: asset.rawValue, at: Date().timeIntervalSince1970, annotations: marks))
         notify(.annotated(asset))
+    }
+
+    /// Refuses marks over ``maxAnnotationBytes`` of JSON.
+    func checkSize(of marks: PhotoAnnotations, for asset: AssetID) throws(AlbumError) {
+        if case .blob(let json) = StoredAnnotations.value(marks), json.count > Self.maxAnnotationBytes {
+            throw .annotationsTooLarge(asset, bytes: json.count)
+        }
     }
 
     /// A stored photo's rating, labels and tags.

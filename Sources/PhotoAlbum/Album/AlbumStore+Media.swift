@@ -28,7 +28,7 @@ extension AlbumStore {
         return try commitAdd(
             StoredAsset(
                 id: AssetID(validated: id), file: relative, info: video.info, byteCount: video.staged.size, name: Self.fileName(path),
-                placeholder: stored ? nil : video.placeholder, media: video.media, annotations: StoredAnnotations.read(fileAt: path)),
+                summary: PhotoSummary(placeholder: stored ? nil : video.placeholder), media: video.media, annotations: StoredAnnotations.read(fileAt: path)),
             isStored: stored, to: album, albumID: albumID)
     }
 
@@ -77,7 +77,7 @@ extension AlbumStore {
         let relative = Self.storedName(id, format: info.format)
         let motionRelative = Self.storedName(video.staged.sha256, format: video.info.format)
         let stored = try wrap { try AlbumIndex.hasAsset(database, id) }
-        let placeholder = stored ? nil : StoredPlaceholder.make(from: bytes)
+        let summary = stored ? PhotoSummary.none : PhotoSummary.make(from: bytes)
         // The motion first: a still is never stored without its video already beside it.
         try place(video.staged, as: motionRelative)
         if !stored {
@@ -92,7 +92,7 @@ extension AlbumStore {
         return try commitAdd(
             StoredAsset(
                 id: AssetID(validated: id), file: relative, info: info, byteCount: bytes.count, name: Self.fileName(stillPath),
-                placeholder: placeholder, media: media, motionFile: motionRelative, annotations: StoredAnnotations.read(fileAt: stillPath)),
+                summary: summary, media: media, motionFile: motionRelative, annotations: StoredAnnotations.read(fileAt: stillPath)),
             isStored: stored, to: album, albumID: albumID)
     }
 
@@ -240,7 +240,8 @@ struct StoredAsset {
     let info: ImageInfo
     let byteCount: Int
     let name: String
-    let placeholder: ThumbHash?
+    /// Its ThumbHash and signature, made before anything is written.
+    let summary: PhotoSummary
     var media: StoredMedia = .photo
     var motionFile: String?
     /// Its marks when first stored: its own XMP's, with the sidecar of the file it came from.
@@ -273,4 +274,6 @@ package enum AlbumWriteStep: String, Sendable, CaseIterable {
     case stillStored
     /// The add journaled, its row not committed.
     case journaled
+    /// One of a duplicate resolve's changes committed, the next not made.
+    case resolving
 }

@@ -25,11 +25,41 @@ extension AlbumStore {
         guard let row else { throw .noSuchAsset(asset) }
         if let hash = row.hash { return hash }
         if row.isVideo { return nil }
-        let path = try storedPath(of: row.file, for: asset.rawValue)
-        guard let bytes = try? DurableFiles.read(path), Digest.sha256Hex(bytes) == asset.rawValue,
-            let made = StoredPlaceholder.make(from: bytes)
-        else { return nil }
-        try wrap { try AlbumIndex.setPlaceholder(database, made, of: asset.rawValue) }
+        return try summarizeOriginal(of: asset, file: row.file).placeholder
+    }
+
+    /// The photo's perceptual signature (see ``ImageCore/ImageSignature``):
+    /// the stored one, made at import from the placeholder's decode, or,
+    /// for a photo added before the store kept them, one made now from the
+    /// original and stored.
+    ///
+    /// - Returns: `nil` for a video, and when the original does not decode.
+    /// - Throws: ``AlbumError/noSuchAsset(_:)``, or the store's storage and
+    ///   database errors.
+    public func signature(of asset: AssetID) throws(AlbumError) -> ImageSignature? {
+        let row: (file: String, signature: ImageSignature?, isVideo: Bool)? = try wrap {
+            let statement = try database.prepare("SELECT file, signature, media FROM assets WHERE id = ?").bind(.text(asset.rawValue))
+            return try statement.step() ? (statement.text(0), StoredSignature.read(statement, 1), statement.text(2) == AssetMediaKind.video.rawValue) : nil
+        }
+        guard let row else { throw .noSuchAsset(asset) }
+        if let signature = row.signature { return signature }
+        if row.isVideo { return nil }
+        return try summarizeOriginal(of: asset, file: row.file).signature
+    }
+
+    /// Decodes a stored photo's original once (read with the store's bound,
+    /// checked against its content hash) and stores its ThumbHash and
+    /// signature; an empty summary when it does not decode.
+    func summarizeOriginal(of asset: AssetID, file: String) throws(AlbumError) -> PhotoSummary {
+        let path = try storedPath(of: file, for: asset.rawValue)
+        guard let bytes = try? DurableFiles.read(path), Digest.sha256Hex(bytes) == asset.rawValue else { return .none }
+        let made = PhotoSummary.make(from: bytes)
+        try wrap {
+            try database.transaction {
+                if let placeholder = made.placeholder { try AlbumIndex.setPlaceholder(database, placeholder, of: asset.rawValue) }
+                if let signature = made.signature { try AlbumIndex.setSignature(database, signature, of: asset.rawValue) }
+            }
+        }
         return made
     }
 }

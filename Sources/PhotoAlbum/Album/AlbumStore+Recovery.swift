@@ -130,7 +130,7 @@ extension AlbumStore {
                 try database.transaction {
                     try AlbumIndex.insertAsset(
                         database, id: orphan.id, file: orphan.file, info: photo.info, byteCount: photo.byteCount, name: photo.name, addedAt: now,
-                        placeholder: photo.placeholder, media: media, motionFile: motion?.file, annotations: marks[orphan.id] ?? photo.annotations)
+                        summary: photo.summary, media: media, motionFile: motion?.file, annotations: marks[orphan.id] ?? photo.annotations)
                     for album in albums {
                         _ = try AlbumIndex.addItem(database, orphan.id, album: try AlbumIndex.ensureAlbum(database, album, createdAt: now), addedAt: now)
                     }
@@ -171,7 +171,7 @@ extension AlbumStore {
                 }
                 try AlbumIndex.insertAsset(
                     database, id: asset, file: file, info: photo.info, byteCount: photo.byteCount, name: entry.name ?? photo.name, addedAt: entry.at,
-                    placeholder: photo.placeholder, media: media, motionFile: motion, annotations: entry.annotations ?? photo.annotations)
+                    summary: photo.summary, media: media, motionFile: motion, annotations: entry.annotations ?? photo.annotations)
             } else if let motion, try AlbumIndex.motionFile(database, of: asset) == nil {
                 try AlbumIndex.setMotion(database, motion, durationMilliseconds: motionInfo?.media.durationMilliseconds, of: asset)
             }
@@ -187,6 +187,9 @@ extension AlbumStore {
         case .annotate:
             guard let asset = entry.asset, let marks = entry.annotations else { return }
             _ = try AlbumIndex.setAnnotations(database, marks, of: asset)
+        case .cover:
+            guard let asset = entry.asset else { return }
+            _ = try AlbumIndex.setCoverChosen(database, at: entry.at, of: asset)
         }
     }
 
@@ -244,12 +247,13 @@ extension AlbumStore {
         switch probed {
         case .photo(let info, _, _):
             return VerifiedAsset(
-                info: info, byteCount: size, name: name, placeholder: try? ThumbHash(summarizingImageAt: path), media: StoredMedia(probed),
+                info: info, byteCount: size, name: name, summary: PhotoSummary.make(fileAt: path), media: StoredMedia(probed),
                 annotations: (try? PhotoAnnotations(embeddedInFileAt: path)) ?? PhotoAnnotations())
         case .video(let info, _, _):
             let poster = try? VideoPosterFrame(ofFileAt: path, fitting: PixelSize(width: 100, height: 100))
             return VerifiedAsset(
-                info: info, byteCount: size, name: name, placeholder: poster.map { ThumbHash(summarizing: $0.bitmap) }, media: StoredMedia(probed))
+                info: info, byteCount: size, name: name, summary: PhotoSummary(placeholder: poster.map { ThumbHash(summarizing: $0.bitmap) }),
+                media: StoredMedia(probed))
         case .notMedia:
             if !report.damagedFiles.contains(relative) { report.damagedFiles.append(relative) }
             return nil
@@ -339,7 +343,8 @@ struct VerifiedAsset {
     let info: ImageInfo
     let byteCount: Int
     let name: String
-    let placeholder: ThumbHash?
+    /// Its ThumbHash and, for a photo, its signature.
+    let summary: PhotoSummary
     let media: StoredMedia
     /// The marks in its own XMP (a photo's; none for a video).
     var annotations = PhotoAnnotations()

@@ -83,6 +83,12 @@ public actor AlbumStore {
     private let lock: FileLock
     /// The next journal entry's sequence number.
     private var nextSequence: Int
+    /// The near-duplicate index, built at first use, with the journal
+    /// sequence it reflects: any change since makes it stale.
+    var duplicateIndex: (sequence: Int, index: SignatureIndex<AssetID>)?
+    /// What stacking read of each stored photo's header: its content (and
+    /// so its header) never changes under its id.
+    var headerFactsCache: [AssetID: HeaderFacts] = [:]
     /// Set by ``close()``: every later call throws ``AlbumError/storeClosed(path:)``.
     private var isClosed = false
     private let observers = ChangeObservers<AlbumChange>()
@@ -182,6 +188,10 @@ public actor AlbumStore {
         guard let faultHook, faultHook(step) else { return }
         throw .storage(path: directory, reason: "stopped after step \(step.rawValue), as a kill would (a test's fault injection)")
     }
+
+    /// The next journal sequence number, without taking it: it moves on
+    /// with every change.
+    var pendingSequence: Int { nextSequence }
 
     /// A fresh journal sequence number.
     func sequence() -> Int {
@@ -322,7 +332,7 @@ public actor AlbumStore {
 
         let stored = try wrap { try AlbumIndex.hasAsset(database, asset.rawValue) }
         // Made before anything is written: a photo that decodes at all gets its hash with its row.
-        let placeholder = stored ? nil : StoredPlaceholder.make(from: bytes)
+        let summary = stored ? PhotoSummary.none : PhotoSummary.make(from: bytes)
         if !stored {
             try DurableFiles.prepareFolder("\(originalsFolder)/\(relative.prefix(2))")
             try DurableFiles.write(bytes, to: "\(originalsFolder)/\(relative)")
@@ -330,7 +340,7 @@ public actor AlbumStore {
         let media = stored ? StoredMedia.photo : StoredMedia(photoBytes: bytes, info: info)
         return try commitAdd(
             StoredAsset(
-                id: asset, file: relative, info: info, byteCount: bytes.count, name: name, placeholder: placeholder, media: media,
+                id: asset, file: relative, info: info, byteCount: bytes.count, name: name, summary: summary, media: media,
                 annotations: annotations ?? PhotoAnnotations(embeddedIn: bytes)),
             isStored: stored, to: album, albumID: albumID)
     }
@@ -368,7 +378,7 @@ public actor AlbumStore {
                     if !stored {
                         try AlbumIndex.insertAsset(
                             database, id: id, file: asset.file, info: asset.info, byteCount: asset.byteCount, name: asset.name, addedAt: now,
-                            placeholder: asset.placeholder, media: asset.media, motionFile: asset.motionFile, annotations: asset.annotations)
+                            summary: asset.summary, media: asset.media, motionFile: asset.motionFile, annotations: asset.annotations)
                     } else if gainsMotion, let motion = asset.motionFile {
                         try AlbumIndex.setMotion(database, motion, durationMilliseconds: asset.media.durationMilliseconds, of: id)
                     }

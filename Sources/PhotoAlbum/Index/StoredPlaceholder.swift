@@ -8,11 +8,6 @@ enum StoredPlaceholder {
     /// longer than this is not one of ours.
     static let maxBytes = 64
 
-    /// The ThumbHash of an encoded photo, or `nil` when it does not decode.
-    static func make(from bytes: [UInt8]) -> ThumbHash? {
-        try? ThumbHash(summarizingImage: bytes)
-    }
-
     /// The ThumbHash in `column`, or `nil` when the column is empty or holds
     /// anything that is not a well-formed hash.
     static func read(_ statement: SQLiteDatabase.Statement, _ column: Int32) -> ThumbHash? {
