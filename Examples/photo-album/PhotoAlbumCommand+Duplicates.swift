@@ -57,7 +57,7 @@ extension PhotoAlbumCommand {
         let groups = try await store.duplicateGroups(in: album)
         let group: DuplicateGroup
         if let number = Int(selector), selector.count <= 6 {
-            guard (1...max(groups.count, 1)).contains(number), number <= groups.count else {
+            guard groups.indices.contains(number - 1) else {
                 throw CLIError("there is no group \(number) (\(groups.count) found); run dupes to list them")
             }
             group = groups[number - 1]

@@ -33,7 +33,7 @@ public struct ImageSharpness: Hashable, Sendable {
 
     /// Measures `bitmap` (grey, RGB or RGBA; alpha ignored) as it is.
     public init(measuring bitmap: Bitmap) {
-        let luma = ImageSignature.planes(of: bitmap).luma
+        let luma = ImageSignature.planes(of: bitmap, includingChroma: false).luma
         let (width, height) = (bitmap.width, bitmap.height)
         var sum = 0.0
         var squares = 0.0

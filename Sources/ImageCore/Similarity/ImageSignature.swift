@@ -84,12 +84,14 @@ public struct ImageSignature: Hashable, Sendable {
 
     // MARK: Making one
 
-    /// Rec. 601 luma and chroma (Cb, Cr around 128) of every pixel, row by row.
-    static func planes(of bitmap: Bitmap) -> (luma: [UInt8], cb: [UInt8], cr: [UInt8]) {
+    /// Rec. 601 luma and, unless `includingChroma` is `false` (then both
+    /// chroma planes are empty), chroma (Cb, Cr around 128) of every
+    /// pixel, row by row.
+    static func planes(of bitmap: Bitmap, includingChroma: Bool = true) -> (luma: [UInt8], cb: [UInt8], cr: [UInt8]) {
         let count = bitmap.width * bitmap.height
         var luma = [UInt8](repeating: 0, count: count)
-        var cb = [UInt8](repeating: 128, count: count)
-        var cr = [UInt8](repeating: 128, count: count)
+        var cb = [UInt8](repeating: 128, count: includingChroma ? count : 0)
+        var cr = [UInt8](repeating: 128, count: includingChroma ? count : 0)
         bitmap.withUnsafeBytes { source in
             for y in 0..<bitmap.height {
                 let row = y * bitmap.bytesPerRow
@@ -101,6 +103,7 @@ public struct ImageSignature: Hashable, Sendable {
                         let o = row + x * bitmap.pixelFormat.bytesPerPixel
                         let (r, g, b) = (Int(source[o]), Int(source[o + 1]), Int(source[o + 2]))
                         luma[y * bitmap.width + x] = UInt8((299 * r + 587 * g + 114 * b + 500) / 1000)
+                        guard includingChroma else { continue }
                         // Each within ±127.5 of 128 by construction: the weights of each sum to 0, the positive ones to 500.
                         cb[y * bitmap.width + x] = UInt8(clamping: (-169 * r - 331 * g + 500 * b + 128_500) / 1000)
                         cr[y * bitmap.width + x] = UInt8(clamping: (500 * r - 419 * g - 81 * b + 128_500) / 1000)

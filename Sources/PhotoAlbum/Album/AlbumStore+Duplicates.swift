@@ -49,8 +49,22 @@ extension AlbumStore {
     /// - Throws: ``AlbumError/noSuchAlbum(_:)``, or the store's database errors.
     public func duplicateGroups(in album: String? = nil) throws(AlbumError) -> [DuplicateGroup] {
         let all = try currentDuplicateIndex()
-        // The album's photos, or every photo in an album that is not the set-aside one.
-        let members: Set<AssetID> = try wrap {
+        let members = try assets(inScope: album)
+        var index = SignatureIndex<AssetID>()
+        for member in members.sorted() { if let signature = all.signature(for: member) { index.insert(signature, for: member) } }
+        let facts = try keeperFacts()
+        return index.groups().map { members in
+            DuplicateGroup(assets: members.sorted { facts[$0, default: .unknown].isBetterKeeper(than: facts[$1, default: .unknown], $0, $1) })
+        }.sorted { facts[$0.suggestedKeeper, default: .unknown].addedAt < facts[$1.suggestedKeeper, default: .unknown].addedAt }
+    }
+
+    /// The photos of `album`, or of every album but ``setAsideAlbumName``:
+    /// what duplicate groups and stacks are looked for among.
+    ///
+    /// - Throws: ``AlbumError/noSuchAlbum(_:)``.
+    func assets(inScope album: String?) throws(AlbumError) -> Set<AssetID> {
+        if let album { _ = try albumID(album) }
+        return try wrap {
             let statement = try database.prepare(
                 """
                 SELECT DISTINCT i.asset_id FROM album_items i JOIN albums a ON a.id = i.album_id
@@ -61,13 +75,6 @@ extension AlbumStore {
             while try statement.step() { members.insert(AssetID(validated: statement.text(0))) }
             return members
         }
-        if let album { _ = try albumID(album) }
-        var index = SignatureIndex<AssetID>()
-        for member in members.sorted() { if let signature = all.signature(for: member) { index.insert(signature, for: member) } }
-        let facts = try keeperFacts()
-        return index.groups().map { members in
-            DuplicateGroup(assets: members.sorted { facts[$0, default: .unknown].isBetterKeeper(than: facts[$1, default: .unknown], $0, $1) })
-        }.sorted { facts[$0.suggestedKeeper, default: .unknown].addedAt < facts[$1.suggestedKeeper, default: .unknown].addedAt }
     }
 
     /// The store's signature index, as of the last change: built from the

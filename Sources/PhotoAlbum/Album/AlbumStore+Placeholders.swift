@@ -18,14 +18,9 @@ extension AlbumStore {
     /// - Throws: ``AlbumError/noSuchAsset(_:)``, or the store's storage and
     ///   database errors.
     public func placeholder(of asset: AssetID) throws(AlbumError) -> ThumbHash? {
-        let row: (file: String, hash: ThumbHash?, isVideo: Bool)? = try wrap {
-            let statement = try database.prepare("SELECT file, thumbhash, media FROM assets WHERE id = ?").bind(.text(asset.rawValue))
-            return try statement.step() ? (statement.text(0), StoredPlaceholder.read(statement, 1), statement.text(2) == AssetMediaKind.video.rawValue) : nil
-        }
-        guard let row else { throw .noSuchAsset(asset) }
-        if let hash = row.hash { return hash }
-        if row.isVideo { return nil }
-        return try summarizeOriginal(of: asset, file: row.file).placeholder
+        let row = try storedSummary(of: asset)
+        if let hash = row.summary.placeholder { return hash }
+        return row.isVideo ? nil : try summarizeOriginal(of: asset, file: row.file).placeholder
     }
 
     /// The photo's perceptual signature (see ``ImageCore/ImageSignature``):
@@ -37,14 +32,23 @@ extension AlbumStore {
     /// - Throws: ``AlbumError/noSuchAsset(_:)``, or the store's storage and
     ///   database errors.
     public func signature(of asset: AssetID) throws(AlbumError) -> ImageSignature? {
-        let row: (file: String, signature: ImageSignature?, isVideo: Bool)? = try wrap {
-            let statement = try database.prepare("SELECT file, signature, media FROM assets WHERE id = ?").bind(.text(asset.rawValue))
-            return try statement.step() ? (statement.text(0), StoredSignature.read(statement, 1), statement.text(2) == AssetMediaKind.video.rawValue) : nil
+        let row = try storedSummary(of: asset)
+        if let signature = row.summary.signature { return signature }
+        return row.isVideo ? nil : try summarizeOriginal(of: asset, file: row.file).signature
+    }
+
+    /// An asset's file, its stored ThumbHash and signature (each `nil`
+    /// until made, or when the stored value is not well formed), and
+    /// whether it is a video.
+    func storedSummary(of asset: AssetID) throws(AlbumError) -> (file: String, summary: PhotoSummary, isVideo: Bool) {
+        let row: (file: String, summary: PhotoSummary, isVideo: Bool)? = try wrap {
+            let statement = try database.prepare("SELECT file, thumbhash, signature, media FROM assets WHERE id = ?").bind(.text(asset.rawValue))
+            guard try statement.step() else { return nil }
+            let summary = PhotoSummary(placeholder: StoredPlaceholder.read(statement, 1), signature: StoredSignature.read(statement, 2))
+            return (statement.text(0), summary, statement.text(3) == AssetMediaKind.video.rawValue)
         }
         guard let row else { throw .noSuchAsset(asset) }
-        if let signature = row.signature { return signature }
-        if row.isVideo { return nil }
-        return try summarizeOriginal(of: asset, file: row.file).signature
+        return row
     }
 
     /// Decodes a stored photo's original once (read with the store's bound,

@@ -113,8 +113,10 @@ extension AlbumStore {
         if try annotations(of: resolution.kept) == resolution.mergedAnnotations, resolution.mergedAnnotations != resolution.keeperAnnotations {
             try annotate(resolution.kept, with: resolution.keeperAnnotations)
         }
-        for album in resolution.joinedAlbums where try albumPlacements(of: resolution.kept).count > 1 {
-            if try albumPlacements(of: resolution.kept).contains(where: { $0.album == album }) { try remove(resolution.kept, from: album) }
+        // Out of the albums it joined, but never out of its last one (that would delete it).
+        for album in resolution.joinedAlbums {
+            let holding = try albumPlacements(of: resolution.kept).map(\.album)
+            if holding.count > 1, holding.contains(album) { try remove(resolution.kept, from: album) }
         }
     }
 

@@ -24,7 +24,6 @@ extension AlbumStore {
     ///
     /// - Throws: ``AlbumError/noSuchAlbum(_:)``, or the store's database errors.
     public func stacks(in album: String? = nil, rules: StackRules = StackRules()) throws(AlbumError) -> [PhotoStack] {
-        if let album { _ = try albumID(album) }
         let rows = try stackRows(in: album)
         let shots = rows.map(\.shot)
         return try StackFinder.stacks(of: shots, rules: rules).map { found throws(AlbumError) in
@@ -72,18 +71,18 @@ extension AlbumStore {
 
     /// The photos in scope, with their header facts (read once per store).
     func stackRows(in album: String?) throws(AlbumError) -> [StackRow] {
-        let raw: [(id: String, file: String, format: String, name: String, date: CaptureDate?, sharpness: ImageSharpness?, chosen: Double?)] = try wrap {
+        typealias Stored = (id: String, file: String, format: String, name: String, date: CaptureDate?, sharpness: ImageSharpness?, chosen: Double?)
+        let scope = try assets(inScope: album)
+        let raw: [Stored] = try wrap {
             let statement = try database.prepare(
                 """
-                SELECT DISTINCT a.id, a.file, a.format, a.original_name, a.capture_date, a.capture_offset,
-                       a.sharpness, a.mean_luma, a.clipped, a.cover_chosen_at, a.luma_variance
-                FROM assets a JOIN album_items i ON i.asset_id = a.id JOIN albums b ON b.id = i.album_id
-                WHERE a.media != 'video' AND ((?1 IS NULL AND b.name != ?2) OR b.name = ?1)
-                ORDER BY a.id
-                """
-            ).bind(.optional(album), .text(Self.setAsideAlbumName))
-            var rows: [(id: String, file: String, format: String, name: String, date: CaptureDate?, sharpness: ImageSharpness?, chosen: Double?)] = []
+                SELECT id, file, format, original_name, capture_date, capture_offset,
+                       sharpness, mean_luma, clipped, cover_chosen_at, luma_variance
+                FROM assets WHERE media != 'video' ORDER BY id
+                """)
+            var rows: [Stored] = []
             while try statement.step() {
+                guard scope.contains(AssetID(validated: statement.text(0))) else { continue }
                 let sharpness =
                     statement.isNull(6) || statement.isNull(7) || statement.isNull(8) || statement.isNull(10)
                     ? nil
