@@ -85,13 +85,14 @@ public struct WeiboDraftSender: Sendable {
         let draft = try await drafts.draft(id)
         guard draft.state == .queued else { return true }
         if let outboxID = draft.outboxID {
+            // Withdrawn for good: a watcher that read the draft before this cannot queue it again.
             guard try await outbox.withdraw(outboxID) else {
                 _ = try await reconcile(id)
                 return (try? await drafts.draft(id))?.state == .editing
             }
         }
-        try await drafts.returnToEditing(id, reason: nil)
-        return true
+        let settled = try await drafts.returnToEditing(id, reason: nil, sentUnder: draft.outboxID)
+        return settled.state == .editing
     }
 
     /// Carries what the outbox did to every queued draft back to the
@@ -119,7 +120,11 @@ public struct WeiboDraftSender: Sendable {
     }
 
     private func queue(_ id: UUID) async throws {
-        let draft = try await drafts.beginSending(id)
+        try await enqueue(try await drafts.beginSending(id))
+    }
+
+    /// Hands a draft marked queued to the outbox, under the id it saved.
+    private func enqueue(_ draft: WeiboDraft) async throws {
         guard let outboxID = draft.outboxID else { return }
         let pictures = try await draft.pictures.asyncMap { try await drafts.bytes(of: $0) }
         let (content, target) = Self.share(of: draft, pictures: pictures)
@@ -135,23 +140,29 @@ public struct WeiboDraftSender: Sendable {
         }
         guard let outboxID = draft.outboxID else { return .returned("not queued") }
         guard let entry = try await outbox.entries().first(where: { $0.id == outboxID }) else {
-            // Queued here but not in the outbox: a crash between the two. Queue it again (the same id).
-            try await queue(id)
+            if try await outbox.wasWithdrawn(outboxID) {
+                // Taken back by another process, which settles it too.
+                let settled = try await drafts.returnToEditing(id, reason: nil, sentUnder: outboxID)
+                return settled.state == .editing ? .returned("taken back") : .waiting(until: settled.scheduledAt, reason: nil)
+            }
+            // Queued here but not in the outbox: a crash between the two. Queue it again under the same id
+            // (never revived if it was taken back since: the outbox refuses a withdrawn id).
+            try await enqueue(draft)
             return .waiting(until: draft.scheduledAt, reason: nil)
         }
         switch entry.state {
         case .posted:
-            try await drafts.markPosted(id)
+            try await drafts.markPosted(id, sentUnder: outboxID)
             try? await outbox.remove(outboxID)
             return .posted(entry.postID)
         case .outcomeUnknown:
             let reason = entry.lastError ?? "no answer came"
-            try await drafts.markOutcomeUnknown(id, reason: reason)
+            try await drafts.markOutcomeUnknown(id, reason: reason, sentUnder: outboxID)
             try? await outbox.remove(outboxID)
             return .outcomeUnknown(reason)
         case .failed:
             let reason = entry.lastError ?? "refused"
-            try await drafts.returnToEditing(id, reason: reason)
+            try await drafts.returnToEditing(id, reason: reason, sentUnder: outboxID)
             try? await outbox.remove(outboxID)
             return .returned(reason)
         case .queued, .sending:

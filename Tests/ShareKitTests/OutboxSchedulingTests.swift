@@ -38,7 +38,7 @@ struct OutboxSchedulingTests {
         #expect(try await outbox.nextDue() == nil)
     }
 
-    @Test("a queued share can be taken back; one posted or being sent cannot")
+    @Test("a queued share can be taken back, and its id is never queued again; one posted or being sent cannot")
     func withdraw() async throws {
         let path = OutboxTests.path()
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -47,7 +47,14 @@ struct OutboxSchedulingTests {
         let outbox = try await Outbox.open(path: path, center: center, network: FakeNetworkMonitor(.wifi))
         let later = try await outbox.enqueue(ShareContent(text: "later"), to: target, id: UUID(), notBefore: Date().addingTimeInterval(3_600))
         #expect(try await outbox.withdraw(later))
-        #expect(try await outbox.withdraw(later) == false, "already gone")
+        #expect(try await outbox.withdraw(later), "taken back already: still never sent")
+        #expect(try await outbox.wasWithdrawn(later))
+        try await outbox.enqueue(ShareContent(text: "later"), to: target, id: later, notBefore: nil)
+        #expect(try await outbox.entries().isEmpty, "a withdrawn id is not queued again")
+        let never = UUID()
+        #expect(try await outbox.withdraw(never), "not here: withdrawn before it is queued")
+        try await outbox.enqueue(ShareContent(text: "never"), to: target, id: never, notBefore: nil)
+        #expect(try await outbox.entries().isEmpty)
         let now = try await outbox.enqueue(ShareContent(text: "now"), to: target)
         _ = await outbox.process()
         #expect(try await outbox.withdraw(now) == false, "posted")

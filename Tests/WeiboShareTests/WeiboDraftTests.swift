@@ -161,6 +161,41 @@ struct WeiboDraftTests {
         #expect(try await rig.outbox.entries().count == 1, "queued again under the same id: once")
     }
 
+    @Test("a watcher reconciling between another process's withdraw and its return to editing does not queue the draft again")
+    func takeBackRacingAWatcher() async throws {
+        let rig = try await Rig()
+        defer { rig.remove() }
+        let watcher = WeiboDraftSender(drafts: rig.drafts, outbox: rig.outbox)
+        let draft = try await rig.drafts.create(account: Self.me, text: "明天发")
+        try await rig.sender.schedule(draft.id, at: Date().addingTimeInterval(86_400))
+        var stale = try await rig.drafts.draft(draft.id)
+        let outboxID = try #require(stale.outboxID)
+        // `drafts unschedule` in one process: the outbox lets go first…
+        #expect(try await rig.outbox.withdraw(outboxID))
+        // …a watcher in another reconciles before the draft is marked editing: it must not queue it again…
+        try await watcher.reconcile()
+        #expect(try await rig.outbox.entries().isEmpty, "revived: it would be sent tomorrow and again when scheduled anew")
+        // …then the first process finishes, and the schedule is cleared.
+        #expect(try await rig.drafts.returnToEditing(draft.id, reason: nil, sentUnder: outboxID).state == .editing)
+        try await rig.drafts.setSchedule(nil, of: draft.id)
+        // A watcher that read the queued draft before all this queues it under the old id: a no-op.
+        stale.scheduledAt = nil
+        let (content, target) = WeiboDraftSender.share(of: stale, pictures: [])
+        try await rig.outbox.enqueue(content, to: target, account: Self.me, id: outboxID, notBefore: nil)
+        #expect(try await rig.outbox.entries().isEmpty)
+        #expect(try await rig.outbox.wasWithdrawn(outboxID))
+        await rig.outbox.process()
+        #expect(rig.fake.requests(to: "/2/statuses/share.json").isEmpty, "nothing sent")
+        let now = try await rig.drafts.draft(draft.id)
+        #expect(now.state == .editing && now.scheduledAt == nil && now.outboxID == nil)
+        // Scheduled again, it goes under a new id, once.
+        guard case .posted = try await rig.sender.send(draft.id) else {
+            Issue.record("not posted")
+            return
+        }
+        #expect(rig.fake.requests(to: "/2/statuses/share.json").count == 1)
+    }
+
     @Test("draft store: text as typed, pictures kept by digest, at most nine, bad ids refused, a changed picture file detected")
     func store() async throws {
         let rig = try await Rig()

@@ -150,6 +150,8 @@ public actor Outbox {
                     "ALTER TABLE entries ADD COLUMN not_before REAL;",
                     // Which open outbox is sending an entry (its live lock's name).
                     "ALTER TABLE entries ADD COLUMN claimed_by TEXT;",
+                    // Ids taken back: never queued again, so a stale re-queue cannot revive one.
+                    "CREATE TABLE withdrawn (id TEXT PRIMARY KEY, at REAL NOT NULL);",
                 ])
             self.database = database
             // The store's folders are its own: one replaced by a link is refused, never followed.
@@ -159,6 +161,7 @@ public actor Outbox {
             guard try lock.tryLock() else { throw SystemError(operation: "locking", path: lock.path, reason: "a fresh lock file is held") }
             liveLock = lock
             try Self.settleAbandoned(database, liveFolder: liveFolder, own: instance)
+            try database.prepare("DELETE FROM withdrawn WHERE at < ?").bind(.real(clock.now.timeIntervalSince1970 - Self.withdrawalMemory)).run()
         } catch {
             throw .storage(UnderlyingError(error, context: "the outbox at \(path) cannot be opened"))
         }
@@ -222,7 +225,8 @@ public actor Outbox {
     /// Queues a share under an id the caller chose (and saved first), not
     /// sent before `notBefore` (a scheduled post). Queuing the same id again
     /// does nothing, so a caller that crashed between saving the id and
-    /// hearing back can queue again without queuing twice.
+    /// hearing back can queue again without queuing twice; an id taken back
+    /// with ``withdraw(_:)`` is not queued again.
     ///
     /// ```swift
     /// let id = UUID()
@@ -244,7 +248,8 @@ public actor Outbox {
             try database.prepare(
                 """
                 INSERT INTO entries (id, provider, destination, display_name, account, content, byte_count, state, created_at, not_before)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING
+                SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10 WHERE NOT EXISTS (SELECT 1 FROM withdrawn WHERE id = ?1)
+                ON CONFLICT(id) DO NOTHING
                 """
             ).bind(
                 .text(id.uuidString), .text(target.provider.rawValue), .text(target.destination.rawValue), .text(target.displayName),
@@ -292,19 +297,47 @@ public actor Outbox {
         sweepVideos()
     }
 
-    /// Takes a share back if it is still only queued (not being sent, not
-    /// sent): `true` when it was removed, `false` when it is being sent,
-    /// was sent, or is not here. What edits a scheduled share calls first.
+    /// Takes a share back unless it is being sent or was sent: `true` when
+    /// it will never be sent under `id` (it was queued and is removed, or
+    /// it was taken back before, or it is not here), `false` when it is
+    /// being sent, was posted, failed or has an unknown outcome. What edits
+    /// a scheduled share calls first.
+    ///
+    /// The id is remembered for 30 days: queuing it again is a no-op
+    /// (``wasWithdrawn(_:)`` says so), so a caller that re-queues after a
+    /// crash from a record it read before the share was taken back cannot
+    /// bring it back to life.
     public func withdraw(_ id: UUID) throws(ShareError) -> Bool {
         do {
-            try database.prepare("DELETE FROM entries WHERE id = ? AND state = ?").bind(.text(id.uuidString), .text(State.queued.rawValue)).run()
-            let removed = database.changedRowCount == 1
+            let removed = try database.transaction { () throws -> Bool? in
+                let row = try database.prepare("SELECT state FROM entries WHERE id = ?").bind(.text(id.uuidString))
+                if try row.step(), row.text(0) != State.queued.rawValue { return nil }
+                try database.prepare("DELETE FROM entries WHERE id = ?").bind(.text(id.uuidString)).run()
+                let deleted = database.changedRowCount == 1
+                try database.prepare("INSERT INTO withdrawn (id, at) VALUES (?, ?) ON CONFLICT(id) DO NOTHING")
+                    .bind(.text(id.uuidString), .real(clock.now.timeIntervalSince1970)).run()
+                return deleted
+            }
+            guard let removed else { return false }
             if removed { sweepVideos() }
-            return removed
+            return true
         } catch {
             throw .storage(UnderlyingError(error, context: "the outbox cannot be updated"))
         }
     }
+
+    /// Whether `id` was taken back with ``withdraw(_:)`` (in the last 30
+    /// days): such an id is never queued again.
+    public func wasWithdrawn(_ id: UUID) throws(ShareError) -> Bool {
+        do {
+            return try database.prepare("SELECT 1 FROM withdrawn WHERE id = ?").bind(.text(id.uuidString)).step()
+        } catch {
+            throw .storage(UnderlyingError(error, context: "the outbox cannot be read"))
+        }
+    }
+
+    /// How long a withdrawn id is remembered, in seconds.
+    static let withdrawalMemory: TimeInterval = 30 * 86_400
 
     /// When the next queued share is due (`nil`: none is queued; a past
     /// time: one is due now).

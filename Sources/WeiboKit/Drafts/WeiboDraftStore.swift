@@ -221,22 +221,28 @@ public actor WeiboDraftStore {
 
     /// The draft is back to being written (the outbox refused it, or it
     /// was taken back): `reason` says why, and the next send queues it anew.
+    ///
+    /// With `outboxID`, only a draft still queued under that id changes
+    /// (another process may have taken it back and queued it anew since
+    /// the caller looked); otherwise the draft is returned unchanged.
     @discardableResult
-    public func returnToEditing(_ id: UUID, reason: String?) throws(WeiboError) -> WeiboDraft {
-        try settle(id, as: .editing, reason: reason)
+    public func returnToEditing(_ id: UUID, reason: String?, sentUnder outboxID: UUID? = nil) throws(WeiboError) -> WeiboDraft {
+        try settle(id, as: .editing, reason: reason, sentUnder: outboxID)
     }
 
-    /// The send's answer was lost: the draft stays, marked, with the reason.
+    /// The send's answer was lost: the draft stays, marked, with the reason
+    /// (with `outboxID`, only if it is still queued under that id).
     @discardableResult
-    public func markOutcomeUnknown(_ id: UUID, reason: String) throws(WeiboError) -> WeiboDraft {
-        try settle(id, as: .outcomeUnknown, reason: reason)
+    public func markOutcomeUnknown(_ id: UUID, reason: String, sentUnder outboxID: UUID? = nil) throws(WeiboError) -> WeiboDraft {
+        try settle(id, as: .outcomeUnknown, reason: reason, sentUnder: outboxID)
     }
 
     /// Ends a send: the draft leaves the outbox's hands in `state`, with `reason`.
-    private func settle(_ id: UUID, as state: WeiboDraft.State, reason: String?) throws(WeiboError) -> WeiboDraft {
+    private func settle(_ id: UUID, as state: WeiboDraft.State, reason: String?, sentUnder outboxID: UUID?) throws(WeiboError) -> WeiboDraft {
         try storage {
             try database.transaction {
                 var draft = try self.draftRow(id)
+                if let outboxID, draft.state != .queued || draft.outboxID != outboxID { return draft }
                 draft.state = state
                 draft.outboxID = nil
                 draft.lastError = reason
@@ -247,9 +253,18 @@ public actor WeiboDraftStore {
         }
     }
 
-    /// The draft was posted: it leaves the store (and its pictures, once no draft names them).
-    public func markPosted(_ id: UUID) throws(WeiboError) {
-        try remove(id)
+    /// The draft was posted: it leaves the store (and its pictures, once no
+    /// draft names them). With `outboxID`, only a draft queued under that id.
+    public func markPosted(_ id: UUID, sentUnder outboxID: UUID? = nil) throws(WeiboError) {
+        if let outboxID {
+            try storage {
+                try database.prepare("DELETE FROM drafts WHERE id = ? AND state = ? AND outbox_id = ?")
+                    .bind(.text(id.uuidString), .text(WeiboDraft.State.queued.rawValue), .text(outboxID.uuidString)).run()
+            }
+            sweepPictures()
+        } else {
+            try remove(id)
+        }
     }
 
     // MARK: Storage
