@@ -25,17 +25,30 @@ struct StoreAlbum: BrowsableAlbum {
     let store: AlbumStore
     let name: String
 
+    /// The album's photos, each burst or pair one page opening on its
+    /// cover, placed where its first frame is.
     func photos() async throws -> [BrowserPhoto] {
-        var photos: [BrowserPhoto] = []
-        for item in try await store.items(in: name) {
+        var photos: [AssetID: BrowserPhoto] = [:]
+        let items = try await store.items(in: name)
+        for item in items {
             let path = try await store.originalPath(of: item.asset)
             // The id is the asset id (stable, the cache key); the name shown is the original name.
-            photos.append(
-                BrowserPhoto(
-                    id: "\(item.asset.rawValue)/\(item.originalName)", source: .file(path), displaySize: item.orientedSize,
-                    placeholder: item.placeholder.map(ImagePlaceholder.thumbHash)))
+            photos[item.asset] = BrowserPhoto(
+                id: "\(item.asset.rawValue)/\(item.originalName)", source: .file(path), displaySize: item.orientedSize,
+                placeholder: item.placeholder.map(ImagePlaceholder.thumbHash))
         }
-        return photos
+        var pages: [AssetID: BrowserPhoto] = [:]
+        var framed = Set<AssetID>()
+        for stack in try await store.stacks(in: name) {
+            let frames = stack.assets.compactMap { photos[$0] }
+            guard frames.count == stack.assets.count, let cover = stack.assets.firstIndex(of: stack.cover),
+                let page = BrowserStack(frames: frames, coverIndex: cover)?.page,
+                let first = items.first(where: { stack.assets.contains($0.asset) })?.asset
+            else { continue }
+            pages[first] = page
+            framed.formUnion(stack.assets)
+        }
+        return items.compactMap { item in pages[item.asset] ?? (framed.contains(item.asset) ? nil : photos[item.asset]) }
     }
 
     func remove(photoID id: String) async throws -> String {

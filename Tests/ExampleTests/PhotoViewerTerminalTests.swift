@@ -251,6 +251,49 @@ struct PhotoViewerTerminalTests {
     }
 
     @Test(
+        "an album's burst in the viewer is one page on its cover: Down and Up move through its frames, then on to the next page",
+        .enabled(if: ViewerHarness.has("tmux")))
+    func albumBurstPage() async throws {
+        let folder = try ViewerHarness.photoFolder([(800, 600), (808, 600), (816, 600), (600, 800)])
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("viewer-store-\(UUID().uuidString)").path
+        defer {
+            try? FileManager.default.removeItem(atPath: folder)
+            try? FileManager.default.removeItem(atPath: store)
+        }
+        // A Huawei burst of three frames, then a photo of its own.
+        let names = ["IMG_20240501_120000_BURST001.jpg", "IMG_20240501_120000_BURST002.jpg", "IMG_20240501_120000_BURST003.jpg", "after.jpg"]
+        for (index, name) in names.enumerated() {
+            try FileManager.default.moveItem(atPath: "\(folder)/photo-\(index + 1).jpg", toPath: "\(folder)/\(name)")
+        }
+        let imported = try await ExampleProcess.run("photo-album", ["--store", store, "import", "--album", "Trip"] + names.map { "\(folder)/\($0)" })
+        #expect(imported.status == 0, "\(imported.standardError)")
+        let stacks = try await ExampleProcess.run("photo-album", ["--store", store, "stacks", "--album", "Trip", "--json"])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(stacks.standardOutput.utf8)) as? [[String: Any]])
+        let photos = try #require(document.first?["photos"] as? [[String: Any]])
+        let coverFrame = try #require(photos.firstIndex { $0["cover"] as? Bool == true })
+
+        let viewer = try TmuxSession(command: ["--display", "ansi", "--store", store, "--album", "Trip"])
+        defer { viewer.stop() }
+        try await viewer.start(columns: 100, rows: 24)
+        try await viewer.waitForScreen("the burst's page on its cover") {
+            $0.last?.hasPrefix("1/2  \(names[coverFrame])") == true && $0.last?.contains("frame \(coverFrame + 1)/3 cover") == true
+        }
+        // Up to the first frame, then Down through all three; Down past the last turns the page.
+        for _ in 0..<coverFrame { try await viewer.send("Up") }
+        try await viewer.waitForScreen("the first frame") { $0.last?.hasPrefix("1/2  \(names[0])") == true && $0.last?.contains("frame 1/3") == true }
+        try await viewer.send("Down")
+        try await viewer.waitForScreen("the second frame") { $0.last?.hasPrefix("1/2  \(names[1])") == true && $0.last?.contains("frame 2/3") == true }
+        try await viewer.send("Down")
+        try await viewer.waitForScreen("the last frame") { $0.last?.hasPrefix("1/2  \(names[2])") == true && $0.last?.contains("frame 3/3") == true }
+        try await viewer.send("Down")
+        try await viewer.waitForScreen("the next page") { $0.last?.hasPrefix("2/2  after.jpg  600x800") == true && $0.last?.contains("frame") == false }
+        try await viewer.send("Left")
+        try await viewer.waitForScreen("back on the burst's cover") { $0.last?.contains("frame \(coverFrame + 1)/3 cover") == true }
+        try await viewer.send("q")
+        try await viewer.waitForScreen("the viewer's exit") { $0.contains("EXITED 0") }
+    }
+
+    @Test(
         "an album in the viewer: r turns the view and w saves the turn into the file without loss (exiftool reads it upright); a ragged JPEG is refused",
         .enabled(if: ViewerHarness.has("tmux")))
     func albumSavesTurn() async throws {

@@ -29,4 +29,7 @@ public enum BrowserAction: Hashable, Sendable {
     case chromeToggled(hidden: Bool)
     /// A downward swipe at fit zoom: close the browser.
     case dismiss
+    /// A stack page shows another of its frames (a vertical swipe at fit
+    /// zoom, or ``PhotoBrowserSession/showFrame(_:)``).
+    case showedFrame(StackPosition)
 }

@@ -51,6 +51,10 @@ public struct BrowserPhoto: Hashable, Sendable, Identifiable {
     /// What moves: a video page, a Live Photo's or a Motion Photo's motion;
     /// `nil` for a still.
     public let motion: BrowserMotion?
+    /// The frames this page stands for (a burst, a RAW+JPEG pair), the
+    /// photo itself being their cover; `nil` for a single photo. Made by
+    /// ``BrowserStack/page``.
+    public let stack: BrowserStack?
 
     /// Creates a photo whose size is already known (an album or library
     /// index has it), with the placeholder hash the index keeps, if any.
@@ -59,12 +63,15 @@ public struct BrowserPhoto: Hashable, Sendable, Identifiable {
     /// let photo = BrowserPhoto(id: item.asset.rawValue, source: .file(path), displaySize: item.orientedSize,
     ///                          placeholder: item.placeholder.map(ImagePlaceholder.thumbHash))
     /// ```
-    public init(id: String, source: Source, displaySize: PixelSize, placeholder: ImagePlaceholder? = nil, motion: BrowserMotion? = nil) {
+    public init(
+        id: String, source: Source, displaySize: PixelSize, placeholder: ImagePlaceholder? = nil, motion: BrowserMotion? = nil, stack: BrowserStack? = nil
+    ) {
         self.id = id
         self.source = source
         self.displaySize = displaySize
         self.placeholder = placeholder
         self.motion = motion
+        self.stack = stack
     }
 
     /// The placeholder drawn to fill `box` as the photo will (fitted, at the

@@ -16,9 +16,12 @@ public struct BrowserSnapshot: Sendable {
     public let photo: BrowserPhoto
     /// How the shown photo is turned or flipped for viewing (`.up`: as it is).
     public let orientation: ImageOrientation
+    /// Which frame of its stack the page shows; `nil` when it is not a stack.
+    public let stackPosition: StackPosition?
 
     /// Creates a snapshot.
-    public init(pager: BrowserPager, photo: BrowserPhoto, orientation: ImageOrientation) {
+    public init(pager: BrowserPager, photo: BrowserPhoto, orientation: ImageOrientation, stackPosition: StackPosition? = nil) {
+        self.stackPosition = stackPosition
         self.pager = pager
         self.photo = photo
         self.orientation = orientation
@@ -27,7 +30,7 @@ public struct BrowserSnapshot: Sendable {
 
 extension PhotoBrowserSession {
     /// The pager, the shown photo and its viewing orientation, together.
-    public var snapshot: BrowserSnapshot { BrowserSnapshot(pager: pager, photo: currentPhoto, orientation: viewOrientation) }
+    public var snapshot: BrowserSnapshot { BrowserSnapshot(pager: pager, photo: currentPhoto, orientation: viewOrientation, stackPosition: stackPosition) }
 
     /// Shows the page at the pager's index again, clamped to what the
     /// collection holds now (after it changed); nothing when it is empty.

@@ -42,6 +42,9 @@ public struct BrowserPage: Hashable, Sendable {
     /// in its place (never the same number for two pictures of one page), so
     /// a screen that keeps the last picture's texture knows to replace it.
     public var motionFrame: Int = 0
+    /// Which of its stack's frames the page shows; `nil` for a page that is
+    /// not a stack (``BrowserPhoto/stack``).
+    public var stackPosition: StackPosition? = nil
 
     /// Whether the pixels came from the cache (no decode).
     public var wasCached: Bool { origin == .cached }
@@ -52,6 +55,7 @@ public struct BrowserPage: Hashable, Sendable {
     public func showing(_ pixels: Bitmap, motionFrame: Int) -> BrowserPage {
         var page = BrowserPage(index: index, photo: photo, state: state, frame: frame, rendition: pixels, origin: origin)
         page.motionFrame = motionFrame
+        page.stackPosition = stackPosition
         return page
     }
 }
@@ -92,6 +96,10 @@ public actor PhotoBrowserSession {
     /// while the page is shown at that size (whoever follows it), and
     /// becomes a neighbour's prefetch, or stops, when the page turns.
     private var shownLoad: (index: Int, key: RenditionCache.Key, photo: BrowserPhoto, task: Task<Void, Never>)?
+    /// The shown page's stack and the frame on screen; `nil` when the page is one photo.
+    private var stacked: (stack: BrowserStack, frame: Int)?
+    /// The shown stack's frames being prefetched, by frame.
+    private var framePrefetches: [Int: (key: RenditionCache.Key, task: Task<Void, Never>)] = [:]
 
     /// Opens the collection at page `index`. Prefetching around it starts
     /// once its page has been shown (``currentPage()``).
@@ -107,12 +115,13 @@ public actor PhotoBrowserSession {
         self.cache = cache
         self.limits = limits
         current = photo
+        stacked = photo.stack.map { ($0, $0.coverIndex) }
         pager = BrowserPager(count: count, index: index, imageSize: photo.displaySize, settings: settings)
     }
 
     deinit {
         // Prefetches run in the cache: withdraw them (a decode someone else joined goes on).
-        let (cache, keys) = (cache, prefetches.values.map(\.key) + (shownLoad.map { [$0.key] } ?? []))
+        let (cache, keys) = (cache, (prefetches.values.map(\.key) + framePrefetches.values.map(\.key)) + (shownLoad.map { [$0.key] } ?? []))
         if !keys.isEmpty { Task { for key in keys { await cache.cancelPrefetch(key) } } }
     }
 
@@ -128,7 +137,7 @@ public actor PhotoBrowserSession {
     public func currentPage() async throws -> BrowserPage {
         let key = RenditionCache.Key(photoID: current.renditionID, size: pager.renditionSize)
         if let shown, shown.key == key {
-            return BrowserPage(index: pager.index, photo: current, state: pager.state, frame: pager.imageFrame, rendition: shown.bitmap, origin: .cached)
+            return page(shown.bitmap, .cached)
         }
         let origin: RenditionOrigin =
             await cache.cached(key) != nil ? .cached : await cache.pendingKeys.contains(key) ? .prefetch : .decoded
@@ -137,7 +146,19 @@ public actor PhotoBrowserSession {
         placeholderDrawn = nil
         // Neighbours are decoded after the shown page, never ahead of it.
         await startPrefetches()
-        return BrowserPage(index: pager.index, photo: current, state: pager.state, frame: pager.imageFrame, rendition: rendition, origin: origin)
+        return page(rendition, origin)
+    }
+
+    /// The shown page with `pixels`.
+    private func page(_ pixels: Bitmap, _ origin: RenditionOrigin) -> BrowserPage {
+        var page = BrowserPage(index: pager.index, photo: current, state: pager.state, frame: pager.imageFrame, rendition: pixels, origin: origin)
+        page.stackPosition = stackPosition
+        return page
+    }
+
+    /// Which of its stack's frames the shown page shows; `nil` when the page is not a stack.
+    public var stackPosition: StackPosition? {
+        stacked.map { StackPosition(frame: $0.frame, count: $0.stack.frames.count, coverIndex: $0.stack.coverIndex) }
     }
 
     /// The shown page drawn from its photo's placeholder hash, when the photo
@@ -154,7 +175,7 @@ public actor PhotoBrowserSession {
         if let shown, shown.key == key { return nil }
         guard current.placeholder != nil, await cache.cached(key) == nil else { return nil }
         guard let picture = placeholderPicture(of: current, key: key, frame: pager.imageFrame) else { return nil }
-        return BrowserPage(index: pager.index, photo: current, state: pager.state, frame: pager.imageFrame, rendition: picture, origin: .placeholder)
+        return page(picture, .placeholder)
     }
 
     /// `photo`'s placeholder drawn for a page `frame` (points) shows at
@@ -192,7 +213,7 @@ public actor PhotoBrowserSession {
     /// }
     /// ```
     public func pageUpdates() -> AsyncThrowingStream<BrowserPage, any Error> {
-        let shot = Shot(index: pager.index, photo: current, state: pager.state, frame: pager.imageFrame)
+        let shot = Shot(index: pager.index, photo: current, state: pager.state, frame: pager.imageFrame, stackPosition: stackPosition)
         let key = RenditionCache.Key(photoID: current.renditionID, size: pager.renditionSize)
         let (stream, continuation) = AsyncThrowingStream<BrowserPage, any Error>.makeStream()
         let task = Task { await self.follow(shot, key: key, into: continuation) }
@@ -206,10 +227,13 @@ public actor PhotoBrowserSession {
         let photo: BrowserPhoto
         let state: ZoomState
         let frame: CGRect
+        let stackPosition: StackPosition?
 
         /// The page showing `pixels`.
         func page(_ pixels: Bitmap, _ origin: RenditionOrigin) -> BrowserPage {
-            BrowserPage(index: index, photo: photo, state: state, frame: frame, rendition: pixels, origin: origin)
+            var page = BrowserPage(index: index, photo: photo, state: state, frame: frame, rendition: pixels, origin: origin)
+            page.stackPosition = stackPosition
+            return page
         }
     }
 
@@ -289,7 +313,16 @@ public actor PhotoBrowserSession {
     }
 
     /// Applies a gesture; a page turn loads the new page's photo and moves the prefetch window.
+    ///
+    /// On a stack page at fit zoom, a vertical swipe (as long or fast as one
+    /// that dismisses) shows the stack's next frame (upwards) or the
+    /// previous one (downwards); downwards on the first frame it dismisses,
+    /// as on any page.
     public func handle(_ gesture: BrowserGesture) async throws -> BrowserAction {
+        if case .swipe(let translation, let velocity) = gesture, let stacked, let frame = frameSwiped(to: translation, velocity: velocity, in: stacked) {
+            try await showFrame(frame)
+            return stackPosition.map(BrowserAction.showedFrame) ?? .none
+        }
         let action = pager.handle(gesture)
         switch action {
         case .turnedPage(let index): try await showPage(index)
@@ -302,12 +335,55 @@ public actor PhotoBrowserSession {
         return action
     }
 
+    /// The frame a vertical swipe on a stack page moves to; `nil` when it
+    /// moves to none (zoomed in, too short, mostly sideways, past the last frame, or a dismissal).
+    private func frameSwiped(to translation: CGSize, velocity: CGSize, in stacked: (stack: BrowserStack, frame: Int)) -> Int? {
+        let (dy, vy) = (Double(translation.height), Double(velocity.height))
+        guard !pager.isZoomedIn, abs(dy) > abs(Double(translation.width)) else { return nil }
+        let settings = pager.settings
+        let long = abs(dy) > Double(settings.viewportSize.height) * settings.dismissFraction
+        let fast = abs(vy) > settings.dismissVelocity && vy * dy > 0
+        guard long || fast else { return nil }
+        let target = stacked.frame + (dy < 0 ? 1 : -1)
+        return stacked.stack.frames.indices.contains(target) ? target : nil
+    }
+
+    /// Shows frame `frame` (0 ..< ``StackPosition/count``, capture order)
+    /// of the shown stack page, at fit zoom; its neighbouring frames are
+    /// prefetched once it is shown. On a page that is not a stack, frame 0
+    /// is the page itself.
+    ///
+    /// ```swift
+    /// if let position = await session.stackPosition, position.frame + 1 < position.count {
+    ///     try await session.showFrame(position.frame + 1)
+    /// }
+    /// ```
+    ///
+    /// - Throws: ``BrowserError/frameOutOfRange(_:count:)``.
+    public func showFrame(_ frame: Int) async throws {
+        guard let stacked else {
+            guard frame == 0 else { throw BrowserError.frameOutOfRange(frame, count: 1) }
+            return
+        }
+        let frames = stacked.stack.frames
+        guard frames.indices.contains(frame) else { throw BrowserError.frameOutOfRange(frame, count: frames.count) }
+        guard frame != stacked.frame else { return }
+        self.stacked = (stacked.stack, frame)
+        current = frame == stacked.stack.coverIndex ? try await viewed(collection.photo(at: pager.index)) : viewed(frames[frame])
+        pager.showPage(pager.index, imageSize: current.displaySize)
+        await cancelFramePrefetches(keeping: frame)
+        await settleShownLoad()
+    }
+
     /// Shows page `index` directly (a thumbnail grid's tap).
     public func showPage(_ index: Int) async throws {
         let count = await collection.count
         guard (0..<count).contains(index) else { throw BrowserError.pageOutOfRange(index, count: count) }
         pager.updateCount(count)
-        current = try await viewed(collection.photo(at: index))
+        let photo = try await collection.photo(at: index)
+        current = viewed(photo)
+        stacked = photo.stack.map { ($0, $0.coverIndex) }
+        await cancelFramePrefetches(keeping: nil)
         pager.showPage(index, imageSize: current.displaySize)
         // Stale prefetches stop now, so they do not slow the new page; new ones start once it is shown.
         await cancelStalePrefetches()
@@ -369,7 +445,11 @@ public actor PhotoBrowserSession {
     public func orient(by transform: ImageOrientation) async throws {
         let orientation = viewOrientation.then(transform)
         viewOrientations[current.id] = orientation == .up ? nil : orientation
-        current = try await viewed(collection.photo(at: pager.index))
+        if let stacked, stacked.frame != stacked.stack.coverIndex {
+            current = viewed(stacked.stack.frames[stacked.frame])
+        } else {
+            current = try await viewed(collection.photo(at: pager.index))
+        }
         pager.showPage(pager.index, imageSize: current.displaySize)
         shown = nil
         await settleShownLoad()
@@ -383,6 +463,7 @@ public actor PhotoBrowserSession {
     /// Waits until the running prefetches finish (for tests and tools).
     public func waitForPrefetches() async {
         for entry in prefetches.values { await entry.task.value }
+        for entry in framePrefetches.values { await entry.task.value }
     }
 
     /// The pages being (or already) prefetched.
@@ -423,6 +504,29 @@ public actor PhotoBrowserSession {
             // Decoded at utility priority (a remote photo then loads as a prefetch, behind the page on screen).
             let task = await cache.prefetch(key, priority: .utility) { try await Self.make(photo, key: key, limits: limits, interims: interims) }
             prefetches[index] = (key, task ?? Task {})
+        }
+        await startFramePrefetches()
+    }
+
+    /// Prefetches the frames a swipe away from the shown one on a stack page, fitted.
+    private func startFramePrefetches() async {
+        guard let stacked else { return }
+        let (cache, limits, interims) = (cache, limits, interims)
+        for frame in [stacked.frame + 1, stacked.frame - 1] where stacked.stack.frames.indices.contains(frame) && framePrefetches[frame] == nil {
+            let photo = viewed(stacked.stack.frames[frame])
+            let geometry = pager.settings.geometry(for: photo.displaySize)
+            let key = RenditionCache.Key(photoID: photo.renditionID, size: geometry.renditionSize(for: geometry.initialState))
+            let task = await cache.prefetch(key, priority: .utility) { try await Self.make(photo, key: key, limits: limits, interims: interims) }
+            framePrefetches[frame] = (key, task ?? Task {})
+        }
+    }
+
+    /// Stops the frame prefetches but those a swipe away from `frame` (all of them when `nil`).
+    private func cancelFramePrefetches(keeping frame: Int?) async {
+        for (index, entry) in framePrefetches where frame.map({ abs(index - $0) != 1 }) ?? true {
+            framePrefetches[index] = nil
+            // The frame now shown keeps its decode: its page joins it.
+            if index != frame { await cache.cancelPrefetch(entry.key) }
         }
     }
 

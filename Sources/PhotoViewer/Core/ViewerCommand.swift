@@ -7,6 +7,8 @@ public import ImageCodecs
 public enum ViewerCommand: Hashable, Sendable {
     /// The next page (Right, Space).
     case next
+    /// The shown stack's next frame (`forward`) or previous one (a burst's page: ``PhotoBrowser/PhotoBrowserSession/showFrame(_:)``).
+    case showFrame(forward: Bool)
     /// The previous page (Left, BackSpace).
     case previous
     /// The first page (Home).

@@ -153,7 +153,7 @@ extension ViewerController {
             _ = try? await session.handle(.resize(size, safeAreaInsets: nil))
             await relayoutGrid()
             return .redraw
-        case .zoom, .fit, .pan, .swipe, .pinch, .orient, .togglePlayback, .playMotion, .stepFrame, .seek: return .unchanged
+        case .zoom, .fit, .pan, .swipe, .pinch, .orient, .togglePlayback, .playMotion, .stepFrame, .seek, .showFrame: return .unchanged
         case .toggleMute: return nil
         case .quit, .toggleFullScreen, .toggleChrome, .toggleInfo, .toggleSlideshow, .cycleOrder: return nil
         }

@@ -188,6 +188,9 @@ public actor ViewerController {
         if grid == nil, let motion = await session.currentPhoto.motion, let command = keymap.playbackCommand(for: key, motion: motion) {
             return await perform(command)
         }
+        if grid == nil, let position = await session.stackPosition, let command = keymap.stackCommand(for: key, position: position) {
+            return await perform(command)
+        }
         guard let command = keymap.command(for: key, pointer: pointer) else { return .unchanged }
         return await perform(command)
     }
@@ -232,6 +235,14 @@ public actor ViewerController {
                 return .redraw
             case .orient(let transform):
                 try await session.orient(by: transform)
+                return .redraw
+            case .showFrame(let forward):
+                guard let position = await session.stackPosition else { return .unchanged }
+                let frame = position.frame + (forward ? 1 : -1)
+                guard (0..<position.count).contains(frame) else { return .unchanged }
+                stopAnimation()
+                stopVideo()
+                try await session.showFrame(frame)
                 return .redraw
             case .next: return try await turn(to: pager.nextIndex)
             case .previous: return try await turn(to: pager.previousIndex)
@@ -302,7 +313,7 @@ public actor ViewerController {
         return ViewerFrame(
             index: pager.index, count: pager.count, photo: photo, content: content, viewportSize: pager.settings.viewportSize,
             scale: pager.settings.screenScale, zoomPercent: pager.state.zoom * pager.settings.screenScale * 100, showsChrome: showsChrome,
-            message: message, info: info, playback: playback(of: photo), isZoomedIn: pager.isZoomedIn)
+            message: message, info: info, playback: playback(of: photo), isZoomedIn: pager.isZoomedIn, stackPosition: now.stackPosition)
     }
 
     /// Whether pages are drawn from what has arrived of them while their
@@ -405,7 +416,7 @@ public actor ViewerController {
             message = nil
             return .redraw
         case .dismiss: return .unchanged
-        case .zoomChanged, .chromeToggled: return .redraw
+        case .zoomChanged, .chromeToggled, .showedFrame: return .redraw
         }
     }
 }

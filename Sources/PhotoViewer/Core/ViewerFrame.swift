@@ -41,12 +41,16 @@ public struct ViewerFrame: Sendable {
     public let playback: ViewerPlayback?
     /// Whether the page is zoomed in beyond fit: a drag pans it rather than turning it.
     public let isZoomedIn: Bool
+    /// Which frame of its stack the page shows (a burst's page); `nil` when it is not a stack.
+    public let stackPosition: StackPosition?
 
     /// Creates a frame.
     public init(
         index: Int, count: Int, photo: BrowserPhoto, content: Content, viewportSize: CGSize, scale: Double, zoomPercent: Double,
-        showsChrome: Bool, message: String?, info: [String]? = nil, playback: ViewerPlayback? = nil, isZoomedIn: Bool = false
+        showsChrome: Bool, message: String?, info: [String]? = nil, playback: ViewerPlayback? = nil, isZoomedIn: Bool = false,
+        stackPosition: StackPosition? = nil
     ) {
+        self.stackPosition = stackPosition
         self.isZoomedIn = isZoomedIn
         self.info = info
         self.playback = playback
@@ -82,7 +86,8 @@ public struct ViewerFrame: Sendable {
     /// selected photo's `N/COUNT  NAME  grid`), then `video M:SS` on a
     /// video's page (its length; `playing M:SS/M:SS` or `paused M:SS/M:SS`
     /// once started), `live` on a Live Photo's and `motion` on a Motion
-    /// Photo's, then the message if any; the name and the message are
+    /// Photo's, `frame F/N` on a stack's page (`frame F/N cover` on its
+    /// cover), then the message if any; the name and the message are
     /// terminal-safe, as in ``title``.
     public var statusLine: String {
         let size = photo.displaySize
@@ -96,6 +101,7 @@ public struct ViewerFrame: Sendable {
         case .motionPhoto?: detail += "  motion"
         case nil: break
         }
+        if let stack = stackPosition, !isGrid { detail += "  frame \(stack.frame + 1)/\(stack.count)" + (stack.isCover ? " cover" : "") }
         let base = "\(index + 1)/\(count)  \(TerminalText.safeLine(name))  \(detail)"
         return message.map { "\(base)  \(TerminalText.safeLine($0))" } ?? base
     }

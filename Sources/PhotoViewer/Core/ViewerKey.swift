@@ -84,6 +84,19 @@ public struct ViewerKeymap: Sendable {
         }
     }
 
+    /// The command for `key` on a stack's page (a burst, a RAW+JPEG pair)
+    /// at `position`: Down shows the next frame and Up the previous one;
+    /// past the last or first frame they turn the page as anywhere else
+    /// (`nil`), and so does a key bound to something else.
+    public func stackCommand(for key: ViewerKey, position: StackPosition) -> ViewerCommand? {
+        guard bindings[key] == nil else { return nil }
+        switch key {
+        case .down where position.frame + 1 < position.count: return .showFrame(forward: true)
+        case .up where position.frame > 0: return .showFrame(forward: false)
+        default: return nil
+        }
+    }
+
     private func standardCommand(for key: ViewerKey, pointer: CGPoint) -> ViewerCommand? {
         switch key {
         case .right, .shiftRight, .space, .pageDown, .down: .next

@@ -8,6 +8,10 @@ public enum KeyAction: String, CaseIterable, Hashable, Sendable {
     case next
     /// The previous photo.
     case previous
+    /// A stack's next frame (a burst's page).
+    case nextFrame = "next-frame"
+    /// A stack's previous frame.
+    case previousFrame = "previous-frame"
     /// The first photo.
     case first
     /// The last photo.
@@ -60,6 +64,8 @@ public enum KeyAction: String, CaseIterable, Hashable, Sendable {
         switch self {
         case .next: .next
         case .previous: .previous
+        case .nextFrame: .showFrame(forward: true)
+        case .previousFrame: .showFrame(forward: false)
         case .first: .first
         case .last: .last
         case .zoomIn: .zoom(by: zoomStep, at: pointer)

@@ -23,6 +23,24 @@ enum PhotoBrowserSnippets {
         _ = page
     }
 
+    static func stacks(frames: [BrowserPhoto], sharpest: Int, before: BrowserPhoto, after: BrowserPhoto, settings: BrowserPager.Settings) async throws {
+        let burst = BrowserStack(frames: frames, coverIndex: sharpest)!  // frames in capture order
+        let session = try await PhotoBrowserSession(collection: [before, burst.page, after], settings: settings, startingAt: 1)
+        if case .showedFrame(let position) = try await session.handle(.swipe(translation: CGSize(width: 0, height: -300), velocity: .zero)) {
+            print("frame \(position.frame + 1) of \(position.count)")
+        }
+        _ = try await stackPages(frames: frames, sharpest: sharpest, before: before, after: after)
+        if let position = await session.stackPosition, position.frame + 1 < position.count {
+            try await session.showFrame(position.frame + 1)
+        }
+    }
+
+    static func stackPages(frames: [BrowserPhoto], sharpest: Int, before: BrowserPhoto, after: BrowserPhoto) async throws -> [BrowserPhoto] {
+        let burst = BrowserStack(frames: frames, coverIndex: sharpest)!  // frames in capture order
+        let pages: [BrowserPhoto] = [before, burst.page, after]  // three pages, the burst one of them
+        return pages
+    }
+
     static func readmeGeometry(info: ImageInfo) {
         let geometry = ZoomGeometry(imageSize: info.orientedSize, viewportSize: CGSize(width: 390, height: 844), screenScale: 3)
         var state = geometry.initialState
