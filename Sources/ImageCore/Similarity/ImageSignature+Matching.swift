@@ -51,9 +51,39 @@ extension ImageSignature {
     /// thumbnails aligned, each tried as a crop of the other (up to 8% of
     /// each side, anywhere), and compared block by block.
     public func match(_ other: ImageSignature) -> Match {
-        let (a, b, correlation, crop) = aligned(with: other)
-        var chromaMine = chroma.map(Double.init)
-        var chromaTheirs = other.chroma.map(Double.init)
+        Self.match(Prepared(self), Prepared(other))
+    }
+
+    /// A signature's planes as matching reads them, made once for a photo
+    /// compared with many (an index's query).
+    struct Prepared: Sendable {
+        let signature: ImageSignature
+        /// The 64×64 luma, and normalised.
+        let plane: [Double]
+        let normalized: [Double]
+        /// The luma at 16×16 and 32×32, and normalised.
+        let scaled16: [Double]
+        let normalized16: [Double]
+        let scaled32: [Double]
+        let normalized32: [Double]
+
+        init(_ signature: ImageSignature) {
+            self.signature = signature
+            plane = signature.thumbnail.map(Double.init)
+            normalized = ImageSignature.normalized(plane)
+            let side = ImageSignature.side
+            scaled16 = ImageSignature.areaAverage(signature.thumbnail, width: side, height: side, side: 16).map(Double.init)
+            normalized16 = ImageSignature.normalized(scaled16)
+            scaled32 = ImageSignature.areaAverage(signature.thumbnail, width: side, height: side, side: side / 2).map(Double.init)
+            normalized32 = ImageSignature.normalized(scaled32)
+        }
+    }
+
+    /// ``match(_:)`` of two prepared signatures.
+    static func match(_ mine: Prepared, _ theirs: Prepared) -> Match {
+        let (a, b, correlation, crop) = aligned(mine, theirs)
+        var chromaMine = mine.signature.chroma.map(Double.init)
+        var chromaTheirs = theirs.signature.chroma.map(Double.init)
         if let crop {
             let planeCount = Self.chromaSide * Self.chromaSide
             let cropped = { (planes: [Double]) in
@@ -65,47 +95,66 @@ extension ImageSignature {
         let luma = Self.differingBlockFlags(a, b)
         let colour = Self.differingChromaFlags(chromaMine, chromaTheirs)
         let differing = zip(luma, colour).filter { $0 || $1 }.count
-        return Match(hashDistance: hashDistance(to: other), correlation: correlation, differingBlocks: differing)
+        return Match(hashDistance: mine.signature.hashDistance(to: theirs.signature), correlation: correlation, differingBlocks: differing)
     }
 
-    /// A crop found by ``aligned(with:)``: which signature's frame was cut
+    /// The thumbnail at 16×16, normalised (mean 0, deviation 1): what
+    /// ``mayMatch(_:_:)`` compares.
+    var roughPlane: [Float] {
+        Self.normalized(Self.areaAverage(thumbnail, width: Self.side, height: Self.side, side: 16).map(Double.init)).map(Float.init)
+    }
+
+    /// Whether two signatures' ``roughPlane``s correlate enough for them to
+    /// be one photo: what ``match(_:)`` requires of any pair it does not
+    /// find aligned at full size (and a pair aligned there correlates far
+    /// above it at 16×16), so an index tries it first.
+    static func mayMatch(_ a: [Float], _ b: [Float]) -> Bool {
+        guard a.count == b.count, !a.isEmpty else { return true }
+        var sum: Float = 0
+        var flat = true
+        for index in a.indices {
+            sum += a[index] * b[index]
+            if a[index] != 0 || b[index] != 0 { flat = false }
+        }
+        return flat || Double(sum) / Double(a.count) >= minimumRoughCorrelation - 0.01
+    }
+
+    /// A crop found by ``aligned(_:_:)``: which signature's frame was cut
     /// down (`isMine`) and the window kept, as fractions of that frame.
     typealias Crop = (isMine: Bool, window: (x: Double, y: Double, width: Double, height: Double))
 
     /// The two thumbnails normalised at the best alignment found (one
     /// resampled inside the other), their correlation there, and the crop
     /// (`nil`: the whole frames).
-    func aligned(with other: ImageSignature) -> (a: [Double], b: [Double], correlation: Double, crop: Crop?) {
-        let mine = thumbnail.map(Double.init)
-        let theirs = other.thumbnail.map(Double.init)
-        let normalizedMine = Self.normalized(mine)
-        let normalizedTheirs = Self.normalized(theirs)
+    static func aligned(_ mine: Prepared, _ theirs: Prepared) -> (a: [Double], b: [Double], correlation: Double, crop: Crop?) {
+        let (normalizedMine, normalizedTheirs) = (mine.normalized, theirs.normalized)
         // Most copies are the whole frame resized or recompressed: no crop to look for.
         let whole = Self.correlation(normalizedMine, normalizedTheirs)
         if whole >= Self.alignedEnough, Self.differingBlocks(normalizedMine, normalizedTheirs) <= Match.allowedDifferingBlocks {
             return (normalizedMine, normalizedTheirs, whole, nil)
         }
         // Unrelated pictures are told at 16×16, before any crop is looked for (an 8% crop still correlates at 0.66 there).
-        let small = { (plane: [UInt8]) in Self.normalized(Self.areaAverage(plane, width: Self.side, height: Self.side, side: 16).map(Double.init)) }
-        guard Self.correlation(small(thumbnail), small(other.thumbnail)) >= Self.minimumRoughCorrelation else {
+        guard Self.correlation(mine.normalized16, theirs.normalized16) >= Self.minimumRoughCorrelation else {
             return (normalizedMine, normalizedTheirs, whole, nil)
         }
         // The crops are tried at 16×16, then at 32×32, the best one refined at full size; a pair that
         // aligns badly at a coarse size is dismissed there (most candidates of a large index are such).
         var best = (correlation: -2.0, mine: true, window: (x: 0.0, y: 0.0, width: 1.0, height: 1.0))
         for (side, enough) in [(16, Self.minimumCoarseCorrelation16), (Self.side / 2, Self.minimumCoarseCorrelation32)] {
-            let scaled = { (plane: [UInt8]) in Self.areaAverage(plane, width: Self.side, height: Self.side, side: side).map(Double.init) }
-            let (mineScaled, theirsScaled) = (scaled(thumbnail), scaled(other.thumbnail))
+            let pairs =
+                side == 16
+                ? [(mine.scaled16, theirs.normalized16, true), (theirs.scaled16, mine.normalized16, false)]
+                : [(mine.scaled32, theirs.normalized32, true), (theirs.scaled32, mine.normalized32, false)]
             best.correlation = -2
-            for (source, target, isMine) in [(mineScaled, Self.normalized(theirsScaled), true), (theirsScaled, Self.normalized(mineScaled), false)] {
+            for (source, target, isMine) in pairs {
                 for window in side == 16 ? Self.coarseWindows : Self.fineWindows {
-                    let correlation = Self.correlation(Self.normalized(Self.sample(source, side: side, window: window)), target)
+                    let correlation = Self.sampledCorrelation(source, side: side, window: window, target: target)
                     if correlation > best.correlation { best = (correlation, isMine, window) }
                 }
             }
             guard best.correlation >= enough else { return (normalizedMine, normalizedTheirs, whole, nil) }
         }
-        let (source, target) = best.mine ? (mine, normalizedTheirs) : (theirs, normalizedMine)
+        let (source, target) = best.mine ? (mine.plane, normalizedTheirs) : (theirs.plane, normalizedMine)
         let refined = Self.refine(source, against: target, from: best.window)
         guard refined.correlation > whole else { return (normalizedMine, normalizedTheirs, whole, nil) }
         let a = Self.normalized(refined.sample)
@@ -117,10 +166,18 @@ extension ImageSignature {
     static func refine(
         _ source: [Double], against target: [Double], from start: (x: Double, y: Double, width: Double, height: Double)
     ) -> (correlation: Double, sample: [Double], window: (x: Double, y: Double, width: Double, height: Double)) {
+        let found = descend(source, side: side, against: target, from: start, steps: [0.01, 0.005, 0.0025])
+        return (found.correlation, sample(source, window: found.window), found.window)
+    }
+
+    /// Coordinate descent on a window's four edges over `source` (`side` ×
+    /// `side`), by each of `steps` in turn (at most 8 rounds each), from `start`.
+    static func descend(
+        _ source: [Double], side: Int, against target: [Double], from start: (x: Double, y: Double, width: Double, height: Double), steps: [Double]
+    ) -> (correlation: Double, window: (x: Double, y: Double, width: Double, height: Double)) {
         var window = start
-        var sampled = sample(source, window: window)
-        var best = correlation(normalized(sampled), target)
-        for step in [0.01, 0.005, 0.0025] {
+        var best = sampledCorrelation(source, side: side, window: window, target: target)
+        for step in steps {
             var improved = true
             var rounds = 0
             while improved && rounds < 8 {
@@ -134,18 +191,58 @@ extension ImageSignature {
                     guard candidate.x >= -0.01, candidate.y >= -0.01, candidate.width >= 0.9, candidate.height >= 0.9,
                         candidate.x + candidate.width <= 1.01, candidate.y + candidate.height <= 1.01
                     else { continue }
-                    let trial = sample(source, window: candidate)
-                    let score = correlation(normalized(trial), target)
+                    let score = sampledCorrelation(source, side: side, window: candidate, target: target)
                     if score > best {
                         best = score
-                        sampled = trial
                         window = candidate
                         improved = true
                     }
                 }
             }
         }
-        return (best, sampled, window)
+        return (best, window)
+    }
+
+    /// The correlation of `plane` (`side` × `side`) sampled inside `window`
+    /// and normalised, with the normalised `target`: what
+    /// `correlation(normalized(sample(plane, side:, window:)), target)`
+    /// gives, in one pass and without a plane in between (the target's
+    /// mean is 0, so only the sample's sums are needed).
+    static func sampledCorrelation(
+        _ plane: [Double], side n: Int, window: (x: Double, y: Double, width: Double, height: Double), target: [Double]
+    ) -> Double {
+        var (x0s, x1s, fxs) = ([Int](repeating: 0, count: n), [Int](repeating: 0, count: n), [Double](repeating: 0, count: n))
+        for i in 0..<n {
+            let sx = min(max((window.x + (Double(i) + 0.5) / Double(n) * window.width) * Double(n) - 0.5, 0), Double(n - 1))
+            x0s[i] = Int(sx)
+            x1s[i] = min(x0s[i] + 1, n - 1)
+            fxs[i] = sx - Double(x0s[i])
+        }
+        var (sum, squares, cross) = (0.0, 0.0, 0.0)
+        var targetFlat = true
+        for j in 0..<n {
+            let sy = min(max((window.y + (Double(j) + 0.5) / Double(n) * window.height) * Double(n) - 0.5, 0), Double(n - 1))
+            let y0 = Int(sy)
+            let y1 = min(y0 + 1, n - 1)
+            let fy = sy - Double(y0)
+            for i in 0..<n {
+                let (x0, x1, fx) = (x0s[i], x1s[i], fxs[i])
+                let top = plane[y0 * n + x0] * (1 - fx) + plane[y0 * n + x1] * fx
+                let bottom = plane[y1 * n + x0] * (1 - fx) + plane[y1 * n + x1] * fx
+                let value = top * (1 - fy) + bottom * fy
+                let t = target[j * n + i]
+                sum += value
+                squares += value * value
+                cross += value * t
+                if t != 0 { targetFlat = false }
+            }
+        }
+        let count = Double(n * n)
+        let mean = sum / count
+        let variance = max(0, squares / count - mean * mean)
+        // As normalized(_:): a sample flatter than a grey level is all zeros.
+        guard variance >= 1 else { return targetFlat ? 1 : 0 }
+        return cross / count / variance.squareRoot()
     }
 
     /// The windows tried at 32×32: every crop fraction at every position.
