@@ -11,7 +11,7 @@ struct Arguments {
         case remove(album: String?, ids: [String])
         case check
         case pick(source: PhotoSourceKind?, limit: Int, from: String, album: String, videos: Bool)
-        case export(ids: [String], to: String, policy: MetadataPolicy, rotation: JPEGTransform.Operation?, trims: Bool)
+        case export(ids: [String], album: String?, stacks: StackOffering, to: String, policy: MetadataPolicy, rotation: JPEGTransform.Operation?, trims: Bool)
         case dupes(album: String?, json: Bool)
         case resolve(group: String, album: String?, keep: String?)
         case stacks(album: String?, json: Bool)
@@ -30,12 +30,13 @@ struct Arguments {
                photo-album --store DIR cover ID
                photo-album --store DIR pick [--source camera|library] [--limit N] [--album NAME] [--videos] --from DIR
                photo-album --store DIR export --to DIR [--rotate 90|180|270|flip-h|flip-v] [--trim]
-                                              [--keep-location] [--keep-marks] [--keep-metadata] ID...
+                                              [--keep-location] [--keep-marks] [--keep-metadata] ID... | --album NAME [--every-frame]
 
         export writes copies without GPS, serial numbers, owner names, XMP or IPTC (the stored
         originals are never changed); --rotate turns a JPEG losslessly, --trim lets it drop edge
         pixels that are not whole blocks (otherwise such a rotation is refused); --keep-marks writes the
-        photo's rating, label and tags into the copy.
+        photo's rating, label and tags into the copy; --album exports the album, each burst or pair
+        as its cover alone unless --every-frame.
         mark changes a photo's rating, label and tags in the store (every album that holds it)
         dupes lists the groups of photos that are one picture (resized, recompressed, cropped a
         little), each with the copy to keep; resolve GROUP (its number in dupes, or a photo's id)
@@ -62,6 +63,7 @@ struct Arguments {
         var rotation: JPEGTransform.Operation?
         var trims = false
         var videos = false
+        var stacks = StackOffering.cover
         var keep: String?
         var marks = MarkChange()
         var filters: [AssetFilter] = []
@@ -78,6 +80,7 @@ struct Arguments {
             case "--to": to = try value(argument)
             case "--trim": trims = true
             case "--videos": videos = true
+            case "--every-frame": stacks = .everyFrame
             case "--keep-location": policy.keepsLocation = true
             case "--keep-marks": policy.keepsAnnotations = true
             case "--min-rating": filters.append(.rated(atLeast: try iterator.number(for: argument, in: -1...5)))
@@ -139,9 +142,9 @@ struct Arguments {
             command = .pick(source: source, limit: limit, from: from, album: album ?? Self.defaultAlbum, videos: videos)
         case "export":
             guard let to else { throw CLIError("export needs --to DIR") }
-            guard !rest.isEmpty else { throw CLIError("export needs at least one asset id") }
+            guard rest.isEmpty != (album == nil) else { throw CLIError("export needs asset ids or --album NAME (one of the two)") }
             // --keep-location after --keep-metadata changes nothing; before it, keepAll wins.
-            command = .export(ids: rest, to: to, policy: policy, rotation: rotation, trims: trims)
+            command = .export(ids: rest, album: album, stacks: stacks, to: to, policy: policy, rotation: rotation, trims: trims)
         default: throw CLIError("unknown command '\(verb)'; try --help")
         }
     }

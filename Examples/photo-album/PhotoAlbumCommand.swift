@@ -72,12 +72,20 @@ struct PhotoAlbumCommand {
                 guard removed else { throw CLIError("no photo matches \(prefix)") }
             }
             return 0
-        case .export(let ids, let folder, let policy, let rotation, let trims):
+        case .export(let ids, let album, let stacks, let folder, let policy, let rotation, let trims):
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            for prefix in ids {
-                let item = try await Self.item(matching: prefix, in: store)
+            var items: [AlbumItem] = []
+            for prefix in ids { items.append(try await Self.item(matching: prefix, in: store)) }
+            if let album { items = try await store.itemsToShare(in: album, stacks: stacks) }
+            var used = Set<String>()
+            for item in items {
                 var name = (item.originalName as NSString).lastPathComponent
                 if name.isEmpty || name.hasPrefix(".") { name = item.asset.shortForm }
+                // Two photos of one name (two cameras' IMG_0001.JPG) do not overwrite each other.
+                if used.contains(name.lowercased()) {
+                    name = (name as NSString).deletingPathExtension + "-" + item.asset.shortForm + "." + (name as NSString).pathExtension
+                }
+                used.insert(name.lowercased())
                 // A video's name says the container it is written in (a camcorder's 00001.MTS leaves as 00001.mp4).
                 if case .video = item.media, rotation == nil {
                     name = (name as NSString).deletingPathExtension + "." + (try await store.motionFileExtension(of: item.asset, keeping: policy))

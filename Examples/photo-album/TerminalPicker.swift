@@ -21,7 +21,8 @@ final class TerminalPicker: PickerInteraction {
             let crop = state.crops[candidate.id].map { " crop \($0)" } ?? ""
             let kind = candidate.media.kind == .photo ? "" : "  \(candidate.media.kind.rawValue)"
             let length = candidate.media.duration.map { " \($0.clock)" } ?? ""
-            Console.line("\(mark) \(index + 1). \(candidate.id.oneLine)  \(candidate.info.orientedSize)\(kind)\(length)\(crop)")
+            let stack = candidate.stackFrames.isEmpty ? "" : "  cover of \(candidate.stackFrames.count)"
+            Console.line("\(mark) \(index + 1). \(candidate.id.oneLine)  \(candidate.info.orientedSize)\(kind)\(length)\(stack)\(crop)")
         }
         let limit = state.selectionLimit == 0 ? "any number" : "up to \(state.selectionLimit)"
         Console.prompt("pick \(limit): a number toggles, 'crop N X Y W H', 'done', 'cancel' > ")

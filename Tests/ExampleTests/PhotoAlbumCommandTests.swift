@@ -370,5 +370,18 @@ struct PhotoAlbumCommandTests {
         let text = try await Self.album(["--store", store, "stacks"]).standardOutput
         #expect(text.hasPrefix("burst 1: 3 photos, cover \(third.prefix(12)) (chosen)"), "\(text)")
         #expect(try await Self.album(["--store", store, "cover", "zzzz"]).status != 0)
+
+        // Sharing the album sends the burst's cover alone, unless every frame is asked for.
+        try Data(try waterfall.resized(to: PixelSize(width: 600, height: 400)).encoded(as: .png)).write(to: URL(fileURLWithPath: "\(work)/alone.png"))
+        #expect(try await Self.album(["--store", store, "import", "--album", "Trip", "\(work)/alone.png"]).status == 0)
+        let shared = try await Self.album(["--store", store, "export", "--album", "Trip", "--to", "\(work)/out"])
+        #expect(shared.status == 0, "\(shared.standardError)")
+        let sent = try FileManager.default.contentsOfDirectory(atPath: "\(work)/out").sorted()
+        #expect(sent == ["20240501_120000_003.jpg", "alone.png"], "\(sent)")
+        let every = try await Self.album(["--store", store, "export", "--album", "Trip", "--every-frame", "--to", "\(work)/every"])
+        let everyFile = try FileManager.default.contentsOfDirectory(atPath: "\(work)/every")
+        #expect(every.status == 0 && everyFile.count == 4, "\(every.standardError) \(everyFile)")
+        let both = try await Self.album(["--store", store, "export", "--album", "Trip", "--to", "\(work)/x", String(third.prefix(10))])
+        #expect(both.status != 0 && both.standardError.contains("one of the two"), "\(both.standardError)")
     }
 }

@@ -77,6 +77,14 @@ struct AlbumStacksTests {
         // The user's choice wins, and survives a lost index.
         try await store.setCover(ids[4])
         #expect(try await store.stacks().first?.cover == ids[4])
+        // Shared, the burst is its cover alone, where its first frame is in the album (imported last frame first).
+        let otherID = try Self.asset(other)
+        let laterID = try Self.asset(later)
+        #expect(try await store.itemsToShare(in: "Trip").map(\.asset) == [ids[4], otherID, laterID])
+        try await store.setCover(ids[1])
+        #expect(try await store.itemsToShare(in: "Trip").map(\.asset) == [ids[1], otherID, laterID])
+        #expect(try await store.itemsToShare(in: "Trip", stacks: .everyFrame).count == 7)
+        try await store.setCover(ids[4])
         await store.close()
         for name in ["index.sqlite", "index.sqlite-wal", "index.sqlite-shm"] { try? FileManager.default.removeItem(atPath: "\(scratch.path)/store/\(name)") }
         let reopened = try await AlbumStore.open(directory: "\(scratch.path)/store")

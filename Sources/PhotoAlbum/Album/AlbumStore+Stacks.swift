@@ -29,9 +29,42 @@ extension AlbumStore {
         return try StackFinder.stacks(of: shots, rules: rules).map { found throws(AlbumError) in
             let members = found.members.map { rows[$0] }
             if let chosen = members.filter({ $0.coverChosenAt != nil }).max(by: { $0.coverChosenAt! < $1.coverChosenAt! }) {
-                return PhotoStack(kind: found.kind, assets: members.map(\.shot.asset), cover: chosen.shot.asset, coverIsChosen: true)
+                return PhotoStack(kind: found.kind, assets: members.map(\.asset), cover: chosen.asset, coverIsChosen: true)
             }
-            return PhotoStack(kind: found.kind, assets: members.map(\.shot.asset), cover: try cover(of: members, kind: found.kind), coverIsChosen: false)
+            return PhotoStack(kind: found.kind, assets: members.map(\.asset), cover: try cover(of: members, kind: found.kind), coverIsChosen: false)
+        }
+    }
+
+    /// What sharing `album` sends, in the album's order: with
+    /// ``StackOffering/cover`` (the default) each burst or pair is its
+    /// cover alone, where its first frame was; with
+    /// ``StackOffering/everyFrame``, every item.
+    ///
+    /// ```swift
+    /// for item in try await store.itemsToShare(in: "Trip") {  // twelve burst frames: their cover
+    ///     try await store.export(item.asset, to: "\(outbox)/\(item.originalName)")
+    /// }
+    /// ```
+    ///
+    /// - Throws: ``AlbumError/noSuchAlbum(_:)``, or the store's database errors.
+    public func itemsToShare(in album: String, stacks offering: StackOffering = .cover, rules: StackRules = StackRules()) throws(AlbumError)
+        -> [AlbumItem]
+    {
+        let items = try items(in: album)
+        guard offering == .cover else { return items }
+        var left = Set<AssetID>()
+        var coverStandIns: [AssetID: AssetID] = [:]
+        for stack in try stacks(in: album, rules: rules) {
+            // The cover goes where the stack's first frame is in the album.
+            let frames = Set(stack.assets)
+            guard let first = items.first(where: { frames.contains($0.asset) })?.asset else { continue }
+            left.formUnion(frames.subtracting([first]))
+            if first != stack.cover { coverStandIns[first] = stack.cover }
+        }
+        let byAsset = Dictionary(items.map { ($0.asset, $0) }, uniquingKeysWith: { first, _ in first })
+        return items.compactMap { item in
+            if left.contains(item.asset) { return nil }
+            return coverStandIns[item.asset].flatMap { byAsset[$0] } ?? item
         }
     }
 
@@ -63,6 +96,7 @@ extension AlbumStore {
 
     /// One photo as stacking sees it.
     struct StackRow {
+        let asset: AssetID
         let shot: ShotRecord
         let file: String
         let sharpness: ImageSharpness?
@@ -105,7 +139,8 @@ extension AlbumStore {
             var instant = row.date.map { $0.date.timeIntervalSince1970 }
             if let seconds = instant, let fraction = facts.subseconds { instant = seconds + fraction }
             return StackRow(
-                shot: ShotRecord(asset: asset, name: row.name, format: row.format, camera: facts.camera, instant: instant, uniqueID: facts.uniqueID),
+                asset: asset,
+                shot: ShotRecord(key: asset.rawValue, name: row.name, format: row.format, camera: facts.camera, instant: instant, uniqueID: facts.uniqueID),
                 file: row.file, sharpness: row.sharpness, coverChosenAt: row.chosen)
         }
     }
@@ -116,45 +151,33 @@ extension AlbumStore {
         if let known = headerFactsCache[asset] { return known }
         var facts = HeaderFacts()
         if let path = try? storedPath(of: file, for: asset.rawValue), let exif = try? ExifMetadata(readingFileAt: path) {
-            let details = exif.details
-            if details.cameraMake != nil || details.cameraModel != nil {
-                facts.camera = [details.cameraMake ?? "", details.cameraModel ?? "", details.bodySerialNumber ?? ""].joined(separator: "\u{1F}")
-            }
-            facts.subseconds = details.captureSubseconds
-            facts.uniqueID = details.imageUniqueID
+            facts = HeaderFacts(exif.details)
         }
         headerFactsCache[asset] = facts
         return facts
     }
 
-    /// The cover a stack gets unless the user chose one.
+    /// The cover a stack gets unless the user chose one (``StackFinder/coverIndex(of:kind:)``);
+    /// a burst frame not yet measured is measured now, and kept.
     func cover(of members: [StackRow], kind: PhotoStack.Kind) throws(AlbumError) -> AssetID {
-        let isJPEG = { (row: StackRow) in row.shot.format == ImageFormat.jpeg.identifier }
-        guard kind == .burst else { return (members.first(where: isJPEG) ?? members[0]).shot.asset }
-        var best: (row: StackRow, sharpness: ImageSharpness)?
+        var candidates: [StackFinder.CoverCandidate] = []
         for row in members {
-            var measured = row.sharpness
-            if measured == nil { measured = try measureSharpness(of: row) }
-            guard let sharpness = measured else { continue }
-            guard let current = best else {
-                best = (row, sharpness)
-                continue
-            }
-            if sharpness.isBetterCover(than: current.sharpness)
-                || (!current.sharpness.isBetterCover(than: sharpness) && isJPEG(row) && !isJPEG(current.row))
-            {
-                best = (row, sharpness)
-            }
+            var sharpness = row.sharpness
+            if kind == .burst, sharpness == nil { sharpness = try measureSharpness(of: row) }
+            candidates.append(
+                .init(
+                    isJPEG: row.shot.format == ImageFormat.jpeg.identifier, sharpness: sharpness,
+                    isPhoneCover: BurstFileName(row.shot.name)?.isCover ?? false))
         }
-        return (best?.row ?? members[0]).shot.asset
+        return members[StackFinder.coverIndex(of: candidates, kind: kind)].asset
     }
 
     /// Measures a stored photo's sharpness and keeps it; `nil` when it does not decode.
     func measureSharpness(of row: StackRow) throws(AlbumError) -> ImageSharpness? {
-        guard let path = try? storedPath(of: row.file, for: row.shot.asset.rawValue),
+        guard let path = try? storedPath(of: row.file, for: row.asset.rawValue),
             let measured = try? ImageSharpness(measuringImageAt: path)
         else { return nil }
-        try wrap { try AlbumIndex.setSharpness(database, measured, of: row.shot.asset.rawValue) }
+        try wrap { try AlbumIndex.setSharpness(database, measured, of: row.asset.rawValue) }
         return measured
     }
 }
@@ -165,4 +188,16 @@ struct HeaderFacts: Sendable {
     var camera: String?
     var subseconds: Double?
     var uniqueID: String?
+
+    /// Nothing known.
+    init() {}
+
+    /// The facts `details` records.
+    init(_ details: ExifDetails) {
+        if details.cameraMake != nil || details.cameraModel != nil {
+            camera = [details.cameraMake ?? "", details.cameraModel ?? "", details.bodySerialNumber ?? ""].joined(separator: "\u{1F}")
+        }
+        subseconds = details.captureSubseconds
+        uniqueID = details.imageUniqueID
+    }
 }

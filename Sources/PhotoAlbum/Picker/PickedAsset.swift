@@ -15,6 +15,10 @@ public struct PickedAsset: Sendable, Identifiable {
     /// The file it is in, when it is one (a library's asset; a capture has
     /// none): a video is copied from here, never read whole.
     public let path: String?
+    /// The ids of the frames this photo stands for when the picker offered
+    /// a burst or pair by its cover (``PickerConfiguration/stacks``), in
+    /// shot order, this one among them; empty for a photo on its own.
+    public internal(set) var stackFrames: [String] = []
     private let load: @Sendable () throws(ImageCodecError) -> [UInt8]
 
     /// Creates a handle. `load` returns the encoded bytes when needed (a
@@ -33,7 +37,9 @@ public struct PickedAsset: Sendable, Identifiable {
 
     /// The same photo with `crop` as its edit.
     func withCrop(_ crop: CropRect?) -> PickedAsset {
-        PickedAsset(id: id, info: info, crop: crop, media: media, path: path, load: load)
+        var asset = PickedAsset(id: id, info: info, crop: crop, media: media, path: path, load: load)
+        asset.stackFrames = stackFrames
+        return asset
     }
 
     /// The encoded original.

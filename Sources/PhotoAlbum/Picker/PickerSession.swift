@@ -31,6 +31,10 @@ public struct PickerConfiguration: Sendable {
     public var preselectedAssetIDs: [String]
     /// The crop preset when editing is on; `nil` turns editing off.
     public var editing: CropPreset?
+    /// How bursts and pairs are offered: by their cover (the default: one
+    /// candidate whose ``PickedAsset/stackFrames`` name the others), or
+    /// every frame.
+    public var stacks: StackOffering = .cover
 
     /// Creates a configuration.
     public init(
@@ -144,7 +148,8 @@ public struct PickerSession: Sendable {
         guard let pickable = source as? any PickableSource else { throw .sourceCannotList(source.kind) }
         let candidates: [PickedAsset]
         do {
-            candidates = try await pickable.candidates(matching: .all([configuration.filter, .media(configuration.media)]))
+            candidates = try await Self.offered(
+                try await pickable.candidates(matching: .all([configuration.filter, .media(configuration.media)])), stacks: configuration.stacks)
         } catch {
             throw .sourceFailed(source.kind, "\(error)")
         }

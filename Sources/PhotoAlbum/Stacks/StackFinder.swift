@@ -2,7 +2,8 @@ import ImageCodecs
 
 /// What the stacking rules read of one photo.
 struct ShotRecord: Sendable {
-    let asset: AssetID
+    /// What tells two shots apart when all else is equal (an asset id, a path).
+    let key: String
     let name: String
     let format: String
     /// Make, model and body serial, joined; `nil` when the camera is unknown.
@@ -68,15 +69,50 @@ enum StackFinder {
 
         return sets.groups().map { members in
             let ordered = members.sorted {
-                (shots[$0].instant ?? .infinity, shots[$0].name, shots[$0].asset.rawValue) < (
-                    shots[$1].instant ?? .infinity, shots[$1].name, shots[$1].asset.rawValue
+                (shots[$0].instant ?? .infinity, shots[$0].name, shots[$0].key) < (
+                    shots[$1].instant ?? .infinity, shots[$1].name, shots[$1].key
                 )
             }
             return (members.contains(where: burstLinks.contains) ? .burst : .pair, ordered)
         }.sorted {
             let (a, b) = (shots[$0.members[0]], shots[$1.members[0]])
-            return (a.instant ?? .infinity, a.name, a.asset.rawValue) < (b.instant ?? .infinity, b.name, b.asset.rawValue)
+            return (a.instant ?? .infinity, a.name, a.key) < (b.instant ?? .infinity, b.name, b.key)
         }
+    }
+
+    /// One frame as the cover rule sees it.
+    struct CoverCandidate {
+        let isJPEG: Bool
+        /// `nil` when it could not be measured (it never wins on sharpness).
+        let sharpness: ImageSharpness?
+        /// Whether the phone named it its burst's cover (`…_COVER.jpg`).
+        let isPhoneCover: Bool
+    }
+
+    /// The cover of a stack's members (in shot order): for a burst, the
+    /// sharpest frame (``ImageSharpness/isBetterCover(than:)``: sharpness,
+    /// then exposure); frames that tie go to the one the phone named its
+    /// cover, then to a JPEG. For a pair, its JPEG (what shares
+    /// everywhere), else its first file.
+    static func coverIndex(of members: [CoverCandidate], kind: PhotoStack.Kind) -> Int {
+        guard kind == .burst else { return members.firstIndex(where: \.isJPEG) ?? 0 }
+        var best: (index: Int, sharpness: ImageSharpness)?
+        for (index, member) in members.enumerated() {
+            guard let sharpness = member.sharpness else { continue }
+            guard let current = best else {
+                best = (index, sharpness)
+                continue
+            }
+            let challenger = members[current.index]
+            let tie = !current.sharpness.isBetterCover(than: sharpness)
+            if sharpness.isBetterCover(than: current.sharpness)
+                || (tie && member.isPhoneCover && !challenger.isPhoneCover)
+                || (tie && member.isPhoneCover == challenger.isPhoneCover && member.isJPEG && !challenger.isJPEG)
+            {
+                best = (index, sharpness)
+            }
+        }
+        return best?.index ?? 0
     }
 
     /// Whether two files are one shot.

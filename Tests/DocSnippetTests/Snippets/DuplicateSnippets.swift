@@ -27,6 +27,15 @@ enum DuplicateSnippets {
         _ = kept
     }
 
+    static func sharing(store: AlbumStore, outbox: String) async throws {
+        for item in try await store.itemsToShare(in: "Trip") {  // twelve burst frames: their cover
+            try await store.export(item.asset, to: "\(outbox)/\(item.originalName)")
+        }
+        var configuration = PickerConfiguration(selectionLimit: 0)
+        configuration.stacks = .everyFrame  // a burst's twelve frames, each on offer
+        _ = configuration
+    }
+
     static func stacks(store: AlbumStore) async throws {
         for stack in try await store.stacks(in: "Trip") {
             print(stack.kind, stack.assets.count, "frames, cover", stack.cover)
