@@ -150,7 +150,7 @@ struct AlbumDuplicatesTests {
         #expect(try await store.items(in: AlbumStore.setAsideAlbumName).isEmpty)
         #expect(try await store.annotations(of: keeper) == Self.marks(rating: 2, tags: ["Norway"]))
         #expect(try await store.duplicateGroups() == [group])
-        await #expect(throws: AlbumError.noSuchAsset(try Self.asset(negatives[0]))) {
+        await #expect(throws: AlbumError.notInGroup(try Self.asset(negatives[0]))) {
             try await store.resolve(group, keeping: try Self.asset(negatives[0]))
         }
         await store.close()

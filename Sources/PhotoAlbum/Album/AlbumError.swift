@@ -40,6 +40,9 @@ public enum AlbumError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A photo's marks take more than ``AlbumStore/maxAnnotationBytes`` as
     /// JSON (thousands of tags): nothing was changed.
     case annotationsTooLarge(AssetID, bytes: Int)
+    /// The photo to keep when resolving near-duplicates is not one of the
+    /// group's: keep one of them (``DuplicateGroup/assets``).
+    case notInGroup(AssetID)
 
     public var description: String {
         switch self {
@@ -54,6 +57,7 @@ public enum AlbumError: Error, Hashable, Sendable, CustomStringConvertible {
         case .database(let error): "the album index failed: \(error)"
         case .noSuchAlbum(let name): "there is no album named \"\(name)\""
         case .noSuchAsset(let id): "asset \(id) is not there"
+        case .notInGroup(let id): "\(id) is not one of the group's photos; keep one of them"
         case .albumExists(let name): "an album named \"\(name)\" exists already"
         case .notPlayable(let path, let reason): "\(path) is not a video PhotoDeck can play: \(reason)"
         case .notALivePhoto(let still, let motion, let reason): "\(still) and \(motion) are not one Live Photo: \(reason)"

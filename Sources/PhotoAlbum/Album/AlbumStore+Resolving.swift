@@ -36,12 +36,13 @@ extension AlbumStore {
     /// - Parameters:
     ///   - group: A group from ``duplicateGroups(in:)``.
     ///   - keeper: The photo to keep; by default the group's suggested keeper.
-    /// - Throws: ``AlbumError/noSuchAsset(_:)`` when the keeper is not in the
-    ///   group or a photo is no longer stored, ``AlbumError/annotationsTooLarge(_:bytes:)``
+    /// - Throws: ``AlbumError/notInGroup(_:)`` when the keeper is not one of
+    ///   the group's photos, ``AlbumError/noSuchAsset(_:)`` when a photo is no
+    ///   longer stored, ``AlbumError/annotationsTooLarge(_:bytes:)``
     ///   when the merged marks would be (nothing is changed then).
     public func resolve(_ group: DuplicateGroup, keeping keeper: AssetID? = nil) throws(AlbumError) -> DuplicateResolution {
         let keeper = keeper ?? group.suggestedKeeper
-        guard group.assets.contains(keeper) else { throw .noSuchAsset(keeper) }
+        guard group.assets.contains(keeper) else { throw .notInGroup(keeper) }
         var others: [AssetID] = []
         for asset in group.assets where asset != keeper && !others.contains(asset) { others.append(asset) }
 
