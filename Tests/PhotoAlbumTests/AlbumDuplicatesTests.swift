@@ -79,6 +79,14 @@ struct AlbumDuplicatesTests {
             .resized(to: PixelSize(width: 240, height: 180)).encoded(as: .jpeg, options: EncodeOptions(quality: 60))
         #expect(Set(try await store.nearDuplicates(of: try ImageSignature(summarizingImage: received))) == Set(expected[1]))
         await #expect(throws: AlbumError.noSuchAlbum("Nowhere")) { try await store.duplicateGroups(in: "Nowhere") }
+        // The groups are kept until the store changes: asked again, the same; with a photo added since, found again.
+        #expect(try await store.duplicateGroups(in: "Trip") == groups)
+        let path = "\(scratch.path)/received.jpg"
+        try Data(received).write(to: URL(fileURLWithPath: path))
+        _ = try await store.importFile(at: path, into: "Trip")
+        let grown = try await store.duplicateGroups(in: "Trip")
+        let added = try Self.asset(path)
+        #expect(grown.count == 3 && grown.contains { Set($0.assets) == Set(expected[1] + [added]) }, "\(grown)")
         await store.close()
     }
 

@@ -48,14 +48,17 @@ extension AlbumStore {
     ///
     /// - Throws: ``AlbumError/noSuchAlbum(_:)``, or the store's database errors.
     public func duplicateGroups(in album: String? = nil) throws(AlbumError) -> [DuplicateGroup] {
+        if let cached = groupsCache[album], cached.sequence == pendingSequence { return cached.groups }
         let all = try currentDuplicateIndex()
         let members = try assets(inScope: album)
         var index = SignatureIndex<AssetID>()
         for member in members.sorted() { if let signature = all.signature(for: member) { index.insert(signature, for: member) } }
         let facts = try keeperFacts()
-        return index.groups().map { members in
+        let groups = index.groups().map { members in
             DuplicateGroup(assets: members.sorted { facts[$0, default: .unknown].isBetterKeeper(than: facts[$1, default: .unknown], $0, $1) })
         }.sorted { facts[$0.suggestedKeeper, default: .unknown].addedAt < facts[$1.suggestedKeeper, default: .unknown].addedAt }
+        groupsCache[album] = (pendingSequence, groups)
+        return groups
     }
 
     /// The photos of `album`, or of every album but ``setAsideAlbumName``:

@@ -24,15 +24,25 @@ extension AlbumStore {
     ///
     /// - Throws: ``AlbumError/noSuchAlbum(_:)``, or the store's database errors.
     public func stacks(in album: String? = nil, rules: StackRules = StackRules()) throws(AlbumError) -> [PhotoStack] {
+        let key = StacksKey(album: album, rules: rules)
+        if let cached = stacksCache[key], cached.sequence == pendingSequence { return cached.stacks }
         let rows = try stackRows(in: album)
         let shots = rows.map(\.shot)
-        return try StackFinder.stacks(of: shots, rules: rules).map { found throws(AlbumError) in
+        let stacks = try StackFinder.stacks(of: shots, rules: rules).map { found throws(AlbumError) in
             let members = found.members.map { rows[$0] }
             if let chosen = members.filter({ $0.coverChosenAt != nil }).max(by: { $0.coverChosenAt! < $1.coverChosenAt! }) {
                 return PhotoStack(kind: found.kind, assets: members.map(\.asset), cover: chosen.asset, coverIsChosen: true)
             }
             return PhotoStack(kind: found.kind, assets: members.map(\.asset), cover: try cover(of: members, kind: found.kind), coverIsChosen: false)
         }
+        stacksCache[key] = (pendingSequence, stacks)
+        return stacks
+    }
+
+    /// What a stack listing depends on besides the store's contents.
+    struct StacksKey: Hashable {
+        let album: String?
+        let rules: StackRules
     }
 
     /// What sharing `album` sends, in the album's order: with

@@ -89,6 +89,10 @@ public actor AlbumStore {
     /// What stacking read of each stored photo's header: its content (and
     /// so its header) never changes under its id.
     var headerFactsCache: [AssetID: HeaderFacts] = [:]
+    /// The last duplicate groups and stacks found, by scope (and rules),
+    /// with the journal sequence they reflect: any change since makes them stale.
+    var groupsCache: [String?: (sequence: Int, groups: [DuplicateGroup])] = [:]
+    var stacksCache: [StacksKey: (sequence: Int, stacks: [PhotoStack])] = [:]
     /// Set by ``close()``: every later call throws ``AlbumError/storeClosed(path:)``.
     private var isClosed = false
     private let observers = ChangeObservers<AlbumChange>()
