@@ -45,21 +45,13 @@ import Testing
         }
 
         /// The corpus, seeded: 14 camera bursts of 3-7 frames, 3 phone bursts by name, 8 pairs, and 22 near misses.
-        static func plan() -> [Planned] {
+        static func plan() throws -> [Planned] {
             var random = SeededGenerator(seed: 5_757)
             var planned: [Planned] = []
             var clock = 0.0
-            func frame(_ seed: UInt64, step: Double, blur: Int, gain: Double = 1) -> Bitmap {
-                var bitmap = GeneratedScene(seed: seed).render(width: 640, height: 480, step: step)
-                if blur > 1 {
-                    bitmap = bitmap.resized(to: PixelSize(width: 640 / blur, height: 480 / blur)).resized(to: PixelSize(width: 640, height: 480))
-                }
-                if gain != 1 {
-                    bitmap.withUnsafeMutableBytes { bytes in
-                        for index in bytes.indices { bytes[index] = UInt8(min(255, (Double(bytes[index]) * gain).rounded())) }
-                    }
-                }
-                return bitmap
+            // AlbumStacksTests' frames: a scene seen from `step`, blurred by `blur`, its exposure scaled by `gain`.
+            func frame(_ seed: UInt64, step: Double, blur: Int, gain: Double = 1) throws -> Bitmap {
+                try AlbumStacksTests.frame(seed: seed, step: step, blur: blur, gain: gain)
             }
             var number = 1000
             func nextName(_ ext: String = "JPG") -> String {
@@ -77,13 +69,14 @@ import Testing
                     let gain = index == sharp ? 1 : Double.random(in: 0.85...1.1, using: &random)
                     planned.append(
                         Planned(
-                            bitmap: frame(seed, step: 0.003 * Double(index), blur: blur, gain: gain), name: nextName(), format: .jpeg,
+                            bitmap: try frame(seed, step: 0.003 * Double(index), blur: blur, gain: gain), name: nextName(), format: .jpeg,
                             exif: camera(serial: serial, at: clock), stack: "burst \(burst)", isCover: index == sharp))
                     // Another body of the same model, inside this burst's time: never part of it.
                     if burst % 4 == 1, index == 1 {
                         planned.append(
                             Planned(
-                                bitmap: frame(seed + 50, step: 0, blur: 1), name: nextName(), format: .jpeg, exif: camera(serial: "R6-other", at: clock + 0.1),
+                                bitmap: try frame(seed + 50, step: 0, blur: 1), name: nextName(), format: .jpeg,
+                                exif: camera(serial: "R6-other", at: clock + 0.1),
                                 stack: nil, isCover: false))
                     }
                 }
@@ -91,7 +84,7 @@ import Testing
                 clock += Double.random(in: 2.5...6, using: &random)
                 planned.append(
                     Planned(
-                        bitmap: frame(seed + 100, step: 0, blur: 1), name: nextName(), format: .jpeg, exif: camera(serial: serial, at: clock), stack: nil,
+                        bitmap: try frame(seed + 100, step: 0, blur: 1), name: nextName(), format: .jpeg, exif: camera(serial: serial, at: clock), stack: nil,
                         isCover: false))
                 clock += 30
             }
@@ -104,7 +97,8 @@ import Testing
                     let name = "IMG_2024070\(burst + 1)_101010_BURST00\(index + 1)\(index == flagged ? "_COVER" : "").jpg"
                     planned.append(
                         Planned(
-                            bitmap: frame(UInt64(800 + burst), step: 0.003 * Double(index), blur: index == sharp ? 1 : 3), name: name, format: .jpeg, exif: [],
+                            bitmap: try frame(UInt64(800 + burst), step: 0.003 * Double(index), blur: index == sharp ? 1 : 3), name: name, format: .jpeg,
+                            exif: [],
                             stack: "phone \(burst)", isCover: index == sharp))
                 }
             }
@@ -112,7 +106,7 @@ import Testing
             for pair in 0..<8 {
                 clock += 60
                 let base = "PAIR_\(3000 + pair)"
-                let picture = frame(UInt64(900 + pair), step: 0, blur: 1)
+                let picture = try frame(UInt64(900 + pair), step: 0, blur: 1)
                 var exif = ["-Make=Apple", "-Model=iPhone 15"] + Array(camera(serial: "", at: clock).dropFirst(3))
                 if pair % 2 == 0 { exif.append("-ImageUniqueID=U\(pair)") }
                 let other: ImageFormat = pair % 3 == 0 ? .png : .webp
@@ -130,11 +124,12 @@ import Testing
                 let ids = miss % 2 == 0 ? ([], []) : (["-ImageUniqueID=A\(miss)"], ["-ImageUniqueID=B\(miss)"])
                 planned.append(
                     Planned(
-                        bitmap: frame(UInt64(950 + miss), step: 0, blur: 1), name: "\(base).JPG", format: .jpeg, exif: first + ids.0, stack: nil, isCover: false
+                        bitmap: try frame(UInt64(950 + miss), step: 0, blur: 1), name: "\(base).JPG", format: .jpeg, exif: first + ids.0, stack: nil,
+                        isCover: false
                     ))
                 planned.append(
                     Planned(
-                        bitmap: frame(UInt64(960 + miss), step: 0, blur: 1), name: "\(base).WEBP", format: .webp,
+                        bitmap: try frame(UInt64(960 + miss), step: 0, blur: 1), name: "\(base).WEBP", format: .webp,
                         // The second without a camera: one camera at one moment would be a burst.
                         exif: (miss % 2 == 0 ? ["-Make=Apple", "-Model=iPhone 15"] : []) + apart + ids.1, stack: nil, isCover: false))
             }
@@ -145,7 +140,7 @@ import Testing
         func accuracy() async throws {
             let scratch = Scratch()
             defer { scratch.cleanUp() }
-            let planned = Self.plan()
+            let planned = try Self.plan()
             var arguments: [String] = []
             for item in planned {
                 let path = "\(scratch.path)/\(item.name)"

@@ -211,22 +211,13 @@ extension ImageSignature {
     static func sampledCorrelation(
         _ plane: [Double], side n: Int, window: (x: Double, y: Double, width: Double, height: Double), target: [Double]
     ) -> Double {
-        var (x0s, x1s, fxs) = ([Int](repeating: 0, count: n), [Int](repeating: 0, count: n), [Double](repeating: 0, count: n))
-        for i in 0..<n {
-            let sx = min(max((window.x + (Double(i) + 0.5) / Double(n) * window.width) * Double(n) - 0.5, 0), Double(n - 1))
-            x0s[i] = Int(sx)
-            x1s[i] = min(x0s[i] + 1, n - 1)
-            fxs[i] = sx - Double(x0s[i])
-        }
+        let (xs, ys) = (taps(start: window.x, length: window.width, side: n), taps(start: window.y, length: window.height, side: n))
         var (sum, squares, cross) = (0.0, 0.0, 0.0)
         var targetFlat = true
         for j in 0..<n {
-            let sy = min(max((window.y + (Double(j) + 0.5) / Double(n) * window.height) * Double(n) - 0.5, 0), Double(n - 1))
-            let y0 = Int(sy)
-            let y1 = min(y0 + 1, n - 1)
-            let fy = sy - Double(y0)
+            let (y0, y1, fy) = ys[j]
             for i in 0..<n {
-                let (x0, x1, fx) = (x0s[i], x1s[i], fxs[i])
+                let (x0, x1, fx) = xs[i]
                 let top = plane[y0 * n + x0] * (1 - fx) + plane[y0 * n + x1] * fx
                 let bottom = plane[y1 * n + x0] * (1 - fx) + plane[y1 * n + x1] * fx
                 let value = top * (1 - fy) + bottom * fy
@@ -264,19 +255,25 @@ extension ImageSignature {
         return windows
     }
 
+    /// Where each of `n` output pixels samples a side of `n` pixels whose
+    /// window starts at `start` and spans `length` (fractions of the side):
+    /// the two source pixels and the weight of the second, clamped to the side.
+    static func taps(start: Double, length: Double, side n: Int) -> [(lower: Int, upper: Int, fraction: Double)] {
+        (0..<n).map { i in
+            let position = min(max((start + (Double(i) + 0.5) / Double(n) * length) * Double(n) - 0.5, 0), Double(n - 1))
+            let lower = Int(position)
+            return (lower, min(lower + 1, n - 1), position - Double(lower))
+        }
+    }
+
     /// `plane` (`side` × `side`) inside `window`, resampled bilinearly to `side` × `side`.
     static func sample(_ plane: [Double], side n: Int = side, window: (x: Double, y: Double, width: Double, height: Double)) -> [Double] {
         var output = [Double](repeating: 0, count: n * n)
+        let (xs, ys) = (taps(start: window.x, length: window.width, side: n), taps(start: window.y, length: window.height, side: n))
         for j in 0..<n {
-            let sy = min(max((window.y + (Double(j) + 0.5) / Double(n) * window.height) * Double(n) - 0.5, 0), Double(n - 1))
-            let y0 = Int(sy)
-            let y1 = min(y0 + 1, n - 1)
-            let fy = sy - Double(y0)
+            let (y0, y1, fy) = ys[j]
             for i in 0..<n {
-                let sx = min(max((window.x + (Double(i) + 0.5) / Double(n) * window.width) * Double(n) - 0.5, 0), Double(n - 1))
-                let x0 = Int(sx)
-                let x1 = min(x0 + 1, n - 1)
-                let fx = sx - Double(x0)
+                let (x0, x1, fx) = xs[i]
                 let top = plane[y0 * n + x0] * (1 - fx) + plane[y0 * n + x1] * fx
                 let bottom = plane[y1 * n + x0] * (1 - fx) + plane[y1 * n + x1] * fx
                 output[j * n + i] = top * (1 - fy) + bottom * fy
