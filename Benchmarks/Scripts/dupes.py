@@ -158,7 +158,7 @@ def main():
         "",
         f"Measured {time.strftime('%Y-%m-%d')} on {cpu} ({os.cpu_count()} cores), release build, by `Benchmarks/Scripts/dupes.py`:",
         f"{COUNT} generated 640x480 photos, a fifth of them copies (25% size, JPEG 35, +10% brightness, 7.5% crop, WebP 60), seeded;",
-        "lookups are 100 recompressed copies of photos in the corpus, not in it.",
+        "lookups are 100 recompressed copies of photos in the corpus, not in it, each timed 5 times (its median kept).",
         "",
         "| measure | value |",
         "|---|---:|",

@@ -61,21 +61,31 @@ extension ImageSignature {
         /// The 64×64 luma, and normalised.
         let plane: [Double]
         let normalized: [Double]
-        /// The luma at 16×16 and 32×32, and normalised.
+        /// The luma at 16×16, and normalised.
         let scaled16: [Double]
         let normalized16: [Double]
-        let scaled32: [Double]
-        let normalized32: [Double]
+        /// The luma at 32×32, and normalised: made up front for a photo
+        /// compared with many, else when a comparison gets that far (most
+        /// of an index's candidates are dismissed before).
+        let at32: (scaled: [Double], normalized: [Double])?
 
-        init(_ signature: ImageSignature) {
+        init(_ signature: ImageSignature, upTo32 eager: Bool = true) {
             self.signature = signature
             plane = signature.thumbnail.map(Double.init)
             normalized = ImageSignature.normalized(plane)
             let side = ImageSignature.side
             scaled16 = ImageSignature.areaAverage(signature.thumbnail, width: side, height: side, side: 16).map(Double.init)
             normalized16 = ImageSignature.normalized(scaled16)
-            scaled32 = ImageSignature.areaAverage(signature.thumbnail, width: side, height: side, side: side / 2).map(Double.init)
-            normalized32 = ImageSignature.normalized(scaled32)
+            at32 = eager ? Self.planes32(of: signature) : nil
+        }
+
+        /// The luma at 32×32, and normalised.
+        var planes32: (scaled: [Double], normalized: [Double]) { at32 ?? Self.planes32(of: signature) }
+
+        static func planes32(of signature: ImageSignature) -> (scaled: [Double], normalized: [Double]) {
+            let side = ImageSignature.side
+            let scaled = ImageSignature.areaAverage(signature.thumbnail, width: side, height: side, side: side / 2).map(Double.init)
+            return (scaled, ImageSignature.normalized(scaled))
         }
     }
 
@@ -141,10 +151,13 @@ extension ImageSignature {
         // aligns badly at a coarse size is dismissed there (most candidates of a large index are such).
         var best = (correlation: -2.0, mine: true, window: (x: 0.0, y: 0.0, width: 1.0, height: 1.0))
         for (side, enough) in [(16, Self.minimumCoarseCorrelation16), (Self.side / 2, Self.minimumCoarseCorrelation32)] {
-            let pairs =
-                side == 16
-                ? [(mine.scaled16, theirs.normalized16, true), (theirs.scaled16, mine.normalized16, false)]
-                : [(mine.scaled32, theirs.normalized32, true), (theirs.scaled32, mine.normalized32, false)]
+            let pairs: [([Double], [Double], Bool)]
+            if side == 16 {
+                pairs = [(mine.scaled16, theirs.normalized16, true), (theirs.scaled16, mine.normalized16, false)]
+            } else {
+                let (mine32, theirs32) = (mine.planes32, theirs.planes32)
+                pairs = [(mine32.scaled, theirs32.normalized, true), (theirs32.scaled, mine32.normalized, false)]
+            }
             best.correlation = -2
             for (source, target, isMine) in pairs {
                 for window in side == 16 ? Self.coarseWindows : Self.fineWindows {

@@ -118,19 +118,23 @@ public struct ImageSignature: Hashable, Sendable {
     /// each cell the mean of the source pixels it covers (at least one).
     static func areaAverage(_ plane: [UInt8], width: Int, height: Int, side: Int) -> [UInt8] {
         guard width > 0, height > 0 else { return [UInt8](repeating: 0, count: side * side) }
+        guard plane.count >= width * height else { return [UInt8](repeating: 0, count: side * side) }
         var output = [UInt8](repeating: 0, count: side * side)
-        for cy in 0..<side {
-            let y0 = cy * height / side
-            let y1 = max(y0 + 1, (cy + 1) * height / side)
-            for cx in 0..<side {
-                let x0 = cx * width / side
-                let x1 = max(x0 + 1, (cx + 1) * width / side)
-                var sum = 0
-                for y in y0..<y1 {
-                    for x in x0..<x1 { sum += Int(plane[y * width + x]) }
+        plane.withUnsafeBufferPointer { source in
+            for cy in 0..<side {
+                let y0 = cy * height / side
+                let y1 = max(y0 + 1, (cy + 1) * height / side)
+                for cx in 0..<side {
+                    let x0 = cx * width / side
+                    let x1 = max(x0 + 1, (cx + 1) * width / side)
+                    var sum = 0
+                    // Within the plane: y1 ≤ height and x1 ≤ width (checked above: the plane holds width × height).
+                    for y in y0..<y1 {
+                        for x in x0..<x1 { sum += Int(source[y * width + x]) }
+                    }
+                    let count = (y1 - y0) * (x1 - x0)
+                    output[cy * side + cx] = UInt8((sum + count / 2) / count)
                 }
-                let count = (y1 - y0) * (x1 - x0)
-                output[cy * side + cx] = UInt8((sum + count / 2) / count)
             }
         }
         return output

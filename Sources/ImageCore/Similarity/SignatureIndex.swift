@@ -94,7 +94,7 @@ public struct SignatureIndex<ID: Hashable & Sendable>: Sendable {
         let query = ImageSignature.Prepared(signature)
         return candidates(for: signature).compactMap { candidate in
             guard candidate.id != excluded, let position = positions[candidate.id], ImageSignature.mayMatch(rough, roughs[position]),
-                ImageSignature.match(query, ImageSignature.Prepared(signatures[position])).isNearDuplicate
+                ImageSignature.match(query, ImageSignature.Prepared(signatures[position], upTo32: false)).isNearDuplicate
             else { return nil }
             return candidate.id
         }
@@ -116,7 +116,7 @@ public struct SignatureIndex<ID: Hashable & Sendable>: Sendable {
                 guard sets.root(first) != sets.root(second), ImageSignature.mayMatch(roughs[first], roughs[second]) else { continue }
                 let mine = prepared ?? ImageSignature.Prepared(signatures[first])
                 prepared = mine
-                guard ImageSignature.match(mine, ImageSignature.Prepared(signatures[second])).isNearDuplicate else { continue }
+                guard ImageSignature.match(mine, ImageSignature.Prepared(signatures[second], upTo32: false)).isNearDuplicate else { continue }
                 sets.join(first, second)
             }
         }
