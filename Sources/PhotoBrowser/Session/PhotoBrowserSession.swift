@@ -1,64 +1,5 @@
-public import Foundation
+import Foundation
 public import ImageCodecs
-
-/// Where a page's pixels came from.
-public enum RenditionOrigin: String, Hashable, Sendable {
-    /// Already in the cache.
-    case cached
-    /// A decode already running (a prefetch) was joined.
-    case prefetch
-    /// Decoded for this request.
-    case decoded
-    /// Not the photo's pixels yet: its placeholder hash, drawn at the
-    /// page's frame while the pixels are decoded or downloaded
-    /// (``PhotoBrowserSession/placeholderPage()``).
-    case placeholder
-    /// Not the photo's final pixels yet: a coarser picture of it drawn from
-    /// the part that has arrived (a progressive JPEG's preview while it
-    /// downloads), at most the page's size (``PhotoBrowserSession/pageUpdates()``).
-    case preview
-
-    /// Whether the pixels stand in for the photo's own until they arrive
-    /// (``placeholder`` or ``preview``).
-    public var isInterim: Bool { self == .placeholder || self == .preview }
-}
-
-/// A page ready to display: the photo, where it sits, and its pixels.
-public struct BrowserPage: Hashable, Sendable {
-    /// The page index.
-    public let index: Int
-    /// The photo.
-    public let photo: BrowserPhoto
-    /// The zoom and position.
-    public let state: ZoomState
-    /// Where to draw the rendition, in viewport points.
-    public let frame: CGRect
-    /// The upright pixels, at most the size the screen needs.
-    public let rendition: Bitmap
-    /// Where the pixels came from.
-    public let origin: RenditionOrigin
-    /// Which picture of a moving page the pixels are: 0 for the page's own
-    /// rendition, another number for each animation or video frame shown
-    /// in its place (never the same number for two pictures of one page), so
-    /// a screen that keeps the last picture's texture knows to replace it.
-    public var motionFrame: Int = 0
-    /// Which of its stack's frames the page shows; `nil` for a page that is
-    /// not a stack (``BrowserPhoto/stack``).
-    public var stackPosition: StackPosition? = nil
-
-    /// Whether the pixels came from the cache (no decode).
-    public var wasCached: Bool { origin == .cached }
-
-    /// The same page showing `pixels` instead (an animation's or a video's
-    /// current frame, fitted to the rendition's size), numbered
-    /// `motionFrame` (see ``motionFrame``).
-    public func showing(_ pixels: Bitmap, motionFrame: Int) -> BrowserPage {
-        var page = BrowserPage(index: index, photo: photo, state: state, frame: frame, rendition: pixels, origin: origin)
-        page.motionFrame = motionFrame
-        page.stackPosition = stackPosition
-        return page
-    }
-}
 
 /// The browser's engine: a ``BrowserPager`` over a ``PhotoCollection``,
 /// decoding each page at the size its zoom needs (never more), keeping
@@ -76,12 +17,12 @@ public struct BrowserPage: Hashable, Sendable {
 /// ```
 public actor PhotoBrowserSession {
     /// The pager: page, zoom, chrome.
-    public private(set) var pager: BrowserPager
+    public internal(set) var pager: BrowserPager
     /// The renditions.
     public let cache: RenditionCache
-    private let collection: any PhotoCollection
-    private let limits: ImageLimits
-    private var current: BrowserPhoto
+    let collection: any PhotoCollection
+    let limits: ImageLimits
+    var current: BrowserPhoto
     private var prefetches: [Int: (key: RenditionCache.Key, task: Task<Void, Never>)] = [:]
     /// The rendition on screen, held even when it is too large for the
     /// cache (a zoomed-in page), so that panning never decodes it again.
@@ -91,15 +32,15 @@ public actor PhotoBrowserSession {
     /// How each photo the person turned or flipped is shown, by id.
     private var viewOrientations: [String: ImageOrientation] = [:]
     /// The previews of renditions being made, for ``pageUpdates()``.
-    private let interims = InterimPictures()
+    let interims = InterimPictures()
     /// The load ``pageUpdates()`` started for the shown page: it goes on
     /// while the page is shown at that size (whoever follows it), and
     /// becomes a neighbour's prefetch, or stops, when the page turns.
     private var shownLoad: (index: Int, key: RenditionCache.Key, photo: BrowserPhoto, task: Task<Void, Never>)?
     /// The shown page's stack and the frame on screen; `nil` when the page is one photo.
-    private var stacked: (stack: BrowserStack, frame: Int)?
+    var stacked: (stack: BrowserStack, frame: Int)?
     /// The shown stack's frames being prefetched, by frame.
-    private var framePrefetches: [Int: (key: RenditionCache.Key, task: Task<Void, Never>)] = [:]
+    var framePrefetches: [Int: (key: RenditionCache.Key, task: Task<Void, Never>)] = [:]
 
     /// Opens the collection at page `index`. Prefetching around it starts
     /// once its page has been shown (``currentPage()``).
@@ -296,7 +237,7 @@ public actor PhotoBrowserSession {
     /// shown at its size: kept as that page's prefetch when it is now a
     /// neighbour fitted (what a prefetch would load), else withdrawn
     /// (unless a prefetch wants the same rendition).
-    private func settleShownLoad() async {
+    func settleShownLoad() async {
         guard let load = shownLoad else { return }
         let key = RenditionCache.Key(photoID: current.renditionID, size: pager.renditionSize)
         guard load.key != key || load.index != pager.index else { return }
@@ -333,46 +274,6 @@ public actor PhotoBrowserSession {
         default: break
         }
         return action
-    }
-
-    /// The frame a vertical swipe on a stack page moves to; `nil` when it
-    /// moves to none (zoomed in, too short, mostly sideways, past the last frame, or a dismissal).
-    private func frameSwiped(to translation: CGSize, velocity: CGSize, in stacked: (stack: BrowserStack, frame: Int)) -> Int? {
-        let (dy, vy) = (Double(translation.height), Double(velocity.height))
-        guard !pager.isZoomedIn, abs(dy) > abs(Double(translation.width)) else { return nil }
-        let settings = pager.settings
-        let long = abs(dy) > Double(settings.viewportSize.height) * settings.dismissFraction
-        let fast = abs(vy) > settings.dismissVelocity && vy * dy > 0
-        guard long || fast else { return nil }
-        let target = stacked.frame + (dy < 0 ? 1 : -1)
-        return stacked.stack.frames.indices.contains(target) ? target : nil
-    }
-
-    /// Shows frame `frame` (0 ..< ``StackPosition/count``, capture order)
-    /// of the shown stack page, at fit zoom; its neighbouring frames are
-    /// prefetched once it is shown. On a page that is not a stack, frame 0
-    /// is the page itself.
-    ///
-    /// ```swift
-    /// if let position = await session.stackPosition, position.frame + 1 < position.count {
-    ///     try await session.showFrame(position.frame + 1)
-    /// }
-    /// ```
-    ///
-    /// - Throws: ``BrowserError/frameOutOfRange(_:count:)``.
-    public func showFrame(_ frame: Int) async throws {
-        guard let stacked else {
-            guard frame == 0 else { throw BrowserError.frameOutOfRange(frame, count: 1) }
-            return
-        }
-        let frames = stacked.stack.frames
-        guard frames.indices.contains(frame) else { throw BrowserError.frameOutOfRange(frame, count: frames.count) }
-        guard frame != stacked.frame else { return }
-        self.stacked = (stacked.stack, frame)
-        current = frame == stacked.stack.coverIndex ? try await viewed(collection.photo(at: pager.index)) : viewed(frames[frame])
-        pager.showPage(pager.index, imageSize: current.displaySize)
-        await cancelFramePrefetches(keeping: frame)
-        await settleShownLoad()
     }
 
     /// Shows page `index` directly (a thumbnail grid's tap).
@@ -456,7 +357,7 @@ public actor PhotoBrowserSession {
     }
 
     /// `photo` as the person chose to see it (turned or flipped).
-    private func viewed(_ photo: BrowserPhoto) -> BrowserPhoto {
+    func viewed(_ photo: BrowserPhoto) -> BrowserPhoto {
         photo.viewed(viewOrientations[photo.id] ?? .up)
     }
 
@@ -508,28 +409,6 @@ public actor PhotoBrowserSession {
         await startFramePrefetches()
     }
 
-    /// Prefetches the frames a swipe away from the shown one on a stack page, fitted.
-    private func startFramePrefetches() async {
-        guard let stacked else { return }
-        let (cache, limits, interims) = (cache, limits, interims)
-        for frame in [stacked.frame + 1, stacked.frame - 1] where stacked.stack.frames.indices.contains(frame) && framePrefetches[frame] == nil {
-            let photo = viewed(stacked.stack.frames[frame])
-            let geometry = pager.settings.geometry(for: photo.displaySize)
-            let key = RenditionCache.Key(photoID: photo.renditionID, size: geometry.renditionSize(for: geometry.initialState))
-            let task = await cache.prefetch(key, priority: .utility) { try await Self.make(photo, key: key, limits: limits, interims: interims) }
-            framePrefetches[frame] = (key, task ?? Task {})
-        }
-    }
-
-    /// Stops the frame prefetches but those a swipe away from `frame` (all of them when `nil`).
-    private func cancelFramePrefetches(keeping frame: Int?) async {
-        for (index, entry) in framePrefetches where frame.map({ abs(index - $0) != 1 }) ?? true {
-            framePrefetches[index] = nil
-            // The frame now shown keeps its decode: its page joins it.
-            if index != frame { await cache.cancelPrefetch(entry.key) }
-        }
-    }
-
     private func cancelPrefetches() async {
         for entry in prefetches.values { await cache.cancelPrefetch(entry.key) }
         prefetches.removeAll()
@@ -543,7 +422,7 @@ public actor PhotoBrowserSession {
 
     /// Makes `photo`'s rendition for `key` (what the cache runs once per
     /// key), posting the previews its source hands on to `interims`.
-    private static func make(_ photo: BrowserPhoto, key: RenditionCache.Key, limits: ImageLimits, interims: InterimPictures) async throws -> Bitmap {
+    static func make(_ photo: BrowserPhoto, key: RenditionCache.Key, limits: ImageLimits, interims: InterimPictures) async throws -> Bitmap {
         try Task.checkCancellation()
         // Decoding blocks: it runs on ImageCodecs' own threads (where it
         // may use both cores), never on the cooperative pool; a photo
