@@ -67,6 +67,9 @@ let package = Package(
         // own runner, JXLThreads, not libjxl_threads').
         cLibrary("CJXL", pkgConfig: "libjxl_threads", apt: ["libjxl-dev"]),
         cLibrary("CHeif", pkgConfig: "libheif", apt: ["libheif-dev"]),
+        // LibRaw for camera raw files; no pkgConfig: libraw.pc adds -fopenmp, which the Swift
+        // driver does not take (the module map links libraw_r and libgomp instead).
+        cLibrary("CLibRaw", apt: ["libraw-dev"]),
         // FFmpeg's headers (Debian 12: FFmpeg 5.1). No pkgConfig, unlike the other C libraries:
         // SwiftPM would link what `pkg-config --libs` names, and FFmpeg is loaded when the first
         // video is opened instead (see the module map). Debian's headers are on the default path.
@@ -154,7 +157,7 @@ let package = Package(
             name: "ImageCodecs",
             dependencies: [
                 "ImageCore", "SystemSupport", "Execution", "CTurboJPEG", "CJPEGShim", "CPNGShim", "CWebP", "CJXL", "CResample", "CHeif", "CHEVCDecoder",
-                "CLCMS2", "CGIF", "CZlib",
+                "CLCMS2", "CGIF", "CZlib", "CLibRaw",
             ],
             swiftSettings: swiftSettings
         ),

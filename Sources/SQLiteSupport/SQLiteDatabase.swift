@@ -254,6 +254,7 @@ package enum SQLiteValue {
     package static func optional(_ value: String?) -> SQLiteValue { value.map { .text($0) } ?? .null }
     package static func optional(_ value: Int?) -> SQLiteValue { value.map { .integer(Int64($0)) } ?? .null }
     package static func optional(_ value: [UInt8]?) -> SQLiteValue { value.map { .blob($0) } ?? .null }
+    package static func optional(_ value: Double?) -> SQLiteValue { value.map { .real($0) } ?? .null }
 }
 
 /// SQLite's own busy-timeout schedule (`sqliteDefaultBusyCallback`: 1, 2,

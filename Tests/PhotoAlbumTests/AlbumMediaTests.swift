@@ -33,8 +33,10 @@ struct AlbumMediaTests {
 
     static func bytes(_ path: String) throws -> [UInt8] { try fileBytes(URL(fileURLWithPath: path)) }
 
-    /// SQL that takes a schema 6 index back to schema 3 (no columns for signatures, marks or what moves), as PhotoDeck wrote it before videos.
+    /// SQL that takes a schema 7 index back to schema 3 (no columns for header facts, signatures, marks or what moves), as PhotoDeck wrote it before videos.
     static let schema3 = """
+        ALTER TABLE assets DROP COLUMN shot_camera; ALTER TABLE assets DROP COLUMN shot_subseconds; ALTER TABLE assets DROP COLUMN shot_unique_id;
+        ALTER TABLE assets DROP COLUMN shot_burst_id; ALTER TABLE assets DROP COLUMN shot_facts_read;
         ALTER TABLE assets DROP COLUMN signature; ALTER TABLE assets DROP COLUMN sharpness; ALTER TABLE assets DROP COLUMN mean_luma;
         ALTER TABLE assets DROP COLUMN clipped; ALTER TABLE assets DROP COLUMN luma_variance; ALTER TABLE assets DROP COLUMN cover_chosen_at;
         ALTER TABLE assets DROP COLUMN annotations;

@@ -117,8 +117,8 @@ struct AlbumStoreTests {
         defer { scratch.cleanUp() }
         try FileManager.default.createDirectory(atPath: "\(scratch.path)/store", withIntermediateDirectories: true)
         let database = try SQLiteDatabase(path: "\(scratch.path)/store/index.sqlite")
-        try database.execute("PRAGMA user_version = 7")
-        #expect(throws: AlbumError.newerSchema(found: 7, supported: AlbumStore.schemaVersion)) {
+        try database.execute("PRAGMA user_version = \(AlbumStore.schemaVersion + 1)")
+        #expect(throws: AlbumError.newerSchema(found: AlbumStore.schemaVersion + 1, supported: AlbumStore.schemaVersion)) {
             try AlbumStore(directory: "\(scratch.path)/store")
         }
     }

@@ -22,7 +22,7 @@ struct PlaceholderStorageTests {
         #expect(try await store.items(in: "A").first?.placeholder == expected)
         #expect(try await store.placeholder(of: item.asset) == expected)
         #expect(abs((item.placeholder?.approximateAspectRatio ?? 0) - 2) < 0.3)
-        #expect(AlbumStore.schemaVersion == 6)
+        #expect(AlbumStore.schemaVersion == 7)
     }
 
     @Test("a store from before placeholders migrates; its photos get hashes when asked; a hostile value is replaced")

@@ -22,6 +22,30 @@ public enum TestLivePhotos {
         return exif(makerNote: note)
     }
 
+    /// An EXIF block as an iPhone writes it for a burst frame (big-endian):
+    /// Make, Model, the capture time with subseconds and offset, and an
+    /// Apple maker note whose tag 0x000B (`BurstUUID`) is `burst` (none
+    /// when `nil`: a single shot).
+    public static func appleBurstExif(burst: String?, date: String, subseconds: String) -> [UInt8] {
+        var note: [UInt8] = Array("Apple iOS".utf8) + [0, 0, 1, 0x4D, 0x4D]
+        let text = Array((burst ?? "").utf8) + [0]
+        let entryCount = burst == nil ? 1 : 2
+        let textOffset = 14 + 2 + entryCount * 12 + 4
+        note += bytes(entryCount, 2) + entry(0x0001, type: 9, count: 1, value: 14)
+        if burst != nil { note += entry(0x000B, type: 2, count: text.count, value: textOffset) }
+        note += bytes(0, 4)
+        if burst != nil { note += text }
+        let tiff = TIFFBuilder(bigEndian: true)
+        return tiff.build([
+            tiff.ascii(0x010F, "Apple"), tiff.ascii(0x0110, "iPhone 15 Pro"),
+            tiff.pointer(
+                0x8769,
+                to: [
+                    tiff.ascii(0x9003, date), tiff.ascii(0x9011, "+08:00"), tiff.ascii(0x9291, subseconds), tiff.undefined(0x927C, note),
+                ]),
+        ])
+    }
+
     /// A big-endian EXIF block holding `note` as its maker note: IFD0 (the
     /// Exif IFD pointer), the Exif IFD (MakerNote), the note.
     public static func exif(makerNote note: [UInt8]) -> [UInt8] {

@@ -21,6 +21,25 @@ extension ExifMetadata {
         return apple.text(0x0011, in: apple.entries(ofIFDAt: apple.firstIFDOffset)).flatMap(LivePhotoIdentifier.init)
     }
 
+    /// The burst an iPhone says the shot belongs to: its maker note's
+    /// `BurstUUID` (tag `0x000B`), the same text in every frame of one
+    /// burst; `nil` without an Apple maker note or outside a burst.
+    ///
+    /// ```swift
+    /// let burst = try ExifMetadata(readingFileAt: "IMG_0043.HEIC")?.appleBurstIdentifier
+    /// ```
+    public var appleBurstIdentifier: String? {
+        guard let apple = appleMakerNote, let text = apple.text(0x000B, in: apple.entries(ofIFDAt: apple.firstIFDOffset)) else { return nil }
+        return Self.isBurstIdentifier(text) ? text.uppercased() : nil
+    }
+
+    /// Whether `text` has a burst id's shape: 8 to 64 hex digits and dashes
+    /// (a UUID's text); anything else in that tag is not one.
+    package static func isBurstIdentifier(_ text: String) -> Bool {
+        (8...64).contains(text.utf8.count)
+            && text.utf8.allSatisfy { $0 == 0x2D || (0x30...0x39).contains($0) || (0x41...0x46).contains($0) || (0x61...0x66).contains($0) }
+    }
+
     /// The headroom, in stops, an iPhone's maker note gives its HDR gain
     /// map (tags 33 and 48, by Apple's formula:
     /// ``ImageCore/GainMapParameters/appleHeadroom(maker33:maker48:)``); `nil`

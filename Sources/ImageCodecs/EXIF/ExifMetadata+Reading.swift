@@ -1,6 +1,8 @@
 extension ExifMetadata {
-    /// The EXIF block of the image file at `path` (JPEG, PNG, WebP, HEIC
-    /// or AVIF), read from its header without decoding any pixels; `nil`
+    /// The EXIF block of the image file at `path` (JPEG, PNG, WebP, HEIC,
+    /// AVIF, or a TIFF-based camera raw file such as DNG, CR2 or NEF:
+    /// rebuilt without the raw structure), read from its header without
+    /// decoding any pixels; `nil`
     /// when the file has none or is another kind of image (GIF has no
     /// EXIF).
     ///
@@ -29,6 +31,8 @@ extension ExifMetadata {
             found = try WebPContainer(reading: source).exif
         } else if let format = [ImageFormat.heic, .avif].first(where: { HEIFCodec(format: $0).recognizes(leading) }) {
             found = try HEIFFile(source, format: format).exif
+        } else if CameraRAWHeader.tiffMagic(Array(leading)) != nil {
+            found = CameraRAWHeader.exif(of: source)
         } else {
             found = nil
         }

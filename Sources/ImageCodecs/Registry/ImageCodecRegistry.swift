@@ -3,7 +3,7 @@ import SystemSupport
 /// The decoders and encoders PhotoDeck can use, looked up by sniffed format.
 ///
 /// ``shared`` holds the built-in codecs: JPEG, PNG and WebP (decode and
-/// encode), HEIC, AVIF and GIF (decode). Add a format by
+/// encode), HEIC, AVIF, GIF, JPEG XL and camera raw files (decode). Add a format by
 /// registering a decoder (and, if it can be written, an encoder):
 ///
 /// ```swift
@@ -24,11 +24,12 @@ public final class ImageCodecRegistry: Sendable {
     public static let shared = ImageCodecRegistry()
 
     /// Creates a registry holding the built-in codecs (JPEG, PNG, WebP and
-    /// AVIF both ways; HEIC, GIF and JPEG XL decoding), or none when
+    /// AVIF both ways; HEIC, GIF, JPEG XL and camera raw decoding), or none when
     /// `includingBuiltIns` is `false`.
     public init(includingBuiltIns: Bool = true) {
         let decoders: [any ImageDecoding] =
-            includingBuiltIns ? [JPEGCodec(), PNGCodec(), WebPCodec(), HEIFCodec(format: .heic), HEIFCodec(format: .avif), GIFCodec(), JXLCodec()] : []
+            includingBuiltIns
+            ? [JPEGCodec(), PNGCodec(), WebPCodec(), HEIFCodec(format: .heic), HEIFCodec(format: .avif), GIFCodec(), JXLCodec(), CameraRAWCodec()] : []
         let encoders: [any ImageEncoding] = includingBuiltIns ? [JPEGCodec(), PNGCodec(), WebPCodec(), AVIFEncoder()] : []
         state = Lock(State(decoders: decoders, encoders: encoders))
     }

@@ -51,6 +51,15 @@ enum AlbumIndex {
         ALTER TABLE assets ADD COLUMN luma_variance REAL;
         ALTER TABLE assets ADD COLUMN cover_chosen_at REAL;
         """,
+        // What a photo's EXIF header says for stacking (HeaderFacts), read at import or at the
+        // first stack listing: camera, subseconds, ImageUniqueID, an iPhone's burst id.
+        """
+        ALTER TABLE assets ADD COLUMN shot_camera TEXT;
+        ALTER TABLE assets ADD COLUMN shot_subseconds REAL;
+        ALTER TABLE assets ADD COLUMN shot_unique_id TEXT;
+        ALTER TABLE assets ADD COLUMN shot_burst_id TEXT;
+        ALTER TABLE assets ADD COLUMN shot_facts_read INTEGER NOT NULL DEFAULT 0;
+        """,
     ]
 
     static func journalSequence(_ database: SQLiteDatabase) throws -> Int {
@@ -150,6 +159,13 @@ enum AlbumIndex {
     static func setCoverChosen(_ database: SQLiteDatabase, at time: Double, of asset: String) throws -> Bool {
         try database.prepare("UPDATE assets SET cover_chosen_at = ? WHERE id = ?").bind(.real(time), .text(asset)).run()
         return database.changedRowCount > 0
+    }
+
+    /// Stores what a photo's header says for stacking, and that it was read.
+    static func setHeaderFacts(_ database: SQLiteDatabase, _ facts: HeaderFacts, of asset: String) throws {
+        try database.prepare(
+            "UPDATE assets SET shot_camera = ?, shot_subseconds = ?, shot_unique_id = ?, shot_burst_id = ?, shot_facts_read = 1 WHERE id = ?"
+        ).bind(.optional(facts.camera), .optional(facts.subseconds), .optional(facts.uniqueID), .optional(facts.burstID), .text(asset)).run()
     }
 
     /// Stores a photo's measured sharpness and exposure.

@@ -11,10 +11,12 @@ extension AlbumStore {
     /// `SubSecTimeOriginal`, or a phone's burst file names) and pairs (the
     /// HEIC and JPEG, or RAW and JPEG, of one shot), each with its cover.
     ///
-    /// The first call reads each photo's EXIF header (make, model, body
-    /// serial, subseconds, `ImageUniqueID`) and measures each burst frame's
-    /// sharpness on a 1024-pixel decode; both are kept, so later calls
-    /// read neither again.
+    /// What each photo's EXIF header says (make, model, body serial,
+    /// subseconds, `ImageUniqueID`, an iPhone's `BurstUUID`) is kept in the
+    /// index when it is imported (a photo stored by an older PhotoDeck is
+    /// read at the first call, and kept); the first call measures each
+    /// burst frame's sharpness on a 1024-pixel decode, also kept, so later
+    /// calls read no file.
     ///
     /// ```swift
     /// for stack in try await store.stacks(in: "Trip") {
@@ -113,15 +115,21 @@ extension AlbumStore {
         let coverChosenAt: Double?
     }
 
-    /// The photos in scope, with their header facts (read once per store).
+    /// The photos in scope, with their header facts: kept in the index
+    /// (read at import, or here the first time for a photo stored before
+    /// the index had them).
     func stackRows(in album: String?) throws(AlbumError) -> [StackRow] {
-        typealias Stored = (id: String, file: String, format: String, name: String, date: CaptureDate?, sharpness: ImageSharpness?, chosen: Double?)
+        typealias Stored = (
+            id: String, file: String, format: String, name: String, date: CaptureDate?, sharpness: ImageSharpness?, chosen: Double?,
+            facts: HeaderFacts?
+        )
         let scope = try assets(inScope: album)
         let raw: [Stored] = try wrap {
             let statement = try database.prepare(
                 """
                 SELECT id, file, format, original_name, capture_date, capture_offset,
-                       sharpness, mean_luma, clipped, cover_chosen_at, luma_variance
+                       sharpness, mean_luma, clipped, cover_chosen_at, luma_variance,
+                       shot_facts_read, shot_camera, shot_subseconds, shot_unique_id, shot_burst_id
                 FROM assets WHERE media != 'video' ORDER BY id
                 """)
             var rows: [Stored] = []
@@ -134,37 +142,58 @@ extension AlbumStore {
                         laplacianVariance: statement.double(6), meanLuma: statement.double(7), clippedFraction: statement.double(8),
                         lumaVariance: statement.double(10))
                 let chosen = statement.isNull(9) ? nil : statement.double(9)
+                let facts =
+                    statement.optionalInt(11) == 1
+                    ? HeaderFacts(
+                        stored: statement.optionalText(12), subseconds: statement.isNull(13) ? nil : statement.double(13),
+                        uniqueID: statement.optionalText(14), burstID: statement.optionalText(15))
+                    : nil
                 rows.append(
                     (
                         statement.text(0), statement.text(1), statement.text(2), statement.text(3),
                         .stored(statement.optionalText(4), utcOffsetSeconds: statement.optionalInt(5)), sharpness,
-                        chosen.flatMap { $0.isFinite ? $0 : nil }
+                        chosen.flatMap { $0.isFinite ? $0 : nil }, facts
                     ))
             }
             return rows
         }
-        return raw.map { row in
+        // Photos stored before the index kept header facts: read once, and kept.
+        var read: [(String, HeaderFacts)] = []
+        let rows = raw.map { row in
             let asset = AssetID(validated: row.id)
-            let facts = headerFacts(of: asset, file: row.file)
+            let facts = row.facts ?? readHeaderFacts(of: asset, file: row.file)
+            if row.facts == nil { read.append((row.id, facts)) }
             var instant = row.date.map { $0.date.timeIntervalSince1970 }
             if let seconds = instant, let fraction = facts.subseconds { instant = seconds + fraction }
             return StackRow(
                 asset: asset,
-                shot: ShotRecord(key: asset.rawValue, name: row.name, format: row.format, camera: facts.camera, instant: instant, uniqueID: facts.uniqueID),
+                shot: ShotRecord(
+                    key: asset.rawValue, name: row.name, format: row.format, camera: facts.camera, instant: instant, uniqueID: facts.uniqueID,
+                    burstID: facts.burstID),
                 file: row.file, sharpness: row.sharpness, coverChosenAt: row.chosen)
         }
+        if !read.isEmpty {
+            try wrap {
+                try database.transaction {
+                    for (asset, facts) in read { try AlbumIndex.setHeaderFacts(database, facts, of: asset) }
+                }
+            }
+        }
+        return rows
     }
 
-    /// The header facts of a stored photo: read once (its content never
-    /// changes), nothing when the header cannot be read.
-    func headerFacts(of asset: AssetID, file: String) -> HeaderFacts {
-        if let known = headerFactsCache[asset] { return known }
-        var facts = HeaderFacts()
-        if let path = try? storedPath(of: file, for: asset.rawValue), let exif = try? ExifMetadata(readingFileAt: path) {
-            facts = HeaderFacts(exif.details)
-        }
-        headerFactsCache[asset] = facts
-        return facts
+    /// The header facts of a stored photo, read from its file; nothing
+    /// when the header cannot be read.
+    func readHeaderFacts(of asset: AssetID, file: String) -> HeaderFacts {
+        guard let path = try? storedPath(of: file, for: asset.rawValue), let exif = try? ExifMetadata(readingFileAt: path) else { return HeaderFacts() }
+        return HeaderFacts(exif)
+    }
+
+    /// Keeps what a newly stored photo's header says for stacking, read
+    /// from its bytes (no second read of the file later).
+    func keepHeaderFacts(of asset: AssetID, bytes: [UInt8]) throws(AlbumError) {
+        let facts = (try? ExifMetadata(readingHeaderOf: MemoryByteSource(bytes))).flatMap { $0 }.map(HeaderFacts.init) ?? HeaderFacts()
+        try wrap { try AlbumIndex.setHeaderFacts(database, facts, of: asset.rawValue) }
     }
 
     /// The cover a stack gets unless the user chose one (``StackFinder/coverIndex(of:kind:)``);
@@ -198,16 +227,29 @@ struct HeaderFacts: Sendable {
     var camera: String?
     var subseconds: Double?
     var uniqueID: String?
+    /// The burst an iPhone says the shot belongs to.
+    var burstID: String?
 
     /// Nothing known.
     init() {}
 
-    /// The facts `details` records.
-    init(_ details: ExifDetails) {
+    /// Facts the index kept, each checked again (the index is a claim
+    /// too): a field out of shape is dropped, the others kept.
+    init(stored camera: String?, subseconds: Double?, uniqueID: String?, burstID: String?) {
+        self.camera = camera.flatMap { $0.utf8.count <= 3 * 128 + 2 ? $0 : nil }
+        self.subseconds = subseconds.flatMap { $0.isFinite && (0..<1).contains($0) ? $0 : nil }
+        self.uniqueID = uniqueID.flatMap { (1...128).contains($0.utf8.count) ? $0 : nil }
+        self.burstID = burstID.flatMap { ExifMetadata.isBurstIdentifier($0) ? $0 : nil }
+    }
+
+    /// The facts `exif` records.
+    init(_ exif: ExifMetadata) {
+        let details = exif.details
         if details.cameraMake != nil || details.cameraModel != nil {
             camera = [details.cameraMake ?? "", details.cameraModel ?? "", details.bodySerialNumber ?? ""].joined(separator: "\u{1F}")
         }
         subseconds = details.captureSubseconds
         uniqueID = details.imageUniqueID
+        burstID = exif.appleBurstIdentifier
     }
 }

@@ -86,9 +86,6 @@ public actor AlbumStore {
     /// The near-duplicate index, built at first use, with the journal
     /// sequence it reflects: any change since makes it stale.
     var duplicateIndex: (sequence: Int, index: SignatureIndex<AssetID>)?
-    /// What stacking read of each stored photo's header: its content (and
-    /// so its header) never changes under its id.
-    var headerFactsCache: [AssetID: HeaderFacts] = [:]
     /// The last duplicate groups and stacks found, by scope (and rules),
     /// with the journal sequence they reflect: any change since makes them stale.
     var groupsCache: [String?: (sequence: Int, groups: [DuplicateGroup])] = [:]
@@ -332,7 +329,7 @@ public actor AlbumStore {
         }
         let albumID = try albumID(album)
         let asset = AssetID(validated: Digest.sha256Hex(bytes))
-        let relative = Self.storedName(asset.rawValue, format: info.format)
+        let relative = Self.storedName(asset.rawValue, format: info.format, named: name)
 
         let stored = try wrap { try AlbumIndex.hasAsset(database, asset.rawValue) }
         // Made before anything is written: a photo that decodes at all gets its hash with its row.
@@ -342,16 +339,28 @@ public actor AlbumStore {
             try DurableFiles.write(bytes, to: "\(originalsFolder)/\(relative)")
         }
         let media = stored ? StoredMedia.photo : StoredMedia(photoBytes: bytes, info: info)
-        return try commitAdd(
+        let addition = try commitAdd(
             StoredAsset(
                 id: asset, file: relative, info: info, byteCount: bytes.count, name: name, summary: summary, media: media,
                 annotations: annotations ?? PhotoAnnotations(embeddedIn: bytes)),
             isStored: stored, to: album, albumID: albumID)
+        // Derived, like the placeholder: a crash before this only means a later stack listing reads the header.
+        if !stored { try keepHeaderFacts(of: asset, bytes: bytes) }
+        return addition
     }
 
-    /// The name a stored original gets: `ab/<sha256>.<ext>`, in the shard of its first two digits.
-    static func storedName(_ id: String, format: ImageFormat) -> String {
-        "\(id.prefix(2))/\(id).\(format.fileExtensions.first ?? format.identifier)"
+    /// The name a stored original gets: `ab/<sha256>.<ext>`, in the shard
+    /// of its first two digits. The extension is the format's first, or
+    /// the one of `name` (the file's own) when it is another of the
+    /// format's: a camera's raw file keeps its maker's (`.nef`, `.cr2`),
+    /// which the tools that open a store's files go by.
+    static func storedName(_ id: String, format: ImageFormat, named name: String? = nil) -> String {
+        var fileExtension = format.fileExtensions.first ?? format.identifier
+        if let name, let dot = name.lastIndex(of: ".") {
+            let own = name[name.index(after: dot)...].lowercased()
+            if format.fileExtensions.contains(own) { fileExtension = own }
+        }
+        return "\(id.prefix(2))/\(id).\(fileExtension)"
     }
 
     /// Journals and commits an add whose files are stored (`isStored`: the

@@ -11,6 +11,8 @@ struct ShotRecord: Sendable {
     /// Seconds since 1970 with the subseconds; `nil` without a capture date.
     let instant: Double?
     let uniqueID: String?
+    /// The burst the camera says the shot belongs to (an iPhone's `BurstUUID`).
+    var burstID: String? = nil
 
     /// The name up to its first dot, case folded: `IMG_0001` of `IMG_0001.HEIC`.
     var baseName: String { String(name.prefix { $0 != "." }).lowercased() }
@@ -51,19 +53,24 @@ enum StackFinder {
             let ordered = members.sorted { (shots[$0].instant!, shots[$0].name) < (shots[$1].instant!, shots[$1].name) }
             for (a, b) in zip(ordered, ordered.dropFirst()) where shotOf[a] != shotOf[b] {
                 guard shots[b].instant! - shots[a].instant! <= rules.burstGap else { continue }
+                // Two bursts the camera told apart stay apart, however close in time.
+                if let x = shots[a].burstID, let y = shots[b].burstID, x != y { continue }
                 join(a, b)
                 burstLinks.formUnion([a, b])
             }
         }
-        // Bursts by the phone's names.
-        var byBurstName: [String: Int] = [:]
+        // Bursts by the phone's names, and by the burst id an iPhone writes (frames of one
+        // burst, however far apart: a long burst, or frames the phone kept a while later).
+        var firstOfBurst: [String: Int] = [:]
         for index in shots.indices {
-            guard let burst = BurstFileName(shots[index].name) else { continue }
-            if let first = byBurstName[burst.base] {
-                join(first, index)
-                burstLinks.formUnion([first, index])
-            } else {
-                byBurstName[burst.base] = index
+            let keys = [BurstFileName(shots[index].name).map { "name:" + $0.base }, shots[index].burstID.map { "id:" + $0 }]
+            for key in keys.compactMap({ $0 }) {
+                if let first = firstOfBurst[key] {
+                    join(first, index)
+                    burstLinks.formUnion([first, index])
+                } else {
+                    firstOfBurst[key] = index
+                }
             }
         }
 

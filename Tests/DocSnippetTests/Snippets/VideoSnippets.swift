@@ -54,6 +54,11 @@ enum VideoSnippets {
         print(still == motion)  // true
     }
 
+    static func burstIdentifier() throws {
+        let burst = try ExifMetadata(readingFileAt: "IMG_0043.HEIC")?.appleBurstIdentifier
+        _ = burst
+    }
+
     static func stillIdentifier() throws {
         if let identifier = try ExifMetadata(readingFileAt: "IMG_0042.HEIC")?.livePhotoIdentifier {
             print("half of a Live Photo:", identifier)
