@@ -309,21 +309,6 @@ extension AlbumStore {
         }
     }
 
-    /// The asset id of a stored original's path (`ab/<64 hex>.<ext>`, in
-    /// the shard of its first two digits), or `nil` for any other name.
-    static func storedID(of relative: String) -> String? {
-        let parts = relative.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2 else { return nil }
-        let name = parts[1]
-        guard let dot = name.firstIndex(of: ".") else { return nil }
-        let id = name[..<dot]
-        let fileExtension = name[name.index(after: dot)...]
-        guard id.count == 64, id.allSatisfy(\.isLowercaseHexDigit), id.hasPrefix(parts[0]),
-            (1...8).contains(fileExtension.count), fileExtension.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber) })
-        else { return nil }
-        return String(id)
-    }
-
     /// Whether `name` is one of the store's own temporary files for a
     /// stored original: the durable write's (`.<id>.<ext>.<16 hex>.tmp`) or
     /// an earlier PhotoDeck's (`<id>.<ext>.<pid>.tmp`).

@@ -349,20 +349,6 @@ public actor AlbumStore {
         return addition
     }
 
-    /// The name a stored original gets: `ab/<sha256>.<ext>`, in the shard
-    /// of its first two digits. The extension is the format's first, or
-    /// the one of `name` (the file's own) when it is another of the
-    /// format's: a camera's raw file keeps its maker's (`.nef`, `.cr2`),
-    /// which the tools that open a store's files go by.
-    static func storedName(_ id: String, format: ImageFormat, named name: String? = nil) -> String {
-        var fileExtension = format.fileExtensions.first ?? format.identifier
-        if let name, let dot = name.lastIndex(of: ".") {
-            let own = name[name.index(after: dot)...].lowercased()
-            if format.fileExtensions.contains(own) { fileExtension = own }
-        }
-        return "\(id.prefix(2))/\(id).\(fileExtension)"
-    }
-
     /// Journals and commits an add whose files are stored (`isStored`: the
     /// index had the asset already, its row stays as it is unless `asset`
     /// brings a Live Photo's motion to a still), then reads its item back.
