@@ -6,7 +6,7 @@ export PATH := $(PATH):/opt/swift/usr/bin
 
 # Libraries the package links, and the reference tools the tests compare with.
 BUILD_PACKAGES := pkgconf tzdata libdbus-1-dev libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libjxl-dev libheif-dev libraw-dev libde265-dev liblcms2-dev libgif-dev zlib1g-dev libsqlite3-dev libssl-dev libcurl4-openssl-dev libsdl2-dev libsdl2-ttf-dev libx11-dev libchafa-dev libsixel-dev libavformat-dev libavcodec-dev libavfilter-dev libswscale-dev libswresample-dev libavutil-dev fonts-dejavu-core
-TEST_PACKAGES := $(BUILD_PACKAGES) ffmpeg stress-ng strace libjpeg-turbo-progs libimage-exiftool-perl webp libheif-examples imagemagick findimagedupes liblcms2-utils colord-data time python3 python3-pil python3-numpy fiu-utils util-linux iproute2 xvfb xauth xdotool x11-apps tmux procps xterm kitty mlterm tumbler gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-libav dbus dunst python3-gi libglib2.0-bin
+TEST_PACKAGES := $(BUILD_PACKAGES) chromium chromium-driver python3-selenium ffmpeg stress-ng strace libjpeg-turbo-progs libimage-exiftool-perl webp libheif-examples imagemagick findimagedupes liblcms2-utils colord-data time python3 python3-pil python3-numpy fiu-utils util-linux iproute2 xvfb xauth xdotool x11-apps tmux procps xterm kitty mlterm tumbler gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-libav dbus dunst python3-gi libglib2.0-bin
 BENCH_PACKAGES := $(TEST_PACKAGES) libjxl-tools ffmpeg libheif-examples libvips-tools imagemagick python3-pil hyperfine libimage-exiftool-perl time curl libsixel-bin chafa ffmpegthumbnailer timg
 
 DEMO_OUT ?= $(CURDIR)/.build/demo

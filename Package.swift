@@ -34,6 +34,7 @@ let package = Package(
         .library(name: "ImageLoading", targets: ["ImageLoading"]),
         .library(name: "PhotoViewer", targets: ["PhotoViewer"]),
         .library(name: "PhotoAlbum", targets: ["PhotoAlbum"]),
+        .library(name: "PhotoGallery", targets: ["PhotoGallery"]),
         .library(name: "ServiceKit", targets: ["ServiceKit"]),
         .library(name: "ShareKit", targets: ["ShareKit"]),
         .library(name: "ShareMedia", targets: ["ShareMedia"]),
@@ -103,6 +104,8 @@ let package = Package(
         cShim("CTerminal"),
         // mallopt (malloc.h is outside Swift's Glibc module) for SystemSupport's heap tuning.
         cShim("CHeap"),
+        // renameat2's exchange and syncfs (GNU extensions) for SystemSupport's folder swaps.
+        cShim("CFileShim"),
         // rtnetlink (socket, poll, and the NLMSG_* macros) for the network monitor.
         cShim("CNetlink"),
         // The resampler's inner loops, built for AVX2 and baseline x86-64.
@@ -129,7 +132,7 @@ let package = Package(
         // so each rule has one copy and the platform code one home.
         .target(
             name: "SystemSupport",
-            dependencies: ["SafeText", "CCrypto", "CTerminal", "CHeap"],
+            dependencies: ["SafeText", "CCrypto", "CTerminal", "CHeap", "CFileShim"],
             swiftSettings: swiftSettings
         ),
         // What a command-line tool reads and asks about (public): files a
@@ -199,6 +202,8 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // An album as a static web gallery (pages, renditions, link cards), over PhotoAlbum and ImageCodecs.
+        .target(name: "PhotoGallery", dependencies: ["SafeText", "PhotoAlbum", "ImageCodecs", "SystemSupport", "Execution"], swiftSettings: swiftSettings),
 
         // Desktop notifications over D-Bus (org.freedesktop.Notifications).
         .target(
@@ -318,7 +323,7 @@ let package = Package(
 
         .executableTarget(
             name: "photo-album",
-            dependencies: ["PhotoAlbum", "ImageCodecs", "ExampleSupport"],
+            dependencies: ["PhotoAlbum", "PhotoGallery", "ImageCodecs", "ExampleSupport"],
             path: "Examples/photo-album",
             swiftSettings: swiftSettings
         ),
@@ -446,7 +451,7 @@ let package = Package(
         .target(name: "FakeWeibo", dependencies: ["ServiceKit", "ServiceKitTesting", "ImageCodecs"], path: "Tests/FakeWeibo", swiftSettings: swiftSettings),
         // Helpers every test target shares: fixtures, seeded data, fakes, waiting on events.
         .target(
-            name: "TestSupport", dependencies: ["ImageCodecs", "PhotoAlbum", "CZlib", "CGIF", "CHeif", "SystemSupport"], path: "Tests/TestSupport",
+            name: "TestSupport", dependencies: ["ImageCodecs", "PhotoAlbum", "CZlib", "CGIF", "CHeif", "SystemSupport", "Execution"], path: "Tests/TestSupport",
             swiftSettings: swiftSettings),
         // Reductions of toolchain bugs the package works around: each fails once a toolchain fixes its bug.
         .testTarget(name: "ToolchainTests", path: "Tests/ToolchainTests", swiftSettings: swiftSettings),
@@ -491,6 +496,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "PhotoGalleryTests",
+            dependencies: ["PhotoGallery", "PhotoAlbum", "ImageCodecs", "TestSupport", "SystemSupport"],
+            exclude: ["Browser"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "ServiceKitTests",
             dependencies: ["ServiceKit", "ServiceKitTesting", "TestSupport", "fetch-probe"],
             swiftSettings: swiftSettings
@@ -509,7 +520,8 @@ let package = Package(
             dependencies: [
                 "SafeText", "ConsoleIO",
                 "Execution",
-                "ImageCodecs", "PhotoAlbum", "PhotoBrowser", "PhotoViewer", "ShareKit", "ShareMedia", "ServiceKit", "ShareKitTesting", "ServiceKitTesting",
+                "ImageCodecs", "PhotoAlbum", "PhotoGallery", "PhotoBrowser", "PhotoViewer", "ShareKit", "ShareMedia", "ServiceKit", "ShareKitTesting",
+                "ServiceKitTesting",
                 "WeiboKit",
                 "WeiboShare",
                 "WeChatShare", "WeChatShareTesting", "SystemSupport", "TestSupport", "ImageLoading", "VideoCodecs", "ImageCore",

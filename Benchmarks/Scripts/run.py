@@ -52,6 +52,8 @@ BENCHMARKS = {
     "dupes": ("10,000 photos' near-duplicates grouped, a new photo looked up; beside findimagedupes on 1,000",
               ["dupes-bench", "photo-album"], ["dupes.py"]),
     "filters": ("100,000 muted words on 100 posts beside the rule before and grep -F -i -f", [], ["filters.py"]),
+    "gallery": ("100 12 MP photos published as a web gallery beside vipsthumbnail; a phone's first screen in Chromium",
+                ["photo-album"], ["gallery.py"]),
 }
 
 

@@ -1,4 +1,5 @@
 import ExampleSupport
+import Foundation
 import ImageCodecs
 import PhotoAlbum
 
@@ -16,6 +17,7 @@ struct Arguments {
         case resolve(group: String, album: String?, keep: String?)
         case stacks(album: String?, json: Bool)
         case cover(id: String)
+        case publish(album: String, to: String, title: String?, baseURL: URL?, json: Bool)
     }
 
     static let usage = """
@@ -28,6 +30,7 @@ struct Arguments {
                photo-album --store DIR resolve [--album NAME] [--keep ID] GROUP
                photo-album --store DIR stacks [--album NAME] [--json]
                photo-album --store DIR cover ID
+               photo-album --store DIR publish --album NAME --out DIR [--title T] [--base-url URL] [--json]
                photo-album --store DIR pick [--source camera|library] [--limit N] [--album NAME] [--videos] --from DIR
                photo-album --store DIR export --to DIR [--rotate 90|180|270|flip-h|flip-v] [--trim]
                                               [--keep-location] [--keep-marks] [--keep-metadata] ID... | --album NAME [--every-frame]
@@ -44,6 +47,9 @@ struct Arguments {
         and moves the others to the album "\(AlbumStore.setAsideAlbumName)"
         stacks lists bursts (one camera's frames within 2 s, or a phone's burst names) and pairs
         (HEIC and JPEG of one shot) with their cover, the sharpest frame; cover ID makes ID its stack's cover
+        publish writes the album as a static web gallery in DIR (index.html, a page per photo, WebP
+        and JPEG renditions, no location or serial numbers), each burst or pair by its cover; --base-url
+        is where DIR will be served (link cards need it); republishing rewrites only what changed
         """ + "\n" + MarkChange.help.split(separator: "\n").map { "        (" + $0 + ")" }.joined(separator: "\n")
 
     static let defaultAlbum = "Favourites"
@@ -65,6 +71,9 @@ struct Arguments {
         var videos = false
         var stacks = StackOffering.cover
         var keep: String?
+        var out: String?
+        var title: String?
+        var baseURL: URL?
         var marks = MarkChange()
         var filters: [AssetFilter] = []
         var positional: [String] = []
@@ -78,6 +87,14 @@ struct Arguments {
             case "--keep": keep = try value(argument)
             case "--from": from = try value(argument)
             case "--to": to = try value(argument)
+            case "--out": out = try value(argument)
+            case "--title": title = try value(argument)
+            case "--base-url":
+                let raw = try value(argument)
+                guard let url = URL(string: raw), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false else {
+                    throw CLIError("--base-url needs an absolute http(s) URL, got '\(raw.oneLine)'")
+                }
+                baseURL = url
             case "--trim": trims = true
             case "--videos": videos = true
             case "--every-frame": stacks = .everyFrame
@@ -145,6 +162,10 @@ struct Arguments {
             guard rest.isEmpty != (album == nil) else { throw CLIError("export needs asset ids or --album NAME (one of the two)") }
             // --keep-location after --keep-metadata changes nothing; before it, keepAll wins.
             command = .export(ids: rest, album: album, stacks: stacks, to: to, policy: policy, rotation: rotation, trims: trims)
+        case "publish":
+            guard let album else { throw CLIError("publish needs --album NAME") }
+            guard let out else { throw CLIError("publish needs --out DIR (the gallery's folder)") }
+            command = .publish(album: album, to: out, title: title, baseURL: baseURL, json: json)
         default: throw CLIError("unknown command '\(verb)'; try --help")
         }
     }

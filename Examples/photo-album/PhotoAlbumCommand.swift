@@ -115,6 +115,8 @@ struct PhotoAlbumCommand {
             return try await resolveDuplicates(group, in: album, keeping: keep, store: store)
         case .stacks(let album, let json):
             return try await listStacks(in: album, json: json, store: store)
+        case .publish(let album, let folder, let title, let baseURL, let json):
+            return try await publish(album, to: folder, title: title, baseURL: baseURL, json: json, store: store)
         case .cover(let prefix):
             let item = try await Self.item(matching: prefix, in: store)
             guard try await store.stack(containing: item.asset) != nil else { throw CLIError("\(item.asset.shortForm) is in no burst or pair") }

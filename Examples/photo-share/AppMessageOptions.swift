@@ -25,7 +25,7 @@ struct AppMessageOptions {
           --file PATH                   a file (WeChat: 10 MB, QQ: 5 MB to qq/dataline)
           --sticker GIF                 an animated sticker, its thumbnail from the first frame (WeChat only)
           --title T, --summary S        the card's title and description
-          --thumbnail IMAGE             the card's thumbnail (made under 32 KB)
+          --thumbnail IMAGE             the card's thumbnail (made under each card's cap; with a plain --link too)
         """
 
     /// Which kind, with its own values.

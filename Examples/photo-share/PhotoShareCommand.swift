@@ -62,7 +62,13 @@ struct PhotoShareCommand {
                 throw CLIError("\(path.oneLine) is \(what), not a photo or a video: \(advice)")
             }
         }
-        var content = ShareContent(text: arguments.text, images: images, link: arguments.link, video: video.map { ShareVideo(path: $0) })
+        var link = arguments.link
+        // A plain link card's picture (not an app message's, which makes its own card): fitted to each destination's cap.
+        if arguments.appMessage.kind == nil, let thumbnail = arguments.appMessage.thumbnail {
+            guard link != nil else { throw CLIError("--thumbnail goes with --link URL (the card's picture) or an app message") }
+            link?.thumbnail = .encoded(try readInputFile(thumbnail, limit: 64 << 20))
+        }
+        var content = ShareContent(text: arguments.text, images: images, link: link, video: video.map { ShareVideo(path: $0) })
         if arguments.metadata.keepsEverything { content.metadata = .keepAll }
         if arguments.metadata.keepsLocation { content.metadata.keepsLocation = true }
         if arguments.metadata.dropsGainMap { content.metadata.keepsGainMap = false }

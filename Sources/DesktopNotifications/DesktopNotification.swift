@@ -47,7 +47,7 @@ public struct DesktopNotification: Hashable, Sendable {
     /// Creates a notification from untrusted text, made safe.
     public init(summary: String, body: String, appName: String = "PhotoDeck", icon: String = "", expireTimeout: Int32 = -1, urgency: Urgency = .normal) {
         self.summary = Self.capped(TerminalText.safeLine(summary), to: Self.maxSummaryLength)
-        self.body = Self.escapingMarkup(Self.capped(TerminalText.safe(body), to: Self.maxBodyLength))
+        self.body = MarkupText.escaped(Self.capped(TerminalText.safe(body), to: Self.maxBodyLength))
         self.appName = Self.capped(TerminalText.safeLine(appName), to: 64)
         self.icon = icon.unicodeScalars.allSatisfy({ !TerminalText.isUnsafe($0, keepingLineBreaks: false) }) ? String(icon.prefix(512)) : ""
         self.expireTimeout = max(expireTimeout, -1)
@@ -57,22 +57,5 @@ public struct DesktopNotification: Hashable, Sendable {
     /// `text` cut to `length` characters, with "…" when cut.
     static func capped(_ text: String, to length: Int) -> String {
         text.count > length ? String(text.prefix(length - 1)) + "…" : text
-    }
-
-    /// `text` with the five markup characters written as entities.
-    static func escapingMarkup(_ text: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
     }
 }

@@ -18,6 +18,7 @@ let package = Package(
             dependencies: [
                 .product(name: "ImageCodecs", package: "PhotoDeck"),
                 .product(name: "PhotoAlbum", package: "PhotoDeck"),
+                .product(name: "PhotoGallery", package: "PhotoDeck"),
                 .product(name: "PhotoBrowser", package: "PhotoDeck"),
                 .product(name: "ShareKit", package: "PhotoDeck"),
                 .product(name: "WeChatShare", package: "PhotoDeck"),

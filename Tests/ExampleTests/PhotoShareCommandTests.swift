@@ -126,6 +126,35 @@ struct PhotoShareCommandTests {
         }
     }
 
+    @Test(
+        "a link with --thumbnail is a web-page card with that picture, fitted to each card's cap (it used to go without one)",
+        arguments: ["wechat/session", "wechat/timeline", "qq/session", "qq/timeline"])
+    func linkCardThumbnail(target: String) async throws {
+        let result = try await run([
+            "share", "--to", target, "--dry-run", "--json", "--link", "https://photos.example.com/lisbon/", "--title", "Lisbon",
+            "--summary", "14 photos", "--thumbnail", Self.sample,
+        ])
+        #expect(result.status == 0, "\(result.standardError)")
+        let handOff = try #require(try JSONValue(parsing: Array(result.standardOutput.utf8))["handoff"])
+        let bytes = try #require(handOff[target.hasPrefix("qq/") ? "previewBytes" : "thumbBytes"]?.intValue)
+        // WeChat's cap is 32 KB, QQ's 1 MB (its SDK's); a card picture is a JPEG of a few KB.
+        #expect(bytes > 1_000 && bytes <= (target.hasPrefix("qq/") ? 1 << 20 : 32_768), "\(handOff)")
+        #expect(handOff["title"] == "Lisbon")
+        // --thumbnail without a link or an app message says what it goes with.
+        let lone = try await run(["share", "--to", target, "--dry-run", "--thumbnail", Self.sample])
+        #expect(lone.status != 0 && lone.standardError.contains("--thumbnail goes with --link"))
+    }
+
+    @Test("a link with --thumbnail to Weibo is a status with the link in its text and the picture as its picture")
+    func linkStatusPicture() async throws {
+        let link = ["share", "--to", "weibo/timeline", "--dry-run", "--text", "Lisbon", "--link", "https://photos.example.com/lisbon/"]
+        let with = try await run(link + ["--thumbnail", Self.sample])
+        #expect(with.status == 0, "\(with.standardError)")
+        #expect(with.standardOutput.contains("body: multipart: status") && with.standardOutput.contains(", pic photo.jpg ("), "\(with.standardOutput)")
+        let without = try await run(link)
+        #expect(without.status == 0 && !without.standardOutput.contains("pic photo.jpg"), "\(without.standardOutput)")
+    }
+
     @Test("without a bridge the WeChat app is unavailable, and says why")
     func appWithoutBridge() async throws {
         let result = try await run(["share", "--to", "wechat/session", "--text", "hi"])

@@ -1,3 +1,4 @@
+import Execution
 import Foundation
 import SystemSupport
 
@@ -29,6 +30,13 @@ public enum ChildProcess {
         let pid = try spawn(name, arguments, environment: merged, output: path)
         let status = SystemSupport.ChildProcess.wait(for: pid)
         return Result(status: status, output: String(decoding: (try? fileBytes(URL(fileURLWithPath: path))) ?? [], as: UTF8.self))
+    }
+
+    /// ``run(_:_:environment:)`` on the blocking queue, for a program that
+    /// takes a while (a browser, a terminal): the async test waits without
+    /// holding one of Swift's pool threads, which the tests beside it need.
+    public static func finish(_ name: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> Result {
+        try await BlockingWork.run { () throws -> Result in try run(name, arguments, environment: environment) }
     }
 
     /// Starts `name` (found on PATH) as the package starts its programs

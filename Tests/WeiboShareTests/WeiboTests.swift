@@ -46,6 +46,34 @@ struct WeiboTests {
         #expect(parts["rip"] == Array("127.0.0.1".utf8))
     }
 
+    @Test("a shared link's picture is the status's picture (a status has no card), when the status has none of its own")
+    func linkPicture() async throws {
+        let server = try LoopbackHTTPServer { _ in ok(["idstr": "78", "user": ["idstr": "9"]]) }
+        defer { server.stop() }
+        let clock = TestClock()
+        let center = ShareCenter(
+            credentials: InMemoryCredentialStore([credential(WeiboProvider.id, token: Self.token, clock: clock)]), clock: clock, adapter: .media)
+        await center.register(provider(server, clock: clock))
+        let cover = try noiseJPEG()
+        let gallery = URL(string: "https://photodeck.example/g/lisbon/")!
+        let link = ShareContent(text: "Lisbon", link: ShareLink(url: gallery, title: "Lisbon", thumbnail: .encoded(cover)))
+        let target = try #require(await center.targets(for: link).first { $0.provider == WeiboProvider.id })
+        _ = try await center.share(link, to: target)
+        let parts = try #require(server.requests.last?.formParts)
+        #expect(parts["status"] == Array("Lisbon https://photodeck.example/g/lisbon/".utf8))
+        let picture = try #require(parts["pic"])
+        #expect(picture.starts(with: [0xFF, 0xD8, 0xFF]) && picture.count > 500, "a JPEG: \(picture.prefix(4))")
+        // A picture of its own goes instead; a link without one brings none.
+        let own = try noiseJPEG(seed: 9)
+        var both = link
+        both.images = [.encoded(own)]
+        _ = try await center.share(both, to: target)
+        #expect(server.requests.last?.formParts["pic"] == own)
+        _ = try await center.share(ShareContent(text: "Lisbon", link: ShareLink(url: gallery)), to: target)
+        #expect(server.requests.last?.formParts["pic"] == nil)
+        #expect(server.requests.count == 3)
+    }
+
     @Test("a text that already links to the safe domain is left alone; the constraints keep room for the link")
     func safeDomainLink() throws {
         let weibo = WeiboProvider(configuration: .init(appKey: "1", safeDomainLink: URL(string: "https://photodeck.example/s")!))

@@ -41,6 +41,10 @@ public struct ExifDetails: Hashable, Sendable {
     public var bodySerialNumber: String?
     /// `ImageUniqueID` (Exif IFD): the same in every file a camera writes of one shot (its RAW and its JPEG).
     public var imageUniqueID: String?
+    /// `ImageDescription` (IFD0): a caption, as Lightroom and digiKam
+    /// write it; `nil` when absent, blank, or a camera's stock text
+    /// (`OLYMPUS DIGITAL CAMERA`, `SONY DSC`...).
+    public var imageDescription: String?
     /// `SubSecTimeOriginal` as a fraction of a second (0.123 for `"123"`),
     /// to order shots within one second of `DateTimeOriginal`.
     public var captureSubseconds: Double?

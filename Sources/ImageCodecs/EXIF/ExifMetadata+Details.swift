@@ -22,7 +22,19 @@ extension ExifMetadata {
         details.bodySerialNumber = reader.text(0xA431, in: exif)
         details.imageUniqueID = reader.text(0xA420, in: exif)
         details.captureSubseconds = reader.text(0x9291, in: exif).flatMap(Self.subseconds)
+        details.imageDescription = reader.text(0x010E, in: primary).flatMap { Self.isStockDescription($0) ? nil : $0 }
         return details
+    }
+
+    /// Whether a camera wrote `text` as every photo's description: its
+    /// maker's stock words, not a person's caption.
+    static func isStockDescription(_ text: String) -> Bool {
+        let stock = [
+            "OLYMPUS DIGITAL CAMERA", "SONY DSC", "DIGITAL CAMERA", "DCIM", "KODAK DIGITAL STILL CAMERA", "MINOLTA DIGITAL CAMERA",
+            "SAMSUNG DIGITAL CAMERA", "PENTAX DIGITAL CAMERA", "DSC", "DEFAULT", "SONY DIGITAL CAMERA", "IMG",
+        ]
+        let folded = text.uppercased().trimmingCharacters(in: .whitespacesAndNewlines.union(.controlCharacters))
+        return folded.isEmpty || stock.contains(folded) || folded.hasPrefix("CREATOR: GD-JPEG")
     }
 
     /// `"123"` as 0.123: digits only (at most 9 read), anything else `nil`.

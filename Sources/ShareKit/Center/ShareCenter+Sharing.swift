@@ -30,8 +30,10 @@ extension ShareCenter {
     ) async throws(ShareError) -> ShareOutcome {
         events.yield(.preparing)
         let (provider, constraints, credential) = try await admit(id, content, to: target, account: account, holds: holds)
+        // A link that goes in the text brings its picture along (``ShareConstraints/carryingLinkPicture(of:)``).
+        let carried = constraints.carryingLinkPicture(of: content)
         // A video's conversion reports how far it is; cancelling the share stops it between packets.
-        let prepared = try await adapter.prepare(content, for: constraints, progress: { events.yield(.converting(fraction: $0)) })
+        let prepared = try await adapter.prepare(carried, for: constraints, progress: { events.yield(.converting(fraction: $0)) })
         if Task.isCancelled { throw .cancelled }
         let destination = target.destination
         let sender = credential?.account ?? account

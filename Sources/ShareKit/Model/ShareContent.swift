@@ -18,6 +18,8 @@ public struct ShareLink: Hashable, Sendable {
     /// The preview description.
     public var summary: String?
     /// The preview thumbnail; the first shared image stands in when `nil`.
+    /// Where links go in the text (a Weibo status), it is the post's picture
+    /// when the post has none of its own.
     public var thumbnail: ShareImage?
 
     /// Creates a link.

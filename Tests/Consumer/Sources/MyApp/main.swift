@@ -5,6 +5,7 @@ import Foundation
 import ImageCodecs
 import PhotoAlbum
 import PhotoBrowser
+import PhotoGallery
 import ShareKit
 import WeChatShare
 import WeiboKit
@@ -37,6 +38,10 @@ for path in paths {
 if !photos.isEmpty {
     let session = try await PhotoBrowserSession(collection: photos, settings: .init(viewportSize: CGSize(width: 390, height: 844), screenScale: 3))
     print("first page", try await session.currentPage().rendition.size)
+    let gallery = FileManager.default.temporaryDirectory.appendingPathComponent("MyApp-gallery").path
+    let published = try await GalleryPublisher(options: GalleryOptions(title: "Inbox")).publish(
+        try await GalleryPhoto.photos(of: "Inbox", in: store), to: gallery)
+    print("gallery", published.photoCount, "photos in", gallery)
 }
 let center = ShareCenter()
 await center.register(WeComWebhookProvider(configuration: .init(webhookKey: "KEY")))
