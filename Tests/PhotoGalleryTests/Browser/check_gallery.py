@@ -108,6 +108,22 @@ def settled(driver, script):
     WebDriverWait(driver, WAIT).until(lambda d: d.execute_script(script))
 
 
+PAINTED = """
+const done = arguments[arguments.length - 1];
+const shown = Array.from(document.images).filter(i => { const r = i.getBoundingClientRect(); return r.top < innerHeight && r.bottom > 0 && i.complete; });
+Promise.all(shown.map(i => i.decode().catch(() => null))).then(() => requestAnimationFrame(() => requestAnimationFrame(() => done(true))));
+"""
+
+
+def screenshot(driver, name):
+    """A screenshot once the pictures on the screen that have arrived are
+    decoded and painted (`decoding="async"` lets a page paint before)."""
+    driver.set_script_timeout(WAIT)
+    driver.execute_async_script(PAINTED)
+    driver.save_screenshot(os.path.join(SHOTS, name + ".png"))
+    return os.path.join(SHOTS, name + ".png")
+
+
 FIRST_SCREEN_LOADED = """
 const images = Array.from(document.images).filter(i => { const r = i.getBoundingClientRect(); return r.top < innerHeight && r.bottom > 0; });
 return document.readyState === 'complete' && images.length > 0 && images.every(i => i.complete && i.naturalWidth > 0);
@@ -136,7 +152,7 @@ def check_viewport(name, viewport):
         report["firstScreenRequests"] = len(traffic.sizes)
         report["cumulativeLayoutShift"] = driver.execute_script("""
             return performance.getEntriesByType('layout-shift').reduce((s, e) => s + (e.hadRecentInput ? 0 : e.value), 0);""")
-        driver.save_screenshot(os.path.join(SHOTS, name + ".png"))
+        screenshot(driver, name)
         # Every tile once scrolled to.
         height = driver.execute_script("return document.documentElement.scrollHeight")
         for y in range(0, height + viewport["height"], viewport["height"] // 2):
@@ -157,7 +173,7 @@ def check_viewport(name, viewport):
         viewer["opened"] = driver.execute_script("return document.querySelector('.viewer').dataset.index")
         settled(driver, "const i = document.querySelector('.viewer img'); return i && i.complete && i.naturalWidth > 0;")
         viewer["chosen"] = driver.execute_script("const i = document.querySelector('.viewer img'); return [i.currentSrc, i.getBoundingClientRect().width * devicePixelRatio];")
-        driver.save_screenshot(os.path.join(SHOTS, name + "-viewer.png"))
+        screenshot(driver, name + "-viewer")
         body = driver.find_element(By.TAG_NAME, "body")
         body.send_keys("\ue014")  # ArrowRight
         viewer["afterRight"] = driver.execute_script("return document.querySelector('.viewer').dataset.index")
@@ -196,7 +212,8 @@ def check_viewport(name, viewport):
         driver.find_element(By.TAG_NAME, "body").send_keys("\ue00c")
         WebDriverWait(driver, WAIT).until(lambda d: d.current_url != before)
         pages["afterEscape"] = driver.current_url
-        driver.save_screenshot(os.path.join(SHOTS, name + "-back.png"))
+        settled(driver, FIRST_SCREEN_LOADED)
+        screenshot(driver, name + "-back")
         report["pages"] = pages
         traffic.drain(driver)
         report["consoleErrors"] += [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
@@ -213,8 +230,7 @@ def check_viewport(name, viewport):
             const t = document.querySelector('.tile'), r = t.getBoundingClientRect(), i = t.querySelector('img');
             return {x: r.x, y: r.y, width: r.width, height: r.height, loaded: i.complete && i.naturalWidth > 0,
                     background: getComputedStyle(t).backgroundImage.slice(0, 40), dpr: devicePixelRatio};""")
-        driver.save_screenshot(os.path.join(SHOTS, name + "-placeholders.png"))
-        report["heldBackShot"] = os.path.join(SHOTS, name + "-placeholders.png")
+        report["heldBackShot"] = screenshot(driver, name + "-placeholders")
     finally:
         driver.quit()
     return report
@@ -250,6 +266,8 @@ def check_without_javascript():
         driver.find_element(By.CSS_SELECTOR, 'a[rel="up"]').click()
         WebDriverWait(driver, WAIT).until(lambda d: "index.html" in d.current_url)
         report["up"] = driver.current_url
+        # (No promise or animation frame runs where the page's script is off: a plain screenshot.)
+        settled(driver, FIRST_SCREEN_LOADED)
         driver.save_screenshot(os.path.join(SHOTS, "phone-no-javascript.png"))
         report["consoleErrors"] = [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
     finally:
