@@ -119,6 +119,14 @@ struct GalleryPublisherTests {
         #expect(summary.pageBytes < 90_000, "\(summary.pageBytes) bytes of pages")
     }
 
+    @Test("a caption is a claim: trimmed, cut to 300 characters, escaped, and none when blank")
+    func captions() {
+        #expect(GalleryPages.shownCaption("  Tram <28>\n") == "Tram &lt;28&gt;")
+        #expect(GalleryPages.shownCaption(" \n\t ") == nil && GalleryPages.shownCaption(nil) == nil)
+        let long = GalleryPages.shownCaption(String(repeating: "长", count: 60_000))
+        #expect(long == String(repeating: "长", count: 299) + "…")
+    }
+
     @Test("republishing after adding two photos writes their files and the pages that changed; an unchanged republish writes nothing")
     func incremental() async throws {
         let folder = GalleryFixtures.folder()

@@ -28,6 +28,18 @@ enum GalleryPages {
         return "(min-aspect-ratio: \(size.width)/\(size.height)) calc((100vh - \(reserved)px) * \(ratio) * 1.23), calc(100vw * 1.23)"
     }
 
+    /// The most of a caption a page shows (it is in the index twice per
+    /// photo): a caption is a claim (EXIF can hold 64 KB of it).
+    static let captionCharacters = 300
+
+    /// `caption` as the pages show it: trimmed, at most
+    /// ``captionCharacters`` (cut with "…"), escaped; `nil` when empty.
+    static func shownCaption(_ caption: String?) -> String? {
+        guard let trimmed = caption?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
+        let cut = trimmed.count > captionCharacters ? String(trimmed.prefix(captionCharacters - 1)) + "…" : trimmed
+        return MarkupText.escaped(cut)
+    }
+
     /// The height the photo page's bars take.
     static let pageBars = 104
 
@@ -37,7 +49,7 @@ enum GalleryPages {
         var tiles = ""
         for (position, photo) in photos.enumerated() {
             let eager = position < options.eagerTiles
-            let caption = photo.caption.map(MarkupText.escaped)
+            let caption = shownCaption(photo.caption)
             tiles += """
                 <a class="tile" id="\(photo.shortID)" href="\(photo.pagePath)" style="background-image:url(\(photo.placeholder))" \
                 data-large="\(fullSizes(of: photo.size, reserved: 0))"\(caption.map { " data-caption=\"\($0)\"" } ?? "")>\
@@ -68,7 +80,7 @@ enum GalleryPages {
     static func photoPage(_ photos: [PhotoRenditions], at position: Int, options: GalleryOptions) -> String {
         let photo = photos[position]
         let title = MarkupText.escaped(options.title)
-        let caption = photo.caption.map(MarkupText.escaped)
+        let caption = shownCaption(photo.caption)
         let previous = position > 0 ? photos[position - 1] : nil
         let next = position + 1 < photos.count ? photos[position + 1] : nil
         func link(_ other: PhotoRenditions?, rel: String, text: String) -> String {
