@@ -39,7 +39,7 @@ struct PhotoAlbumPublishTests {
         ]
         let first = try await PhotoAlbumCommandTests.album(arguments)
         #expect(first.status == 0 && first.standardOutput.contains("published 3 photos"), "\(first.standardError)")
-        let index = try String(contentsOfFile: "\(site)/index.html", encoding: .utf8)
+        let index = String(decoding: try fileBytes(URL(fileURLWithPath: "\(site)/index.html")), as: UTF8.self)
         #expect(index.contains("<title>Trip &lt;1&gt;</title>") && index.contains("content=\"https://example.com/trip/r/"))
         _ = try await Self.album(in: work, count: 2, seed: 400)
         let second = try await PhotoAlbumCommandTests.album(arguments + ["--json"])

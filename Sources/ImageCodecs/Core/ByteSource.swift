@@ -52,8 +52,16 @@ public final class FileByteSource: ByteSource {
         }
     }
 
-    /// Reads the whole file, when it is at most `limit` bytes.
-    func readAll(limit: Int) throws(ImageCodecError) -> [UInt8] {
+    /// Reads the whole file, when it is at most `limit` bytes; a larger
+    /// one is refused before anything is read.
+    ///
+    /// ```swift
+    /// let bytes = try FileByteSource(path: path).readAll(limit: 256 << 20)
+    /// ```
+    ///
+    /// - Throws: ``ImageCore/ImageCodecError/fileAccess(path:reason:)``
+    ///   naming the file's size and the limit.
+    public func readAll(limit: Int) throws(ImageCodecError) -> [UInt8] {
         guard count <= limit else {
             throw .fileAccess(path: file.path, reason: "the file is \(count) bytes, over the \(limit)-byte limit for an image read whole")
         }

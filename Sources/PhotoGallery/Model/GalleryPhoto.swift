@@ -1,7 +1,7 @@
 /// One photo of a gallery: its bytes, an id that names its files, and its caption.
 ///
 /// ```swift
-/// let photo = GalleryPhoto(id: sha256Hex, caption: "The tram up to Graça") { try Array(Data(contentsOf: url)) }
+/// let photo = GalleryPhoto(id: sha256Hex, caption: "The tram up to Graça") { try FileByteSource(path: path).readAll(limit: 256 << 20) }
 /// ```
 public struct GalleryPhoto: Sendable {
     /// Names the photo's files and page: 8 to 64 lowercase letters and

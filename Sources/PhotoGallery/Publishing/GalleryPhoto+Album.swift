@@ -24,8 +24,7 @@ extension GalleryPhoto {
                 (try? ExifMetadata(readingFileAt: path))?.details.imageDescription
             }
             let photo = GalleryPhoto(id: item.asset.rawValue, caption: caption) {
-                let file = try FileByteSource(path: path)
-                return try file.bytes(at: 0, length: file.count)
+                try FileByteSource(path: path).readAll(limit: AlbumStore.maxPhotoBytes)
             }
             if let photo { photos.append(photo) }
         }

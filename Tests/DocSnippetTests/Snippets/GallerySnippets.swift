@@ -1,6 +1,7 @@
 // Compiled copies of the doc-comment samples for web galleries.
 
 import Foundation
+import ImageCodecs
 import PhotoAlbum
 import PhotoGallery
 
@@ -11,8 +12,8 @@ enum GallerySnippets {
         _ = options
     }
 
-    static func photo(sha256Hex: String, url: URL) {
-        let photo = GalleryPhoto(id: sha256Hex, caption: "The tram up to Graça") { try Array(Data(contentsOf: url)) }
+    static func photo(sha256Hex: String, path: String) {
+        let photo = GalleryPhoto(id: sha256Hex, caption: "The tram up to Graça") { try FileByteSource(path: path).readAll(limit: 256 << 20) }
         _ = photo
     }
 

@@ -173,4 +173,9 @@ extension ImageCodecsSnippets {
         let avif = try bitmap.encoded(as: .avif, options: options)
         _ = avif
     }
+
+    static func readingWhole(path: String) throws {
+        let bytes = try FileByteSource(path: path).readAll(limit: 256 << 20)
+        _ = bytes
+    }
 }
