@@ -66,7 +66,17 @@ package enum Console {
     private static func write(_ text: String, to stream: Stream) {
         let handle = stream == .standardOutput ? FileHandle.standardOutput : FileHandle.standardError
         // write(contentsOf:) throws where FileHandle.write(_:) would trap on a closed stream.
-        try? handle.write(contentsOf: Data(text.utf8))
+        // A line on standard error is what says why a command failed: a write
+        // of it that fails (EINTR, EAGAIN, or a fault a test injects) is
+        // tried twice more. Standard output is not retried: a
+        // long document that failed part-way would be printed twice.
+        let attempts = stream == .standardError ? 3 : 1
+        for _ in 0..<attempts {
+            do {
+                try handle.write(contentsOf: Data(text.utf8))
+                return
+            } catch {}
+        }
     }
 }
 

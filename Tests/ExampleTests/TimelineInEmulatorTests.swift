@@ -16,13 +16,15 @@ struct TimelineInEmulatorTests {
     struct Launched {
         let server: ViewerHarness.XServer
         let process: EmulatorProcess
-        /// The file the script writes the client's exit status to.
+        /// The file the script writes the client's exit status to: written
+        /// beside and renamed in, so the test never reads it half-written
+        /// (a CI run read it between the shell's create and its write).
         let marker: String
 
         func stop() {
             process.stop()
             server.stop()
-            for path in [marker, marker + ".sh", marker + ".err"] { try? FileManager.default.removeItem(atPath: path) }
+            for path in [marker, marker + ".tmp", marker + ".sh", marker + ".err"] { try? FileManager.default.removeItem(atPath: path) }
         }
 
         /// Waits for the client to exit, and expects it to succeed.
@@ -50,7 +52,8 @@ struct TimelineInEmulatorTests {
         try """
         #!/bin/sh
         \(exports)\(command.map { "'\($0)'" }.joined(separator: " ")) > /dev/tty 2>'\(marker).err'
-        echo "exit $?" > '\(marker)'
+        echo "exit $?" > '\(marker).tmp'
+        mv '\(marker).tmp' '\(marker)'
         exec sleep 600
         """.write(toFile: script, atomically: true, encoding: .utf8)
         do {
