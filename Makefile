@@ -11,7 +11,7 @@ BENCH_PACKAGES := $(TEST_PACKAGES) libjxl-tools ffmpeg libheif-examples libvips-
 
 DEMO_OUT ?= $(CURDIR)/.build/demo
 
-.PHONY: deps-build deps-test demo test test-loaded test-release test-asan test-tsan check-map check-portable check-docs docs docs-preview check-consumer lint bench
+.PHONY: deps-build deps-test demo test test-debug test-loaded test-tsan check-map check-portable check-docs docs docs-preview check-consumer lint bench
 
 define install_missing
 	@missing=""; \
@@ -54,17 +54,55 @@ demo: deps-build
 	.build/release/photo-share share --to wechat/session --dry-run Examples/Samples/waterfall.jpg
 	@echo "demo output: $(DEMO_OUT)"
 
-## test: the whole test suite, at most TEST_WIDTH tests at once. Unbounded,
-## several hundred tests were in flight on two cores, each holding its
-## loopback servers and files open (1,469 descriptors at the peak), and
-## Foundation's Process.run() in Swift 6.3.1 over-reads its list of open
-## descriptors past about 1,350 and crashes (swift-corelibs-foundation
-## PR 5472). 24 at once: 290 at the peak, and the suite is faster.
+## test: the whole test suite as users run the SDK, in two passes over one
+## build. The libraries and tests are built with -c release, because the
+## optimiser exposes what the debug build hides (Documentation/CompilerBugs),
+## and with AddressSanitizer, which turns what it exposes in memory (an
+## overrun in a C shim, a use after free) into a report where it happens;
+## -enable-testing is what @testable imports need (.build/release-tests).
+## Pass 1 runs every suite against the executables `swift build -c release`
+## makes, as users build them (the six examples and the test tools, named to
+## the tests by PHOTODECK_PRODUCTS); pass 2 runs the example suites again
+## against the examples of the sanitized build (`--build-tests` built them
+## too), so the hostile files, fuzz replays, decompression bombs, killed
+## stores, terminals and sessions they are given are checked in their own
+## processes as well. Warnings are errors in these builds, as in the
+## ThreadSanitizer one; check-docs holds the debug build to none.
+##
+## At most TEST_WIDTH tests run at once. Unbounded, several hundred tests
+## were in flight on two cores, each holding its loopback servers and files
+## open (1,469 descriptors at the peak), and Foundation's Process.run() in
+## Swift 6.3.1 over-reads its list of open descriptors past about 1,350 and
+## crashes (swift-corelibs-foundation PR 5472). 24 at once: 290 at the
+## peak, and the suite is faster. Sanitized examples are slower and larger,
+## so pass 2 runs at most SANITIZED_WIDTH.
+##
+## This replaced a debug run, a release run and a debug AddressSanitizer run
+## (CI's 79 minutes of 60); `swift test` (`make test-debug`) runs the debug
+## suite, which rebuilds in seconds while working.
 TEST_WIDTH ?= 24
+SANITIZED_WIDTH ?= 6
+WARNINGS_AS_ERRORS := -Xswiftc -warnings-as-errors
+RELEASE_TESTS := .build/release-tests
+RELEASE_TEST_BINS = "$$(swift build -c release --sanitize=address --build-path $(RELEASE_TESTS) --show-bin-path)"
 test: deps-test
+	swift build -c release
+	swift build -c release --build-tests -Xswiftc -enable-testing --sanitize=address $(WARNINGS_AS_ERRORS) --build-path $(RELEASE_TESTS)
+	@echo "pass 1: every suite, the examples as users build them"
+	LSAN_OPTIONS=suppressions=$(CURDIR)/.ci/lsan.supp PHOTODECK_PRODUCTS="$$(swift build -c release --show-bin-path)" \
+		$(RELEASE_TEST_BINS)/PhotoDeckPackageTests.xctest --testing-library swift-testing \
+		--experimental-maximum-parallelization-width $(TEST_WIDTH)
+	@echo "pass 2: the example suites, the examples under AddressSanitizer"
+	LSAN_OPTIONS=suppressions=$(CURDIR)/.ci/lsan.supp PHOTODECK_SANITIZER=address PHOTODECK_PRODUCTS=$(RELEASE_TEST_BINS) \
+		$(RELEASE_TEST_BINS)/PhotoDeckPackageTests.xctest --testing-library swift-testing \
+		--experimental-maximum-parallelization-width $(SANITIZED_WIDTH) --filter '^ExampleTests\.'
+
+## test-debug: the whole suite in a debug build (`swift test`), the quick
+## loop while working; CI runs `make test`.
+test-debug: deps-test
 	swift test --disable-xctest --experimental-maximum-parallelization-width $(TEST_WIDTH)
 
-## test-loaded: the whole suite LOADED_RUNS times (default 3) while
+## test-loaded: the debug suite LOADED_RUNS times (default 3) while
 ## stress-ng keeps every core busy (one CPU worker per core), so races and
 ## bounds too tight for a loaded machine fail here, not only on CI. The
 ## hog is stopped however a run ends.
@@ -78,47 +116,6 @@ test-loaded: deps-test
 		kill "$$hog" 2>/dev/null; wait "$$hog" 2>/dev/null; \
 		[ $$status -eq 0 ] || { echo "loaded run $$run failed"; exit $$status; }; \
 	done
-
-## test-release: the whole suite built with -c release, because the optimiser
-## exposes what the debug build hides (Documentation/CompilerBugs). The
-## libraries and tests are built with -enable-testing (what @testable
-## imports need) in .build/release-tests; the executables the tests run
-## (the five examples and the test tools) are those `swift build -c release`
-## makes, as users build them, named to the tests by PHOTODECK_PRODUCTS.
-## Warnings are errors here, as in the sanitizer builds: zero in release
-## and in debug.
-WARNINGS_AS_ERRORS := -Xswiftc -warnings-as-errors
-test-release: deps-test
-	swift build -c release
-	swift build -c release --build-tests -Xswiftc -enable-testing $(WARNINGS_AS_ERRORS) --build-path .build/release-tests
-	PHOTODECK_PRODUCTS="$$(swift build -c release --show-bin-path)" \
-		"$$(swift build -c release --build-path .build/release-tests --show-bin-path)/PhotoDeckPackageTests.xctest" --testing-library swift-testing \
-		--experimental-maximum-parallelization-width $(TEST_WIDTH)
-
-## test-asan: the whole test suite under AddressSanitizer (C shims included).
-## At most ASAN_WIDTH tests run at once (Swift Testing's
-## --experimental-maximum-parallelization-width; the test binary is run
-## directly, with the sanitizer's environment): with all 478 at once on two
-## cores, slowed by the sanitizer, a test waited minutes for a turn on Swift's
-## thread pool and tests that wait for an event gave up.
-##
-## It runs every suite but ASAN_SKIP: the suites of modules with no unsafe
-## pointer and no C (the Weibo, WeChat, QQ and provider logic, the doubles,
-## SafeText), and the example suites whose cost is a real program beside
-## ours (terminals and tmux under Xvfb, the SDL window, Chromium, the
-## notification daemon, the Weibo client's and share commands' sessions).
-## The code they reach that could misuse memory is run here by its own
-## module's suites and by the hostile-input, fuzz-replay and command suites;
-## they run whole in `make test` and `make test-release`. It halves the
-## sanitizer's part of CI (21 minutes of 79 on stop 62). ASAN_SKIP= runs all.
-ASAN_WIDTH ?= 6
-ASAN_SKIP ?= ^(WeiboKitTests|WeiboShareTests|WeChatShareTests|QQShareTests|ShareKitTestingTests|SafeTextTests|ProviderTests)\.|^ExampleTests\.(ViewerInEmulatorTests|ViewerInTmuxEmulatorTests|TimelineInEmulatorTests|RemotePreviewInEmulatorTests|PhotoViewerWindowTests|DesktopNotificationTests|WeiboClient[A-Za-z]*Tests|PhotoShare[A-Za-z]*Tests|ReadingPositionKillTests)/|^PhotoGalleryTests\.GalleryBrowserTests/
-test-asan: deps-test
-	swift build --build-tests --sanitize=address $(WARNINGS_AS_ERRORS) --build-path .build/asan
-	PHOTODECK_SANITIZER=address LSAN_OPTIONS=suppressions=$(CURDIR)/.ci/lsan.supp \
-		"$$(swift build --show-bin-path --sanitize=address --build-path .build/asan)/PhotoDeckPackageTests.xctest" \
-		--testing-library swift-testing --experimental-maximum-parallelization-width $(ASAN_WIDTH) \
-		$(if $(ASAN_SKIP),--skip '$(ASAN_SKIP)')
 
 ## test-tsan: the concurrency suites under ThreadSanitizer: the image
 ## workers' lanes and escalation, the loopback server, the browser's session,
@@ -136,7 +133,7 @@ test-tsan: deps-test
 	rm -f .build/tsan/report.*
 	PHOTODECK_SANITIZER=thread TSAN_OPTIONS="log_path=$(CURDIR)/.build/tsan/report exitcode=0" \
 		"$$(swift build --show-bin-path --sanitize=thread --build-path .build/tsan)/PhotoDeckPackageTests.xctest" \
-		--testing-library swift-testing --experimental-maximum-parallelization-width $(ASAN_WIDTH) --filter '$(TSAN_SUITES)'
+		--testing-library swift-testing --experimental-maximum-parallelization-width $(SANITIZED_WIDTH) --filter '$(TSAN_SUITES)'
 	/usr/bin/python3 scripts/tsan-summary.py .build/tsan/report.*
 
 ## check-map: fails when the module map in README.md or Documentation/PhotoDeck.md
@@ -164,8 +161,12 @@ check-portable: deps-build
 
 ## check-docs: fails when a public symbol of a library has no doc comment,
 ## or when DocC cannot resolve a link (in a doc comment or a landing page).
+## It builds the debug configuration first, and fails on any warning there
+## (the release builds of `make test` treat warnings as errors).
 check-docs: deps-test
-	swift build --build-tests >/dev/null
+	@mkdir -p .build
+	swift build --build-tests > .build/debug-build.log 2>&1 || { cat .build/debug-build.log; exit 1; }
+	@if grep -n "warning:" .build/debug-build.log; then echo "error: the debug build has the warnings above" >&2; exit 1; fi
 	swift package dump-symbol-graph --minimum-access-level public >/dev/null
 	python3 scripts/check-docs.py
 	scripts/build-docs.sh

@@ -13,7 +13,7 @@ import Testing
 struct DecompressionBombTests {
     static let fixtures = ExampleProcess.packageRoot.appendingPathComponent("Tests/Fixtures/bombs").path
 
-    /// Sanitizer builds (`make test-asan`) add shadow memory and a
+    /// Sanitized examples (`make test`, its second pass) add shadow memory and a
     /// quarantine to every process, so their bound is looser; it still fails
     /// a full decode of the 625 MP file.
     static func bound(_ megabytes: Double) -> Double {

@@ -10,7 +10,7 @@ import Testing
 /// times over), with the hard negatives beside them; findimagedupes, at its
 /// default, on the same files.
 ///
-/// Run by the release test build (`make test-release`), as users run the
+/// Run by the release test build (`make test`), as users run the
 /// SDK: the signatures' arithmetic runs in the debug and sanitizer builds
 /// through ``ImageSignatureTests``; this is the measurement over a corpus.
 #if !DEBUG

@@ -8,7 +8,7 @@ import Testing
 @Suite("Image memory")
 struct ImageMemoryTests {
     #if os(Linux)
-        /// Whether a sanitizer's allocator stands in for glibc's (make test-asan, test-tsan).
+        /// Whether a sanitizer's allocator stands in for glibc's (make test, test-tsan).
         static var underSanitizer: Bool { dlsym(nil, "__asan_init") != nil || dlsym(nil, "__tsan_init") != nil }
 
         @Test("glibc takes the fixed mapping threshold (the viewer's memory follows what it holds); a sanitizer's allocator and nonsense refuse it")

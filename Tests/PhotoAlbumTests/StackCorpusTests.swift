@@ -11,7 +11,7 @@ import Testing
 /// body of the same model within the burst, a base name shared by two
 /// shots, two unique ids).
 ///
-/// Run by the release test build (`make test-release`), as the duplicate
+/// Run by the release test build (`make test`), as the duplicate
 /// corpus is; ``AlbumStacksTests`` covers each rule in every build.
 #if !DEBUG
     @Suite(

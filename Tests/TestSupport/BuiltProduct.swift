@@ -9,8 +9,9 @@ public enum BuiltProduct {
 
     /// The folder named by `PHOTODECK_PRODUCTS`, when set: executables built
     /// as users build them (`swift build -c release`, without the
-    /// `-enable-testing` a release test bundle needs), which the tests then
-    /// run instead of those built beside the bundle (`make test-release`).
+    /// `-enable-testing` and the sanitizer a release test bundle has), which
+    /// the tests then run instead of those built beside the bundle (`make
+    /// test`; its second pass names the bundle's own, sanitized).
     public static let productsFolder: URL? = ProcessInfo.processInfo.environment["PHOTODECK_PRODUCTS"].flatMap {
         $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true)
     }

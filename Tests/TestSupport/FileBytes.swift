@@ -9,7 +9,7 @@ public import Foundation
 ///
 /// Foundation's `Data(contentsOf:)` leaks a 4 KB buffer when the file is
 /// empty (FoundationEssentials, Swift 6.3), which LeakSanitizer reports in
-/// `make test-asan`; empty files are common here (a child's empty standard
+/// `make test`; empty files are common here (a child's empty standard
 /// error, the empty-file fixture).
 public func fileBytes(_ url: URL, limit: Int = 256 << 20) throws -> [UInt8] {
     let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
