@@ -46,16 +46,11 @@ public struct DesktopNotification: Hashable, Sendable {
 
     /// Creates a notification from untrusted text, made safe.
     public init(summary: String, body: String, appName: String = "PhotoDeck", icon: String = "", expireTimeout: Int32 = -1, urgency: Urgency = .normal) {
-        self.summary = Self.capped(TerminalText.safeLine(summary), to: Self.maxSummaryLength)
-        self.body = MarkupText.escaped(Self.capped(TerminalText.safe(body), to: Self.maxBodyLength))
-        self.appName = Self.capped(TerminalText.safeLine(appName), to: 64)
+        self.summary = CappedText.cut(TerminalText.safeLine(summary), to: Self.maxSummaryLength)
+        self.body = MarkupText.escaped(CappedText.cut(TerminalText.safe(body), to: Self.maxBodyLength))
+        self.appName = CappedText.cut(TerminalText.safeLine(appName), to: 64)
         self.icon = icon.unicodeScalars.allSatisfy({ !TerminalText.isUnsafe($0, keepingLineBreaks: false) }) ? String(icon.prefix(512)) : ""
         self.expireTimeout = max(expireTimeout, -1)
         self.urgency = urgency
-    }
-
-    /// `text` cut to `length` characters, with "…" when cut.
-    static func capped(_ text: String, to length: Int) -> String {
-        text.count > length ? String(text.prefix(length - 1)) + "…" : text
     }
 }

@@ -36,8 +36,7 @@ enum GalleryPages {
     /// ``captionCharacters`` (cut with "…"), escaped; `nil` when empty.
     static func shownCaption(_ caption: String?) -> String? {
         guard let trimmed = caption?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
-        let cut = trimmed.count > captionCharacters ? String(trimmed.prefix(captionCharacters - 1)) + "…" : trimmed
-        return MarkupText.escaped(cut)
+        return MarkupText.escaped(CappedText.cut(trimmed, to: captionCharacters))
     }
 
     /// The height the photo page's bars take.

@@ -17,6 +17,10 @@ enum SafeTextSnippets {
         print("\(TerminalText.safeLine(fileName))  \(size)")  // one line: \n and \t escaped too
     }
 
+    static func capped() -> String {
+        CappedText.cut("The tram up to Graça", to: 8)  // "The tra…"
+    }
+
     static func inputFile(path: String) throws {
         let picture = try InputFile.contents(of: path, limit: 64 << 20)  // a photo to share: 64 MiB
         let leading = try InputFile.prefix(of: path, length: 64)  // enough to tell what it is
